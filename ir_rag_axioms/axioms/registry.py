@@ -1,0 +1,86 @@
+"""Short names of configured axiom instances, and ``parse()`` for specs such as ``"COV1(margin_fraction=0.5)"``."""
+
+from __future__ import annotations
+
+import ast
+import operator
+from typing import Any
+
+from ir_rag_axioms.axioms.base import Axiom
+
+REGISTRY: dict[str, Axiom] = {}
+"""Short name -> default instance (each callable to reconfigure: ``REGISTRY["COH1"](margin_fraction=0.5)``)."""
+
+
+def register(axiom: Axiom) -> Axiom:
+    """Add a default instance under its short name ``axiom.name`` and return it."""
+    name = axiom.name
+    if not name:
+        raise ValueError(f"{type(axiom).__name__} has no short name to register")
+    if name in REGISTRY and type(REGISTRY[name]) is not type(axiom):
+        raise ValueError(f"short name {name!r} is already taken by {type(REGISTRY[name]).__name__}")
+    REGISTRY[name] = axiom
+    return axiom
+
+
+def names() -> list[str]:
+    """All registered short names, in registration order."""
+    _load_all()
+    return list(REGISTRY)
+
+
+def get(name: str) -> Axiom:
+    """The default instance registered under ``name`` (``-`` and ``_`` are interchangeable)."""
+    _load_all()
+    for candidate in (name, name.replace("-", "_"), name.replace("_", "-")):
+        if candidate in REGISTRY:
+            return REGISTRY[candidate]
+    raise KeyError(f"unknown axiom {name!r}; known: {', '.join(REGISTRY)}")
+
+
+_BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+           ast.BitOr: operator.or_, ast.BitAnd: operator.and_, ast.Mod: operator.mod}
+_UNARY = {ast.USub: operator.neg, ast.UAdd: operator.pos}
+
+
+def parse(spec: str) -> Axiom:
+    """Build an axiom from its ``repr``-style spec, e.g. ``"COV1(aspect_extraction='entities') | ORIG()"``."""
+    _load_all()
+    try:
+        tree = ast.parse(spec.strip(), mode="eval")
+    except SyntaxError as error:
+        raise ValueError(f"cannot parse axiom spec {spec!r}: {error.msg}") from error
+    result = _evaluate(tree.body, spec)
+    if not isinstance(result, Axiom):
+        raise ValueError(f"axiom spec {spec!r} does not describe an axiom")
+    return result
+
+
+def _evaluate(node: ast.AST, spec: str) -> Any:
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.Name):
+        return get(node.id)
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return tuple(_evaluate(e, spec) for e in node.elts)
+    if isinstance(node, ast.Call):
+        target = _evaluate(node.func, spec)
+        args = [_evaluate(a, spec) for a in node.args]
+        kwargs = {k.arg: _evaluate(k.value, spec) for k in node.keywords if k.arg}
+        if isinstance(target, Axiom) and callable(target):
+            if args:
+                return type(target)(*args, **kwargs)
+            return target(**kwargs)
+        raise ValueError(f"in {spec!r}: {ast.unparse(node.func)} is not a configurable axiom")
+    if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
+        return _BINARY[type(node.op)](_evaluate(node.left, spec), _evaluate(node.right, spec))
+    if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
+        operand = _evaluate(node.operand, spec)
+        if isinstance(operand, (int, float)) and isinstance(node.op, ast.USub):
+            return -operand
+        return _UNARY[type(node.op)](operand)
+    raise ValueError(f"unsupported syntax in axiom spec {spec!r}: {ast.unparse(node)}")
+
+
+def _load_all() -> None:
+    import ir_rag_axioms  # noqa: F401  (importing the package registers every axiom)

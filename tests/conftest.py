@@ -1,0 +1,58 @@
+"""Shared fixtures: offline settings and the real data beside the repository in ../shared."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("IR_RAG_AXIOMS_SHARED", ROOT.parent / "shared"))
+DATA = SHARED / "data"
+REFERENCE = SHARED / "reference" / "ir_axioms-1.2.5"
+
+
+def _require(path: Path) -> Path:
+    if not path.exists():
+        pytest.skip(f"{path} is not available (set IR_RAG_AXIOMS_SHARED to the shared folder)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def data_dir() -> Path:
+    """The shared data folder (../shared/data)."""
+    return _require(DATA)
+
+
+@pytest.fixture(scope="session")
+def reference_dir() -> Path:
+    """The golden reference matrices (../shared/reference/ir_axioms-1.2.5)."""
+    return _require(REFERENCE)
+
+
+@pytest.fixture(scope="session")
+def judged_items(reference_dir: Path, data_dir: Path):
+    """The 65 judged crowd topics as (request, 6 responses), in the order of the golden matrices."""
+    from ir_rag_axioms.model import GenerationRequest, GenerationResponse
+
+    index = json.loads((reference_dir / "index.json").read_text())
+    by_topic: dict[str, dict[str, dict]] = {}
+    with gzip.open(data_dir / "trec-rag-24-crowd" / "responses.jsonl.gz", "rt") as lines:
+        for line in lines:
+            row = json.loads(line)
+            by_topic.setdefault(row["topic"], {})[f"{row['kind']}-{row['style']}"] = row
+    items = []
+    for topic in index["topics_judged"]:
+        rows = by_topic[topic]
+        first = next(iter(rows.values()))
+        request = GenerationRequest(topic, first["query"], first["references_texts"])
+        responses = [GenerationResponse(name, rows[name]["raw_text"]) for name in index["response_names"]]
+        items.append((request, responses))
+    return items
