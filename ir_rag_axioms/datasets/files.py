@@ -1,0 +1,171 @@
+"""Where the data files come from: an explicit path, ``$IR_RAG_AXIOMS_DATA``, or a checksummed download into ir_datasets' home."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+ENV_VAR = "IR_RAG_AXIOMS_DATA"
+"""Environment variable: a folder holding the data files (or their sub-folders ``trec-rag-24-crowd/`` etc.)."""
+
+BASE_URL = "https://raw.githubusercontent.com/webis-de/ir_axioms/main/data/"
+"""The public download location of the data files (the ir_axioms repository's ``data/`` folder)."""
+
+
+class DataFileError(FileNotFoundError):
+    """A data file is missing, unreadable or corrupt; the message names the file and how to provide it."""
+
+
+@dataclass(frozen=True)
+class DataFile:
+    """One data file: its local folder and name patterns, and its public URL and MD5 checksum."""
+
+    key: str
+    """Short key, e.g. ``"crowd/ratings"``."""
+    folder: str
+    """Sub-folder name in a data root, e.g. ``"trec-rag-24-crowd"``."""
+    patterns: tuple[str, ...]
+    """Accepted file names in a given folder (glob patterns, first match wins)."""
+    url: str | None = None
+    """Public download URL (``None``: the file must be given locally)."""
+    md5: str | None = None
+    """Expected MD5 of the downloaded file (``None``: not verified)."""
+    hint: str = ""
+    """How the user passes a local copy (parameter names), quoted in errors."""
+
+    @property
+    def download_name(self) -> str:
+        """The name of the cached download."""
+        return self.url.rsplit("/", 1)[-1] if self.url else self.patterns[0]
+
+
+CROWD_RESPONSES = DataFile(
+    "crowd/responses", "trec-rag-24-crowd", ("responses.jsonl.gz", "responses.jsonl"),
+    BASE_URL + "crowd/responses.jsonl.gz", "36f71d164befa760fa0763be52a1781e", "data_dir=... or responses_path=...",
+)
+CROWD_RATINGS = DataFile(
+    "crowd/ratings", "trec-rag-24-crowd", ("ratings.jsonl.gz", "ratings.jsonl"),
+    BASE_URL + "crowd/ratings.jsonl.gz", "c63c06902a80cdf4feb2061b562462dd", "data_dir=... or ratings_path=...",
+)
+CROWD_TOPICS = DataFile(
+    "crowd/topics", "trec-rag-24-crowd", ("topics.rag24.test.txt",),
+    BASE_URL + "topics.rag24.test.txt", "234113ab626a5ca31d57d4c0c7a87b6e", "data_dir=...",
+)
+NUGGET_ASSIGNMENTS = DataFile(
+    "nuggets", "trec-rag-24-nuggets", ("nugget_assignment*.jsonl.gz", "nugget_assignment*.jsonl", "nugget_assignment*.jl"),
+    BASE_URL + "nugget_assignment.20241108.jl", None, "data_dir=... or assignments_path=...",
+)
+
+
+def llm_ratings_file(model: str) -> DataFile:
+    """The LLM ratings file of ``model`` (e.g. ``"Qwen-Qwen2.5-0.5B-Instruct"``)."""
+    md5 = {"HuggingFaceTB-SmolLM-135M-Instruct": None, "Qwen-Qwen2.5-0.5B-Instruct": None}.get(model)
+    return DataFile(
+        f"llm/{model}", "trec-rag-24-llm-ratings", (f"ratings-{model}.jsonl.gz", f"ratings-{model}.jsonl"),
+        BASE_URL + f"ratings-{model}.jsonl", md5, "data_dir=... or ratings_path=...",
+    )
+
+
+def cache_root() -> Path:
+    """Our folder in ir_datasets' home (``$IR_DATASETS_HOME``, default ``~/.ir_datasets``)."""
+    home = os.environ.get("IR_DATASETS_HOME")
+    return (Path(home) if home else Path.home() / ".ir_datasets") / "ir-rag-axioms"
+
+
+def _find_in(folder: Path, spec: DataFile) -> Path | None:
+    for candidate in (folder, folder / spec.folder):
+        if candidate.is_dir():
+            for pattern in spec.patterns:
+                matches = sorted(candidate.glob(pattern))
+                if matches:
+                    return matches[0]
+    return None
+
+
+def _how(spec: DataFile) -> str:
+    return (
+        f"pass its path ({spec.hint}), set ${ENV_VAR} to a folder holding '{spec.folder}/{spec.patterns[0]}'"
+        + (f", or allow the download from {spec.url}" if spec.url else "")
+    )
+
+
+def resolve(spec: DataFile, path: str | os.PathLike | None = None, download: bool = True) -> Path:
+    """The local file: ``path`` (a file or a folder holding it), else ``$IR_RAG_AXIOMS_DATA``, else the cached download."""
+    if path is not None:
+        given = Path(path)
+        if given.is_file():
+            return given
+        found = _find_in(given, spec)
+        if found is None:
+            raise DataFileError(
+                f"{spec.key}: no file {' or '.join(spec.patterns)} in {given} "
+                f"(also looked in {given / spec.folder}); {_how(spec)}"
+            )
+        return found
+    env = os.environ.get(ENV_VAR)
+    if env:
+        found = _find_in(Path(env), spec)
+        if found is None:
+            raise DataFileError(f"{spec.key}: ${ENV_VAR}={env} holds no file {' or '.join(spec.patterns)}; {_how(spec)}")
+        return found
+    cached = cache_root() / spec.folder / spec.download_name
+    if cached.is_file():
+        return cached
+    if not download or spec.url is None:
+        raise DataFileError(f"{spec.key}: no local copy of {spec.patterns[0]}; {_how(spec)}")
+    return _download(spec, cached)
+
+
+def _download(spec: DataFile, target: Path) -> Path:
+    """Download ``spec.url`` into ``target`` through ir_datasets (verifying the MD5 if known)."""
+    from ir_datasets.util import Download, RequestsDownload
+
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        download = Download([RequestsDownload(spec.url)], expected_md5=spec.md5, cache_path=str(target))
+        with download.stream():
+            pass
+    except Exception as error:  # network down, HTTP error or checksum mismatch
+        raise DataFileError(f"{spec.key}: cannot download {spec.url} ({error}); {_how(spec)}") from error
+    return target
+
+
+def md5sum(path: Path) -> str:
+    """The MD5 hex digest of a file."""
+    digest = hashlib.md5()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def read_jsonl(path: Path, spec: DataFile, required: tuple[str, ...] = ()) -> Iterator[dict]:
+    """The JSON objects of a (gzipped) JSONL file; a corrupt file or a missing field raises DataFileError naming it."""
+    opener = gzip.open if path.suffix == ".gz" else open
+    line_number = 0
+    try:
+        with opener(path, "rt", encoding="utf-8") as lines:
+            for line_number, line in enumerate(lines, start=1):
+                if not line.strip():
+                    continue
+                row = json.loads(line)
+                missing = [name for name in required if name not in row]
+                if missing:
+                    raise DataFileError(
+                        f"{spec.key}: {path} line {line_number} lacks the field(s) {missing}; "
+                        f"is it the right file? {_how(spec)}"
+                    )
+                yield row
+    except DataFileError:
+        raise
+    except (OSError, EOFError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        where = f" at line {line_number}" if line_number else ""
+        raise DataFileError(
+            f"{spec.key}: {path} is corrupt or unreadable{where} ({type(error).__name__}: {error}); "
+            f"replace it with a fresh copy: {_how(spec)}"
+        ) from error

@@ -1,0 +1,274 @@
+"""ir_datasets registration of CrowdRAG-25 (queries, responses, crowd docpairs) and the TREC RAG 2024 nugget qrels."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import NamedTuple
+
+import ir_datasets
+from ir_datasets.datasets.base import Dataset
+from ir_datasets.formats import BaseDocPairs, BaseDocs, BaseQrels, BaseQueries
+from ir_datasets.indices import PickleLz4FullStore
+
+from ir_rag_axioms.datasets import loaders
+from ir_rag_axioms.datasets.files import cache_root
+
+CROWD_NAME = "ir-rag-axioms/crowdrag-25"
+"""CrowdRAG-25: 301 TREC RAG 2024 topics, 1,806 responses, 1,352 crowd pairwise judgments."""
+NUGGETS_NAME = "ir-rag-axioms/trec-rag-2024-nuggets"
+"""TREC RAG 2024 system answers with AutoNuggetizer assignments; qrels from nugget scores (default: vital)."""
+NUGGET_QRELS = ("all", "vital", "weighted", "all-strict", "vital-strict", "weighted-strict")
+"""Sub-datasets ``<NUGGETS_NAME>/<score>`` with qrels from that nugget score."""
+
+
+class CrowdQuery(NamedTuple):
+    """A TREC RAG 2024 topic with its 20 retrieved context passages."""
+
+    query_id: str
+    text: str
+    context_ids: tuple[str, ...]
+    context: tuple[str, ...]
+
+
+class CrowdResponse(NamedTuple):
+    """A CrowdRAG-25 response: text (``raw_text``), topic, kind (human/llm), style (bullet/essay/news) and its context."""
+
+    doc_id: str
+    text: str
+    query_id: str
+    kind: str
+    style: str
+    name: str
+    cleaned_text: str
+    context_ids: tuple[str, ...]
+    context: tuple[str, ...]
+
+
+_PAIR_FIELDS = [("query_id", str), ("doc_id_a", str), ("doc_id_b", str), ("submission_id", str)] + [
+    (f"{dim}_{suffix}", float) for dim in loaders.DIMENSIONS for suffix in ("p_a", "p_n", "p_b")
+]
+CrowdDocPair = NamedTuple("CrowdDocPair", _PAIR_FIELDS)
+CrowdDocPair.__doc__ = "A crowd judgment of responses A and B: per dimension the probabilities that A is better, neither, B is better."
+
+
+class NuggetQuery(NamedTuple):
+    """A TREC RAG 2024 topic with its nuggets and their importance (vital/okay)."""
+
+    query_id: str
+    text: str
+    nuggets: tuple[str, ...]
+    importances: tuple[str, ...]
+
+
+class NuggetAnswer(NamedTuple):
+    """A system answer; ``doc_id`` = ``<qid>/<run_id>``."""
+
+    doc_id: str
+    text: str
+    query_id: str
+    run_id: str
+    response_length: int
+
+
+class NuggetQrel(NamedTuple):
+    """A nugget-score qrel: ``relevance`` = round(100 * score) (ir_measures needs integers), ``score`` in [0, 1]."""
+
+    query_id: str
+    doc_id: str
+    relevance: int
+    score: float
+    iteration: str
+
+
+def _tuple(value) -> tuple[str, ...]:
+    return tuple(str(v) for v in value) if isinstance(value, (list, tuple)) else ()
+
+
+class _Source:
+    """Resolves the data folder (or ``None``: env var / download) when a component is first used."""
+
+    def __init__(self, data_dir: str | os.PathLike | None, cache_dir: Path):
+        self.data_dir = data_dir
+        self.cache_dir = cache_dir
+
+
+class _CrowdDocs(BaseDocs):
+    def __init__(self, source: _Source):
+        self._source = source
+
+    def docs_iter(self):
+        for row in loaders.load_crowd_responses(self._source.data_dir).itertuples(index=False):
+            yield CrowdResponse(
+                str(row.response), str(row.raw_text or ""), str(row.topic), str(row.kind), str(row.style),
+                str(row.name), str(getattr(row, "cleaned_text", "") or ""),
+                _tuple(getattr(row, "references_ids", ())), _tuple(row.references_texts),
+            )
+
+    def docs_cls(self):
+        return CrowdResponse
+
+    def docs_count(self):
+        return len(loaders.load_crowd_responses(self._source.data_dir))
+
+    def docs_store(self, field="doc_id"):
+        return PickleLz4FullStore(
+            path=str(self._source.cache_dir / "docs.pklz4"), init_iter_fn=self.docs_iter,
+            data_cls=CrowdResponse, lookup_field=field, index_fields=["doc_id"],
+        )
+
+    def docs_namespace(self):
+        return CROWD_NAME
+
+    def docs_lang(self):
+        return "en"
+
+
+class _CrowdQueries(BaseQueries):
+    def __init__(self, source: _Source):
+        self._source = source
+
+    def queries_iter(self):
+        frame = loaders.load_crowd_responses(self._source.data_dir)
+        for topic, group in frame.groupby("topic", sort=False):
+            first = group.iloc[0]
+            yield CrowdQuery(
+                str(topic), str(first["query"]),
+                _tuple(first.get("references_ids", ())), _tuple(first["references_texts"]),
+            )
+
+    def queries_cls(self):
+        return CrowdQuery
+
+    def queries_namespace(self):
+        return CROWD_NAME
+
+    def queries_lang(self):
+        return "en"
+
+
+class _CrowdDocPairs(BaseDocPairs):
+    def __init__(self, source: _Source):
+        self._source = source
+
+    def docpairs_iter(self):
+        frame = loaders.load_crowd_ratings(self._source.data_dir)
+        names = [name for name, _ in _PAIR_FIELDS[4:]]
+        for row in frame.to_dict("records"):
+            yield CrowdDocPair(
+                str(row["query_id"]), str(row["response_a"]), str(row["response_b"]),
+                str(row.get("submission_id", "")), *(float(row[n]) for n in names),
+            )
+
+    def docpairs_cls(self):
+        return CrowdDocPair
+
+
+class _NuggetDocs(_CrowdDocs):
+    def docs_iter(self):
+        for row in loaders.load_nugget_assignments(self._source.data_dir).itertuples(index=False):
+            length = getattr(row, "response_length", 0)
+            yield NuggetAnswer(
+                f"{row.qid}/{row.run_id}", str(row.answer_text or ""), str(row.qid), str(row.run_id),
+                int(length) if length == length else 0,
+            )
+
+    def docs_cls(self):
+        return NuggetAnswer
+
+    def docs_count(self):
+        return len(loaders.load_nugget_assignments(self._source.data_dir))
+
+    def docs_store(self, field="doc_id"):
+        return PickleLz4FullStore(
+            path=str(self._source.cache_dir / "docs.pklz4"), init_iter_fn=self.docs_iter,
+            data_cls=NuggetAnswer, lookup_field=field, index_fields=["doc_id"],
+        )
+
+    def docs_namespace(self):
+        return NUGGETS_NAME
+
+
+class _NuggetQueries(BaseQueries):
+    def __init__(self, source: _Source):
+        self._source = source
+
+    def queries_iter(self):
+        frame = loaders.load_nugget_assignments(self._source.data_dir)
+        for qid, group in frame.groupby("qid", sort=False):
+            nuggets = group.iloc[0]["nuggets"]
+            yield NuggetQuery(
+                str(qid), str(group.iloc[0]["query"]),
+                tuple(str(n.get("text", "")) for n in nuggets), tuple(str(n.get("importance", "")) for n in nuggets),
+            )
+
+    def queries_cls(self):
+        return NuggetQuery
+
+    def queries_namespace(self):
+        return NUGGETS_NAME
+
+    def queries_lang(self):
+        return "en"
+
+
+class _NuggetQrels(BaseQrels):
+    def __init__(self, source: _Source, score: str):
+        self._source = source
+        self._column = score.replace("-", "_")
+
+    def qrels_iter(self):
+        frame = loaders.load_nugget_assignments(self._source.data_dir)
+        for row in frame.itertuples(index=False):
+            score = float(getattr(row, self._column))
+            if score == score:  # no vital nuggets: no qrel
+                yield NuggetQrel(str(row.qid), f"{row.qid}/{row.run_id}", int(round(100 * score)), score, "0")
+
+    def qrels_cls(self):
+        return NuggetQrel
+
+    def qrels_defs(self):
+        return {p: f"{p}% of the (weighted) nuggets supported" for p in (0, 50, 100)}
+
+
+def _safe(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", name)
+
+
+def _put(name: str, dataset: Dataset) -> Dataset:
+    """Register ``dataset`` under ``name``, replacing an earlier registration of ours."""
+    try:
+        ir_datasets.registry.register(name, dataset)
+    except RuntimeError:
+        ir_datasets.registry._registered[name] = dataset  # re-registration with other paths
+    return ir_datasets.registry[name]
+
+
+def register_crowd(
+    data_dir: str | os.PathLike | None = None, name: str = CROWD_NAME, cache_dir: str | os.PathLike | None = None
+) -> Dataset:
+    """Register CrowdRAG-25 from ``data_dir`` (the folder of responses/ratings; ``None``: env var or download)."""
+    cache = Path(cache_dir) if cache_dir else cache_root() / "irds" / _safe(name)
+    source = _Source(data_dir, cache)
+    return _put(name, Dataset(_CrowdDocs(source), _CrowdQueries(source), _CrowdDocPairs(source)))
+
+
+def register_nuggets(
+    data_dir: str | os.PathLike | None = None, name: str = NUGGETS_NAME, cache_dir: str | os.PathLike | None = None
+) -> Dataset:
+    """Register the nugget answers (``name``, qrels: vital) and ``name/<score>`` for each score in NUGGET_QRELS."""
+    cache = Path(cache_dir) if cache_dir else cache_root() / "irds" / _safe(name)
+    source = _Source(data_dir, cache)
+    docs, queries = _NuggetDocs(source), _NuggetQueries(source)
+    main = _put(name, Dataset(docs, queries, _NuggetQrels(source, "vital")))
+    for score in NUGGET_QRELS:
+        _put(f"{name}/{score}", Dataset(docs, queries, _NuggetQrels(source, score)))
+    return main
+
+
+def _register_defaults() -> None:
+    if CROWD_NAME not in ir_datasets.registry._registered:
+        register_crowd()
+    if NUGGETS_NAME not in ir_datasets.registry._registered:
+        register_nuggets()

@@ -1,0 +1,274 @@
+"""Decisiveness, consistency and effectiveness of axioms against an oracle (ICTIR 2025), bootstrap CIs, vote sweep, agreement.
+
+For preference matrices P (axiom) and O (oracle), normalised to their signs, over the off-diagonal pairs:
+decisiveness = #{P != 0} / #pairs; consistency = #{P != 0 and |P - O| <= 1} / #{P != 0} (relaxed: an oracle
+tie contradicts nothing); strict consistency = #{P != 0 and P = O} / #{P != 0}; effectiveness = harmonic mean of
+decisiveness and (relaxed) consistency. Sums run over all topics (micro average), as in the reference walkthrough.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+MEASURES = ("decisiveness", "consistency", "consistency_strict", "effectiveness")
+"""The columns of an evaluation table, besides ``axiom``."""
+
+Matrices = np.ndarray | Sequence[np.ndarray]
+"""A (T, n, n) stack or a list of T square matrices (one per topic, sizes may differ)."""
+
+
+def _as_list(preferences: Matrices) -> list[np.ndarray]:
+    if isinstance(preferences, np.ndarray):
+        if preferences.ndim == 2:
+            preferences = preferences[None]
+        if preferences.ndim != 3 or preferences.shape[1] != preferences.shape[2]:
+            raise ValueError(f"expected a (T, n, n) stack of preference matrices, got shape {preferences.shape}")
+        return list(preferences)
+    out = []
+    for matrix in preferences:
+        m = np.asarray(matrix, dtype=np.float64)
+        if m.ndim != 2 or m.shape[0] != m.shape[1]:
+            raise ValueError(f"expected square preference matrices, got shape {m.shape}")
+        out.append(m)
+    return out
+
+
+def topic_counts(preferences: Matrices, oracle: Matrices) -> np.ndarray:
+    """Per topic t: [#pairs, #decisive, #consistent (relaxed), #consistent (strict)] over off-diagonal pairs, shape (T, 4)."""
+    prefs, truth = _as_list(preferences), _as_list(oracle)
+    if len(prefs) != len(truth):
+        raise ValueError(f"{len(prefs)} axiom matrices but {len(truth)} oracle matrices")
+    counts = np.zeros((len(prefs), 4), dtype=np.int64)
+    for t, (p, o) in enumerate(zip(prefs, truth)):
+        if p.shape != o.shape:
+            raise ValueError(f"topic {t}: axiom matrix {p.shape} and oracle matrix {o.shape} differ in shape")
+        off = ~np.eye(p.shape[0], dtype=bool)
+        p, o = np.sign(np.nan_to_num(p[off])), np.sign(np.nan_to_num(o[off]))
+        decisive = p != 0
+        counts[t] = (off.sum(), decisive.sum(), (decisive & (np.abs(p - o) <= 1)).sum(), (decisive & (p == o)).sum())
+    return counts
+
+
+def harmonic_mean(a: float, b: float) -> float:
+    """2ab / (a + b), 0 if a + b = 0."""
+    return 2 * a * b / (a + b) if a + b > 0 else 0.0
+
+
+def scores_from_counts(counts: np.ndarray) -> dict[str, float]:
+    """The four measures from summed topic counts (consistency is 0 when the axiom never decides, as in the walkthrough)."""
+    pairs, decisive, consistent, strict = np.asarray(counts, dtype=np.float64).reshape(-1, 4).sum(axis=0)
+    d = decisive / pairs if pairs > 0 else 0.0
+    c = consistent / decisive if decisive > 0 else 0.0
+    s = strict / decisive if decisive > 0 else 0.0
+    return {"decisiveness": float(d), "consistency": float(c), "consistency_strict": float(s),
+            "effectiveness": float(harmonic_mean(d, c))}
+
+
+def decisiveness(preferences: Matrices) -> float:
+    """#{P[i, j] != 0, i != j} / #{i != j}."""
+    return scores_from_counts(topic_counts(preferences, [np.zeros_like(p) for p in _as_list(preferences)]))["decisiveness"]
+
+
+def consistency(preferences: Matrices, oracle: Matrices, strict: bool = False) -> float:
+    """#{P != 0 and |sign P - sign O| <= 1} / #{P != 0} (strict: sign P = sign O), off-diagonal."""
+    return scores_from_counts(topic_counts(preferences, oracle))["consistency_strict" if strict else "consistency"]
+
+
+def effectiveness(preferences: Matrices, oracle: Matrices) -> float:
+    """Harmonic mean of decisiveness and relaxed consistency."""
+    return scores_from_counts(topic_counts(preferences, oracle))["effectiveness"]
+
+
+def evaluate_preferences(preferences: Matrices, oracle: Matrices) -> dict[str, float]:
+    """Decisiveness, consistency, strict consistency and effectiveness of one axiom's matrices against the oracle's."""
+    return scores_from_counts(topic_counts(preferences, oracle))
+
+
+def bootstrap(
+    preferences: Matrices, oracle: Matrices, samples: int = 1000, confidence: float = 0.95, seed: int = 0
+) -> dict[str, tuple[float, float]]:
+    """Percentile confidence intervals of the four measures, resampling topics with replacement (seeded, deterministic)."""
+    counts = topic_counts(preferences, oracle)
+    return _bootstrap_counts(counts, samples, confidence, seed)
+
+
+def _bootstrap_counts(counts: np.ndarray, samples: int, confidence: float, seed: int) -> dict[str, tuple[float, float]]:
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
+    rng = np.random.default_rng(seed)
+    draws = rng.integers(0, len(counts), size=(samples, len(counts)))
+    sums = counts[draws].sum(axis=1).astype(np.float64)  # (samples, 4)
+    pairs, decisive, consistent, strict = sums.T
+    with np.errstate(invalid="ignore", divide="ignore"):
+        d = np.where(pairs > 0, decisive / pairs, 0.0)
+        c = np.where(decisive > 0, consistent / decisive, 0.0)
+        s = np.where(decisive > 0, strict / decisive, 0.0)
+        e = np.where(d + c > 0, 2 * d * c / (d + c), 0.0)
+    alpha = (1 - confidence) / 2
+    return {name: (float(np.quantile(v, alpha)), float(np.quantile(v, 1 - alpha)))
+            for name, v in zip(MEASURES, (d, c, s, e))}
+
+
+def evaluation_table(
+    axiom_preferences: Mapping[str, Matrices], oracle: Matrices, samples: int = 0, confidence: float = 0.95,
+    seed: int = 0, sort: bool = True,
+) -> pd.DataFrame:
+    """One row per axiom: ``axiom`` + MEASURES (+ ``<measure>_low/_high`` if ``samples`` > 0), by effectiveness descending."""
+    rows = []
+    for name, preferences in axiom_preferences.items():
+        counts = topic_counts(preferences, oracle)
+        row: dict[str, Any] = {"axiom": name, **scores_from_counts(counts)}
+        if samples > 0:
+            for measure, (low, high) in _bootstrap_counts(counts, samples, confidence, seed).items():
+                row[f"{measure}_low"], row[f"{measure}_high"] = low, high
+        rows.append(row)
+    table = pd.DataFrame(rows, columns=None if rows else ["axiom", *MEASURES])
+    if sort and rows:
+        table = table.sort_values(["effectiveness", "axiom"], ascending=[False, True], kind="stable")
+    return table.reset_index(drop=True)
+
+
+# -- majority votes and agreement ----------------------------------------------------------------------
+def majority_vote_preferences(axiom_preferences: Mapping[str, Matrices] | Sequence[Matrices], minimum_votes: float) -> list[np.ndarray]:
+    """Per topic, ``aggregation.majority_vote`` of the axioms' sign matrices: i > j if more axioms prefer i and at least minimum_votes * #axioms do."""
+    from ir_rag_axioms.aggregation import majority_vote
+
+    stacks = list(axiom_preferences.values()) if isinstance(axiom_preferences, Mapping) else list(axiom_preferences)
+    if not stacks:
+        raise ValueError("a majority vote needs at least one axiom")
+    per_axiom = [_as_list(p) for p in stacks]
+    topics = len(per_axiom[0])
+    if any(len(p) != topics for p in per_axiom):
+        raise ValueError("all axioms need matrices for the same topics")
+    return [majority_vote(np.sign(np.nan_to_num(np.stack([p[t] for p in per_axiom]))), minimum_votes=minimum_votes)
+            for t in range(topics)]
+
+
+def vote_sweep(
+    axiom_preferences: Mapping[str, Matrices], oracle: Matrices,
+    minimum_votes: Iterable[float] = tuple(np.round(np.arange(0.0, 0.51, 0.05), 2)),
+) -> pd.DataFrame:
+    """For each minimum vote share: the vote's measures; judgments_saved = decisiveness (pairs the vote decides), correct = strict consistency."""
+    rows = []
+    for m in minimum_votes:
+        scores = evaluate_preferences(majority_vote_preferences(axiom_preferences, float(m)), oracle)
+        rows.append({"minimum_votes": float(m), **scores, "judgments_saved": scores["decisiveness"],
+                     "correct": scores["consistency_strict"]})
+    return pd.DataFrame(rows)
+
+
+def agreement(axiom_preferences: Mapping[str, Matrices], decided_only: bool = True) -> pd.DataFrame:
+    """A[a, b] = #{sign P_a = sign P_b} / #pairs over off-diagonal pairs where both decide (``decided_only``) or over all; NaN if none."""
+    names = list(axiom_preferences)
+    flat = []
+    for name in names:
+        parts = [np.sign(np.nan_to_num(m[~np.eye(m.shape[0], dtype=bool)])) for m in _as_list(axiom_preferences[name])]
+        flat.append(np.concatenate(parts) if parts else np.zeros(0))
+    out = np.full((len(names), len(names)), np.nan)
+    for a in range(len(names)):
+        for b in range(len(names)):
+            if flat[a].shape != flat[b].shape:
+                raise ValueError(f"{names[a]} and {names[b]} cover different pairs")
+            mask = (flat[a] != 0) & (flat[b] != 0) if decided_only else np.ones(flat[a].shape, dtype=bool)
+            if mask.any():
+                out[a, b] = float((flat[a][mask] == flat[b][mask]).mean())
+    return pd.DataFrame(out, index=names, columns=names)
+
+
+# -- axioms and frames ---------------------------------------------------------------------------------
+def compute_preferences(axioms: Mapping[str, Any], items: Sequence, progress: bool = False) -> dict[str, list[np.ndarray]]:
+    """name -> one matrix per item, from ``axiom.preferences_batch(items)`` (one batched analysis pass per axiom)."""
+    return {name: [np.asarray(m, dtype=np.float64) for m in axiom.preferences_batch(items, progress=progress)]
+            for name, axiom in axioms.items()}
+
+
+def evaluate_axioms(
+    axioms: Mapping[str, Any], items: Sequence, oracle: Any, progress: bool = False, samples: int = 0, seed: int = 0,
+) -> pd.DataFrame:
+    """The evaluation table of named axioms on (request, responses) items against an oracle axiom (or its matrices)."""
+    oracle_matrices = oracle if isinstance(oracle, (list, np.ndarray)) else oracle.preferences_batch(items)
+    return evaluation_table(compute_preferences(axioms, items, progress), oracle_matrices, samples=samples, seed=seed)
+
+
+def frame_matrices(frame: pd.DataFrame, column: str) -> tuple[list[str], list[np.ndarray]]:
+    """Topics and their matrices from a pairwise frame (qid, docno_a, docno_b, column), e.g. ``AxiomaticPreferences`` output."""
+    missing = [c for c in ("qid", "docno_a", "docno_b", column) if c not in frame.columns]
+    if missing:
+        raise ValueError(f"the preferences frame lacks the column(s) {missing}")
+    topics, matrices = [], []
+    for qid, group in frame.groupby("qid", sort=False):
+        docnos = list(dict.fromkeys([*group["docno_a"].astype(str), *group["docno_b"].astype(str)]))
+        position = {d: k for k, d in enumerate(docnos)}
+        m = np.zeros((len(docnos), len(docnos)))
+        m[[position[d] for d in group["docno_a"].astype(str)], [position[d] for d in group["docno_b"].astype(str)]] = (
+            pd.to_numeric(group[column], errors="coerce").fillna(0.0).to_numpy())
+        np.fill_diagonal(m, 0.0)
+        topics.append(str(qid))
+        matrices.append(m)
+    return topics, matrices
+
+
+def evaluate_frame(
+    preferences: pd.DataFrame, oracle: str, axioms: Sequence[str] | None = None, samples: int = 0, seed: int = 0,
+) -> pd.DataFrame:
+    """The evaluation table from one pairwise frame: each axiom column against the ``oracle`` column (pairs absent from the frame are ignored)."""
+    columns = list(axioms) if axioms is not None else [
+        c for c in preferences.columns if c not in ("qid", "query", "docno_a", "docno_b", oracle)]
+    _, truth = frame_matrices(preferences, oracle)
+    # absent pairs are 0 in both the axiom and oracle matrices; they count as undecided pairs, so restrict to present ones
+    present = preferences[["qid", "docno_a", "docno_b"]].assign(_one=1.0)
+    _, mask = frame_matrices(present, "_one")
+    table_input = {}
+    for c in columns:
+        _, m = frame_matrices(preferences, c)
+        table_input[c] = m
+    rows = []
+    for name, matrices in table_input.items():
+        counts = np.zeros((len(matrices), 4), dtype=np.int64)
+        for t, (p, o, k) in enumerate(zip(matrices, truth, mask)):
+            on = k != 0
+            p, o = np.sign(p[on]), np.sign(o[on])
+            decisive = p != 0
+            counts[t] = (on.sum(), decisive.sum(), (decisive & (np.abs(p - o) <= 1)).sum(), (decisive & (p == o)).sum())
+        row: dict[str, Any] = {"axiom": name, **scores_from_counts(counts)}
+        if samples > 0:
+            for measure, (low, high) in _bootstrap_counts(counts, samples, 0.95, seed).items():
+                row[f"{measure}_low"], row[f"{measure}_high"] = low, high
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    if rows:
+        table = table.sort_values(["effectiveness", "axiom"], ascending=[False, True], kind="stable")
+    return table.reset_index(drop=True)
+
+
+# -- ir_measures / pt.Experiment ------------------------------------------------------------------------
+def _run_vs_qrels(qrels: pd.DataFrame, run: pd.DataFrame) -> np.ndarray:
+    """Counts for one query: the run's score order as P, the qrels' relevance order as O (unjudged documents: O = 0)."""
+    relevance = dict(zip(qrels["doc_id"].astype(str), qrels["relevance"].astype(float)))
+    scores = run["score"].to_numpy(float)
+    labels = np.array([relevance.get(d, np.nan) for d in run["doc_id"].astype(str)])
+    p = np.sign(scores[:, None] - scores[None, :])
+    with np.errstate(invalid="ignore"):
+        o = np.nan_to_num(np.sign(labels[:, None] - labels[None, :]))
+    return topic_counts([p], [o])
+
+
+def _measure(name: str):
+    def impl(qrels: pd.DataFrame, run: pd.DataFrame) -> float:
+        return scores_from_counts(_run_vs_qrels(qrels, run))[name]
+    impl.__name__ = name
+    return impl
+
+
+def measures() -> dict[str, Any]:
+    """ir_measures measures for ``pt.Experiment``: a run's score order vs. the qrels' label order, per query (then averaged over queries)."""
+    import ir_measures
+
+    return {
+        name: ir_measures.define_byquery(_measure(name), name=f"Axiom{name.title().replace('_', '')}", support_cutoff=False)
+        for name in MEASURES
+    }
