@@ -39,14 +39,20 @@ IMPORTANCE_WEIGHT = {"vital": 1.0, "okay": 0.5}
 """Nugget weights of the weighted score."""
 
 
+def _stamp(file: Path) -> tuple[str, int, int]:
+    """Cache key of a file: path, modification time and size (a replaced file is read again)."""
+    stat = file.stat()
+    return str(file), stat.st_mtime_ns, stat.st_size
+
+
 def load_crowd_responses(path: PathLike | None = None) -> pd.DataFrame:
     """The 1,806 crowd responses (one row each) plus ``name`` = kind-style; ``path``: the file or its folder."""
     file = resolve(CROWD_RESPONSES, path)
-    return _crowd_responses(str(file)).copy()
+    return _crowd_responses(*_stamp(file)).copy()
 
 
 @lru_cache(maxsize=4)
-def _crowd_responses(file: str) -> pd.DataFrame:
+def _crowd_responses(file: str, mtime: int = 0, size: int = 0) -> pd.DataFrame:
     frame = pd.DataFrame(list(read_jsonl(Path(file), CROWD_RESPONSES, RESPONSE_FIELDS)))
     if frame.empty:
         raise DataFileError(f"{CROWD_RESPONSES.key}: {file} holds no responses")
@@ -57,11 +63,11 @@ def _crowd_responses(file: str) -> pd.DataFrame:
 def load_crowd_ratings(path: PathLike | None = None) -> pd.DataFrame:
     """The 1,352 pairwise crowd judgments in file order, ``<dim>_p_a/_p_n/_p_b`` per dimension (missing p_n is NaN)."""
     file = resolve(CROWD_RATINGS, path)
-    return _crowd_ratings(str(file)).copy()
+    return _crowd_ratings(*_stamp(file)).copy()
 
 
 @lru_cache(maxsize=4)
-def _crowd_ratings(file: str) -> pd.DataFrame:
+def _crowd_ratings(file: str, mtime: int = 0, size: int = 0) -> pd.DataFrame:
     frame = pd.DataFrame(list(read_jsonl(Path(file), CROWD_RATINGS, RATING_FIELDS)))
     if frame.empty:
         raise DataFileError(f"{CROWD_RATINGS.key}: {file} holds no judgments")
@@ -91,11 +97,11 @@ def load_crowd_topics(path: PathLike | None = None) -> pd.DataFrame:
 def load_nugget_assignments(path: PathLike | None = None) -> pd.DataFrame:
     """The nugget assignments, one row per (qid, run_id) answer, with the scores of :func:`nugget_scores`."""
     file = resolve(NUGGET_ASSIGNMENTS, path)
-    return _nugget_assignments(str(file)).copy()
+    return _nugget_assignments(*_stamp(file)).copy()
 
 
 @lru_cache(maxsize=4)
-def _nugget_assignments(file: str) -> pd.DataFrame:
+def _nugget_assignments(file: str, mtime: int = 0, size: int = 0) -> pd.DataFrame:
     frame = pd.DataFrame(list(read_jsonl(Path(file), NUGGET_ASSIGNMENTS, NUGGET_FIELDS)))
     if frame.empty:
         raise DataFileError(f"{NUGGET_ASSIGNMENTS.key}: {file} holds no answers")

@@ -1,0 +1,158 @@
+"""Loaders and ir_datasets registration of CrowdRAG-25 and the TREC RAG 2024 nugget assignments, on the shared files."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from ir_rag_axioms.datasets import files, loaders
+from ir_rag_axioms.datasets.files import DataFileError
+
+
+@pytest.fixture(scope="module")
+def crowd_dir(data_dir: Path) -> Path:
+    return data_dir / "trec-rag-24-crowd"
+
+
+@pytest.fixture(scope="module")
+def crowd(crowd_dir: Path, tmp_path_factory):
+    from ir_rag_axioms.datasets import register_crowd
+
+    return register_crowd(crowd_dir, name="test/crowdrag-25", cache_dir=tmp_path_factory.mktemp("crowd-cache"))
+
+
+@pytest.fixture(scope="module")
+def nuggets(data_dir: Path, tmp_path_factory):
+    from ir_rag_axioms.datasets import register_nuggets
+
+    return register_nuggets(data_dir / "trec-rag-24-nuggets", name="test/nuggets",
+                            cache_dir=tmp_path_factory.mktemp("nugget-cache"))
+
+
+def test_crowd_loader_counts(crowd_dir: Path):
+    responses = loaders.load_crowd_responses(crowd_dir)
+    ratings = loaders.load_crowd_ratings(crowd_dir)
+    topics = loaders.load_crowd_topics(crowd_dir)
+    assert len(responses) == 1806
+    assert responses["topic"].nunique() == 301
+    assert len(topics) == 301 and set(topics["qid"]) == set(responses["topic"])
+    assert sorted(responses["name"].unique()) == [
+        "human-bullet", "human-essay", "human-news", "llm-bullet", "llm-essay", "llm-news"]
+    assert (responses.groupby("topic")["name"].nunique() == 6).all()
+    assert len(ratings) == 1352 and ratings["query_id"].nunique() == 65
+    assert ratings["quality_overall_p_n"].isna().all()  # the overall dimension has no "neither" probability
+
+
+def test_crowd_dataset_components(crowd):
+    queries = list(crowd.queries_iter())
+    assert len(queries) == 301
+    assert all(len(q.context) == 20 and len(q.context_ids) == 20 for q in queries)
+    assert crowd.docs_count() == 1806
+    doc = crowd.docs_store().get("ae54d7e0-62df-3e53-9bea-3e107a6e5801")
+    assert (doc.query_id, doc.kind, doc.style, doc.name) == ("2024-105741", "human", "bullet", "human-bullet")
+    assert len(doc.context) == 20
+    pairs = list(crowd.docpairs_iter())
+    assert len(pairs) == 1352
+    first = pairs[0]
+    assert (first.query_id, first.doc_id_a, first.doc_id_b) == (
+        "2024-45494", "02693406-15df-33d5-b424-219ac8ab2054", "3c5e25b6-2d4d-3d84-b01c-0264c3a5ba50")
+    assert first.quality_overall_p_b == pytest.approx(0.974038303)
+    assert math.isnan(first.quality_overall_p_n)
+    assert first.correctness_topical_p_n == pytest.approx(0.543624666)
+    # 975 unordered pairs, 377 of them judged twice (once in each order)
+    unordered = {(p.query_id, *sorted((p.doc_id_a, p.doc_id_b))) for p in pairs}
+    assert len(unordered) == 975
+
+
+def test_nugget_dataset(nuggets):
+    import ir_datasets
+
+    assert nuggets.docs_count() == 883
+    assert len(list(nuggets.queries_iter())) == 20
+    qrels = {(q.query_id, q.doc_id): q for q in nuggets.qrels_iter()}
+    key = ("2024-105741", "2024-105741/BEST_cot_gpt3.5")
+    assert qrels[key].relevance == round(100 * qrels[key].score)
+    strict = {(q.query_id, q.doc_id): q for q in ir_datasets.load("test/nuggets/vital-strict").qrels_iter()}
+    weighted = {(q.query_id, q.doc_id): q for q in ir_datasets.load("test/nuggets/weighted").qrels_iter()}
+    assert len(strict) == len(weighted) == 883
+    assert all(strict[k].score <= qrels[k].score for k in qrels)
+    assert nuggets.docs_store().get(key[1]).run_id == "BEST_cot_gpt3.5"
+
+
+def test_nugget_score_rule():
+    nuggets = [
+        {"importance": "vital", "assignment": "support"},
+        {"importance": "vital", "assignment": "partial_support"},
+        {"importance": "okay", "assignment": "support"},
+        {"importance": "okay", "assignment": "not_support"},
+    ]
+    assert loaders.nugget_score(nuggets, "all") == pytest.approx(2.5 / 4)
+    assert loaders.nugget_score(nuggets, "all", strict=True) == pytest.approx(2 / 4)
+    assert loaders.nugget_score(nuggets, "vital") == pytest.approx(1.5 / 2)
+    assert loaders.nugget_score(nuggets, "vital", strict=True) == pytest.approx(1 / 2)
+    assert loaders.nugget_score(nuggets, "weighted") == pytest.approx((1 + 0.5 + 0.5) / 3)
+    assert math.isnan(loaders.nugget_score(nuggets[2:], "vital"))
+    with pytest.raises(ValueError, match="score_type"):
+        loaders.nugget_score(nuggets, "okay")
+
+
+def test_pyterrier_get_dataset(crowd, nuggets):
+    pt = pytest.importorskip("pyterrier")
+    topics = pt.get_dataset("irds:test/crowdrag-25").get_topics("text")
+    assert len(topics) == 301 and set(topics.columns) >= {"qid", "query"}
+    qrels = pt.get_dataset("irds:test/nuggets/all").get_qrels()
+    assert len(qrels) == 883 and qrels["label"].between(0, 100).all()
+
+
+def test_default_names_registered():
+    import ir_datasets
+
+    from ir_rag_axioms.datasets import CROWD_NAME, NUGGETS_NAME
+
+    assert CROWD_NAME in ir_datasets.registry._registered
+    assert f"{NUGGETS_NAME}/weighted-strict" in ir_datasets.registry._registered
+
+
+def test_environment_variable(monkeypatch, data_dir: Path):
+    monkeypatch.setenv(files.ENV_VAR, str(data_dir))
+    assert files.resolve(files.CROWD_RATINGS) == data_dir / "trec-rag-24-crowd" / "ratings.jsonl.gz"
+    assert files.resolve(files.NUGGET_ASSIGNMENTS).name == "nugget_assignment.dev20.jsonl.gz"
+
+
+def test_checksums_of_the_shared_copies(crowd_dir: Path):
+    for spec in (files.CROWD_RESPONSES, files.CROWD_RATINGS, files.CROWD_TOPICS):
+        assert files.md5sum(files.resolve(spec, crowd_dir)) == spec.md5
+
+
+def test_missing_file_names_it_and_the_fix(tmp_path: Path, monkeypatch):
+    monkeypatch.delenv(files.ENV_VAR, raising=False)
+    with pytest.raises(DataFileError, match=r"ratings\.jsonl\.gz.*data_dir=.*IR_RAG_AXIOMS_DATA"):
+        loaders.load_crowd_ratings(tmp_path)
+    monkeypatch.setenv("IR_DATASETS_HOME", str(tmp_path / "home"))
+    with pytest.raises(DataFileError, match="no local copy"):
+        files.resolve(files.CROWD_RATINGS, download=False)
+
+
+def test_corrupt_gzip_gives_a_clear_error(tmp_path: Path, crowd_dir: Path):
+    data = (crowd_dir / "ratings.jsonl.gz").read_bytes()
+    (tmp_path / "ratings.jsonl.gz").write_bytes(data[: len(data) // 2])  # truncated download
+    with pytest.raises(DataFileError, match=r"ratings\.jsonl\.gz is corrupt.*IR_RAG_AXIOMS_DATA"):
+        loaders.load_crowd_ratings(tmp_path)
+
+
+def test_bad_json_and_missing_fields(tmp_path: Path):
+    with gzip.open(tmp_path / "responses.jsonl.gz", "wt") as out:
+        out.write(json.dumps({"response": "r1", "topic": "t"}) + "\n")
+    with pytest.raises(DataFileError, match=r"line 1 lacks the field\(s\) \['query', 'kind'"):
+        loaders.load_crowd_responses(tmp_path)
+    (tmp_path / "nugget_assignment.test.jsonl").write_text('{"qid": "1"}\n{not json\n')
+    with pytest.raises(DataFileError, match="lacks the field"):
+        loaders.load_nugget_assignments(tmp_path)
+    (tmp_path / "nugget_assignment.test.jsonl").write_text(
+        json.dumps({"qid": "1", "query": "q", "run_id": "r", "answer_text": "a", "nuggets": []}) + "\n{not json\n")
+    with pytest.raises(DataFileError, match="corrupt or unreadable at line 2"):
+        loaders.load_nugget_assignments(tmp_path)
