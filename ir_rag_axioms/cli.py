@@ -280,7 +280,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv and argv[0] == "demo":
         return demo(argv[1:])
     args = build_parser().parse_args(argv)
-    return int(args.func(args))
+    from ir_rag_axioms.datasets.files import DataFileError
+
+    try:
+        return int(args.func(args))
+    except (DataFileError, ValueError, KeyError) as error:  # bad files, oracle or axiom specs: a message, no traceback
+        print(f"ir-rag-axioms {args.command}: error: {error}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

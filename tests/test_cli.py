@@ -1,0 +1,96 @@
+"""The ``ir-rag-axioms`` command line, end to end on the shared data."""
+
+from __future__ import annotations
+
+import sys
+import types
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from ir_rag_axioms import cli
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def test_evaluate_end_to_end_on_the_crowd_data(data_dir: Path, reference_dir: Path, tmp_path: Path, capsys):
+    crowd = data_dir / "trec-rag-24-crowd"
+    llm = data_dir / "trec-rag-24-llm-ratings"
+    axioms = (f"LLM_ORIG(data_dir={str(llm)!r}, responses_path={str(crowd)!r}),"
+              f"CROWD(utility='coverage', data_dir={str(crowd)!r}),"
+              f"CROWD(utility='overall', data_dir={str(crowd)!r}, duplicates='last')")
+    out = tmp_path / "out"
+    code = cli.main(["evaluate", "--data", str(crowd), "--oracle", "crowd:overall", "--axioms", axioms,
+                     "--out", str(out), "--quiet", "--bootstrap", "50"])
+    assert code == 0
+    printed = capsys.readouterr().out
+    assert "on 65 topics (390 responses)" in printed and "| axiom | decisiveness |" in printed
+    table = pd.read_csv(out / "table.csv")
+    assert list(table.columns[:5]) == ["axiom", "decisiveness", "consistency", "consistency_strict", "effectiveness"]
+    assert len(table) == 3
+    # the reference's oracle as an axiom against the averaged oracle: the measures of the golden matrices
+    import numpy as np
+
+    from ir_rag_axioms.evaluation import evaluate_preferences
+
+    golden = np.load(reference_dir / "oracle.npz")
+    expected = evaluate_preferences(golden["overall"], golden["overall@averaged"])
+    row = table.set_index("axiom").loc[f"CROWD(utility='overall', data_dir={str(crowd)!r}, duplicates='last')"]
+    assert row["decisiveness"] == pytest.approx(1946 / 1950)  # 973 + 973 decided of 65 * 30 pairs
+    for measure, value in expected.items():
+        assert row[measure] == pytest.approx(value)
+    assert (out / "table.md").read_text().startswith("| axiom | decisiveness | consistency | strict consistency |")
+    for figure in ("agreement.png", "votes.png"):
+        data = (out / figure).read_bytes()
+        assert data.startswith(PNG_MAGIC) and len(data) > 5000
+    votes = pd.read_csv(out / "votes.csv")
+    assert votes["minimum_votes"].tolist()[0] == 0.0 and votes["minimum_votes"].tolist()[-1] == 0.5
+
+
+def test_evaluate_a_real_axiom_against_the_nugget_oracle(data_dir: Path, tmp_path: Path):
+    out = tmp_path / "nuggets"
+    code = cli.main(["evaluate", "--data", str(data_dir / "trec-rag-24-nuggets"), "--oracle", "nugget:all-strict",
+                     "--axioms", "CORR1", "--topics", "2", "--out", str(out), "--quiet", "--no-figures"])
+    assert code == 0
+    table = pd.read_csv(out / "table.csv")
+    assert table["axiom"].tolist() == ["CORR1"]
+    assert 0 < table.loc[0, "decisiveness"] <= 1
+    assert not (out / "votes.png").exists()
+
+
+def test_oracle_specs(data_dir: Path):
+    oracle = cli.parse_oracle("nugget:weighted-strict", str(data_dir))
+    assert (oracle.score_type, oracle.strict) == ("weighted", True)
+    assert cli.parse_oracle("crowd:broad_coverage", None).utility == "broad coverage"
+    assert cli.parse_oracle("llm:HuggingFaceTB-SmolLM-135M-Instruct", None).model == "HuggingFaceTB-SmolLM-135M-Instruct"
+    with pytest.raises(ValueError, match="unknown oracle"):
+        cli.parse_oracle("bm25:x", None)
+
+
+def test_split_specs():
+    assert cli.split_specs("COH1, COV1(aspect_extraction='a,b', margin_fraction=0.5),CORR1") == [
+        "COH1", "COV1(aspect_extraction='a,b', margin_fraction=0.5)", "CORR1"]
+
+
+def test_missing_data_and_bad_specs_are_clear_errors(tmp_path: Path, capsys):
+    assert cli.main(["evaluate", "--data", str(tmp_path), "--axioms", "CORR1", "--out", str(tmp_path / "o")]) == 2
+    message = capsys.readouterr().err
+    assert "error: crowd/responses: no file responses.jsonl.gz" in message and "IR_RAG_AXIOMS_DATA" in message
+    assert cli.main(["evaluate", "--oracle", "bm25:x", "--out", str(tmp_path / "o")]) == 2
+    assert "unknown oracle 'bm25:x'" in capsys.readouterr().err
+
+
+def test_list_and_demo(capsys, monkeypatch):
+    assert cli.main(["list"]) == 0
+    names = capsys.readouterr().out.split()
+    assert "COH1" in names and "CORR1" in names
+    calls = []
+    fake = types.ModuleType("ir_rag_axioms.demo")
+    fake.main = lambda argv: calls.append(argv) or 0
+    monkeypatch.setitem(sys.modules, "ir_rag_axioms.demo", fake)
+    import ir_rag_axioms
+
+    monkeypatch.setattr(ir_rag_axioms, "demo", fake, raising=False)
+    assert cli.main(["demo", "--n", "3"]) == 0
+    assert calls == [["--n", "3"]]
