@@ -1,0 +1,15 @@
+"""PyTerrier transformers over axiom preferences: ``pipeline >> AxiomaticReranker([COH1, CONS2])``."""
+
+from ir_rag_axioms.pyterrier.frames import TEXT_COLUMNS, groups, validate
+from ir_rag_axioms.pyterrier.transformers import (
+    AxiomaticPreferences,
+    AxiomaticReranker,
+    AxiomFeatures,
+    as_axioms,
+    axiom_columns,
+)
+
+__all__ = [
+    "TEXT_COLUMNS", "AxiomFeatures", "AxiomaticPreferences", "AxiomaticReranker",
+    "as_axioms", "axiom_columns", "groups", "validate",
+]

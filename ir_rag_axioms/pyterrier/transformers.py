@@ -1,0 +1,212 @@
+"""PyTerrier transformers: rerank responses by aggregated axiom preferences, list pairwise preferences, emit LTR features."""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyterrier as pt
+
+from ir_rag_axioms.aggregation import AGGREGATIONS, PIVOTS, aggregate
+from ir_rag_axioms.axioms.base import Axiom
+from ir_rag_axioms.pyterrier import frames
+
+AxiomSpec = Axiom | str
+"""An axiom instance, or a spec string that ``ir_rag_axioms.parse`` understands (``"COV1(margin_fraction=0.5)"``)."""
+
+
+def as_axioms(axioms: AxiomSpec | Sequence[AxiomSpec]) -> list[Axiom]:
+    """One axiom or a sequence of axioms (instances or spec strings) as a non-empty list of instances."""
+    from ir_rag_axioms.axioms.registry import parse
+
+    items = [axioms] if isinstance(axioms, (Axiom, str)) else list(axioms)
+    out = []
+    for item in items:
+        if isinstance(item, str):
+            item = parse(item)
+        if not isinstance(item, Axiom):
+            raise TypeError(f"expected an Axiom or an axiom spec string, got {type(item).__name__}: {item!r}")
+        out.append(item)
+    if not out:
+        raise ValueError("need at least one axiom")
+    return out
+
+
+def axiom_columns(axioms: Sequence[Axiom]) -> list[str]:
+    """Column names for axioms: the repr without an empty ``()`` (``COH1``, ``COV1(margin_fraction=0.5)``), made unique."""
+    names: list[str] = []
+    for axiom in axioms:
+        name = repr(axiom)
+        name = name[:-2] if name.endswith("()") else name
+        base, k = name, 2
+        while name in names:
+            name, k = f"{base}#{k}", k + 1
+        names.append(name)
+    return names
+
+
+def _query_seed(seed: int | None, qid: str) -> np.random.Generator:
+    """A generator per query from (seed, crc32(qid)): the same query gets the same draws in any frame."""
+    return np.random.default_rng(None if seed is None else [seed, zlib.crc32(qid.encode())])
+
+
+class _AxiomTransformer(pt.Transformer):
+    """Shared machinery: configuration repr, validation, and one batched analysis pass over all queries."""
+
+    schematic: dict[str, Any] = {"help_url": None}
+
+    def __repr__(self) -> str:
+        parts = []
+        for attribute in pt.inspect.transformer_attributes(self):
+            if attribute.init_default_value is attribute.value or (
+                attribute.init_default_value == attribute.value
+                and type(attribute.init_default_value) is type(attribute.value)
+            ):
+                continue
+            parts.append(f"{attribute.name}={attribute.value!r}")
+        return f"{type(self).__name__}({', '.join(parts)})"
+
+    __str__ = __repr__
+
+    def _stacks(self, axioms: Sequence[Axiom], groups: list[frames.Group], verbose: bool) -> list[np.ndarray]:
+        """One (k, n, n) stack per group; each axiom analyses all groups' texts in one batched pass."""
+        from tqdm.auto import tqdm
+
+        items = [(g.request, g.responses) for g in groups]
+        per_axiom = []
+        for axiom in tqdm(axioms, desc=type(self).__name__, unit="axiom", disable=not verbose or len(axioms) < 2):
+            per_axiom.append(axiom.preferences_batch(items, progress=verbose))
+        return [np.stack([m[i] for m in per_axiom]) for i in range(len(groups))]
+
+
+class AxiomaticReranker(_AxiomTransformer):
+    """Rerank each query's responses by aggregating axiom preferences; score = n - position, so rank and score agree."""
+
+    def __init__(
+        self,
+        axioms: AxiomSpec | Sequence[AxiomSpec],
+        aggregation: str = "borda",
+        weights: Sequence[float] | None = None,
+        *,
+        pivot: str = "middle",
+        seed: int | None = 0,
+        tie_breaker: AxiomSpec | None = None,
+        verbose: bool = False,
+    ) -> None:
+        """axioms: one or several; aggregation: borda | copeland | kwiksort | bradley_terry; ties: tie_breaker axiom, then original order."""
+        self.axioms = axioms
+        self.aggregation = aggregation
+        self.weights = weights
+        self.pivot = pivot
+        self.seed = seed
+        self.tie_breaker = tie_breaker
+        self.verbose = verbose
+        count = len(as_axioms(axioms))
+        if aggregation not in AGGREGATIONS:
+            raise ValueError(f"unknown aggregation {aggregation!r}; use one of {AGGREGATIONS}")
+        if pivot not in PIVOTS:
+            raise ValueError(f"unknown pivot {pivot!r}; use one of {PIVOTS}")
+        if weights is not None and len(weights) != count:
+            raise ValueError(f"got {len(weights)} weights for {count} axioms")
+        if tie_breaker is not None:
+            as_axioms(tie_breaker)
+
+    schematic = {"label": "AxiomaticReranker", "help_url": None}
+
+    def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
+        """The input rows with new ``score`` and ``rank`` (0 = best), sorted by qid and rank."""
+        text_column = frames.validate(inp, self)
+        if inp.empty:
+            out = inp.copy()
+            out["score"] = pd.Series(dtype="float64")
+            out["rank"] = pd.Series(dtype="int64")
+            return out
+        groups = frames.groups(inp, text_column)
+        stacks = self._stacks(as_axioms(self.axioms), groups, self.verbose)
+        breakers: list[np.ndarray | None] = [None] * len(groups)
+        if self.tie_breaker is not None:
+            breakers = [s[0] for s in self._stacks(as_axioms(self.tie_breaker), groups, self.verbose)]
+        positions, scores, ranks = [], [], []
+        for group, stack, breaker in zip(groups, stacks, breakers):
+            order = aggregate(
+                stack, self.aggregation, self.weights, breaker, self.pivot,
+                _query_seed(self.seed, group.request.id),
+            )
+            n = len(order)
+            positions.append(group.rows[order])
+            ranks.append(np.arange(n))
+            scores.append(np.arange(n, 0, -1, dtype=np.float64))
+        out = inp.iloc[np.concatenate(positions)].reset_index(drop=True)
+        out["score"] = np.concatenate(scores)
+        out["rank"] = np.concatenate(ranks)
+        return out
+
+
+class AxiomaticPreferences(_AxiomTransformer):
+    """One row per ordered pair of a query's responses (qid, query, docno_a, docno_b) with one preference column per axiom."""
+
+    def __init__(self, axioms: AxiomSpec | Sequence[AxiomSpec], *, verbose: bool = False) -> None:
+        """axioms: one or several; column ``X`` holds P_X[a, b] (> 0: a preferred over b)."""
+        self.axioms = axioms
+        self.verbose = verbose
+        as_axioms(axioms)
+
+    schematic = {"label": "AxiomPreferences", "help_url": None}
+
+    def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
+        """n (n - 1) rows per query with n responses, in original order of a, then of b."""
+        text_column = frames.validate(inp, self)
+        axioms = as_axioms(self.axioms)
+        columns = axiom_columns(axioms)
+        groups = frames.groups(inp, text_column)
+        if not groups:
+            return pd.DataFrame({c: pd.Series(dtype=object) for c in ("qid", "query", "docno_a", "docno_b")}
+                                | {c: pd.Series(dtype="float64") for c in columns})
+        stacks = self._stacks(axioms, groups, self.verbose)
+        parts = []
+        for group, stack in zip(groups, stacks):
+            n = len(group.responses)
+            a, b = np.nonzero(~np.eye(n, dtype=bool))
+            docnos = np.array([r.id for r in group.responses], dtype=object)
+            qid = inp["qid"].iloc[group.rows[0]]
+            part = {"qid": [qid] * len(a), "query": [inp["query"].iloc[group.rows[0]]] * len(a),
+                    "docno_a": docnos[a], "docno_b": docnos[b]}
+            part |= {c: stack[k][a, b] for k, c in enumerate(columns)}
+            parts.append(pd.DataFrame(part))
+        return pd.concat(parts, ignore_index=True)
+
+
+class AxiomFeatures(_AxiomTransformer):
+    """Append one feature per axiom to ``features``: normalised net wins f_i = sum_j P[i, j] / (n - 1), in [-1, 1]."""
+
+    def __init__(self, axioms: AxiomSpec | Sequence[AxiomSpec], *, verbose: bool = False) -> None:
+        """axioms: one or several; an existing ``features`` column is extended, otherwise created."""
+        self.axioms = axioms
+        self.verbose = verbose
+        as_axioms(axioms)
+
+    schematic = {"label": "AxiomFeatures", "help_url": None}
+
+    def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
+        """The input rows in input order with a ``features`` vector (existing features first)."""
+        text_column = frames.validate(inp, self)
+        axioms = as_axioms(self.axioms)
+        out = inp.copy()
+        if inp.empty:
+            out["features"] = pd.Series(dtype=object)
+            return out
+        groups = frames.groups(inp, text_column)
+        stacks = self._stacks(axioms, groups, self.verbose)
+        values = np.zeros((len(inp), len(axioms)))
+        for group, stack in zip(groups, stacks):
+            n = len(group.responses)
+            values[group.rows] = (stack.sum(axis=2) / max(n - 1, 1)).T
+        if "features" in inp.columns:
+            old = [np.asarray(f, dtype=np.float64).ravel() for f in inp["features"]]
+            out["features"] = [np.concatenate((o, v)) for o, v in zip(old, values)]
+        else:
+            out["features"] = list(values)
+        return out

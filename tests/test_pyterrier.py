@@ -1,0 +1,274 @@
+"""PyTerrier transformers: contract test cases, exact reranking with a tiny axiom, validation, composition."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+import pandas as pd
+import pyterrier as pt
+import pytest
+from pyterrier import testing as ptt
+
+from ir_rag_axioms.axioms.base import Axiom, FeatureAxiom
+from ir_rag_axioms.model import GenerationRequest, GenerationResponse
+from ir_rag_axioms.pyterrier import AxiomaticPreferences, AxiomaticReranker, AxiomFeatures
+
+
+@dataclass(frozen=True, repr=False)
+class Length(FeatureAxiom):
+    """Prefer the longer text (characters)."""
+
+    margin_fraction: float = 0.0
+
+    def values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+        return np.array([len(r.text) for r in responses], dtype=float)
+
+
+@dataclass(frozen=True, repr=False)
+class Short(Length):
+    """Prefer the shorter text."""
+
+    higher_is_better: ClassVar[bool] = False
+
+
+@dataclass(frozen=True, repr=False)
+class InContext(FeatureAxiom):
+    """Prefer responses whose text is one of the request's context passages."""
+
+    def values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+        return np.array([float(r.text in (request.context or ())) for r in responses])
+
+
+@dataclass(frozen=True, repr=False)
+class OriginalRank(FeatureAxiom):
+    """Prefer the lower original rank (reads GenerationResponse.rank)."""
+
+    higher_is_better: ClassVar[bool] = False
+
+    def values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+        return np.array([math.nan if r.rank is None else r.rank for r in responses], dtype=float)
+
+
+@dataclass(frozen=True, repr=False)
+class LateRank(OriginalRank):
+    """Prefer the higher original rank (the reverse of OriginalRank)."""
+
+    higher_is_better: ClassVar[bool] = True
+
+
+class Counting(Length):
+    """Length that records every prefetch call (class-level log, the dataclass is frozen)."""
+
+    calls: ClassVar[list[list[str]]] = []
+
+    def prefetch(self, items) -> None:
+        Counting.calls.append([request.id for request, _ in items])
+
+
+def frame() -> pd.DataFrame:
+    return pd.DataFrame({
+        "qid": ["q1", "q1", "q1", "q2", "q2"],
+        "query": ["first", "first", "first", "second", "second"],
+        "docno": ["a", "b", "c", "d", "e"],
+        "text": ["xx", "x", "xxxx", "yy", "y"],
+    })
+
+
+# -- PyTerrier's transformer contract -----------------------------------------------------------------
+class TestRerankerContract(ptt.TransformerTestCase):
+    @staticmethod
+    def get_transformer():
+        return AxiomaticReranker([Length(), Short()], "kwiksort")
+
+
+class TestPreferencesContract(ptt.TransformerTestCase):
+    @staticmethod
+    def get_transformer():
+        return AxiomaticPreferences(Length())
+
+
+class TestFeaturesContract(ptt.TransformerTestCase):
+    @staticmethod
+    def get_transformer():
+        return AxiomFeatures([Length(), Short()])
+
+
+def test_inspection_names_the_input_configurations_and_outputs() -> None:
+    reranker = AxiomaticReranker(Length())
+    assert pt.inspect.transformer_inputs(reranker) == [["qid", "query", "docno", "text"], ["qid", "query", "docno", "qanswer"]]
+    assert pt.inspect.transformer_outputs(reranker, ["qid", "query", "docno", "text"]) == [
+        "qid", "query", "docno", "text", "score", "rank"]
+    assert pt.inspect.transformer_outputs(AxiomaticPreferences([Length(), Short()]), ["qid", "query", "docno", "text"]) == [
+        "qid", "query", "docno_a", "docno_b", "Length", "Short"]
+    assert pt.inspect.transformer_outputs(AxiomFeatures(Length()), ["qid", "query", "docno", "qanswer"]) == [
+        "qid", "query", "docno", "qanswer", "features"]
+
+
+def test_repr_and_inspect_show_the_configuration() -> None:
+    reranker = AxiomaticReranker([Length(margin_fraction=0.5)], "kwiksort", pivot="wins", seed=3)
+    assert repr(reranker) == (
+        "AxiomaticReranker(axioms=[Length(margin_fraction=0.5)], aggregation='kwiksort', pivot='wins', seed=3)")
+    assert repr(AxiomFeatures(Length())) == "AxiomFeatures(axioms=Length())"
+    settings = {a.name: a.value for a in pt.inspect.transformer_attributes(reranker)}
+    assert settings["aggregation"] == "kwiksort" and settings["pivot"] == "wins" and settings["weights"] is None
+    copy = pt.inspect.transformer_apply_attributes(reranker, aggregation="borda")
+    assert isinstance(copy, AxiomaticReranker) and copy.aggregation == "borda" and copy.seed == 3
+
+
+# -- reranking ------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("aggregation", ["borda", "copeland", "kwiksort", "bradley_terry"])
+def test_reranker_sorts_by_aggregated_preferences(aggregation: str) -> None:
+    out = AxiomaticReranker(Length(), aggregation)(frame())
+    assert out["docno"].tolist() == ["c", "a", "b", "d", "e"]
+    assert out["rank"].tolist() == [0, 1, 2, 0, 1]
+    assert out["score"].tolist() == [3.0, 2.0, 1.0, 2.0, 1.0]
+    assert out["text"].tolist() == ["xxxx", "xx", "x", "yy", "y"]
+    assert list(out.columns) == ["qid", "query", "docno", "text", "score", "rank"]
+
+
+def test_reranker_keeps_every_row_and_extra_columns() -> None:
+    inp = frame().assign(extra=[1, 2, 3, 4, 5], score=[0.1, 0.2, 0.3, 0.4, 0.5], rank=[2, 1, 0, 1, 0])
+    out = AxiomaticReranker(Short())(inp)
+    assert len(out) == len(inp) and sorted(out["docno"]) == sorted(inp["docno"])
+    assert out.set_index("docno")["extra"].to_dict() == {"a": 1, "b": 2, "c": 3, "d": 4, "e": 5}
+    assert out["docno"].tolist() == ["b", "a", "c", "e", "d"]
+
+
+def test_weights_and_a_single_axiom_or_list() -> None:
+    both = AxiomaticReranker([Length(), Short()], weights=[1.0, 2.0])(frame())
+    assert both["docno"].tolist() == ["b", "a", "c", "e", "d"]
+    cancelled = AxiomaticReranker([Length(), Short()])(frame())  # net zero: original order (docno)
+    assert cancelled["docno"].tolist() == ["a", "b", "c", "d", "e"]
+    with pytest.raises(ValueError, match="2 weights for 1 axioms"):
+        AxiomaticReranker([Length()], weights=[1, 2])
+
+
+def test_ties_use_the_tie_breaker_then_the_original_order() -> None:
+    inp = frame().assign(text=["x", "x", "x", "y", "y"], rank=[1, 2, 0, 0, 1])
+    for aggregation in ("borda", "kwiksort"):
+        out = AxiomaticReranker(Length(), aggregation)(inp)
+        assert out["docno"].tolist() == ["c", "a", "b", "d", "e"]  # by original rank
+        flipped = AxiomaticReranker(Length(), aggregation, tie_breaker=LateRank())(inp)
+        assert flipped["docno"].tolist() == ["b", "a", "c", "e", "d"]
+
+
+def test_rank_and_score_feed_the_responses() -> None:
+    inp = frame().assign(rank=[2, 0, 1, 1, 0])
+    out = AxiomaticReranker(OriginalRank())(inp)
+    assert out["docno"].tolist() == ["b", "c", "a", "e", "d"]
+
+
+def test_context_lists_and_nan_reach_the_request() -> None:
+    inp = frame().assign(context=[["x", "other"], ["x", "other"], ["x", "other"], math.nan, math.nan])
+    out = AxiomaticReranker(InContext())(inp)
+    assert out["docno"].tolist() == ["b", "a", "c", "d", "e"]  # q1: "x" is a passage; q2: no context, all tie
+
+
+def test_qanswer_is_accepted_as_the_text_column() -> None:
+    out = AxiomaticReranker(Length())(frame().rename(columns={"text": "qanswer"}))
+    assert out["docno"].tolist() == ["c", "a", "b", "d", "e"] and "qanswer" in out.columns
+
+
+def test_input_row_order_does_not_change_the_ranking() -> None:
+    rng = np.random.default_rng(0)
+    texts = ["a" * int(k) for k in rng.integers(1, 4, size=12)]  # many ties
+    inp = pd.DataFrame({"qid": ["1"] * 6 + ["2"] * 6, "query": "q", "docno": [f"d{i}" for i in range(12)], "text": texts})
+    for aggregation in ("borda", "copeland", "kwiksort", "bradley_terry"):
+        reranker = AxiomaticReranker([Length(), Short(margin_fraction=0.4)], aggregation, pivot="random", seed=5)
+        expected = reranker(inp)[["qid", "docno", "rank"]]
+        for seed in range(3):
+            shuffled = inp.sample(frac=1.0, random_state=seed)
+            pd.testing.assert_frame_equal(reranker(shuffled)[["qid", "docno", "rank"]], expected)
+
+
+def test_all_queries_are_analysed_in_one_batch_and_match_one_query_at_a_time() -> None:
+    Counting.calls.clear()
+    inp = frame()
+    batched = AxiomaticReranker(Counting())(inp)
+    assert Counting.calls == [["q1", "q2"]]
+    alone = pd.concat([AxiomaticReranker(Counting())(g) for _, g in inp.groupby("qid")], ignore_index=True)
+    pd.testing.assert_frame_equal(batched, alone)
+
+
+# -- validation ---------------------------------------------------------------------------------------
+def test_missing_columns_name_the_transformer_and_columns() -> None:
+    with pytest.raises(pt.validate.InputValidationError) as error:
+        AxiomaticReranker(Length())(frame().drop(columns=["text", "query"]))
+    message = str(error.value)
+    assert "AxiomaticReranker(axioms=Length())" in message
+    assert "missing_columns=['query', 'text']" in message
+
+
+def test_duplicate_docnos_within_a_query_are_named() -> None:
+    inp = frame().assign(docno=["a", "a", "c", "d", "d"])
+    with pytest.raises(ValueError, match=r"duplicate docno.*'q1': \['a'\], 'q2': \['d'\]"):
+        AxiomaticReranker(Length())(inp)
+    ok = frame().assign(docno=["a", "b", "c", "a", "b"])  # the same docno in different queries is fine
+    assert len(AxiomaticReranker(Length())(ok)) == 5
+
+
+def test_bad_configuration_fails_at_construction() -> None:
+    with pytest.raises(ValueError, match="aggregation"):
+        AxiomaticReranker(Length(), "plurality")
+    with pytest.raises(ValueError, match="pivot"):
+        AxiomaticReranker(Length(), pivot="best")
+    with pytest.raises(TypeError, match="Axiom"):
+        AxiomFeatures([Length(), 3])
+    with pytest.raises(ValueError, match="at least one"):
+        AxiomaticPreferences([])
+
+
+@pytest.mark.parametrize("make", [
+    lambda: AxiomaticReranker(Length()), lambda: AxiomaticPreferences(Length()), lambda: AxiomFeatures(Length())])
+def test_empty_frames(make) -> None:
+    out = make()(frame().iloc[:0])
+    assert len(out) == 0
+    assert list(out.columns) == pt.inspect.transformer_outputs(make(), list(frame().columns))
+
+
+# -- preferences and features ------------------------------------------------------------------------
+def test_preferences_one_row_per_ordered_pair() -> None:
+    out = AxiomaticPreferences([Length(), Length(margin_fraction=0.6)])(frame())
+    assert len(out) == 3 * 2 + 2 * 1
+    assert list(out.columns) == ["qid", "query", "docno_a", "docno_b", "Length", "Length(margin_fraction=0.6)"]
+    q1 = out[out.qid == "q1"].set_index(["docno_a", "docno_b"])
+    assert q1["Length"].to_dict() == {
+        ("a", "b"): 1, ("a", "c"): -1, ("b", "a"): -1, ("b", "c"): -1, ("c", "a"): 1, ("c", "b"): 1}
+    assert q1.loc[("a", "b"), "Length(margin_fraction=0.6)"] == 0  # |2 - 1| <= 0.6 * 2
+
+
+def test_features_are_normalised_net_wins_and_extend_existing_features() -> None:
+    out = AxiomFeatures([Length(), Short()])(frame())
+    assert np.stack(out["features"]).tolist() == [[0, 0], [-1, 1], [1, -1], [1, -1], [-1, 1]]
+    assert out["docno"].tolist() == list("abcde")
+    extended = AxiomFeatures(Length())(frame().assign(features=[np.array([7.0])] * 5))
+    assert np.stack(extended["features"]).tolist() == [[7, 0], [7, -1], [7, 1], [7, 1], [7, -1]]
+
+
+# -- composition --------------------------------------------------------------------------------------
+def test_composes_with_pipeline_operators() -> None:
+    source = pt.Transformer.from_df(frame().assign(score=[5.0, 4.0, 3.0, 2.0, 1.0]))
+    topics = pd.DataFrame({"qid": ["q1", "q2"], "query": ["first", "second"]})
+    piped = (source >> AxiomaticReranker(Length()))(topics)
+    assert piped["docno"].tolist() == ["c", "a", "b", "d", "e"]
+    top1 = (source >> AxiomaticReranker(Length()) % 1)(topics)
+    assert top1["docno"].tolist() == ["c", "d"]
+    summed = (source >> (AxiomaticReranker(Length()) + AxiomaticReranker(Short())))(topics)
+    assert sorted(summed["score"].tolist()) == [3.0, 3.0, 4.0, 4.0, 4.0]
+    union = (source >> (AxiomFeatures(Length()) ** AxiomaticReranker(Short())))(topics)
+    assert np.stack(union.sort_values("docno")["features"]).tolist() == [[0, 2], [-1, 3], [1, 1], [1, 1], [-1, 2]]
+
+
+def test_features_feed_pyterrier_learning_to_rank() -> None:
+    linear_model = pytest.importorskip("sklearn.linear_model")
+    answers = frame().assign(score=[0.0] * 5)
+    qrels = pd.DataFrame({"qid": ["q1", "q1", "q1", "q2", "q2"], "docno": list("abcde"), "label": [1, 0, 2, 1, 0]})
+    topics = pd.DataFrame({"qid": ["q1", "q2"], "query": ["first", "second"]})
+    pipe = pt.Transformer.from_df(answers) >> AxiomFeatures(Length()) >> pt.ltr.apply_learned_model(
+        linear_model.LinearRegression())
+    pipe.fit(topics, qrels)
+    ranked = pipe(topics)
+    assert ranked.sort_values(["qid", "rank"])["docno"].tolist() == ["c", "a", "b", "d", "e"]

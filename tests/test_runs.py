@@ -1,0 +1,131 @@
+"""Runs from data: response frames, AutoNuggetizer scores and qrels, TREC run files, Kendall's tau."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from ir_rag_axioms.runs import (
+    kendall_tau,
+    nugget_answers,
+    nugget_qrels,
+    nugget_score,
+    read_jsonl,
+    responses_frame,
+    write_trec_run,
+)
+
+NUGGETS = Path("trec-rag-24-nuggets") / "nugget_assignment.dev20.jsonl.gz"
+EXAMPLE = [
+    {"text": "n1", "importance": "vital", "assignment": "support"},
+    {"text": "n2", "importance": "vital", "assignment": "partial_support"},
+    {"text": "n3", "importance": "okay", "assignment": "support"},
+    {"text": "n4", "importance": "okay", "assignment": "not_support"},
+]
+
+
+@pytest.mark.parametrize(("score", "strict", "expected"), [
+    ("all", False, (1 + 0.5 + 1 + 0) / 4),
+    ("all", True, (1 + 0 + 1 + 0) / 4),
+    ("vital", False, (1 + 0.5) / 2),
+    ("vital", True, 1 / 2),
+    ("weighted", False, (1 * 1 + 1 * 0.5 + 0.5 * 1 + 0.5 * 0) / (1 + 1 + 0.5 + 0.5)),
+    ("weighted", True, (1 * 1 + 0.5 * 1) / 3),
+])
+def test_nugget_scores_follow_the_autonuggetizer_formulas(score: str, strict: bool, expected: float) -> None:
+    assert nugget_score(EXAMPLE, score, strict) == pytest.approx(expected)
+
+
+def test_nugget_score_edge_cases() -> None:
+    okay_only = [{"importance": "okay", "assignment": "support"}]
+    assert nugget_score(okay_only, "vital") == 0.0
+    assert nugget_score([], "all") == 0.0
+    with pytest.raises(ValueError, match="unknown nugget score"):
+        nugget_score(EXAMPLE, "strict")
+
+
+def test_responses_frame_from_records_jsonl_and_frame(tmp_path: Path) -> None:
+    records = [
+        {"topic": 1, "q": "why", "system": "s2", "answer": "b", "refs": ["p1"]},
+        {"topic": 1, "q": "why", "system": "s1", "answer": "a", "refs": ["p1"]},
+        {"topic": 2, "q": "how", "system": "s1", "answer": "c", "refs": None},
+    ]
+    path = tmp_path / "answers.jsonl.gz"
+    with gzip.open(path, "wt") as out:
+        out.writelines(json.dumps(r) + "\n" for r in records)
+    mapping = {"qid": "topic", "query": "q", "docno": "system", "text": "answer", "context": "refs"}
+    for source in (records, path, pd.DataFrame(records)):
+        frame = responses_frame(source, **mapping)
+        assert list(frame.columns) == ["qid", "query", "docno", "text", "context", "rank", "score"]
+        assert frame["qid"].tolist() == ["1", "1", "2"] and frame["docno"].tolist() == ["s2", "s1", "s1"]
+        assert frame["rank"].tolist() == [0, 1, 0] and frame["score"].tolist() == [0.0, -1.0, 0.0]
+    assert read_jsonl(path) == records
+    with pytest.raises(KeyError, match=r"missing field\(s\) \['query'\]"):
+        responses_frame(records, qid="topic", docno="system", text="answer")
+    with pytest.raises(ValueError, match="duplicate docno"):
+        responses_frame(records + records[:1], **mapping)
+
+
+@pytest.mark.shared
+def test_nugget_answers_and_qrels_from_the_shared_file(data_dir: Path) -> None:
+    path = data_dir / NUGGETS
+    answers = nugget_answers(path)
+    assert answers.shape == (883, 6)
+    assert list(answers.columns) == ["qid", "query", "docno", "text", "rank", "score"]
+    assert answers["qid"].nunique() == 20 and not answers.duplicated(["qid", "docno"]).any()
+    assert (answers.groupby("qid")["rank"].max() + 1).tolist() == answers.groupby("qid").size().tolist()
+    first = read_jsonl(path)[0]
+    assert answers.iloc[0][["qid", "docno", "text"]].tolist() == [first["qid"], first["run_id"], first["answer_text"]]
+    for score in ("all", "vital", "weighted"):
+        for strict in (False, True):
+            qrels = nugget_qrels(path, score, strict)
+            assert list(qrels.columns) == ["qid", "docno", "label"] and len(qrels) == 883
+            assert qrels["label"].dtype == np.int64 and qrels["label"].between(0, 100).all()
+            assert qrels["label"].iloc[0] == round(100 * nugget_score(first["nuggets"], score, strict))
+    assert (nugget_qrels(path, "all", True)["label"] <= nugget_qrels(path, "all")["label"]).all()
+
+
+def test_write_trec_run_exact_lines_and_round_trip(tmp_path: Path) -> None:
+    frame = pd.DataFrame({"qid": ["2", "1", "1"], "docno": ["x", "b", "a"], "score": [0.5, 1.0, 2.0], "rank": [0, 1, 0]})
+    path = write_trec_run(frame, tmp_path / "run.txt", "axioms")
+    assert path.read_text().splitlines() == ["1 Q0 a 1 2 axioms", "1 Q0 b 2 1 axioms", "2 Q0 x 1 0.5 axioms"]
+    gz = write_trec_run(frame.drop(columns=["rank"]), tmp_path / "run.txt.gz")
+    with gzip.open(gz, "rt") as lines:
+        assert lines.read().splitlines()[0] == "1 Q0 a 1 2 ir_rag_axioms"
+    ranks_only = write_trec_run(frame.drop(columns=["score"]), tmp_path / "ranks.txt")
+    assert ranks_only.read_text().splitlines()[:2] == ["1 Q0 a 1 2 ir_rag_axioms", "1 Q0 b 2 1 ir_rag_axioms"]
+    ir_measures = pytest.importorskip("ir_measures")
+    run = list(ir_measures.read_trec_run(str(path)))
+    assert [(r.query_id, r.doc_id, r.score) for r in run] == [("1", "a", 2.0), ("1", "b", 1.0), ("2", "x", 0.5)]
+    with pytest.raises(ValueError, match="run_name"):
+        write_trec_run(frame, tmp_path / "bad.txt", "two words")
+    with pytest.raises(KeyError, match="docno"):
+        write_trec_run(frame.drop(columns=["docno"]), tmp_path / "bad.txt")
+
+
+def test_kendall_tau_b_exact_values() -> None:
+    assert kendall_tau([1, 2, 3, 4], [10, 20, 30, 40]) == 1.0
+    assert kendall_tau([1, 2, 3, 4], [4, 3, 2, 1]) == -1.0
+    assert kendall_tau([1, 2, 3], [5, 5, 5]) == 0.0
+    # x = [1, 2, 3], y = [1, 1, 2]: pairs (C, D, ties in y) = (2, 0, 1) -> 2 / sqrt(3 * 2)
+    assert kendall_tau([1, 2, 3], [1, 1, 2]) == pytest.approx(2 / np.sqrt(6))
+    stats = pytest.importorskip("scipy.stats")
+    rng = np.random.default_rng(1)
+    x, y = rng.integers(0, 5, 30), rng.integers(0, 4, 30)
+    assert kendall_tau(x, y) == pytest.approx(stats.kendalltau(x, y).statistic)
+
+
+def test_kendall_tau_measure_in_ir_measures() -> None:
+    ir_measures = pytest.importorskip("ir_measures")
+    from ir_rag_axioms.runs import KendallTau
+
+    qrels = pd.DataFrame({"query_id": ["1"] * 3, "doc_id": ["a", "b", "c"], "relevance": [2, 1, 0]})
+    run = pd.DataFrame({"query_id": ["1"] * 3, "doc_id": ["a", "b", "c"], "score": [3.0, 2.0, 1.0]})
+    assert ir_measures.calc_aggregate([KendallTau], qrels, run)[KendallTau] == pytest.approx(1.0)
+    run["score"] = [1.0, 2.0, 3.0]
+    assert ir_measures.calc_aggregate([KendallTau], qrels, run)[KendallTau] == pytest.approx(-1.0)
