@@ -118,16 +118,37 @@ def parse_axioms(text: str) -> dict[str, Any]:
     return {spec: registry.parse(spec) for spec in split_specs(text)}
 
 
-def compute(axioms: dict[str, Any], items: list, quiet: bool = False) -> dict[str, list[np.ndarray]]:
-    """name -> matrices via ``preferences_batch``; an axiom whose tool is unavailable (e.g. CLAR1) is skipped with a notice."""
+def _cache_file(cache: Path, axiom: Any, items: list) -> Path:
+    """cache/<sha1 of the axiom's repr and the items' ids and texts>.npz."""
+    import hashlib
+
+    digest = hashlib.sha1(repr(axiom).encode())
+    for request, responses in items:
+        digest.update(f"\x00{request.id}\x01{request.text}\x01{request.context}".encode())
+        for response in responses:
+            digest.update(f"\x02{response.id}\x03{response.text}".encode())
+    return cache / f"{digest.hexdigest()}.npz"
+
+
+def compute(axioms: dict[str, Any], items: list, quiet: bool = False, cache: str | None = None) -> dict[str, list[np.ndarray]]:
+    """name -> matrices via ``preferences_batch`` (reused from ``cache`` if given); an axiom whose tool is unavailable (e.g. CLAR1) is skipped."""
     from ir_rag_axioms.analysis.resources import ToolUnavailableError
 
     out = {}
     for name, axiom in axioms.items():
+        file = _cache_file(Path(cache), axiom, items) if cache else None
+        if file is not None and file.is_file():
+            with np.load(file) as stored:
+                out[name] = [stored[str(k)] for k in range(len(items))]
+            continue
         try:
             out[name] = [np.asarray(m, dtype=np.float64) for m in axiom.preferences_batch(items, progress=not quiet)]
         except ToolUnavailableError as error:
             print(f"skipped {name}: {error}", file=sys.stderr)
+            continue
+        if file is not None:
+            file.parent.mkdir(parents=True, exist_ok=True)
+            np.savez_compressed(file, **{str(k): m for k, m in enumerate(out[name])})
     return out
 
 
@@ -204,7 +225,7 @@ def evaluate(args: argparse.Namespace) -> int:
         return 1
     axioms = parse_axioms(args.axioms)
     truth = oracle.preferences_batch(items)
-    preferences = compute(axioms, items, quiet=args.quiet)
+    preferences = compute(axioms, items, quiet=args.quiet, cache=args.cache)
     table = evaluation.evaluation_table(preferences, truth, samples=args.bootstrap, seed=args.seed)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -263,6 +284,7 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--topics", type=int, default=0, help="evaluate only the first N judged topics")
     ev.add_argument("--bootstrap", type=int, default=0, help="bootstrap samples for 95%% confidence intervals (0: none)")
     ev.add_argument("--seed", type=int, default=0, help="bootstrap seed")
+    ev.add_argument("--cache", help="folder to store and reuse each axiom's matrices (keyed by its repr and the texts)")
     ev.add_argument("--no-figures", dest="figures", action="store_false", help="skip the figures")
     ev.add_argument("--quiet", action="store_true", help="no progress bars")
     ev.set_defaults(func=evaluate)

@@ -94,3 +94,17 @@ def test_list_and_demo(capsys, monkeypatch):
     monkeypatch.setattr(ir_rag_axioms, "demo", fake, raising=False)
     assert cli.main(["demo", "--n", "3"]) == 0
     assert calls == [["--n", "3"]]
+
+
+def test_cache_reuses_matrices(data_dir: Path, tmp_path: Path):
+    import numpy as np
+
+    crowd = data_dir / "trec-rag-24-crowd"
+    args = ["evaluate", "--data", str(crowd), "--axioms", f"CROWD(utility='coverage', data_dir={str(crowd)!r})",
+            "--topics", "3", "--quiet", "--no-figures", "--cache", str(tmp_path / "cache")]
+    assert cli.main([*args, "--out", str(tmp_path / "a")]) == 0
+    [stored] = list((tmp_path / "cache").glob("*.npz"))
+    assert pd.read_csv(tmp_path / "a" / "table.csv").loc[0, "decisiveness"] > 0.9
+    np.savez_compressed(stored, **{str(k): np.zeros((6, 6)) for k in range(3)})  # a doctored cache entry
+    assert cli.main([*args, "--out", str(tmp_path / "b")]) == 0
+    assert pd.read_csv(tmp_path / "b" / "table.csv").loc[0, "decisiveness"] == 0.0
