@@ -1,0 +1,150 @@
+"""Term similarity sources for REG, ANTI-REG, STMC1 and STMC2: WordNet synonym sets (default) or word embeddings."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import warnings
+import tempfile
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ir_rag_axioms.analysis.cache import default_analysis
+from ir_rag_axioms.analysis.resources import DEFAULT_SENTENCE_MODEL, ToolUnavailableError
+
+WORDNET_ENV = "IR_RAG_AXIOMS_WORDNET"
+"""Environment variable with a WordNet 3.0 database directory (``data.noun``, ``index.noun``, ...)."""
+
+_WORDNET_DIRS = ("/usr/share/wordnet",)
+_LEXNAMES = (
+    "adj.all adj.pert adv.all noun.Tops noun.act noun.animal noun.artifact noun.attribute noun.body "
+    "noun.cognition noun.communication noun.event noun.feeling noun.food noun.group noun.location "
+    "noun.motive noun.object noun.person noun.phenomenon noun.plant noun.possession noun.process "
+    "noun.quantity noun.relation noun.shape noun.state noun.substance noun.time verb.body verb.change "
+    "verb.cognition verb.communication verb.competition verb.consumption verb.contact verb.creation "
+    "verb.emotion verb.motion verb.perception verb.possession verb.social verb.stative verb.weather adj.ppl"
+).split()
+_WORDNET_HELP = (
+    "WordNet 3.0 data is needed for the default term similarity. Install it with "
+    "`apt-get install wordnet-base` (Debian/Ubuntu; files in /usr/share/wordnet), or NLTK's "
+    "`python -m nltk.downloader wordnet`, or point {env} to a WordNet database directory; "
+    "or pass similarity=EmbeddingTermSimilarity() to use word embeddings instead."
+).format(env=WORDNET_ENV)
+
+
+class TermSimilarity(ABC):
+    """sim(t, t') for terms; ``matrix(a, b)`` gives all pairwise similarities at once."""
+
+    @abstractmethod
+    def matrix(self, first: Sequence[str], second: Sequence[str]) -> np.ndarray:
+        """The (len(first), len(second)) similarity matrix."""
+
+    def prefetch(self, terms: Sequence[str]) -> None:
+        """Prepare (e.g. embed in one batch) every term that will be compared (default: nothing)."""
+
+
+def _wordnet_root() -> Path:
+    candidates = [os.environ.get(WORDNET_ENV)] if os.environ.get(WORDNET_ENV) else []
+    try:
+        import nltk
+
+        for base in nltk.data.path:
+            candidates.append(str(Path(base) / "corpora" / "wordnet"))
+    except ImportError:  # pragma: no cover
+        pass
+    candidates += list(_WORDNET_DIRS)
+    for candidate in candidates:
+        path = Path(candidate)
+        if (path / "data.noun").exists() and (path / "index.noun").exists():
+            return path
+    raise ToolUnavailableError(_WORDNET_HELP)
+
+
+@lru_cache(maxsize=1)
+def load_wordnet() -> Any:
+    """An NLTK WordNet reader over the installed WordNet 3.0 files (adds NLTK's ``lexnames`` if missing)."""
+    try:
+        from nltk.corpus.reader.wordnet import WordNetCorpusReader
+    except ImportError as error:  # pragma: no cover
+        raise ToolUnavailableError("WordNet term similarity needs nltk: `pip install nltk`.") from error
+
+    class _WordNetReader(WordNetCorpusReader):
+        def map_wn(self, version: str = "wordnet") -> None:  # no OMW mapping needed (English synsets only)
+            return None
+
+    root = _wordnet_root()
+    if not (root / "lexnames").exists():  # Debian's wordnet-base ships no lexnames file: copy, add one
+        shadow = Path(tempfile.gettempdir()) / f"ir_rag_axioms_wordnet_{os.getuid()}"
+        shadow.mkdir(exist_ok=True)
+        for source in root.iterdir():
+            target = shadow / source.name
+            if source.is_file() and source.name.split(".")[0] in {"data", "index", "adj", "adv", "noun", "verb"} \
+                    and (target.is_symlink() or not target.exists()):
+                target.unlink(missing_ok=True)
+                shutil.copyfile(source, target)
+        lexnames = shadow / "lexnames"
+        if not lexnames.exists():
+            lexnames.write_text("".join(f"{i:02d}\t{n}\t{n.split('.')[0][:3]}\n" for i, n in enumerate(_LEXNAMES)))
+        root = shadow
+    import nltk
+
+    for allowed in {str(root), str(root.resolve()), str(_wordnet_root().resolve())}:
+        if allowed not in nltk.data.path:  # NLTK only reads corpora below its data path
+            nltk.data.path.append(allowed)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # "multilingual functions are not available"
+        return _WordNetReader(str(root), None)
+
+
+@dataclass(frozen=True)
+class WordNetTermSimilarity(TermSimilarity):
+    """sim(t, t') = mean Wu-Palmer similarity of the first 1 + smoothing WordNet synsets of t and t' (0 without synsets)."""
+
+    smoothing: int = 0
+
+    def matrix(self, first: Sequence[str], second: Sequence[str]) -> np.ndarray:
+        """All pairwise similarities (each term pair computed once per process)."""
+        out = np.zeros((len(first), len(second)))
+        for i, a in enumerate(first):
+            for j, b in enumerate(second):
+                out[i, j] = _wup(a, b, self.smoothing) if a <= b else _wup(b, a, self.smoothing)
+        return out
+
+
+@lru_cache(maxsize=200_000)
+def _synsets(term: str, count: int) -> tuple[Any, ...]:
+    return tuple(load_wordnet().synsets(term)[:count])
+
+
+@lru_cache(maxsize=2_000_000)
+def _wup(a: str, b: str, smoothing: int) -> float:
+    first, second = _synsets(a, smoothing + 1), _synsets(b, smoothing + 1)
+    if not first or not second:
+        return 0.0
+    values = [x.wup_similarity(y) or 0.0 for x in first for y in second]
+    return float(sum(values) / len(values))
+
+
+@dataclass(frozen=True)
+class EmbeddingTermSimilarity(TermSimilarity):
+    """sim(t, t') = cosine of the sentence-encoder embeddings of the two terms (each term embedded once)."""
+
+    model: str = DEFAULT_SENTENCE_MODEL
+
+    def prefetch(self, terms: Sequence[str]) -> None:
+        """Embed all unseen terms in one batch."""
+        default_analysis().embed(list(dict.fromkeys(terms)), self.model)
+
+    def matrix(self, first: Sequence[str], second: Sequence[str]) -> np.ndarray:
+        """Cosine similarities of unit vectors."""
+        if not first or not second:
+            return np.zeros((len(first), len(second)))
+        analysis = default_analysis()
+        return analysis.embed(list(first), self.model).astype(np.float64) @ analysis.embed(
+            list(second), self.model).astype(np.float64).T

@@ -1,0 +1,51 @@
+"""Preconditions of retrieval axioms: a boolean (n, n) mask of the pairs an axiom may decide."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ir_rag_axioms.analysis.terms import TermStatistics
+
+
+class Precondition(ABC):
+    """Which pairs of documents an axiom may compare: ``mask(query, documents)[i, j]`` is True where it holds."""
+
+    @abstractmethod
+    def mask(self, query: TermStatistics, documents: Sequence[TermStatistics]) -> np.ndarray:
+        """The symmetric boolean (n, n) mask."""
+
+
+def length_mask(lengths: np.ndarray, margin_fraction: float) -> np.ndarray:
+    """M[i, j] = |l_i - l_j| <= margin * max(l_i, l_j) (relative, symmetric; two zeros are equal)."""
+    a, b = lengths[:, None], lengths[None, :]
+    return np.abs(a - b) <= margin_fraction * np.maximum(np.abs(a), np.abs(b))
+
+
+@dataclass(frozen=True)
+class LEN(Precondition):
+    """Similar document length: |d_1| and |d_2| (in terms) differ by at most ``margin_fraction`` of the longer."""
+
+    margin_fraction: float = 0.1
+
+    def __post_init__(self) -> None:
+        if not (0 <= self.margin_fraction < float("inf")):
+            raise ValueError(f"LEN: margin_fraction must be >= 0, got {self.margin_fraction!r}")
+
+    def mask(self, query: TermStatistics, documents: Sequence[TermStatistics]) -> np.ndarray:
+        """Pairs of similar length."""
+        return length_mask(np.array([d.length for d in documents], dtype=np.float64), self.margin_fraction)
+
+    def __repr__(self) -> str:
+        return "LEN()" if self.margin_fraction == 0.1 else f"LEN(margin_fraction={self.margin_fraction!r})"
+
+
+def apply_precondition(matrix: np.ndarray, precondition: Precondition | None, query: TermStatistics,
+                       documents: Sequence[TermStatistics]) -> np.ndarray:
+    """The matrix with every pair outside the precondition set to 0 (unchanged without a precondition)."""
+    if precondition is None:
+        return matrix
+    return matrix * precondition.mask(query, documents)

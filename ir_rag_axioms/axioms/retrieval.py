@@ -1,0 +1,464 @@
+"""Retrieval axioms on term statistics (Hagen et al. 2016 and Völske et al. 2021 reformulations, ir_axioms defaults).
+
+The query is the request text, a document is a response text; both are spaCy terms (lowercased lemmas without
+punctuation and stopwords). tf is relative (count / |d|) where the reference compares with a margin, raw where it
+compares counts exactly (TF-LNC, TFC3, M-TDC).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+import numpy as np
+
+from ir_rag_axioms.analysis.cache import is_analysable
+from ir_rag_axioms.analysis.resources import DEFAULT_SPACY_MODEL
+from ir_rag_axioms.analysis.similarity import TermSimilarity, WordNetTermSimilarity
+from ir_rag_axioms.analysis.terms import TermStatistics, prefetch_terms, term_statistics
+from ir_rag_axioms.axioms.base import ConfigurableAxiom, Item, compare
+from ir_rag_axioms.axioms.preconditions import LEN, Precondition, apply_precondition
+from ir_rag_axioms.axioms.registry import register
+from ir_rag_axioms.axioms.retrieval_statistics import ContextStatistics, RetrievalScores, StatisticsSource
+from ir_rag_axioms.model import GenerationRequest, GenerationResponse
+
+
+def query_terms(query: TermStatistics) -> list[str]:
+    """The distinct query terms in order of first occurrence."""
+    return list(dict.fromkeys(query.terms))
+
+
+def tf_matrix(terms: Sequence[str], docs: Sequence[TermStatistics], relative: bool) -> np.ndarray:
+    """(n, k) term frequencies of ``terms`` in each document; relative = count / |d| (0 for empty documents)."""
+    tf = np.array([[d.tf(t) for t in terms] for d in docs], dtype=np.float64).reshape(len(docs), len(terms))
+    if relative:
+        lengths = np.array([d.length for d in docs], dtype=np.float64)[:, None]
+        tf = np.divide(tf, lengths, out=np.zeros_like(tf), where=lengths > 0)
+    return tf
+
+
+def lengths(docs: Sequence[TermStatistics]) -> np.ndarray:
+    """|d| (number of terms) per document."""
+    return np.array([d.length for d in docs], dtype=np.float64)
+
+
+def approx_equal(a: np.ndarray, b: np.ndarray, margin_fraction: float) -> np.ndarray:
+    """|a - b| <= margin * max(|a|, |b|), element-wise with broadcasting."""
+    return np.abs(a - b) <= margin_fraction * np.maximum(np.abs(a), np.abs(b))
+
+
+def points_matrix(points: np.ndarray) -> np.ndarray:
+    """sign(points[i, j] - points[j, i]) for a matrix of points that i earns against j."""
+    return np.sign(points - points.T)
+
+
+@dataclass(frozen=True, repr=False)
+class TermAxiom(ConfigurableAxiom):
+    """A retrieval axiom on the term statistics of the query (request text) and documents (response texts)."""
+
+    needs_sentences: ClassVar[bool] = False
+    model: str = DEFAULT_SPACY_MODEL
+    """spaCy pipeline of the term tokenizer."""
+
+    # -- hooks --------------------------------------------------------------------------------------
+    def core(self, query: TermStatistics, docs: list[TermStatistics], request: GenerationRequest,
+             responses: list[GenerationResponse]) -> np.ndarray:
+        """The (n, n) preferences before the precondition."""
+        raise NotImplementedError
+
+    def extra_texts(self, request: GenerationRequest, responses: list[GenerationResponse]) -> list[str]:
+        """Further texts to analyse in the batched pass (e.g. collection passages)."""
+        return []
+
+    def extra_terms_prefetch(self, items: Sequence[Item]) -> None:
+        """Prefetch anything else (e.g. term embeddings) once term statistics exist."""
+
+    def active_precondition(self) -> Precondition | None:
+        """The precondition that is applied (none in reference mode for the axioms where the reference skips it)."""
+        if getattr(self, "reference_preconditions", False):
+            return None
+        return getattr(self, "precondition", None)
+
+    # -- Axiom ----------------------------------------------------------------------------------------
+    def prefetch(self, items: Sequence[Item]) -> None:
+        """One batched spaCy pass over all requests, responses and extra texts."""
+        items = list(items)
+        queries = [request.text for request, _ in items]
+        docs = [r.text for _, responses in items for r in responses]
+        extra = [t for request, responses in items for t in self.extra_texts(request, list(responses))]
+        if self.needs_sentences:
+            prefetch_terms(docs, self.model, sentences=True)
+            prefetch_terms(queries + extra, self.model)
+        else:
+            prefetch_terms(queries + docs + extra, self.model)
+        self.extra_terms_prefetch(items)
+
+    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+        """core() masked by the precondition; unanalysable (blank) responses abstain."""
+        (query,) = term_statistics([request.text], self.model)
+        docs = term_statistics([r.text for r in responses], self.model, self.needs_sentences)
+        prefs = np.asarray(self.core(query, docs, request, responses), dtype=np.float64)
+        prefs = apply_precondition(prefs, self.active_precondition(), query, docs)
+        ok = np.array([is_analysable(r.text) for r in responses], dtype=bool)
+        prefs = prefs * (ok[:, None] & ok[None, :])
+        np.fill_diagonal(prefs, 0.0)
+        return prefs
+
+
+# -- term frequency ------------------------------------------------------------------------------------
+@dataclass(frozen=True, repr=False)
+class TFC1(TermAxiom):
+    """TFC1: prefer more query term occurrences, sum_t tf(t, d) / |d|, within a relative margin (LEN precondition)."""
+
+    name: ClassVar[str] = "TFC1"
+    margin_fraction: float = 0.1
+    precondition: Precondition | None = LEN()
+    reference_preconditions: bool = False
+    """Skip the precondition, as the reference does (known bug)."""
+
+    def core(self, query, docs, request, responses):
+        """compare(sum of relative tf)."""
+        values = tf_matrix(query_terms(query), docs, relative=True).sum(axis=1)
+        return compare(values, True, self.margin_fraction)
+
+
+@dataclass(frozen=True, repr=False)
+class TFC3(TermAxiom):
+    """TFC3: for query term pairs with idf equal within the margin, d1 earns a point if tf(t1,d2) = tf(t1,d1) + tf(t2,d1), tf(t2,d2) = 0, tf(t1,d1), tf(t2,d1) > 0."""
+
+    name: ClassVar[str] = "TFC3"
+    margin_fraction: float = 0.1
+    precondition: Precondition | None = LEN()
+    reference_preconditions: bool = False
+    statistics: StatisticsSource = ContextStatistics()
+
+    def extra_texts(self, request, responses):
+        """The statistics source's collection."""
+        return self.statistics.texts(request, responses)
+
+    def core(self, query, docs, request, responses):
+        """sign(points_i - points_j) over ordered pairs of query terms with similar idf."""
+        terms = query_terms(query)
+        n = len(docs)
+        if len(terms) < 2:
+            return np.zeros((n, n))
+        idf = self.statistics.idf(request, responses, terms)
+        tf = tf_matrix(terms, docs, relative=False)
+        points = np.zeros((n, n))
+        for a in range(len(terms)):
+            for b in range(len(terms)):
+                if a == b or not approx_equal(idf[a], idf[b], self.margin_fraction):
+                    continue
+                holds = ((tf[None, :, a] == tf[:, None, a] + tf[:, None, b]) & (tf[None, :, b] == 0)
+                         & (tf[:, None, a] > 0) & (tf[:, None, b] > 0))
+                points += holds
+        return points_matrix(points)
+
+
+@dataclass(frozen=True, repr=False)
+class M_TDC(TermAxiom):
+    """M-TDC: equal total query tf; per query term pair with idf(t1) > idf(t2) (beyond the margin), a point for more t1 occurrences."""
+
+    name: ClassVar[str] = "M_TDC"
+    margin_fraction: float = 0.1
+    """Relative margin within which two idf values count as equal."""
+    precondition: Precondition | None = None
+    statistics: StatisticsSource = ContextStatistics()
+
+    def extra_texts(self, request, responses):
+        """The statistics source's collection."""
+        return self.statistics.texts(request, responses)
+
+    def core(self, query, docs, request, responses):
+        """sign(points_i - points_j) where sum_t tf(t, d_i) = sum_t tf(t, d_j)."""
+        terms = query_terms(query)
+        n = len(docs)
+        if len(terms) < 2:
+            return np.zeros((n, n))
+        idf = self.statistics.idf(request, responses, terms)
+        tf = tf_matrix(terms, docs, relative=False)
+        points = np.zeros((n, n))
+        for a in range(len(terms)):
+            for b in range(len(terms)):
+                if a != b and idf[a] > idf[b] and not approx_equal(idf[a], idf[b], self.margin_fraction):
+                    points += tf[:, None, a] > tf[None, :, a]
+        totals = tf.sum(axis=1)
+        return points_matrix(points) * (totals[:, None] == totals[None, :])
+
+
+@dataclass(frozen=True, repr=False)
+class LEN_M_TDC(M_TDC):
+    """LEN-M-TDC: M-TDC with the LEN precondition."""
+
+    name: ClassVar[str] = "LEN_M_TDC"
+    precondition: Precondition | None = LEN()
+
+
+# -- document length -----------------------------------------------------------------------------------
+@dataclass(frozen=True, repr=False)
+class LNC1(TermAxiom):
+    """LNC1: if every query term's relative tf is equal within the margin, prefer the shorter document."""
+
+    name: ClassVar[str] = "LNC1"
+    margin_fraction: float = 0.1
+
+    def core(self, query, docs, request, responses):
+        """-sign(|d_i| - |d_j|) where all query term tfs tie."""
+        tf = tf_matrix(query_terms(query), docs, relative=True)
+        same = approx_equal(tf[:, None, :], tf[None, :, :], self.margin_fraction).all(axis=2)
+        length = lengths(docs)
+        return -np.sign(length[:, None] - length[None, :]) * same
+
+
+@dataclass(frozen=True, repr=False)
+class TF_LNC(TermAxiom):
+    """TF-LNC: per query term t, if |d1| - tf(t,d1) = |d2| - tf(t,d2), the document with more t earns a point."""
+
+    name: ClassVar[str] = "TF_LNC"
+
+    def core(self, query, docs, request, responses):
+        """sign(points_i - points_j) with raw counts."""
+        tf = tf_matrix(query_terms(query), docs, relative=False)
+        rest = lengths(docs)[:, None] - tf
+        same = rest[:, None, :] == rest[None, :, :]
+        points = (same & (tf[:, None, :] > tf[None, :, :])).sum(axis=2)
+        return points_matrix(points.astype(np.float64))
+
+
+# -- lower bound ---------------------------------------------------------------------------------------
+@dataclass(frozen=True, repr=False)
+class LB1(TermAxiom):
+    """LB1: if retrieval scores are equal within the margin, prefer the document containing query terms the other lacks."""
+
+    name: ClassVar[str] = "LB1"
+    margin_fraction: float = 0.1
+    statistics: StatisticsSource = RetrievalScores()
+    """Source of the scores: the responses' ``score`` by default; ``ContextStatistics()`` computes BM25."""
+
+    def extra_texts(self, request, responses):
+        """The statistics source's collection."""
+        return self.statistics.texts(request, responses)
+
+    def core(self, query, docs, request, responses):
+        """sign(#terms only in d_i - #terms only in d_j) where scores tie."""
+        present = tf_matrix(query_terms(query), docs, relative=False) > 0
+        only = (present[:, None, :] & ~present[None, :, :]).sum(axis=2).astype(np.float64)
+        scores = np.asarray(self.statistics.scores(request, responses), dtype=np.float64)
+        with np.errstate(invalid="ignore"):
+            tie = approx_equal(scores[:, None], scores[None, :], self.margin_fraction)
+        return points_matrix(only) * tie
+
+
+# -- query aspects -------------------------------------------------------------------------------------
+@dataclass(frozen=True, repr=False)
+class REG(TermAxiom):
+    """REG: prefer more occurrences (relative tf) of the query term least similar on average to all query terms."""
+
+    name: ClassVar[str] = "REG"
+    anti: ClassVar[bool] = False
+    precondition: Precondition | None = LEN()
+    reference_preconditions: bool = False
+    similarity: TermSimilarity = WordNetTermSimilarity()
+
+    def extra_terms_prefetch(self, items):
+        """Embed/prepare the query terms."""
+        self.similarity.prefetch([t for request, _ in items for t in query_terms(term_statistics([request.text], self.model)[0])])
+
+    def aspect_term(self, query: TermStatistics) -> str | None:
+        """argmin (argmax for ANTI-REG) of the mean similarity to the query terms (itself included); first on ties."""
+        terms = query_terms(query)
+        if not terms:
+            return None
+        mean = self.similarity.matrix(terms, terms).mean(axis=1)
+        return terms[int(np.argmax(mean) if self.anti else np.argmin(mean))]
+
+    def core(self, query, docs, request, responses):
+        """compare(tf(t*, d) / |d|)."""
+        term = self.aspect_term(query)
+        if term is None:
+            return np.zeros((len(docs), len(docs)))
+        return compare(tf_matrix([term], docs, relative=True)[:, 0])
+
+
+@dataclass(frozen=True, repr=False)
+class ANTI_REG(REG):
+    """ANTI-REG: as REG, for the query term most similar on average to the query terms."""
+
+    name: ClassVar[str] = "ANTI_REG"
+    anti: ClassVar[bool] = True
+
+
+@dataclass(frozen=True, repr=False)
+class AND(TermAxiom):
+    """AND: prefer the document that contains all query terms."""
+
+    name: ClassVar[str] = "AND"
+    precondition: Precondition | None = None
+
+    def core(self, query, docs, request, responses):
+        """compare([all query terms in d])."""
+        present = tf_matrix(query_terms(query), docs, relative=False) > 0
+        return compare(present.all(axis=1).astype(np.float64))
+
+
+@dataclass(frozen=True, repr=False)
+class LEN_AND(AND):
+    """LEN-AND: AND with the LEN precondition."""
+
+    name: ClassVar[str] = "LEN_AND"
+    precondition: Precondition | None = LEN()
+
+
+@dataclass(frozen=True, repr=False)
+class M_AND(TermAxiom):
+    """M-AND: prefer the document that contains more distinct query terms."""
+
+    name: ClassVar[str] = "M_AND"
+    precondition: Precondition | None = None
+
+    def core(self, query, docs, request, responses):
+        """compare(|q & d|)."""
+        present = tf_matrix(query_terms(query), docs, relative=False) > 0
+        return compare(present.sum(axis=1).astype(np.float64))
+
+
+@dataclass(frozen=True, repr=False)
+class LEN_M_AND(M_AND):
+    """LEN-M-AND: M-AND with the LEN precondition."""
+
+    name: ClassVar[str] = "LEN_M_AND"
+    precondition: Precondition | None = LEN()
+
+
+@dataclass(frozen=True, repr=False)
+class DIV(TermAxiom):
+    """DIV: prefer the lower vocabulary overlap with the query, Jaccard |q & d| / |q | d|."""
+
+    name: ClassVar[str] = "DIV"
+    precondition: Precondition | None = None
+
+    def core(self, query, docs, request, responses):
+        """compare(jaccard, lower is better)."""
+        q = set(query_terms(query))
+        values = [len(q & d.vocabulary) / len(q | d.vocabulary) if q | d.vocabulary else 0.0 for d in docs]
+        return compare(np.array(values, dtype=np.float64), higher_is_better=False)
+
+
+@dataclass(frozen=True, repr=False)
+class LEN_DIV(DIV):
+    """LEN-DIV: DIV with the LEN precondition."""
+
+    name: ClassVar[str] = "LEN_DIV"
+    precondition: Precondition | None = LEN()
+
+
+# -- term similarity -----------------------------------------------------------------------------------
+@dataclass(frozen=True, repr=False)
+class STMC1(TermAxiom):
+    """STMC1: prefer the higher mean similarity sim(t, t') over distinct query terms t and distinct document terms t'."""
+
+    name: ClassVar[str] = "STMC1"
+    similarity: TermSimilarity = WordNetTermSimilarity()
+
+    def extra_terms_prefetch(self, items):
+        """Prepare all query and document terms at once."""
+        terms: set[str] = set()
+        for request, responses in items:
+            terms.update(term_statistics([request.text], self.model)[0].terms)
+            for d in term_statistics([r.text for r in responses], self.model):
+                terms.update(d.vocabulary)
+        self.similarity.prefetch(sorted(terms))
+
+    def core(self, query, docs, request, responses):
+        """compare(mean similarity)."""
+        terms = query_terms(query)
+        vocabulary = sorted(set().union(*(d.vocabulary for d in docs))) if docs else []
+        index = {t: i for i, t in enumerate(vocabulary)}
+        sims = self.similarity.matrix(terms, vocabulary) if terms else np.zeros((0, len(vocabulary)))
+        values = []
+        for d in docs:
+            columns = [index[t] for t in d.vocabulary]
+            values.append(float(sims[:, columns].mean()) if terms and columns else 0.0)
+        return compare(np.array(values))
+
+
+@dataclass(frozen=True, repr=False)
+class STMC2(TermAxiom):
+    """STMC2: for the most similar (query term t, non-query term t') of both documents, prefer d1 if |d2| / |d1| ~ tf(t', d2) / tf(t, d1)."""
+
+    name: ClassVar[str] = "STMC2"
+    margin_fraction: float = 0.2
+    similarity: TermSimilarity = WordNetTermSimilarity()
+    reference_asymmetry: bool = False
+    """Return the reference's raw answer per ordered pair (not antisymmetric; diagonal may be 1)."""
+
+    extra_terms_prefetch = STMC1.extra_terms_prefetch
+
+    def core(self, query, docs, request, responses):
+        """Per pair: the reference's first-applicable rule; antisymmetrised (upper triangle mirrored) unless reference_asymmetry."""
+        n = len(docs)
+        terms = query_terms(query)
+        prefs = np.zeros((n, n))
+        if not terms:
+            return prefs
+        qset = set(terms)
+        for i in range(n):
+            for j in range(n):
+                if i == j or (j < i and not self.reference_asymmetry):
+                    continue
+                prefs[i, j] = self._pair(terms, qset, docs[i], docs[j])
+        if not self.reference_asymmetry:
+            prefs = prefs - prefs.T
+        return prefs
+
+    def _pair(self, terms: list[str], qset: set[str], d1: TermStatistics, d2: TermStatistics) -> float:
+        others = sorted((d1.vocabulary | d2.vocabulary) - qset)
+        if not others or not d1.length or not d2.length:
+            return 0.0
+        sims = self.similarity.matrix(terms, others)
+        a, b = np.unravel_index(int(np.argmax(sims)), sims.shape)
+        t, other = terms[a], others[b]
+        m = self.margin_fraction
+
+        def similar(x: float, y: float) -> bool:
+            return abs(x - y) <= m * max(abs(x), abs(y))
+
+        if d1.tf(t) and similar(d2.length / d1.length, d2.tf(other) / d1.tf(t)):
+            return 1.0
+        if d2.tf(t) and similar(d1.length / d2.length, d1.tf(other) / d2.tf(t)):
+            return -1.0
+        return 0.0
+
+
+# -- sentence length -----------------------------------------------------------------------------------
+@dataclass(frozen=True, repr=False)
+class aSL(TermAxiom):
+    """aSL: prefer the document whose mean sentence length (terms per sentence) lies in [min, max] over one outside."""
+
+    name: ClassVar[str] = "aSL"
+    needs_sentences: ClassVar[bool] = True
+    min_sentence_length: int = 12
+    max_sentence_length: int = 20
+    precondition: Precondition | None = LEN()
+    reference_preconditions: bool = False
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.min_sentence_length > self.max_sentence_length:
+            raise ValueError("aSL: min_sentence_length must not exceed max_sentence_length")
+
+    def core(self, query, docs, request, responses):
+        """compare([min <= mean sentence length <= max])."""
+        values = []
+        for d in docs:
+            sl = d.sentence_lengths or ()
+            mean = float(np.mean(sl)) if sl else 0.0
+            values.append(float(self.min_sentence_length <= mean <= self.max_sentence_length))
+        return compare(np.array(values))
+
+
+RETRIEVAL_AXIOMS = [TFC1(), TFC3(), M_TDC(), LEN_M_TDC(), LNC1(), TF_LNC(), LB1(), REG(), ANTI_REG(), AND(),
+                    LEN_AND(), M_AND(), LEN_M_AND(), DIV(), LEN_DIV(), STMC1(), STMC2(), aSL()]
+for _axiom in RETRIEVAL_AXIOMS:
+    register(_axiom)

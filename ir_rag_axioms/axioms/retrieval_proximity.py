@@ -1,0 +1,159 @@
+"""Term proximity axioms PROX1-PROX5 (Hagen et al. 2016), on term positions of the spaCy term sequence."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+
+from ir_rag_axioms.analysis.terms import TermStatistics
+from ir_rag_axioms.axioms.registry import register
+from ir_rag_axioms.axioms.retrieval import TermAxiom, query_terms
+
+
+def shared_terms_mask(terms: list[str], docs: list[TermStatistics], minimum: int) -> np.ndarray:
+    """M[i, j]: d_i and d_j contain the same set of query terms, of at least ``minimum`` terms."""
+    present = [frozenset(t for t in terms if d.tf(t)) for d in docs]
+    return np.array([[a == b and len(a) >= minimum for b in present] for a in present], dtype=bool)
+
+
+def lower_is_better(values: np.ndarray) -> np.ndarray:
+    """P[i, j] = sign(v_j - v_i); equal values (also two infinities) tie."""
+    a, b = values[:, None], values[None, :]
+    with np.errstate(invalid="ignore"):
+        return np.where(a == b, 0.0, np.sign(b - a))
+
+
+def minimal_windows(doc: TermStatistics, terms: list[str]) -> list[tuple[int, int]]:
+    """For each query term occurrence i, the shortest span [i, j] that starts there and contains all ``terms``."""
+    wanted = set(terms)
+    positions = sorted(int(p) for t in wanted for p in doc.positions.get(t, ()))
+    windows = []
+    for k, start in enumerate(positions):
+        seen: set[str] = set()
+        for end in positions[k:]:
+            seen.add(doc.terms[end])
+            if len(seen) == len(wanted):
+                windows.append((start, end))
+                break
+    return windows
+
+
+@dataclass(frozen=True, repr=False)
+class _PairwiseProximity(TermAxiom):
+    """Shared logic: a value per (document, shared query terms), lower is better, where the condition holds."""
+
+    minimum_shared: ClassVar[int] = 2
+    all_terms: ClassVar[bool] = False
+
+    def value(self, doc: TermStatistics, shared: list[str], query: TermStatistics) -> float:
+        raise NotImplementedError
+
+    def core(self, query, docs, request, responses):
+        """lower_is_better(values) where both documents share the same query terms (all of them for PROX4/5)."""
+        terms = query_terms(query)
+        if self.all_terms:
+            mask = shared_terms_mask(terms, docs, max(len(terms), 1)) & np.array(
+                [[all(d.tf(t) for t in terms)] * len(docs) for d in docs], dtype=bool)
+        else:
+            mask = shared_terms_mask(terms, docs, self.minimum_shared)
+        values = np.array([self.value(d, [t for t in terms if d.tf(t)], query) if d.length else np.inf
+                           for d in docs], dtype=np.float64)
+        return lower_is_better(values) * mask
+
+
+@dataclass(frozen=True, repr=False)
+class PROX1(_PairwiseProximity):
+    """PROX1: same query terms (>= 2) in both; prefer the smaller sum over term pairs of |first(t) - first(t')|."""
+
+    name: ClassVar[str] = "PROX1"
+
+    def value(self, doc, shared, query):
+        """Sum of first-occurrence distances over pairs of the shared query terms."""
+        return float(sum(abs(doc.first(a) - doc.first(b)) for a, b in itertools.combinations(shared, 2)))
+
+
+@dataclass(frozen=True, repr=False)
+class PROX2(_PairwiseProximity):
+    """PROX2: same query terms (>= 2) in both; prefer the smaller sum of first-occurrence positions."""
+
+    name: ClassVar[str] = "PROX2"
+
+    def value(self, doc, shared, query):
+        """sum_t first(t, d)."""
+        return float(sum(doc.first(t) for t in shared))
+
+
+@dataclass(frozen=True, repr=False)
+class PROX3(_PairwiseProximity):
+    """PROX3: same query terms (>= 2) in both; prefer the earlier first occurrence of the query term sequence as a phrase."""
+
+    name: ClassVar[str] = "PROX3"
+
+    def value(self, doc, shared, query):
+        """First position of the query's terms as consecutive terms (inf if absent)."""
+        phrase = list(query.terms)
+        k = len(phrase)
+        if not k:
+            return np.inf
+        for start in doc.positions.get(phrase[0], ()):
+            if list(doc.terms[start:start + k]) == phrase:
+                return float(start)
+        return np.inf
+
+
+@dataclass(frozen=True, repr=False)
+class PROX4(_PairwiseProximity):
+    """PROX4: all query terms in both; prefer fewer non-query words in the closest grouping, then more such groupings."""
+
+    name: ClassVar[str] = "PROX4"
+    all_terms: ClassVar[bool] = True
+
+    def omega(self, doc: TermStatistics, terms: list[str]) -> tuple[int, int]:
+        """(gap, count): the smallest window length minus the number of query terms, and how often it occurs."""
+        gaps = [end - start + 1 - len(terms) for start, end in minimal_windows(doc, terms)]
+        if not gaps:
+            return (np.iinfo(np.int64).max, 0)
+        gap = min(gaps)
+        return gap, gaps.count(gap)
+
+    def core(self, query, docs, request, responses):
+        """Lexicographic: smaller gap first, then larger count."""
+        terms = query_terms(query)
+        n = len(docs)
+        full = np.array([bool(terms) and d.length > 0 and all(d.tf(t) for t in terms) for d in docs])
+        omegas = [self.omega(d, terms) if ok else (0, 0) for d, ok in zip(docs, full)]
+        gap = np.array([o[0] for o in omegas], dtype=np.float64)
+        count = np.array([o[1] for o in omegas], dtype=np.float64)
+        prefs = np.where(gap[:, None] != gap[None, :], np.sign(gap[None, :] - gap[:, None]),
+                         np.sign(count[:, None] - count[None, :]))
+        return prefs * (full[:, None] & full[None, :]) if n else prefs
+
+
+@dataclass(frozen=True, repr=False)
+class PROX5(_PairwiseProximity):
+    """PROX5: all query terms in both; prefer the smaller mean, over query term occurrences, of the shortest span covering all query terms around it."""
+
+    name: ClassVar[str] = "PROX5"
+    all_terms: ClassVar[bool] = True
+
+    def value(self, doc, shared, query):
+        """Mean over occurrences p of min{j - i + 1 : i <= p <= j, [i, j] contains all query terms}."""
+        terms = query_terms(query)
+        windows = minimal_windows(doc, terms)
+        if not windows:
+            return np.inf
+        starts = np.array([w[0] for w in windows])
+        ends = np.array([w[1] for w in windows])
+        sizes = ends - starts + 1
+        positions = sorted(int(p) for t in set(terms) for p in doc.positions.get(t, ()))
+        best = [sizes[(starts <= p) & (ends >= p)].min() if ((starts <= p) & (ends >= p)).any() else np.inf
+                for p in positions]
+        return float(np.mean(best))
+
+
+PROXIMITY_AXIOMS = [PROX1(), PROX2(), PROX3(), PROX4(), PROX5()]
+for _axiom in PROXIMITY_AXIOMS:
+    register(_axiom)

@@ -1,0 +1,124 @@
+"""Pluggable collection statistics (idf) and retrieval scores for TFC3, M-TDC, LEN-M-TDC and LB1."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ir_rag_axioms.analysis.cache import default_analysis
+from ir_rag_axioms.analysis.resources import DEFAULT_SPACY_MODEL
+from ir_rag_axioms.analysis.terms import TermStatistics, term_statistics
+from ir_rag_axioms.model import GenerationRequest, GenerationResponse
+
+
+class StatisticsSource(ABC):
+    """Where idf values and retrieval scores come from (an index, the retrieved context, given scores)."""
+
+    def texts(self, request: GenerationRequest, responses: Sequence[GenerationResponse]) -> list[str]:
+        """Texts whose terms must be analysed beforehand (default: none)."""
+        return []
+
+    @abstractmethod
+    def idf(self, request: GenerationRequest, responses: Sequence[GenerationResponse], terms: Sequence[str]) -> np.ndarray:
+        """idf(t) for each term."""
+
+    @abstractmethod
+    def scores(self, request: GenerationRequest, responses: Sequence[GenerationResponse]) -> np.ndarray:
+        """One retrieval score per response (NaN where unknown)."""
+
+
+def bm25_idf(document_frequency: np.ndarray, document_count: int) -> np.ndarray:
+    """idf(t) = ln(1 + (N - df + 0.5) / (df + 0.5)) (BM25's non-negative idf)."""
+    df = np.asarray(document_frequency, dtype=np.float64)
+    return np.log1p((document_count - df + 0.5) / (df + 0.5))
+
+
+def _given_scores(responses: Sequence[GenerationResponse]) -> np.ndarray:
+    return np.array([np.nan if r.score is None else float(r.score) for r in responses], dtype=np.float64)
+
+
+@dataclass(frozen=True)
+class ContextStatistics(StatisticsSource):
+    """idf over the request's context passages (the candidates if it has none); scores = BM25(k1, b) of each response."""
+
+    k1: float = 1.2
+    b: float = 0.75
+    model: str = DEFAULT_SPACY_MODEL
+
+    def collection(self, request: GenerationRequest, responses: Sequence[GenerationResponse]) -> list[str]:
+        """The passages that stand in for the collection."""
+        return list(request.context) if request.context else [r.text for r in responses]
+
+    def texts(self, request: GenerationRequest, responses: Sequence[GenerationResponse]) -> list[str]:
+        """The collection passages."""
+        return self.collection(request, responses)
+
+    def _frequencies(self, passages: list[str]) -> tuple[Counter, int, float]:
+        def compute() -> tuple[Counter, int, float]:
+            stats = term_statistics(passages, self.model)
+            df: Counter = Counter()
+            for s in stats:
+                df.update(s.vocabulary)
+            mean_length = float(np.mean([s.length for s in stats])) if stats else 0.0
+            return df, len(stats), mean_length
+
+        return default_analysis().memo(("collection_frequencies", self.model, tuple(passages)), compute)
+
+    def idf(self, request: GenerationRequest, responses: Sequence[GenerationResponse], terms: Sequence[str]) -> np.ndarray:
+        """BM25 idf with document frequencies counted over the collection passages."""
+        df, n, _ = self._frequencies(self.collection(request, responses))
+        return bm25_idf(np.array([df.get(t, 0) for t in terms]), n)
+
+    def scores(self, request: GenerationRequest, responses: Sequence[GenerationResponse]) -> np.ndarray:
+        """sum_t idf(t) * tf (k1 + 1) / (tf + k1 (1 - b + b |d| / avgdl)) over the distinct request terms."""
+        (query,) = term_statistics([request.text], self.model)
+        docs = term_statistics([r.text for r in responses], self.model)
+        return bm25_scores(query, docs, self, request, responses)
+
+
+def bm25_scores(query: TermStatistics, docs: Sequence[TermStatistics], source: ContextStatistics,
+                request: GenerationRequest, responses: Sequence[GenerationResponse]) -> np.ndarray:
+    """BM25 scores of ``docs`` for the distinct query terms with the source's collection statistics."""
+    terms = list(dict.fromkeys(query.terms))
+    _, _, avgdl = source._frequencies(source.collection(request, responses))
+    idf = source.idf(request, responses, terms)
+    tf = np.array([[d.tf(t) for t in terms] for d in docs], dtype=np.float64).reshape(len(docs), len(terms))
+    lengths = np.array([d.length for d in docs], dtype=np.float64)[:, None]
+    norm = source.k1 * (1 - source.b + source.b * lengths / (avgdl or 1.0))
+    return (idf[None, :] * tf * (source.k1 + 1) / (tf + norm)).sum(axis=1)
+
+
+@dataclass(frozen=True)
+class RetrievalScores(ContextStatistics):
+    """The responses' own ``score`` (e.g. from BM25 in a retrieval pipeline); idf as in ``ContextStatistics``."""
+
+    def scores(self, request: GenerationRequest, responses: Sequence[GenerationResponse]) -> np.ndarray:
+        """``GenerationResponse.score`` per response (NaN where missing)."""
+        return _given_scores(responses)
+
+
+@dataclass(frozen=True)
+class FixedStatistics(StatisticsSource):
+    """Given document frequencies over ``document_count`` documents (e.g. from an index); scores from the responses."""
+
+    document_frequencies: tuple[tuple[str, int], ...]
+    document_count: int
+
+    @classmethod
+    def from_mapping(cls, document_frequencies: Mapping[str, int], document_count: int) -> FixedStatistics:
+        """Build from a term -> document frequency mapping."""
+        return cls(tuple(sorted(document_frequencies.items())), int(document_count))
+
+    def idf(self, request: GenerationRequest, responses: Sequence[GenerationResponse], terms: Sequence[str]) -> np.ndarray:
+        """BM25 idf from the given frequencies (unknown terms have df 0)."""
+        table = dict(self.document_frequencies)
+        return bm25_idf(np.array([table.get(t, 0) for t in terms]), self.document_count)
+
+    def scores(self, request: GenerationRequest, responses: Sequence[GenerationResponse]) -> np.ndarray:
+        """``GenerationResponse.score`` per response (NaN where missing)."""
+        return _given_scores(responses)
+
