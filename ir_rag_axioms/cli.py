@@ -108,14 +108,24 @@ def split_specs(text: str) -> list[str]:
 
 
 def parse_axioms(text: str) -> dict[str, Any]:
-    """``ictir2025`` (the preset: paper name -> axiom) or comma-separated specs parsed with ``registry.parse``."""
+    """Comma-separated items: ``ictir2025`` (the preset: paper name -> axiom), ``NAME=SPEC`` or a spec for ``registry.parse``."""
+    import re
+
     from ir_rag_axioms.axioms import registry
 
-    if text.strip().lower() in ("ictir2025", "ictir"):
-        from ir_rag_axioms import presets
+    axioms: dict[str, Any] = {}
+    for item in split_specs(text):
+        if item.lower() in ("ictir2025", "ictir"):
+            from ir_rag_axioms import presets
 
-        return dict(presets.ICTIR2025)
-    return {spec: registry.parse(spec) for spec in split_specs(text)}
+            axioms.update(presets.ICTIR2025)
+            continue
+        named = re.match(r"^\s*([\w.-]+)\s*=(?!=)(.+)$", item)
+        if named:
+            axioms[named.group(1)] = registry.parse(named.group(2))
+        else:
+            axioms[item] = registry.parse(item)
+    return axioms
 
 
 def _cache_file(cache: Path, axiom: Any, items: list) -> Path:
@@ -276,7 +286,7 @@ def build_parser() -> argparse.ArgumentParser:
                     f"nugget: nugget_assignment*.jsonl.gz); default: ${'IR_RAG_AXIOMS_DATA'} or download")
     ev.add_argument("--oracle", default="crowd:overall",
                     help="crowd:<utility> | nugget:<all|vital|weighted>[-strict] | llm:<model> (default crowd:overall)")
-    ev.add_argument("--axioms", default="ictir2025", help="'ictir2025' or comma-separated axiom specs, e.g. 'COH1,CORR1(margin_fraction=0.75)'")
+    ev.add_argument("--axioms", default="ictir2025", help="comma-separated: 'ictir2025' (preset), NAME=SPEC or SPEC, e.g. 'ictir2025,GEN-aSL=GEN_aSL,CORR1(margin_fraction=0.75)'")
     ev.add_argument("--out", required=True, help="output folder for table.csv, table.md and the figures")
     ev.add_argument("--responses", help="crowd responses file/folder (llm oracle: evaluate on the crowd responses with context)")
     ev.add_argument("--duplicates", choices=["mean", "last"], default="mean",
@@ -284,7 +294,7 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--topics", type=int, default=0, help="evaluate only the first N judged topics")
     ev.add_argument("--bootstrap", type=int, default=0, help="bootstrap samples for 95%% confidence intervals (0: none)")
     ev.add_argument("--seed", type=int, default=0, help="bootstrap seed")
-    ev.add_argument("--cache", help="folder to store and reuse each axiom's matrices (keyed by its repr and the texts)")
+    ev.add_argument("--cache", help="folder to store and reuse each axiom's matrices, keyed by its repr and the texts (clear it after changing an axiom's code)")
     ev.add_argument("--no-figures", dest="figures", action="store_false", help="skip the figures")
     ev.add_argument("--quiet", action="store_true", help="no progress bars")
     ev.set_defaults(func=evaluate)

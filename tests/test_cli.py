@@ -108,3 +108,12 @@ def test_cache_reuses_matrices(data_dir: Path, tmp_path: Path):
     np.savez_compressed(stored, **{str(k): np.zeros((6, 6)) for k in range(3)})  # a doctored cache entry
     assert cli.main([*args, "--out", str(tmp_path / "b")]) == 0
     assert pd.read_csv(tmp_path / "b" / "table.csv").loc[0, "decisiveness"] == 0.0
+
+
+def test_parse_axioms_names_items():
+    axioms = cli.parse_axioms("ictir2025, MyCov=COV1(margin_fraction=0.25),CORR1(margin_fraction=0.5)")
+    from ir_rag_axioms import presets
+
+    assert list(axioms)[: len(presets.ICTIR2025)] == list(presets.ICTIR2025)
+    assert repr(axioms["MyCov"]) == "COV1(margin_fraction=0.25)"
+    assert repr(axioms["CORR1(margin_fraction=0.5)"]) == "CORR1(margin_fraction=0.5)"
