@@ -8,7 +8,7 @@ compares counts exactly (TF-LNC, TFC3, M-TDC).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
@@ -98,12 +98,18 @@ class TermAxiom(ConfigurableAxiom):
         """core() masked by the precondition; unanalysable (blank) responses abstain."""
         (query,) = term_statistics([request.text], self.model)
         docs = term_statistics([r.text for r in responses], self.model, self.needs_sentences)
-        prefs = np.asarray(self.core(query, docs, request, responses), dtype=np.float64)
-        prefs = apply_precondition(prefs, self.active_precondition(), query, docs)
+        prefs = self.from_statistics(query, docs, request, responses)
         ok = np.array([is_analysable(r.text) for r in responses], dtype=bool)
-        prefs = prefs * (ok[:, None] & ok[None, :])
+        return prefs * (ok[:, None] & ok[None, :]) + 0.0
+
+    def from_statistics(self, query: TermStatistics, docs: list[TermStatistics],
+                        request: GenerationRequest | None = None,
+                        responses: list[GenerationResponse] | None = None) -> np.ndarray:
+        """core() masked by the active precondition, zero diagonal (for given term statistics)."""
+        prefs = np.asarray(self.core(query, list(docs), request, responses), dtype=np.float64).copy()
+        prefs = apply_precondition(prefs, self.active_precondition(), query, docs)
         np.fill_diagonal(prefs, 0.0)
-        return prefs
+        return prefs + 0.0
 
 
 # -- term frequency ------------------------------------------------------------------------------------

@@ -140,17 +140,14 @@ class PROX5(_PairwiseProximity):
     all_terms: ClassVar[bool] = True
 
     def value(self, doc, shared, query):
-        """Mean over occurrences p of min{j - i + 1 : i <= p <= j, [i, j] contains all query terms}."""
-        terms = query_terms(query)
-        windows = minimal_windows(doc, terms)
+        """Mean over occurrences p of min over window starts s <= p of max(p, minimal end(s)) - s + 1."""
+        windows = minimal_windows(doc, query_terms(query))
         if not windows:
             return np.inf
         starts = np.array([w[0] for w in windows])
         ends = np.array([w[1] for w in windows])
-        sizes = ends - starts + 1
-        positions = sorted(int(p) for t in set(terms) for p in doc.positions.get(t, ()))
-        best = [sizes[(starts <= p) & (ends >= p)].min() if ((starts <= p) & (ends >= p)).any() else np.inf
-                for p in positions]
+        positions = sorted(int(p) for t in set(query.terms) for p in doc.positions.get(t, ()))
+        best = [float((np.maximum(p, ends[starts <= p]) - starts[starts <= p] + 1).min()) for p in positions]
         return float(np.mean(best))
 
 
