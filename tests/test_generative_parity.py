@@ -1,0 +1,69 @@
+"""Parity of the 14 GEN_ axioms of the ICTIR 2025 study with the reference matrices (ir_axioms 1.2.5, 65 topics)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ir_rag_axioms.axioms.generative import GENERATIVE_AXIOMS, ICTIR2025_GENERATIVE
+
+pytestmark = [pytest.mark.shared, pytest.mark.slow]
+
+REFERENCE_MODE = {
+    "GEN_TFC1": {"reference_preconditions": True},  # the reference skips LEN (known bug)
+    "GEN_REG": {"reference_preconditions": True},
+    "GEN_aSL": {"reference_preconditions": True},
+    "GEN_STMC2": {"reference_asymmetry": True},  # the reference's matrix is not antisymmetric
+}
+"""Axioms whose correct default differs from the reference: compared in reference mode."""
+
+MINIMUM_AGREEMENT = {name: 0.99 for name in ICTIR2025_GENERATIVE}
+MINIMUM_AGREEMENT.update({
+    # Measured: REG 96.4 % (5 of 65 topics differ, where no single query term reproduces the reference's row),
+    # STMC2 92.1 % (29 of its 154 differing entries are a different choice among equally similar term pairs,
+    # which the reference takes in set iteration order; the rest is unexplained). See the parity note.
+    "GEN_REG": 0.96,
+    "GEN_STMC2": 0.92,
+})
+
+
+def _reference_key(name: str) -> str:
+    return name.replace("_", "-")
+
+
+@pytest.fixture(scope="module")
+def computed(judged_items):
+    out = {}
+    for name in ICTIR2025_GENERATIVE:
+        axiom = GENERATIVE_AXIOMS[name]
+        axiom = axiom(**REFERENCE_MODE.get(name, {}))
+        out[name] = np.stack(axiom.preferences_batch(judged_items))
+    return out
+
+
+@pytest.fixture(scope="module")
+def reference(reference_dir):
+    return dict(np.load(reference_dir / "prefs_default.npz"))
+
+
+@pytest.mark.parametrize("name", ICTIR2025_GENERATIVE)
+def test_parity_with_reference(name, computed, reference):
+    ours, theirs = computed[name], reference[_reference_key(name)]
+    assert ours.shape == theirs.shape == (65, 6, 6)
+    off = ~np.eye(6, dtype=bool)
+    agreement = float((ours[:, off] == theirs[:, off]).mean())
+    assert agreement >= MINIMUM_AGREEMENT[name], f"{name}: {agreement:.4f} identical off-diagonal entries"
+
+
+@pytest.mark.parametrize("name", ["GEN_TFC1", "GEN_REG", "GEN_aSL"])
+def test_correct_preconditions_change_the_reference_results(name, computed, judged_items):
+    """Our default applies LEN where the reference skipped it: fewer decisions, never new ones."""
+    default = np.stack(GENERATIVE_AXIOMS[name].preferences_batch(judged_items))
+    reference_mode = computed[name]
+    assert (default[default != 0] == reference_mode[default != 0]).all()
+    assert (default != 0).sum() < (reference_mode != 0).sum()
+
+
+def test_default_stmc2_is_antisymmetric(judged_items):
+    matrices = np.stack(GENERATIVE_AXIOMS["GEN_STMC2"].preferences_batch(judged_items[:10]))
+    assert (matrices == -np.transpose(matrices, (0, 2, 1))).all()
