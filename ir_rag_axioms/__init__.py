@@ -48,3 +48,32 @@ __all__ += [
     "CROWD", "LLM_ORIG", "NUGGET", "CrowdOracle", "LlmRatingOracle", "NuggetOracle",
     "evaluation", "evaluate_axioms", "evaluation_table",
 ]
+
+# Retrieval axioms on term statistics, their GEN_ adaptations, combinators and utility axioms (issue 3)
+from ir_rag_axioms.axioms.retrieval import (
+    AND, ANTI_REG, DIV, LB1, LEN_AND, LEN_DIV, LEN_M_AND, LEN_M_TDC, LNC1, M_AND, M_TDC, REG, STMC1, STMC2, TF_LNC,
+    TFC1, TFC3, aSL,
+)
+from ir_rag_axioms.axioms.retrieval_proximity import PROX1, PROX2, PROX3, PROX4, PROX5
+from ir_rag_axioms.axioms.retrieval_argument import ArgUC, ArgumentTagger, FunctionTagger, QTArg, QTPArg
+from ir_rag_axioms.axioms.generative import (
+    GEN_AND, GEN_ANTI_REG, GEN_ArgUC, GEN_DIV, GEN_LB1, GEN_LEN_AND, GEN_LEN_DIV, GEN_LEN_M_AND, GEN_LEN_M_TDC,
+    GEN_LNC1, GEN_M_AND, GEN_M_TDC, GEN_PROX1, GEN_PROX2, GEN_PROX3, GEN_PROX4, GEN_PROX5, GEN_QTArg, GEN_QTPArg,
+    GEN_REG, GEN_STMC1, GEN_STMC2, GEN_TF_LNC, GEN_TFC1, GEN_TFC3, GEN_aSL, Generative,
+)
+from ir_rag_axioms.axioms.preconditions import LEN
+from ir_rag_axioms.axioms.combinators import (
+    Cascade, Conjunction, MajorityVote, Negated, Normalized, Product, Sum,
+)
+from ir_rag_axioms.axioms.utility import NOP, ORIG, RANDOM
+
+__all__ += [
+    "AND", "ANTI_REG", "DIV", "LB1", "LEN_AND", "LEN_DIV", "LEN_M_AND", "LEN_M_TDC", "LNC1", "M_AND", "M_TDC", "REG",
+    "STMC1", "STMC2", "TF_LNC", "TFC1", "TFC3", "aSL", "PROX1", "PROX2", "PROX3", "PROX4", "PROX5",
+    "ArgUC", "QTArg", "QTPArg", "ArgumentTagger", "FunctionTagger",
+    "GEN_AND", "GEN_ANTI_REG", "GEN_ArgUC", "GEN_DIV", "GEN_LB1", "GEN_LEN_AND", "GEN_LEN_DIV", "GEN_LEN_M_AND",
+    "GEN_LEN_M_TDC", "GEN_LNC1", "GEN_M_AND", "GEN_M_TDC", "GEN_PROX1", "GEN_PROX2", "GEN_PROX3", "GEN_PROX4",
+    "GEN_PROX5", "GEN_QTArg", "GEN_QTPArg", "GEN_REG", "GEN_STMC1", "GEN_STMC2", "GEN_TF_LNC", "GEN_TFC1",
+    "GEN_TFC3", "GEN_aSL", "Generative", "LEN",
+    "Cascade", "Conjunction", "MajorityVote", "Negated", "Normalized", "Product", "Sum", "NOP", "ORIG", "RANDOM",
+]

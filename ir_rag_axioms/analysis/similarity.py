@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import shutil
 import warnings
@@ -78,6 +79,11 @@ def load_wordnet() -> Any:
         def map_wn(self, version: str = "wordnet") -> None:  # no OMW mapping needed (English synsets only)
             return None
 
+        def get_version(self) -> str:  # NLTK re-reads data.adj on every call (each similarity): read once
+            if not hasattr(self, "_ir_rag_axioms_version"):
+                self._ir_rag_axioms_version = super().get_version()
+            return self._ir_rag_axioms_version
+
     root = _wordnet_root()
     if not (root / "lexnames").exists():  # Debian's wordnet-base ships no lexnames file: copy, add one
         shadow = Path(tempfile.gettempdir()) / f"ir_rag_axioms_wordnet_{os.getuid()}"
@@ -119,7 +125,19 @@ class WordNetTermSimilarity(TermSimilarity):
 
 @lru_cache(maxsize=200_000)
 def _synsets(term: str, count: int) -> tuple[Any, ...]:
-    return tuple(load_wordnet().synsets(term)[:count])
+    """The first ``count`` synsets of ``wordnet.synsets(term)``, without loading the others (same order)."""
+    from nltk.corpus.reader.wordnet import POS_LIST
+
+    wordnet = load_wordnet()
+    lemma = term.lower()
+    index = wordnet._lemma_pos_offset_map
+    found = (
+        (pos, offset)
+        for pos in POS_LIST
+        for form in wordnet._morphy(lemma, pos, True)
+        for offset in index[form].get(pos, [])
+    )
+    return tuple(wordnet.synset_from_pos_and_offset(p, o) for p, o in itertools.islice(found, count))
 
 
 @lru_cache(maxsize=2_000_000)

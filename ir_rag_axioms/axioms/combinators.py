@@ -55,7 +55,10 @@ class _Combination(Axiom):
 
     def prefetch(self, items: Sequence[Item]) -> None:
         """Forward to every child (each analysis is batched and memoised, so shared texts are analysed once)."""
+        from ir_rag_axioms.axioms.retrieval import prefetch_term_axioms
+
         items = list(items)
+        prefetch_term_axioms(self.axioms, items)  # one spaCy pass for all term axioms among the children
         for axiom in self.axioms:
             axiom.prefetch(items)
 

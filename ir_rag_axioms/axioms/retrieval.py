@@ -112,9 +112,36 @@ class TermAxiom(ConfigurableAxiom):
         return prefs + 0.0
 
 
+def _term_axioms(axioms) -> list[TermAxiom]:
+    found: list[TermAxiom] = []
+    for axiom in axioms:
+        if isinstance(axiom, TermAxiom):
+            found.append(axiom)
+        elif isinstance(getattr(axiom, "axioms", None), tuple):
+            found += _term_axioms(axiom.axioms)
+        elif getattr(axiom, "axiom", None) is not None:
+            found += _term_axioms([axiom.axiom])
+    return found
+
+
+def prefetch_term_axioms(axioms: Sequence, items: Sequence[Item]) -> None:
+    """One spaCy pass per model over every text the (possibly wrapped or combined) term axioms read; sentences if any needs them."""
+    items = list(items)
+    found = _term_axioms(axioms)
+    for model in dict.fromkeys(a.model for a in found):
+        group = [a for a in found if a.model == model]
+        docs = [r.text for _, responses in items for r in responses]
+        other = [request.text for request, _ in items]
+        other += [t for a in group for request, responses in items for t in a.extra_texts(request, list(responses))]
+        if any(a.needs_sentences for a in group):
+            prefetch_terms(docs + other, model, sentences=True)
+        else:
+            prefetch_terms(docs + other, model)
+
+
 # -- term frequency ------------------------------------------------------------------------------------
 @dataclass(frozen=True, repr=False)
-class TFC1(TermAxiom):
+class Tfc1Axiom(TermAxiom):
     """TFC1: prefer more query term occurrences, sum_t tf(t, d) / |d|, within a relative margin (LEN precondition)."""
 
     name: ClassVar[str] = "TFC1"
@@ -130,7 +157,7 @@ class TFC1(TermAxiom):
 
 
 @dataclass(frozen=True, repr=False)
-class TFC3(TermAxiom):
+class Tfc3Axiom(TermAxiom):
     """TFC3: for query term pairs with idf equal within the margin, d1 earns a point if tf(t1,d2) = tf(t1,d1) + tf(t2,d1), tf(t2,d2) = 0, tf(t1,d1), tf(t2,d1) > 0."""
 
     name: ClassVar[str] = "TFC3"
@@ -163,7 +190,7 @@ class TFC3(TermAxiom):
 
 
 @dataclass(frozen=True, repr=False)
-class M_TDC(TermAxiom):
+class ModifiedTdcAxiom(TermAxiom):
     """M-TDC: equal total query tf; per query term pair with idf(t1) > idf(t2) (beyond the margin), a point for more t1 occurrences."""
 
     name: ClassVar[str] = "M_TDC"
@@ -194,7 +221,7 @@ class M_TDC(TermAxiom):
 
 
 @dataclass(frozen=True, repr=False)
-class LEN_M_TDC(M_TDC):
+class LenModifiedTdcAxiom(ModifiedTdcAxiom):
     """LEN-M-TDC: M-TDC with the LEN precondition."""
 
     name: ClassVar[str] = "LEN_M_TDC"
@@ -203,7 +230,7 @@ class LEN_M_TDC(M_TDC):
 
 # -- document length -----------------------------------------------------------------------------------
 @dataclass(frozen=True, repr=False)
-class LNC1(TermAxiom):
+class Lnc1Axiom(TermAxiom):
     """LNC1: if every query term's relative tf is equal within the margin, prefer the shorter document."""
 
     name: ClassVar[str] = "LNC1"
@@ -218,7 +245,7 @@ class LNC1(TermAxiom):
 
 
 @dataclass(frozen=True, repr=False)
-class TF_LNC(TermAxiom):
+class TfLncAxiom(TermAxiom):
     """TF-LNC: per query term t, if |d1| - tf(t,d1) = |d2| - tf(t,d2), the document with more t earns a point."""
 
     name: ClassVar[str] = "TF_LNC"
@@ -234,7 +261,7 @@ class TF_LNC(TermAxiom):
 
 # -- lower bound ---------------------------------------------------------------------------------------
 @dataclass(frozen=True, repr=False)
-class LB1(TermAxiom):
+class Lb1Axiom(TermAxiom):
     """LB1: if retrieval scores are equal within the margin, prefer the document containing query terms the other lacks."""
 
     name: ClassVar[str] = "LB1"
@@ -258,7 +285,7 @@ class LB1(TermAxiom):
 
 # -- query aspects -------------------------------------------------------------------------------------
 @dataclass(frozen=True, repr=False)
-class REG(TermAxiom):
+class RegAxiom(TermAxiom):
     """REG: prefer more occurrences (relative tf) of the query term least similar on average to all query terms."""
 
     name: ClassVar[str] = "REG"
@@ -288,7 +315,7 @@ class REG(TermAxiom):
 
 
 @dataclass(frozen=True, repr=False)
-class ANTI_REG(REG):
+class AntiRegAxiom(RegAxiom):
     """ANTI-REG: as REG, for the query term most similar on average to the query terms."""
 
     name: ClassVar[str] = "ANTI_REG"
@@ -296,7 +323,7 @@ class ANTI_REG(REG):
 
 
 @dataclass(frozen=True, repr=False)
-class AND(TermAxiom):
+class AndAxiom(TermAxiom):
     """AND: prefer the document that contains all query terms."""
 
     name: ClassVar[str] = "AND"
@@ -309,7 +336,7 @@ class AND(TermAxiom):
 
 
 @dataclass(frozen=True, repr=False)
-class LEN_AND(AND):
+class LenAndAxiom(AndAxiom):
     """LEN-AND: AND with the LEN precondition."""
 
     name: ClassVar[str] = "LEN_AND"
@@ -317,7 +344,7 @@ class LEN_AND(AND):
 
 
 @dataclass(frozen=True, repr=False)
-class M_AND(TermAxiom):
+class ModifiedAndAxiom(TermAxiom):
     """M-AND: prefer the document that contains more distinct query terms."""
 
     name: ClassVar[str] = "M_AND"
@@ -330,7 +357,7 @@ class M_AND(TermAxiom):
 
 
 @dataclass(frozen=True, repr=False)
-class LEN_M_AND(M_AND):
+class LenModifiedAndAxiom(ModifiedAndAxiom):
     """LEN-M-AND: M-AND with the LEN precondition."""
 
     name: ClassVar[str] = "LEN_M_AND"
@@ -338,7 +365,7 @@ class LEN_M_AND(M_AND):
 
 
 @dataclass(frozen=True, repr=False)
-class DIV(TermAxiom):
+class DivAxiom(TermAxiom):
     """DIV: prefer the lower vocabulary overlap with the query, Jaccard |q & d| / |q | d|."""
 
     name: ClassVar[str] = "DIV"
@@ -352,7 +379,7 @@ class DIV(TermAxiom):
 
 
 @dataclass(frozen=True, repr=False)
-class LEN_DIV(DIV):
+class LenDivAxiom(DivAxiom):
     """LEN-DIV: DIV with the LEN precondition."""
 
     name: ClassVar[str] = "LEN_DIV"
@@ -361,7 +388,7 @@ class LEN_DIV(DIV):
 
 # -- term similarity -----------------------------------------------------------------------------------
 @dataclass(frozen=True, repr=False)
-class STMC1(TermAxiom):
+class Stmc1Axiom(TermAxiom):
     """STMC1: prefer the higher mean similarity sim(t, t') over distinct query terms t and distinct document terms t'."""
 
     name: ClassVar[str] = "STMC1"
@@ -390,7 +417,7 @@ class STMC1(TermAxiom):
 
 
 @dataclass(frozen=True, repr=False)
-class STMC2(TermAxiom):
+class Stmc2Axiom(TermAxiom):
     """STMC2: for the most similar (query term t, non-query term t') of both documents, prefer d1 if |d2| / |d1| ~ tf(t', d2) / tf(t, d1)."""
 
     name: ClassVar[str] = "STMC2"
@@ -399,7 +426,7 @@ class STMC2(TermAxiom):
     reference_asymmetry: bool = False
     """Return the reference's raw answer per ordered pair (not antisymmetric; diagonal may be 1)."""
 
-    extra_terms_prefetch = STMC1.extra_terms_prefetch
+    extra_terms_prefetch = Stmc1Axiom.extra_terms_prefetch
 
     def core(self, query, docs, request, responses):
         """Per pair: the reference's first-applicable rule; antisymmetrised (upper triangle mirrored) unless reference_asymmetry."""
@@ -439,7 +466,7 @@ class STMC2(TermAxiom):
 
 # -- sentence length -----------------------------------------------------------------------------------
 @dataclass(frozen=True, repr=False)
-class aSL(TermAxiom):
+class AverageSentenceLengthAxiom(TermAxiom):
     """aSL: prefer the document whose mean sentence length (terms per sentence) lies in [min, max] over one outside."""
 
     name: ClassVar[str] = "aSL"
@@ -464,7 +491,22 @@ class aSL(TermAxiom):
         return compare(np.array(values))
 
 
-RETRIEVAL_AXIOMS = [TFC1(), TFC3(), M_TDC(), LEN_M_TDC(), LNC1(), TF_LNC(), LB1(), REG(), ANTI_REG(), AND(),
-                    LEN_AND(), M_AND(), LEN_M_AND(), DIV(), LEN_DIV(), STMC1(), STMC2(), aSL()]
-for _axiom in RETRIEVAL_AXIOMS:
-    register(_axiom)
+TFC1 = register(Tfc1Axiom())
+TFC3 = register(Tfc3Axiom())
+M_TDC = register(ModifiedTdcAxiom())
+LEN_M_TDC = register(LenModifiedTdcAxiom())
+LNC1 = register(Lnc1Axiom())
+TF_LNC = register(TfLncAxiom())
+LB1 = register(Lb1Axiom())
+REG = register(RegAxiom())
+ANTI_REG = register(AntiRegAxiom())
+AND = register(AndAxiom())
+LEN_AND = register(LenAndAxiom())
+M_AND = register(ModifiedAndAxiom())
+LEN_M_AND = register(LenModifiedAndAxiom())
+DIV = register(DivAxiom())
+LEN_DIV = register(LenDivAxiom())
+STMC1 = register(Stmc1Axiom())
+STMC2 = register(Stmc2Axiom())
+aSL = register(AverageSentenceLengthAxiom())
+RETRIEVAL_AXIOMS = [TFC1, TFC3, M_TDC, LEN_M_TDC, LNC1, TF_LNC, LB1, REG, ANTI_REG, AND, LEN_AND, M_AND, LEN_M_AND, DIV, LEN_DIV, STMC1, STMC2, aSL]

@@ -99,7 +99,7 @@ class _ArgumentAxiom(TermAxiom):
 
 
 @dataclass(frozen=True, repr=False)
-class ArgUC(_ArgumentAxiom):
+class ArgumentativeUnitsCountAxiom(_ArgumentAxiom):
     """ArgUC: prefer the document with more argumentative units."""
 
     name: ClassVar[str] = "ArgUC"
@@ -110,7 +110,7 @@ class ArgUC(_ArgumentAxiom):
 
 
 @dataclass(frozen=True, repr=False)
-class QTArg(_ArgumentAxiom):
+class QueryTermOccurrenceInArgumentativeUnitsAxiom(_ArgumentAxiom):
     """QTArg: prefer more occurrences of query terms inside argumentative units."""
 
     name: ClassVar[str] = "QTArg"
@@ -123,7 +123,7 @@ class QTArg(_ArgumentAxiom):
 
 
 @dataclass(frozen=True, repr=False)
-class QTPArg(_ArgumentAxiom):
+class QueryTermPositionInArgumentativeUnitsAxiom(_ArgumentAxiom):
     """QTPArg: prefer the smaller mean over query terms of the first in-unit position (penalty if not in a unit)."""
 
     name: ClassVar[str] = "QTPArg"
@@ -153,6 +153,7 @@ class QTPArg(_ArgumentAxiom):
         return np.sign(mean_j - mean_i)
 
 
-ARGUMENT_AXIOMS = [ArgUC(), QTArg(), QTPArg()]
-for _axiom in ARGUMENT_AXIOMS:
-    register(_axiom)
+ArgUC = register(ArgumentativeUnitsCountAxiom())
+QTArg = register(QueryTermOccurrenceInArgumentativeUnitsAxiom())
+QTPArg = register(QueryTermPositionInArgumentativeUnitsAxiom())
+ARGUMENT_AXIOMS = [ArgUC, QTArg, QTPArg]

@@ -65,7 +65,7 @@ class _PairwiseProximity(TermAxiom):
 
 
 @dataclass(frozen=True, repr=False)
-class PROX1(_PairwiseProximity):
+class Prox1Axiom(_PairwiseProximity):
     """PROX1: same query terms (>= 2) in both; prefer the smaller sum over term pairs of |first(t) - first(t')|."""
 
     name: ClassVar[str] = "PROX1"
@@ -76,7 +76,7 @@ class PROX1(_PairwiseProximity):
 
 
 @dataclass(frozen=True, repr=False)
-class PROX2(_PairwiseProximity):
+class Prox2Axiom(_PairwiseProximity):
     """PROX2: same query terms (>= 2) in both; prefer the smaller sum of first-occurrence positions."""
 
     name: ClassVar[str] = "PROX2"
@@ -87,7 +87,7 @@ class PROX2(_PairwiseProximity):
 
 
 @dataclass(frozen=True, repr=False)
-class PROX3(_PairwiseProximity):
+class Prox3Axiom(_PairwiseProximity):
     """PROX3: same query terms (>= 2) in both; prefer the earlier first occurrence of the query term sequence as a phrase."""
 
     name: ClassVar[str] = "PROX3"
@@ -105,7 +105,7 @@ class PROX3(_PairwiseProximity):
 
 
 @dataclass(frozen=True, repr=False)
-class PROX4(_PairwiseProximity):
+class Prox4Axiom(_PairwiseProximity):
     """PROX4: all query terms in both; prefer fewer non-query words in the closest grouping, then more such groupings."""
 
     name: ClassVar[str] = "PROX4"
@@ -133,7 +133,7 @@ class PROX4(_PairwiseProximity):
 
 
 @dataclass(frozen=True, repr=False)
-class PROX5(_PairwiseProximity):
+class Prox5Axiom(_PairwiseProximity):
     """PROX5: all query terms in both; prefer the smaller mean, over query term occurrences, of the shortest span covering all query terms around it."""
 
     name: ClassVar[str] = "PROX5"
@@ -151,6 +151,9 @@ class PROX5(_PairwiseProximity):
         return float(np.mean(best))
 
 
-PROXIMITY_AXIOMS = [PROX1(), PROX2(), PROX3(), PROX4(), PROX5()]
-for _axiom in PROXIMITY_AXIOMS:
-    register(_axiom)
+PROX1 = register(Prox1Axiom())
+PROX2 = register(Prox2Axiom())
+PROX3 = register(Prox3Axiom())
+PROX4 = register(Prox4Axiom())
+PROX5 = register(Prox5Axiom())
+PROXIMITY_AXIOMS = [PROX1, PROX2, PROX3, PROX4, PROX5]
