@@ -69,6 +69,13 @@ def load_sentence_encoder(name: str = DEFAULT_SENTENCE_MODEL) -> Any:
     """Load a sentence-transformers model by path or name; the default name uses the packaged offline copy."""
     from sentence_transformers import SentenceTransformer
 
+    try:  # model loading progress bars are noise in pipelines and notebooks
+        from transformers.utils import logging as transformers_logging
+
+        transformers_logging.disable_progress_bar()
+    except ImportError:  # pragma: no cover
+        pass
+
     path = Path(name).expanduser()
     if path.exists():
         return SentenceTransformer(str(path), device="cpu")

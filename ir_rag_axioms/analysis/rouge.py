@@ -1,0 +1,34 @@
+"""ROUGE-Lsum between a response and its context, with Punkt sentence splitting, memoised per pair of texts."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ir_rag_axioms.analysis.cache import default_analysis
+
+
+@lru_cache(maxsize=1)
+def _scorer(use_stemmer: bool):
+    from rouge_score_rs import RougeScorer
+
+    return RougeScorer(["rougeLsum"], use_stemmer=use_stemmer)
+
+
+def punkt_sentences(text: str) -> str:
+    """The text re-joined one Punkt sentence per line (the summary split of rouge-score's ``split_summaries``)."""
+    import punkt
+
+    def split() -> str:
+        return "\n".join(" ".join(s.split()) for s in punkt.sent_tokenize(text) if s.strip())
+
+    return default_analysis().memo(("punkt", text), split)
+
+
+def rouge_lsum_f(target: str, prediction: str, use_stemmer: bool = False) -> float:
+    """ROUGE-Lsum F-measure of ``prediction`` against ``target`` (rouge-score's tokenizer, Punkt sentences)."""
+
+    def score() -> float:
+        result = _scorer(use_stemmer).score(punkt_sentences(target), punkt_sentences(prediction))
+        return float(result["rougeLsum"].fmeasure)
+
+    return default_analysis().memo(("rougeLsum", use_stemmer, target, prediction), score)

@@ -1,0 +1,76 @@
+"""The demo: every RAG axiom on a small sample shipped with the package, printed per request."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Sequence
+from importlib import resources
+
+import numpy as np
+
+from ir_rag_axioms.analysis.resources import ToolUnavailableError
+from ir_rag_axioms.axioms.base import Axiom, Item
+from ir_rag_axioms.model import GenerationRequest, GenerationResponse
+
+
+def load_demo() -> list[Item]:
+    """The shipped sample: three requests with context and five responses each."""
+    raw = json.loads(resources.files("ir_rag_axioms").joinpath("data/demo.json").read_text())
+    return [
+        (
+            GenerationRequest(r["id"], r["text"], r["context"]),
+            [GenerationResponse(x["id"], x["text"]) for x in r["responses"]],
+        )
+        for r in raw["requests"]
+    ]
+
+
+def rag_axioms() -> dict[str, Axiom]:
+    """The eleven RAG axioms with default parameters; CLAR1 only if a LanguageTool server answers."""
+    from ir_rag_axioms import CLAR1, CLAR2, COH1, COH2, CONS1, CONS2, CONS3, CORR1, COV1, COV2, COV3
+
+    axioms: dict[str, Axiom] = {
+        "COH1": COH1, "COH2": COH2, "COV1": COV1, "COV2": COV2, "COV3": COV3, "CONS1": CONS1,
+        "CONS2": CONS2, "CONS3": CONS3, "CORR1": CORR1, "CLAR1": CLAR1, "CLAR2": CLAR2,
+    }
+    try:
+        CLAR1._tool()
+    except ToolUnavailableError as error:
+        print(f"[CLAR1 skipped: {str(error).split('. ')[0]}. See README, 'CLAR1 and LanguageTool'.]\n")
+        del axioms["CLAR1"]
+    return axioms
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Print each axiom's net wins per response and the responses ordered by summed net wins (Borda)."""
+    parser = argparse.ArgumentParser(prog="ir-rag-axioms demo", description=main.__doc__)
+    parser.add_argument("--matrices", action="store_true", help="also print every preference matrix")
+    args = parser.parse_args(argv)
+
+    items = load_demo()
+    axioms = rag_axioms()
+    matrices = {name: axiom.preferences_batch(items, progress=True) for name, axiom in axioms.items()}
+    for k, (request, responses) in enumerate(items):
+        ids = [r.id for r in responses]
+        width = max(8, *(len(i) for i in ids))
+        print(f"Request {request.id}: {request.text}  ({len(request.context or ())} context passages)")
+        print("  net wins per axiom (wins minus losses against the other responses):")
+        print("  " + "axiom".ljust(7) + "".join(i.rjust(width + 1) for i in ids))
+        total = np.zeros(len(responses))
+        for name, per_request in matrices.items():
+            wins = per_request[k].sum(axis=1)
+            total += wins
+            print("  " + name.ljust(7) + "".join(f"{w:+.0f}".rjust(width + 1) for w in wins))
+            if args.matrices:
+                for i, row in zip(ids, per_request[k], strict=True):
+                    print("      " + i.ljust(width) + " ".join(f"{v:+.0f}" for v in row))
+        print("  ranking by summed net wins (Borda):")
+        for place, i in enumerate(np.argsort(-total, kind="stable"), start=1):
+            print(f"    {place}. {ids[i]:<{width}} {total[i]:+.0f}")
+        print()
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())
