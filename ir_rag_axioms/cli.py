@@ -206,6 +206,7 @@ def plot_votes(sweep: pd.DataFrame, path: Path, title: str) -> None:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(5, 4))
+    sweep = sweep[sweep["correct"].notna()]  # a vote that decides nothing has no correctness
     ax.plot(sweep["judgments_saved"], sweep["correct"], marker="o")
     for row in sweep.itertuples():
         ax.annotate(f"{row.minimum_votes:.2f}", (row.judgments_saved, row.correct), fontsize=6,

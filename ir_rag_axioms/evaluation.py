@@ -152,12 +152,12 @@ def vote_sweep(
     axiom_preferences: Mapping[str, Matrices], oracle: Matrices,
     minimum_votes: Iterable[float] = tuple(np.round(np.arange(0.0, 0.51, 0.05), 2)),
 ) -> pd.DataFrame:
-    """For each minimum vote share: the vote's measures; judgments_saved = decisiveness (pairs the vote decides), correct = strict consistency."""
+    """For each minimum vote share: the vote's measures; judgments_saved = decisiveness (pairs the vote decides), correct = strict consistency (NaN if it decides nothing)."""
     rows = []
     for m in minimum_votes:
         scores = evaluate_preferences(majority_vote_preferences(axiom_preferences, float(m)), oracle)
         rows.append({"minimum_votes": float(m), **scores, "judgments_saved": scores["decisiveness"],
-                     "correct": scores["consistency_strict"]})
+                     "correct": scores["consistency_strict"] if scores["decisiveness"] > 0 else float("nan")})
     return pd.DataFrame(rows)
 
 

@@ -105,6 +105,8 @@ def test_vote_sweep_trade_off():
     assert list(sweep.columns) == ["minimum_votes", *ev.MEASURES, "judgments_saved", "correct"]
     assert sweep["decisiveness"].is_monotonic_decreasing
     assert (sweep["judgments_saved"] == sweep["decisiveness"]).all()
+    never = ev.vote_sweep(axioms, oracle, minimum_votes=[1.0])
+    assert never.loc[0, "decisiveness"] == 0 and np.isnan(never.loc[0, "correct"])
     # with one axiom, the vote is that axiom
     single = ev.vote_sweep({"A0": axioms["A0"]}, oracle, minimum_votes=[0.0])
     assert single.loc[0, "consistency"] == ev.consistency(axioms["A0"], oracle)
