@@ -185,3 +185,21 @@ def test_llm_rating_oracle(data_dir: Path, judged_items):
     matrices = np.stack(real.preferences_batch(judged_items[:5]))
     assert matrices.shape == (5, 6, 6) and (np.abs(matrices).sum(axis=(1, 2)) > 0).all()
     assert np.array_equal(matrices, -matrices.transpose(0, 2, 1))
+
+
+def test_oracles_from_registered_datasets(data_dir: Path, judged_items, tmp_path: Path):
+    from ir_rag_axioms.datasets import register_crowd, register_nuggets
+
+    register_crowd(data_dir / "trec-rag-24-crowd", name="test-oracles/crowd", cache_dir=tmp_path / "c")
+    from_irds = np.stack(CrowdOracle.from_irds("test-oracles/crowd", utility="coverage").preferences_batch(judged_items))
+    from_files = np.stack(CrowdOracle(utility="coverage", data_dir=data_dir / "trec-rag-24-crowd")
+                          .preferences_batch(judged_items))
+    assert np.array_equal(from_irds, from_files) and np.abs(from_files).sum() > 0
+    register_nuggets(data_dir / "trec-rag-24-nuggets", name="test-oracles/nuggets", cache_dir=tmp_path / "n")
+    request = GenerationRequest("2024-105741", "q")
+    answers = [GenerationResponse(r, "") for r in ("BEST_cot_gpt3.5", "Enhanced_Iterative_Fact_Refinement_and_Prioritization")]
+    for score in ("all", "vital-strict", "weighted"):
+        irds = NuggetOracle.from_irds(f"test-oracles/nuggets/{score}").preferences(request, answers)
+        files = NuggetOracle(data_dir=data_dir / "trec-rag-24-nuggets", score_type=score.split("-")[0],
+                             strict=score.endswith("strict")).preferences(request, answers)
+        assert np.array_equal(irds, files)

@@ -149,6 +149,20 @@ class CrowdOracle(ConfigurableAxiom):
         """An oracle over in-memory ratings (and responses for kind-style aliases), e.g. from ``load_crowd_ratings``."""
         return cls(judgments=CrowdJudgments(ratings, responses), **params)
 
+    @classmethod
+    def from_irds(cls, dataset: str = "ir-rag-axioms/crowdrag-25", **params: Any) -> CrowdOracle:
+        """An oracle over a registered ir_datasets dataset's docpairs (probabilities) and docs (kind-style names)."""
+        import ir_datasets
+
+        import ir_rag_axioms.datasets  # noqa: F401  (registers our datasets)
+
+        loaded = ir_datasets.load(dataset)
+        ratings = pd.DataFrame([p._asdict() for p in loaded.docpairs_iter()]).rename(
+            columns={"doc_id_a": "response_a", "doc_id_b": "response_b"})
+        responses = pd.DataFrame(
+            [{"response": d.doc_id, "topic": d.query_id, "name": d.name} for d in loaded.docs_iter()])
+        return cls.from_frames(ratings, responses, **params)
+
     def load(self) -> CrowdJudgments:
         """The judgments (loaded once per set of paths)."""
         if self.judgments is not None:
@@ -231,6 +245,20 @@ class NuggetOracle(ConfigurableAxiom):
         """An oracle over an in-memory assignments frame (``qid``, ``run_id``, ``nuggets``)."""
         probe = cls(**params)
         return cls(scores=cls._scores_from_frame(assignments, probe.score_type, probe.strict), **params)
+
+    @classmethod
+    def from_irds(cls, dataset: str = "ir-rag-axioms/trec-rag-2024-nuggets", **params: Any) -> NuggetOracle:
+        """An oracle over a registered nugget dataset's qrels ``score`` (the sub-dataset fixes the score type, e.g. ``.../all-strict``)."""
+        import ir_datasets
+
+        import ir_rag_axioms.datasets  # noqa: F401  (registers our datasets)
+
+        scores: dict[tuple[str, str], float] = {}
+        for qrel in ir_datasets.load(dataset).qrels_iter():
+            score = float(getattr(qrel, "score", qrel.relevance))
+            scores[(qrel.query_id, qrel.doc_id)] = score
+            scores[(qrel.query_id, qrel.doc_id.removeprefix(f"{qrel.query_id}/"))] = score
+        return cls(scores=_Scores(scores), **params)
 
     def load(self) -> _Scores:
         """The nugget scores (computed once per file and score type)."""
