@@ -94,10 +94,15 @@ def test_lb1_with_given_scores():
 
 def test_reg_and_anti_reg_pick_least_and_most_similar_term():
     similarity = TableSimilarity((("a", "b", 0.9),))  # means: a .633, b .633, c .333
-    docs = ["c x x x", "a a x x"]
+    docs = ["c x x x", "a b x x"]
     assert prefs(R.REG(similarity=similarity), "a b c", docs).tolist() == [[0, 1], [-1, 0]]
     assert prefs(R.ANTI_REG(similarity=similarity), "a b c", docs).tolist() == [[0, -1], [1, 0]]
-    assert R.REG(similarity=similarity).aspect_term(T("a b c")) == "c"
+    assert R.REG(similarity=similarity).aspect_terms(T("a b c")) == ["c"]
+    assert R.ANTI_REG(similarity=similarity).aspect_terms(T("a b c")) == ["a", "b"]
+    # tied aspect terms a and b: a preference only where both terms agree
+    tied = ["a b x x", "a x x x", "b x x x", "a a b b"]
+    assert prefs(R.ANTI_REG(similarity=similarity), "a b c", tied).tolist() == [
+        [0, 0, 0, -1], [0, 0, 0, -1], [0, 0, 0, -1], [1, 1, 1, 0]]
 
 
 def test_and_m_and_div_and_len_variants():

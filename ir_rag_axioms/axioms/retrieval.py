@@ -286,7 +286,7 @@ class Lb1Axiom(TermAxiom):
 # -- query aspects -------------------------------------------------------------------------------------
 @dataclass(frozen=True, repr=False)
 class RegAxiom(TermAxiom):
-    """REG: prefer more occurrences (relative tf) of the query term least similar on average to all query terms."""
+    """REG: prefer more occurrences (relative tf) of the query term(s) least similar on average to all query terms."""
 
     name: ClassVar[str] = "REG"
     anti: ClassVar[bool] = False
@@ -298,20 +298,24 @@ class RegAxiom(TermAxiom):
         """Embed/prepare the query terms."""
         self.similarity.prefetch([t for request, _ in items for t in query_terms(term_statistics([request.text], self.model)[0])])
 
-    def aspect_term(self, query: TermStatistics) -> str | None:
-        """argmin (argmax for ANTI-REG) of the mean similarity to the query terms (itself included); first on ties."""
+    def aspect_terms(self, query: TermStatistics) -> list[str]:
+        """The query terms with minimal (ANTI-REG: maximal) mean similarity to all query terms, itself included."""
         terms = query_terms(query)
         if not terms:
-            return None
+            return []
         mean = self.similarity.matrix(terms, terms).mean(axis=1)
-        return terms[int(np.argmax(mean) if self.anti else np.argmin(mean))]
+        target = mean.max() if self.anti else mean.min()
+        return [t for t, m in zip(terms, mean) if np.isclose(m, target, rtol=1e-9, atol=1e-12)]
 
     def core(self, query, docs, request, responses):
-        """compare(tf(t*, d) / |d|)."""
-        term = self.aspect_term(query)
-        if term is None:
-            return np.zeros((len(docs), len(docs)))
-        return compare(tf_matrix([term], docs, relative=True)[:, 0])
+        """+1 if d_i has a higher tf(t, d) / |d| than d_j for every such term t, -1 if lower for every one, else 0."""
+        terms = self.aspect_terms(query)
+        n = len(docs)
+        if not terms:
+            return np.zeros((n, n))
+        tf = tf_matrix(terms, docs, relative=True)
+        higher = (tf[:, None, :] > tf[None, :, :]).all(axis=2)
+        return higher.astype(np.float64) - higher.T
 
 
 @dataclass(frozen=True, repr=False)
