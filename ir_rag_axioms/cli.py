@@ -107,6 +107,11 @@ def split_specs(text: str) -> list[str]:
     return [p for p in parts if p]
 
 
+def _paper_name(name: str) -> str:
+    """The paper's spelling of a preset name: ``GEN_TF_LNC`` -> ``GEN-TF-LNC`` (others unchanged)."""
+    return name.replace("_", "-") if name.startswith("GEN_") else name
+
+
 def parse_axioms(text: str) -> dict[str, Any]:
     """Comma-separated items: ``ictir2025`` (the preset: paper name -> axiom), ``NAME=SPEC`` or a spec for ``registry.parse``."""
     import re
@@ -118,7 +123,7 @@ def parse_axioms(text: str) -> dict[str, Any]:
         if item.lower() in ("ictir2025", "ictir"):
             from ir_rag_axioms import presets
 
-            axioms.update(presets.ICTIR2025)
+            axioms.update({_paper_name(name): axiom for name, axiom in presets.ICTIR2025.items()})
             continue
         named = re.match(r"^\s*([\w.-]+)\s*=(?!=)(.+)$", item)
         if named:
