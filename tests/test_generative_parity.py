@@ -19,9 +19,9 @@ REFERENCE_MODE = {
 
 MINIMUM_AGREEMENT = {name: 0.99 for name in ICTIR2025_GENERATIVE}
 MINIMUM_AGREEMENT.update({
-    # Measured: STMC2 92.1 % (29 of its 154 differing entries are a different choice among equally similar
-    # term pairs, which the reference takes in set iteration order; the rest is unexplained).
-    "GEN_STMC2": 0.92,
+    # Measured: STMC2 93.9 % (119 of 1,950 off-diagonal entries differ; its 47 diagonal +1 entries match
+    # exactly; the rule for ties among most similar pairs was inferred from the matrices; the rest is unexplained).
+    "GEN_STMC2": 0.935,
 })
 
 

@@ -422,7 +422,7 @@ class Stmc1Axiom(TermAxiom):
 
 @dataclass(frozen=True, repr=False)
 class Stmc2Axiom(TermAxiom):
-    """STMC2: for the most similar (query term t, non-query term t') of both documents, prefer d1 if |d2| / |d1| ~ tf(t', d2) / tf(t, d1)."""
+    """STMC2: for the most similar (query term t, non-query term t') pair(s) of both documents, prefer d1 if |d2| / |d1| ~ tf(t', d2) / tf(t, d1) for all."""
 
     name: ClassVar[str] = "STMC2"
     margin_fraction: float = 0.2
@@ -454,16 +454,16 @@ class Stmc2Axiom(TermAxiom):
         if not others or not d1.length or not d2.length:
             return 0.0
         sims = self.similarity.matrix(terms, others)
-        a, b = np.unravel_index(int(np.argmax(sims)), sims.shape)
-        t, other = terms[a], others[b]
+        best = np.flatnonzero(np.isclose(sims.ravel(), sims.max(), rtol=1e-9, atol=1e-12))
+        pairs = [(terms[k // len(others)], others[k % len(others)]) for k in best]
         m = self.margin_fraction
 
         def similar(x: float, y: float) -> bool:
             return abs(x - y) <= m * max(abs(x), abs(y))
 
-        if d1.tf(t) and similar(d2.length / d1.length, d2.tf(other) / d1.tf(t)):
+        if all(d1.tf(t) and similar(d2.length / d1.length, d2.tf(o) / d1.tf(t)) for t, o in pairs):
             return 1.0
-        if d2.tf(t) and similar(d1.length / d2.length, d1.tf(other) / d2.tf(t)):
+        if all(d2.tf(t) and similar(d1.length / d2.length, d1.tf(o) / d2.tf(t)) for t, o in pairs):
             return -1.0
         return 0.0
 
