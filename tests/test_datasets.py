@@ -156,3 +156,43 @@ def test_bad_json_and_missing_fields(tmp_path: Path):
         json.dumps({"qid": "1", "query": "q", "run_id": "r", "answer_text": "a", "nuggets": []}) + "\n{not json\n")
     with pytest.raises(DataFileError, match="corrupt or unreadable at line 2"):
         loaders.load_nugget_assignments(tmp_path)
+
+
+@pytest.fixture()
+def http_folder(tmp_path: Path):
+    """A local HTTP server over a temporary folder (stands in for the public download location)."""
+    import functools
+    import http.server
+    import threading
+
+    served = tmp_path / "served"
+    served.mkdir()
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(served))
+    handler.log_message = lambda *args: None
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield served, f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+
+
+def test_download_verifies_the_checksum_and_caches(http_folder, crowd_dir: Path, tmp_path: Path, monkeypatch):
+    import dataclasses
+
+    served, url = http_folder
+    monkeypatch.delenv(files.ENV_VAR, raising=False)
+    monkeypatch.setenv("IR_DATASETS_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1")
+    (served / "ratings.jsonl.gz").write_bytes((crowd_dir / "ratings.jsonl.gz").read_bytes())
+    spec = dataclasses.replace(files.CROWD_RATINGS, url=url + "ratings.jsonl.gz")
+    path = files.resolve(spec)
+    assert path == tmp_path / "home" / "ir-rag-axioms" / "trec-rag-24-crowd" / "ratings.jsonl.gz"
+    assert files.md5sum(path) == spec.md5
+    (served / "ratings.jsonl.gz").unlink()
+    assert files.resolve(spec) == path  # from the cache, no second download
+    (served / "topics.rag24.test.txt").write_text("1\tnot the real topics\n")
+    wrong = dataclasses.replace(files.CROWD_TOPICS, url=url + "topics.rag24.test.txt")
+    with pytest.raises(DataFileError, match=r"crowd/topics: cannot download .*Expected md5 hash to be 234113ab"):
+        files.resolve(wrong)
+    assert not (tmp_path / "home" / "ir-rag-axioms" / "trec-rag-24-crowd" / "topics.rag24.test.txt").exists()
