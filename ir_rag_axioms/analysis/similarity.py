@@ -145,8 +145,53 @@ def _wup(a: str, b: str, smoothing: int) -> float:
     first, second = _synsets(a, smoothing + 1), _synsets(b, smoothing + 1)
     if not first or not second:
         return 0.0
-    values = [x.wup_similarity(y) or 0.0 for x in first for y in second]
+    values = [_wup_synsets(x, y) or 0.0 for x in first for y in second]
     return float(sum(values) / len(values))
+
+
+_ROOT = "*ROOT*"
+
+
+@lru_cache(maxsize=200_000)
+def _hypernym_distances(synset: Any, simulate_root: bool) -> dict[str, int]:
+    """Synset name -> shortest hypernym distance (NLTK's ``_shortest_hypernym_paths``, keyed by name, cached)."""
+    return {s.name(): d for s, d in synset._shortest_hypernym_paths(simulate_root).items()} if simulate_root \
+        else {s.name(): d for s, d in synset._shortest_hypernym_paths(False).items()}
+
+
+def _distance(synset: Any, subsumer_name: str, subsumer_paths: dict[str, int], simulate_root: bool) -> float | None:
+    if synset.name() == subsumer_name:
+        return 0
+    paths = _hypernym_distances(synset, simulate_root)
+    best = min((d + subsumer_paths[name] for name, d in paths.items() if name in subsumer_paths), default=None)
+    return best
+
+
+def _wup_synsets(first: Any, second: Any) -> float | None:
+    """NLTK's ``Synset.wup_similarity`` (simulate_root=True, WordNet 3.0) with per-synset caches; same values."""
+    need_root = first.pos() != "n" or second.pos() != "n"
+    common = list(first.common_hypernyms(second))
+    candidates = [(s.min_depth(), s.name(), s) for s in common]
+    if need_root:
+        candidates.append((0, _ROOT, None))
+    if not candidates:
+        return None
+    deepest = max(c[0] for c in candidates)
+    subsumers = sorted((c for c in candidates if c[0] == deepest), key=lambda c: c[1])
+    chosen = next((c for c in subsumers if c[1] == first.name()), subsumers[0])
+    if chosen[2] is None:  # the simulated root above all taxonomies
+        depth = 1
+        len1 = max(_hypernym_distances(first, True).values())
+        len2 = max(_hypernym_distances(second, True).values())
+    else:
+        subsumer = chosen[2]
+        depth = subsumer.max_depth() + 1
+        subsumer_paths = _hypernym_distances(subsumer, need_root)
+        len1 = _distance(first, subsumer.name(), subsumer_paths, need_root)
+        len2 = _distance(second, subsumer.name(), subsumer_paths, need_root)
+        if len1 is None or len2 is None:
+            return None
+    return (2.0 * depth) / (len1 + depth + len2 + depth)
 
 
 @dataclass(frozen=True)
