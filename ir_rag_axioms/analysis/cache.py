@@ -35,6 +35,13 @@ def pipes_for(needs: Iterable[str]) -> frozenset[str]:
     return frozenset(pipes)
 
 
+def _listeners(nlp: Any) -> set[str]:
+    """Components that read the shared tok2vec layer of a pipeline."""
+    if "tok2vec" not in nlp.component_names:
+        return set()
+    return set(getattr(nlp.get_pipe("tok2vec"), "listening_components", ()))
+
+
 def is_analysable(text: str) -> bool:
     """Whether a text is non-blank and within ``MAX_TEXT_CHARS`` (axioms abstain on other texts)."""
     return bool(text.strip()) and len(text) <= MAX_TEXT_CHARS
@@ -78,12 +85,6 @@ class Analysis:
 
     def _parse_into_cache(self, texts: list[str], model: str, pipes: frozenset[str]) -> None:
         nlp = load_spacy(model)
-        # Never lose components a cached Doc already had: parse with the union.
-        for text in texts:
-            cached = self._docs.get((model, text))
-            if cached is not None:
-                pipes = pipes | cached[0]
-        disable = [name for name in nlp.pipe_names if name not in pipes]
         long = [t for t in texts if len(t) > MAX_TEXT_CHARS]
         if long and not self._warned_long:
             warnings.warn(
@@ -92,16 +93,40 @@ class Analysis:
                 stacklevel=3,
             )
             self._warned_long = True
-        inputs = [t if len(t) <= MAX_TEXT_CHARS else "" for t in texts]
+        # A Doc parsed before with fewer components: the named entity recognizer, which reads no other
+        # component, runs on it alone; anything else means a new parse with all components (later components
+        # read earlier ones, e.g. the attribute ruler reads the parse, and lemmas are not overwritten).
+        ner_only: list[str] = []
+        fresh: list[str] = []
+        for text in texts:
+            cached = self._docs.get((model, text))
+            if cached is not None and pipes - cached[0] == {"ner"} and "ner" not in _listeners(nlp):
+                ner_only.append(text)
+            else:
+                fresh.append(text)
+        if fresh:
+            union = pipes.union(*(self._docs[(model, t)][0] for t in fresh if (model, t) in self._docs))
+            inputs = [t if len(t) <= MAX_TEXT_CHARS else "" for t in fresh]
+            disable = [name for name in nlp.pipe_names if name not in union]
+            docs = nlp.pipe(inputs, disable=disable, batch_size=self.batch_size, n_process=self._processes(len(fresh)))
+            self._store(model, fresh, docs, union)
+        if ner_only:
+            docs = nlp.get_pipe("ner").pipe((self._docs[(model, t)][1] for t in ner_only), batch_size=self.batch_size)
+            self._store(model, ner_only, docs, pipes)
+
+    def _store(self, model: str, texts: Sequence[str], docs: Iterable[Any], pipes: frozenset[str]) -> None:
+        with self._lock:
+            for text, doc in zip(texts, docs, strict=True):
+                previous = self._docs.get((model, text))
+                done = pipes | previous[0] if previous else pipes
+                doc.tensor = np.zeros((0,), dtype=np.float32)  # tok2vec output: recomputed if ever needed again
+                self._docs[(model, text)] = (frozenset(done), doc)
+
+    def _processes(self, count: int) -> int:
         processes = self.spacy_processes
         if processes is None:
             processes = int(os.environ.get("IR_RAG_AXIOMS_SPACY_PROCESSES", "1"))
-        n_process = processes if len(texts) >= 200 and processes > 1 else 1
-        docs = nlp.pipe(inputs, disable=disable, batch_size=self.batch_size, n_process=n_process)
-        with self._lock:
-            for text, doc in zip(texts, docs, strict=True):
-                doc.tensor = np.zeros((0,), dtype=np.float32)  # the tok2vec output is not needed later
-                self._docs[(model, text)] = (pipes, doc)
+        return processes if count >= 200 and processes > 1 else 1
 
     # -- sentence embeddings -------------------------------------------------------------------------
     def embed(self, strings: Sequence[str], model: str) -> np.ndarray:

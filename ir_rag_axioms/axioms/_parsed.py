@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -12,7 +12,7 @@ import numpy as np
 from ir_rag_axioms.analysis.cache import default_analysis, is_analysable
 from ir_rag_axioms.analysis.resources import DEFAULT_SENTENCE_MODEL, DEFAULT_SPACY_MODEL
 from ir_rag_axioms.analysis.text import AspectExtraction, aspects
-from ir_rag_axioms.axioms.base import FeatureAxiom, Item
+from ir_rag_axioms.axioms.base import FeatureAxiom, Item, SpacyNeed
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 _ASPECT_NEEDS = {"noun_chunks": ("parse",), "entities": ("ents",)}
@@ -45,6 +45,11 @@ class ParsedAxiom(FeatureAxiom):
 
     def _response_needs(self) -> tuple[str, ...]:
         return self.response_needs
+
+    def spacy_needs(self, items: Sequence[Item]) -> Iterable[SpacyNeed]:
+        """Every analysable response text, with this axiom's response needs."""
+        needs = self._response_needs()
+        return ((self.spacy_model, text, needs) for text in response_texts(items))
 
     def prefetch(self, items: Sequence[Item]) -> None:
         """Parse every response text of the batch once."""

@@ -15,6 +15,27 @@ from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 Item = tuple[GenerationRequest, Sequence[GenerationResponse]]
 """One request with its candidate responses."""
+SpacyNeed = tuple[str, str, tuple[str, ...]]
+"""(spaCy model, text, needs such as ``("parse", "lemmas")``) that an axiom will read."""
+
+
+def prefetch_all(axioms: Iterable[Axiom], items: Sequence[Item]) -> None:
+    """Analyse everything the axioms read: one spaCy pass per text with the union of all needs, then each prefetch."""
+    from ir_rag_axioms.analysis.cache import default_analysis
+
+    axioms = list(axioms)
+    items = list(items)
+    plan: dict[tuple[str, str], set[str]] = {}
+    for axiom in axioms:
+        for model, text, needs in axiom.spacy_needs(items):
+            plan.setdefault((model, text), set()).update(needs)
+    groups: dict[tuple[str, frozenset[str]], list[str]] = {}
+    for (model, text), needs in plan.items():
+        groups.setdefault((model, frozenset(needs)), []).append(text)
+    for (model, needs), texts in groups.items():
+        default_analysis().parse(texts, model, needs)
+    for axiom in axioms:
+        axiom.prefetch(items)
 
 
 def compare(values: np.ndarray, higher_is_better: bool = True, margin_fraction: float = 0.0) -> np.ndarray:
@@ -63,6 +84,10 @@ class Axiom(ABC):
     def prefetch(self, items: Sequence[Item]) -> None:
         """Analyse, in one batched pass, every text this axiom will read for these requests (default: nothing)."""
 
+    def spacy_needs(self, items: Sequence[Item]) -> Iterable[SpacyNeed]:
+        """(spaCy model, text, needs) for every text this axiom parses, so that ``prefetch_all`` parses each once."""
+        return ()
+
     # -- public API ---------------------------------------------------------------------------------
     def preferences(
         self, request: GenerationRequest, responses: Sequence[GenerationResponse]
@@ -73,7 +98,7 @@ class Axiom(ABC):
             raise TypeError(f"expected GenerationRequest, got {type(request).__name__}")
         if not responses:
             return np.zeros((0, 0))
-        self.prefetch([(request, responses)])
+        prefetch_all([self], [(request, responses)])
         return np.asarray(self.matrix(request, responses), dtype=np.float64)
 
     def preference(
@@ -87,7 +112,7 @@ class Axiom(ABC):
     def preferences_batch(self, items: Iterable[Item], progress: bool = False) -> list[np.ndarray]:
         """Preference matrices for many requests: one batched analysis pass, then one matrix per request."""
         checked = [(request, check_responses(responses)) for request, responses in items]
-        self.prefetch(checked)
+        prefetch_all([self], checked)
         from tqdm.auto import tqdm
 
         out = []

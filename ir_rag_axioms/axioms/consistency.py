@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -12,7 +12,7 @@ from ir_rag_axioms.analysis.cache import default_analysis, is_analysable
 from ir_rag_axioms.analysis.resources import DEFAULT_SPACY_MODEL, load_negex
 from ir_rag_axioms.analysis.rouge import rouge_lsum_f
 from ir_rag_axioms.axioms._parsed import ParsedAxiom
-from ir_rag_axioms.axioms.base import FeatureAxiom, Item
+from ir_rag_axioms.axioms.base import FeatureAxiom, Item, SpacyNeed
 from ir_rag_axioms.axioms.coverage import _AspectSentenceSimilarity
 from ir_rag_axioms.axioms.registry import register
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
@@ -82,6 +82,11 @@ class EntityContradictionConsistency(ParsedAxiom):
                 negex(doc)
                 doc.user_data["ir_rag_axioms_negex"] = True
         return docs
+
+    def spacy_needs(self, items: Sequence[Item]) -> Iterable[SpacyNeed]:
+        """Every analysable response text, parsed with entities."""
+        texts = dict.fromkeys(r.text for _, rs in items for r in rs if is_analysable(r.text))
+        return ((self.spacy_model, text, self.response_needs) for text in texts)
 
     def prefetch(self, items: Sequence[Item]) -> None:
         """Parse all responses and mark negated entities once."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -11,7 +11,7 @@ import numpy as np
 from ir_rag_axioms.analysis.cache import default_analysis, is_analysable
 from ir_rag_axioms.analysis.text import sentence_texts
 from ir_rag_axioms.axioms._parsed import AspectAxiom, aspect_needs, response_texts
-from ir_rag_axioms.axioms.base import Item
+from ir_rag_axioms.axioms.base import Item, SpacyNeed
 from ir_rag_axioms.axioms.registry import register
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
@@ -70,6 +70,15 @@ class _AspectSentenceSimilarity(AspectAxiom):
         texts = [t for t in self.reference_texts(request) if is_analysable(t)]
         docs = default_analysis().parse(texts, self.spacy_model, aspect_needs(self.aspect_extraction))
         return list(dict.fromkeys(a for doc in docs for a in self.aspects_of(doc)))
+
+    def spacy_needs(self, items: Sequence[Item]) -> Iterable[SpacyNeed]:
+        """Responses (sentences, aspects) and reference texts (aspects)."""
+        yield from super().spacy_needs(items)
+        needs = aspect_needs(self.aspect_extraction)
+        for request, _ in items:
+            for text in self.reference_texts(request):
+                if is_analysable(text):
+                    yield self.spacy_model, text, needs
 
     def prefetch(self, items: Sequence[Item]) -> None:
         """Parse responses and reference texts, then embed all sentences and aspects in one batch."""
