@@ -239,3 +239,22 @@ def test_generative_names_registry_and_reconfiguration():
     assert len(G.ICTIR2025_GENERATIVE) == 14
     with pytest.raises(TypeError):
         G.GEN_TFC1(no_such_parameter=1)
+
+
+def test_wordnet_similarity_is_wu_palmer_of_first_synsets():
+    from ir_rag_axioms.analysis.similarity import WordNetTermSimilarity
+
+    try:
+        sims = WordNetTermSimilarity().matrix(["dog", "car"], ["cat", "automobile", "qwxz"])
+    except ToolUnavailableError as error:
+        pytest.skip(str(error))
+    # dog.n.01 and cat.n.01: 0.857143 (= 12 / 14, as NLTK's wup_similarity); car and automobile share
+    # car.n.01; an unknown word has no synset (0).
+    assert np.round(sims, 6).tolist() == [[0.857143, 0.4, 0.0], [0.32, 1.0, 0.0]]
+
+
+def test_embedding_similarity_alternative():
+    from ir_rag_axioms.analysis.similarity import EmbeddingTermSimilarity
+
+    sims = EmbeddingTermSimilarity().matrix(["cat"], ["cat", "car"])
+    assert sims.shape == (1, 2) and sims[0, 0] == pytest.approx(1.0, abs=1e-5) and sims[0, 1] < 0.9

@@ -1,4 +1,11 @@
-"""Term similarity sources for REG, ANTI-REG, STMC1 and STMC2: WordNet synonym sets (default) or word embeddings."""
+"""Term similarity sources for REG, ANTI-REG, STMC1 and STMC2: WordNet (default) or word embeddings.
+
+``WordNetTermSimilarity`` reproduces the reference's default (``WordNetSynonymSetTermSimilarity(smoothing=0)``:
+Wu-Palmer similarity of the terms' first synsets; 100 % identical GEN_REG and GEN_STMC1 matrices). It reads WordNet
+3.0 from NLTK's data path or from Debian's ``wordnet-base`` package (``/usr/share/wordnet``), so it works offline.
+The reference switches to fastText when that is installed; we never change defaults with what is installed, and
+offer ``EmbeddingTermSimilarity`` (cosine of the packaged all-MiniLM-L6-v2 embeddings) as the explicit alternative.
+"""
 
 from __future__ import annotations
 
