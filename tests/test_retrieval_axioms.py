@@ -258,3 +258,17 @@ def test_embedding_similarity_alternative():
 
     sims = EmbeddingTermSimilarity().matrix(["cat"], ["cat", "car"])
     assert sims.shape == (1, 2) and sims[0, 0] == pytest.approx(1.0, abs=1e-5) and sims[0, 1] < 0.9
+
+
+def test_context_statistics_idf_and_bm25():
+    from ir_rag_axioms.axioms.retrieval_statistics import ContextStatistics
+
+    request = GenerationRequest("q", "cat dog", ("cat dog", "cat"))
+    responses = [GenerationResponse("0", "dog dog"), GenerationResponse("1", "cat")]
+    source = ContextStatistics()
+    G.GEN_TFC3.prefetch([(request, responses)])
+    idf = source.idf(request, responses, ["cat", "dog", "fish"])  # df 2, 1, 0 over N = 2 passages
+    assert np.allclose(idf, [np.log(1.2), np.log(2.0), np.log(6.0)])
+    # avgdl 1.5; dog dog: idf(dog) * 2 * 2.2 / (2 + 1.2 * (0.25 + 0.75 * 2 / 1.5)); cat: idf(cat) * 2.2 / (1 + 1.2 * 0.75)
+    expected = [np.log(2.0) * 4.4 / (2 + 1.2 * 1.25), np.log(1.2) * 2.2 / (1 + 1.2 * 0.75)]
+    assert np.allclose(source.scores(request, responses), expected)
