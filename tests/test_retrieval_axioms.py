@@ -272,3 +272,18 @@ def test_context_statistics_idf_and_bm25():
     # avgdl 1.5; dog dog: idf(dog) * 2 * 2.2 / (2 + 1.2 * (0.25 + 0.75 * 2 / 1.5)); cat: idf(cat) * 2.2 / (1 + 1.2 * 0.75)
     expected = [np.log(2.0) * 4.4 / (2 + 1.2 * 1.25), np.log(1.2) * 2.2 / (1 + 1.2 * 0.75)]
     assert np.allclose(source.scores(request, responses), expected)
+
+
+@pytest.mark.parametrize("axiom", [A.ArgUC, A.QTArg, A.QTPArg, A.QTPArg(penalty=None), G.GEN_ArgUC], ids=repr)
+def test_argument_axioms_properties_with_a_tagger(axiom):
+    """The registry's property tests skip these (no tagger there): antisymmetry and permutation equivariance here."""
+    axiom = axiom(tagger=A.FunctionTagger(_sentences_with_because))
+    request = GenerationRequest("q", "cats sleep")
+    texts = ["Cats sleep because they hunt at night. Cats sleep a lot.", "Dogs bark because cats sleep.", "",
+             "Cats sleep. Nothing else.", "Because because because cats sleep sleep."]
+    responses = [GenerationResponse(str(i), t) for i, t in enumerate(texts)]
+    p = axiom.preferences(request, responses)
+    assert (p == -p.T).all() and (np.diag(p) == 0).all() and set(np.unique(p)) <= {-1.0, 0.0, 1.0}
+    assert (p[2] == 0).all()  # the blank response abstains
+    order = [3, 1, 4, 0, 2]
+    assert (axiom.preferences(request, [responses[i] for i in order]) == p[np.ix_(order, order)]).all()
