@@ -12,6 +12,10 @@ export TOKENIZERS_PARALLELISM := false
 .PHONY: demo test test-fast bench install clean
 
 $(STAMP): pyproject.toml
+	@# WordNet 3.0 (term similarity of REG, ANTI-REG, STMC1, STMC2) from Debian, where we may install it.
+	@test -d /usr/share/wordnet || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
+	  (apt-get update -qq && apt-get install -y -qq --no-install-recommends wordnet-base >/dev/null) ; } || \
+	  echo "WordNet not installed: REG, ANTI-REG, STMC1, STMC2 will ask for it (see README)."
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet torch==2.13.0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -233,9 +234,17 @@ class FeatureAxiom(ConfigurableAxiom):
         """compare(values, higher_is_better, margin_fraction)."""
         values = np.array(self.values(request, responses), dtype=np.float64)
         if self.abstain_on_blank:
-            from ir_rag_axioms.analysis.cache import is_analysable
+            from ir_rag_axioms.analysis.cache import MAX_TEXT_CHARS, is_analysable
 
-            values[[not is_analysable(r.text) for r in responses]] = np.nan
+            unanalysable = [not is_analysable(r.text) for r in responses]
+            values[unanalysable] = np.nan
+            too_long = [r.id for r in responses if len(r.text) > MAX_TEXT_CHARS]
+            if too_long:
+                warnings.warn(
+                    f"{self!r}: response(s) {too_long} longer than {MAX_TEXT_CHARS} characters are not analysed "
+                    "and abstain (set IR_RAG_AXIOMS_MAX_TEXT_CHARS to raise the limit)",
+                    stacklevel=2,
+                )
         return compare(values, self._higher_is_better(), float(getattr(self, "margin_fraction", 0.0)))
 
     def _higher_is_better(self) -> bool:

@@ -19,15 +19,22 @@ GRAMMAR_ISSUE_TYPES = frozenset({"grammar"})
 """LanguageTool issue types that count as grammar errors (spelling, style and typography do not)."""
 
 
+def _field(match: Any, *names: str) -> Any:
+    for name in names:  # language-tool-python 3 uses snake_case, 2.x camelCase
+        if hasattr(match, name):
+            return getattr(match, name)
+    return None
+
+
 def grammar_error_share(matches: Sequence[Any], text: str) -> float:
-    """Characters covered by grammar-error spans / characters of the text (overlaps counted once)."""
+    """Characters covered by grammar-error spans / characters of the text (overlapping spans counted once)."""
     covered = np.zeros(len(text), dtype=bool)
     for match in matches:
-        issue = str(getattr(match, "ruleIssueType", "") or "").lower()
-        category = str(getattr(match, "category", "") or "").upper()
+        issue = str(_field(match, "rule_issue_type", "ruleIssueType") or "").lower()
+        category = str(_field(match, "category") or "").upper()
         if issue in GRAMMAR_ISSUE_TYPES or category == "GRAMMAR":
-            start = int(match.offset)
-            covered[start : start + int(match.errorLength)] = True
+            start = int(_field(match, "offset"))
+            covered[start : start + int(_field(match, "error_length", "errorLength"))] = True
     return float(covered.sum() / len(text)) if len(text) else float("nan")
 
 
