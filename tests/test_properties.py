@@ -78,3 +78,28 @@ def test_random_is_seeded_and_can_prefer_either_side():
     first = random.preferences(REQUEST, RESPONSES)
     assert np.array_equal(first, random.preferences(REQUEST, RESPONSES))
     assert (first == 1).any() and (first == -1).any()
+
+
+@pytest.mark.parametrize("name", AXIOMS)
+def test_repr_is_canonical_and_parses_back(name):
+    from ir_rag_axioms import parse
+
+    axiom = get(name)
+    assert parse(repr(axiom)) == axiom
+
+
+def test_composite_reprs_parse_back():
+    from ir_rag_axioms import CLAR2, COH1, CORR1, COV1, LEN, TFC1, MajorityVote, parse
+    from ir_rag_axioms.analysis.similarity import EmbeddingTermSimilarity
+
+    vote = COH1 % CORR1 % CLAR2
+    assert vote == MajorityVote((COH1, CORR1, CLAR2))  # one vote of three, not nested votes
+    for axiom in (
+        vote,
+        TFC1(precondition=LEN(margin_fraction=0.2)),
+        get("REG")(similarity=EmbeddingTermSimilarity()),
+        (COH1 + 2 * CORR1) | -CLAR2,
+        +COV1,
+        MajorityVote((COH1, COV1), minimum_votes=0.3),
+    ):
+        assert parse(repr(axiom)) == axiom, repr(axiom)

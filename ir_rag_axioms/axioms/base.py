@@ -114,10 +114,12 @@ class Axiom(ABC):
         """Preference matrices for many requests: one batched analysis pass, then one matrix per request."""
         checked = [(request, check_responses(responses)) for request, responses in items]
         prefetch_all([self], checked)
-        from tqdm.auto import tqdm
+        if progress:
+            from tqdm.auto import tqdm
 
+            checked = tqdm(checked, desc=repr(self), leave=False)
         out = []
-        for request, responses in tqdm(checked, desc=repr(self), disable=not progress, leave=False):
+        for request, responses in checked:
             out.append(
                 np.asarray(self.matrix(request, responses), dtype=np.float64)
                 if responses
@@ -170,8 +172,12 @@ class Axiom(ABC):
         return Conjunction((self, other))
 
     def __mod__(self, other: Axiom) -> Axiom:
+        """Majority vote; ``a % b % c`` is one vote of three axioms."""
         from ir_rag_axioms.axioms.combinators import MajorityVote
 
+        default = MajorityVote.minimum_votes
+        if isinstance(self, MajorityVote) and self.minimum_votes == default:
+            return MajorityVote((*self.axioms, other))
         return MajorityVote((self, other))
 
     def normalized(self) -> Axiom:

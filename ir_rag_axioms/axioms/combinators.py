@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from ir_rag_axioms.axioms.base import Axiom, Item
+from ir_rag_axioms.axioms.base import Axiom, Item, SpacyNeed
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 
@@ -53,12 +53,13 @@ class _Combination(Axiom):
     def __post_init__(self) -> None:
         object.__setattr__(self, "axioms", _tuple(self.axioms))
 
-    def prefetch(self, items: Sequence[Item]) -> None:
-        """Forward to every child (each analysis is batched and memoised, so shared texts are analysed once)."""
-        from ir_rag_axioms.axioms.retrieval import prefetch_term_axioms
+    def spacy_needs(self, items: Sequence[Item]) -> Iterable[SpacyNeed]:
+        """Every child's texts (``prefetch_all`` merges them into one spaCy pass)."""
+        for axiom in self.axioms:
+            yield from axiom.spacy_needs(items)
 
-        items = list(items)
-        prefetch_term_axioms(self.axioms, items)  # one spaCy pass for all term axioms among the children
+    def prefetch(self, items: Sequence[Item]) -> None:
+        """Forward to every child (each analysis is memoised, so shared texts are analysed once)."""
         for axiom in self.axioms:
             axiom.prefetch(items)
 
@@ -149,7 +150,8 @@ class MajorityVote(_Combination):
     def __repr__(self) -> str:
         inner = ", ".join(repr(a) for a in self.axioms)
         extra = "" if self.minimum_votes == 0.5 else f", minimum_votes={self.minimum_votes!r}"
-        return f"MajorityVote(({inner},){extra})"
+        inner = inner + "," if len(self.axioms) == 1 else inner
+        return f"MajorityVote(({inner}){extra})"
 
 
 @dataclass(frozen=True)
@@ -157,6 +159,10 @@ class _Unary(Axiom):
     """One child axiom; ``prefetch`` forwards to it."""
 
     axiom: Axiom
+
+    def spacy_needs(self, items: Sequence[Item]) -> Iterable[SpacyNeed]:
+        """The child's texts."""
+        return self.axiom.spacy_needs(items)
 
     def prefetch(self, items: Sequence[Item]) -> None:
         """Forward to the child."""

@@ -8,13 +8,13 @@ BM25 scores of the responses), which the reference does not offer.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ir_rag_axioms.axioms.base import ConfigurableAxiom, Item
+from ir_rag_axioms.axioms.base import ConfigurableAxiom, Item, SpacyNeed
 from ir_rag_axioms.axioms.registry import register
 from ir_rag_axioms.axioms.retrieval import (
     AND, ANTI_REG, DIV, LB1, LEN_AND, LEN_DIV, LEN_M_AND, LEN_M_TDC, LNC1, M_AND, M_TDC, REG, STMC1, STMC2,
@@ -45,6 +45,10 @@ class Generative(ConfigurableAxiom):
     def __repr__(self) -> str:
         inner = repr(self.axiom)
         return "GEN_" + inner
+
+    def spacy_needs(self, items: Sequence[Item]) -> Iterable[SpacyNeed]:
+        """The wrapped axiom's texts."""
+        return self.axiom.spacy_needs(items)
 
     def prefetch(self, items: Sequence[Item]) -> None:
         """The wrapped axiom's batched analysis."""

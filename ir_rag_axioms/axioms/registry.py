@@ -56,10 +56,27 @@ def parse(spec: str) -> Axiom:
     return result
 
 
+def _constructors() -> dict[str, type]:
+    """Classes a spec may call besides registered axioms: combinators, preconditions, statistics, similarities."""
+    from ir_rag_axioms.analysis import similarity
+    from ir_rag_axioms.axioms import combinators, preconditions, retrieval_statistics
+
+    names = {
+        combinators: ("Sum", "Product", "Cascade", "Conjunction", "MajorityVote", "Negated", "Normalized"),
+        preconditions: ("LEN",),
+        retrieval_statistics: ("ContextStatistics", "RetrievalScores", "FixedStatistics"),
+        similarity: ("WordNetTermSimilarity", "EmbeddingTermSimilarity"),
+    }
+    return {name: getattr(module, name) for module, group in names.items() for name in group}
+
+
 def _evaluate(node: ast.AST, spec: str) -> Any:
     if isinstance(node, ast.Constant):
         return node.value
     if isinstance(node, ast.Name):
+        constructors = _constructors()
+        if node.id in constructors and node.id not in REGISTRY:
+            return constructors[node.id]
         return get(node.id)
     if isinstance(node, (ast.Tuple, ast.List)):
         return tuple(_evaluate(e, spec) for e in node.elts)
@@ -67,6 +84,8 @@ def _evaluate(node: ast.AST, spec: str) -> Any:
         target = _evaluate(node.func, spec)
         args = [_evaluate(a, spec) for a in node.args]
         kwargs = {k.arg: _evaluate(k.value, spec) for k in node.keywords if k.arg}
+        if isinstance(target, type):
+            return target(*args, **kwargs)
         if isinstance(target, Axiom) and callable(target):
             if args:
                 return type(target)(*args, **kwargs)

@@ -7,7 +7,7 @@ compares counts exactly (TF-LNC, TFC3, M-TDC).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -17,7 +17,7 @@ from ir_rag_axioms.analysis.cache import is_analysable
 from ir_rag_axioms.analysis.resources import DEFAULT_SPACY_MODEL
 from ir_rag_axioms.analysis.similarity import TermSimilarity, WordNetTermSimilarity
 from ir_rag_axioms.analysis.terms import TermStatistics, prefetch_terms, term_statistics
-from ir_rag_axioms.axioms.base import ConfigurableAxiom, Item, compare
+from ir_rag_axioms.axioms.base import ConfigurableAxiom, Item, SpacyNeed, compare
 from ir_rag_axioms.axioms.preconditions import LEN, Precondition, apply_precondition
 from ir_rag_axioms.axioms.registry import register
 from ir_rag_axioms.axioms.retrieval_statistics import ContextStatistics, RetrievalScores, StatisticsSource
@@ -81,6 +81,19 @@ class TermAxiom(ConfigurableAxiom):
         return getattr(self, "precondition", None)
 
     # -- Axiom ----------------------------------------------------------------------------------------
+    def spacy_needs(self, items: Sequence[Item]) -> Iterable[SpacyNeed]:
+        """Terms of requests, responses and extra texts; response sentences too if the axiom needs them."""
+        doc_needs = ("lemmas", "parse") if self.needs_sentences else ("lemmas",)
+        for request, responses in items:
+            if is_analysable(request.text):
+                yield self.model, request.text, ("lemmas",)
+            for response in responses:
+                if is_analysable(response.text):
+                    yield self.model, response.text, doc_needs
+            for text in self.extra_texts(request, list(responses)):
+                if is_analysable(text):
+                    yield self.model, text, ("lemmas",)
+
     def prefetch(self, items: Sequence[Item]) -> None:
         """One batched spaCy pass over all requests, responses and extra texts."""
         items = list(items)
@@ -110,33 +123,6 @@ class TermAxiom(ConfigurableAxiom):
         prefs = apply_precondition(prefs, self.active_precondition(), query, docs)
         np.fill_diagonal(prefs, 0.0)
         return prefs + 0.0
-
-
-def _term_axioms(axioms) -> list[TermAxiom]:
-    found: list[TermAxiom] = []
-    for axiom in axioms:
-        if isinstance(axiom, TermAxiom):
-            found.append(axiom)
-        elif isinstance(getattr(axiom, "axioms", None), tuple):
-            found += _term_axioms(axiom.axioms)
-        elif getattr(axiom, "axiom", None) is not None:
-            found += _term_axioms([axiom.axiom])
-    return found
-
-
-def prefetch_term_axioms(axioms: Sequence, items: Sequence[Item]) -> None:
-    """One spaCy pass per model over every text the (possibly wrapped or combined) term axioms read; sentences if any needs them."""
-    items = list(items)
-    found = _term_axioms(axioms)
-    for model in dict.fromkeys(a.model for a in found):
-        group = [a for a in found if a.model == model]
-        docs = [r.text for _, responses in items for r in responses]
-        other = [request.text for request, _ in items]
-        other += [t for a in group for request, responses in items for t in a.extra_texts(request, list(responses))]
-        if any(a.needs_sentences for a in group):
-            prefetch_terms(docs + other, model, sentences=True)
-        else:
-            prefetch_terms(docs + other, model)
 
 
 # -- term frequency ------------------------------------------------------------------------------------
