@@ -42,18 +42,27 @@ def load_spacy(name: str = DEFAULT_SPACY_MODEL) -> Any:
     )
 
 
+NUMERIC_ENTITY_TYPES = frozenset({"CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", "MONEY", "DATE", "TIME"})
+"""spaCy entity labels of numbers and dates (citation markers such as ``[5]`` are tagged CARDINAL)."""
+
+
 @lru_cache(maxsize=None)
-def load_negex(name: str = DEFAULT_SPACY_MODEL) -> Any:
-    """A negspaCy ``negex`` component bound to the pipeline ``name``; call it on a parsed Doc with entities."""
+def load_negex(name: str = DEFAULT_SPACY_MODEL, termset: str = "en", numeric_entities: bool = False) -> Any:
+    """A negspaCy ``negex`` component for pipeline ``name`` (negation termset; numeric entities or not); call it on a Doc."""
     try:
         import negspacy.negation  # noqa: F401  (registers the "negex" factory)
+        from negspacy.termsets import termset as negation_termset
     except ImportError as error:  # pragma: no cover - depends on the installation
         raise ToolUnavailableError("CONS3 needs negspaCy: `pip install negspacy`.") from error
     nlp = load_spacy(name)
-    if "negex" not in nlp.pipe_names:
-        nlp.add_pipe("negex", last=True)
-        nlp.disable_pipe("negex")
-    return nlp.get_pipe("negex")
+    pipe = f"negex_{termset}_{'all' if numeric_entities else 'named'}"
+    if pipe not in nlp.component_names:
+        labels = nlp.get_pipe("ner").labels if "ner" in nlp.component_names else ()
+        types = sorted(set(labels) if numeric_entities else set(labels) - NUMERIC_ENTITY_TYPES)
+        config = {"neg_termset": negation_termset(termset).get_patterns(), "ent_types": types, "extension_name": "negex"}
+        nlp.add_pipe("negex", name=pipe, last=True, config=config)
+        nlp.disable_pipe(pipe)
+    return nlp.get_pipe(pipe)
 
 
 def _packaged_minilm() -> Path | None:

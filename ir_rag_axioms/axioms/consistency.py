@@ -53,7 +53,7 @@ class RougeConsistency(FeatureAxiom):
 
 
 def contradictory_entity_share(doc: Any) -> float:
-    """|entities mentioned both negated and not| / |distinct entities| (negspaCy negex); NaN without entities."""
+    """|entities mentioned both negated and not| / |distinct entities| (negspaCy ``_.negex``); NaN without entities."""
     if not doc.ents:
         return float("nan")
     negated: set[str] = set()
@@ -73,14 +73,19 @@ class EntityContradictionConsistency(ParsedAxiom):
     spacy_model: str = DEFAULT_SPACY_MODEL
     margin_fraction: float = 0.2
     """Relative margin within which two shares tie."""
+    negation_termset: str = "en"
+    """negspaCy termset of negation cues (``"en"`` general English, ``"en_clinical"`` adds clinical cues)."""
+    numeric_entities: bool = False
+    """Whether numbers and dates (CARDINAL, DATE, ...; citation markers like ``[5]``) can be negated."""
 
     def _negated_docs(self, texts: Sequence[str]) -> list[Any]:
         docs = default_analysis().parse(list(texts), self.spacy_model, self.response_needs)
-        negex = load_negex(self.spacy_model)
+        negex = load_negex(self.spacy_model, self.negation_termset, self.numeric_entities)
+        marker = f"ir_rag_axioms_negex_{self.negation_termset}_{self.numeric_entities}"
         for doc in docs:
-            if not doc.user_data.get("ir_rag_axioms_negex"):
+            if doc.user_data.get("ir_rag_axioms_negex") != marker:
                 negex(doc)
-                doc.user_data["ir_rag_axioms_negex"] = True
+                doc.user_data["ir_rag_axioms_negex"] = marker
         return docs
 
     def spacy_needs(self, items: Sequence[Item]) -> Iterable[SpacyNeed]:
