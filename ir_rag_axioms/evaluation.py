@@ -91,7 +91,7 @@ def evaluate_preferences(preferences: Matrices, oracle: Matrices) -> dict[str, f
 def bootstrap(
     preferences: Matrices, oracle: Matrices, samples: int = 1000, confidence: float = 0.95, seed: int = 0
 ) -> dict[str, tuple[float, float]]:
-    """Percentile confidence intervals of the four measures, resampling topics with replacement (seeded, deterministic)."""
+    """Percentile confidence intervals of the four measures, resampling topics with replacement (seeded, deterministic); consistency over the samples where the axiom decides."""
     counts = topic_counts(preferences, oracle)
     return _bootstrap_counts(counts, samples, confidence, seed)
 
@@ -105,12 +105,16 @@ def _bootstrap_counts(counts: np.ndarray, samples: int, confidence: float, seed:
     pairs, decisive, consistent, strict = sums.T
     with np.errstate(invalid="ignore", divide="ignore"):
         d = np.where(pairs > 0, decisive / pairs, 0.0)
-        c = np.where(decisive > 0, consistent / decisive, 0.0)
-        s = np.where(decisive > 0, strict / decisive, 0.0)
-        e = np.where(d + c > 0, 2 * d * c / (d + c), 0.0)
+        c = np.where(decisive > 0, consistent / decisive, np.nan)  # undefined in samples without a decision
+        s = np.where(decisive > 0, strict / decisive, np.nan)
+        e = np.where(d + np.nan_to_num(c) > 0, 2 * d * c / (d + c), 0.0)
     alpha = (1 - confidence) / 2
-    return {name: (float(np.quantile(v, alpha)), float(np.quantile(v, 1 - alpha)))
-            for name, v in zip(MEASURES, (d, c, s, e))}
+
+    def interval(v: np.ndarray) -> tuple[float, float]:
+        v = v[~np.isnan(v)]
+        return (float(np.quantile(v, alpha)), float(np.quantile(v, 1 - alpha))) if v.size else (np.nan, np.nan)
+
+    return {name: interval(v) for name, v in zip(MEASURES, (d, c, s, e))}
 
 
 def evaluation_table(

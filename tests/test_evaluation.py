@@ -162,3 +162,15 @@ def test_ir_measures_in_pt_experiment():
     assert row["AxiomDecisiveness"] == pytest.approx(10 / 12)
     assert row["AxiomConsistency"] == pytest.approx(1.0)
     assert row["AxiomConsistencyStrict"] == pytest.approx(4 / 10)
+
+
+def test_bootstrap_consistency_ignores_samples_without_decisions():
+    # the axiom decides only in topic 0, always correctly: consistency is 1 in every sample where it decides
+    prefs = [P * 0 for _ in range(20)]
+    prefs[0] = O.copy()
+    oracle = [O] * 20
+    intervals = ev.bootstrap(prefs, oracle, samples=200, seed=0)
+    assert intervals["consistency"] == (1.0, 1.0)
+    assert intervals["decisiveness"][0] == 0.0
+    never = ev.bootstrap([np.zeros((3, 3))], [O], samples=10)
+    assert np.isnan(never["consistency"][0]) and never["decisiveness"] == (0.0, 0.0)
