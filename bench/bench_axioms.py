@@ -93,7 +93,7 @@ def spacy_plan(axioms: dict, items: list) -> dict[tuple[str, frozenset], list[st
 
 def run_floor(axioms: dict, items: list, processes: int) -> dict[str, float]:
     """Bare nlp.pipe over the same texts and components, and one encode over every string our run embedded."""
-    from ir_rag_axioms.analysis.cache import default_analysis, pipes_for
+    from ir_rag_axioms.analysis.cache import _torch_threads, default_analysis, pipes_for
     from ir_rag_axioms.analysis.resources import load_sentence_encoder, load_spacy
 
     strings: dict[str, list[str]] = {}
@@ -108,8 +108,9 @@ def run_floor(axioms: dict, items: list, processes: int) -> dict[str, float]:
             pass
     spacy_seconds = time.perf_counter() - start
     start = time.perf_counter()
-    for model, group in strings.items():
-        load_sentence_encoder(model).encode(group, batch_size=32, show_progress_bar=False)
+    with _torch_threads():  # the same torch threads as our run
+        for model, group in strings.items():
+            load_sentence_encoder(model).encode(group, batch_size=32, show_progress_bar=False)
     embed_seconds = time.perf_counter() - start
     return {"spaCy": spacy_seconds, "embeddings": embed_seconds, "total": spacy_seconds + embed_seconds,
             "unique strings embedded": float(sum(len(g) for g in strings.values()))}

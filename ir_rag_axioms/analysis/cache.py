@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import warnings
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
 import numpy as np
@@ -33,6 +34,26 @@ def pipes_for(needs: Iterable[str]) -> frozenset[str]:
             raise ValueError(f"unknown spaCy need {need!r}; use one of {sorted(_PIPES_FOR_NEED)}")
         pipes |= _PIPES_FOR_NEED[need]
     return frozenset(pipes)
+
+
+@contextlib.contextmanager
+def _torch_threads() -> Iterator[None]:
+    """Run torch with IR_RAG_AXIOMS_TORCH_THREADS threads (default 1), then restore the previous setting.
+
+    Small-batch inference of a small encoder gains little from more threads, and with any other busy process
+    on the machine (spaCy workers, a second job) torch's spinning threads slow it down tenfold.
+    """
+    import torch
+
+    wanted = int(os.environ.get("IR_RAG_AXIOMS_TORCH_THREADS", "1"))
+    previous = torch.get_num_threads()
+    if wanted > 0 and wanted != previous:
+        torch.set_num_threads(wanted)
+    try:
+        yield
+    finally:
+        if wanted > 0 and wanted != previous:
+            torch.set_num_threads(previous)
 
 
 def _listeners(nlp: Any) -> set[str]:
@@ -134,9 +155,10 @@ class Analysis:
         todo = list(dict.fromkeys(s for s in strings if (model, s) not in self._vectors))
         if todo:
             encoder = load_sentence_encoder(model)
-            vectors = encoder.encode(
-                todo, batch_size=32, convert_to_numpy=True, normalize_embeddings=True, show_progress_bar=False
-            )
+            with _torch_threads():
+                vectors = encoder.encode(
+                    todo, batch_size=32, convert_to_numpy=True, normalize_embeddings=True, show_progress_bar=False
+                )
             with self._lock:
                 for string, vector in zip(todo, vectors, strict=True):
                     self._vectors[(model, string)] = vector.astype(np.float32)
