@@ -67,7 +67,7 @@ def test_experiment_on_nugget_topics(data_dir: Path) -> None:
     assert table["labels"].tolist() == [label for label in LABELS for _ in names]
     assert np.isfinite(table[["nDCG@10", "KendallTau"]].to_numpy(dtype=float)).all()
     assert table["nDCG@10"].between(0, 1).all() and table["KendallTau"].between(-1, 1).all()
-    print(table.to_markdown(index=False) if hasattr(table, "to_markdown") else table)
+    print(table.to_string(index=False))
 
 
 if __name__ == "__main__":
