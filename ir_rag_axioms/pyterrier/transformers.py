@@ -11,7 +11,7 @@ import pandas as pd
 import pyterrier as pt
 
 from ir_rag_axioms.aggregation import AGGREGATIONS, PIVOTS, aggregate
-from ir_rag_axioms.axioms.base import Axiom
+from ir_rag_axioms.axioms.base import Axiom, prefetch_all
 from ir_rag_axioms.pyterrier import frames
 
 AxiomSpec = Axiom | str
@@ -72,10 +72,11 @@ class _AxiomTransformer(pt.Transformer):
     __str__ = __repr__
 
     def _stacks(self, axioms: Sequence[Axiom], groups: list[frames.Group], verbose: bool) -> list[np.ndarray]:
-        """One (k, n, n) stack per group; each axiom analyses all groups' texts in one batched pass."""
+        """One (k, n, n) stack per group: one batched analysis of all groups' texts for all axioms, then the matrices."""
         from tqdm.auto import tqdm
 
         items = [(g.request, g.responses) for g in groups]
+        prefetch_all(axioms, items)  # one spaCy pass per text with the union of the axioms' needs
         per_axiom = []
         for axiom in tqdm(axioms, desc=type(self).__name__, unit="axiom", disable=not verbose or len(axioms) < 2):
             per_axiom.append(axiom.preferences_batch(items, progress=verbose))
