@@ -35,7 +35,7 @@ def test_default_axioms_match_reference(name, judged_items, reference_dir, recor
     assert share >= 0.99
 
 
-@pytest.mark.parametrize("name", sorted(n for n in ICTIR2025 if n != "CLAR1"))
+@pytest.mark.parametrize("name", sorted(n for n in ICTIR2025 if n != "CLAR1" and not n.startswith("GEN")))
 def test_ictir_preset_matches_reference(name, judged_items, reference_dir, record_property):
     golden = np.load(reference_dir / "prefs_ictir.npz")[name]
     share = agreement(ICTIR2025[name].preferences_batch(judged_items), golden)
