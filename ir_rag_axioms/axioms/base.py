@@ -20,12 +20,10 @@ SpacyNeed = tuple[str, str, tuple[str, ...]]
 """(spaCy model, text, needs such as ``("parse", "lemmas")``) that an axiom will read."""
 
 
-def prefetch_all(axioms: Iterable[Axiom], items: Sequence[Item]) -> None:
-    """Analyse everything the axioms read: one spaCy pass per text with the union of all needs, then each prefetch."""
+def parse_all(axioms: Iterable[Axiom], items: Sequence[Item]) -> None:
+    """One spaCy pass over every text the axioms read, each text with the union of all axioms' needs."""
     from ir_rag_axioms.analysis.cache import default_analysis
 
-    axioms = list(axioms)
-    items = list(items)
     plan: dict[tuple[str, str], set[str]] = {}
     for axiom in axioms:
         for model, text, needs in axiom.spacy_needs(items):
@@ -35,6 +33,13 @@ def prefetch_all(axioms: Iterable[Axiom], items: Sequence[Item]) -> None:
         groups.setdefault((model, frozenset(needs)), []).append(text)
     for (model, needs), texts in groups.items():
         default_analysis().parse(texts, model, needs)
+
+
+def prefetch_all(axioms: Iterable[Axiom], items: Sequence[Item]) -> None:
+    """Analyse everything the axioms read: ``parse_all``, then each axiom's own prefetch (embeddings, ROUGE, ...)."""
+    axioms = list(axioms)
+    items = list(items)
+    parse_all(axioms, items)
     for axiom in axioms:
         axiom.prefetch(items)
 
