@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import math
 import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -24,8 +25,6 @@ import pandas as pd
 
 NUGGET_SCORES: tuple[str, ...] = ("all", "vital", "weighted")
 """The AutoNuggetizer scores ``nugget_score`` computes."""
-_SUPPORT = {"support": 1.0, "partial_support": 0.5, "not_support": 0.0}
-_IMPORTANCE = {"vital": 1.0, "okay": 0.5}
 
 
 def read_jsonl(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
@@ -71,24 +70,13 @@ def responses_frame(
 
 
 def nugget_score(nuggets: Iterable[Mapping[str, str]], score: str = "vital", strict: bool = False) -> float:
-    """The AutoNuggetizer score of one answer from its nugget assignments (see the module docstring for the formulas)."""
+    """The AutoNuggetizer score of one answer (formulas in the module docstring); 0 where no nugget counts."""
+    from ir_rag_axioms.datasets.loaders import nugget_score as score_of
+
     if score not in NUGGET_SCORES:
         raise ValueError(f"unknown nugget score {score!r}; use one of {NUGGET_SCORES}")
-    numerator = denominator = 0.0
-    for nugget in nuggets:
-        support = _SUPPORT[nugget["assignment"]]
-        if strict and support < 1.0:
-            support = 0.0
-        importance = nugget["importance"]
-        if score == "vital":
-            weight = 1.0 if importance == "vital" else 0.0
-        elif score == "weighted":
-            weight = _IMPORTANCE[importance]
-        else:
-            weight = 1.0
-        numerator += weight * support
-        denominator += weight
-    return numerator / denominator if denominator else 0.0
+    value = score_of(list(nuggets), score, strict)
+    return 0.0 if math.isnan(value) else value
 
 
 def nugget_answers(path: str | os.PathLike[str]) -> pd.DataFrame:
