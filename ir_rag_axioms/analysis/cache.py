@@ -18,6 +18,9 @@ T = TypeVar("T")
 MAX_TEXT_CHARS = int(os.environ.get("IR_RAG_AXIOMS_MAX_TEXT_CHARS", "200000"))
 """Texts longer than this many characters are not analysed: axioms abstain on them (with a warning)."""
 
+PROGRESS_MIN_ITEMS = 500
+"""Batches of at least this many texts show a tqdm progress bar (set TQDM_DISABLE=1 to hide all bars)."""
+
 _PIPES_FOR_NEED: dict[str, frozenset[str]] = {
     "lemmas": frozenset({"tok2vec", "tagger", "attribute_ruler", "lemmatizer"}),
     "parse": frozenset({"tok2vec", "tagger", "attribute_ruler", "lemmatizer", "parser"}),
@@ -130,6 +133,10 @@ class Analysis:
             inputs = [t if len(t) <= MAX_TEXT_CHARS else "" for t in fresh]
             disable = [name for name in nlp.pipe_names if name not in union]
             docs = nlp.pipe(inputs, disable=disable, batch_size=self.batch_size, n_process=self._processes(len(fresh)))
+            if len(fresh) >= PROGRESS_MIN_ITEMS:
+                from tqdm.auto import tqdm
+
+                docs = tqdm(docs, total=len(fresh), desc=f"spaCy {model} ({', '.join(sorted(union))})", leave=False)
             self._store(model, fresh, docs, union)
         if ner_only:
             docs = nlp.get_pipe("ner").pipe((self._docs[(model, t)][1] for t in ner_only), batch_size=self.batch_size)
@@ -157,7 +164,8 @@ class Analysis:
             encoder = load_sentence_encoder(model)
             with _torch_threads():
                 vectors = encoder.encode(
-                    todo, batch_size=32, convert_to_numpy=True, normalize_embeddings=True, show_progress_bar=False
+                    todo, batch_size=32, convert_to_numpy=True, normalize_embeddings=True,
+                    show_progress_bar=len(todo) >= 4 * PROGRESS_MIN_ITEMS,
                 )
             with self._lock:
                 for string, vector in zip(todo, vectors, strict=True):
