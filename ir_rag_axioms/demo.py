@@ -10,7 +10,7 @@ from importlib import resources
 import numpy as np
 
 from ir_rag_axioms.analysis.resources import ToolUnavailableError
-from ir_rag_axioms.axioms.base import Axiom, Item
+from ir_rag_axioms.axioms.base import Axiom, Item, prefetch_all
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 
@@ -36,8 +36,9 @@ def rag_axioms() -> dict[str, Axiom]:
     }
     try:
         CLAR1._tool()
-    except ToolUnavailableError as error:
-        print(f"[CLAR1 skipped: {str(error).split('. ')[0]}. See README, 'CLAR1 and LanguageTool'.]\n")
+    except ToolUnavailableError:
+        print("[CLAR1 skipped: no LanguageTool server is reachable. Set IR_RAG_AXIOMS_LANGUAGETOOL to a server URL; "
+              "see README, 'CLAR1 and LanguageTool'.]\n")
         del axioms["CLAR1"]
     return axioms
 
@@ -50,7 +51,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     items = load_demo()
     axioms = rag_axioms()
-    matrices = {name: axiom.preferences_batch(items, progress=True) for name, axiom in axioms.items()}
+    prefetch_all(axioms.values(), items)  # one spaCy pass and one embedding pass for all axioms
+    matrices = {name: axiom.preferences_batch(items) for name, axiom in axioms.items()}
     for k, (request, responses) in enumerate(items):
         ids = [r.id for r in responses]
         width = max(8, *(len(i) for i in ids))
