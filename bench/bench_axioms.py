@@ -26,6 +26,7 @@ from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+os.environ.setdefault("TQDM_DISABLE", "1")  # progress bars would only clutter the figures
 SHARED = Path(os.environ.get("IR_RAG_AXIOMS_SHARED", Path(__file__).resolve().parents[2] / "shared"))
 REFERENCE = SHARED / "reference" / "ir_axioms-1.2.5"
 
