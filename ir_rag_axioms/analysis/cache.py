@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import os
 import threading
 import warnings
@@ -82,6 +83,7 @@ class Analysis:
         self._memo: dict[Hashable, Any] = {}
         self._lock = threading.RLock()
         self._warned_long = False
+        self._tokens: list[contextvars.Token[Analysis | None]] = []
 
     def clear(self) -> None:
         """Forget every cached result."""
@@ -195,9 +197,26 @@ class Analysis:
         return key in self._memo
 
 
-_DEFAULT = Analysis()
+    # -- scope ---------------------------------------------------------------------------------------------
+    def __enter__(self) -> Analysis:
+        """Make this the analysis that axioms read and fill inside the ``with`` block (per thread / task)."""
+        self._tokens.append(_CURRENT.set(self))
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        _CURRENT.reset(self._tokens.pop())
+
+
+_CURRENT: contextvars.ContextVar[Analysis | None] = contextvars.ContextVar("ir_rag_axioms_analysis", default=None)
+_DEFAULT: Analysis | None = None
 
 
 def default_analysis() -> Analysis:
-    """The process-wide analysis memo that axioms use unless told otherwise."""
+    """The analysis in effect: the one set by ``with analysis:``, else the process default (created on first use)."""
+    global _DEFAULT
+    current = _CURRENT.get()
+    if current is not None:
+        return current
+    if _DEFAULT is None:
+        _DEFAULT = Analysis()
     return _DEFAULT
