@@ -45,7 +45,7 @@ def combine(prefs: np.ndarray, weights: Sequence[float] | np.ndarray | None = No
 
 
 def majority_vote(
-    prefs: np.ndarray, weights: Sequence[float] | np.ndarray | None = None, minimum_votes: float = 0.0
+    prefs: np.ndarray, weights: Sequence[float] | np.ndarray | None = None, minimum_votes: float = 0.5
 ) -> np.ndarray:
     """M[i, j] = 1 if the weight voting i > j exceeds that voting j > i and is >= minimum_votes * total weight; -1 mirrored; else 0."""
     s, w = _stack(prefs, weights)
@@ -53,7 +53,7 @@ def majority_vote(
         raise ValueError(f"minimum_votes must be a fraction in [0, 1], got {minimum_votes!r}")
     pro = np.tensordot(w, (s > 0).astype(np.float64), axes=1)
     con = np.tensordot(w, (s < 0).astype(np.float64), axes=1)
-    need = minimum_votes * float(np.abs(w).sum())
+    need = minimum_votes * float(np.abs(w).sum()) * (1 - 1e-12)  # "at least": 0.3 * 10 must accept 3 votes
     out = np.where((pro > con) & (pro >= need), 1.0, 0.0) - np.where((con > pro) & (con >= need), 1.0, 0.0)
     np.fill_diagonal(out, 0.0)
     return out

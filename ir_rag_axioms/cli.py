@@ -148,11 +148,11 @@ def _cache_file(cache: Path, axiom: Any, items: list) -> Path:
 def compute(axioms: dict[str, Any], items: list, quiet: bool = False, cache: str | None = None) -> dict[str, list[np.ndarray]]:
     """name -> matrices via ``preferences_batch`` (reused from ``cache`` if given); an axiom whose tool is unavailable (e.g. CLAR1) is skipped."""
     from ir_rag_axioms.analysis.resources import ToolUnavailableError
-    from ir_rag_axioms.axioms.base import parse_all
+    from ir_rag_axioms.axioms.base import analyse
 
     out = {}
     files = {name: _cache_file(Path(cache), axiom, items) if cache else None for name, axiom in axioms.items()}
-    parse_all([a for name, a in axioms.items() if files[name] is None or not files[name].is_file()], items)
+    analyse([a for name, a in axioms.items() if files[name] is None or not files[name].is_file()], items)
     for name, axiom in axioms.items():
         file = files[name]
         if file is not None and file.is_file():

@@ -10,7 +10,7 @@ from importlib import resources
 import numpy as np
 
 from ir_rag_axioms.analysis.resources import ToolUnavailableError
-from ir_rag_axioms.axioms.base import Axiom, Item, prefetch_all
+from ir_rag_axioms.axioms.base import Axiom, Item, analyse
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 
@@ -51,7 +51,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     items = load_demo()
     axioms = rag_axioms()
-    prefetch_all(axioms.values(), items)  # one spaCy pass and one embedding pass for all axioms
+    analyse(axioms.values(), items)  # one spaCy pass and one embedding pass for all axioms
     matrices = {name: axiom.preferences_batch(items) for name, axiom in axioms.items()}
     for k, (request, responses) in enumerate(items):
         ids = [r.id for r in responses]

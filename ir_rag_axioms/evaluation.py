@@ -185,10 +185,10 @@ def agreement(axiom_preferences: Mapping[str, Matrices], decided_only: bool = Tr
 
 # -- axioms and frames ---------------------------------------------------------------------------------
 def compute_preferences(axioms: Mapping[str, Any], items: Sequence, progress: bool = False) -> dict[str, list[np.ndarray]]:
-    """name -> one matrix per item; all axioms share one batched analysis pass (``prefetch_all``)."""
-    from ir_rag_axioms.axioms.base import prefetch_all
+    """name -> one matrix per item; all axioms share one batched analysis pass (``analyse``)."""
+    from ir_rag_axioms.axioms.base import analyse
 
-    prefetch_all(axioms.values(), items)
+    analyse(axioms.values(), items)
     return {name: [np.asarray(m, dtype=np.float64) for m in axiom.preferences_batch(items, progress=progress)]
             for name, axiom in axioms.items()}
 

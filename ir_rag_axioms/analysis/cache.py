@@ -1,26 +1,41 @@
-"""The shared analysis: each unique text is parsed once and each unique string embedded once, memoised by content."""
+"""The shared analysis: each text's features computed once (one spaCy pass), each string embedded once.
+
+``Analysis`` is a value the caller can hold: create one (``Analysis(workers=4, max_texts=50_000, store=DIR)``) and
+pass it (``axiom.preferences(..., analysis=a)``, the transformers' and ``evaluate_axioms``' ``analysis=``) or set it
+for a block (``with Analysis() as a: ...``); otherwise a default one is created on first use.
+
+Thread safety: every method may be called from several threads. Tables are guarded by one lock and the
+computations (spaCy, the encoder, other tools) run under a second one, so threads share results but never compute
+at the same time; parallelism comes from ``workers`` (processes). Cached values are never changed in place.
+"""
 
 from __future__ import annotations
 
-import contextlib
 import contextvars
-import os
+import hashlib
 import threading
 import warnings
-from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any, TypeVar
 
 import numpy as np
 
+from ir_rag_axioms import settings
+from ir_rag_axioms.analysis import workers as _workers
+from ir_rag_axioms.analysis.features import Feature
 from ir_rag_axioms.analysis.resources import load_sentence_encoder, load_spacy
 
 T = TypeVar("T")
 
-MAX_TEXT_CHARS = int(os.environ.get("IR_RAG_AXIOMS_MAX_TEXT_CHARS", "200000"))
+MAX_TEXT_CHARS = settings.max_text_chars()
 """Texts longer than this many characters are not analysed: axioms abstain on them (with a warning)."""
 
 PROGRESS_MIN_ITEMS = 500
 """Batches of at least this many texts show a tqdm progress bar (set TQDM_DISABLE=1 to hide all bars)."""
+
+EMBEDDING_BATCH = 32
+"""Strings per encoder batch; batches are formed here (sorted by length), so any number of workers gives the same vectors."""
 
 _PIPES_FOR_NEED: dict[str, frozenset[str]] = {
     "lemmas": frozenset({"tok2vec", "tagger", "attribute_ruler", "lemmatizer"}),
@@ -40,164 +55,221 @@ def pipes_for(needs: Iterable[str]) -> frozenset[str]:
     return frozenset(pipes)
 
 
-@contextlib.contextmanager
-def _torch_threads() -> Iterator[None]:
-    """Run torch with IR_RAG_AXIOMS_TORCH_THREADS threads (default 1), then restore the previous setting.
-
-    Small-batch inference of a small encoder gains little from more threads, and with any other busy process
-    on the machine (spaCy workers, a second job) torch's spinning threads slow it down tenfold.
-    """
-    import torch
-
-    wanted = int(os.environ.get("IR_RAG_AXIOMS_TORCH_THREADS", "1"))
-    previous = torch.get_num_threads()
-    if wanted > 0 and wanted != previous:
-        torch.set_num_threads(wanted)
-    try:
-        yield
-    finally:
-        if wanted > 0 and wanted != previous:
-            torch.set_num_threads(previous)
-
-
-def _listeners(nlp: Any) -> set[str]:
-    """Components that read the shared tok2vec layer of a pipeline."""
-    if "tok2vec" not in nlp.component_names:
-        return set()
-    return set(getattr(nlp.get_pipe("tok2vec"), "listening_components", ()))
-
-
 def is_analysable(text: str) -> bool:
     """Whether a text is non-blank and within ``MAX_TEXT_CHARS`` (axioms abstain on other texts)."""
     return bool(text.strip()) and len(text) <= MAX_TEXT_CHARS
 
 
-class Analysis:
-    """Memo of per-text analysis results keyed by (tool configuration, text), filled in batches."""
+def digest(text: str) -> str:
+    """A short content address of a text (blake2b, 128 bits, hex): stands for a long text inside keys."""
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
-    def __init__(self, spacy_processes: int | None = None, batch_size: int = 64) -> None:
-        self.spacy_processes = spacy_processes
-        self.batch_size = batch_size
-        self._docs: dict[tuple[str, str], tuple[frozenset[str], Any]] = {}
-        self._vectors: dict[tuple[str, str], np.ndarray] = {}
-        self._memo: dict[Hashable, Any] = {}
+
+def memo_key(kind: str, *config: Hashable) -> tuple[Hashable, ...]:
+    """The one place memo keys are made: (kind, *configuration); the text is the entry the key lives under."""
+    return (kind, *config)
+
+
+class Analysis:
+    """Per-text results keyed by (kind, configuration) under each text; bounded, optionally persistent, with workers."""
+
+    def __init__(self, *, workers: int | None = None, max_texts: int | None = None, store: Any = "env",
+                 batch_size: int = 64, max_docs: int = 512) -> None:
+        """``workers``: processes (default: free cores); ``max_texts``: LRU bound; ``store``: a DiskStore, a directory, None, or "env" ($IR_RAG_AXIOMS_CACHE)."""
+        self.workers = settings.positive_int("workers", workers) if workers is not None else None
+        self.max_texts = settings.positive_int("max_texts", max_texts) if max_texts is not None else None
+        self.batch_size = settings.positive_int("batch_size", batch_size)
+        self.max_docs = settings.positive_int("max_docs", max_docs)
+        self.store = _open_store(store)
+        self._entries: OrderedDict[str, dict[Hashable, Any]] = OrderedDict()
+        self._docs: OrderedDict[tuple[str, str], tuple[frozenset[str], Any]] = OrderedDict()
         self._lock = threading.RLock()
-        self._warned_long = False
+        self._compute = threading.RLock()
         self._tokens: list[contextvars.Token[Analysis | None]] = []
 
-    def clear(self) -> None:
-        """Forget every cached result."""
-        with self._lock:
-            self._docs.clear()
-            self._vectors.clear()
-            self._memo.clear()
+    def __repr__(self) -> str:
+        return (f"Analysis(workers={self.workers}, max_texts={self.max_texts}, texts={len(self._entries)}, "
+                f"store={getattr(self.store, 'path', None)!r})")
 
-    # -- spaCy ----------------------------------------------------------------------------------------
+    def __len__(self) -> int:
+        """Number of texts (and strings) with cached results."""
+        return len(self._entries)
+
+    def clear(self) -> None:
+        """Forget every result held in memory (the persistent store is kept)."""
+        with self._lock:
+            self._entries.clear()
+            self._docs.clear()
+
+    def worker_count(self) -> int:
+        """The number of worker processes to use now (``workers``, else the cores not busy with other work)."""
+        return self.workers if self.workers is not None else _workers.default_workers()
+
+    # -- the per-text table ----------------------------------------------------------------------------
+    def _get(self, text: str, key: Hashable) -> Any:
+        with self._lock:
+            entry = self._entries.get(text)
+            if entry is None or key not in entry:
+                raise KeyError(key)
+            self._entries.move_to_end(text)
+            return entry[key]
+
+    def _put(self, text: str, key: Hashable, value: Any) -> None:
+        with self._lock:
+            entry = self._entries.get(text)
+            if entry is None:
+                entry = self._entries[text] = {}
+            else:
+                self._entries.move_to_end(text)
+            entry[key] = value
+            while self.max_texts is not None and len(self._entries) > self.max_texts:
+                self._entries.popitem(last=False)
+
+    def has(self, text: str, key: Hashable) -> bool:
+        """Whether ``key`` is held in memory for ``text``."""
+        with self._lock:
+            entry = self._entries.get(text)
+            return entry is not None and key in entry
+
+    def memo(self, text: str, key: Hashable, compute: Callable[[], T]) -> T:
+        """The value for (text, key), computing it once (keys come from ``memo_key``)."""
+        try:
+            return self._get(text, key)
+        except KeyError:
+            pass
+        with self._compute:
+            try:
+                return self._get(text, key)
+            except KeyError:
+                value = compute()
+        self._put(text, key, value)
+        return value
+
+    # -- features (one spaCy pass per text) --------------------------------------------------------------
+    def features(self, model: str, feature: Feature, texts: Sequence[str]) -> list[Any]:
+        """``feature`` of each text (computed for the missing ones in one pass); unanalysable texts give None."""
+        self.compute_features([(model, feature, t) for t in texts])
+        key = ("feature", model, feature.key)
+        return [self._get(t, key) if is_analysable(t) else None for t in texts]
+
+    def compute_features(self, wanted: Iterable[tuple[str, Feature, str]]) -> None:
+        """Compute every missing (model, feature, text) in one spaCy pass per model, each text with the union of its needs."""
+        plan: dict[str, dict[str, set[Feature]]] = {}
+        for model, feature, text in wanted:
+            if is_analysable(text) and not self.has(text, ("feature", model, feature.key)):
+                plan.setdefault(model, {}).setdefault(text, set()).add(feature)
+        for model, by_text in plan.items():
+            self._load_stored(model, by_text)
+            if by_text:
+                self._parse_features(model, by_text)
+
+    def _load_stored(self, model: str, by_text: dict[str, set[Feature]]) -> None:
+        if self.store is None or not by_text:
+            return
+        from ir_rag_axioms.analysis.store import text_key
+
+        for feature in {f for fs in by_text.values() for f in fs}:
+            texts = [t for t, fs in by_text.items() if feature in fs]
+            found = self.store.get_many(_feature_namespace(model, feature), [text_key(t) for t in texts])
+            for text in texts:
+                value = found.get(text_key(text), _MISSING)
+                if value is not _MISSING:
+                    self._put(text, ("feature", model, feature.key), value)
+                    by_text[text].discard(feature)
+        for text in [t for t, fs in by_text.items() if not fs]:
+            del by_text[text]
+
+    def _parse_features(self, model: str, by_text: dict[str, set[Feature]]) -> None:
+        groups: dict[frozenset[Feature], list[str]] = {}
+        for text, features in by_text.items():
+            groups.setdefault(frozenset(features), []).append(text)
+        stored: dict[Feature, dict[str, Any]] = {}
+        with self._compute:
+            for features, texts in groups.items():
+                ordered = sorted(features, key=lambda f: f.key)
+                results = _workers.feature_values(model, ordered, texts, self.batch_size, self.worker_count())
+                for text, values in zip(texts, results, strict=True):
+                    for feature, value in zip(ordered, values, strict=True):
+                        self._put(text, ("feature", model, feature.key), value)
+                        stored.setdefault(feature, {})[text] = value
+        self._persist_features(model, stored)
+
+    def _persist_features(self, model: str, stored: dict[Feature, dict[str, Any]]) -> None:
+        if self.store is None:
+            return
+        from ir_rag_axioms.analysis.store import text_key
+
+        for feature, values in stored.items():
+            self.store.put_many(_feature_namespace(model, feature), {text_key(t): v for t, v in values.items()})
+
+    # -- spaCy Docs on demand (for tools that need the Doc itself) -----------------------------------------
     def parse(self, texts: Sequence[str], model: str, needs: Iterable[str]) -> list[Any]:
-        """spaCy Docs for ``texts`` with at least the components for ``needs``; unseen texts are parsed in one batch."""
+        """spaCy Docs with at least the components for ``needs`` (bounded cache of ``max_docs``; never modify them)."""
         pipes = pipes_for(needs)
         nlp = load_spacy(model)
         pipes = frozenset(p for p in pipes if p in nlp.component_names)
-        todo: list[str] = []
-        seen: set[str] = set()
-        for text in texts:
-            cached = self._docs.get((model, text))
-            if (cached is None or not pipes <= cached[0]) and text not in seen:
-                seen.add(text)
-                todo.append(text)
-        if todo:
-            self._parse_into_cache(todo, model, pipes)
-        return [self._docs[(model, text)][1] for text in texts]
+        with self._compute:
+            todo = [t for t in dict.fromkeys(texts) if not self._doc_has(model, t, pipes)]
+            if todo:
+                union = {t: pipes | self._docs.get((model, t), (frozenset(), None))[0] for t in todo}
+                for done in set(union.values()):
+                    batch = [t for t in todo if union[t] == done]
+                    disable = [name for name in nlp.pipe_names if name not in done]
+                    inputs = [t if len(t) <= MAX_TEXT_CHARS else "" for t in batch]
+                    for text, doc in zip(batch, nlp.pipe(inputs, disable=disable, batch_size=self.batch_size),
+                                         strict=True):
+                        self._keep_doc(model, text, done, doc)
+            with self._lock:
+                return [self._docs[(model, t)][1] for t in texts]
 
-    def _parse_into_cache(self, texts: list[str], model: str, pipes: frozenset[str]) -> None:
-        nlp = load_spacy(model)
-        long = [t for t in texts if len(t) > MAX_TEXT_CHARS]
-        if long and not self._warned_long:
-            warnings.warn(
-                f"{len(long)} text(s) longer than {MAX_TEXT_CHARS} characters are not analysed; axioms "
-                "abstain on them (set IR_RAG_AXIOMS_MAX_TEXT_CHARS to change the limit)",
-                stacklevel=3,
-            )
-            self._warned_long = True
-        # A Doc parsed before with fewer components: the named entity recognizer, which reads no other
-        # component, runs on it alone; anything else means a new parse with all components (later components
-        # read earlier ones, e.g. the attribute ruler reads the parse, and lemmas are not overwritten).
-        ner_only: list[str] = []
-        fresh: list[str] = []
-        for text in texts:
-            cached = self._docs.get((model, text))
-            if cached is not None and pipes - cached[0] == {"ner"} and "ner" not in _listeners(nlp):
-                ner_only.append(text)
-            else:
-                fresh.append(text)
-        if fresh:
-            union = pipes.union(*(self._docs[(model, t)][0] for t in fresh if (model, t) in self._docs))
-            inputs = [t if len(t) <= MAX_TEXT_CHARS else "" for t in fresh]
-            disable = [name for name in nlp.pipe_names if name not in union]
-            docs = nlp.pipe(inputs, disable=disable, batch_size=self.batch_size, n_process=self._processes(len(fresh)))
-            if len(fresh) >= PROGRESS_MIN_ITEMS:
-                from tqdm.auto import tqdm
+    def _doc_has(self, model: str, text: str, pipes: frozenset[str]) -> bool:
+        cached = self._docs.get((model, text))
+        return cached is not None and pipes <= cached[0]
 
-                docs = tqdm(docs, total=len(fresh), desc=f"spaCy {model} ({', '.join(sorted(union))})", leave=False)
-            self._store(model, fresh, docs, union)
-        if ner_only:
-            docs = nlp.get_pipe("ner").pipe((self._docs[(model, t)][1] for t in ner_only), batch_size=self.batch_size)
-            self._store(model, ner_only, docs, pipes)
-
-    def _store(self, model: str, texts: Sequence[str], docs: Iterable[Any], pipes: frozenset[str]) -> None:
+    def _keep_doc(self, model: str, text: str, pipes: frozenset[str], doc: Any) -> None:
         with self._lock:
-            for text, doc in zip(texts, docs, strict=True):
-                previous = self._docs.get((model, text))
-                done = pipes | previous[0] if previous else pipes
-                doc.tensor = np.zeros((0,), dtype=np.float32)  # tok2vec output: recomputed if ever needed again
-                self._docs[(model, text)] = (frozenset(done), doc)
+            self._docs[(model, text)] = (pipes, doc)
+            self._docs.move_to_end((model, text))
+            while len(self._docs) > self.max_docs:
+                self._docs.popitem(last=False)
 
-    def _processes(self, count: int) -> int:
-        processes = self.spacy_processes
-        if processes is None:
-            processes = int(os.environ.get("IR_RAG_AXIOMS_SPACY_PROCESSES", "1"))
-        return processes if count >= 200 and processes > 1 else 1
-
-    # -- sentence embeddings -------------------------------------------------------------------------
+    # -- sentence embeddings -------------------------------------------------------------------------------
     def embed(self, strings: Sequence[str], model: str) -> np.ndarray:
-        """Unit-length embeddings (k, d) of ``strings``; each unseen string is encoded once, in one batch."""
-        todo = list(dict.fromkeys(s for s in strings if (model, s) not in self._vectors))
+        """Unit-length float32 embeddings (k, d); each unseen string is encoded once, in batches of ``EMBEDDING_BATCH``."""
+        key = ("embedding", model)
+        todo = [s for s in dict.fromkeys(strings) if not self.has(s, key)]
         if todo:
-            encoder = load_sentence_encoder(model)
-            with _torch_threads():
-                vectors = encoder.encode(
-                    todo, batch_size=32, convert_to_numpy=True, normalize_embeddings=True,
-                    show_progress_bar=len(todo) >= 4 * PROGRESS_MIN_ITEMS,
-                )
-            with self._lock:
-                for string, vector in zip(todo, vectors, strict=True):
-                    self._vectors[(model, string)] = vector.astype(np.float32)
+            self._load_stored_vectors(model, todo)
+            todo = [s for s in todo if not self.has(s, key)]
+        if todo:
+            with self._compute:
+                vectors = _workers.encode(model, todo, EMBEDDING_BATCH, self.worker_count())
+            for string, vector in zip(todo, vectors, strict=True):
+                self._put(string, key, vector)
+            self._persist_vectors(model, dict(zip(todo, vectors, strict=True)))
         if not strings:
-            return np.zeros((0, self._dimension(model)), dtype=np.float32)
-        return np.stack([self._vectors[(model, s)] for s in strings])
+            return np.zeros((0, _dimension(model)), dtype=np.float32)
+        return np.stack([self._get(s, key) for s in strings])
 
-    def _dimension(self, model: str) -> int:
-        encoder = load_sentence_encoder(model)
-        dim = encoder.get_sentence_embedding_dimension()
-        return int(dim) if dim else 0
+    def _load_stored_vectors(self, model: str, strings: list[str]) -> None:
+        if self.store is None:
+            return
+        from ir_rag_axioms.analysis.store import text_key
 
-    # -- anything else -------------------------------------------------------------------------------
-    def memo(self, key: Hashable, compute: Callable[[], T]) -> T:
-        """Return the cached value for ``key``, computing it once."""
-        try:
-            return self._memo[key]
-        except KeyError:
-            value = compute()
-            with self._lock:
-                self._memo[key] = value
-            return value
+        found = self.store.get_many(_embedding_namespace(model), [text_key(s) for s in strings])
+        for string in strings:
+            vector = found.get(text_key(string))
+            if vector is not None:
+                self._put(string, ("embedding", model), np.asarray(vector, dtype=np.float32))
 
-    def has(self, key: Hashable) -> bool:
-        """Whether ``memo`` holds ``key``."""
-        return key in self._memo
+    def _persist_vectors(self, model: str, vectors: dict[str, np.ndarray]) -> None:
+        if self.store is None:
+            return
+        from ir_rag_axioms.analysis.store import text_key
 
+        self.store.put_many(_embedding_namespace(model), {text_key(s): v for s, v in vectors.items()})
 
-    # -- scope ---------------------------------------------------------------------------------------------
+    # -- scope -------------------------------------------------------------------------------------------
     def __enter__(self) -> Analysis:
         """Make this the analysis that axioms read and fill inside the ``with`` block (per thread / task)."""
         self._tokens.append(_CURRENT.set(self))
@@ -207,8 +279,42 @@ class Analysis:
         _CURRENT.reset(self._tokens.pop())
 
 
+_MISSING = object()
+
+
+def _dimension(model: str) -> int:
+    dim = load_sentence_encoder(model).get_sentence_embedding_dimension()
+    return int(dim) if dim else 0
+
+
+def _feature_namespace(model: str, feature: Feature) -> str:
+    from ir_rag_axioms.analysis.store import namespace
+
+    return namespace("feature", model, _workers.spacy_version(model), settings.package_version(), *feature.key)
+
+
+def _embedding_namespace(model: str) -> str:
+    from ir_rag_axioms.analysis.store import namespace
+
+    return namespace("embedding", model, _workers.encoder_version(), settings.package_version())
+
+
+def _open_store(store: Any) -> Any:
+    """A DiskStore from a store, a directory or "env" ($IR_RAG_AXIOMS_CACHE); None for no persistent store."""
+    if store is None:
+        return None
+    from ir_rag_axioms.analysis import store as stores
+
+    if isinstance(store, str) and store == "env":
+        return stores.default_store()
+    if isinstance(store, stores.DiskStore):
+        return store
+    return stores.DiskStore(store)
+
+
 _CURRENT: contextvars.ContextVar[Analysis | None] = contextvars.ContextVar("ir_rag_axioms_analysis", default=None)
 _DEFAULT: Analysis | None = None
+_DEFAULT_LOCK = threading.Lock()
 
 
 def default_analysis() -> Analysis:
@@ -217,6 +323,15 @@ def default_analysis() -> Analysis:
     current = _CURRENT.get()
     if current is not None:
         return current
-    if _DEFAULT is None:
-        _DEFAULT = Analysis()
-    return _DEFAULT
+    with _DEFAULT_LOCK:
+        if _DEFAULT is None:
+            _DEFAULT = Analysis()
+        return _DEFAULT
+
+
+def warn_long(texts: Iterable[str], owner: str) -> None:
+    """Warn once per call about texts over ``MAX_TEXT_CHARS`` (they are not analysed; axioms abstain)."""
+    long = [t for t in texts if len(t) > MAX_TEXT_CHARS]
+    if long:
+        warnings.warn(f"{owner}: {len(long)} text(s) longer than {MAX_TEXT_CHARS} characters are not analysed and "
+                      f"abstain (set {settings.MAX_TEXT_CHARS_ENV} to raise the limit)", stacklevel=3)

@@ -46,6 +46,15 @@ NUMERIC_ENTITY_TYPES = frozenset({"CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", 
 """spaCy entity labels of numbers and dates (citation markers such as ``[5]`` are tagged CARDINAL)."""
 
 
+def negation_termsets() -> tuple[str, ...]:
+    """The negation termsets negspaCy offers (e.g. ``en``, ``en_clinical``, ``en_clinical_sensitive``)."""
+    try:
+        from negspacy.termsets import LANGUAGES
+    except ImportError:  # pragma: no cover - depends on the installation
+        return ("en", "en_clinical", "en_clinical_sensitive")
+    return tuple(sorted(LANGUAGES))
+
+
 @lru_cache(maxsize=None)
 def load_negex(name: str = DEFAULT_SPACY_MODEL, termset: str = "en", numeric_entities: bool = False) -> Any:
     """A negspaCy ``negex`` component for pipeline ``name`` (negation termset; numeric entities or not); call it on a Doc."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ir_rag_axioms.analysis.cache import default_analysis
+from ir_rag_axioms.analysis.cache import default_analysis, digest, memo_key
 
 
 @lru_cache(maxsize=1)
@@ -21,7 +21,7 @@ def punkt_sentences(text: str) -> str:
     def split() -> str:
         return "\n".join(" ".join(s.split()) for s in punkt.sent_tokenize(text) if s.strip())
 
-    return default_analysis().memo(("punkt", text), split)
+    return default_analysis().memo(text, memo_key("punkt"), split)
 
 
 def rouge_lsum_f(target: str, prediction: str, use_stemmer: bool = False) -> float:
@@ -31,4 +31,4 @@ def rouge_lsum_f(target: str, prediction: str, use_stemmer: bool = False) -> flo
         result = _scorer(use_stemmer).score(punkt_sentences(target), punkt_sentences(prediction))
         return float(result["rougeLsum"].fmeasure)
 
-    return default_analysis().memo(("rougeLsum", use_stemmer, target, prediction), score)
+    return default_analysis().memo(prediction, memo_key("rougeLsum", use_stemmer, digest(target)), score)

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from ir_rag_axioms.analysis.cache import default_analysis
+from ir_rag_axioms.analysis.cache import default_analysis, memo_key
 from ir_rag_axioms.analysis.resources import DEFAULT_SENTENCE_MODEL, ToolUnavailableError
 
 WORDNET_ENV = "IR_RAG_AXIOMS_WORDNET"
@@ -122,11 +122,14 @@ class WordNetTermSimilarity(TermSimilarity):
     smoothing: int = 0
 
     def matrix(self, first: Sequence[str], second: Sequence[str]) -> np.ndarray:
-        """All pairwise similarities (each term pair computed once per process)."""
+        """All pairwise similarities (each term pair computed once per analysis)."""
+        analysis = default_analysis()
         out = np.zeros((len(first), len(second)))
         for i, a in enumerate(first):
             for j, b in enumerate(second):
-                out[i, j] = _wup(a, b, self.smoothing) if a <= b else _wup(b, a, self.smoothing)
+                low, high = (a, b) if a <= b else (b, a)
+                out[i, j] = analysis.memo(low, memo_key("wup", high, self.smoothing),
+                                          lambda x=low, y=high: _wup(x, y, self.smoothing))
         return out
 
 
@@ -147,7 +150,6 @@ def _synsets(term: str, count: int) -> tuple[Any, ...]:
     return tuple(wordnet.synset_from_pos_and_offset(p, o) for p, o in itertools.islice(found, count))
 
 
-@lru_cache(maxsize=2_000_000)
 def _wup(a: str, b: str, smoothing: int) -> float:
     first, second = _synsets(a, smoothing + 1), _synsets(b, smoothing + 1)
     if not first or not second:

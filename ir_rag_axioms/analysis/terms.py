@@ -1,16 +1,16 @@
-"""Term statistics per text, computed once and memoised: terms, positions, counts, length, sentence lengths."""
+"""Term statistics per text, from the analysis' term features: terms, positions, counts, length, sentence lengths."""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from ir_rag_axioms.analysis.cache import Analysis, default_analysis, is_analysable
+from ir_rag_axioms.analysis.cache import default_analysis, is_analysable, memo_key
+from ir_rag_axioms.analysis.features import SENTENCE_TERM_COUNTS, TERMS
 from ir_rag_axioms.analysis.resources import DEFAULT_SPACY_MODEL
-from ir_rag_axioms.analysis.text import term_tokens, terms
 
 
 @dataclass(frozen=True, eq=False)
@@ -58,38 +58,18 @@ EMPTY = TermStatistics(())
 """Statistics of an empty (or unanalysable) text: no terms, no sentences."""
 
 
-def prefetch_terms(texts: Iterable[str], model: str = DEFAULT_SPACY_MODEL, sentences: bool = False,
-                   analysis: Analysis | None = None) -> None:
-    """Parse every unseen text in one batched spaCy pass (with the parser if sentences are needed)."""
-    analysis = analysis or default_analysis()
-    needed = [t for t in dict.fromkeys(texts) if is_analysable(t) and not analysis.has(_key(t, model, sentences))]
-    if needed:
-        analysis.parse(needed, model, ["lemmas", "parse"] if sentences else ["lemmas"])
-
-
-def term_statistics(texts: Sequence[str], model: str = DEFAULT_SPACY_MODEL, sentences: bool = False,
-                    analysis: Analysis | None = None) -> list[TermStatistics]:
-    """Term statistics of each text, parsing all unseen texts in one batch; blank texts give ``EMPTY``."""
-    analysis = analysis or default_analysis()
-    prefetch_terms(texts, model, sentences, analysis)
+def term_statistics(texts: Sequence[str], model: str = DEFAULT_SPACY_MODEL,
+                    sentences: bool = False) -> list[TermStatistics]:
+    """Term statistics of each text from the analysis' TERMS (and SENTENCE_TERM_COUNTS) features; blank texts: empty."""
+    analysis = default_analysis()
+    found = analysis.features(model, TERMS, texts)
+    counts = analysis.features(model, SENTENCE_TERM_COUNTS, texts) if sentences else [None] * len(texts)
     out = []
-    for text in texts:
+    for text, terms, lengths in zip(texts, found, counts, strict=True):
         if not is_analysable(text):
-            out.append(EMPTY if not sentences else TermStatistics((), ()))
+            out.append(TermStatistics((), ()) if sentences else EMPTY)
             continue
-        out.append(analysis.memo(_key(text, model, sentences), lambda t=text: _compute(t, model, sentences, analysis)))
+        key = memo_key("term_statistics", model, sentences)
+        out.append(analysis.memo(text, key, lambda t=terms, s=lengths: TermStatistics(
+            tuple(t), tuple(s) if sentences else None)))
     return out
-
-
-def _key(text: str, model: str, sentences: bool) -> tuple:
-    return ("term_statistics", model, sentences, text)
-
-
-def _compute(text: str, model: str, sentences: bool, analysis: Analysis) -> TermStatistics:
-    if sentences:
-        without = analysis.memo(_key(text, model, False), lambda: _compute(text, model, False, analysis))
-        (doc,) = analysis.parse([text], model, ["lemmas", "parse"])
-        lengths = tuple(len(term_tokens(sent)) for sent in doc.sents) if len(doc) else ()
-        return TermStatistics(without.terms, lengths)
-    (doc,) = analysis.parse([text], model, ["lemmas"])
-    return TermStatistics(tuple(terms(doc)))

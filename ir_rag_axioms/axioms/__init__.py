@@ -1,0 +1,18 @@
+"""The axioms: importing this package imports every dimension module, which registers its axioms."""
+
+from ir_rag_axioms.axioms import (  # noqa: F401  (imported to register their axioms)
+    clarity,
+    coherence,
+    consistency,
+    correctness,
+    coverage,
+    generative,
+    oracles,
+    retrieval,
+    retrieval_argument,
+    retrieval_proximity,
+    utility,
+)
+from ir_rag_axioms.axioms.registry import REGISTRY, get, names, parse, register
+
+__all__ = ["REGISTRY", "get", "names", "parse", "register"]

@@ -1,64 +1,91 @@
-"""Axiom base classes: a preference matrix per request, and per-response features compared by one rule."""
+"""Axiom base classes: a preference matrix per request, and per-response features compared by one rule.
+
+Every subclass of ``Axiom`` is a frozen dataclass with keyword-only fields (applied once, here), so an axiom is
+its configuration. Kinds of axiom and their one hook each:
+
+- ``Axiom.matrix(request, responses)``: the (n, n) preference matrix;
+- ``FeatureAxiom.values(request, responses)``: one number per response, compared with ``higher_is_better`` and
+  ``margin_fraction``;
+- ``ParsedAxiom.feature()``: the ``Feature`` of each response's parse that is that number.
+
+What an axiom reads from spaCy is data (``reads()``), executed by the one planner ``analyse()``; ``prefetch()``
+serves the tools that are not spaCy (the encoder, ROUGE, LanguageTool).
+"""
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
+import typing
 import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, dataclass_transform
 
 import numpy as np
 
+from ir_rag_axioms.analysis.cache import MAX_TEXT_CHARS, Analysis, default_analysis, is_analysable
+from ir_rag_axioms.analysis.features import Feature
+from ir_rag_axioms.analysis.resources import DEFAULT_SPACY_MODEL
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 Item = tuple[GenerationRequest, Sequence[GenerationResponse]]
 """One request with its candidate responses."""
-SpacyNeed = tuple[str, str, tuple[str, ...]]
-"""(spaCy model, text, needs such as ``("parse", "lemmas")``) that an axiom will read."""
 
 
-def parse_all(axioms: Iterable[Axiom], items: Sequence[Item]) -> None:
-    """One spaCy pass over every text the axioms read, each text with the union of all axioms' needs."""
-    from ir_rag_axioms.analysis.cache import default_analysis
+@dataclass(frozen=True)
+class Reads:
+    """What an axiom reads from one spaCy model: features of the request, of each response, of each context passage."""
 
-    plan: dict[tuple[str, str], set[str]] = {}
+    model: str = DEFAULT_SPACY_MODEL
+    request: tuple[Feature, ...] = ()
+    responses: tuple[Feature, ...] = ()
+    context: tuple[Feature, ...] = ()
+
+
+def analyse(axioms: Iterable[Axiom], items: Sequence[Item], analysis: Analysis | None = None) -> None:
+    """The one planner: every feature the axioms read, in one spaCy pass per text, then each axiom's ``prefetch``."""
+    axioms, items = list(axioms), list(items)
+    analysis = analysis or default_analysis()
+    wanted: list[tuple[str, Feature, str]] = []
     for axiom in axioms:
-        for model, text, needs in axiom.spacy_needs(items):
-            plan.setdefault((model, text), set()).update(needs)
-    groups: dict[tuple[str, frozenset[str]], list[str]] = {}
-    for (model, text), needs in plan.items():
-        groups.setdefault((model, frozenset(needs)), []).append(text)
-    for (model, needs), texts in groups.items():
-        default_analysis().parse(texts, model, needs)
+        for reads in axiom.reads():
+            for request, responses in items:
+                wanted += [(reads.model, f, request.text) for f in reads.request]
+                wanted += [(reads.model, f, r.text) for r in responses for f in reads.responses]
+                wanted += [(reads.model, f, p) for p in request.context or () for f in reads.context]
+    with analysis:
+        analysis.compute_features(wanted)
+        for axiom in axioms:
+            axiom.prefetch(items)
 
 
-def prefetch_all(axioms: Iterable[Axiom], items: Sequence[Item]) -> None:
-    """Analyse everything the axioms read: ``parse_all``, then each axiom's own prefetch (embeddings, ROUGE, ...)."""
-    axioms = list(axioms)
-    items = list(items)
-    parse_all(axioms, items)
-    for axiom in axioms:
-        axiom.prefetch(items)
+def within_margin(a: Any, b: Any, margin_fraction: float) -> np.ndarray:
+    """The one margin test: |a - b| <= m * max(|a|, |b|) element-wise (symmetric, like ``math.isclose(rel_tol=m)``)."""
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    with np.errstate(invalid="ignore"):
+        return np.abs(a - b) <= margin_fraction * np.maximum(np.abs(a), np.abs(b))
 
 
 def compare(values: np.ndarray, higher_is_better: bool = True, margin_fraction: float = 0.0) -> np.ndarray:
-    """P[i, j] = sign(v_i - v_j) (negated if lower is better), 0 where |v_i - v_j| <= m * max(|v_i|, |v_j|) or a value is NaN."""
+    """P[i, j] = sign(v_i - v_j) (negated if lower is better), 0 within the margin or where a value is NaN."""
     v = np.asarray(values, dtype=np.float64)
     if v.ndim != 1:
         raise ValueError(f"compare() needs one value per response, got shape {v.shape}")
     a, b = v[:, None], v[None, :]
     with np.errstate(invalid="ignore"):
         diff = a - b
-        tie = np.abs(diff) <= margin_fraction * np.maximum(np.abs(a), np.abs(b))
-        prefs = np.where(tie | np.isnan(diff), 0.0, np.sign(diff))
+        prefs = np.where(within_margin(a, b, margin_fraction) | np.isnan(diff), 0.0, np.sign(diff))
     return (prefs if higher_is_better else -prefs) + 0.0  # + 0.0 turns -0.0 into 0.0
 
 
 def check_responses(responses: Sequence[GenerationResponse]) -> list[GenerationResponse]:
-    """Return the responses as a list; raise ``ValueError`` on duplicate ids or non-response items."""
+    """Return the responses as a list; raise on a bare response, non-response items or duplicate ids."""
+    if isinstance(responses, (GenerationResponse, str)):
+        raise TypeError("responses must be a list of GenerationResponse, got a single "
+                        f"{type(responses).__name__}: wrap it in a list")
     responses = list(responses)
     for response in responses:
         if not isinstance(response, GenerationResponse):
@@ -70,93 +97,82 @@ def check_responses(responses: Sequence[GenerationResponse]) -> list[GenerationR
     return responses
 
 
-def _format_value(value: Any) -> str:
-    if isinstance(value, float) and value.is_integer():
-        return repr(value)
-    return repr(value)
-
-
+@dataclass_transform(frozen_default=True, kw_only_default=True)
 class Axiom(ABC):
     """A rule that prefers some responses to a request over others: ``preferences()`` gives P[i, j] in {-1, 0, 1}."""
 
     name: ClassVar[str | None] = None
-    """The short name (e.g. ``"COH1"``) under which the registry exports a default instance."""
+    """The short name (e.g. ``"COH1"``) under which the registry knows the class's default instance."""
 
-    # -- the one method to implement --------------------------------------------------------------
+    def __init_subclass__(cls, positional: bool = False, **kwargs: Any) -> None:
+        """Make every subclass a frozen dataclass (keyword-only fields unless ``positional=True``)."""
+        super().__init_subclass__(**kwargs)
+        dataclass(frozen=True, repr=False, kw_only=not positional)(cls)
+
+    # -- the hook of matrix axioms ----------------------------------------------------------------------
     @abstractmethod
     def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
-        """The (n, n) preference matrix, assuming ``prefetch`` has run for this request."""
+        """The (n, n) preference matrix, assuming ``analyse`` has run for this request."""
 
-    def prefetch(self, items: Sequence[Item]) -> None:
-        """Analyse, in one batched pass, every text this axiom will read for these requests (default: nothing)."""
-
-    def spacy_needs(self, items: Sequence[Item]) -> Iterable[SpacyNeed]:
-        """(spaCy model, text, needs) for every text this axiom parses, so that ``prefetch_all`` parses each once."""
+    def reads(self) -> tuple[Reads, ...]:
+        """The spaCy features this axiom reads (data for the planner ``analyse``); default: none."""
         return ()
 
-    # -- public API ---------------------------------------------------------------------------------
-    def preferences(
-        self, request: GenerationRequest, responses: Sequence[GenerationResponse]
-    ) -> np.ndarray:
-        """The (n, n) preference matrix: P[i, j] > 0 means response i is preferred over response j."""
-        responses = check_responses(responses)
-        if not isinstance(request, GenerationRequest):
-            raise TypeError(f"expected GenerationRequest, got {type(request).__name__}")
-        if not responses:
-            return np.zeros((0, 0))
-        prefetch_all([self], [(request, responses)])
-        return np.asarray(self.matrix(request, responses), dtype=np.float64)
+    def prefetch(self, items: Sequence[Item]) -> None:
+        """Batch the work of tools other than spaCy (embeddings, ROUGE, ...) after the planner ran; default: none."""
 
-    def preference(
-        self, request: GenerationRequest, first: GenerationResponse, second: GenerationResponse
-    ) -> float:
+    # -- public API ---------------------------------------------------------------------------------------
+    def preferences(self, request: GenerationRequest, responses: Sequence[GenerationResponse],
+                    analysis: Analysis | None = None) -> np.ndarray:
+        """The (n, n) preference matrix: P[i, j] > 0 means response i is preferred over response j."""
+        return self.preferences_batch([(request, responses)], analysis=analysis)[0]
+
+    def preference(self, request: GenerationRequest, first: GenerationResponse, second: GenerationResponse,
+                   analysis: Analysis | None = None) -> float:
         """Preference of ``first`` over ``second`` (> 0: first is better), read from the 2 x 2 matrix."""
         if first.id == second.id:
             second = dataclasses.replace(second, id=f"{second.id}\x00second")
-        return float(self.preferences(request, [first, second])[0, 1])
+        return float(self.preferences(request, [first, second], analysis=analysis)[0, 1])
 
-    def preferences_batch(self, items: Iterable[Item], progress: bool = False) -> list[np.ndarray]:
+    def preferences_batch(self, items: Iterable[Item], progress: bool = False,
+                          analysis: Analysis | None = None) -> list[np.ndarray]:
         """Preference matrices for many requests: one batched analysis pass, then one matrix per request."""
-        checked = [(request, check_responses(responses)) for request, responses in items]
-        prefetch_all([self], checked)
+        checked = [(_check_request(request), check_responses(responses)) for request, responses in items]
+        analysis = analysis or default_analysis()
+        analyse([self], checked, analysis)
         if progress:
             from tqdm.auto import tqdm
 
             checked = tqdm(checked, desc=repr(self), leave=False)
-        out = []
-        for request, responses in checked:
-            out.append(
-                np.asarray(self.matrix(request, responses), dtype=np.float64)
-                if responses
-                else np.zeros((0, 0))
-            )
-        return out
+        with analysis:
+            return [np.asarray(self.matrix(request, responses), dtype=np.float64) if responses
+                    else np.zeros((0, 0)) for request, responses in checked]
 
-    # -- composition --------------------------------------------------------------------------------
+    # -- composition --------------------------------------------------------------------------------------
     def __add__(self, other: Axiom | float) -> Axiom:
-        from ir_rag_axioms.axioms.combinators import Sum, as_axiom
+        from ir_rag_axioms.axioms.combinators import Sum
 
-        return Sum((self, as_axiom(other)))
+        return Sum.of(self, other)
 
     def __radd__(self, other: float) -> Axiom:
-        from ir_rag_axioms.axioms.combinators import Sum, as_axiom
+        from ir_rag_axioms.axioms.combinators import Sum
 
-        return Sum((as_axiom(other), self))
+        return Sum.of(other, self)
 
     def __sub__(self, other: Axiom | float) -> Axiom:
-        from ir_rag_axioms.axioms.combinators import Negated, Sum, as_axiom
+        from ir_rag_axioms.axioms.combinators import Sum, as_axiom
 
-        return Sum((self, Negated(as_axiom(other))))
+        return Sum.of(self, -as_axiom(other))
 
     def __mul__(self, other: Axiom | float) -> Axiom:
-        from ir_rag_axioms.axioms.combinators import Product, as_axiom
+        from ir_rag_axioms.axioms.combinators import Product
 
-        return Product((self, as_axiom(other)))
+        return Product.of(self, other)
 
     def __rmul__(self, other: float) -> Axiom:
-        from ir_rag_axioms.axioms.combinators import Product, as_axiom
+        from ir_rag_axioms.axioms.combinators import Product
 
-        return Product((as_axiom(other), self))
+        return Product.of(other, self)
 
     def __neg__(self) -> Axiom:
         from ir_rag_axioms.axioms.combinators import Negated
@@ -169,21 +185,18 @@ class Axiom(ABC):
     def __or__(self, other: Axiom) -> Axiom:
         from ir_rag_axioms.axioms.combinators import Cascade
 
-        return Cascade((self, other))
+        return Cascade.of(self, other)
 
     def __and__(self, other: Axiom) -> Axiom:
         from ir_rag_axioms.axioms.combinators import Conjunction
 
-        return Conjunction((self, other))
+        return Conjunction.of(self, other)
 
     def __mod__(self, other: Axiom) -> Axiom:
         """Majority vote; ``a % b % c`` is one vote of three axioms."""
         from ir_rag_axioms.axioms.combinators import MajorityVote
 
-        default = MajorityVote.minimum_votes
-        if isinstance(self, MajorityVote) and self.minimum_votes == default:
-            return MajorityVote((*self.axioms, other))
-        return MajorityVote((self, other))
+        return MajorityVote.of(self, other)
 
     def normalized(self) -> Axiom:
         """This axiom with preferences mapped to their sign in {-1, 0, 1}."""
@@ -192,22 +205,60 @@ class Axiom(ABC):
         return Normalized(self)
 
 
-@dataclass(frozen=True, repr=False)
-class ConfigurableAxiom(Axiom):
-    """An axiom whose configuration is its frozen dataclass fields; calling it returns a reconfigured copy."""
+def _check_request(request: GenerationRequest) -> GenerationRequest:
+    if not isinstance(request, GenerationRequest):
+        raise TypeError(f"expected GenerationRequest, got {type(request).__name__}")
+    return request
 
-    def __call__(self, **changes: Any) -> ConfigurableAxiom:
-        """A copy with the given parameters changed (``COH1(margin_fraction=0.75)``)."""
-        names = {f.name for f in dataclasses.fields(self)}
-        unknown = sorted(set(changes) - names)
+
+_SIMPLE_TYPES: dict[Any, tuple[type, ...]] = {bool: (bool,), int: (int,), float: (int, float), str: (str,)}
+
+
+def _field_error(owner: str, name: str, hint: Any, value: Any) -> str | None:
+    """Why ``value`` does not fit the annotated type (bool, int, float, str, or ``X | None`` of them); None if it fits."""
+    options = typing.get_args(hint) if typing.get_origin(hint) in (typing.Union, _UnionType) else (hint,)
+    if any(o not in _SIMPLE_TYPES and o is not type(None) for o in options):
+        return None  # other types are checked by the axiom itself
+    if value is None and type(None) in options:
+        return None
+    allowed = tuple(t for o in options for t in _SIMPLE_TYPES.get(o, ()))
+    if isinstance(value, allowed) and not (isinstance(value, bool) and bool not in allowed):
+        return None
+    names = " or ".join(getattr(o, "__name__", str(o)) for o in options)
+    return f"{owner}: {name} must be {names}, got {type(value).__name__} {value!r}"
+
+
+@functools.lru_cache(maxsize=None)
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+_UnionType = type(int | None)
+
+
+class ConfigurableAxiom(Axiom):
+    """An axiom whose configuration is its fields; calling it returns a reconfigured copy (``COH1(margin_fraction=.5)``)."""
+
+    def __call__(self, *args: Any, **changes: Any) -> typing.Self:
+        """A copy with the given parameters changed; parameters by keyword only."""
+        if args:
+            raise TypeError(f"{self.label} takes keyword arguments only, e.g. {self.label}(margin_fraction=0.5); "
+                            f"its parameters: {sorted(self.parameters())}")
+        unknown = sorted(set(changes) - set(self.parameters()))
         if unknown:
-            raise TypeError(f"{self.label} has no parameter(s) {unknown}; it takes {sorted(names)}")
+            raise TypeError(f"{self.label} has no parameter(s) {unknown}; it takes {sorted(self.parameters())}")
         return dataclasses.replace(self, **changes)
 
+    def parameters(self) -> dict[str, Any]:
+        """Parameter name -> current value."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
     def __post_init__(self) -> None:
-        margin = getattr(self, "margin_fraction", None)
-        if margin is not None and not (isinstance(margin, (int, float)) and 0 <= margin and math.isfinite(margin)):
-            raise ValueError(f"{self.label}: margin_fraction must be a finite number >= 0, got {margin!r}")
+        hints = _hints(type(self))
+        for f in dataclasses.fields(self):
+            error = _field_error(self.label, f.name, hints.get(f.name), getattr(self, f.name))
+            if error:
+                raise TypeError(error)
 
     @property
     def label(self) -> str:
@@ -217,46 +268,77 @@ class ConfigurableAxiom(Axiom):
     def __repr__(self) -> str:
         changed = []
         for f in dataclasses.fields(self):
-            if not f.repr:
-                continue
             value = getattr(self, f.name)
-            default = f.default if f.default is not dataclasses.MISSING else (
-                f.default_factory() if f.default_factory is not dataclasses.MISSING else dataclasses.MISSING
-            )
-            if value != default:
-                changed.append(f"{f.name}={_format_value(value)}")
+            if f.repr and value != _default(f):
+                changed.append(f"{f.name}={value!r}")
         return f"{self.label}({', '.join(changed)})"
 
 
-@dataclass(frozen=True, repr=False)
-class FeatureAxiom(ConfigurableAxiom):
-    """One number per response plus a direction and a relative margin: P = compare(values, higher_is_better, margin_fraction)."""
+def _default(f: dataclasses.Field) -> Any:
+    if f.default is not dataclasses.MISSING:
+        return f.default
+    if f.default_factory is not dataclasses.MISSING:
+        return f.default_factory()
+    return dataclasses.MISSING
 
-    higher_is_better: ClassVar[bool] = True
+
+class FeatureAxiom(ConfigurableAxiom):
+    """One number per response, a direction and a relative margin: P = compare(values, higher_is_better, margin_fraction)."""
+
+    margin_fraction: float = 0.0
+    """Relative margin within which two values tie: |a - b| <= margin_fraction * max(|a|, |b|)."""
+    higher_is_better: bool = True
     """Whether a larger value makes a response better."""
     abstain_on_blank: ClassVar[bool] = True
     """Whether blank or over-long (unanalysable) responses abstain (value NaN: 0 against every response)."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if not (math.isfinite(self.margin_fraction) and self.margin_fraction >= 0):
+            raise ValueError(f"{self.label}: margin_fraction must be a finite number >= 0, got {self.margin_fraction!r}")
 
     @abstractmethod
     def values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
         """One value per response (NaN where undefined: the response then ties with all others)."""
 
     def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
-        """compare(values, higher_is_better, margin_fraction)."""
+        """compare(values, higher_is_better, margin_fraction); unanalysable responses abstain."""
         values = np.array(self.values(request, responses), dtype=np.float64)
         if self.abstain_on_blank:
-            from ir_rag_axioms.analysis.cache import MAX_TEXT_CHARS, is_analysable
-
-            unanalysable = [not is_analysable(r.text) for r in responses]
-            values[unanalysable] = np.nan
+            values[[not is_analysable(r.text) for r in responses]] = np.nan
             too_long = [r.id for r in responses if len(r.text) > MAX_TEXT_CHARS]
             if too_long:
-                warnings.warn(
-                    f"{self!r}: response(s) {too_long} longer than {MAX_TEXT_CHARS} characters are not analysed "
-                    "and abstain (set IR_RAG_AXIOMS_MAX_TEXT_CHARS to raise the limit)",
-                    stacklevel=2,
-                )
-        return compare(values, self._higher_is_better(), float(getattr(self, "margin_fraction", 0.0)))
+                warnings.warn(f"{self!r}: response(s) {too_long} longer than {MAX_TEXT_CHARS} characters are not "
+                              "analysed and abstain (set IR_RAG_AXIOMS_MAX_TEXT_CHARS to raise the limit)",
+                              stacklevel=2)
+        return compare(values, self.higher_is_better, self.margin_fraction)
 
-    def _higher_is_better(self) -> bool:
-        return bool(self.higher_is_better)
+
+def feature_values(model: str, feature: Feature, texts: Sequence[str]) -> list[Any]:
+    """The feature of each text from the analysis in effect (None for unanalysable texts)."""
+    return default_analysis().features(model, feature, texts)
+
+
+def as_float(value: Any) -> float:
+    """A feature value as a float (None and missing values: NaN)."""
+    return float("nan") if value is None else float(value)
+
+
+class ParsedAxiom(FeatureAxiom):
+    """A feature axiom whose value is one ``Feature`` of each response's parse (the hook: ``feature()``)."""
+
+    spacy_model: str = DEFAULT_SPACY_MODEL
+    """spaCy pipeline name or path (the offline mirror of en_core_web_sm is found automatically)."""
+
+    @abstractmethod
+    def feature(self) -> Feature:
+        """The per-response feature that is this axiom's value (NaN where undefined)."""
+
+    def reads(self) -> tuple[Reads, ...]:
+        """The feature, of every response."""
+        return (Reads(self.spacy_model, responses=(self.feature(),)),)
+
+    def values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+        """The feature of each response."""
+        found = feature_values(self.spacy_model, self.feature(), [r.text for r in responses])
+        return np.array([as_float(v) for v in found], dtype=np.float64)

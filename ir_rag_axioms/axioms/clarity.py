@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
 
-from ir_rag_axioms.analysis.cache import default_analysis, is_analysable
+from ir_rag_axioms.analysis.cache import default_analysis, is_analysable, memo_key
+from ir_rag_axioms.analysis.features import Feature
 from ir_rag_axioms.analysis.resources import languagetool_url, load_languagetool
-from ir_rag_axioms.axioms._parsed import ParsedAxiom
-from ir_rag_axioms.axioms.base import FeatureAxiom, Item
+from ir_rag_axioms.axioms.base import FeatureAxiom, Item, ParsedAxiom
 from ir_rag_axioms.axioms.registry import register
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
@@ -38,14 +37,13 @@ def grammar_error_share(matches: Sequence[Any], text: str) -> float:
     return float(covered.sum() / len(text)) if len(text) else float("nan")
 
 
-@dataclass(frozen=True, repr=False)
-class LanguageToolGrammarErrorProportionClarity(FeatureAxiom):
+@register
+class LanguageToolGrammarErrorProportionClarityAxiom(FeatureAxiom):
     """CLAR1: prefer a lower share of characters in grammar errors, len(ERR_r1)/len(r1) <_10% len(ERR_r2)/len(r2) [Merker et al., 2025]."""
 
     name: ClassVar[str] = "CLAR1"
-    higher_is_better: ClassVar[bool] = False
+    higher_is_better: bool = False
     margin_fraction: float = 0.1
-    """Relative margin within which two error shares tie."""
     language: str = "en-US"
     """LanguageTool language code."""
     languagetool_url: str | None = None
@@ -61,8 +59,8 @@ class LanguageToolGrammarErrorProportionClarity(FeatureAxiom):
             self._share(tool, text)
 
     def _share(self, tool: Any, text: str) -> float:
-        key = ("languagetool", self.language, languagetool_url(self.languagetool_url), text)
-        return default_analysis().memo(key, lambda: grammar_error_share(tool.check(text), text))
+        key = memo_key("languagetool", self.language, languagetool_url(self.languagetool_url))
+        return default_analysis().memo(text, key, lambda: grammar_error_share(tool.check(text), text))
 
     def values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
         """Grammar-error character share of each response."""
@@ -70,25 +68,30 @@ class LanguageToolGrammarErrorProportionClarity(FeatureAxiom):
         return np.array([self._share(tool, r.text) if is_analysable(r.text) else np.nan for r in responses])
 
 
-@dataclass(frozen=True, repr=False)
-class FleschReadingEaseClarity(ParsedAxiom):
+def flesch_reading_ease(doc: Any) -> float:
+    """Flesch reading ease of a parse (textacy: pyphen syllables, spaCy words and sentences); NaN where undefined."""
+    from textacy.text_stats.readability import flesch_reading_ease as flesch
+
+    try:
+        return float(flesch(doc, lang="en")) if len(doc) else float("nan")
+    except ZeroDivisionError:  # no words or no sentences (e.g. only punctuation): undefined
+        return float("nan")
+
+
+FLESCH_READING_EASE = Feature("flesch_reading_ease", ("parse",), flesch_reading_ease)
+"""CLAR2's value: Flesch reading ease."""
+
+
+@register
+class FleschReadingEaseClarityAxiom(ParsedAxiom):
     """CLAR2: prefer the more readable response, Flesch(r1) > Flesch(r2) (the paper's Eq. 11 and the reference invert this) [Merker et al., 2025]."""
 
     name: ClassVar[str] = "CLAR2"
-    response_needs: ClassVar[tuple[str, ...]] = ("parse",)
-    margin_fraction: float = 0.0
-    """Relative margin within which two Flesch scores tie."""
-    higher_is_better: bool = True  # type: ignore[misc]
-    """True: prefer higher Flesch reading ease (easier text); False reproduces the paper's Eq. 11 and the reference."""
 
-    def value(self, doc: Any) -> float:
-        """Flesch reading ease of the parse (textacy: pyphen syllables, spaCy words and sentences)."""
-        from textacy.text_stats.readability import flesch_reading_ease
-
-        if not len(doc):
-            return float("nan")
-        return float(flesch_reading_ease(doc, lang="en"))
+    def feature(self) -> Feature:
+        """Flesch reading ease (higher: easier; ``higher_is_better=False`` reproduces the paper and the reference)."""
+        return FLESCH_READING_EASE
 
 
-CLAR1 = register(LanguageToolGrammarErrorProportionClarity())
-CLAR2 = register(FleschReadingEaseClarity())
+CLAR1 = LanguageToolGrammarErrorProportionClarityAxiom()
+CLAR2 = FleschReadingEaseClarityAxiom()

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
 
+from ir_rag_axioms.analysis.features import Feature
 from ir_rag_axioms.analysis.text import sentences, terms
-from ir_rag_axioms.axioms._parsed import ParsedAxiom
+from ir_rag_axioms.axioms.base import ParsedAxiom
 from ir_rag_axioms.axioms.registry import register
 
 
@@ -34,34 +34,36 @@ def subject_verb_distance(doc: Any) -> float:
     return float(np.mean(distances)) if distances else float("nan")
 
 
-@dataclass(frozen=True, repr=False)
-class WordLengthDeviationCoherence(ParsedAxiom):
+WORD_LENGTH_DEVIATION = Feature("word_length_deviation", ("parse", "lemmas"), sentence_word_length_deviation)
+"""COH1's value: sigma of the per-sentence mean term length."""
+SUBJECT_VERB_DISTANCE = Feature("subject_verb_distance", ("parse",), subject_verb_distance)
+"""COH2's value: mean subject-verb token distance over SVO triples (textacy)."""
+
+
+@register
+class WordLengthDeviationCoherenceAxiom(ParsedAxiom):
     """COH1: prefer less deviation of the average word length across sentences, sigma(SWAWL_r1) < sigma(SWAWL_r2) [Merker et al., 2025]."""
 
     name: ClassVar[str] = "COH1"
-    higher_is_better: ClassVar[bool] = False
-    margin_fraction: float = 0.0
-    """Relative margin within which two deviations tie."""
+    higher_is_better: bool = False
 
-    def value(self, doc: Any) -> float:
+    def feature(self) -> Feature:
         """sigma of the per-sentence mean term length."""
-        return sentence_word_length_deviation(doc)
+        return WORD_LENGTH_DEVIATION
 
 
-@dataclass(frozen=True, repr=False)
-class SubjectVerbClosenessCoherence(ParsedAxiom):
+@register
+class SubjectVerbClosenessCoherenceAxiom(ParsedAxiom):
     """COH2: prefer subject-verb pairs closer together, avg-SV-dist(r1) <_10% avg-SV-dist(r2) [Merker et al., 2025]."""
 
     name: ClassVar[str] = "COH2"
-    higher_is_better: ClassVar[bool] = False
-    response_needs: ClassVar[tuple[str, ...]] = ("parse",)
+    higher_is_better: bool = False
     margin_fraction: float = 0.1
-    """Relative margin within which two average distances tie."""
 
-    def value(self, doc: Any) -> float:
-        """Mean subject-verb token distance over SVO triples (textacy)."""
-        return subject_verb_distance(doc)
+    def feature(self) -> Feature:
+        """Mean subject-verb token distance over SVO triples."""
+        return SUBJECT_VERB_DISTANCE
 
 
-COH1 = register(WordLengthDeviationCoherence())
-COH2 = register(SubjectVerbClosenessCoherence())
+COH1 = WordLengthDeviationCoherenceAxiom()
+COH2 = SubjectVerbClosenessCoherenceAxiom()

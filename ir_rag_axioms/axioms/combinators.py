@@ -1,18 +1,17 @@
-"""Combinators: axioms built from axioms (+ - * | & % unary - and +), each forwarding ``prefetch`` to its children."""
+"""Combinators: axioms built from axioms (+ - * | & % unary - and +); sums, products, cascades and votes stay flat."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
+from typing import Any, ClassVar
 
 import numpy as np
 
-from ir_rag_axioms.axioms.base import Axiom, Item, SpacyNeed
+from ir_rag_axioms.axioms.base import Axiom, Item, Reads
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 
-@dataclass(frozen=True)
-class Constant(Axiom):
+class Constant(Axiom, positional=True):
     """Constant(c): every off-diagonal entry is c (a weight in sums and products)."""
 
     value: float
@@ -37,139 +36,140 @@ def as_axiom(value: Axiom | float) -> Axiom:
     raise TypeError(f"cannot combine an axiom with {type(value).__name__} {value!r}")
 
 
-def _tuple(axioms: Sequence[Axiom | float]) -> tuple[Axiom, ...]:
-    result = tuple(as_axiom(a) for a in axioms)
-    if not result:
-        raise ValueError("a combinator needs at least one axiom")
-    return result
-
-
-@dataclass(frozen=True)
-class _Combination(Axiom):
-    """Several child axioms; ``prefetch`` runs each child's batched analysis."""
+class _Combination(Axiom, positional=True):
+    """Several child axioms, read and prefetched together."""
 
     axioms: tuple[Axiom, ...]
+    symbol: ClassVar[str] = ""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "axioms", _tuple(self.axioms))
+        if isinstance(self.axioms, Axiom) or not isinstance(self.axioms, (tuple, list)):
+            raise TypeError(f"{type(self).__name__} takes a tuple of axioms, got {self.axioms!r}")
+        children = tuple(as_axiom(a) for a in self.axioms)
+        if not children:
+            raise ValueError("a combinator needs at least one axiom")
+        object.__setattr__(self, "axioms", children)
 
-    def spacy_needs(self, items: Sequence[Item]) -> Iterable[SpacyNeed]:
-        """Every child's texts (``prefetch_all`` merges them into one spaCy pass)."""
-        for axiom in self.axioms:
-            yield from axiom.spacy_needs(items)
+    @classmethod
+    def of(cls, *parts: Axiom | float, **options: Any) -> Axiom:
+        """The combination of ``parts``, merging parts that are already this combination (so long chains stay flat)."""
+        flat: list[Axiom] = []
+        for part in map(as_axiom, parts):
+            same = type(part) is cls and all(getattr(part, k) == v for k, v in options.items())
+            flat.extend(part.axioms if same and cls.flattens(part) else (part,))
+        return cls(tuple(flat), **options)
+
+    @classmethod
+    def flattens(cls, part: Axiom) -> bool:
+        """Whether a child of the same type may be merged into its parent (default: yes)."""
+        return True
+
+    def reads(self) -> tuple[Reads, ...]:
+        """Every child's reads."""
+        return tuple(r for axiom in self.axioms for r in axiom.reads())
 
     def prefetch(self, items: Sequence[Item]) -> None:
         """Forward to every child (each analysis is memoised, so shared texts are analysed once)."""
         for axiom in self.axioms:
             axiom.prefetch(items)
 
-    def _matrices(self, request: GenerationRequest, responses: list[GenerationResponse]) -> list[np.ndarray]:
-        return [np.asarray(a.matrix(request, responses), dtype=np.float64) for a in self.axioms]
+    def _matrices(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+        return np.stack([np.asarray(a.matrix(request, responses), dtype=np.float64) for a in self.axioms])
 
-    def _join(self, symbol: str) -> str:
-        return "(" + f" {symbol} ".join(repr(a) for a in self.axioms) + ")"
+    def __repr__(self) -> str:
+        return "(" + f" {self.symbol} ".join(repr(a) for a in self.axioms) + ")"
 
 
-@dataclass(frozen=True, repr=False)
 class Sum(_Combination):
     """Sum: P = sum_k P_k (weighted with ``w * axiom``; ``a - b`` is ``a + (-b)``)."""
 
+    symbol: ClassVar[str] = "+"
+
     def matrix(self, request, responses):
         """Element-wise sum."""
-        return np.sum(self._matrices(request, responses), axis=0)
-
-    def __repr__(self) -> str:
-        return self._join("+")
+        return self._matrices(request, responses).sum(axis=0)
 
 
-@dataclass(frozen=True, repr=False)
 class Product(_Combination):
     """Product: P = prod_k P_k (``2 * axiom`` doubles, ``a * b`` prefers where both agree in sign)."""
 
+    symbol: ClassVar[str] = "*"
+
     def matrix(self, request, responses):
         """Element-wise product."""
-        return np.prod(self._matrices(request, responses), axis=0)
-
-    def __repr__(self) -> str:
-        return self._join("*")
+        return self._matrices(request, responses).prod(axis=0)
 
 
-@dataclass(frozen=True, repr=False)
 class Cascade(_Combination):
     """Cascade (a | b): the first child with a non-zero preference for the pair decides."""
 
+    symbol: ClassVar[str] = "|"
+
     def matrix(self, request, responses):
         """First non-zero entry along the children."""
-        result = None
-        for prefs in self._matrices(request, responses):
-            result = prefs if result is None else np.where(result != 0, result, prefs)
-        return result
-
-    def __repr__(self) -> str:
-        return self._join("|")
+        stack = self._matrices(request, responses)
+        first = np.argmax(stack != 0, axis=0)
+        return np.take_along_axis(stack, first[None], axis=0)[0]
 
 
-@dataclass(frozen=True, repr=False)
 class Conjunction(_Combination):
     """Conjunction (a & b): prefer only where all children prefer the same direction (their common sign), else 0."""
 
+    symbol: ClassVar[str] = "&"
+
     def matrix(self, request, responses):
         """sign if all signs equal and non-zero."""
-        signs = np.sign(np.stack(self._matrices(request, responses)))
+        signs = np.sign(self._matrices(request, responses))
         agree = np.all(signs == signs[0], axis=0) & (signs[0] != 0)
         return np.where(agree, signs[0], 0.0)
 
-    def __repr__(self) -> str:
-        return self._join("&")
 
-
-@dataclass(frozen=True, repr=False)
 class MajorityVote(_Combination):
-    """MajorityVote: sign(#pro - #contra) if the winning side has more than ``minimum_votes`` of all child votes (>= when 0)."""
+    """MajorityVote: prefer what the majority prefers, if at least ``minimum_votes`` of all k axioms vote for it (``aggregation.majority_vote``)."""
 
     minimum_votes: float = 0.5
-    """Fraction of the axioms that must agree: 0.5 absolute majority, 0 relative majority, 1 consensus."""
+    """Fraction of the axioms that must vote for the winner: 0.5 absolute majority, 0 relative majority, 1 consensus."""
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        if not 0 <= self.minimum_votes <= 1:
+        if not (isinstance(self.minimum_votes, (int, float)) and 0 <= self.minimum_votes <= 1):
             raise ValueError(f"MajorityVote: minimum_votes must be in [0, 1], got {self.minimum_votes!r}")
 
+    @classmethod
+    def of(cls, *parts: Axiom | float, **options: Any) -> Axiom:
+        """``a % b % c``: one vote of three axioms (a vote with another threshold stays one voter)."""
+        options.setdefault("minimum_votes", _DEFAULT_MINIMUM_VOTES)
+        return super().of(*parts, **options)
+
     def matrix(self, request, responses):
-        """Votes counted per pair; the winning side needs > minimum_votes * k votes (all k if minimum_votes = 1)."""
-        signs = np.sign(np.stack(self._matrices(request, responses)))
-        pro, contra = (signs > 0).sum(axis=0), (signs < 0).sum(axis=0)
-        k = len(self.axioms)
-        winner = np.maximum(pro, contra)
-        if self.minimum_votes >= 1:
-            enough = winner >= k
-        else:
-            enough = winner > self.minimum_votes * k
-        return np.where(enough & (pro != contra), np.sign(pro - contra), 0.0).astype(np.float64)
+        """Votes counted per pair: +1 where pro > contra and pro >= minimum_votes * k (mirrored for contra)."""
+        from ir_rag_axioms.aggregation import majority_vote
+
+        return majority_vote(self._matrices(request, responses), minimum_votes=self.minimum_votes)
 
     def __repr__(self) -> str:
-        inner = ", ".join(repr(a) for a in self.axioms)
-        extra = "" if self.minimum_votes == 0.5 else f", minimum_votes={self.minimum_votes!r}"
-        inner = inner + "," if len(self.axioms) == 1 else inner
+        inner = ", ".join(repr(a) for a in self.axioms) + ("," if len(self.axioms) == 1 else "")
+        extra = "" if self.minimum_votes == _DEFAULT_MINIMUM_VOTES else f", minimum_votes={self.minimum_votes!r}"
         return f"MajorityVote(({inner}){extra})"
 
 
-@dataclass(frozen=True)
-class _Unary(Axiom):
-    """One child axiom; ``prefetch`` forwards to it."""
+_DEFAULT_MINIMUM_VOTES = 0.5
+
+
+class _Unary(Axiom, positional=True):
+    """One child axiom, read and prefetched as itself."""
 
     axiom: Axiom
 
-    def spacy_needs(self, items: Sequence[Item]) -> Iterable[SpacyNeed]:
-        """The child's texts."""
-        return self.axiom.spacy_needs(items)
+    def reads(self) -> tuple[Reads, ...]:
+        """The child's reads."""
+        return self.axiom.reads()
 
     def prefetch(self, items: Sequence[Item]) -> None:
         """Forward to the child."""
         self.axiom.prefetch(items)
 
 
-@dataclass(frozen=True, repr=False)
 class Negated(_Unary):
     """Negated (-a): P = -P_a."""
 
@@ -181,7 +181,6 @@ class Negated(_Unary):
         return f"-{self.axiom!r}"
 
 
-@dataclass(frozen=True, repr=False)
 class Normalized(_Unary):
     """Normalized (+a): P = sign(P_a), in {-1, 0, 1}."""
 

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from ir_rag_axioms.analysis.text import sentences
-from ir_rag_axioms.axioms._parsed import ParsedAxiom
+import numpy as np
+
+from ir_rag_axioms.analysis.features import SENTENCES
+from ir_rag_axioms.analysis.resources import DEFAULT_SPACY_MODEL
+from ir_rag_axioms.axioms.base import FeatureAxiom, Reads, feature_values
 from ir_rag_axioms.axioms.registry import register
+from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 PUBLISHED_CITATION_PATTERN = r"\[[0-9]+\]"
 """The citation form of the paper: ``[1]``."""
@@ -22,18 +25,16 @@ def _compiled(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern)
 
 
-@dataclass(frozen=True, repr=False)
-class CitationSentenceCorrectness(ParsedAxiom):
+@register
+class CitationSentenceCorrectnessAxiom(FeatureAxiom):
     """CORR1: prefer a higher share of sentences containing a citation, |S_ref|/|S| >_10% [Merker et al., 2025]."""
 
     name: ClassVar[str] = "CORR1"
-    response_needs: ClassVar[tuple[str, ...]] = ("parse",)
     margin_fraction: float = 0.1
-    """Relative margin within which two citation shares tie."""
+    spacy_model: str = DEFAULT_SPACY_MODEL
+    """spaCy pipeline that splits sentences."""
     citation_pattern: str = PUBLISHED_CITATION_PATTERN
     """Regular expression of a citation; ``LIST_CITATION_PATTERN`` also matches ``[1,2]``."""
-    higher_is_better: bool = True  # type: ignore[misc]
-    """True: prefer more citing sentences (the stated intuition); False reproduces the reference code."""
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -42,16 +43,17 @@ class CitationSentenceCorrectness(ParsedAxiom):
         except re.error as error:
             raise ValueError(f"CORR1: invalid citation_pattern {self.citation_pattern!r}: {error}") from error
 
-    def _higher_is_better(self) -> bool:
-        return self.higher_is_better
+    def reads(self) -> tuple[Reads, ...]:
+        """The sentences of each response."""
+        return (Reads(self.spacy_model, responses=(SENTENCES,)),)
 
-    def value(self, doc: Any) -> float:
+    def values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
         """Share of sentences that match the citation pattern (NaN without sentences)."""
-        found = sentences(doc)
-        if not found:
-            return float("nan")
         pattern = _compiled(self.citation_pattern)
-        return sum(1 for s in found if pattern.search(s.text)) / len(found)
+        out = []
+        for found in feature_values(self.spacy_model, SENTENCES, [r.text for r in responses]):
+            out.append(sum(1 for s in found if pattern.search(s)) / len(found) if found else float("nan"))
+        return np.array(out, dtype=np.float64)
 
 
-CORR1 = register(CitationSentenceCorrectness())
+CORR1 = CitationSentenceCorrectnessAxiom()

@@ -2,95 +2,118 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from collections.abc import Sequence
+from typing import ClassVar
 
 import numpy as np
 
-from ir_rag_axioms.analysis.cache import default_analysis, is_analysable
-from ir_rag_axioms.analysis.text import sentence_texts
-from ir_rag_axioms.axioms._parsed import AspectAxiom, aspect_needs, response_texts
-from ir_rag_axioms.axioms.base import Item, SpacyNeed
+from ir_rag_axioms.analysis.cache import default_analysis
+from ir_rag_axioms.analysis.features import SENTENCES, Feature, aspect_feature
+from ir_rag_axioms.analysis.resources import DEFAULT_SENTENCE_MODEL, DEFAULT_SPACY_MODEL
+from ir_rag_axioms.analysis.text import AspectExtraction
+from ir_rag_axioms.axioms.base import FeatureAxiom, Item, Reads, feature_values
 from ir_rag_axioms.axioms.registry import register
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 
-@dataclass(frozen=True, repr=False)
-class AspectCountCoverage(AspectAxiom):
+class AspectAxiom(FeatureAxiom):
+    """A feature axiom on aspects (noun chunks or entities) of the texts it reads, which it may embed."""
+
+    spacy_model: str = DEFAULT_SPACY_MODEL
+    """spaCy pipeline name or path (the offline mirror of en_core_web_sm is found automatically)."""
+    aspect_extraction: AspectExtraction = "noun_chunks"
+    """``"noun_chunks"`` (spaCy noun chunks, lowercased) or ``"entities"`` (spaCy named entities)."""
+    sentence_model: str = DEFAULT_SENTENCE_MODEL
+    """sentence-transformers model name or path used for similarities."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        aspect_feature(self.aspect_extraction)
+
+    @property
+    def aspects(self) -> Feature:
+        """The aspect feature of this configuration."""
+        return aspect_feature(self.aspect_extraction)
+
+    def aspects_of(self, texts: Sequence[str]) -> list[tuple[str, ...]]:
+        """The distinct aspects of each text (empty for unanalysable texts)."""
+        return [tuple(found or ()) for found in feature_values(self.spacy_model, self.aspects, texts)]
+
+    def embed(self, strings: Sequence[str]) -> np.ndarray:
+        """Unit-length embeddings of the strings (each unique string encoded once)."""
+        return default_analysis().embed(list(strings), self.sentence_model)
+
+
+@register
+class AspectCountCoverageAxiom(AspectAxiom):
     """COV1: prefer more distinct aspects, |ASP_r1| > |ASP_r2| [Merker et al., 2025]."""
 
     name: ClassVar[str] = "COV1"
-    response_needs: ClassVar[tuple[str, ...]] = ()
-    margin_fraction: float = 0.0
-    """Relative margin within which two aspect counts tie."""
 
-    def value(self, doc: Any) -> float:
+    def reads(self) -> tuple[Reads, ...]:
+        """The aspects of each response."""
+        return (Reads(self.spacy_model, responses=(self.aspects,)),)
+
+    def values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
         """Number of distinct aspects."""
-        return float(len(self.aspects_of(doc)))
+        return np.array([len(found) for found in self.aspects_of([r.text for r in responses])], dtype=np.float64)
 
 
-@dataclass(frozen=True, repr=False)
-class AspectRedundancyCoverage(AspectAxiom):
+@register
+class AspectRedundancyCoverageAxiom(AspectAxiom):
     """COV2: prefer less redundant aspects, mean_{a,a' in ASP_r} sim(a, a') <_20% (self-pairs included) [Merker et al., 2025]."""
 
     name: ClassVar[str] = "COV2"
-    higher_is_better: ClassVar[bool] = False
-    response_needs: ClassVar[tuple[str, ...]] = ()
+    higher_is_better: bool = False
     margin_fraction: float = 0.2
-    """Relative margin within which two mean similarities tie."""
+
+    def reads(self) -> tuple[Reads, ...]:
+        """The aspects of each response."""
+        return (Reads(self.spacy_model, responses=(self.aspects,)),)
 
     def prefetch(self, items: Sequence[Item]) -> None:
-        """Parse all responses, then embed all their aspects in one batch."""
-        super().prefetch(items)
-        docs = default_analysis().parse(response_texts(items), self.spacy_model, self._response_needs())
-        self.embed([a for doc in docs for a in self.aspects_of(doc)])
+        """Embed the aspects of all responses in one batch."""
+        texts = [r.text for _, responses in items for r in responses]
+        self.embed([a for found in self.aspects_of(texts) for a in found])
 
-    def value(self, doc: Any) -> float:
+    def values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
         """Mean pairwise cosine similarity of the aspects, each aspect's self-similarity included (NaN without aspects)."""
-        found = self.aspects_of(doc)
-        if not found:
-            return float("nan")
-        vectors = self.embed(found)
-        return float(np.mean(vectors @ vectors.T))
+        out = []
+        for found in self.aspects_of([r.text for r in responses]):
+            vectors = self.embed(found)
+            out.append(float(np.mean(vectors @ vectors.T)) if found else float("nan"))
+        return np.array(out, dtype=np.float64)
 
 
-@dataclass(frozen=True, repr=False)
-class _AspectSentenceSimilarity(AspectAxiom):
+class AspectSentenceSimilarityAxiom(AspectAxiom):
     """Shared rule of COV3 and CONS1: (1/|A|) * sum_{a in A} sum_{s in r} sim(a, s) for reference aspects A."""
 
-    response_needs: ClassVar[tuple[str, ...]] = ("parse",)
+    reference: ClassVar[str] = "request"
+    """Whose aspects are the reference aspects A: the ``"request"`` text or the ``"context"`` passages (pooled)."""
 
-    def reference_texts(self, request: GenerationRequest) -> list[str]:
-        """The texts whose aspects are the reference aspects A (empty: the axiom abstains)."""
-        raise NotImplementedError
+    def reads(self) -> tuple[Reads, ...]:
+        """The reference texts' aspects and the responses' sentences."""
+        return (Reads(self.spacy_model, responses=(SENTENCES,), **{self.reference: (self.aspects,)}),)
 
     def reference_aspects(self, request: GenerationRequest) -> list[str]:
-        """Distinct aspects of the reference texts, in order of first mention."""
-        texts = [t for t in self.reference_texts(request) if is_analysable(t)]
-        docs = default_analysis().parse(texts, self.spacy_model, aspect_needs(self.aspect_extraction))
-        return list(dict.fromkeys(a for doc in docs for a in self.aspects_of(doc)))
-
-    def spacy_needs(self, items: Sequence[Item]) -> Iterable[SpacyNeed]:
-        """Responses (sentences, aspects) and reference texts (aspects)."""
-        yield from super().spacy_needs(items)
-        needs = aspect_needs(self.aspect_extraction)
-        for request, _ in items:
-            for text in self.reference_texts(request):
-                if is_analysable(text):
-                    yield self.spacy_model, text, needs
+        """Distinct aspects of the reference texts, in order of first mention (empty: the axiom abstains)."""
+        texts = [request.text] if self.reference == "request" else list(request.context or ())
+        return list(dict.fromkeys(a for found in self.aspects_of(texts) for a in found))
 
     def prefetch(self, items: Sequence[Item]) -> None:
-        """Parse responses and reference texts, then embed all sentences and aspects in one batch."""
-        super().prefetch(items)
-        references = list(dict.fromkeys(
-            t for request, _ in items for t in self.reference_texts(request) if is_analysable(t)
-        ))
-        default_analysis().parse(references, self.spacy_model, aspect_needs(self.aspect_extraction))
-        strings = [a for request, _ in items for a in self.reference_aspects(request)]
-        docs = default_analysis().parse(response_texts(items), self.spacy_model, self._response_needs())
-        strings += [s for doc in docs for s in sentence_texts(doc)]
+        """Embed, in one batch, the reference aspects and the sentences of responses to requests that have any."""
+        strings: list[str] = []
+        for request, responses in items:
+            found = self.reference_aspects(request)
+            if found:  # without reference aspects the axiom abstains: no sentence needs embedding
+                strings += found
+                strings += [s for r in responses for s in self.sentences_of(r.text)]
         self.embed(strings)
+
+    def sentences_of(self, text: str) -> list[str]:
+        """The non-blank sentences of a response."""
+        (found,) = feature_values(self.spacy_model, SENTENCES, [text])
+        return [s for s in found or () if s.strip()]
 
     def values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
         """Summed aspect-sentence similarity per response, averaged over the reference aspects."""
@@ -99,32 +122,20 @@ class _AspectSentenceSimilarity(AspectAxiom):
             return np.full(len(responses), np.nan)
         aspect_vectors = self.embed(found)
         out = []
-        for doc in self.docs(responses):
-            texts = sentence_texts(doc)
-            if not texts:
-                out.append(0.0)
-                continue
-            similarities = aspect_vectors @ self.embed(texts).T
-            out.append(float(similarities.sum() / len(found)))
-        return np.array(out)
-
-    def value(self, doc: Any) -> float:  # pragma: no cover - values() is overridden
-        raise NotImplementedError
+        for response in responses:
+            texts = self.sentences_of(response.text)
+            out.append(float((aspect_vectors @ self.embed(texts).T).sum() / len(found)) if texts else 0.0)
+        return np.array(out, dtype=np.float64)
 
 
-@dataclass(frozen=True, repr=False)
-class AspectSimilaritySentenceCountCoverage(_AspectSentenceSimilarity):
+@register
+class AspectSimilaritySentenceCountCoverageAxiom(AspectSentenceSimilarityAxiom):
     """COV3: prefer more sentences covering request aspects, (1/|ASP_q|) sum_a sum_s sim(a, s) >_50% [Merker et al., 2025]."""
 
     name: ClassVar[str] = "COV3"
     margin_fraction: float = 0.5
-    """Relative margin within which two coverage sums tie."""
-
-    def reference_texts(self, request: GenerationRequest) -> list[str]:
-        """The request text."""
-        return [request.text]
 
 
-COV1 = register(AspectCountCoverage())
-COV2 = register(AspectRedundancyCoverage())
-COV3 = register(AspectSimilaritySentenceCountCoverage())
+COV1 = AspectCountCoverageAxiom()
+COV2 = AspectRedundancyCoverageAxiom()
+COV3 = AspectSimilaritySentenceCountCoverageAxiom()

@@ -116,7 +116,6 @@ def _path(value: str | os.PathLike | None) -> str | None:
     return None if value is None else os.fspath(value)
 
 
-@dataclass(frozen=True, repr=False)
 class CrowdOracle(ConfigurableAxiom):
     """Prefer the response the crowd judged better: compare (mean P(A better), mean P(B better)) with a relative margin; abstain on unjudged pairs."""
 
@@ -208,7 +207,6 @@ def _nugget_scores(path: str | None, score_type: str, strict: bool) -> _Scores:
     return NuggetOracle._scores_from_frame(load_nugget_assignments(path), score_type, strict)
 
 
-@dataclass(frozen=True, repr=False)
 class NuggetOracle(ConfigurableAxiom):
     """Prefer the response that covers more information nuggets (TREC RAG 2024 AutoNuggetizer score); abstain on unscored responses."""
 
@@ -282,7 +280,6 @@ def _llm_scores(model: str, path: str | None, responses_path: str | None) -> _Sc
     return LlmRatingOracle._scores_from_frame(load_llm_ratings(model, path), responses)
 
 
-@dataclass(frozen=True, repr=False)
 class LlmRatingOracle(ConfigurableAxiom):
     """Prefer the response that an LLM rated higher (probability that the response is good), an ORIG-like baseline; abstain on unrated responses."""
 

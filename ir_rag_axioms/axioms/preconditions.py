@@ -20,9 +20,28 @@ class Precondition(ABC):
 
 
 def length_mask(lengths: np.ndarray, margin_fraction: float) -> np.ndarray:
-    """M[i, j] = |l_i - l_j| <= margin * max(l_i, l_j) (relative, symmetric; two zeros are equal)."""
-    a, b = lengths[:, None], lengths[None, :]
-    return np.abs(a - b) <= margin_fraction * np.maximum(np.abs(a), np.abs(b))
+    """M[i, j] = |l_i - l_j| <= margin * max(l_i, l_j) (the one margin test; two zeros are equal)."""
+    from ir_rag_axioms.axioms.base import within_margin
+
+    return within_margin(lengths[:, None], lengths[None, :], margin_fraction)
+
+
+def check_precondition(owner: str, precondition: object) -> None:
+    """Refuse, when an axiom is built, anything that cannot serve as its precondition (``LEN()``, ``None`` or ``NOP()``)."""
+    from ir_rag_axioms.axioms.utility import NopAxiom
+
+    if precondition is None or isinstance(precondition, (Precondition, NopAxiom)):
+        return
+    if isinstance(precondition, type) and issubclass(precondition, (Precondition, NopAxiom)):
+        hint = f"an instance, {precondition.__name__}()"
+    else:
+        hint = "LEN(...), None or NOP() (no precondition)"
+    raise TypeError(f"{owner}: precondition must be {hint}, got {precondition!r}")
+
+
+def as_precondition(precondition: object) -> Precondition | None:
+    """The precondition to apply: ``NOP()`` and ``None`` mean none."""
+    return precondition if isinstance(precondition, Precondition) else None
 
 
 @dataclass(frozen=True)

@@ -4,23 +4,38 @@ from __future__ import annotations
 
 import ast
 import operator
-from typing import Any
+from typing import Any, TypeVar, overload
 
 from ir_rag_axioms.axioms.base import Axiom
 
 REGISTRY: dict[str, Axiom] = {}
 """Short name -> default instance (each callable to reconfigure: ``REGISTRY["COH1"](margin_fraction=0.5)``)."""
 
+A = TypeVar("A", bound=Axiom)
 
-def register(axiom: Axiom) -> Axiom:
-    """Add a default instance under its short name ``axiom.name`` and return it."""
-    name = axiom.name
+
+@overload
+def register(axiom: type[A]) -> type[A]: ...
+@overload
+def register(axiom: A) -> A: ...
+def register(axiom: type[A] | A) -> type[A] | A:
+    """Register a class (as a decorator: its default instance) or an instance under its short name ``name``.
+
+    A name can be registered once; registering it again with a different axiom raises ``ValueError``.
+    """
+    instance = axiom() if isinstance(axiom, type) else axiom
+    name = instance.name
     if not name:
-        raise ValueError(f"{type(axiom).__name__} has no short name to register")
-    if name in REGISTRY and type(REGISTRY[name]) is not type(axiom):
-        raise ValueError(f"short name {name!r} is already taken by {type(REGISTRY[name]).__name__}")
-    REGISTRY[name] = axiom
+        raise ValueError(f"{type(instance).__name__} has no short name to register (set name = '...')")
+    if name in REGISTRY and REGISTRY[name] != instance:
+        raise ValueError(f"short name {name!r} is already registered for {REGISTRY[name]!r}")
+    REGISTRY[name] = instance
     return axiom
+
+
+def unregister(name: str) -> None:
+    """Forget the axiom registered under ``name`` (for tests and interactive redefinition)."""
+    REGISTRY.pop(name, None)
 
 
 def names() -> list[str]:
@@ -57,17 +72,19 @@ def parse(spec: str) -> Axiom:
 
 
 def _constructors() -> dict[str, type]:
-    """Classes a spec may call besides registered axioms: combinators, preconditions, statistics, similarities."""
-    from ir_rag_axioms.analysis import similarity
-    from ir_rag_axioms.axioms import combinators, preconditions, retrieval_statistics
+    """Public classes a spec may call besides registered axioms: every public subclass of the configurable kinds."""
+    from ir_rag_axioms.analysis.similarity import TermSimilarity
+    from ir_rag_axioms.axioms.preconditions import Precondition
+    from ir_rag_axioms.axioms.retrieval_statistics import StatisticsSource
 
-    names = {
-        combinators: ("Sum", "Product", "Cascade", "Conjunction", "MajorityVote", "Negated", "Normalized"),
-        preconditions: ("LEN",),
-        retrieval_statistics: ("ContextStatistics", "RetrievalScores", "FixedStatistics"),
-        similarity: ("WordNetTermSimilarity", "EmbeddingTermSimilarity"),
-    }
-    return {name: getattr(module, name) for module, group in names.items() for name in group}
+    found: dict[str, type] = {}
+    todo: list[type] = [Axiom, Precondition, StatisticsSource, TermSimilarity]
+    while todo:
+        cls = todo.pop()
+        todo.extend(cls.__subclasses__())
+        if not cls.__name__.startswith("_") and cls.__module__.startswith("ir_rag_axioms."):
+            found.setdefault(cls.__name__, cls)
+    return found
 
 
 def _evaluate(node: ast.AST, spec: str) -> Any:
@@ -87,9 +104,7 @@ def _evaluate(node: ast.AST, spec: str) -> Any:
         if isinstance(target, type):
             return target(*args, **kwargs)
         if isinstance(target, Axiom) and callable(target):
-            if args:
-                return type(target)(*args, **kwargs)
-            return target(**kwargs)
+            return target(*args, **kwargs)
         raise ValueError(f"in {spec!r}: {ast.unparse(node.func)} is not a configurable axiom")
     if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
         return _BINARY[type(node.op)](_evaluate(node.left, spec), _evaluate(node.right, spec))

@@ -7,8 +7,9 @@ compares counts exactly (TF-LNC, TFC3, M-TDC).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+import dataclasses
+from abc import abstractmethod
+from collections.abc import Sequence
 from typing import ClassVar
 
 import numpy as np
@@ -16,9 +17,10 @@ import numpy as np
 from ir_rag_axioms.analysis.cache import is_analysable
 from ir_rag_axioms.analysis.resources import DEFAULT_SPACY_MODEL
 from ir_rag_axioms.analysis.similarity import TermSimilarity, WordNetTermSimilarity
-from ir_rag_axioms.analysis.terms import TermStatistics, prefetch_terms, term_statistics
-from ir_rag_axioms.axioms.base import ConfigurableAxiom, Item, SpacyNeed, compare
-from ir_rag_axioms.axioms.preconditions import LEN, Precondition, apply_precondition
+from ir_rag_axioms.analysis.features import SENTENCE_TERM_COUNTS, TERMS
+from ir_rag_axioms.analysis.terms import TermStatistics, term_statistics
+from ir_rag_axioms.axioms.base import ConfigurableAxiom, Item, Reads, compare, within_margin
+from ir_rag_axioms.axioms.preconditions import LEN, Precondition, apply_precondition, as_precondition, check_precondition
 from ir_rag_axioms.axioms.registry import register
 from ir_rag_axioms.axioms.retrieval_statistics import ContextStatistics, RetrievalScores, StatisticsSource
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
@@ -43,69 +45,47 @@ def lengths(docs: Sequence[TermStatistics]) -> np.ndarray:
     return np.array([d.length for d in docs], dtype=np.float64)
 
 
-def approx_equal(a: np.ndarray, b: np.ndarray, margin_fraction: float) -> np.ndarray:
-    """|a - b| <= margin * max(|a|, |b|), element-wise with broadcasting."""
-    return np.abs(a - b) <= margin_fraction * np.maximum(np.abs(a), np.abs(b))
-
-
 def points_matrix(points: np.ndarray) -> np.ndarray:
     """sign(points[i, j] - points[j, i]) for a matrix of points that i earns against j."""
     return np.sign(points - points.T)
 
 
-@dataclass(frozen=True, repr=False)
 class TermAxiom(ConfigurableAxiom):
-    """A retrieval axiom on the term statistics of the query (request text) and documents (response texts)."""
+    """A retrieval axiom on the term statistics of the query (request text) and documents (response texts).
+
+    The hook: ``core(query, docs, request, responses)``, the (n, n) preferences before the precondition.
+    """
 
     needs_sentences: ClassVar[bool] = False
+    """Whether the documents' sentence lengths are read (aSL)."""
+    reference_skips_precondition: ClassVar[bool] = False
+    """Whether the reference implementation skips this axiom's precondition (a known bug: TFC1, REG, aSL, ArgUC...)."""
     model: str = DEFAULT_SPACY_MODEL
     """spaCy pipeline of the term tokenizer."""
+    precondition: Precondition | None = None
+    """Pairs the axiom may decide (e.g. ``LEN()``: similar length); ``None`` or ``NOP()``: all pairs."""
+    reference_preconditions: bool = False
+    """Skip the precondition where the reference implementation skips it (no effect on other axioms)."""
 
-    # -- hooks --------------------------------------------------------------------------------------
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        check_precondition(self.label, self.precondition)
+
+    @abstractmethod
     def core(self, query: TermStatistics, docs: list[TermStatistics], request: GenerationRequest,
              responses: list[GenerationResponse]) -> np.ndarray:
         """The (n, n) preferences before the precondition."""
-        raise NotImplementedError
-
-    def extra_texts(self, request: GenerationRequest, responses: list[GenerationResponse]) -> list[str]:
-        """Further texts to analyse in the batched pass (e.g. collection passages)."""
-        return []
-
-    def extra_terms_prefetch(self, items: Sequence[Item]) -> None:
-        """Prefetch anything else (e.g. term embeddings) once term statistics exist."""
 
     def active_precondition(self) -> Precondition | None:
         """The precondition that is applied (none in reference mode for the axioms where the reference skips it)."""
-        if getattr(self, "reference_preconditions", False):
+        if self.reference_preconditions and self.reference_skips_precondition:
             return None
-        return getattr(self, "precondition", None)
+        return as_precondition(self.precondition)
 
-    # -- Axiom ----------------------------------------------------------------------------------------
-    def spacy_needs(self, items: Sequence[Item]) -> Iterable[SpacyNeed]:
-        """Terms of requests, responses and extra texts; response sentences too if the axiom needs them."""
-        doc_needs = ("lemmas", "parse") if self.needs_sentences else ("lemmas",)
-        for request, responses in items:
-            if is_analysable(request.text):
-                yield self.model, request.text, ("lemmas",)
-            for response in responses:
-                if is_analysable(response.text):
-                    yield self.model, response.text, doc_needs
-            for text in self.extra_texts(request, list(responses)):
-                if is_analysable(text):
-                    yield self.model, text, ("lemmas",)
-
-    def prefetch(self, items: Sequence[Item]) -> None:
-        """One batched spaCy pass over all requests, responses and extra texts."""
-        items = list(items)
-        queries = [request.text for request, _ in items]
-        docs = [r.text for _, responses in items for r in responses]
-        extra = [t for request, responses in items for t in self.extra_texts(request, list(responses))]
-        if self.needs_sentences:
-            prefetch_terms(docs, self.model, sentences=True)
-            prefetch_terms(queries + extra, self.model)
-        else:
-            prefetch_terms(queries + docs + extra, self.model)
-        self.extra_terms_prefetch(items)
+    def reads(self) -> tuple[Reads, ...]:
+        """Terms of the request and responses (and the responses' sentence lengths if needed)."""
+        documents = (TERMS, SENTENCE_TERM_COUNTS) if self.needs_sentences else (TERMS,)
+        return (Reads(self.model, request=(TERMS,), responses=documents),)
 
     def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
         """core() masked by the precondition; unanalysable (blank) responses abstain."""
@@ -125,16 +105,29 @@ class TermAxiom(ConfigurableAxiom):
         return prefs + 0.0
 
 
+class StatisticsTermAxiom(TermAxiom):
+    """A term axiom that reads collection statistics or retrieval scores from a ``StatisticsSource``."""
+
+    statistics: StatisticsSource = ContextStatistics()
+    """idf and scores: the request's context passages by default; ``FixedStatistics`` for an index's."""
+
+    def reads(self) -> tuple[Reads, ...]:
+        """Terms of request and responses, and of the context passages when the statistics come from them."""
+        (reads,) = super().reads()
+        if isinstance(self.statistics, ContextStatistics):
+            reads = dataclasses.replace(reads, context=(TERMS,))
+        return (reads,)
+
+
 # -- term frequency ------------------------------------------------------------------------------------
-@dataclass(frozen=True, repr=False)
+@register
 class Tfc1Axiom(TermAxiom):
     """TFC1: prefer more query term occurrences, sum_t tf(t, d) / |d|, within a relative margin (LEN precondition)."""
 
     name: ClassVar[str] = "TFC1"
     margin_fraction: float = 0.1
     precondition: Precondition | None = LEN()
-    reference_preconditions: bool = False
-    """Skip the precondition, as the reference does (known bug)."""
+    reference_skips_precondition: ClassVar[bool] = True
 
     def core(self, query, docs, request, responses):
         """compare(sum of relative tf)."""
@@ -142,19 +135,14 @@ class Tfc1Axiom(TermAxiom):
         return compare(values, True, self.margin_fraction)
 
 
-@dataclass(frozen=True, repr=False)
-class Tfc3Axiom(TermAxiom):
+@register
+class Tfc3Axiom(StatisticsTermAxiom):
     """TFC3: for query term pairs with idf equal within the margin, d1 earns a point if tf(t1,d2) = tf(t1,d1) + tf(t2,d1), tf(t2,d2) = 0, tf(t1,d1), tf(t2,d1) > 0."""
 
     name: ClassVar[str] = "TFC3"
     margin_fraction: float = 0.1
     precondition: Precondition | None = LEN()
-    reference_preconditions: bool = False
-    statistics: StatisticsSource = ContextStatistics()
-
-    def extra_texts(self, request, responses):
-        """The statistics source's collection."""
-        return self.statistics.texts(request, responses)
+    reference_skips_precondition: ClassVar[bool] = True
 
     def core(self, query, docs, request, responses):
         """sign(points_i - points_j) over ordered pairs of query terms with similar idf."""
@@ -167,7 +155,7 @@ class Tfc3Axiom(TermAxiom):
         points = np.zeros((n, n))
         for a in range(len(terms)):
             for b in range(len(terms)):
-                if a == b or not approx_equal(idf[a], idf[b], self.margin_fraction):
+                if a == b or not within_margin(idf[a], idf[b], self.margin_fraction):
                     continue
                 holds = ((tf[None, :, a] == tf[:, None, a] + tf[:, None, b]) & (tf[None, :, b] == 0)
                          & (tf[:, None, a] > 0) & (tf[:, None, b] > 0))
@@ -175,19 +163,13 @@ class Tfc3Axiom(TermAxiom):
         return points_matrix(points)
 
 
-@dataclass(frozen=True, repr=False)
-class ModifiedTdcAxiom(TermAxiom):
+@register
+class ModifiedTdcAxiom(StatisticsTermAxiom):
     """M-TDC: equal total query tf; per query term pair with idf(t1) > idf(t2) (beyond the margin), a point for more t1 occurrences."""
 
     name: ClassVar[str] = "M_TDC"
     margin_fraction: float = 0.1
     """Relative margin within which two idf values count as equal."""
-    precondition: Precondition | None = None
-    statistics: StatisticsSource = ContextStatistics()
-
-    def extra_texts(self, request, responses):
-        """The statistics source's collection."""
-        return self.statistics.texts(request, responses)
 
     def core(self, query, docs, request, responses):
         """sign(points_i - points_j) where sum_t tf(t, d_i) = sum_t tf(t, d_j)."""
@@ -200,13 +182,13 @@ class ModifiedTdcAxiom(TermAxiom):
         points = np.zeros((n, n))
         for a in range(len(terms)):
             for b in range(len(terms)):
-                if a != b and idf[a] > idf[b] and not approx_equal(idf[a], idf[b], self.margin_fraction):
+                if a != b and idf[a] > idf[b] and not within_margin(idf[a], idf[b], self.margin_fraction):
                     points += tf[:, None, a] > tf[None, :, a]
         totals = tf.sum(axis=1)
         return points_matrix(points) * (totals[:, None] == totals[None, :])
 
 
-@dataclass(frozen=True, repr=False)
+@register
 class LenModifiedTdcAxiom(ModifiedTdcAxiom):
     """LEN-M-TDC: M-TDC with the LEN precondition."""
 
@@ -215,7 +197,7 @@ class LenModifiedTdcAxiom(ModifiedTdcAxiom):
 
 
 # -- document length -----------------------------------------------------------------------------------
-@dataclass(frozen=True, repr=False)
+@register
 class Lnc1Axiom(TermAxiom):
     """LNC1: if every query term's relative tf is equal within the margin, prefer the shorter document."""
 
@@ -225,12 +207,12 @@ class Lnc1Axiom(TermAxiom):
     def core(self, query, docs, request, responses):
         """-sign(|d_i| - |d_j|) where all query term tfs tie."""
         tf = tf_matrix(query_terms(query), docs, relative=True)
-        same = approx_equal(tf[:, None, :], tf[None, :, :], self.margin_fraction).all(axis=2)
+        same = within_margin(tf[:, None, :], tf[None, :, :], self.margin_fraction).all(axis=2)
         length = lengths(docs)
         return -np.sign(length[:, None] - length[None, :]) * same
 
 
-@dataclass(frozen=True, repr=False)
+@register
 class TfLncAxiom(TermAxiom):
     """TF-LNC: per query term t, if |d1| - tf(t,d1) = |d2| - tf(t,d2), the document with more t earns a point."""
 
@@ -246,8 +228,8 @@ class TfLncAxiom(TermAxiom):
 
 
 # -- lower bound ---------------------------------------------------------------------------------------
-@dataclass(frozen=True, repr=False)
-class Lb1Axiom(TermAxiom):
+@register
+class Lb1Axiom(StatisticsTermAxiom):
     """LB1: if retrieval scores are equal within the margin, prefer the document containing query terms the other lacks."""
 
     name: ClassVar[str] = "LB1"
@@ -255,33 +237,29 @@ class Lb1Axiom(TermAxiom):
     statistics: StatisticsSource = RetrievalScores()
     """Source of the scores: the responses' ``score`` by default; ``ContextStatistics()`` computes BM25."""
 
-    def extra_texts(self, request, responses):
-        """The statistics source's collection."""
-        return self.statistics.texts(request, responses)
-
     def core(self, query, docs, request, responses):
         """sign(#terms only in d_i - #terms only in d_j) where scores tie."""
         present = tf_matrix(query_terms(query), docs, relative=False) > 0
         only = (present[:, None, :] & ~present[None, :, :]).sum(axis=2).astype(np.float64)
         scores = np.asarray(self.statistics.scores(request, responses), dtype=np.float64)
         with np.errstate(invalid="ignore"):
-            tie = approx_equal(scores[:, None], scores[None, :], self.margin_fraction)
+            tie = within_margin(scores[:, None], scores[None, :], self.margin_fraction)
         return points_matrix(only) * tie
 
 
 # -- query aspects -------------------------------------------------------------------------------------
-@dataclass(frozen=True, repr=False)
+@register
 class RegAxiom(TermAxiom):
     """REG: prefer more occurrences (relative tf) of the query term(s) least similar on average to all query terms."""
 
     name: ClassVar[str] = "REG"
     anti: ClassVar[bool] = False
     precondition: Precondition | None = LEN()
-    reference_preconditions: bool = False
+    reference_skips_precondition: ClassVar[bool] = True
     similarity: TermSimilarity = WordNetTermSimilarity()
 
-    def extra_terms_prefetch(self, items):
-        """Embed/prepare the query terms."""
+    def prefetch(self, items: Sequence[Item]) -> None:
+        """Prepare (e.g. embed) the query terms."""
         self.similarity.prefetch([t for request, _ in items for t in query_terms(term_statistics([request.text], self.model)[0])])
 
     def aspect_terms(self, query: TermStatistics) -> list[str]:
@@ -304,7 +282,7 @@ class RegAxiom(TermAxiom):
         return higher.astype(np.float64) - higher.T
 
 
-@dataclass(frozen=True, repr=False)
+@register
 class AntiRegAxiom(RegAxiom):
     """ANTI-REG: as REG, for the query term most similar on average to the query terms."""
 
@@ -312,12 +290,11 @@ class AntiRegAxiom(RegAxiom):
     anti: ClassVar[bool] = True
 
 
-@dataclass(frozen=True, repr=False)
+@register
 class AndAxiom(TermAxiom):
     """AND: prefer the document that contains all query terms."""
 
     name: ClassVar[str] = "AND"
-    precondition: Precondition | None = None
 
     def core(self, query, docs, request, responses):
         """compare([all query terms in d])."""
@@ -325,7 +302,7 @@ class AndAxiom(TermAxiom):
         return compare(present.all(axis=1).astype(np.float64))
 
 
-@dataclass(frozen=True, repr=False)
+@register
 class LenAndAxiom(AndAxiom):
     """LEN-AND: AND with the LEN precondition."""
 
@@ -333,12 +310,11 @@ class LenAndAxiom(AndAxiom):
     precondition: Precondition | None = LEN()
 
 
-@dataclass(frozen=True, repr=False)
+@register
 class ModifiedAndAxiom(TermAxiom):
     """M-AND: prefer the document that contains more distinct query terms."""
 
     name: ClassVar[str] = "M_AND"
-    precondition: Precondition | None = None
 
     def core(self, query, docs, request, responses):
         """compare(|q & d|)."""
@@ -346,7 +322,7 @@ class ModifiedAndAxiom(TermAxiom):
         return compare(present.sum(axis=1).astype(np.float64))
 
 
-@dataclass(frozen=True, repr=False)
+@register
 class LenModifiedAndAxiom(ModifiedAndAxiom):
     """LEN-M-AND: M-AND with the LEN precondition."""
 
@@ -354,12 +330,11 @@ class LenModifiedAndAxiom(ModifiedAndAxiom):
     precondition: Precondition | None = LEN()
 
 
-@dataclass(frozen=True, repr=False)
+@register
 class DivAxiom(TermAxiom):
     """DIV: prefer the lower vocabulary overlap with the query, Jaccard |q & d| / |q | d|."""
 
     name: ClassVar[str] = "DIV"
-    precondition: Precondition | None = None
 
     def core(self, query, docs, request, responses):
         """compare(jaccard, lower is better)."""
@@ -368,7 +343,7 @@ class DivAxiom(TermAxiom):
         return compare(np.array(values, dtype=np.float64), higher_is_better=False)
 
 
-@dataclass(frozen=True, repr=False)
+@register
 class LenDivAxiom(DivAxiom):
     """LEN-DIV: DIV with the LEN precondition."""
 
@@ -377,14 +352,14 @@ class LenDivAxiom(DivAxiom):
 
 
 # -- term similarity -----------------------------------------------------------------------------------
-@dataclass(frozen=True, repr=False)
+@register
 class Stmc1Axiom(TermAxiom):
     """STMC1: prefer the higher mean similarity sim(t, t') over distinct query terms t and distinct document terms t'."""
 
     name: ClassVar[str] = "STMC1"
     similarity: TermSimilarity = WordNetTermSimilarity()
 
-    def extra_terms_prefetch(self, items):
+    def prefetch(self, items: Sequence[Item]) -> None:
         """Prepare all query and document terms at once."""
         terms: set[str] = set()
         for request, responses in items:
@@ -406,7 +381,7 @@ class Stmc1Axiom(TermAxiom):
         return compare(np.array(values))
 
 
-@dataclass(frozen=True, repr=False)
+@register
 class Stmc2Axiom(TermAxiom):
     """STMC2: for the most similar (query term t, non-query term t') pair(s) of both documents, prefer d1 if |d2| / |d1| ~ tf(t', d2) / tf(t, d1) for all."""
 
@@ -416,7 +391,7 @@ class Stmc2Axiom(TermAxiom):
     reference_asymmetry: bool = False
     """Return the reference's raw answer per ordered pair (not antisymmetric; diagonal may be 1)."""
 
-    extra_terms_prefetch = Stmc1Axiom.extra_terms_prefetch
+    prefetch = Stmc1Axiom.prefetch
 
     def core(self, query, docs, request, responses):
         """Per pair: the reference's first-applicable rule; antisymmetrised (upper triangle mirrored) unless reference_asymmetry."""
@@ -445,7 +420,7 @@ class Stmc2Axiom(TermAxiom):
         m = self.margin_fraction
 
         def similar(x: float, y: float) -> bool:
-            return abs(x - y) <= m * max(abs(x), abs(y))
+            return bool(within_margin(x, y, m))
 
         if all(d1.tf(t) and similar(d2.length / d1.length, d2.tf(o) / d1.tf(t)) for t, o in pairs):
             return 1.0
@@ -455,7 +430,7 @@ class Stmc2Axiom(TermAxiom):
 
 
 # -- sentence length -----------------------------------------------------------------------------------
-@dataclass(frozen=True, repr=False)
+@register
 class AverageSentenceLengthAxiom(TermAxiom):
     """aSL: prefer the document whose mean sentence length (terms per sentence) lies in [min, max] over one outside."""
 
@@ -464,7 +439,7 @@ class AverageSentenceLengthAxiom(TermAxiom):
     min_sentence_length: int = 12
     max_sentence_length: int = 20
     precondition: Precondition | None = LEN()
-    reference_preconditions: bool = False
+    reference_skips_precondition: ClassVar[bool] = True
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -481,22 +456,22 @@ class AverageSentenceLengthAxiom(TermAxiom):
         return compare(np.array(values))
 
 
-TFC1 = register(Tfc1Axiom())
-TFC3 = register(Tfc3Axiom())
-M_TDC = register(ModifiedTdcAxiom())
-LEN_M_TDC = register(LenModifiedTdcAxiom())
-LNC1 = register(Lnc1Axiom())
-TF_LNC = register(TfLncAxiom())
-LB1 = register(Lb1Axiom())
-REG = register(RegAxiom())
-ANTI_REG = register(AntiRegAxiom())
-AND = register(AndAxiom())
-LEN_AND = register(LenAndAxiom())
-M_AND = register(ModifiedAndAxiom())
-LEN_M_AND = register(LenModifiedAndAxiom())
-DIV = register(DivAxiom())
-LEN_DIV = register(LenDivAxiom())
-STMC1 = register(Stmc1Axiom())
-STMC2 = register(Stmc2Axiom())
-aSL = register(AverageSentenceLengthAxiom())
+TFC1 = Tfc1Axiom()
+TFC3 = Tfc3Axiom()
+M_TDC = ModifiedTdcAxiom()
+LEN_M_TDC = LenModifiedTdcAxiom()
+LNC1 = Lnc1Axiom()
+TF_LNC = TfLncAxiom()
+LB1 = Lb1Axiom()
+REG = RegAxiom()
+ANTI_REG = AntiRegAxiom()
+AND = AndAxiom()
+LEN_AND = LenAndAxiom()
+M_AND = ModifiedAndAxiom()
+LEN_M_AND = LenModifiedAndAxiom()
+DIV = DivAxiom()
+LEN_DIV = LenDivAxiom()
+STMC1 = Stmc1Axiom()
+STMC2 = Stmc2Axiom()
+aSL = AverageSentenceLengthAxiom()
 RETRIEVAL_AXIOMS = [TFC1, TFC3, M_TDC, LEN_M_TDC, LNC1, TF_LNC, LB1, REG, ANTI_REG, AND, LEN_AND, M_AND, LEN_M_AND, DIV, LEN_DIV, STMC1, STMC2, aSL]

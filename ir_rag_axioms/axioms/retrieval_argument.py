@@ -9,7 +9,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from ir_rag_axioms.analysis.cache import default_analysis, is_analysable
+from ir_rag_axioms.analysis.cache import default_analysis, is_analysable, memo_key
 from ir_rag_axioms.analysis.resources import ToolUnavailableError
 from ir_rag_axioms.analysis.text import term_tokens
 from ir_rag_axioms.axioms.base import Item, compare
@@ -55,13 +55,12 @@ class ArgumentFeatures:
     positions: dict[str, list[int]]
 
 
-@dataclass(frozen=True, repr=False)
 class _ArgumentAxiom(TermAxiom):
     """Shared: tag all texts once per tagger, map units to term positions; LEN precondition."""
 
     tagger: ArgumentTagger | None = None
     precondition: Precondition | None = LEN()
-    reference_preconditions: bool = False
+    reference_skips_precondition: ClassVar[bool] = True
 
     def _require_tagger(self) -> ArgumentTagger:
         if self.tagger is None:
@@ -74,10 +73,11 @@ class _ArgumentAxiom(TermAxiom):
         super().prefetch(items)
         analysis = default_analysis()
         texts = list(dict.fromkeys(r.text for _, rs in items for r in rs if is_analysable(r.text)))
-        todo = [t for t in texts if not analysis.has(("argument_units", tagger, t))]
+        key = memo_key("argument_units", tagger)
+        todo = [t for t in texts if not analysis.has(t, key)]
         if todo:
             for text, spans in zip(todo, tagger.units(todo), strict=True):
-                analysis.memo(("argument_units", tagger, text), lambda s=spans: tuple(s))
+                analysis.memo(text, key, lambda s=spans: tuple(s))
 
     def features(self, text: str) -> ArgumentFeatures:
         """Unit count and in-unit term positions of one text."""
@@ -87,7 +87,7 @@ class _ArgumentAxiom(TermAxiom):
             return ArgumentFeatures(0, {})
 
         def compute() -> ArgumentFeatures:
-            spans = analysis.memo(("argument_units", tagger, text), lambda: tuple(tagger.units([text])[0]))
+            spans = analysis.memo(text, memo_key("argument_units", tagger), lambda: tuple(tagger.units([text])[0]))
             (doc,) = analysis.parse([text], self.model, ["lemmas"])
             positions: dict[str, list[int]] = {}
             for index, token in enumerate(term_tokens(doc)):
@@ -95,10 +95,10 @@ class _ArgumentAxiom(TermAxiom):
                     positions.setdefault(token.lemma_.lower(), []).append(index)
             return ArgumentFeatures(len(spans), positions)
 
-        return analysis.memo(("argument_features", tagger, self.model, text), compute)
+        return analysis.memo(text, memo_key("argument_features", tagger, self.model), compute)
 
 
-@dataclass(frozen=True, repr=False)
+@register
 class ArgumentativeUnitsCountAxiom(_ArgumentAxiom):
     """ArgUC: prefer the document with more argumentative units."""
 
@@ -109,7 +109,7 @@ class ArgumentativeUnitsCountAxiom(_ArgumentAxiom):
         return compare(np.array([self.features(r.text).unit_count for r in responses], dtype=np.float64))
 
 
-@dataclass(frozen=True, repr=False)
+@register
 class QueryTermOccurrenceInArgumentativeUnitsAxiom(_ArgumentAxiom):
     """QTArg: prefer more occurrences of query terms inside argumentative units."""
 
@@ -122,7 +122,7 @@ class QueryTermOccurrenceInArgumentativeUnitsAxiom(_ArgumentAxiom):
         return compare(np.array(values, dtype=np.float64))
 
 
-@dataclass(frozen=True, repr=False)
+@register
 class QueryTermPositionInArgumentativeUnitsAxiom(_ArgumentAxiom):
     """QTPArg: prefer the smaller mean over query terms of the first in-unit position (penalty if not in a unit)."""
 
@@ -153,7 +153,7 @@ class QueryTermPositionInArgumentativeUnitsAxiom(_ArgumentAxiom):
         return np.sign(mean_j - mean_i)
 
 
-ArgUC = register(ArgumentativeUnitsCountAxiom())
-QTArg = register(QueryTermOccurrenceInArgumentativeUnitsAxiom())
-QTPArg = register(QueryTermPositionInArgumentativeUnitsAxiom())
+ArgUC = ArgumentativeUnitsCountAxiom()
+QTArg = QueryTermOccurrenceInArgumentativeUnitsAxiom()
+QTPArg = QueryTermPositionInArgumentativeUnitsAxiom()
 ARGUMENT_AXIOMS = [ArgUC, QTArg, QTPArg]

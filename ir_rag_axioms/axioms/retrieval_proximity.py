@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from abc import abstractmethod
 from typing import ClassVar
 
 import numpy as np
 
 from ir_rag_axioms.analysis.terms import TermStatistics
+from ir_rag_axioms.axioms.base import compare
 from ir_rag_axioms.axioms.registry import register
 from ir_rag_axioms.axioms.retrieval import TermAxiom, query_terms
 
@@ -17,13 +18,6 @@ def shared_terms_mask(terms: list[str], docs: list[TermStatistics], minimum: int
     """M[i, j]: d_i and d_j contain the same set of query terms, of at least ``minimum`` terms."""
     present = [frozenset(t for t in terms if d.tf(t)) for d in docs]
     return np.array([[a == b and len(a) >= minimum for b in present] for a in present], dtype=bool)
-
-
-def lower_is_better(values: np.ndarray) -> np.ndarray:
-    """P[i, j] = sign(v_j - v_i); equal values (also two infinities) tie."""
-    a, b = values[:, None], values[None, :]
-    with np.errstate(invalid="ignore"):
-        return np.where(a == b, 0.0, np.sign(b - a))
 
 
 def minimal_windows(doc: TermStatistics, terms: list[str]) -> list[tuple[int, int]]:
@@ -41,58 +35,58 @@ def minimal_windows(doc: TermStatistics, terms: list[str]) -> list[tuple[int, in
     return windows
 
 
-@dataclass(frozen=True, repr=False)
 class _PairwiseProximity(TermAxiom):
     """Shared logic: a value per (document, shared query terms), lower is better, where the condition holds."""
 
     minimum_shared: ClassVar[int] = 2
     all_terms: ClassVar[bool] = False
 
-    def value(self, doc: TermStatistics, shared: list[str], query: TermStatistics) -> float:
-        raise NotImplementedError
+    @abstractmethod
+    def proximity(self, doc: TermStatistics, shared: list[str], query: TermStatistics) -> float:
+        """The document's distance value for the query terms it shares (lower is better)."""
 
     def core(self, query, docs, request, responses):
-        """lower_is_better(values) where both documents share the same query terms (all of them for PROX4/5)."""
+        """compare(values, lower is better) where both documents share the same query terms (all of them for PROX4/5)."""
         terms = query_terms(query)
         if self.all_terms:
             mask = shared_terms_mask(terms, docs, max(len(terms), 1)) & np.array(
                 [[all(d.tf(t) for t in terms)] * len(docs) for d in docs], dtype=bool)
         else:
             mask = shared_terms_mask(terms, docs, self.minimum_shared)
-        values = np.array([self.value(d, [t for t in terms if d.tf(t)], query) if d.length else np.inf
+        values = np.array([self.proximity(d, [t for t in terms if d.tf(t)], query) if d.length else np.inf
                            for d in docs], dtype=np.float64)
-        return lower_is_better(values) * mask
+        return compare(values, higher_is_better=False) * mask
 
 
-@dataclass(frozen=True, repr=False)
+@register
 class Prox1Axiom(_PairwiseProximity):
     """PROX1: same query terms (>= 2) in both; prefer the smaller sum over term pairs of |first(t) - first(t')|."""
 
     name: ClassVar[str] = "PROX1"
 
-    def value(self, doc, shared, query):
+    def proximity(self, doc, shared, query):
         """Sum of first-occurrence distances over pairs of the shared query terms."""
         return float(sum(abs(doc.first(a) - doc.first(b)) for a, b in itertools.combinations(shared, 2)))
 
 
-@dataclass(frozen=True, repr=False)
+@register
 class Prox2Axiom(_PairwiseProximity):
     """PROX2: same query terms (>= 2) in both; prefer the smaller sum of first-occurrence positions."""
 
     name: ClassVar[str] = "PROX2"
 
-    def value(self, doc, shared, query):
+    def proximity(self, doc, shared, query):
         """sum_t first(t, d)."""
         return float(sum(doc.first(t) for t in shared))
 
 
-@dataclass(frozen=True, repr=False)
+@register
 class Prox3Axiom(_PairwiseProximity):
     """PROX3: same query terms (>= 2) in both; prefer the earlier first occurrence of the query term sequence as a phrase."""
 
     name: ClassVar[str] = "PROX3"
 
-    def value(self, doc, shared, query):
+    def proximity(self, doc, shared, query):
         """First position of the query's terms as consecutive terms (inf if absent)."""
         phrase = list(query.terms)
         k = len(phrase)
@@ -104,8 +98,8 @@ class Prox3Axiom(_PairwiseProximity):
         return np.inf
 
 
-@dataclass(frozen=True, repr=False)
-class Prox4Axiom(_PairwiseProximity):
+@register
+class Prox4Axiom(TermAxiom):
     """PROX4: all query terms in both; prefer fewer non-query words in the closest grouping, then more such groupings."""
 
     name: ClassVar[str] = "PROX4"
@@ -132,14 +126,14 @@ class Prox4Axiom(_PairwiseProximity):
         return prefs * (full[:, None] & full[None, :]) if n else prefs
 
 
-@dataclass(frozen=True, repr=False)
+@register
 class Prox5Axiom(_PairwiseProximity):
     """PROX5: all query terms in both; prefer the smaller mean, over query term occurrences, of the shortest span covering all query terms around it."""
 
     name: ClassVar[str] = "PROX5"
     all_terms: ClassVar[bool] = True
 
-    def value(self, doc, shared, query):
+    def proximity(self, doc, shared, query):
         """Mean over occurrences p of min over window starts s <= p of max(p, minimal end(s)) - s + 1."""
         windows = minimal_windows(doc, query_terms(query))
         if not windows:
@@ -151,9 +145,9 @@ class Prox5Axiom(_PairwiseProximity):
         return float(np.mean(best))
 
 
-PROX1 = register(Prox1Axiom())
-PROX2 = register(Prox2Axiom())
-PROX3 = register(Prox3Axiom())
-PROX4 = register(Prox4Axiom())
-PROX5 = register(Prox5Axiom())
+PROX1 = Prox1Axiom()
+PROX2 = Prox2Axiom()
+PROX3 = Prox3Axiom()
+PROX4 = Prox4Axiom()
+PROX5 = Prox5Axiom()
 PROXIMITY_AXIOMS = [PROX1, PROX2, PROX3, PROX4, PROX5]

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ir_rag_axioms.analysis.cache import default_analysis
+from ir_rag_axioms.analysis.cache import default_analysis, memo_key
 from ir_rag_axioms.analysis.resources import DEFAULT_SPACY_MODEL
 from ir_rag_axioms.analysis.terms import TermStatistics, term_statistics
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
@@ -66,7 +66,8 @@ class ContextStatistics(StatisticsSource):
             mean_length = float(np.mean([s.length for s in stats])) if stats else 0.0
             return df, len(stats), mean_length
 
-        return default_analysis().memo(("collection_frequencies", self.model, tuple(passages)), compute)
+        key = memo_key("collection_frequencies", self.model, len(passages))
+        return default_analysis().memo("\x00".join(passages), key, compute)
 
     def idf(self, request: GenerationRequest, responses: Sequence[GenerationResponse], terms: Sequence[str]) -> np.ndarray:
         """BM25 idf with document frequencies counted over the collection passages."""

@@ -13,7 +13,7 @@ from ir_rag_axioms.axioms.registry import register
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 
-@dataclass(frozen=True, repr=False)
+@register
 class OriginalAxiom(ConfigurableAxiom):
     """ORIG: prefer the better (lower) original rank where both ranks are known, else the higher score; else 0."""
 
@@ -28,7 +28,7 @@ class OriginalAxiom(ConfigurableAxiom):
         return np.where(both_ranked, by_rank, compare(scores))
 
 
-@dataclass(frozen=True, repr=False)
+@register
 class NopAxiom(ConfigurableAxiom):
     """NOP: never prefer any response (all zeros)."""
 
@@ -39,7 +39,7 @@ class NopAxiom(ConfigurableAxiom):
         return np.zeros((len(responses), len(responses)))
 
 
-@dataclass(frozen=True, repr=False)
+@register
 class RandomAxiom(ConfigurableAxiom):
     """RANDOM: P[i, j] uniform in {-1, 0, 1} per unordered pair, P[j, i] = -P[i, j]; seeded by (seed, request id, response ids)."""
 
@@ -67,6 +67,6 @@ class RandomAxiom(ConfigurableAxiom):
         return prefs + 0.0
 
 
-ORIG = register(OriginalAxiom())
-NOP = register(NopAxiom())
-RANDOM = register(RandomAxiom())
+ORIG = OriginalAxiom()
+NOP = NopAxiom()
+RANDOM = RandomAxiom()

@@ -11,7 +11,7 @@ import pandas as pd
 import pyterrier as pt
 
 from ir_rag_axioms.aggregation import AGGREGATIONS, PIVOTS, aggregate
-from ir_rag_axioms.axioms.base import Axiom, prefetch_all
+from ir_rag_axioms.axioms.base import Axiom, analyse
 from ir_rag_axioms.pyterrier import frames
 
 AxiomSpec = Axiom | str
@@ -76,7 +76,7 @@ class _AxiomTransformer(pt.Transformer):
         from tqdm.auto import tqdm
 
         items = [(g.request, g.responses) for g in groups]
-        prefetch_all(axioms, items)  # one spaCy pass per text with the union of the axioms' needs
+        analyse(axioms, items)  # one spaCy pass per text with the union of the axioms' needs
         per_axiom = []
         for axiom in tqdm(axioms, desc=type(self).__name__, unit="axiom", disable=not verbose or len(axioms) < 2):
             per_axiom.append(axiom.preferences_batch(items, progress=verbose))

@@ -1,0 +1,176 @@
+"""Analysis in worker processes: spaCy features over shards of the texts, the encoder over shards of its batches.
+
+Work is split into the same units whatever the number of workers (spaCy: texts, each parsed alone of any other
+state; encoder: batches formed by the caller), so 1 and N workers give identical results. Pools start on first
+use and live until the process ends; small jobs run in-process.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import multiprocessing
+import os
+from collections.abc import Iterator, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from ir_rag_axioms import settings
+from ir_rag_axioms.analysis.features import Feature
+from ir_rag_axioms.analysis.resources import load_sentence_encoder, load_spacy
+
+MIN_TEXTS_PER_WORKER = 32
+"""spaCy work below this many texts per worker runs in-process (a pool only pays for itself on larger jobs)."""
+MIN_BATCHES_PER_WORKER = 8
+"""Encoder work below this many batches per worker runs in-process."""
+
+_POOLS: dict[tuple[str, int], Executor] = {}
+
+
+def available_cores() -> int:
+    """Cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return os.cpu_count() or 1
+
+
+def default_workers() -> int:
+    """$IR_RAG_AXIOMS_WORKERS, else the available cores minus the load of other processes (at least 1)."""
+    configured = settings.env_int(settings.WORKERS_ENV, 0, minimum=0)
+    if configured:
+        return configured
+    cores = available_cores()
+    try:
+        others = max(0, round(os.getloadavg()[0]) - 1)  # one unit of load is usually this process
+    except OSError:  # pragma: no cover
+        others = 0
+    return max(1, cores - others)
+
+
+def _pool(kind: str, workers: int) -> Executor:
+    key = (kind, workers)
+    if key not in _POOLS:
+        # spaCy workers fork (they inherit the loaded pipeline and never run torch); encoder workers start clean,
+        # since torch's thread pools do not survive a fork.
+        context = multiprocessing.get_context("fork" if kind == "spacy" else "spawn")
+        _POOLS[key] = ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker)
+    return _POOLS[key]
+
+
+@atexit.register
+def shutdown() -> None:
+    """Stop every worker pool."""
+    for pool in _POOLS.values():
+        pool.shutdown(wait=False, cancel_futures=True)
+    _POOLS.clear()
+
+
+def _init_worker() -> None:
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    os.environ.setdefault("TQDM_DISABLE", "1")
+
+
+def _shards(items: Sequence[Any], size: int) -> list[Sequence[Any]]:
+    return [items[i:i + size] for i in range(0, len(items), size)]
+
+
+# -- spaCy --------------------------------------------------------------------------------------------------
+def spacy_version(model: str) -> str:
+    """spaCy's version and the pipeline's name and version (part of persistent feature keys)."""
+    import spacy
+
+    meta = load_spacy(model).meta
+    return f"spacy{spacy.__version__}/{meta.get('name')}-{meta.get('version')}"
+
+
+def feature_values(model: str, features: Sequence[Feature], texts: Sequence[str], batch_size: int,
+                   workers: int) -> list[tuple[Any, ...]]:
+    """For each text, the values of ``features`` from one parse with the union of their needs."""
+    load_spacy(model)  # load before forking, so that workers inherit the pipeline
+    if workers <= 1 or len(texts) < 2 * MIN_TEXTS_PER_WORKER:
+        return _feature_shard(model, tuple(features), list(texts), batch_size)
+    size = max(MIN_TEXTS_PER_WORKER, -(-len(texts) // (4 * workers)))
+    futures = [_pool("spacy", workers).submit(_feature_shard, model, tuple(features), list(s), batch_size)
+               for s in _shards(texts, size)]
+    return [values for future in futures for values in future.result()]
+
+
+def _feature_shard(model: str, features: tuple[Feature, ...], texts: list[str], batch_size: int) -> list[tuple]:
+    from ir_rag_axioms.analysis.cache import pipes_for
+
+    nlp = load_spacy(model)
+    pipes = pipes_for(need for f in features for need in f.needs)
+    disable = [name for name in nlp.pipe_names if name not in pipes]
+    docs = nlp.pipe(texts, disable=disable, batch_size=batch_size)
+    docs = _progress(docs, len(texts), f"spaCy {model} ({', '.join(sorted(pipes & set(nlp.pipe_names)))})")
+    return [tuple(feature(doc) for feature in features) for doc in docs]
+
+
+def _progress(iterable: Any, total: int, desc: str) -> Any:
+    from ir_rag_axioms.analysis.cache import PROGRESS_MIN_ITEMS
+
+    if total < PROGRESS_MIN_ITEMS:
+        return iterable
+    from tqdm.auto import tqdm
+
+    return tqdm(iterable, total=total, desc=desc, leave=False)
+
+
+# -- sentence encoder ---------------------------------------------------------------------------------------
+@lru_cache(maxsize=1)
+def encoder_version() -> str:
+    """sentence-transformers' and torch's versions (part of persistent embedding keys)."""
+    from importlib import metadata
+
+    return f"st{metadata.version('sentence-transformers')}/torch{metadata.version('torch')}"
+
+
+def encode(model: str, strings: Sequence[str], batch_size: int, workers: int) -> list[np.ndarray]:
+    """Unit-length float32 vectors of ``strings``, batches formed here by length so any worker count agrees."""
+    order = sorted(range(len(strings)), key=lambda i: (-len(strings[i]), i))
+    batches = [[strings[i] for i in chunk] for chunk in _shards(order, batch_size)]
+    if workers <= 1 or len(batches) < 2 * MIN_BATCHES_PER_WORKER:
+        encoded = _encode_batches(model, batches)
+    else:
+        per_task = max(MIN_BATCHES_PER_WORKER // 2, -(-len(batches) // (4 * workers)))
+        futures = [_pool("encoder", workers).submit(_encode_batches, model, list(group))
+                   for group in _shards(batches, per_task)]
+        encoded = [vectors for future in futures for vectors in future.result()]
+    out: list[np.ndarray] = [np.empty(0, np.float32)] * len(strings)
+    for chunk, vectors in zip(_shards(order, batch_size), encoded, strict=True):
+        for index, vector in zip(chunk, vectors, strict=True):
+            out[index] = vector
+    return out
+
+
+def _encode_batches(model: str, batches: Sequence[Sequence[str]]) -> list[np.ndarray]:
+    encoder = load_sentence_encoder(model)
+    with torch_threads():
+        return [np.asarray(encoder.encode(list(batch), batch_size=len(batch), convert_to_numpy=True,
+                                          normalize_embeddings=True, show_progress_bar=False), dtype=np.float32)
+                for batch in batches]
+
+
+@contextlib.contextmanager
+def torch_threads() -> Iterator[None]:
+    """Run torch with $IR_RAG_AXIOMS_TORCH_THREADS threads (default 1), then restore the previous setting.
+
+    Small-batch inference of a small encoder gains little from more threads, and with any other busy process on
+    the machine torch's spinning threads slow it down tenfold; parallelism comes from worker processes instead.
+    """
+    import torch
+
+    wanted = settings.torch_threads()
+    previous = torch.get_num_threads()
+    if wanted > 0 and wanted != previous:
+        torch.set_num_threads(wanted)
+    try:
+        yield
+    finally:
+        if wanted > 0 and wanted != previous:
+            torch.set_num_threads(previous)
