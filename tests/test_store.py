@@ -50,7 +50,7 @@ def _same(a: Any, b: Any) -> bool:
     if type(a) is not type(b):
         return False
     if isinstance(a, (list, tuple)):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
     if isinstance(a, dict):
         return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
     if isinstance(a, float) and math.isnan(a):
@@ -249,6 +249,22 @@ def _hammer_shared(opened: DiskStore, worker: int) -> int:
     return errors
 
 
+def _put_in_child(opened: DiskStore) -> None:
+    opened.put("ns", "from-child", [os.getpid()])
+
+
+@pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(), reason="no fork on this platform")
+def test_a_forked_child_opens_its_own_connection(store: DiskStore) -> None:
+    store.put("ns", "from-parent", 1)
+    child = multiprocessing.get_context("fork").Process(target=_put_in_child, args=(store,))
+    child.start()
+    child.join(60)
+    assert child.exitcode == 0
+    assert store.get("ns", "from-child") == [child.pid]
+    store.put("ns", "after", 2)
+    assert store.get_many("ns", ["from-parent", "after"]) == {"from-parent": 1, "after": 2}
+
+
 def test_a_pickled_store_reopens_by_path(store: DiskStore) -> None:
     store.put("ns", "k", [1, 2])
     copy = pickle.loads(pickle.dumps(store))
@@ -384,23 +400,37 @@ class _FailingDisk(sqlite3.Connection):
         return super().executemany(sql, *args)
 
 
-@pytest.mark.parametrize(("factory", "message"), [(_SmallDisk, "full"), (_FailingDisk, "disk I/O error")])
+def _read_only(file: Any, **kwargs: Any) -> sqlite3.Connection:
+    """Open the file read-only, as SQLite does when it may not write the file."""
+    return _CONNECT(f"file:{file}?mode=ro", uri=True, **kwargs)
+
+
+@pytest.mark.parametrize(
+    ("connect", "message"),
+    [
+        (lambda *a, **k: _CONNECT(*a, factory=_SmallDisk, **k), "full"),
+        (lambda *a, **k: _CONNECT(*a, factory=_FailingDisk, **k), "disk I/O error"),
+        (_read_only, "readonly"),
+    ],
+    ids=["full", "io-error", "read-only"],
+)
 def test_a_failing_write_stops_writing_but_reads_go_on(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, factory: type[sqlite3.Connection], message: str
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, connect: Any, message: str
 ) -> None:
     directory = tmp_path / "cache"
-    _fill(directory, 10)
-    monkeypatch.setattr(store_module.sqlite3, "connect", lambda *a, **k: _CONNECT(*a, factory=factory, **k))
+    keys = _fill(directory, 10)
+    monkeypatch.setattr(store_module.sqlite3, "connect", connect)
     opened = DiskStore(directory)
     assert len(opened) == 10
     with pytest.warns(StoreWarning, match=message):
         opened.put("ns", "big", np.zeros(100_000))
+        assert len(opened.get_many("ns", keys)) == 10
     assert not opened.writable and opened.get("ns", "big") is None
     with warnings.catch_warnings():
-        warnings.simplefilter("error")
+        warnings.simplefilter("error")  # warned once only
         opened.put("ns", "small", 1)
-    assert opened.get("ns", "small") is None
-    assert len(opened.get_many("ns", [text_key(str(i)) for i in range(10)])) == 10
+        assert opened.get("ns", "small") is None
+        assert len(opened.get_many("ns", keys)) == 10
     opened.close()
 
 

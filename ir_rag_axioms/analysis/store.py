@@ -162,6 +162,7 @@ class DiskStore:
     """
 
     def __init__(self, path: str | os.PathLike[str], max_bytes: int | None = DEFAULT_MAX_BYTES) -> None:
+        """Open (or create) the store in directory ``path``; ``max_bytes`` limits the value bytes (None: no limit)."""
         if max_bytes is not None and max_bytes < 0:
             raise ValueError(f"max_bytes must be None or >= 0, not {max_bytes}")
         self.directory = Path(path)
@@ -191,7 +192,9 @@ class DiskStore:
         wanted = list(dict.fromkeys(_check_keys(namespace, keys)))
         if not wanted:
             return {}
-        rows = self._run(False, lambda conn: conn.execute(_SELECT, (namespace, json.dumps(wanted))).fetchall(), [])
+        rows: list[tuple[int, str, str, bytes, bytes]] = self._run(
+            False, lambda conn: conn.execute(_SELECT, (namespace, json.dumps(wanted))).fetchall(), []
+        )
         found: dict[str, Any] = {}
         found_ids: list[int] = []
         damaged_ids: list[int] = []
@@ -252,6 +255,7 @@ class DiskStore:
 
     # -- statements ----------------------------------------------------------------------------------
     def _insert(self, conn: sqlite3.Connection, encoded: list[tuple[Any, ...]]) -> None:
+        """Upsert encoded rows with one ``executemany`` in one transaction, evicting if over the limit."""
         with _transaction(conn):
             clock = _tick(conn)
             rows = [(ns, key, tag, len(blob), clock, digest, blob) for ns, key, tag, digest, blob in encoded]
@@ -261,6 +265,7 @@ class DiskStore:
 
     @staticmethod
     def _evict(conn: sqlite3.Connection, max_bytes: int) -> None:
+        """Delete the least recently used rows until the value bytes are at most ``EVICT_TO * max_bytes``."""
         total = conn.execute("SELECT bytes FROM state").fetchone()[0]
         if total <= max_bytes:
             return
@@ -278,6 +283,7 @@ class DiskStore:
 
     @staticmethod
     def _after_read(conn: sqlite3.Connection, found_ids: list[int], damaged_ids: list[int]) -> None:
+        """Mark the rows read as used now and delete the damaged ones, in one transaction."""
         with _transaction(conn):
             if found_ids:
                 conn.execute(_TOUCH, (_tick(conn), json.dumps(found_ids)))
@@ -302,6 +308,7 @@ class DiskStore:
             return fallback
 
     def _connection(self) -> sqlite3.Connection | None:
+        """The open connection (opened on first use and anew in a forked child), or None if the store is unusable."""
         if self._pid != os.getpid():  # forked: the parent's connection must be neither used nor closed here
             if self._conn is not None:
                 self._inherited.append(self._conn)
@@ -360,6 +367,7 @@ class DiskStore:
             self._warn_once("read", f"cannot read analysis store {self.file} ({exc}); missing results are recomputed")
 
     def _warn_once(self, kind: str, message: str) -> None:
+        """Warn with a ``StoreWarning`` the first time a kind of problem occurs in this store."""
         if kind not in self._warned:
             self._warned.add(kind)
             warnings.warn(message, StoreWarning, stacklevel=4)
@@ -396,7 +404,7 @@ def _transaction(conn: sqlite3.Connection) -> Iterator[None]:
 def _tick(conn: sqlite3.Connection) -> int:
     """Advance the access clock (inside a write transaction) and return its new value."""
     conn.execute("UPDATE state SET clock = clock + 1")
-    return conn.execute("SELECT clock FROM state").fetchone()[0]
+    return int(conn.execute("SELECT clock FROM state").fetchone()[0])
 
 
 def _is_corrupt(exc: sqlite3.DatabaseError) -> bool:
