@@ -97,7 +97,7 @@ _SELECT = (
     "WHERE namespace = ? AND key IN (SELECT value FROM json_each(?))"
 )
 _TOUCH = "UPDATE entries SET used = ? WHERE id IN (SELECT value FROM json_each(?))"
-_DELETE = "DELETE FROM entries WHERE id IN (SELECT value FROM json_each(?))"
+_EVICT = "DELETE FROM entries WHERE id IN (SELECT value FROM json_each(?))"
 
 _CORRUPT_CODES = frozenset({11, 26})  # SQLITE_CORRUPT, SQLITE_NOTADB
 _PLAIN = frozenset({str, int, float, bool, type(None)})
@@ -176,7 +176,7 @@ class DiskStore:
         self._inherited: list[sqlite3.Connection] = []
         self._lock = threading.RLock()
         self._warned: set[str] = set()
-        self._run(False, lambda conn: None, None)
+        self._run(False, lambda conn: None, None)  # open now: problems with the path are reported here
 
     def __repr__(self) -> str:
         """``DiskStore('<directory>', max_bytes=...)``."""
@@ -197,21 +197,21 @@ class DiskStore:
         )
         found: dict[str, Any] = {}
         found_ids: list[int] = []
-        damaged_ids: list[int] = []
+        damaged: list[tuple[int, bytes]] = []
         for rowid, key, tag, checksum, blob in rows:
             try:
                 found[key] = _decode(tag, blob, checksum)
                 found_ids.append(rowid)
             except _Damaged:
-                damaged_ids.append(rowid)
-        if damaged_ids:
+                damaged.append((rowid, checksum))
+        if damaged:
             self._warn_once(
                 "damaged",
-                f"{len(damaged_ids)} damaged entr{'y' if len(damaged_ids) == 1 else 'ies'} in {namespace!r} of "
+                f"{len(damaged)} damaged entr{'y' if len(damaged) == 1 else 'ies'} in {namespace!r} of "
                 f"analysis store {self.file} deleted; they will be recomputed (later ones are dropped silently)",
             )
-        if found_ids or damaged_ids:
-            self._run(True, lambda conn: self._after_read(conn, found_ids, damaged_ids), None)
+        if found_ids or damaged:
+            self._run(True, lambda conn: self._after_read(conn, found_ids, damaged), None)
         return found
 
     def put_many(self, namespace: str, values: Mapping[str, Any]) -> None:
@@ -279,16 +279,16 @@ class DiskStore:
             doomed.append(row[0])
             excess -= row[1]
         cursor.close()
-        conn.execute(_DELETE, (json.dumps(doomed),))
+        conn.execute(_EVICT, (json.dumps(doomed),))
 
     @staticmethod
-    def _after_read(conn: sqlite3.Connection, found_ids: list[int], damaged_ids: list[int]) -> None:
-        """Mark the rows read as used now and delete the damaged ones, in one transaction."""
+    def _after_read(conn: sqlite3.Connection, found_ids: list[int], damaged: list[tuple[int, bytes]]) -> None:
+        """Mark the rows read as used now and delete the damaged ones (unless rewritten since), in one transaction."""
         with _transaction(conn):
             if found_ids:
                 conn.execute(_TOUCH, (_tick(conn), json.dumps(found_ids)))
-            if damaged_ids:
-                conn.execute(_DELETE, (json.dumps(damaged_ids),))
+            if damaged:
+                conn.executemany("DELETE FROM entries WHERE id = ? AND checksum = ?", damaged)
 
     # -- connection and failures ---------------------------------------------------------------------
     def _run(self, write: bool, operation: Callable[[sqlite3.Connection], T], fallback: T) -> T:
@@ -337,12 +337,14 @@ class DiskStore:
     def _set_aside(self, exc: sqlite3.DatabaseError) -> bool:
         """Move a corrupt file (unless another process already did) aside; whether a fresh file can be opened."""
         self.close()
+        moved = "another process moved it aside"
         try:
             stat = os.stat(self.file)
             if self._identity == (stat.st_dev, stat.st_ino):
                 stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime()) + f"-{os.getpid()}"
                 aside = self.file.with_name(f"{FILE_NAME}.corrupt-{stamp}")
                 os.replace(self.file, aside)
+                moved = f"moved it to {aside.name}"
                 for suffix in ("-wal", "-shm"):
                     with contextlib.suppress(FileNotFoundError):
                         os.replace(f"{self.file}{suffix}", f"{aside}{suffix}")
@@ -351,7 +353,7 @@ class DiskStore:
         except OSError:
             return False
         warnings.warn(
-            f"analysis store {self.file} is corrupt ({exc}); moved it aside and started an empty store",
+            f"analysis store {self.file} is corrupt ({exc}); {moved} and started an empty store",
             StoreWarning,
             stacklevel=4,
         )
