@@ -20,7 +20,6 @@ REQUEST = GenerationRequest("q", "query")
 RESPONSES = [GenerationResponse(str(i), f"text {i}") for i in range(3)]
 
 
-@dataclass(frozen=True, repr=False)
 class Values(FeatureAxiom):
     """Prefers the higher of fixed values per response position."""
 
@@ -32,7 +31,6 @@ class Values(FeatureAxiom):
         return np.array(self.values_[: len(responses)], dtype=np.float64)
 
 
-@dataclass(frozen=True, repr=False)
 class Recorder(ConfigurableAxiom):
     """Records the items it was asked to prefetch."""
 
@@ -85,8 +83,9 @@ def test_majority_vote_minimum_votes():
     assert P(MajorityVote(axioms, minimum_votes=1.0)) == [[0, 0, 0], [0, 0, 0], [0, 0, 0]]
     assert P(MajorityVote((A, Values(values_=(3, 0, 1))), minimum_votes=1.0)) == [[0, 1, 1], [-1, 0, 0], [-1, 0, 0]]
     assert P(MajorityVote(axioms, minimum_votes=0.0)) == [[0, 0, -1], [0, 0, -1], [1, 1, 0]]
-    assert P(MajorityVote((A, B, C, Z), minimum_votes=0.5)) == [[0, 0, 0], [0, 0, 0], [0, 0, 0]]
-    assert P(A % B) == [[0, 0, 0], [0, 0, 0], [0, 0, 0]]  # 1 of 2 votes is not more than half
+    # "at least minimum_votes of the votes" (the specification): 2 of 4 at 0.5 decide
+    assert P(MajorityVote((A, B, C, Z), minimum_votes=0.5)) == [[0, 0, -1], [0, 0, -1], [1, 1, 0]]
+    assert P(A % B) == [[0, 1, 0], [-1, 0, 0], [0, 0, 0]]  # 1 of 2 votes is at least half
     assert P(MajorityVote((A, B), minimum_votes=0.0)) == [[0, 1, 0], [-1, 0, 0], [0, 0, 0]]
     with pytest.raises(ValueError):
         MajorityVote(axioms, minimum_votes=1.5)
@@ -143,4 +142,25 @@ def test_random_is_antisymmetric_seeded_and_uses_all_values():
 
 
 def test_utility_axioms_are_registered():
-    assert REGISTRY["ORIG"] is ORIG and REGISTRY["NOP"] is NOP and REGISTRY["RANDOM"] is RANDOM
+    assert REGISTRY["ORIG"] == ORIG and REGISTRY["NOP"] == NOP and REGISTRY["RANDOM"] == RANDOM
+
+
+@pytest.mark.parametrize("minimum_votes", [0.0, 0.25, 0.3, 0.5, 0.51, 2 / 3, 0.75, 1.0])
+def test_one_majority_vote_rule_for_the_combinator_and_the_aggregation(minimum_votes):
+    """MajorityVote, ``%`` and aggregation.majority_vote decide alike: with at least minimum_votes * k votes."""
+    from ir_rag_axioms.aggregation import majority_vote
+
+    C = Values(values_=(1, 2, 3))
+    D = Values(values_=(2, 3, 1))
+    axioms = (A, B, C, Z, D, Values(values_=(0, 5, 5)), Values(values_=(9, 1, 1)), B, A, Z)
+    stack = np.stack([a.preferences(REQUEST, RESPONSES) for a in axioms])
+    expected = majority_vote(stack, minimum_votes=minimum_votes)
+    assert P(MajorityVote(axioms, minimum_votes=minimum_votes)) == expected.tolist()
+    pro, con = (stack > 0).sum(axis=0), (stack < 0).sum(axis=0)
+    for i in range(3):
+        for j in range(3):
+            winner = max(pro[i, j], con[i, j])
+            decides = i != j and pro[i, j] != con[i, j] and winner >= minimum_votes * len(axioms) - 1e-9
+            assert expected[i, j] == (np.sign(pro[i, j] - con[i, j]) if decides else 0)
+    assert majority_vote(stack).tolist() == P(MajorityVote(axioms))  # one default: 0.5
+    assert P(A % B % C % Z) == P(MajorityVote((A, B, C, Z)))

@@ -17,7 +17,6 @@ from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 from ir_rag_axioms.pyterrier import AxiomaticPreferences, AxiomaticReranker, AxiomFeatures
 
 
-@dataclass(frozen=True, repr=False)
 class Length(FeatureAxiom):
     """Prefer the longer text (characters)."""
 
@@ -27,14 +26,12 @@ class Length(FeatureAxiom):
         return np.array([len(r.text) for r in responses], dtype=float)
 
 
-@dataclass(frozen=True, repr=False)
 class Short(Length):
     """Prefer the shorter text."""
 
-    higher_is_better: ClassVar[bool] = False
+    higher_is_better: bool = False
 
 
-@dataclass(frozen=True, repr=False)
 class InContext(FeatureAxiom):
     """Prefer responses whose text is one of the request's context passages."""
 
@@ -42,21 +39,19 @@ class InContext(FeatureAxiom):
         return np.array([float(r.text in (request.context or ())) for r in responses])
 
 
-@dataclass(frozen=True, repr=False)
 class OriginalRank(FeatureAxiom):
     """Prefer the lower original rank (reads GenerationResponse.rank)."""
 
-    higher_is_better: ClassVar[bool] = False
+    higher_is_better: bool = False
 
     def values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
         return np.array([math.nan if r.rank is None else r.rank for r in responses], dtype=float)
 
 
-@dataclass(frozen=True, repr=False)
 class LateRank(OriginalRank):
     """Prefer the higher original rank (the reverse of OriginalRank)."""
 
-    higher_is_better: ClassVar[bool] = True
+    higher_is_better: bool = True
 
 
 class Counting(Length):

@@ -174,12 +174,13 @@ def test_every_precondition_is_respected(axiom):
         axiom = axiom(**kwargs)
     docs = [T("a b a x", (4,)), T("a x y z a b b y z x y z", (12,)), T("b y y z", (4,))]
     mask = LEN().mask(T("a b"), docs)
-    out = axiom.from_statistics(T("a b"), docs)
+    responses = [GenerationResponse(str(i), "text", score=1.0) for i in range(3)]
+    out = axiom.from_statistics(T("a b"), docs, GenerationRequest("q", "a b"), responses)
     assert (out[~mask] == 0).all()
 
 
 def test_reference_switch_exists_exactly_where_the_reference_skips_preconditions():
-    with_switch = {n for n, a in REGISTRY.items() if hasattr(a, "reference_preconditions")
+    with_switch = {n for n, a in REGISTRY.items() if getattr(a, "reference_skips_precondition", False)
                    and not n.startswith("GEN_")}
     assert with_switch == {"TFC1", "TFC3", "REG", "ANTI_REG", "ArgUC", "QTArg", "QTPArg", "aSL"}
 

@@ -283,7 +283,9 @@ _MISSING = object()
 
 
 def _dimension(model: str) -> int:
-    dim = load_sentence_encoder(model).get_sentence_embedding_dimension()
+    encoder = load_sentence_encoder(model)
+    size = getattr(encoder, "get_embedding_dimension", None) or encoder.get_sentence_embedding_dimension
+    dim = size()
     return int(dim) if dim else 0
 
 

@@ -266,11 +266,9 @@ class ConfigurableAxiom(Axiom):
         return self.name or type(self).__name__
 
     def __repr__(self) -> str:
-        changed = []
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            if f.repr and value != _default(f):
-                changed.append(f"{f.name}={value!r}")
+        """Canonical and parseable: the short name and the parameters that differ from the defaults, by name."""
+        changed = sorted(f"{f.name}={getattr(self, f.name)!r}" for f in dataclasses.fields(self)
+                         if f.repr and getattr(self, f.name) != _default(f))
         return f"{self.label}({', '.join(changed)})"
 
 
