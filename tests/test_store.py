@@ -481,6 +481,10 @@ def test_default_store_follows_the_environment(tmp_path: Path, monkeypatch: pyte
     opened = default_store()
     assert opened is not None and opened is default_store()
     assert opened.directory == tmp_path / "env-cache" and opened.max_bytes == 3 * 1024**2
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("IR_RAG_AXIOMS_CACHE", "~/home-cache")
+    in_home = default_store()
+    assert in_home is not None and in_home.directory == tmp_path / "home-cache"
     monkeypatch.setenv("IR_RAG_AXIOMS_CACHE_MAX_BYTES", "lots")
     with pytest.raises(ValueError, match="IR_RAG_AXIOMS_CACHE_MAX_BYTES"):
         default_store()

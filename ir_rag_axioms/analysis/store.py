@@ -134,7 +134,7 @@ def default_store() -> DiskStore | None:
     if not directory:
         return None
     max_bytes = parse_max_bytes(os.environ.get(MAX_BYTES_ENV))
-    settings = (os.path.abspath(directory), max_bytes)
+    settings = (os.path.abspath(os.path.expanduser(directory)), max_bytes)
     with _DEFAULT_LOCK:
         if settings not in _DEFAULT_STORES:
             _DEFAULT_STORES[settings] = DiskStore(*settings)
@@ -142,7 +142,7 @@ def default_store() -> DiskStore | None:
 
 
 def parse_max_bytes(text: str | None) -> int | None:
-    """A size limit from IR_RAG_AXIOMS_CACHE_MAX_BYTES: ``2G``, ``500M``, ``123`` (bytes), ``none``; unset: 2 GiB."""
+    """A size limit from IR_RAG_AXIOMS_CACHE_MAX_BYTES: ``123`` bytes, ``500M``, ``2G`` (powers of 1024), ``none``."""
     if text is None or not text.strip():
         return DEFAULT_MAX_BYTES
     if text.strip().lower() in ("none", "unlimited"):
