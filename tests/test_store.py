@@ -43,6 +43,14 @@ def _raw(store: DiskStore) -> sqlite3.Connection:
     return _CONNECT(store.file, isolation_level=None)
 
 
+def _assert_consistent(store: DiskStore) -> None:
+    """The running byte total and the usage table match the entries."""
+    with _raw(store) as raw:
+        count, total = raw.execute("SELECT COUNT(*), COALESCE(SUM(length(value)), 0) FROM entries").fetchone()
+        usage = raw.execute("SELECT COUNT(*) FROM usage JOIN entries USING (id)").fetchone()[0]
+    assert (len(store), store.size_bytes(), usage) == (count, total, count)
+
+
 def _same(a: Any, b: Any) -> bool:
     """Equality that also compares types (tuple vs list), arrays and NaN."""
     if isinstance(a, np.ndarray):
@@ -177,6 +185,7 @@ def test_replacing_a_value_keeps_the_byte_total_right(store: DiskStore) -> None:
     store.put("ns", "k", "y" * 10)
     assert store.get("ns", "k") == "y" * 10
     assert (len(store), store.size_bytes()) == (1, 12)
+    _assert_consistent(store)
     store.clear()
     assert (len(store), store.size_bytes(), store.get("ns", "k")) == (0, 0, None)
 
@@ -284,6 +293,7 @@ def test_a_tampered_row_is_reported_deleted_and_missing(store: DiskStore) -> Non
         found = store.get_many("ns", ["a", "b", "c"])
     assert found == {"b": "fine"}
     assert len(store) == 1
+    _assert_consistent(store)
     store.put("ns", "a", np.arange(4.0))  # the caller recomputes
     assert store.get("ns", "a").tolist() == [0, 1, 2, 3]
 
@@ -449,6 +459,7 @@ def test_least_recently_used_entries_go_when_over_the_limit(tmp_path: Path) -> N
     opened.put_many("ns", {f"batch{i}": "x" * 998 for i in range(10)})
     assert opened.size_bytes() <= 0.9 * 4500
     assert opened.get("ns", "batch9") == "x" * 998
+    _assert_consistent(opened)
     opened.close()
 
 
@@ -470,6 +481,10 @@ def test_default_store_follows_the_environment(tmp_path: Path, monkeypatch: pyte
     opened = default_store()
     assert opened is not None and opened is default_store()
     assert opened.directory == tmp_path / "env-cache" and opened.max_bytes == 3 * 1024**2
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("IR_RAG_AXIOMS_CACHE", "~/home-cache")
+    in_home = default_store()
+    assert in_home is not None and in_home.directory == tmp_path / "home-cache"
     monkeypatch.setenv("IR_RAG_AXIOMS_CACHE_MAX_BYTES", "lots")
     with pytest.raises(ValueError, match="IR_RAG_AXIOMS_CACHE_MAX_BYTES"):
         default_store()

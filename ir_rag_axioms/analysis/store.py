@@ -1,10 +1,11 @@
 """A persistent, content-addressed store of per-text analysis results: one SQLite file in WAL mode.
 
-The file ``<directory>/analysis.sqlite3`` (``PRAGMA user_version`` = ``SCHEMA_VERSION``) holds two tables::
+The file ``<directory>/analysis.sqlite3`` (``PRAGMA user_version`` = ``SCHEMA_VERSION``) holds three tables::
 
-    entries(id INTEGER PRIMARY KEY, namespace TEXT, key TEXT, tag TEXT, size INTEGER, used INTEGER,
-            checksum BLOB, value BLOB, UNIQUE(namespace, key))      -- plus an index on used
-    state(bytes INTEGER, clock INTEGER)                              -- exactly one row
+    entries(id INTEGER PRIMARY KEY, namespace TEXT, key TEXT, tag TEXT, checksum BLOB, value BLOB,
+            UNIQUE(namespace, key))
+    usage(id INTEGER PRIMARY KEY, used INTEGER, size INTEGER)     -- one row per entry; index on used
+    state(bytes INTEGER, clock INTEGER)                             -- exactly one row
 
 * ``namespace`` names the producer of a value (tool, model, package versions, configuration; see
   ``namespace()``) and ``key`` its input, usually ``text_key(text)``: the same key in two namespaces is two entries.
@@ -13,9 +14,10 @@ The file ``<directory>/analysis.sqlite3`` (``PRAGMA user_version`` = ``SCHEMA_VE
   a dict with string keys. Nothing is ever pickled, so a cache directory cannot run code.
 * ``checksum`` is the BLAKE2b digest of tag and value: a row that does not match, or does not decode, is reported,
   deleted and treated as missing.
-* ``size`` is ``len(value)``; triggers keep ``state.bytes`` equal to the sum of ``size`` over all rows.
-* ``used`` is the ``state.clock`` value of the last put or get of the row (the clock advances once per call);
-  when a put takes ``state.bytes`` over the size limit, the least recently used rows go, down to 90 % of it.
+* Triggers on ``entries`` keep ``usage`` and ``state.bytes`` (the sum of ``usage.size``, the value lengths) in step.
+* ``usage.used`` is the ``state.clock`` value of the last put or get of the entry (the clock advances once per
+  call); it lives in its own narrow table so that marking 50,000 reads rewrites kilobytes, not the values. When a
+  put takes ``state.bytes`` over the size limit, the least recently used entries go, down to 90 % of it.
 
 Batched calls run one SQL statement (``executemany`` or a ``json_each`` list) in one transaction. Writers take the
 lock up front (``BEGIN IMMEDIATE``) and wait up to ``BUSY_TIMEOUT_S`` for one another, so several processes can share
@@ -70,33 +72,37 @@ CREATE TABLE IF NOT EXISTS entries (
     namespace TEXT NOT NULL,
     key TEXT NOT NULL,
     tag TEXT NOT NULL,
-    size INTEGER NOT NULL,
-    used INTEGER NOT NULL,
     checksum BLOB NOT NULL,
     value BLOB NOT NULL,
     UNIQUE (namespace, key)
 );
-CREATE INDEX IF NOT EXISTS entries_used ON entries (used);
+CREATE TABLE IF NOT EXISTS usage (id INTEGER PRIMARY KEY, used INTEGER NOT NULL, size INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS usage_used ON usage (used);
 CREATE TABLE IF NOT EXISTS state (bytes INTEGER NOT NULL, clock INTEGER NOT NULL);
 INSERT INTO state SELECT 0, 0 WHERE NOT EXISTS (SELECT 1 FROM state);
-CREATE TRIGGER IF NOT EXISTS entries_insert AFTER INSERT ON entries
-    BEGIN UPDATE state SET bytes = bytes + NEW.size; END;
-CREATE TRIGGER IF NOT EXISTS entries_delete AFTER DELETE ON entries
-    BEGIN UPDATE state SET bytes = bytes - OLD.size; END;
-CREATE TRIGGER IF NOT EXISTS entries_resize AFTER UPDATE OF size ON entries
-    BEGIN UPDATE state SET bytes = bytes - OLD.size + NEW.size; END;
+CREATE TRIGGER IF NOT EXISTS entries_insert AFTER INSERT ON entries BEGIN
+    INSERT INTO usage (id, used, size) SELECT NEW.id, clock, length(NEW.value) FROM state;
+    UPDATE state SET bytes = bytes + length(NEW.value);
+END;
+CREATE TRIGGER IF NOT EXISTS entries_update AFTER UPDATE ON entries BEGIN
+    UPDATE usage SET used = (SELECT clock FROM state), size = length(NEW.value) WHERE id = NEW.id;
+    UPDATE state SET bytes = bytes - length(OLD.value) + length(NEW.value);
+END;
+CREATE TRIGGER IF NOT EXISTS entries_delete AFTER DELETE ON entries BEGIN
+    DELETE FROM usage WHERE id = OLD.id;
+    UPDATE state SET bytes = bytes - length(OLD.value);
+END;
 """
 
 _UPSERT = """
-INSERT INTO entries (namespace, key, tag, size, used, checksum, value) VALUES (?, ?, ?, ?, ?, ?, ?)
-ON CONFLICT (namespace, key) DO UPDATE SET tag = excluded.tag, size = excluded.size, used = excluded.used,
-    checksum = excluded.checksum, value = excluded.value
+INSERT INTO entries (namespace, key, tag, checksum, value) VALUES (?, ?, ?, ?, ?)
+ON CONFLICT (namespace, key) DO UPDATE SET tag = excluded.tag, checksum = excluded.checksum, value = excluded.value
 """
 _SELECT = (
     "SELECT id, key, tag, checksum, value FROM entries "
     "WHERE namespace = ? AND key IN (SELECT value FROM json_each(?))"
 )
-_TOUCH = "UPDATE entries SET used = ? WHERE id IN (SELECT value FROM json_each(?))"
+_TOUCH = "UPDATE usage SET used = ? WHERE id IN (SELECT value FROM json_each(?))"
 _EVICT = "DELETE FROM entries WHERE id IN (SELECT value FROM json_each(?))"
 
 _CORRUPT_CODES = frozenset({11, 26})  # SQLITE_CORRUPT, SQLITE_NOTADB
@@ -128,7 +134,7 @@ def default_store() -> DiskStore | None:
     if not directory:
         return None
     max_bytes = parse_max_bytes(os.environ.get(MAX_BYTES_ENV))
-    settings = (os.path.abspath(directory), max_bytes)
+    settings = (os.path.abspath(os.path.expanduser(directory)), max_bytes)
     with _DEFAULT_LOCK:
         if settings not in _DEFAULT_STORES:
             _DEFAULT_STORES[settings] = DiskStore(*settings)
@@ -136,7 +142,7 @@ def default_store() -> DiskStore | None:
 
 
 def parse_max_bytes(text: str | None) -> int | None:
-    """A size limit from IR_RAG_AXIOMS_CACHE_MAX_BYTES: ``2G``, ``500M``, ``123`` (bytes), ``none``; unset: 2 GiB."""
+    """A size limit from IR_RAG_AXIOMS_CACHE_MAX_BYTES: ``123`` bytes, ``500M``, ``2G`` (powers of 1024), ``none``."""
     if text is None or not text.strip():
         return DEFAULT_MAX_BYTES
     if text.strip().lower() in ("none", "unlimited"):
@@ -257,9 +263,8 @@ class DiskStore:
     def _insert(self, conn: sqlite3.Connection, encoded: list[tuple[Any, ...]]) -> None:
         """Upsert encoded rows with one ``executemany`` in one transaction, evicting if over the limit."""
         with _transaction(conn):
-            clock = _tick(conn)
-            rows = [(ns, key, tag, len(blob), clock, digest, blob) for ns, key, tag, digest, blob in encoded]
-            conn.executemany(_UPSERT, rows)
+            _tick(conn)
+            conn.executemany(_UPSERT, encoded)
             if self.max_bytes is not None:
                 self._evict(conn, self.max_bytes)
 
@@ -271,7 +276,7 @@ class DiskStore:
             return
         excess = total - int(max_bytes * EVICT_TO)
         doomed: list[int] = []
-        cursor = conn.execute("SELECT id, size FROM entries ORDER BY used, id")
+        cursor = conn.execute("SELECT id, size FROM usage ORDER BY used, id")
         while excess > 0:
             row = cursor.fetchone()
             if row is None:
