@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import math
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -108,11 +111,20 @@ def test_pyterrier_get_dataset(crowd, nuggets):
     assert len(qrels) == 883 and qrels["label"].between(0, 100).all()
 
 
-def test_default_names_registered():
+def test_importing_the_package_registers_nothing_until_asked():
+    code = ("import sys, ir_rag_axioms.datasets as d; assert 'ir_datasets' not in sys.modules; "
+            "d.register(); import ir_datasets; r = ir_datasets.registry._registered; "
+            "assert d.CROWD_NAME in r and d.NUGGETS_NAME + '/weighted-strict' in r; print('ok')")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=Path(__file__).parents[1])
+    assert result.stdout.strip() == "ok", result.stderr
+
+
+def test_default_names_registered_on_request():
     import ir_datasets
 
-    from ir_rag_axioms.datasets import CROWD_NAME, NUGGETS_NAME
+    from ir_rag_axioms.datasets import CROWD_NAME, NUGGETS_NAME, register
 
+    register()
     assert CROWD_NAME in ir_datasets.registry._registered
     assert f"{NUGGETS_NAME}/weighted-strict" in ir_datasets.registry._registered
 
@@ -123,9 +135,14 @@ def test_environment_variable(monkeypatch, data_dir: Path):
     assert files.resolve(files.NUGGET_ASSIGNMENTS).name == "nugget_assignment.dev20.jsonl.gz"
 
 
+def _md5(path: Path) -> str:
+    with open(path, "rb") as handle:
+        return hashlib.file_digest(handle, "md5").hexdigest()
+
+
 def test_checksums_of_the_shared_copies(crowd_dir: Path):
     for spec in (files.CROWD_RESPONSES, files.CROWD_RATINGS, files.CROWD_TOPICS):
-        assert files.md5sum(files.resolve(spec, crowd_dir)) == spec.md5
+        assert _md5(files.resolve(spec, crowd_dir)) == spec.md5
 
 
 def test_missing_file_names_it_and_the_fix(tmp_path: Path, monkeypatch):
@@ -188,7 +205,7 @@ def test_download_verifies_the_checksum_and_caches(http_folder, crowd_dir: Path,
     spec = dataclasses.replace(files.CROWD_RATINGS, url=url + "ratings.jsonl.gz")
     path = files.resolve(spec)
     assert path == tmp_path / "home" / "ir-rag-axioms" / "trec-rag-24-crowd" / "ratings.jsonl.gz"
-    assert files.md5sum(path) == spec.md5
+    assert _md5(path) == spec.md5
     (served / "ratings.jsonl.gz").unlink()
     assert files.resolve(spec) == path  # from the cache, no second download
     (served / "topics.rag24.test.txt").write_text("1\tnot the real topics\n")
