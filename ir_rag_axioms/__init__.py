@@ -39,7 +39,7 @@ def __getattr__(name: str):
 __all__ += ["AxiomFeatures", "AxiomaticPreferences", "AxiomaticReranker",
             "borda", "bradley_terry", "copeland", "kwiksort", "majority_vote"]
 
-# Oracles and evaluation (ICTIR 2025 study); ir_rag_axioms.datasets (ir_datasets registration) is imported on demand
+# Oracles and evaluation (ICTIR 2025 study); their data come from ir_rag_axioms.datasets (ir_datasets registration on register())
 from ir_rag_axioms.axioms.oracles import CROWD, LLM_ORIG, NUGGET, CrowdOracle, LlmRatingOracle, NuggetOracle
 from ir_rag_axioms import evaluation
 from ir_rag_axioms.evaluation import evaluate_axioms, evaluation_table
