@@ -17,6 +17,7 @@ from ir_rag_axioms.datasets.crowd import DIMENSIONS, load_crowd_ratings, load_cr
 from ir_rag_axioms.datasets.files import ENV_VAR, DataFileError, read_jsonl
 from ir_rag_axioms.datasets.llm import load_llm_ratings
 from ir_rag_axioms.datasets.nuggets import load_nugget_assignments, nugget_score
+from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 _IRDS = ("CROWD_NAME", "NUGGETS_NAME", "NUGGET_QRELS", "CrowdDocPair", "CrowdQuery", "CrowdResponse", "NuggetAnswer",
          "NuggetQrel", "NuggetQuery", "register_crowd", "register_nuggets")
@@ -28,7 +29,9 @@ def register() -> None:
     importlib.import_module("ir_rag_axioms.datasets.irds")._register_defaults()
 
 
-def judged_items(oracle: Any, data: str | os.PathLike | None = None, responses: str | os.PathLike | None = None) -> list:
+def judged_items(
+    oracle: Any, data: str | os.PathLike | None = None, responses: str | os.PathLike | None = None
+) -> list[tuple[GenerationRequest, list[GenerationResponse]]]:
     """The (request, responses) items an oracle judges, from ``data`` (crowd or LLM responses on its judged topics, nugget answers)."""
     from ir_rag_axioms.axioms.oracles import CrowdOracle, NuggetOracle
 

@@ -1,4 +1,7 @@
-"""Where the data files come from: an explicit path, ``$IR_RAG_AXIOMS_DATA``, or a checksummed download into ir_datasets' home."""
+"""Data files: where they come from (a path, ``$IR_RAG_AXIOMS_DATA`` or a checksummed download) and how they are read.
+
+``read_jsonl`` reads one JSON-lines file; ``load_frame`` gives one cached frame per file version.
+"""
 
 from __future__ import annotations
 
