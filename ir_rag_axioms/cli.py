@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 
-# -- oracles ----------------------------------------------------------------------------------------
+# -- oracles -------------------------------------------------------------------------------------------
 def parse_oracle(spec: str, data: str | None, duplicates: str = "mean", responses: str | None = None) -> Any:
     """``crowd:<utility>``, ``nugget:<all|vital|weighted>[-strict]`` or ``llm:<model>``, reading its files from ``data``."""
     from ir_rag_axioms.axioms.oracles import CrowdOracle, LlmRatingOracle, NuggetOracle
