@@ -33,14 +33,13 @@ REFERENCE = SHARED / "reference" / "ir_axioms-1.2.5"
 
 def load_items(which: str) -> list:
     """Crowd topics as (request with 20 passages, 6 responses): ``all`` 301, ``judged`` the 65 judged, or the first N."""
-    from ir_rag_axioms.cli import crowd_items
-    from ir_rag_axioms.datasets.loaders import load_crowd_responses
+    from ir_rag_axioms.datasets import crowd
 
-    responses = load_crowd_responses(SHARED / "data" / "trec-rag-24-crowd" / "responses.jsonl.gz")
+    responses = crowd.load_crowd_responses(SHARED / "data" / "trec-rag-24-crowd" / "responses.jsonl.gz")
     if which == "judged":
         topics = set(json.loads((REFERENCE / "index.json").read_text())["topics_judged"])
-        return crowd_items(responses, topics)
-    items = crowd_items(responses)
+        return crowd.items(responses, topics)
+    items = crowd.items(responses)
     return items if which == "all" else items[: int(which)]
 
 

@@ -1,4 +1,8 @@
-"""Command line: ``ir-rag-axioms evaluate | list | demo``."""
+"""Command line: ``ir-rag-axioms evaluate | list | demo``: argument parsing; the work is done by the library.
+
+Data: ``ir_rag_axioms.datasets``; preferences, cache and measures: ``ir_rag_axioms.evaluation``; files and figures:
+``ir_rag_axioms.report``.
+"""
 
 from __future__ import annotations
 
@@ -6,16 +10,10 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
-import numpy as np
-import pandas as pd
 
-from ir_rag_axioms.evaluation import MEASURES
-
-
-# -- oracles and items ---------------------------------------------------------------------------------
+# -- oracles -------------------------------------------------------------------------------------------
 def parse_oracle(spec: str, data: str | None, duplicates: str = "mean", responses: str | None = None) -> Any:
     """``crowd:<utility>``, ``nugget:<all|vital|weighted>[-strict]`` or ``llm:<model>``, reading its files from ``data``."""
     from ir_rag_axioms.axioms.oracles import CrowdOracle, LlmRatingOracle, NuggetOracle
@@ -32,57 +30,6 @@ def parse_oracle(spec: str, data: str | None, duplicates: str = "mean", response
     if kind == "llm":
         return LlmRatingOracle(model=option or LlmRatingOracle.model, data_dir=data, responses_path=responses)
     raise ValueError(f"unknown oracle {spec!r}: use crowd:<utility>, nugget:<all|vital|weighted>[-strict] or llm:<model>")
-
-
-def crowd_items(responses: pd.DataFrame, topics: set[str] | None = None) -> list:
-    """(request with the 20 context passages, responses sorted by kind-style name; id = response id) per topic, in file order."""
-    from ir_rag_axioms.model import GenerationRequest, GenerationResponse
-
-    items = []
-    for topic, group in responses.groupby("topic", sort=False):
-        if topics is not None and str(topic) not in topics:
-            continue
-        group = group.sort_values("name", kind="stable")
-        first = group.iloc[0]
-        request = GenerationRequest(str(topic), first["query"], first["references_texts"])
-        items.append((request, [GenerationResponse(str(r), t) for r, t in zip(group["response"], group["raw_text"])]))
-    return items
-
-
-def nugget_items(assignments: pd.DataFrame) -> list:
-    """(request without context, the system answers; id = run_id) per topic, in file order."""
-    from ir_rag_axioms.model import GenerationRequest, GenerationResponse
-
-    return [
-        (GenerationRequest(str(qid), group.iloc[0]["query"]),
-         [GenerationResponse(str(r), t) for r, t in zip(group["run_id"], group["answer_text"])])
-        for qid, group in assignments.groupby("qid", sort=False)
-    ]
-
-
-def llm_items(ratings: pd.DataFrame) -> list:
-    """(request without context, the rated responses; id = response id) per topic, from the LLM ratings file."""
-    from ir_rag_axioms.model import GenerationRequest, GenerationResponse
-
-    return [
-        (GenerationRequest(str(topic), group.iloc[0]["query"]),
-         [GenerationResponse(str(r), t) for r, t in zip(group["response"], group["raw_text"])])
-        for topic, group in ratings.groupby("topic", sort=False)
-    ]
-
-
-def load_items(oracle: Any, data: str | None, responses: str | None = None) -> list:
-    """The (request, responses) items the oracle judges: its judged topics only."""
-    from ir_rag_axioms.axioms.oracles import CrowdOracle, NuggetOracle
-    from ir_rag_axioms.datasets import loaders
-
-    if isinstance(oracle, CrowdOracle):
-        return crowd_items(loaders.load_crowd_responses(responses or data), oracle.topics)
-    if isinstance(oracle, NuggetOracle):
-        return nugget_items(loaders.load_nugget_assignments(data))
-    if responses:
-        return crowd_items(loaders.load_crowd_responses(responses), oracle.topics)
-    return llm_items(loaders.load_llm_ratings(oracle.model, data))
 
 
 # -- axioms --------------------------------------------------------------------------------------------
@@ -133,140 +80,27 @@ def parse_axioms(text: str) -> dict[str, Any]:
     return axioms
 
 
-def _cache_file(cache: Path, axiom: Any, items: list) -> Path:
-    """cache/<sha1 of the axiom's repr and the items' ids and texts>.npz."""
-    import hashlib
-
-    digest = hashlib.sha1(repr(axiom).encode())
-    for request, responses in items:
-        digest.update(f"\x00{request.id}\x01{request.text}\x01{request.context}".encode())
-        for response in responses:
-            digest.update(f"\x02{response.id}\x03{response.text}".encode())
-    return cache / f"{digest.hexdigest()}.npz"
-
-
-def compute(axioms: dict[str, Any], items: list, quiet: bool = False, cache: str | None = None) -> dict[str, list[np.ndarray]]:
-    """name -> matrices via ``preferences_batch`` (reused from ``cache`` if given); an axiom whose tool is unavailable (e.g. CLAR1) is skipped."""
-    from ir_rag_axioms.analysis.resources import ToolUnavailableError
-    from ir_rag_axioms.axioms.base import analyse
-
-    out = {}
-    files = {name: _cache_file(Path(cache), axiom, items) if cache else None for name, axiom in axioms.items()}
-    analyse([a for name, a in axioms.items() if files[name] is None or not files[name].is_file()], items)
-    for name, axiom in axioms.items():
-        file = files[name]
-        if file is not None and file.is_file():
-            with np.load(file) as stored:
-                out[name] = [stored[str(k)] for k in range(len(items))]
-            continue
-        try:
-            out[name] = [np.asarray(m, dtype=np.float64) for m in axiom.preferences_batch(items, progress=not quiet)]
-        except ToolUnavailableError as error:
-            print(f"skipped {name}: {error}", file=sys.stderr)
-            continue
-        if file is not None:
-            file.parent.mkdir(parents=True, exist_ok=True)
-            np.savez_compressed(file, **{str(k): m for k, m in enumerate(out[name])})
-    return out
-
-
-# -- output --------------------------------------------------------------------------------------------
-def markdown(table: pd.DataFrame) -> str:
-    """The table as markdown (3 decimals; bootstrap intervals in brackets when present)."""
-    header = ["axiom", "decisiveness", "consistency", "strict consistency", "effectiveness"]
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    for row in table.to_dict("records"):
-        cells = [str(row["axiom"])]
-        for measure in MEASURES:
-            cell = f"{row[measure]:.3f}"
-            if f"{measure}_low" in row:
-                cell += f" [{row[f'{measure}_low']:.3f}, {row[f'{measure}_high']:.3f}]"
-            cells.append(cell)
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines) + "\n"
-
-
-def plot_agreement(agreement: pd.DataFrame, path: Path, title: str) -> None:
-    """Heatmap of inter-axiom agreement (share of jointly decided pairs with the same preference)."""
-    import matplotlib
-
-    matplotlib.use("Agg", force=True)
-    import matplotlib.pyplot as plt
-
-    n = len(agreement)
-    labels = [name if len(name) <= 24 else name[:23] + "…" for name in map(str, agreement.columns)]
-    fig, ax = plt.subplots(figsize=(max(4.0, 0.42 * n + 2), max(3.5, 0.42 * n + 1.5)))
-    image = ax.imshow(agreement.to_numpy(float), vmin=0, vmax=1, cmap="viridis")
-    ax.set_xticks(range(n), labels, rotation=90, fontsize=7)
-    ax.set_yticks(range(n), labels, fontsize=7)
-    fig.colorbar(image, ax=ax, label="agreement on jointly decided pairs")
-    ax.set_title(title, fontsize=9)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-
-
-def plot_votes(sweep: pd.DataFrame, path: Path, title: str) -> None:
-    """Trade-off of the majority vote: human judgments saved (decisiveness) vs. preferences correct, per minimum vote share."""
-    import matplotlib
-
-    matplotlib.use("Agg", force=True)
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(5, 4))
-    sweep = sweep[sweep["correct"].notna()]  # a vote that decides nothing has no correctness
-    ax.plot(sweep["judgments_saved"], sweep["correct"], marker="o")
-    for row in sweep.itertuples():
-        ax.annotate(f"{row.minimum_votes:.2f}", (row.judgments_saved, row.correct), fontsize=6,
-                    textcoords="offset points", xytext=(3, 3))
-    ax.set_xlabel("human judgments saved (share of pairs the vote decides)")
-    ax.set_ylabel("preferences correct (strict consistency)")
-    ax.set_xlim(-0.02, 1.02)
-    ax.set_ylim(-0.02, 1.02)
-    ax.grid(alpha=0.3)
-    ax.set_title(title, fontsize=9)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-
-
 # -- commands ------------------------------------------------------------------------------------------
 def evaluate(args: argparse.Namespace) -> int:
     """Evaluate axioms against an oracle: print the table, write table.csv/.md, agreement.png, votes.png (+ csv) in OUT."""
-    from ir_rag_axioms import evaluation
+    from ir_rag_axioms import evaluation, report
+    from ir_rag_axioms.datasets import judged_items
 
     oracle = parse_oracle(args.oracle, args.data, args.duplicates, args.responses)
-    items = load_items(oracle, args.data, args.responses)
+    axioms = parse_axioms(args.axioms)
+    items = judged_items(oracle, args.data, args.responses)
     if args.topics:
         items = items[: args.topics]
     if not items:
         print("no judged topics found", file=sys.stderr)
         return 1
-    axioms = parse_axioms(args.axioms)
     truth = oracle.preferences_batch(items)
-    preferences = compute(axioms, items, quiet=args.quiet, cache=args.cache)
+    preferences = evaluation.compute_preferences(axioms, items, not args.quiet, args.cache)
     table = evaluation.evaluation_table(preferences, truth, samples=args.bootstrap, seed=args.seed)
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    table.to_csv(out / "table.csv", index=False)
-    text = markdown(table)
-    (out / "table.md").write_text(text)
+    text = report.write_report(args.out, table, preferences, truth, args.oracle, args.figures)
     print(f"{repr(oracle)} on {len(items)} topics ({sum(len(r) for _, r in items)} responses)")
     print(text, end="")
-    if args.figures and preferences:
-        agreement = evaluation.agreement(preferences)
-        agreement.to_csv(out / "agreement.csv")
-        plot_agreement(agreement, out / "agreement.png", f"Inter-axiom agreement ({len(items)} topics)")
-        sweep = evaluation.vote_sweep(preferences, truth)
-        sweep.to_csv(out / "votes.csv", index=False)
-        plot_votes(sweep, out / "votes.png", f"Majority vote of {len(preferences)} axioms vs. {args.oracle}")
-    np.savez_compressed(out / "preferences.npz", **{"ORACLE": np.stack(truth) if _same_shape(truth) else np.array([])},
-                        **{n: np.stack(m) for n, m in preferences.items() if _same_shape(m)})
     return 0
-
-
-def _same_shape(matrices: list[np.ndarray]) -> bool:
-    return bool(matrices) and len({m.shape for m in matrices}) == 1
 
 
 def list_axioms(args: argparse.Namespace) -> int:
@@ -303,7 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--topics", type=int, default=0, help="evaluate only the first N judged topics")
     ev.add_argument("--bootstrap", type=int, default=0, help="bootstrap samples for 95%% confidence intervals (0: none)")
     ev.add_argument("--seed", type=int, default=0, help="bootstrap seed")
-    ev.add_argument("--cache", help="folder to store and reuse each axiom's matrices, keyed by its repr and the texts (clear it after changing an axiom's code)")
+    ev.add_argument("--cache", help="folder to store and reuse each axiom's matrices, keyed by the package version, its repr and the texts (clear it after changing an axiom's code)")
     ev.add_argument("--no-figures", dest="figures", action="store_false", help="skip the figures")
     ev.add_argument("--quiet", action="store_true", help="no progress bars")
     ev.set_defaults(func=evaluate)

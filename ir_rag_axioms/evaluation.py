@@ -8,7 +8,11 @@ decisiveness and (relaxed) consistency. Sums run over all topics (micro average)
 
 from __future__ import annotations
 
+import hashlib
+import os
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -37,6 +41,13 @@ def _as_list(preferences: Matrices) -> list[np.ndarray]:
     return out
 
 
+def _counts(p: np.ndarray, o: np.ndarray, on: np.ndarray) -> np.ndarray:
+    """[#pairs, #decisive, #consistent (relaxed), #consistent (strict)] of the pairs where ``on`` holds."""
+    p, o = np.sign(np.nan_to_num(p[on])), np.sign(np.nan_to_num(o[on]))
+    decisive = p != 0
+    return np.array([on.sum(), decisive.sum(), (decisive & (np.abs(p - o) <= 1)).sum(), (decisive & (p == o)).sum()])
+
+
 def topic_counts(preferences: Matrices, oracle: Matrices) -> np.ndarray:
     """Per topic t: [#pairs, #decisive, #consistent (relaxed), #consistent (strict)] over off-diagonal pairs, shape (T, 4)."""
     prefs, truth = _as_list(preferences), _as_list(oracle)
@@ -46,10 +57,7 @@ def topic_counts(preferences: Matrices, oracle: Matrices) -> np.ndarray:
     for t, (p, o) in enumerate(zip(prefs, truth)):
         if p.shape != o.shape:
             raise ValueError(f"topic {t}: axiom matrix {p.shape} and oracle matrix {o.shape} differ in shape")
-        off = ~np.eye(p.shape[0], dtype=bool)
-        p, o = np.sign(np.nan_to_num(p[off])), np.sign(np.nan_to_num(o[off]))
-        decisive = p != 0
-        counts[t] = (off.sum(), decisive.sum(), (decisive & (np.abs(p - o) <= 1)).sum(), (decisive & (p == o)).sum())
+        counts[t] = _counts(p, o, ~np.eye(p.shape[0], dtype=bool))
     return counts
 
 
@@ -60,12 +68,8 @@ def harmonic_mean(a: float, b: float) -> float:
 
 def scores_from_counts(counts: np.ndarray) -> dict[str, float]:
     """The four measures from summed topic counts (consistency is 0 when the axiom never decides, as in the walkthrough)."""
-    pairs, decisive, consistent, strict = np.asarray(counts, dtype=np.float64).reshape(-1, 4).sum(axis=0)
-    d = decisive / pairs if pairs > 0 else 0.0
-    c = consistent / decisive if decisive > 0 else 0.0
-    s = strict / decisive if decisive > 0 else 0.0
-    return {"decisiveness": float(d), "consistency": float(c), "consistency_strict": float(s),
-            "effectiveness": float(harmonic_mean(d, c))}
+    sums = np.asarray(counts, dtype=np.float64).reshape(-1, 4).sum(axis=0)
+    return {name: float(value) for name, value in zip(MEASURES, np.nan_to_num(_measures(sums)))}
 
 
 def decisiveness(preferences: Matrices) -> float:
@@ -96,25 +100,55 @@ def bootstrap(
     return _bootstrap_counts(counts, samples, confidence, seed)
 
 
-def _bootstrap_counts(counts: np.ndarray, samples: int, confidence: float, seed: int) -> dict[str, tuple[float, float]]:
-    if not 0 < confidence < 1:
-        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
-    rng = np.random.default_rng(seed)
-    draws = rng.integers(0, len(counts), size=(samples, len(counts)))
-    sums = counts[draws].sum(axis=1).astype(np.float64)  # (samples, 4)
-    pairs, decisive, consistent, strict = sums.T
+def _measures(sums: np.ndarray) -> np.ndarray:
+    """The four measures (rows) of count sums (..., 4); consistency NaN where nothing is decided."""
+    pairs, decisive, consistent, strict = np.moveaxis(np.asarray(sums, dtype=np.float64), -1, 0)
     with np.errstate(invalid="ignore", divide="ignore"):
         d = np.where(pairs > 0, decisive / pairs, 0.0)
-        c = np.where(decisive > 0, consistent / decisive, np.nan)  # undefined in samples without a decision
+        c = np.where(decisive > 0, consistent / decisive, np.nan)
         s = np.where(decisive > 0, strict / decisive, np.nan)
         e = np.where(d + np.nan_to_num(c) > 0, 2 * d * c / (d + c), 0.0)
+    return np.stack([d, c, s, e])
+
+
+def _bootstrap_counts(counts: np.ndarray, samples: int, confidence: float, seed: int) -> dict[str, tuple[float, float]]:
+    """Percentile intervals by ``scipy.stats.bootstrap`` over topics; NaN samples (no decision) are left out of the quantiles."""
+    from scipy import stats
+
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
+    if len(counts) < 2:  # one topic: every resample is that topic
+        distribution = np.repeat(_measures(counts.sum(axis=0))[:, None], samples, axis=1)
+    else:
+        with warnings.catch_warnings():  # NaN samples make scipy's own interval NaN; ours leaves them out
+            warnings.simplefilter("ignore", stats.DegenerateDataWarning)
+            distribution = stats.bootstrap(
+                (np.arange(len(counts)),), lambda topics, axis=-1: _measures(counts[topics].sum(axis=-2)),
+                n_resamples=samples, vectorized=True, method="percentile", confidence_level=confidence,
+                rng=np.random.default_rng(seed),
+            ).bootstrap_distribution
     alpha = (1 - confidence) / 2
+    return {name: _interval(values, alpha) for name, values in zip(MEASURES, distribution)}
 
-    def interval(v: np.ndarray) -> tuple[float, float]:
-        v = v[~np.isnan(v)]
-        return (float(np.quantile(v, alpha)), float(np.quantile(v, 1 - alpha))) if v.size else (np.nan, np.nan)
 
-    return {name: interval(v) for name, v in zip(MEASURES, (d, c, s, e))}
+def _interval(values: np.ndarray, alpha: float) -> tuple[float, float]:
+    values = values[~np.isnan(values)]
+    return (float(np.quantile(values, alpha)), float(np.quantile(values, 1 - alpha))) if values.size else (np.nan, np.nan)
+
+
+def _table(counts: Mapping[str, np.ndarray], samples: int, confidence: float, seed: int, sort: bool) -> pd.DataFrame:
+    """One row per name from its topic counts: measures (+ intervals if ``samples`` > 0), by effectiveness descending if ``sort``."""
+    rows = []
+    for name, topic_rows in counts.items():
+        row: dict[str, Any] = {"axiom": name, **scores_from_counts(topic_rows)}
+        if samples > 0:
+            for measure, (low, high) in _bootstrap_counts(topic_rows, samples, confidence, seed).items():
+                row[f"{measure}_low"], row[f"{measure}_high"] = low, high
+        rows.append(row)
+    table = pd.DataFrame(rows, columns=None if rows else ["axiom", *MEASURES])
+    if sort and rows:
+        table = table.sort_values(["effectiveness", "axiom"], ascending=[False, True], kind="stable")
+    return table.reset_index(drop=True)
 
 
 def evaluation_table(
@@ -122,18 +156,8 @@ def evaluation_table(
     seed: int = 0, sort: bool = True,
 ) -> pd.DataFrame:
     """One row per axiom: ``axiom`` + MEASURES (+ ``<measure>_low/_high`` if ``samples`` > 0), by effectiveness descending."""
-    rows = []
-    for name, preferences in axiom_preferences.items():
-        counts = topic_counts(preferences, oracle)
-        row: dict[str, Any] = {"axiom": name, **scores_from_counts(counts)}
-        if samples > 0:
-            for measure, (low, high) in _bootstrap_counts(counts, samples, confidence, seed).items():
-                row[f"{measure}_low"], row[f"{measure}_high"] = low, high
-        rows.append(row)
-    table = pd.DataFrame(rows, columns=None if rows else ["axiom", *MEASURES])
-    if sort and rows:
-        table = table.sort_values(["effectiveness", "axiom"], ascending=[False, True], kind="stable")
-    return table.reset_index(drop=True)
+    counts = {name: topic_counts(preferences, oracle) for name, preferences in axiom_preferences.items()}
+    return _table(counts, samples, confidence, seed, sort)
 
 
 # -- majority votes and agreement ----------------------------------------------------------------------
@@ -184,21 +208,54 @@ def agreement(axiom_preferences: Mapping[str, Matrices], decided_only: bool = Tr
 
 
 # -- axioms and frames ---------------------------------------------------------------------------------
-def compute_preferences(axioms: Mapping[str, Any], items: Sequence, progress: bool = False) -> dict[str, list[np.ndarray]]:
-    """name -> one matrix per item; all axioms share one batched analysis pass (``analyse``)."""
+def cache_file(cache_dir: str | os.PathLike, axiom: Any, items: Sequence) -> Path:
+    """cache_dir/<sha1 of the package version, the axiom's repr and the items' ids and texts>.npz."""
+    from ir_rag_axioms import __version__
+
+    digest = hashlib.sha1(f"ir_rag_axioms {__version__}\x00{axiom!r}".encode())
+    for request, responses in items:
+        digest.update(f"\x00{request.id}\x01{request.text}\x01{request.context}".encode())
+        for response in responses:
+            digest.update(f"\x02{response.id}\x03{response.text}".encode())
+    return Path(cache_dir) / f"{digest.hexdigest()}.npz"
+
+
+def compute_preferences(
+    axioms: Mapping[str, Any], items: Sequence, progress: bool = False, cache_dir: str | os.PathLike | None = None,
+) -> dict[str, list[np.ndarray]]:
+    """name -> one matrix per item after one shared spaCy pass; reused from / stored in ``cache_dir`` if given; an axiom whose tool is unavailable (e.g. CLAR1 without LanguageTool) is skipped with a warning."""
+    from ir_rag_axioms.analysis.resources import ToolUnavailableError
     from ir_rag_axioms.axioms.base import analyse
 
-    analyse(axioms.values(), items)
-    return {name: [np.asarray(m, dtype=np.float64) for m in axiom.preferences_batch(items, progress=progress)]
-            for name, axiom in axioms.items()}
+    items = list(items)
+    files = {name: cache_file(cache_dir, axiom, items) if cache_dir else None for name, axiom in axioms.items()}
+    cached = {name for name, file in files.items() if file is not None and file.is_file()}
+    analyse([axiom for name, axiom in axioms.items() if name not in cached], items, tools=False)
+    out = {}
+    for name, axiom in axioms.items():
+        if name in cached:
+            with np.load(files[name]) as stored:
+                out[name] = [stored[str(k)] for k in range(len(items))]
+            continue
+        try:
+            out[name] = [np.asarray(m, dtype=np.float64) for m in axiom.preferences_batch(items, progress=progress)]
+        except ToolUnavailableError as error:
+            warnings.warn(f"skipped {name}: {error}", stacklevel=2)
+            continue
+        if files[name] is not None:
+            files[name].parent.mkdir(parents=True, exist_ok=True)
+            np.savez_compressed(files[name], **{str(k): m for k, m in enumerate(out[name])})
+    return out
 
 
 def evaluate_axioms(
     axioms: Mapping[str, Any], items: Sequence, oracle: Any, progress: bool = False, samples: int = 0, seed: int = 0,
+    cache_dir: str | os.PathLike | None = None,
 ) -> pd.DataFrame:
-    """The evaluation table of named axioms on (request, responses) items against an oracle axiom (or its matrices)."""
+    """The evaluation table of named axioms on (request, responses) items against an oracle axiom (or its matrices); see ``compute_preferences`` for ``cache_dir``."""
     oracle_matrices = oracle if isinstance(oracle, (list, np.ndarray)) else oracle.preferences_batch(items)
-    return evaluation_table(compute_preferences(axioms, items, progress), oracle_matrices, samples=samples, seed=seed)
+    preferences = compute_preferences(axioms, items, progress, cache_dir)
+    return evaluation_table(preferences, oracle_matrices, samples=samples, seed=seed)
 
 
 def frame_matrices(frame: pd.DataFrame, column: str) -> tuple[list[str], list[np.ndarray]]:
@@ -226,30 +283,13 @@ def evaluate_frame(
     columns = list(axioms) if axioms is not None else [
         c for c in preferences.columns if c not in ("qid", "query", "docno_a", "docno_b", oracle)]
     _, truth = frame_matrices(preferences, oracle)
-    # absent pairs are 0 in both the axiom and oracle matrices; they count as undecided pairs, so restrict to present ones
-    present = preferences[["qid", "docno_a", "docno_b"]].assign(_one=1.0)
-    _, mask = frame_matrices(present, "_one")
-    table_input = {}
-    for c in columns:
-        _, m = frame_matrices(preferences, c)
-        table_input[c] = m
-    rows = []
-    for name, matrices in table_input.items():
-        counts = np.zeros((len(matrices), 4), dtype=np.int64)
-        for t, (p, o, k) in enumerate(zip(matrices, truth, mask)):
-            on = k != 0
-            p, o = np.sign(p[on]), np.sign(o[on])
-            decisive = p != 0
-            counts[t] = (on.sum(), decisive.sum(), (decisive & (np.abs(p - o) <= 1)).sum(), (decisive & (p == o)).sum())
-        row: dict[str, Any] = {"axiom": name, **scores_from_counts(counts)}
-        if samples > 0:
-            for measure, (low, high) in _bootstrap_counts(counts, samples, 0.95, seed).items():
-                row[f"{measure}_low"], row[f"{measure}_high"] = low, high
-        rows.append(row)
-    table = pd.DataFrame(rows)
-    if rows:
-        table = table.sort_values(["effectiveness", "axiom"], ascending=[False, True], kind="stable")
-    return table.reset_index(drop=True)
+    # absent pairs are 0 in both the axiom and oracle matrices: restrict the counts to the present ones
+    _, present = frame_matrices(preferences[["qid", "docno_a", "docno_b"]].assign(_one=1.0), "_one")
+    counts = {}
+    for column in columns:
+        _, matrices = frame_matrices(preferences, column)
+        counts[column] = np.array([_counts(p, o, k != 0) for p, o, k in zip(matrices, truth, present)], dtype=np.int64)
+    return _table(counts, samples, 0.95, seed, sort=True)
 
 
 # -- ir_measures / pt.Experiment ------------------------------------------------------------------------

@@ -25,7 +25,7 @@ def test_evaluate_end_to_end_on_the_crowd_data(data_dir: Path, reference_dir: Pa
                      "--out", str(out), "--quiet", "--bootstrap", "50"])
     assert code == 0
     printed = capsys.readouterr().out
-    assert "on 65 topics (390 responses)" in printed and "| axiom | decisiveness |" in printed
+    assert "on 65 topics (390 responses)" in printed and (out / "table.md").read_text() in printed
     table = pd.read_csv(out / "table.csv")
     assert list(table.columns[:5]) == ["axiom", "decisiveness", "consistency", "consistency_strict", "effectiveness"]
     assert len(table) == 3
@@ -40,7 +40,12 @@ def test_evaluate_end_to_end_on_the_crowd_data(data_dir: Path, reference_dir: Pa
     assert row["decisiveness"] == pytest.approx(1946 / 1950)  # 973 + 973 decided of 65 * 30 pairs
     for measure, value in expected.items():
         assert row[measure] == pytest.approx(value)
-    assert (out / "table.md").read_text().startswith("| axiom | decisiveness | consistency | strict consistency |")
+    markdown = [[cell.strip() for cell in line.strip("|").split("|")] for line in (out / "table.md").read_text().splitlines()]
+    assert markdown[0] == ["axiom", "decisiveness", "consistency", "strict consistency", "effectiveness"]
+    for cells, row in zip(markdown[2:], table.to_dict("records"), strict=True):  # 3 decimals, intervals in brackets
+        assert cells[0] == row["axiom"]
+        for cell, measure in zip(cells[1:], ["decisiveness", "consistency", "consistency_strict", "effectiveness"]):
+            assert cell == f"{row[measure]:.3f} [{row[measure + '_low']:.3f}, {row[measure + '_high']:.3f}]"
     for figure in ("agreement.png", "votes.png"):
         data = (out / figure).read_bytes()
         assert data.startswith(PNG_MAGIC) and len(data) > 5000

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import math
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -108,11 +111,20 @@ def test_pyterrier_get_dataset(crowd, nuggets):
     assert len(qrels) == 883 and qrels["label"].between(0, 100).all()
 
 
-def test_default_names_registered():
+def test_importing_the_package_registers_nothing_until_asked():
+    code = ("import sys, ir_rag_axioms.datasets as d; assert 'ir_datasets' not in sys.modules; "
+            "d.register(); import ir_datasets; r = ir_datasets.registry._registered; "
+            "assert d.CROWD_NAME in r and d.NUGGETS_NAME + '/weighted-strict' in r; print('ok')")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=Path(__file__).parents[1])
+    assert result.stdout.strip() == "ok", result.stderr
+
+
+def test_default_names_registered_on_request():
     import ir_datasets
 
-    from ir_rag_axioms.datasets import CROWD_NAME, NUGGETS_NAME
+    from ir_rag_axioms.datasets import CROWD_NAME, NUGGETS_NAME, register
 
+    register()
     assert CROWD_NAME in ir_datasets.registry._registered
     assert f"{NUGGETS_NAME}/weighted-strict" in ir_datasets.registry._registered
 
@@ -123,9 +135,14 @@ def test_environment_variable(monkeypatch, data_dir: Path):
     assert files.resolve(files.NUGGET_ASSIGNMENTS).name == "nugget_assignment.dev20.jsonl.gz"
 
 
+def _md5(path: Path) -> str:
+    with open(path, "rb") as handle:
+        return hashlib.file_digest(handle, "md5").hexdigest()
+
+
 def test_checksums_of_the_shared_copies(crowd_dir: Path):
     for spec in (files.CROWD_RESPONSES, files.CROWD_RATINGS, files.CROWD_TOPICS):
-        assert files.md5sum(files.resolve(spec, crowd_dir)) == spec.md5
+        assert _md5(files.resolve(spec, crowd_dir)) == spec.md5
 
 
 def test_missing_file_names_it_and_the_fix(tmp_path: Path, monkeypatch):
@@ -188,7 +205,7 @@ def test_download_verifies_the_checksum_and_caches(http_folder, crowd_dir: Path,
     spec = dataclasses.replace(files.CROWD_RATINGS, url=url + "ratings.jsonl.gz")
     path = files.resolve(spec)
     assert path == tmp_path / "home" / "ir-rag-axioms" / "trec-rag-24-crowd" / "ratings.jsonl.gz"
-    assert files.md5sum(path) == spec.md5
+    assert _md5(path) == spec.md5
     (served / "ratings.jsonl.gz").unlink()
     assert files.resolve(spec) == path  # from the cache, no second download
     (served / "topics.rag24.test.txt").write_text("1\tnot the real topics\n")
@@ -196,3 +213,38 @@ def test_download_verifies_the_checksum_and_caches(http_folder, crowd_dir: Path,
     with pytest.raises(DataFileError, match=r"crowd/topics: cannot download .*Expected md5 hash to be 234113ab"):
         files.resolve(wrong)
     assert not (tmp_path / "home" / "ir-rag-axioms" / "trec-rag-24-crowd" / "topics.rag24.test.txt").exists()
+
+
+def test_items_of_each_dataset(data_dir: Path, crowd_dir: Path):
+    from ir_rag_axioms.axioms.oracles import CrowdOracle, LlmRatingOracle, NuggetOracle
+    from ir_rag_axioms.datasets import crowd, judged_items, llm, nuggets
+
+    responses = crowd.load_crowd_responses(crowd_dir)
+    items = crowd.items(responses)
+    assert len(items) == 301 and all(len(answers) == 6 for _, answers in items)
+    request, answers = items[0]
+    assert request.id == responses["topic"].iloc[0] and len(request.context) == 20
+    names = crowd.aliases(responses)
+    assert len(names) == 1806
+    order = ["human-bullet", "human-essay", "human-news", "llm-bullet", "llm-essay", "llm-news"]
+    assert [a.id for a in answers] == [names[(request.id, name)] for name in order]  # sorted by kind-style name
+    assert len(judged_items(CrowdOracle(data_dir=crowd_dir), crowd_dir)) == 65
+    assignments = nuggets.load_nugget_assignments(data_dir / "trec-rag-24-nuggets")
+    answers_by_topic = nuggets.items(assignments)
+    assert len(answers_by_topic) == 20 and sum(len(a) for _, a in answers_by_topic) == 883
+    first = assignments.iloc[0]
+    assert answers_by_topic[0][0].id == first["qid"] and answers_by_topic[0][0].context is None
+    assert (answers_by_topic[0][1][0].id, answers_by_topic[0][1][0].text) == (first["run_id"], first["answer_text"])
+    assert judged_items(NuggetOracle(), data_dir / "trec-rag-24-nuggets") == answers_by_topic
+    llm_dir = data_dir / "trec-rag-24-llm-ratings"
+    rated = llm.items(llm.load_llm_ratings(path=llm_dir))
+    assert len(rated) == 301 and sum(len(a) for _, a in rated) == 1806
+    assert judged_items(LlmRatingOracle(), llm_dir) == rated
+    assert len(judged_items(LlmRatingOracle(data_dir=llm_dir), None, crowd_dir)) == 301  # crowd responses with context
+
+
+def test_loaded_frames_are_read_once_and_copied(crowd_dir: Path):
+    first, second = loaders.load_crowd_ratings(crowd_dir), loaders.load_crowd_ratings(crowd_dir)
+    assert first is not second and first.equals(second)
+    first.loc[0, "query_id"] = "changed"
+    assert loaders.load_crowd_ratings(crowd_dir).loc[0, "query_id"] == "2024-45494"

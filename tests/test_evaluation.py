@@ -174,3 +174,38 @@ def test_bootstrap_consistency_ignores_samples_without_decisions():
     assert intervals["decisiveness"][0] == 0.0
     never = ev.bootstrap([np.zeros((3, 3))], [O], samples=10)
     assert np.isnan(never["consistency"][0]) and never["decisiveness"] == (0.0, 0.0)
+
+
+def test_compute_preferences_caches_by_version_and_skips_unavailable_tools(tmp_path: Path, monkeypatch):
+    import ir_rag_axioms
+    from ir_rag_axioms import CORR1, ArgUC
+    from ir_rag_axioms.demo import load_demo
+
+    items = load_demo()
+    with pytest.warns(UserWarning, match="skipped ArgUC: .*tagger"):  # no argument tagger configured
+        first = ev.compute_preferences({"CORR1": CORR1, "ArgUC": ArgUC}, items, cache_dir=tmp_path)
+    assert list(first) == ["CORR1"] and len(first["CORR1"]) == len(items)
+    [stored] = list(tmp_path.glob("*.npz"))
+    assert stored == ev.cache_file(tmp_path, CORR1, items)
+    np.savez_compressed(stored, **{str(k): np.zeros_like(m) for k, m in enumerate(first["CORR1"])})  # doctored
+    reused = ev.evaluate_axioms({"CORR1": CORR1}, items, first["CORR1"], cache_dir=tmp_path)
+    assert reused.loc[0, "decisiveness"] == 0.0
+    monkeypatch.setattr(ir_rag_axioms, "__version__", "0.0.0+other")  # another version: another cache entry
+    assert ev.cache_file(tmp_path, CORR1, items) != stored
+    fresh = ev.evaluate_axioms({"CORR1": CORR1}, items, first["CORR1"], cache_dir=tmp_path)
+    assert fresh.loc[0, "decisiveness"] > 0 and fresh.loc[0, "consistency_strict"] == 1.0
+    assert len(list(tmp_path.glob("*.npz"))) == 2
+
+
+def test_bootstrap_uses_scipy_with_the_same_resamples(reference_dir: Path):
+    # scipy.stats.bootstrap draws rng.integers(0, T, (samples, T)), as the hand-written bootstrap did
+    prefs = np.load(reference_dir / "prefs_ictir.npz")["COV1"]
+    oracle = np.load(reference_dir / "oracle.npz")["overall"]
+    counts = ev.topic_counts(prefs, oracle)
+    draws = np.random.default_rng(3).integers(0, len(counts), size=(400, len(counts)))
+    sums = counts[draws].sum(axis=1)
+    expected, alpha = {}, (1 - 0.9) / 2
+    for name, values in zip(ev.MEASURES, ev._measures(sums)):
+        values = values[~np.isnan(values)]
+        expected[name] = (float(np.quantile(values, alpha)), float(np.quantile(values, 1 - alpha)))
+    assert ev.bootstrap(prefs, oracle, samples=400, confidence=0.9, seed=3) == expected

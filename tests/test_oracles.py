@@ -203,3 +203,30 @@ def test_oracles_from_registered_datasets(data_dir: Path, judged_items, tmp_path
         files = NuggetOracle(data_dir=data_dir / "trec-rag-24-nuggets", score_type=score.split("-")[0],
                              strict=score.endswith("strict")).preferences(request, answers)
         assert np.array_equal(irds, files)
+
+
+def test_oracles_take_in_memory_tables(data_dir: Path, tmp_path: Path):
+    from ir_rag_axioms.datasets import crowd, llm, nuggets
+    from ir_rag_axioms.datasets.files import DataFileError
+
+    crowd_dir = data_dir / "trec-rag-24-crowd"
+    by_file = CrowdOracle(utility="coverage", data_dir=crowd_dir)
+    items = crowd.items(crowd.load_crowd_responses(crowd_dir), by_file.topics)  # response ids, no aliases needed
+    by_table = CrowdOracle(utility="coverage", judgments=crowd.load_crowd_ratings(crowd_dir))
+    assert repr(by_table) == "CROWD(utility='coverage')"
+    expected = np.stack(by_file.preferences_batch(items))
+    assert np.array_equal(np.stack(by_table.preferences_batch(items)), expected) and np.abs(expected).sum() > 0
+    nugget_dir = data_dir / "trec-rag-24-nuggets"
+    answers = nuggets.items(nuggets.load_nugget_assignments(nugget_dir))[:3]
+    table = NuggetOracle(score_type="weighted", table=nuggets.load_nugget_assignments(nugget_dir))
+    expected = NuggetOracle(score_type="weighted", data_dir=nugget_dir).preferences_batch(answers)
+    assert all(np.array_equal(m, e) and np.abs(e).sum() > 0 for m, e in zip(table.preferences_batch(answers), expected))
+    llm_dir = data_dir / "trec-rag-24-llm-ratings"
+    rated = llm.items(llm.load_llm_ratings(path=llm_dir))[:3]
+    expected = np.stack(LlmRatingOracle(data_dir=llm_dir).preferences_batch(rated))
+    in_memory = LlmRatingOracle(table=llm.load_llm_ratings(path=llm_dir))
+    assert np.array_equal(np.stack(in_memory.preferences_batch(rated)), expected) and np.abs(expected).sum() > 0
+    # the data belong to the instance: a reconfigured copy reads its own files
+    assert by_file.load() is by_file.load()
+    with pytest.raises(DataFileError, match="no file ratings.jsonl.gz"):
+        by_file(data_dir=tmp_path).load()

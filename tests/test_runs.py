@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import math
 from pathlib import Path
 
 import numpy as np
@@ -41,12 +42,22 @@ def test_nugget_scores_follow_the_autonuggetizer_formulas(score: str, strict: bo
     assert nugget_score(EXAMPLE, score, strict) == pytest.approx(expected)
 
 
-def test_nugget_score_edge_cases() -> None:
+def test_nugget_score_edge_cases(tmp_path: Path) -> None:
+    from ir_rag_axioms.datasets import files, nuggets
+
+    assert nugget_score is nuggets.nugget_score and read_jsonl is files.read_jsonl  # one of each
     okay_only = [{"importance": "okay", "assignment": "support"}]
-    assert nugget_score(okay_only, "vital") == 0.0
-    assert nugget_score([], "all") == 0.0
+    assert math.isnan(nugget_score(okay_only, "vital"))  # undefined: no vital nugget
+    assert math.isnan(nugget_score([], "all"))
+    assert nugget_score(okay_only, "all") == 1.0
     with pytest.raises(ValueError, match="unknown nugget score"):
         nugget_score(EXAMPLE, "strict")
+    path = tmp_path / "nuggets.jsonl"
+    path.write_text("".join(json.dumps({"qid": "q", "run_id": r, "nuggets": n}) + "\n"
+                            for r, n in [("a", EXAMPLE), ("b", okay_only)]))
+    # as in the registered dataset: no qrel where the score is undefined (ir_measures: unjudged, gain 0)
+    assert nugget_qrels(path, "vital").values.tolist() == [["q", "a", 75]]
+    assert nugget_qrels(path, "all").values.tolist() == [["q", "a", 62], ["q", "b", 100]]
 
 
 def test_responses_frame_from_records_jsonl_and_frame(tmp_path: Path) -> None:
@@ -93,12 +104,15 @@ def test_nugget_answers_and_qrels_from_the_shared_file(data_dir: Path) -> None:
 def test_write_trec_run_exact_lines_and_round_trip(tmp_path: Path) -> None:
     frame = pd.DataFrame({"qid": ["2", "1", "1"], "docno": ["x", "b", "a"], "score": [0.5, 1.0, 2.0], "rank": [0, 1, 0]})
     path = write_trec_run(frame, tmp_path / "run.txt", "axioms")
-    assert path.read_text().splitlines() == ["1 Q0 a 1 2 axioms", "1 Q0 b 2 1 axioms", "2 Q0 x 1 0.5 axioms"]
+    assert path.read_text().splitlines() == ["1 Q0 a 1 2.0 axioms", "1 Q0 b 2 1.0 axioms", "2 Q0 x 1 0.5 axioms"]
     gz = write_trec_run(frame.drop(columns=["rank"]), tmp_path / "run.txt.gz")
     with gzip.open(gz, "rt") as lines:
-        assert lines.read().splitlines()[0] == "1 Q0 a 1 2 ir_rag_axioms"
+        assert lines.read().splitlines()[0] == "1 Q0 a 1 2.0 ir_rag_axioms"
     ranks_only = write_trec_run(frame.drop(columns=["score"]), tmp_path / "ranks.txt")
-    assert ranks_only.read_text().splitlines()[:2] == ["1 Q0 a 1 2 ir_rag_axioms", "1 Q0 b 2 1 ir_rag_axioms"]
+    assert ranks_only.read_text().splitlines()[:2] == ["1 Q0 a 1 2.0 ir_rag_axioms", "1 Q0 b 2 1.0 ir_rag_axioms"]
+    ties = pd.DataFrame({"qid": ["1"] * 3, "docno": ["c", "b", "a"], "score": [1.0, 1.0, 0.25], "rank": [1, 0, 2]})
+    assert write_trec_run(ties, tmp_path / "ties.txt").read_text().splitlines() == [
+        "1 Q0 b 1 1.0 ir_rag_axioms", "1 Q0 c 2 1.0 ir_rag_axioms", "1 Q0 a 3 0.25 ir_rag_axioms"]
     ir_measures = pytest.importorskip("ir_measures")
     run = list(ir_measures.read_trec_run(str(path)))
     assert [(r.query_id, r.doc_id, r.score) for r in run] == [("1", "a", 2.0), ("1", "b", 1.0), ("2", "x", 0.5)]
@@ -118,6 +132,31 @@ def test_kendall_tau_b_exact_values() -> None:
     rng = np.random.default_rng(1)
     x, y = rng.integers(0, 5, 30), rng.integers(0, 4, 30)
     assert kendall_tau(x, y) == pytest.approx(stats.kendalltau(x, y).statistic)
+
+
+def _handwritten_kendall_tau(x, y) -> float:
+    """The implementation before scipy: (C - D) / sqrt((C + D + T_x)(C + D + T_y)); 0 when either side is constant."""
+    x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    i, j = np.triu_indices(len(x), k=1)
+    dx, dy = np.sign(x[i] - x[j]), np.sign(y[i] - y[j])
+    untied_x, untied_y = float(np.count_nonzero(dx)), float(np.count_nonzero(dy))
+    if untied_x == 0 or untied_y == 0:
+        return 0.0
+    return float((dx * dy).sum()) / float(np.sqrt(untied_x * untied_y))
+
+
+@pytest.mark.shared
+def test_kendall_tau_equals_the_handwritten_one_on_the_nugget_runs(data_dir: Path) -> None:
+    path = data_dir / NUGGETS
+    answers = nugget_answers(path)
+    compared = 0
+    for score in ("all", "vital", "weighted"):
+        labelled = answers.merge(nugget_qrels(path, score), on=["qid", "docno"], how="left")
+        for _, run in labelled.groupby("qid"):
+            x, y = run["score"].to_numpy(), run["label"].fillna(0).to_numpy()
+            assert kendall_tau(x, y) == pytest.approx(_handwritten_kendall_tau(x, y), abs=1e-12)
+            compared += 1
+    assert compared == 60
 
 
 def test_kendall_tau_measure_in_ir_measures() -> None:

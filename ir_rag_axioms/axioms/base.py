@@ -45,8 +45,9 @@ class Reads:
     context: tuple[Feature, ...] = ()
 
 
-def analyse(axioms: Iterable[Axiom], items: Sequence[Item], analysis: Analysis | None = None) -> None:
-    """The one planner: every feature the axioms read, in one spaCy pass per text, then each axiom's ``prefetch``."""
+def analyse(axioms: Iterable[Axiom], items: Sequence[Item], analysis: Analysis | None = None,
+            tools: bool = True) -> None:
+    """The one planner: every feature the axioms read, in one spaCy pass per text, then (``tools``) each axiom's ``prefetch``."""
     axioms, items = list(axioms), list(items)
     analysis = analysis or default_analysis()
     wanted: list[tuple[str, Feature, str]] = []
@@ -58,7 +59,7 @@ def analyse(axioms: Iterable[Axiom], items: Sequence[Item], analysis: Analysis |
                 wanted += [(reads.model, f, p) for p in request.context or () for f in reads.context]
     with analysis:
         analysis.compute_features(wanted)
-        for axiom in axioms:
+        for axiom in axioms if tools else ():
             axiom.prefetch(items)
 
 

@@ -3,117 +3,31 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, TypeVar
 
 import numpy as np
 import pandas as pd
 
 from ir_rag_axioms.axioms.base import ConfigurableAxiom, compare
 from ir_rag_axioms.axioms.registry import register
+from ir_rag_axioms.datasets import crowd, llm, nuggets
+from ir_rag_axioms.datasets.crowd import UTILITIES, CrowdJudgments, utility_columns
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
-UTILITIES: Mapping[str, tuple[str, ...]] = {
-    "overall": ("quality_overall",),
-    "logical coherence": ("coherence_logical",),
-    "stylistic coherence": ("coherence_stylistic",),
-    "coherence": ("coherence_logical", "coherence_stylistic"),
-    "internal consistency": ("consistency_internal",),
-    "consistency": ("consistency_internal",),
-    "topical correctness": ("correctness_topical",),
-    "correctness": ("correctness_topical",),
-    "broad coverage": ("coverage_broad",),
-    "deep coverage": ("coverage_deep",),
-    "coverage": ("coverage_broad", "coverage_deep"),
-}
-"""Crowd utility dimension -> the ratings-file dimensions whose probabilities are averaged."""
-
-_ALIASES = {dims[0]: name for name, dims in UTILITIES.items() if len(dims) == 1}
-
-
-def utility_columns(utility: str) -> tuple[str, ...]:
-    """The ratings dimensions of a utility name (``"overall"``, ``"broad coverage"``, ``"coverage_broad"``, ...)."""
-    key = utility.strip().lower().replace("-", " ")
-    key = _ALIASES.get(key.replace(" ", "_"), key)
-    if key not in UTILITIES:
-        raise ValueError(f"unknown crowd utility {utility!r}; choose one of {sorted(UTILITIES)}")
-    return UTILITIES[key]
-
-
-class CrowdJudgments:
-    """Crowd pairwise judgments keyed by (topic, response id A, response id B), plus (topic, kind-style name) -> id aliases."""
-
-    def __init__(self, ratings: pd.DataFrame, responses: pd.DataFrame | None = None):
-        missing = [c for c in ("query_id", "response_a", "response_b") if c not in ratings.columns]
-        if missing:
-            raise ValueError(f"the ratings frame lacks the column(s) {missing}")
-        self.ratings = ratings.reset_index(drop=True)
-        self.aliases: dict[tuple[str, str], str] = {}
-        if responses is not None:
-            names = responses["name"] if "name" in responses else responses["kind"] + "-" + responses["style"]
-            for topic, name, rid in zip(responses["topic"].astype(str), names, responses["response"].astype(str)):
-                self.aliases[(topic, str(name))] = rid
-        self._tables: dict[tuple[tuple[str, ...], str], dict[tuple[str, str, str], tuple[float, float]]] = {}
-
-    @property
-    def topics(self) -> set[str]:
-        """Topics with at least one judgment."""
-        return set(self.ratings["query_id"].astype(str))
-
-    def table(self, utility: str, duplicates: str = "mean") -> dict[tuple[str, str, str], tuple[float, float]]:
-        """(topic, a, b) -> (P(a better), P(b better)), averaged over the utility's dimensions and (``"mean"``) over repeated judgments or (``"last"``) from the later row."""
-        columns = utility_columns(utility)
-        key = (columns, duplicates)
-        if key not in self._tables:
-            r = self.ratings
-            for c in columns:
-                if f"{c}_p_a" not in r or f"{c}_p_b" not in r:
-                    raise ValueError(f"the ratings frame lacks {c}_p_a / {c}_p_b for utility {utility!r}")
-            p_a = np.mean([r[f"{c}_p_a"].to_numpy(float) for c in columns], axis=0)
-            p_b = np.mean([r[f"{c}_p_b"].to_numpy(float) for c in columns], axis=0)
-            sums: dict[tuple[str, str, str], list[float]] = {}
-            for topic, a, b, pa, pb in zip(r["query_id"].astype(str), r["response_a"].astype(str),
-                                           r["response_b"].astype(str), p_a, p_b):
-                if a > b:
-                    a, b, pa, pb = b, a, pb, pa
-                entry = sums.setdefault((topic, a, b), [0.0, 0.0, 0])
-                if duplicates == "last":
-                    entry[:] = [pa, pb, 1]
-                else:
-                    entry[0] += pa
-                    entry[1] += pb
-                    entry[2] += 1
-            table = {}
-            for (topic, a, b), (sa, sb, n) in sums.items():
-                table[(topic, a, b)] = (sa / n, sb / n)
-                table[(topic, b, a)] = (sb / n, sa / n)
-            self._tables[key] = table
-        return self._tables[key]
-
-    def canonical(self, topic: str, response_id: str) -> str:
-        """The response id behind a kind-style name of this topic (else the id itself)."""
-        return self.aliases.get((topic, response_id), response_id)
-
-
-@lru_cache(maxsize=8)
-def _crowd_from_files(responses: str | None, ratings: str | None, data_dir: str | None) -> CrowdJudgments:
-    from ir_rag_axioms.datasets.files import DataFileError
-    from ir_rag_axioms.datasets.loaders import load_crowd_ratings, load_crowd_responses
-
-    ratings_frame = load_crowd_ratings(ratings or data_dir)
-    try:
-        responses_frame = load_crowd_responses(responses or data_dir)
-    except DataFileError:
-        if responses is not None:
-            raise
-        responses_frame = None  # ids only: no kind-style aliases
-    return CrowdJudgments(ratings_frame, responses_frame)
+_T = TypeVar("_T")
 
 
 def _path(value: str | os.PathLike | None) -> str | None:
     return None if value is None else os.fspath(value)
+
+
+def _loaded(oracle: Any, build: Callable[[], _T]) -> _T:
+    """The oracle's data, built once per instance (outside its fields: a reconfigured copy builds its own)."""
+    if "_data" not in oracle.__dict__:
+        object.__setattr__(oracle, "_data", build())
+    return oracle.__dict__["_data"]
 
 
 class CrowdOracle(ConfigurableAxiom):
@@ -132,8 +46,9 @@ class CrowdOracle(ConfigurableAxiom):
     """Explicit ratings file (overrides ``data_dir``)."""
     responses_path: str | None = None
     """Explicit responses file (for kind-style names as response ids)."""
-    judgments: CrowdJudgments | None = field(default=None, compare=False, repr=False)
-    """In-memory judgments (see ``from_frames``); overrides the paths."""
+    judgments: CrowdJudgments | pd.DataFrame | None = field(default=None, compare=False, repr=False)
+    """In-memory judgments: a ratings frame (``query_id``, ``response_a``, ``response_b``, ``<dim>_p_a/_p_b``) or
+    ``CrowdJudgments`` (see ``from_frames``); overrides the paths."""
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -153,8 +68,9 @@ class CrowdOracle(ConfigurableAxiom):
         """An oracle over a registered ir_datasets dataset's docpairs (probabilities) and docs (kind-style names)."""
         import ir_datasets
 
-        import ir_rag_axioms.datasets  # noqa: F401  (registers our datasets)
+        from ir_rag_axioms.datasets import register
 
+        register()
         loaded = ir_datasets.load(dataset)
         ratings = pd.DataFrame([p._asdict() for p in loaded.docpairs_iter()]).rename(
             columns={"doc_id_a": "response_a", "doc_id_b": "response_b"})
@@ -163,10 +79,12 @@ class CrowdOracle(ConfigurableAxiom):
         return cls.from_frames(ratings, responses, **params)
 
     def load(self) -> CrowdJudgments:
-        """The judgments (loaded once per set of paths)."""
-        if self.judgments is not None:
+        """The judgments: in memory, or read from the files (once per oracle)."""
+        if isinstance(self.judgments, CrowdJudgments):
             return self.judgments
-        return _crowd_from_files(self.responses_path, self.ratings_path, self.data_dir)
+        if isinstance(self.judgments, pd.DataFrame):
+            return _loaded(self, lambda: CrowdJudgments(self.judgments))
+        return _loaded(self, lambda: crowd.read_judgments(self.ratings_path, self.responses_path, self.data_dir))
 
     @property
     def topics(self) -> set[str]:
@@ -197,14 +115,8 @@ class _Scores:
         self.topics = {topic for topic, _ in self.scores}
 
     def values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+        """The responses' scores for this request's topic (NaN where unknown)."""
         return np.array([self.scores.get((request.id, r.id), np.nan) for r in responses], dtype=np.float64)
-
-
-@lru_cache(maxsize=16)
-def _nugget_scores(path: str | None, score_type: str, strict: bool) -> _Scores:
-    from ir_rag_axioms.datasets.loaders import load_nugget_assignments
-
-    return NuggetOracle._scores_from_frame(load_nugget_assignments(path), score_type, strict)
 
 
 class NuggetOracle(ConfigurableAxiom):
@@ -219,8 +131,8 @@ class NuggetOracle(ConfigurableAxiom):
     """Tie when |s_i - s_j| <= margin_fraction * max(s_i, s_j)."""
     data_dir: str | None = None
     """The assignments file or its folder (``None``: $IR_RAG_AXIOMS_DATA or download). Response ids: run_id or ``<qid>/<run_id>``."""
-    scores: _Scores | None = field(default=None, compare=False, repr=False)
-    """In-memory scores (see ``from_frame``); overrides ``data_dir``."""
+    table: pd.DataFrame | None = field(default=None, compare=False, repr=False)
+    """In-memory assignments (``qid``, ``run_id``, ``nuggets``) or scores (``qid``, ``run_id``, ``score``); overrides ``data_dir``."""
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -228,39 +140,30 @@ class NuggetOracle(ConfigurableAxiom):
             raise ValueError(f"NUGGET: score_type must be 'all', 'vital' or 'weighted', got {self.score_type!r}")
         object.__setattr__(self, "data_dir", _path(self.data_dir))
 
-    @staticmethod
-    def _scores_from_frame(frame: pd.DataFrame, score_type: str, strict: bool) -> _Scores:
-        from ir_rag_axioms.datasets.loaders import nugget_score
-
-        scores = {}
-        for qid, run_id, nuggets in zip(frame["qid"].astype(str), frame["run_id"].astype(str), frame["nuggets"]):
-            score = nugget_score(nuggets, score_type, strict)
-            scores[(qid, run_id)] = scores[(qid, f"{qid}/{run_id}")] = score
-        return _Scores(scores)
-
     @classmethod
     def from_frame(cls, assignments: pd.DataFrame, **params: Any) -> NuggetOracle:
         """An oracle over an in-memory assignments frame (``qid``, ``run_id``, ``nuggets``)."""
-        probe = cls(**params)
-        return cls(scores=cls._scores_from_frame(assignments, probe.score_type, probe.strict), **params)
+        return cls(table=assignments, **params)
 
     @classmethod
     def from_irds(cls, dataset: str = "ir-rag-axioms/trec-rag-2024-nuggets", **params: Any) -> NuggetOracle:
         """An oracle over a registered nugget dataset's qrels ``score`` (the sub-dataset fixes the score type, e.g. ``.../all-strict``)."""
         import ir_datasets
 
-        import ir_rag_axioms.datasets  # noqa: F401  (registers our datasets)
+        from ir_rag_axioms.datasets import register
 
-        scores: dict[tuple[str, str], float] = {}
-        for qrel in ir_datasets.load(dataset).qrels_iter():
-            score = float(getattr(qrel, "score", qrel.relevance))
-            scores[(qrel.query_id, qrel.doc_id)] = score
-            scores[(qrel.query_id, qrel.doc_id.removeprefix(f"{qrel.query_id}/"))] = score
-        return cls(scores=_Scores(scores), **params)
+        register()
+        table = pd.DataFrame([(q.query_id, q.doc_id, float(getattr(q, "score", q.relevance)))
+                              for q in ir_datasets.load(dataset).qrels_iter()], columns=["qid", "run_id", "score"])
+        return cls(table=table, **params)
 
     def load(self) -> _Scores:
-        """The nugget scores (computed once per file and score type)."""
-        return self.scores if self.scores is not None else _nugget_scores(self.data_dir, self.score_type, self.strict)
+        """The nugget scores of the answers (computed once per oracle)."""
+        def build() -> _Scores:
+            table = self.table if self.table is not None else nuggets.load_nugget_assignments(self.data_dir)
+            return _Scores(nuggets.answer_scores(table, self.score_type, self.strict))
+
+        return _loaded(self, build)
 
     @property
     def topics(self) -> set[str]:
@@ -270,14 +173,6 @@ class NuggetOracle(ConfigurableAxiom):
     def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
         """compare(nugget scores, higher is better, margin); NaN (unknown response) abstains."""
         return compare(self.load().values(request, responses), True, self.margin_fraction)
-
-
-@lru_cache(maxsize=8)
-def _llm_scores(model: str, path: str | None, responses_path: str | None) -> _Scores:
-    from ir_rag_axioms.datasets.loaders import load_crowd_responses, load_llm_ratings
-
-    responses = load_crowd_responses(responses_path) if responses_path else None
-    return LlmRatingOracle._scores_from_frame(load_llm_ratings(model, path), responses)
 
 
 class LlmRatingOracle(ConfigurableAxiom):
@@ -292,35 +187,29 @@ class LlmRatingOracle(ConfigurableAxiom):
     """The ratings file or its folder (``None``: $IR_RAG_AXIOMS_DATA or download)."""
     responses_path: str | None = None
     """Optional crowd responses file or folder, to accept kind-style names as response ids."""
-    scores: _Scores | None = field(default=None, compare=False, repr=False)
-    """In-memory ratings (see ``from_frame``); overrides the paths."""
+    table: pd.DataFrame | None = field(default=None, compare=False, repr=False)
+    """In-memory ratings (``topic``, ``response``, ``probability``; see ``from_frame``); overrides ``data_dir``."""
 
     def __post_init__(self) -> None:
         super().__post_init__()
         object.__setattr__(self, "data_dir", _path(self.data_dir))
         object.__setattr__(self, "responses_path", _path(self.responses_path))
 
-    @staticmethod
-    def _scores_from_frame(ratings: pd.DataFrame, responses: pd.DataFrame | None = None) -> _Scores:
-        scores = {
-            (str(t), str(r)): float(p)
-            for t, r, p in zip(ratings["topic"], ratings["response"], ratings["probability"])
-        }
-        if responses is not None:
-            names = responses["name"] if "name" in responses else responses["kind"] + "-" + responses["style"]
-            for topic, name, rid in zip(responses["topic"].astype(str), names, responses["response"].astype(str)):
-                if (topic, rid) in scores:
-                    scores[(topic, str(name))] = scores[(topic, rid)]
-        return _Scores(scores)
-
     @classmethod
     def from_frame(cls, ratings: pd.DataFrame, responses: pd.DataFrame | None = None, **params: Any) -> LlmRatingOracle:
         """An oracle over an in-memory ratings frame (``topic``, ``response``, ``probability``)."""
-        return cls(scores=cls._scores_from_frame(ratings, responses), **params)
+        scores = llm.rating_scores(ratings, responses)
+        table = pd.DataFrame([(t, r, p) for (t, r), p in scores.items()], columns=["topic", "response", "probability"])
+        return cls(table=table, **params)
 
     def load(self) -> _Scores:
-        """The ratings (loaded once per file)."""
-        return self.scores if self.scores is not None else _llm_scores(self.model, self.data_dir, self.responses_path)
+        """The ratings, with kind-style names if ``responses_path`` is given (read once per oracle)."""
+        def build() -> _Scores:
+            ratings = self.table if self.table is not None else llm.load_llm_ratings(self.model, self.data_dir)
+            responses = crowd.load_crowd_responses(self.responses_path) if self.responses_path else None
+            return _Scores(llm.rating_scores(ratings, responses))
+
+        return _loaded(self, build)
 
     @property
     def topics(self) -> set[str]:

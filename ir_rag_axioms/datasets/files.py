@@ -1,14 +1,20 @@
-"""Where the data files come from: an explicit path, ``$IR_RAG_AXIOMS_DATA``, or a checksummed download into ir_datasets' home."""
+"""Data files: where they come from (a path, ``$IR_RAG_AXIOMS_DATA`` or a checksummed download) and how they are read.
+
+``read_jsonl`` reads one JSON-lines file; ``load_frame`` gives one cached frame per file version.
+"""
 
 from __future__ import annotations
 
 import gzip
-import hashlib
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
+from typing import Any
+
+import pandas as pd
 
 ENV_VAR = "IR_RAG_AXIOMS_DATA"
 """Environment variable: a folder holding the data files (or their sub-folders ``trec-rag-24-crowd/`` etc.)."""
@@ -135,37 +141,52 @@ def _download(spec: DataFile, target: Path) -> Path:
     return target
 
 
-def md5sum(path: Path) -> str:
-    """The MD5 hex digest of a file."""
-    digest = hashlib.md5()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def read_jsonl(path: Path, spec: DataFile, required: tuple[str, ...] = ()) -> Iterator[dict]:
-    """The JSON objects of a (gzipped) JSONL file; a corrupt file or a missing field raises DataFileError naming it."""
+def read_jsonl(
+    path: str | os.PathLike[str], spec: DataFile | None = None, required: tuple[str, ...] = ()
+) -> list[dict[str, Any]]:
+    """The JSON objects of a (gzipped) JSONL file; a corrupt file or a missing ``required`` field raises DataFileError naming it."""
+    path, key = Path(path), spec.key if spec else "jsonl"
+    fix = _how(spec) if spec else "check the file"
     opener = gzip.open if path.suffix == ".gz" else open
-    line_number = 0
+    rows: list[dict[str, Any]] = []
+    number = 0
     try:
         with opener(path, "rt", encoding="utf-8") as lines:
-            for line_number, line in enumerate(lines, start=1):
-                if not line.strip():
-                    continue
-                row = json.loads(line)
-                missing = [name for name in required if name not in row]
-                if missing:
-                    raise DataFileError(
-                        f"{spec.key}: {path} line {line_number} lacks the field(s) {missing}; "
-                        f"is it the right file? {_how(spec)}"
-                    )
-                yield row
+            for number, line in enumerate(lines, start=1):
+                if line.strip():
+                    rows.append(json.loads(line))
+                    _check_fields(rows[-1], required, f"{key}: {path} line {number}", fix)
     except DataFileError:
         raise
     except (OSError, EOFError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        where = f" at line {line_number}" if line_number else ""
+        where = f" at line {number}" if number else ""
         raise DataFileError(
-            f"{spec.key}: {path} is corrupt or unreadable{where} ({type(error).__name__}: {error}); "
-            f"replace it with a fresh copy: {_how(spec)}"
+            f"{key}: {path} is corrupt or unreadable{where} ({type(error).__name__}: {error}); "
+            f"replace it with a fresh copy: {fix}"
         ) from error
+    return rows
+
+
+def _check_fields(row: dict[str, Any], required: tuple[str, ...], where: str, fix: str) -> None:
+    missing = [name for name in required if name not in row]
+    if missing:
+        raise DataFileError(f"{where} lacks the field(s) {missing}; is it the right file? {fix}")
+
+
+def load_frame(
+    spec: DataFile, path: str | os.PathLike[str] | None, required: tuple[str, ...], what: str,
+    prepare: Callable[[pd.DataFrame], pd.DataFrame] | None = None,
+) -> pd.DataFrame:
+    """The JSONL file of ``spec`` as a frame, ``prepare``d, read once per file version (path, mtime, size); a copy each call."""
+    file = resolve(spec, path)
+    stat = file.stat()
+    return _frame(str(file), stat.st_mtime_ns, stat.st_size, spec, required, what, prepare).copy()
+
+
+@lru_cache(maxsize=16)
+def _frame(file: str, mtime: int, size: int, spec: DataFile, required: tuple[str, ...], what: str,
+           prepare: Callable[[pd.DataFrame], pd.DataFrame] | None) -> pd.DataFrame:
+    frame = pd.DataFrame(read_jsonl(file, spec, required))
+    if frame.empty:
+        raise DataFileError(f"{spec.key}: {file} holds no {what}")
+    return prepare(frame) if prepare else frame

@@ -1,4 +1,7 @@
-"""ir_datasets registration of CrowdRAG-25 (queries, responses, crowd docpairs) and the TREC RAG 2024 nugget qrels."""
+"""ir_datasets registration of CrowdRAG-25 (queries, responses, crowd docpairs) and the TREC RAG 2024 nugget qrels.
+
+Importing this module registers the default datasets (``ir_rag_axioms.datasets.register()`` does the same).
+"""
 
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ from ir_datasets.datasets.base import Dataset
 from ir_datasets.formats import BaseDocPairs, BaseDocs, BaseQrels, BaseQueries
 from ir_datasets.indices import PickleLz4FullStore
 
-from ir_rag_axioms.datasets import loaders
+from ir_rag_axioms.datasets import crowd, nuggets
 from ir_rag_axioms.datasets.files import cache_root
 
 CROWD_NAME = "ir-rag-axioms/crowdrag-25"
@@ -47,7 +50,7 @@ class CrowdResponse(NamedTuple):
 
 
 _PAIR_FIELDS = [("query_id", str), ("doc_id_a", str), ("doc_id_b", str), ("submission_id", str)] + [
-    (f"{dim}_{suffix}", float) for dim in loaders.DIMENSIONS for suffix in ("p_a", "p_n", "p_b")
+    (f"{dim}_{suffix}", float) for dim in crowd.DIMENSIONS for suffix in ("p_a", "p_n", "p_b")
 ]
 CrowdDocPair = NamedTuple("CrowdDocPair", _PAIR_FIELDS)
 CrowdDocPair.__doc__ = "A crowd judgment of responses A and B: per dimension the probabilities that A is better, neither, B is better."
@@ -99,7 +102,7 @@ class _CrowdDocs(BaseDocs):
         self._source = source
 
     def docs_iter(self):
-        for row in loaders.load_crowd_responses(self._source.data_dir).itertuples(index=False):
+        for row in crowd.load_crowd_responses(self._source.data_dir).itertuples(index=False):
             yield CrowdResponse(
                 str(row.response), str(row.raw_text or ""), str(row.topic), str(row.kind), str(row.style),
                 str(row.name), str(getattr(row, "cleaned_text", "") or ""),
@@ -110,7 +113,7 @@ class _CrowdDocs(BaseDocs):
         return CrowdResponse
 
     def docs_count(self):
-        return len(loaders.load_crowd_responses(self._source.data_dir))
+        return len(crowd.load_crowd_responses(self._source.data_dir))
 
     def docs_store(self, field="doc_id"):
         return PickleLz4FullStore(
@@ -130,7 +133,7 @@ class _CrowdQueries(BaseQueries):
         self._source = source
 
     def queries_iter(self):
-        frame = loaders.load_crowd_responses(self._source.data_dir)
+        frame = crowd.load_crowd_responses(self._source.data_dir)
         for topic, group in frame.groupby("topic", sort=False):
             first = group.iloc[0]
             yield CrowdQuery(
@@ -153,7 +156,7 @@ class _CrowdDocPairs(BaseDocPairs):
         self._source = source
 
     def docpairs_iter(self):
-        frame = loaders.load_crowd_ratings(self._source.data_dir)
+        frame = crowd.load_crowd_ratings(self._source.data_dir)
         names = [name for name, _ in _PAIR_FIELDS[4:]]
         for row in frame.to_dict("records"):
             yield CrowdDocPair(
@@ -167,7 +170,7 @@ class _CrowdDocPairs(BaseDocPairs):
 
 class _NuggetDocs(_CrowdDocs):
     def docs_iter(self):
-        for row in loaders.load_nugget_assignments(self._source.data_dir).itertuples(index=False):
+        for row in nuggets.load_nugget_assignments(self._source.data_dir).itertuples(index=False):
             length = getattr(row, "response_length", 0)
             yield NuggetAnswer(
                 f"{row.qid}/{row.run_id}", str(row.answer_text or ""), str(row.qid), str(row.run_id),
@@ -178,7 +181,7 @@ class _NuggetDocs(_CrowdDocs):
         return NuggetAnswer
 
     def docs_count(self):
-        return len(loaders.load_nugget_assignments(self._source.data_dir))
+        return len(nuggets.load_nugget_assignments(self._source.data_dir))
 
     def docs_store(self, field="doc_id"):
         return PickleLz4FullStore(
@@ -195,12 +198,12 @@ class _NuggetQueries(BaseQueries):
         self._source = source
 
     def queries_iter(self):
-        frame = loaders.load_nugget_assignments(self._source.data_dir)
+        frame = nuggets.load_nugget_assignments(self._source.data_dir)
         for qid, group in frame.groupby("qid", sort=False):
-            nuggets = group.iloc[0]["nuggets"]
+            listed = group.iloc[0]["nuggets"]
             yield NuggetQuery(
                 str(qid), str(group.iloc[0]["query"]),
-                tuple(str(n.get("text", "")) for n in nuggets), tuple(str(n.get("importance", "")) for n in nuggets),
+                tuple(str(n.get("text", "")) for n in listed), tuple(str(n.get("importance", "")) for n in listed),
             )
 
     def queries_cls(self):
@@ -219,7 +222,7 @@ class _NuggetQrels(BaseQrels):
         self._column = score.replace("-", "_")
 
     def qrels_iter(self):
-        frame = loaders.load_nugget_assignments(self._source.data_dir)
+        frame = nuggets.load_nugget_assignments(self._source.data_dir)
         for row in frame.itertuples(index=False):
             score = float(getattr(row, self._column))
             if score == score:  # no vital nuggets: no qrel
@@ -272,3 +275,6 @@ def _register_defaults() -> None:
         register_crowd()
     if NUGGETS_NAME not in ir_datasets.registry._registered:
         register_nuggets()
+
+
+_register_defaults()

@@ -1,0 +1,189 @@
+"""CrowdRAG-25: the crowd responses, pairwise judgments and topics as frames, judgment tables and (request, responses) items."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+
+from ir_rag_axioms.datasets.files import (
+    CROWD_RATINGS,
+    CROWD_RESPONSES,
+    CROWD_TOPICS,
+    DataFileError,
+    load_frame,
+    resolve,
+)
+from ir_rag_axioms.model import GenerationRequest, GenerationResponse
+
+PathLike = str | os.PathLike
+
+DIMENSIONS = (
+    "quality_overall", "coherence_logical", "coherence_stylistic", "consistency_internal",
+    "correctness_topical", "coverage_broad", "coverage_deep",
+)
+"""The crowd's utility dimensions, as named in the ratings file."""
+
+RESPONSE_FIELDS = ("response", "topic", "query", "kind", "style", "raw_text", "references_texts")
+RATING_FIELDS = ("query_id", "response_a", "response_b", "quality_overall_p_a", "quality_overall_p_b")
+
+UTILITIES: Mapping[str, tuple[str, ...]] = {
+    "overall": ("quality_overall",),
+    "logical coherence": ("coherence_logical",),
+    "stylistic coherence": ("coherence_stylistic",),
+    "coherence": ("coherence_logical", "coherence_stylistic"),
+    "internal consistency": ("consistency_internal",),
+    "consistency": ("consistency_internal",),
+    "topical correctness": ("correctness_topical",),
+    "correctness": ("correctness_topical",),
+    "broad coverage": ("coverage_broad",),
+    "deep coverage": ("coverage_deep",),
+    "coverage": ("coverage_broad", "coverage_deep"),
+}
+"""Crowd utility dimension -> the ratings-file dimensions whose probabilities are averaged."""
+
+_UTILITY_ALIASES = {dims[0]: name for name, dims in UTILITIES.items() if len(dims) == 1}
+
+Table = dict[tuple[str, str, str], tuple[float, float]]
+"""(topic, response a, response b) -> (P(a better), P(b better)), both orders."""
+
+
+def utility_columns(utility: str) -> tuple[str, ...]:
+    """The ratings dimensions of a utility name (``"overall"``, ``"broad coverage"``, ``"coverage_broad"``, ...)."""
+    key = utility.strip().lower().replace("-", " ")
+    key = _UTILITY_ALIASES.get(key.replace(" ", "_"), key)
+    if key not in UTILITIES:
+        raise ValueError(f"unknown crowd utility {utility!r}; choose one of {sorted(UTILITIES)}")
+    return UTILITIES[key]
+
+
+# -- files ---------------------------------------------------------------------------------------------
+def response_names(responses: pd.DataFrame) -> pd.Series:
+    """Each response's kind-style name (``human-bullet``, ...): the ``name`` column, else ``kind`` + "-" + ``style``."""
+    return responses["name"] if "name" in responses else responses["kind"] + "-" + responses["style"]
+
+
+def aliases(responses: pd.DataFrame) -> dict[tuple[str, str], str]:
+    """(topic, kind-style name) -> response id, so that a topic's responses can be named by kind and style."""
+    return {(topic, str(name)): rid for topic, name, rid in
+            zip(responses["topic"].astype(str), response_names(responses), responses["response"].astype(str))}
+
+
+def _with_names(frame: pd.DataFrame) -> pd.DataFrame:
+    return frame.assign(name=response_names(frame))
+
+
+def _with_probabilities(frame: pd.DataFrame) -> pd.DataFrame:
+    columns = {f"{dim}_{suffix}": pd.to_numeric(frame[f"{dim}_{suffix}"], errors="coerce")
+               if f"{dim}_{suffix}" in frame else np.nan for dim in DIMENSIONS for suffix in ("p_a", "p_n", "p_b")}
+    return frame.assign(**columns)
+
+
+def load_crowd_responses(path: PathLike | None = None) -> pd.DataFrame:
+    """The 1,806 crowd responses (one row each) plus ``name`` = kind-style; ``path``: the file or its folder."""
+    return load_frame(CROWD_RESPONSES, path, RESPONSE_FIELDS, "responses", _with_names)
+
+
+def load_crowd_ratings(path: PathLike | None = None) -> pd.DataFrame:
+    """The 1,352 pairwise crowd judgments in file order, ``<dim>_p_a/_p_n/_p_b`` per dimension (missing p_n is NaN)."""
+    return load_frame(CROWD_RATINGS, path, RATING_FIELDS, "judgments", _with_probabilities)
+
+
+def load_crowd_topics(path: PathLike | None = None) -> pd.DataFrame:
+    """The 301 topics (``qid``, ``query``) of ``topics.rag24.test.txt``."""
+    file = resolve(CROWD_TOPICS, path)
+    rows = []
+    try:
+        for number, line in enumerate(file.read_text(encoding="utf-8").splitlines(), start=1):
+            if line.strip():
+                qid, sep, query = line.partition("\t")
+                if not sep:
+                    raise DataFileError(f"{CROWD_TOPICS.key}: {file} line {number} is not 'qid<TAB>query'")
+                rows.append((qid.strip(), query.strip()))
+    except UnicodeDecodeError as error:
+        raise DataFileError(f"{CROWD_TOPICS.key}: {file} is corrupt ({error})") from error
+    return pd.DataFrame(rows, columns=["qid", "query"])
+
+
+# -- judgments -----------------------------------------------------------------------------------------
+def judgment_table(ratings: pd.DataFrame, utility: str = "overall", duplicates: str = "mean") -> Table:
+    """(topic, a, b) -> (P(a better), P(b better)), averaged over the utility's dimensions and (``"mean"``) over repeated judgments or (``"last"``) from the later row."""
+    columns = utility_columns(utility)
+    for c in columns:
+        if f"{c}_p_a" not in ratings or f"{c}_p_b" not in ratings:
+            raise ValueError(f"the ratings frame lacks {c}_p_a / {c}_p_b for utility {utility!r}")
+    p_a = np.mean([ratings[f"{c}_p_a"].to_numpy(float) for c in columns], axis=0)
+    p_b = np.mean([ratings[f"{c}_p_b"].to_numpy(float) for c in columns], axis=0)
+    sums: dict[tuple[str, str, str], list[float]] = {}
+    for topic, a, b, pa, pb in zip(ratings["query_id"].astype(str), ratings["response_a"].astype(str),
+                                   ratings["response_b"].astype(str), p_a, p_b):
+        if a > b:
+            a, b, pa, pb = b, a, pb, pa
+        entry = sums.setdefault((topic, a, b), [0.0, 0.0, 0])
+        if duplicates == "last":
+            entry[:] = [pa, pb, 1]
+        else:
+            entry[0], entry[1], entry[2] = entry[0] + pa, entry[1] + pb, entry[2] + 1
+    table: Table = {}
+    for (topic, a, b), (sa, sb, n) in sums.items():
+        table[(topic, a, b)] = (sa / n, sb / n)
+        table[(topic, b, a)] = (sb / n, sa / n)
+    return table
+
+
+class CrowdJudgments:
+    """Crowd pairwise judgments keyed by (topic, response id A, response id B), plus (topic, kind-style name) -> id aliases."""
+
+    def __init__(self, ratings: pd.DataFrame, responses: pd.DataFrame | None = None):
+        missing = [c for c in ("query_id", "response_a", "response_b") if c not in ratings.columns]
+        if missing:
+            raise ValueError(f"the ratings frame lacks the column(s) {missing}")
+        self.ratings = ratings.reset_index(drop=True)
+        self.aliases: dict[tuple[str, str], str] = aliases(responses) if responses is not None else {}
+        self._tables: dict[tuple[tuple[str, ...], str], Table] = {}
+
+    @property
+    def topics(self) -> set[str]:
+        """Topics with at least one judgment."""
+        return set(self.ratings["query_id"].astype(str))
+
+    def table(self, utility: str, duplicates: str = "mean") -> Table:
+        """The ``judgment_table`` of this utility and duplicate rule (computed once)."""
+        key = (utility_columns(utility), duplicates)
+        if key not in self._tables:
+            self._tables[key] = judgment_table(self.ratings, utility, duplicates)
+        return self._tables[key]
+
+    def canonical(self, topic: str, response_id: str) -> str:
+        """The response id behind a kind-style name of this topic (else the id itself)."""
+        return self.aliases.get((topic, response_id), response_id)
+
+
+def read_judgments(
+    ratings: PathLike | None = None, responses: PathLike | None = None, data_dir: PathLike | None = None
+) -> CrowdJudgments:
+    """The judgments of the ratings file (``ratings`` or in ``data_dir``), with aliases from the responses file if found."""
+    ratings_frame = load_crowd_ratings(ratings or data_dir)
+    try:
+        responses_frame = load_crowd_responses(responses or data_dir)
+    except DataFileError:
+        if responses is not None:
+            raise
+        responses_frame = None  # ids only: no kind-style aliases
+    return CrowdJudgments(ratings_frame, responses_frame)
+
+
+# -- items ---------------------------------------------------------------------------------------------
+def items(responses: pd.DataFrame, topics: set[str] | None = None) -> list[tuple[GenerationRequest, list[GenerationResponse]]]:
+    """(request with the 20 context passages, responses sorted by kind-style name; id = response id) per topic, in file order."""
+    out = []
+    for topic, group in responses.groupby("topic", sort=False):
+        if topics is not None and str(topic) not in topics:
+            continue
+        group = group.sort_values("name", kind="stable")
+        first = group.iloc[0]
+        request = GenerationRequest(str(topic), first["query"], first["references_texts"])
+        out.append((request, [GenerationResponse(str(r), t) for r, t in zip(group["response"], group["raw_text"])]))
+    return out

@@ -1,0 +1,91 @@
+"""TREC RAG 2024 nugget assignments: the AutoNuggetizer score, the assignments as a frame, and (request, answers) items.
+
+Nugget scores follow the TREC 2024 RAG AutoNuggetizer (Pradeep et al., 2024). With s_i = 1 for
+``support``, 0.5 for ``partial_support`` (0 in the strict variants) and 0 for ``not_support``:
+
+- ``all``:      A = sum_i s_i / #nuggets
+- ``vital``:    V = sum_{i vital} s_i / #vital nuggets
+- ``weighted``: W = sum_i w_i s_i / sum_i w_i with w_i = 1 for vital and 0.5 for okay nuggets
+
+``strict=True`` gives A_strict, V_strict (the track's primary score) and W_strict. A score over no nugget (``vital``
+for an answer whose topic has no vital nugget, any score without nuggets) is undefined: NaN. The registered
+dataset then has no qrel for the answer, ``runs.nugget_qrels`` leaves it out too (unjudged: gain 0 in ir_measures),
+and ``NuggetOracle`` abstains on it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+
+import pandas as pd
+
+from ir_rag_axioms.datasets.files import NUGGET_ASSIGNMENTS, load_frame
+from ir_rag_axioms.model import GenerationRequest, GenerationResponse
+
+NUGGET_FIELDS = ("qid", "query", "run_id", "answer_text", "nuggets")
+NUGGET_SCORES: tuple[str, ...] = ("all", "vital", "weighted")
+"""The AutoNuggetizer scores ``nugget_score`` computes."""
+ASSIGNMENT_VALUE = {"support": 1.0, "partial_support": 0.5, "not_support": 0.0}
+"""Credit of a nugget assignment (strict scoring gives partial support 0)."""
+IMPORTANCE_WEIGHT = {"vital": 1.0, "okay": 0.5}
+"""Nugget weights of the weighted score."""
+
+
+def nugget_score(nuggets: Iterable[Mapping[str, str]], score_type: str = "vital", strict: bool = False) -> float:
+    """sum(w_k * s_k) / sum(w_k) (formulas in the module docstring); NaN where no nugget counts."""
+    if score_type not in NUGGET_SCORES:
+        raise ValueError(f"unknown nugget score_type {score_type!r}; use one of {NUGGET_SCORES}")
+    total = weight_sum = 0.0
+    for nugget in nuggets:
+        importance = nugget.get("importance", "okay")
+        if score_type == "all":
+            weight = 1.0
+        elif score_type == "vital":
+            weight = 1.0 if importance == "vital" else 0.0
+        else:
+            weight = IMPORTANCE_WEIGHT.get(importance, 0.5)
+        value = ASSIGNMENT_VALUE.get(nugget.get("assignment", "not_support"), 0.0)
+        if strict and value < 1.0:
+            value = 0.0
+        total += weight * value
+        weight_sum += weight
+    return total / weight_sum if weight_sum > 0 else float("nan")
+
+
+def score_column(score_type: str, strict: bool = False) -> str:
+    """The column of ``load_nugget_assignments`` holding a score: ``vital``, ``vital_strict``, ..."""
+    return f"{score_type}_strict" if strict else score_type
+
+
+def _with_scores(frame: pd.DataFrame) -> pd.DataFrame:
+    scores = {score_column(s, strict): [nugget_score(n, s, strict) for n in frame["nuggets"]]
+              for s in NUGGET_SCORES for strict in (False, True)}
+    return frame.assign(qid=frame["qid"].astype(str), **scores)
+
+
+def load_nugget_assignments(path: str | os.PathLike | None = None) -> pd.DataFrame:
+    """The nugget assignments, one row per (qid, run_id) answer, with a column per score (``all``, ..., ``weighted_strict``)."""
+    return load_frame(NUGGET_ASSIGNMENTS, path, NUGGET_FIELDS, "answers", _with_scores)
+
+
+def answer_scores(assignments: pd.DataFrame, score_type: str = "vital", strict: bool = False) -> dict[tuple[str, str], float]:
+    """(qid, run_id) and (qid, ``<qid>/<run_id>``) -> score: a ``score`` column if given, else the score of ``nuggets``."""
+    if "score" in assignments:
+        values = assignments["score"].astype(float)
+    else:
+        values = [nugget_score(n, score_type, strict) for n in assignments["nuggets"]]
+    scores = {}
+    for qid, run_id, value in zip(assignments["qid"].astype(str), assignments["run_id"].astype(str), values):
+        run_id = run_id.removeprefix(f"{qid}/")
+        scores[(qid, run_id)] = scores[(qid, f"{qid}/{run_id}")] = float(value)
+    return scores
+
+
+def items(assignments: pd.DataFrame) -> list[tuple[GenerationRequest, list[GenerationResponse]]]:
+    """(request without context, the system answers; id = run_id) per topic, in file order."""
+    return [
+        (GenerationRequest(str(qid), group.iloc[0]["query"]),
+         [GenerationResponse(str(r), t) for r, t in zip(group["run_id"], group["answer_text"])])
+        for qid, group in assignments.groupby("qid", sort=False)
+    ]

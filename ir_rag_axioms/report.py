@@ -1,0 +1,99 @@
+"""The report of an evaluation: the table as CSV and markdown, inter-axiom agreement and majority-vote figures, the matrices."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ir_rag_axioms import evaluation
+from ir_rag_axioms.evaluation import MEASURES
+
+HEADERS = {"axiom": "axiom", "decisiveness": "decisiveness", "consistency": "consistency",
+           "consistency_strict": "strict consistency", "effectiveness": "effectiveness"}
+"""Column -> markdown header."""
+
+
+def markdown(table: pd.DataFrame) -> str:
+    """The table as markdown (``DataFrame.to_markdown``; 3 decimals, bootstrap intervals in brackets when present)."""
+    cells = pd.DataFrame({"axiom": table["axiom"].astype(str)})
+    for measure in MEASURES:
+        cells[measure] = [f"{value:.3f}" for value in table[measure]]
+        if f"{measure}_low" in table:
+            cells[measure] += [f" [{low:.3f}, {high:.3f}]" for low, high in
+                               zip(table[f"{measure}_low"], table[f"{measure}_high"])]
+    return cells.rename(columns=HEADERS).to_markdown(index=False, tablefmt="github", disable_numparse=True) + "\n"
+
+
+def _pyplot():
+    import matplotlib
+
+    matplotlib.use("Agg", force=True)
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def plot_agreement(agreement: pd.DataFrame, path: str | os.PathLike, title: str) -> None:
+    """Heatmap of inter-axiom agreement (share of jointly decided pairs with the same preference)."""
+    plt = _pyplot()
+    n = len(agreement)
+    labels = [name if len(name) <= 24 else name[:23] + "…" for name in map(str, agreement.columns)]
+    fig, ax = plt.subplots(figsize=(max(4.0, 0.42 * n + 2), max(3.5, 0.42 * n + 1.5)))
+    image = ax.imshow(agreement.to_numpy(float), vmin=0, vmax=1, cmap="viridis")
+    ax.set_xticks(range(n), labels, rotation=90, fontsize=7)
+    ax.set_yticks(range(n), labels, fontsize=7)
+    fig.colorbar(image, ax=ax, label="agreement on jointly decided pairs")
+    ax.set_title(title, fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def plot_votes(sweep: pd.DataFrame, path: str | os.PathLike, title: str) -> None:
+    """Trade-off of the majority vote: human judgments saved (decisiveness) vs. preferences correct, per minimum vote share."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(5, 4))
+    sweep = sweep[sweep["correct"].notna()]  # a vote that decides nothing has no correctness
+    ax.plot(sweep["judgments_saved"], sweep["correct"], marker="o")
+    for row in sweep.itertuples():
+        ax.annotate(f"{row.minimum_votes:.2f}", (row.judgments_saved, row.correct), fontsize=6,
+                    textcoords="offset points", xytext=(3, 3))
+    ax.set_xlabel("human judgments saved (share of pairs the vote decides)")
+    ax.set_ylabel("preferences correct (strict consistency)")
+    ax.set_xlim(-0.02, 1.02)
+    ax.set_ylim(-0.02, 1.02)
+    ax.grid(alpha=0.3)
+    ax.set_title(title, fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def _same_shape(matrices: list[np.ndarray]) -> bool:
+    return bool(matrices) and len({m.shape for m in matrices}) == 1
+
+
+def write_report(
+    out: str | os.PathLike, table: pd.DataFrame, preferences: Mapping[str, list[np.ndarray]], truth: list[np.ndarray],
+    oracle_name: str, figures: bool = True,
+) -> str:
+    """Write table.csv/.md, agreement.png/.csv and votes.png/.csv (if ``figures``) and preferences.npz in ``out``; return the markdown."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    table.to_csv(out / "table.csv", index=False)
+    text = markdown(table)
+    (out / "table.md").write_text(text)
+    if figures and preferences:
+        agreement = evaluation.agreement(preferences)
+        agreement.to_csv(out / "agreement.csv")
+        plot_agreement(agreement, out / "agreement.png", f"Inter-axiom agreement ({len(truth)} topics)")
+        sweep = evaluation.vote_sweep(preferences, truth)
+        sweep.to_csv(out / "votes.csv", index=False)
+        plot_votes(sweep, out / "votes.png", f"Majority vote of {len(preferences)} axioms vs. {oracle_name}")
+    np.savez_compressed(out / "preferences.npz", **{"ORACLE": np.stack(truth) if _same_shape(truth) else np.array([])},
+                        **{n: np.stack(m) for n, m in preferences.items() if _same_shape(m)})
+    return text

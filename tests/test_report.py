@@ -1,0 +1,40 @@
+"""The evaluation report: the markdown table (DataFrame.to_markdown) and the files write_report leaves."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ir_rag_axioms import report
+
+TABLE = pd.DataFrame({"axiom": ["COV1", "A-long-name"], "decisiveness": [0.5, 1.0], "consistency": [1 / 3, 0.0],
+                      "consistency_strict": [0.25, 0.0], "effectiveness": [0.4, 0.0]})
+
+
+def test_markdown_exact_text():
+    assert report.markdown(TABLE).splitlines() == [
+        "| axiom       | decisiveness   | consistency   | strict consistency   | effectiveness   |",
+        "|-------------|----------------|---------------|----------------------|-----------------|",
+        "| COV1        | 0.500          | 0.333         | 0.250                | 0.400           |",
+        "| A-long-name | 1.000          | 0.000         | 0.000                | 0.000           |",
+    ]
+
+
+def test_markdown_with_intervals():
+    bounds = {f"{m}_{side}": [0.125, 0.0] if side == "low" else [0.875, 0.0]
+              for m in ("decisiveness", "consistency", "consistency_strict", "effectiveness") for side in ("low", "high")}
+    line = report.markdown(TABLE.assign(**bounds)).splitlines()[2]
+    assert [cell.strip() for cell in line.strip("|").split("|")] == [
+        "COV1", "0.500 [0.125, 0.875]", "0.333 [0.125, 0.875]", "0.250 [0.125, 0.875]", "0.400 [0.125, 0.875]"]
+
+
+def test_write_report_without_figures(tmp_path: Path):
+    matrices = [np.array([[0.0, 1.0], [-1.0, 0.0]])]
+    text = report.write_report(tmp_path, TABLE, {"COV1": matrices}, matrices, "crowd:overall", figures=False)
+    assert (tmp_path / "table.md").read_text() == text == report.markdown(TABLE)
+    pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "table.csv"), TABLE)
+    with np.load(tmp_path / "preferences.npz") as stored:
+        assert sorted(stored.files) == ["COV1", "ORACLE"] and stored["COV1"].shape == (1, 2, 2)
+    assert not (tmp_path / "votes.png").exists()
