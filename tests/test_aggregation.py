@@ -42,9 +42,9 @@ def test_majority_vote_counts_weighted_votes_and_threshold() -> None:
     stack = np.stack([a, a, -a])
     assert majority_vote(stack).tolist() == [[0, 1], [-1, 0]]
     assert majority_vote(stack, weights=[1, 1, 3]).tolist() == [[0, -1], [1, 0]]
-    # 1 of 3 votes for i and 2 abstain: a plain majority of the votes cast, but not of all voters at 0.5
-    assert majority_vote(np.stack([a, z, z])).tolist() == [[0, 1], [-1, 0]]
-    assert majority_vote(np.stack([a, z, z]), minimum_votes=0.5).tolist() == [[0, 0], [0, 0]]
+    # 1 of 3 votes for i and 2 abstain: a relative majority (minimum_votes=0), but not at the default 0.5
+    assert majority_vote(np.stack([a, z, z]), minimum_votes=0.0).tolist() == [[0, 1], [-1, 0]]
+    assert majority_vote(np.stack([a, z, z])).tolist() == [[0, 0], [0, 0]]
     assert majority_vote(np.stack([a, -a])).tolist() == [[0, 0], [0, 0]]
 
 

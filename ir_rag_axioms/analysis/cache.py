@@ -85,7 +85,7 @@ class Analysis:
         self._docs: OrderedDict[tuple[str, str], tuple[frozenset[str], Any]] = OrderedDict()
         self._lock = threading.RLock()
         self._compute = threading.RLock()
-        self._tokens: list[contextvars.Token[Analysis | None]] = []
+        self._scopes = threading.local()  # per thread: the tokens of the ``with`` blocks entered
 
     def __repr__(self) -> str:
         return (f"Analysis(workers={self.workers}, max_texts={self.max_texts}, texts={len(self._entries)}, "
@@ -148,9 +148,17 @@ class Analysis:
     # -- features (one spaCy pass per text) --------------------------------------------------------------
     def features(self, model: str, feature: Feature, texts: Sequence[str]) -> list[Any]:
         """``feature`` of each text (computed for the missing ones in one pass); unanalysable texts give None."""
-        self.compute_features([(model, feature, t) for t in texts])
         key = ("feature", model, feature.key)
-        return [self._get(t, key) if is_analysable(t) else None for t in texts]
+        found: dict[str, Any] = {}
+        for text in dict.fromkeys(t for t in texts if is_analysable(t)):
+            try:
+                found[text] = self._get(text, key)
+            except KeyError:
+                pass
+        missing = {t: {feature} for t in dict.fromkeys(texts) if is_analysable(t) and t not in found}
+        if missing:
+            found.update({t: v for (t, _), v in self._fill(model, missing).items()})
+        return [found[t] if is_analysable(t) else None for t in texts]
 
     def compute_features(self, wanted: Iterable[tuple[str, Feature, str]]) -> None:
         """Compute every missing (model, feature, text) in one spaCy pass per model, each text with the union of its needs."""
@@ -159,48 +167,54 @@ class Analysis:
             if is_analysable(text) and not self.has(text, ("feature", model, feature.key)):
                 plan.setdefault(model, {}).setdefault(text, set()).add(feature)
         for model, by_text in plan.items():
-            self._load_stored(model, by_text)
-            if by_text:
-                self._parse_features(model, by_text)
+            self._fill(model, by_text)
 
-    def _load_stored(self, model: str, by_text: dict[str, set[Feature]]) -> None:
-        if self.store is None or not by_text:
-            return
+    def _fill(self, model: str, by_text: dict[str, set[Feature]]) -> dict[tuple[str, Feature], Any]:
+        """Values of the wanted features: from the persistent store, else from one parse per text (then stored)."""
+        values = self._load_stored(model, by_text)
+        todo = {t: fs - {f for (u, f) in values if u == t} for t, fs in by_text.items()}
+        todo = {t: fs for t, fs in todo.items() if fs}
+        if todo:
+            computed = self._parse_features(model, todo)
+            self._persist_features(model, computed)
+            values.update(computed)
+        for (text, feature), value in values.items():
+            self._put(text, ("feature", model, feature.key), value)
+        return values
+
+    def _load_stored(self, model: str, by_text: dict[str, set[Feature]]) -> dict[tuple[str, Feature], Any]:
+        if self.store is None:
+            return {}
         from ir_rag_axioms.analysis.store import text_key
 
+        values: dict[tuple[str, Feature], Any] = {}
         for feature in {f for fs in by_text.values() for f in fs}:
             texts = [t for t, fs in by_text.items() if feature in fs]
             found = self.store.get_many(_feature_namespace(model, feature), [text_key(t) for t in texts])
-            for text in texts:
-                value = found.get(text_key(text), _MISSING)
-                if value is not _MISSING:
-                    self._put(text, ("feature", model, feature.key), value)
-                    by_text[text].discard(feature)
-        for text in [t for t, fs in by_text.items() if not fs]:
-            del by_text[text]
+            values.update({(t, feature): found[text_key(t)] for t in texts if text_key(t) in found})
+        return values
 
-    def _parse_features(self, model: str, by_text: dict[str, set[Feature]]) -> None:
+    def _parse_features(self, model: str, by_text: dict[str, set[Feature]]) -> dict[tuple[str, Feature], Any]:
         groups: dict[frozenset[Feature], list[str]] = {}
         for text, features in by_text.items():
             groups.setdefault(frozenset(features), []).append(text)
-        stored: dict[Feature, dict[str, Any]] = {}
+        values: dict[tuple[str, Feature], Any] = {}
         with self._compute:
             for features, texts in groups.items():
-                ordered = sorted(features, key=lambda f: f.key)
+                ordered = sorted(features, key=lambda f: repr(f.key))
                 results = _workers.feature_values(model, ordered, texts, self.batch_size, self.worker_count())
-                for text, values in zip(texts, results, strict=True):
-                    for feature, value in zip(ordered, values, strict=True):
-                        self._put(text, ("feature", model, feature.key), value)
-                        stored.setdefault(feature, {})[text] = value
-        self._persist_features(model, stored)
+                for text, row in zip(texts, results, strict=True):
+                    values.update({(text, f): v for f, v in zip(ordered, row, strict=True)})
+        return values
 
-    def _persist_features(self, model: str, stored: dict[Feature, dict[str, Any]]) -> None:
+    def _persist_features(self, model: str, values: dict[tuple[str, Feature], Any]) -> None:
         if self.store is None:
             return
         from ir_rag_axioms.analysis.store import text_key
 
-        for feature, values in stored.items():
-            self.store.put_many(_feature_namespace(model, feature), {text_key(t): v for t, v in values.items()})
+        for feature in {f for _, f in values}:
+            self.store.put_many(_feature_namespace(model, feature),
+                                {text_key(t): v for (t, f), v in values.items() if f == feature})
 
     # -- spaCy Docs on demand (for tools that need the Doc itself) -----------------------------------------
     def parse(self, texts: Sequence[str], model: str, needs: Iterable[str]) -> list[Any]:
@@ -237,30 +251,35 @@ class Analysis:
     def embed(self, strings: Sequence[str], model: str) -> np.ndarray:
         """Unit-length float32 embeddings (k, d); each unseen string is encoded once, in batches of ``EMBEDDING_BATCH``."""
         key = ("embedding", model)
-        todo = [s for s in dict.fromkeys(strings) if not self.has(s, key)]
+        found: dict[str, np.ndarray] = {}
+        for string in dict.fromkeys(strings):
+            try:
+                found[string] = self._get(string, key)
+            except KeyError:
+                pass
+        todo = [s for s in dict.fromkeys(strings) if s not in found]
         if todo:
-            self._load_stored_vectors(model, todo)
-            todo = [s for s in todo if not self.has(s, key)]
+            found.update(self._stored_vectors(model, todo))
+            todo = [s for s in todo if s not in found]
         if todo:
             with self._compute:
-                vectors = _workers.encode(model, todo, EMBEDDING_BATCH, self.worker_count())
-            for string, vector in zip(todo, vectors, strict=True):
-                self._put(string, key, vector)
-            self._persist_vectors(model, dict(zip(todo, vectors, strict=True)))
+                vectors = dict(zip(todo, _workers.encode(model, todo, EMBEDDING_BATCH, self.worker_count()),
+                                   strict=True))
+            self._persist_vectors(model, vectors)
+            found.update(vectors)
+        for string, vector in found.items():
+            self._put(string, key, vector)
         if not strings:
             return np.zeros((0, _dimension(model)), dtype=np.float32)
-        return np.stack([self._get(s, key) for s in strings])
+        return np.stack([found[s] for s in strings])
 
-    def _load_stored_vectors(self, model: str, strings: list[str]) -> None:
+    def _stored_vectors(self, model: str, strings: list[str]) -> dict[str, np.ndarray]:
         if self.store is None:
-            return
+            return {}
         from ir_rag_axioms.analysis.store import text_key
 
-        found = self.store.get_many(_embedding_namespace(model), [text_key(s) for s in strings])
-        for string in strings:
-            vector = found.get(text_key(string))
-            if vector is not None:
-                self._put(string, ("embedding", model), np.asarray(vector, dtype=np.float32))
+        stored = self.store.get_many(_embedding_namespace(model), [text_key(s) for s in strings])
+        return {s: np.asarray(stored[text_key(s)], dtype=np.float32) for s in strings if text_key(s) in stored}
 
     def _persist_vectors(self, model: str, vectors: dict[str, np.ndarray]) -> None:
         if self.store is None:
@@ -272,11 +291,13 @@ class Analysis:
     # -- scope -------------------------------------------------------------------------------------------
     def __enter__(self) -> Analysis:
         """Make this the analysis that axioms read and fill inside the ``with`` block (per thread / task)."""
-        self._tokens.append(_CURRENT.set(self))
+        if not hasattr(self._scopes, "tokens"):
+            self._scopes.tokens = []
+        self._scopes.tokens.append(_CURRENT.set(self))
         return self
 
     def __exit__(self, *exc: object) -> None:
-        _CURRENT.reset(self._tokens.pop())
+        _CURRENT.reset(self._scopes.tokens.pop())
 
 
 _MISSING = object()

@@ -1,0 +1,138 @@
+"""The explicit analysis: scoping, the LRU bound, threads, worker processes, the persistent store, lazy planning."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+
+from ir_rag_axioms import CONS1, CONS3, COV3, Analysis, GenerationRequest, GenerationResponse
+from ir_rag_axioms.analysis import workers
+from ir_rag_axioms.analysis.cache import default_analysis
+from ir_rag_axioms.analysis.features import TERMS
+from ir_rag_axioms.demo import load_demo, rag_axioms
+from ir_rag_axioms.evaluation import compute_preferences
+
+
+@pytest.fixture(scope="module")
+def demo():
+    return load_demo()
+
+
+@pytest.fixture(scope="module")
+def axioms():
+    found = rag_axioms()
+    found.pop("CLAR1", None)
+    return found
+
+
+def matrices(axioms, items, analysis):
+    with analysis:
+        return compute_preferences(axioms, items)
+
+
+@pytest.fixture(scope="module")
+def reference(axioms, demo):
+    return matrices(axioms, demo, Analysis(workers=1, store=None))
+
+
+def assert_same(first, second):
+    assert first.keys() == second.keys()
+    for name in first:
+        for a, b in zip(first[name], second[name], strict=True):
+            np.testing.assert_array_equal(a, b, err_msg=name)
+
+
+def test_with_block_sets_the_analysis_that_axioms_fill(demo):
+    request, responses = demo[0]
+    outside = default_analysis()
+    before = len(outside)
+    with Analysis(store=None) as analysis:
+        assert default_analysis() is analysis
+        CONS3.preferences(request, responses)
+    assert default_analysis() is outside and len(outside) == before
+    assert len(analysis) >= len(responses)
+    assert CONS3.preferences(request, responses, analysis=analysis).shape == (5, 5)
+
+
+def test_bounded_analysis_evicts_least_recently_used_texts_and_gives_the_same_matrices(axioms, demo, reference):
+    analysis = Analysis(workers=1, max_texts=8, store=None)
+    assert_same(matrices(axioms, demo, analysis), reference)
+    assert len(analysis) <= 8
+    texts = [f"Text number {k} about cats." for k in range(20)]
+    first = analysis.features("en_core_web_sm", TERMS, texts)
+    assert len(analysis) == 8 and analysis.features("en_core_web_sm", TERMS, texts) == first
+
+
+def test_two_workers_give_identical_matrices(axioms, demo, reference, monkeypatch):
+    monkeypatch.setattr(workers, "MIN_TEXTS_PER_WORKER", 1)  # use the pools even for the small demo sample
+    monkeypatch.setattr(workers, "MIN_BATCHES_PER_WORKER", 1)
+    monkeypatch.setattr("ir_rag_axioms.analysis.cache.EMBEDDING_BATCH", 4)  # several batches to share out
+    calls = []
+    original = workers._pool
+    monkeypatch.setattr(workers, "_pool", lambda kind, n: calls.append(kind) or original(kind, n))
+    single = matrices(axioms, demo, Analysis(workers=1, store=None))
+    assert not calls
+    assert_same(matrices(axioms, demo, Analysis(workers=2, store=None)), single)
+    assert {"spacy", "encoder"} <= set(calls)
+    assert_same(single, reference)
+
+
+def test_threads_share_one_analysis(axioms, demo, reference):
+    analysis = Analysis(workers=1, store=None)
+    results: list = [None] * 4
+    errors: list = []
+
+    def run(k: int) -> None:
+        try:
+            results[k] = matrices(axioms, demo, analysis)
+        except Exception as error:  # pragma: no cover - reported below
+            errors.append(error)
+
+    threads = [threading.Thread(target=run, args=(k,)) for k in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors
+    for result in results:
+        assert_same(result, reference)
+
+
+def test_persistent_store_makes_a_rerun_skip_spacy_and_the_encoder(axioms, demo, reference, tmp_path, monkeypatch):
+    assert_same(matrices(axioms, demo, Analysis(workers=1, store=tmp_path)), reference)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("recomputed although the store holds the result")
+
+    monkeypatch.setattr(workers, "feature_values", refuse)
+    monkeypatch.setattr(workers, "encode", refuse)
+    assert_same(matrices(axioms, demo, Analysis(workers=1, store=tmp_path)), reference)
+
+
+def test_cached_parses_are_never_changed(demo):
+    request, responses = demo[0]
+    analysis = Analysis(store=None)
+    (doc,) = analysis.parse([responses[0].text], "en_core_web_sm", ["parse", "ents"])
+    before = doc.to_bytes()
+    CONS3.preferences(request, responses, analysis=analysis)
+    CONS1.preferences(request, responses, analysis=analysis)
+    assert doc.to_bytes() == before
+
+
+def test_no_sentence_embeddings_for_a_request_without_aspects(monkeypatch):
+    request = GenerationRequest("q", "why?")  # no noun chunk, no entity
+    responses = [GenerationResponse("a", "Cats sleep a lot. They purr."), GenerationResponse("b", "Dogs bark.")]
+    encoded: list[str] = []
+    original = workers.encode
+    monkeypatch.setattr(workers, "encode", lambda model, strings, *a: encoded.extend(strings) or original(
+        model, strings, *a))
+    prefs = COV3.preferences(request, responses, analysis=Analysis(store=None))
+    assert not prefs.any() and encoded == []
+
+
+@pytest.mark.parametrize("bad", [{"workers": 0}, {"max_texts": -1}, {"workers": 1.5}, {"batch_size": True}])
+def test_analysis_parameters_are_checked(bad):
+    with pytest.raises((TypeError, ValueError), match=next(iter(bad))):
+        Analysis(**bad)
