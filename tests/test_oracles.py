@@ -122,7 +122,7 @@ def test_registered_short_names_and_repr(crowd_dir):
     assert registry.REGISTRY["CROWD"] is CROWD and registry.REGISTRY["NUGGET"] is NUGGET
     assert registry.REGISTRY["LLM_ORIG"] is LLM_ORIG
     configured = CROWD(utility="coverage", margin_fraction=0.0, data_dir=str(crowd_dir))
-    assert repr(configured) == f"CROWD(utility='coverage', margin_fraction=0.0, data_dir={str(crowd_dir)!r})"
+    assert repr(configured) == f"CROWD(data_dir={str(crowd_dir)!r}, margin_fraction=0.0, utility='coverage')"
     assert registry.parse(repr(configured)) == configured
     assert repr(NUGGET(score_type="all", strict=True)) == "NUGGET(score_type='all', strict=True)"
 

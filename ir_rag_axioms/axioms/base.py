@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
+import os
 import typing
 import warnings
 from abc import ABC, abstractmethod
@@ -212,7 +213,8 @@ def _check_request(request: GenerationRequest) -> GenerationRequest:
     return request
 
 
-_SIMPLE_TYPES: dict[Any, tuple[type, ...]] = {bool: (bool,), int: (int,), float: (int, float), str: (str,)}
+_SIMPLE_TYPES: dict[Any, tuple[type, ...]] = {bool: (bool,), int: (int,), float: (int, float), str: (str, os.PathLike)}
+"""Annotated type -> accepted value types (a path may stand for a string: model and data locations)."""
 
 
 def _field_error(owner: str, name: str, hint: Any, value: Any) -> str | None:
