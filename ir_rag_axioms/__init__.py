@@ -14,7 +14,7 @@ from ir_rag_axioms.axioms.generative import Generative
 from ir_rag_axioms.axioms.oracles import CrowdOracle, LlmRatingOracle, NuggetOracle
 from ir_rag_axioms.axioms.preconditions import LEN
 from ir_rag_axioms.axioms.registry import REGISTRY, get, names, parse, register
-from ir_rag_axioms.axioms.retrieval_argument import ArgumentTagger, FunctionTagger
+from ir_rag_axioms.axioms.retrieval.argument import ArgumentTagger, FunctionTagger
 from ir_rag_axioms.evaluation import evaluate_axioms, evaluation_table
 from ir_rag_axioms.model import Document, GenerationRequest, GenerationResponse, Query
 

@@ -12,11 +12,11 @@ from ir_rag_axioms.analysis.similarity import TermSimilarity
 from ir_rag_axioms.analysis.terms import TermStatistics
 from ir_rag_axioms.axioms import generative as G
 from ir_rag_axioms.axioms import retrieval as R
-from ir_rag_axioms.axioms import retrieval_argument as A
-from ir_rag_axioms.axioms import retrieval_proximity as X
+from ir_rag_axioms.axioms.retrieval import argument as A
+from ir_rag_axioms.axioms.retrieval import proximity as X
 from ir_rag_axioms.axioms.preconditions import LEN
 from ir_rag_axioms.axioms.registry import REGISTRY, get, parse
-from ir_rag_axioms.axioms.retrieval_statistics import FixedStatistics, RetrievalScores
+from ir_rag_axioms.axioms.retrieval.statistics import FixedStatistics, RetrievalScores
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 
@@ -262,7 +262,7 @@ def test_embedding_similarity_alternative():
 
 
 def test_context_statistics_idf_and_bm25():
-    from ir_rag_axioms.axioms.retrieval_statistics import ContextStatistics
+    from ir_rag_axioms.axioms.retrieval.statistics import ContextStatistics
 
     request = GenerationRequest("q", "cat dog", ("cat dog", "cat"))
     responses = [GenerationResponse("0", "dog dog"), GenerationResponse("1", "cat")]

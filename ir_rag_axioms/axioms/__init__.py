@@ -9,8 +9,6 @@ from ir_rag_axioms.axioms import (  # noqa: F401  (imported to register their ax
     generative,
     oracles,
     retrieval,
-    retrieval_argument,
-    retrieval_proximity,
     utility,
 )
 from ir_rag_axioms.axioms.registry import REGISTRY, get, names, parse, register

@@ -15,10 +15,13 @@ import numpy as np
 
 from ir_rag_axioms.axioms.base import ConfigurableAxiom, Item, Reads
 from ir_rag_axioms.axioms.registry import register
-from ir_rag_axioms.axioms.retrieval import RETRIEVAL_AXIOMS, StatisticsTermAxiom
-from ir_rag_axioms.axioms.retrieval_argument import ARGUMENT_AXIOMS
-from ir_rag_axioms.axioms.retrieval_proximity import PROXIMITY_AXIOMS
-from ir_rag_axioms.axioms.retrieval_statistics import ContextStatistics
+from ir_rag_axioms.axioms.retrieval import (
+    ARGUMENT_AXIOMS,
+    PROXIMITY_AXIOMS,
+    RETRIEVAL_AXIOMS,
+    ContextStatistics,
+    StatisticsTermAxiom,
+)
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 

@@ -75,7 +75,7 @@ def _constructors() -> dict[str, type]:
     """Public classes a spec may call besides registered axioms: every public subclass of the configurable kinds."""
     from ir_rag_axioms.analysis.similarity import TermSimilarity
     from ir_rag_axioms.axioms.preconditions import Precondition
-    from ir_rag_axioms.axioms.retrieval_statistics import StatisticsSource
+    from ir_rag_axioms.axioms.retrieval.statistics import StatisticsSource
 
     found: dict[str, type] = {}
     todo: list[type] = [Axiom, Precondition, StatisticsSource, TermSimilarity]

@@ -15,7 +15,7 @@ from ir_rag_axioms.analysis.text import term_tokens
 from ir_rag_axioms.axioms.base import Item, compare
 from ir_rag_axioms.axioms.preconditions import LEN, Precondition
 from ir_rag_axioms.axioms.registry import register
-from ir_rag_axioms.axioms.retrieval import TermAxiom, query_terms
+from ir_rag_axioms.axioms.retrieval.base import TermAxiom, query_terms
 
 Span = tuple[int, int]
 """A character span [start, end) of an argumentative unit (claim or premise)."""
@@ -43,7 +43,7 @@ class FunctionTagger(ArgumentTagger):
 _NO_TAGGER = (
     "{name} needs an argument tagger, and none is configured. Pass one that finds claims and premises, "
     "e.g. {name}(tagger=FunctionTagger(my_function)) where my_function(text) returns (start, end) character "
-    "spans, or implement ir_rag_axioms.axioms.retrieval_argument.ArgumentTagger (e.g. a TARGER client)."
+    "spans, or implement ir_rag_axioms.axioms.retrieval.argument.ArgumentTagger (e.g. a TARGER client)."
 )
 
 

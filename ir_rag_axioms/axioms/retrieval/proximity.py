@@ -11,7 +11,7 @@ import numpy as np
 from ir_rag_axioms.analysis.terms import TermStatistics
 from ir_rag_axioms.axioms.base import compare
 from ir_rag_axioms.axioms.registry import register
-from ir_rag_axioms.axioms.retrieval import TermAxiom, query_terms
+from ir_rag_axioms.axioms.retrieval.base import TermAxiom, query_terms
 
 
 def shared_terms_mask(terms: list[str], docs: list[TermStatistics], minimum: int) -> np.ndarray:

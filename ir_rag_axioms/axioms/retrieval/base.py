@@ -1,0 +1,112 @@
+"""Shared base of the retrieval axioms: ``TermAxiom``, ``StatisticsTermAxiom`` and term statistics helpers."""
+
+from __future__ import annotations
+
+import dataclasses
+from abc import abstractmethod
+from collections.abc import Sequence
+from typing import ClassVar
+
+import numpy as np
+
+from ir_rag_axioms.analysis.cache import is_analysable
+from ir_rag_axioms.analysis.features import SENTENCE_TERM_COUNTS, TERMS
+from ir_rag_axioms.analysis.resources import DEFAULT_SPACY_MODEL
+from ir_rag_axioms.analysis.terms import TermStatistics, term_statistics
+from ir_rag_axioms.axioms.base import ConfigurableAxiom, Reads
+from ir_rag_axioms.axioms.preconditions import Precondition, apply_precondition, as_precondition, check_precondition
+from ir_rag_axioms.axioms.retrieval.statistics import ContextStatistics, StatisticsSource
+from ir_rag_axioms.model import GenerationRequest, GenerationResponse
+
+
+def query_terms(query: TermStatistics) -> list[str]:
+    """The distinct query terms in order of first occurrence."""
+    return list(dict.fromkeys(query.terms))
+
+
+def tf_matrix(terms: Sequence[str], docs: Sequence[TermStatistics], relative: bool) -> np.ndarray:
+    """(n, k) term frequencies of ``terms`` in each document; relative = count / |d| (0 for empty documents)."""
+    tf = np.array([[d.tf(t) for t in terms] for d in docs], dtype=np.float64).reshape(len(docs), len(terms))
+    if relative:
+        lengths = np.array([d.length for d in docs], dtype=np.float64)[:, None]
+        tf = np.divide(tf, lengths, out=np.zeros_like(tf), where=lengths > 0)
+    return tf
+
+
+def lengths(docs: Sequence[TermStatistics]) -> np.ndarray:
+    """|d| (number of terms) per document."""
+    return np.array([d.length for d in docs], dtype=np.float64)
+
+
+def points_matrix(points: np.ndarray) -> np.ndarray:
+    """sign(points[i, j] - points[j, i]) for a matrix of points that i earns against j."""
+    return np.sign(points - points.T)
+
+
+class TermAxiom(ConfigurableAxiom):
+    """A retrieval axiom on the term statistics of the query (request text) and documents (response texts).
+
+    The hook: ``core(query, docs, request, responses)``, the (n, n) preferences before the precondition.
+    """
+
+    needs_sentences: ClassVar[bool] = False
+    """Whether the documents' sentence lengths are read (aSL)."""
+    reference_skips_precondition: ClassVar[bool] = False
+    """Whether the reference implementation skips this axiom's precondition (a known bug: TFC1, REG, aSL, ArgUC...)."""
+    model: str = DEFAULT_SPACY_MODEL
+    """spaCy pipeline of the term tokenizer."""
+    precondition: Precondition | None = None
+    """Pairs the axiom may decide (e.g. ``LEN()``: similar length); ``None`` or ``NOP()``: all pairs."""
+    reference_preconditions: bool = False
+    """Skip the precondition where the reference implementation skips it (no effect on other axioms)."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        check_precondition(self.label, self.precondition)
+
+    @abstractmethod
+    def core(self, query: TermStatistics, docs: list[TermStatistics], request: GenerationRequest,
+             responses: list[GenerationResponse]) -> np.ndarray:
+        """The (n, n) preferences before the precondition."""
+
+    def active_precondition(self) -> Precondition | None:
+        """The precondition that is applied (none in reference mode for the axioms where the reference skips it)."""
+        if self.reference_preconditions and self.reference_skips_precondition:
+            return None
+        return as_precondition(self.precondition)
+
+    def reads(self) -> tuple[Reads, ...]:
+        """Terms of the request and responses (and the responses' sentence lengths if needed)."""
+        documents = (TERMS, SENTENCE_TERM_COUNTS) if self.needs_sentences else (TERMS,)
+        return (Reads(self.model, request=(TERMS,), responses=documents),)
+
+    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+        """core() masked by the precondition; unanalysable (blank) responses abstain."""
+        (query,) = term_statistics([request.text], self.model)
+        docs = term_statistics([r.text for r in responses], self.model, self.needs_sentences)
+        prefs = self.from_statistics(query, docs, request, responses)
+        ok = np.array([is_analysable(r.text) for r in responses], dtype=bool)
+        return prefs * (ok[:, None] & ok[None, :]) + 0.0
+
+    def from_statistics(self, query: TermStatistics, docs: list[TermStatistics],
+                        request: GenerationRequest | None = None,
+                        responses: list[GenerationResponse] | None = None) -> np.ndarray:
+        """core() masked by the active precondition, zero diagonal (for given term statistics)."""
+        prefs = np.asarray(self.core(query, list(docs), request, responses), dtype=np.float64).copy()
+        prefs = apply_precondition(prefs, self.active_precondition(), query, docs)
+        np.fill_diagonal(prefs, 0.0)
+        return prefs + 0.0
+
+
+class StatisticsTermAxiom(TermAxiom):
+    """A term axiom that reads collection statistics or retrieval scores from a ``StatisticsSource``."""
+
+    statistics: StatisticsSource = ContextStatistics()
+    """idf and scores: the request's context passages by default; ``FixedStatistics`` for an index's."""
+
+    def reads(self) -> tuple[Reads, ...]:
+        """Terms of request and responses, and of the context passages when the statistics come from them."""
+        (reads,) = super().reads()
+        if isinstance(self.statistics, ContextStatistics):
+            reads = dataclasses.replace(reads, context=(TERMS,))
+        return (reads,)

@@ -1,0 +1,45 @@
+"""Document length axioms LNC1 and TF-LNC."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import numpy as np
+
+from ir_rag_axioms.axioms.base import within_margin
+from ir_rag_axioms.axioms.registry import register
+from ir_rag_axioms.axioms.retrieval.base import TermAxiom, lengths, points_matrix, query_terms, tf_matrix
+
+
+@register
+class Lnc1Axiom(TermAxiom):
+    """LNC1: if every query term's relative tf is equal within the margin, prefer the shorter document."""
+
+    name: ClassVar[str] = "LNC1"
+    margin_fraction: float = 0.1
+
+    def core(self, query, docs, request, responses):
+        """-sign(|d_i| - |d_j|) where all query term tfs tie."""
+        tf = tf_matrix(query_terms(query), docs, relative=True)
+        same = within_margin(tf[:, None, :], tf[None, :, :], self.margin_fraction).all(axis=2)
+        length = lengths(docs)
+        return -np.sign(length[:, None] - length[None, :]) * same
+
+
+@register
+class TfLncAxiom(TermAxiom):
+    """TF-LNC: per query term t, if |d1| - tf(t,d1) = |d2| - tf(t,d2), the document with more t earns a point."""
+
+    name: ClassVar[str] = "TF_LNC"
+
+    def core(self, query, docs, request, responses):
+        """sign(points_i - points_j) with raw counts."""
+        tf = tf_matrix(query_terms(query), docs, relative=False)
+        rest = lengths(docs)[:, None] - tf
+        same = rest[:, None, :] == rest[None, :, :]
+        points = (same & (tf[:, None, :] > tf[None, :, :])).sum(axis=2)
+        return points_matrix(points.astype(np.float64))
+
+
+LNC1 = Lnc1Axiom()
+TF_LNC = TfLncAxiom()

@@ -1,0 +1,128 @@
+"""Query aspect axioms REG, ANTI-REG, AND, LEN-AND, M-AND, LEN-M-AND, DIV and LEN-DIV."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+import numpy as np
+
+from ir_rag_axioms.analysis.similarity import TermSimilarity, WordNetTermSimilarity
+from ir_rag_axioms.analysis.terms import TermStatistics, term_statistics
+from ir_rag_axioms.axioms.base import Item, compare
+from ir_rag_axioms.axioms.preconditions import LEN, Precondition
+from ir_rag_axioms.axioms.registry import register
+from ir_rag_axioms.axioms.retrieval.base import TermAxiom, query_terms, tf_matrix
+
+
+@register
+class RegAxiom(TermAxiom):
+    """REG: prefer more occurrences (relative tf) of the query term(s) least similar on average to all query terms."""
+
+    name: ClassVar[str] = "REG"
+    anti: ClassVar[bool] = False
+    precondition: Precondition | None = LEN()
+    reference_skips_precondition: ClassVar[bool] = True
+    similarity: TermSimilarity = WordNetTermSimilarity()
+
+    def prefetch(self, items: Sequence[Item]) -> None:
+        """Prepare (e.g. embed) the query terms."""
+        self.similarity.prefetch([t for request, _ in items for t in query_terms(term_statistics([request.text], self.model)[0])])
+
+    def aspect_terms(self, query: TermStatistics) -> list[str]:
+        """The query terms with minimal (ANTI-REG: maximal) mean similarity to all query terms, itself included."""
+        terms = query_terms(query)
+        if not terms:
+            return []
+        mean = self.similarity.matrix(terms, terms).mean(axis=1)
+        target = mean.max() if self.anti else mean.min()
+        return [t for t, m in zip(terms, mean) if np.isclose(m, target, rtol=1e-9, atol=1e-12)]
+
+    def core(self, query, docs, request, responses):
+        """+1 if d_i has a higher tf(t, d) / |d| than d_j for every such term t, -1 if lower for every one, else 0."""
+        terms = self.aspect_terms(query)
+        n = len(docs)
+        if not terms:
+            return np.zeros((n, n))
+        tf = tf_matrix(terms, docs, relative=True)
+        higher = (tf[:, None, :] > tf[None, :, :]).all(axis=2)
+        return higher.astype(np.float64) - higher.T
+
+
+@register
+class AntiRegAxiom(RegAxiom):
+    """ANTI-REG: as REG, for the query term most similar on average to the query terms."""
+
+    name: ClassVar[str] = "ANTI_REG"
+    anti: ClassVar[bool] = True
+
+
+@register
+class AndAxiom(TermAxiom):
+    """AND: prefer the document that contains all query terms."""
+
+    name: ClassVar[str] = "AND"
+
+    def core(self, query, docs, request, responses):
+        """compare([all query terms in d])."""
+        present = tf_matrix(query_terms(query), docs, relative=False) > 0
+        return compare(present.all(axis=1).astype(np.float64))
+
+
+@register
+class LenAndAxiom(AndAxiom):
+    """LEN-AND: AND with the LEN precondition."""
+
+    name: ClassVar[str] = "LEN_AND"
+    precondition: Precondition | None = LEN()
+
+
+@register
+class ModifiedAndAxiom(TermAxiom):
+    """M-AND: prefer the document that contains more distinct query terms."""
+
+    name: ClassVar[str] = "M_AND"
+
+    def core(self, query, docs, request, responses):
+        """compare(|q & d|)."""
+        present = tf_matrix(query_terms(query), docs, relative=False) > 0
+        return compare(present.sum(axis=1).astype(np.float64))
+
+
+@register
+class LenModifiedAndAxiom(ModifiedAndAxiom):
+    """LEN-M-AND: M-AND with the LEN precondition."""
+
+    name: ClassVar[str] = "LEN_M_AND"
+    precondition: Precondition | None = LEN()
+
+
+@register
+class DivAxiom(TermAxiom):
+    """DIV: prefer the lower vocabulary overlap with the query, Jaccard |q & d| / |q | d|."""
+
+    name: ClassVar[str] = "DIV"
+
+    def core(self, query, docs, request, responses):
+        """compare(jaccard, lower is better)."""
+        q = set(query_terms(query))
+        values = [len(q & d.vocabulary) / len(q | d.vocabulary) if q | d.vocabulary else 0.0 for d in docs]
+        return compare(np.array(values, dtype=np.float64), higher_is_better=False)
+
+
+@register
+class LenDivAxiom(DivAxiom):
+    """LEN-DIV: DIV with the LEN precondition."""
+
+    name: ClassVar[str] = "LEN_DIV"
+    precondition: Precondition | None = LEN()
+
+
+REG = RegAxiom()
+ANTI_REG = AntiRegAxiom()
+AND = AndAxiom()
+LEN_AND = LenAndAxiom()
+M_AND = ModifiedAndAxiom()
+LEN_M_AND = LenModifiedAndAxiom()
+DIV = DivAxiom()
+LEN_DIV = LenDivAxiom()

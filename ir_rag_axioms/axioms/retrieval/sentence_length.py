@@ -1,0 +1,41 @@
+"""Sentence length axiom aSL."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import numpy as np
+
+from ir_rag_axioms.axioms.base import compare
+from ir_rag_axioms.axioms.preconditions import LEN, Precondition
+from ir_rag_axioms.axioms.registry import register
+from ir_rag_axioms.axioms.retrieval.base import TermAxiom
+
+
+@register
+class AverageSentenceLengthAxiom(TermAxiom):
+    """aSL: prefer the document whose mean sentence length (terms per sentence) lies in [min, max] over one outside."""
+
+    name: ClassVar[str] = "aSL"
+    needs_sentences: ClassVar[bool] = True
+    min_sentence_length: int = 12
+    max_sentence_length: int = 20
+    precondition: Precondition | None = LEN()
+    reference_skips_precondition: ClassVar[bool] = True
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.min_sentence_length > self.max_sentence_length:
+            raise ValueError("aSL: min_sentence_length must not exceed max_sentence_length")
+
+    def core(self, query, docs, request, responses):
+        """compare([min <= mean sentence length <= max])."""
+        values = []
+        for d in docs:
+            sl = d.sentence_lengths or ()
+            mean = float(np.mean(sl)) if sl else 0.0
+            values.append(float(self.min_sentence_length <= mean <= self.max_sentence_length))
+        return compare(np.array(values))
+
+
+aSL = AverageSentenceLengthAxiom()

@@ -1,0 +1,95 @@
+"""Term similarity axioms STMC1 and STMC2."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+import numpy as np
+
+from ir_rag_axioms.analysis.similarity import TermSimilarity, WordNetTermSimilarity
+from ir_rag_axioms.analysis.terms import TermStatistics, term_statistics
+from ir_rag_axioms.axioms.base import Item, compare, within_margin
+from ir_rag_axioms.axioms.registry import register
+from ir_rag_axioms.axioms.retrieval.base import TermAxiom, query_terms
+
+
+@register
+class Stmc1Axiom(TermAxiom):
+    """STMC1: prefer the higher mean similarity sim(t, t') over distinct query terms t and distinct document terms t'."""
+
+    name: ClassVar[str] = "STMC1"
+    similarity: TermSimilarity = WordNetTermSimilarity()
+
+    def prefetch(self, items: Sequence[Item]) -> None:
+        """Prepare all query and document terms at once."""
+        terms: set[str] = set()
+        for request, responses in items:
+            terms.update(term_statistics([request.text], self.model)[0].terms)
+            for d in term_statistics([r.text for r in responses], self.model):
+                terms.update(d.vocabulary)
+        self.similarity.prefetch(sorted(terms))
+
+    def core(self, query, docs, request, responses):
+        """compare(mean similarity)."""
+        terms = query_terms(query)
+        vocabulary = sorted(set().union(*(d.vocabulary for d in docs))) if docs else []
+        index = {t: i for i, t in enumerate(vocabulary)}
+        sims = self.similarity.matrix(terms, vocabulary) if terms else np.zeros((0, len(vocabulary)))
+        values = []
+        for d in docs:
+            columns = [index[t] for t in d.vocabulary]
+            values.append(float(sims[:, columns].mean()) if terms and columns else 0.0)
+        return compare(np.array(values))
+
+
+@register
+class Stmc2Axiom(TermAxiom):
+    """STMC2: for the most similar (query term t, non-query term t') pair(s) of both documents, prefer d1 if |d2| / |d1| ~ tf(t', d2) / tf(t, d1) for all."""
+
+    name: ClassVar[str] = "STMC2"
+    margin_fraction: float = 0.2
+    similarity: TermSimilarity = WordNetTermSimilarity()
+    reference_asymmetry: bool = False
+    """Return the reference's raw answer per ordered pair (not antisymmetric; diagonal may be 1)."""
+
+    prefetch = Stmc1Axiom.prefetch
+
+    def core(self, query, docs, request, responses):
+        """Per pair: the reference's first-applicable rule; antisymmetrised (upper triangle mirrored) unless reference_asymmetry."""
+        n = len(docs)
+        terms = query_terms(query)
+        prefs = np.zeros((n, n))
+        if not terms:
+            return prefs
+        qset = set(terms)
+        for i in range(n):
+            for j in range(n):
+                if i == j or (j < i and not self.reference_asymmetry):
+                    continue
+                prefs[i, j] = self._pair(terms, qset, docs[i], docs[j])
+        if not self.reference_asymmetry:
+            prefs = prefs - prefs.T
+        return prefs
+
+    def _pair(self, terms: list[str], qset: set[str], d1: TermStatistics, d2: TermStatistics) -> float:
+        others = sorted((d1.vocabulary | d2.vocabulary) - qset)
+        if not others or not d1.length or not d2.length:
+            return 0.0
+        sims = self.similarity.matrix(terms, others)
+        best = np.flatnonzero(np.isclose(sims.ravel(), sims.max(), rtol=1e-9, atol=1e-12))
+        pairs = [(terms[k // len(others)], others[k % len(others)]) for k in best]
+        m = self.margin_fraction
+
+        def similar(x: float, y: float) -> bool:
+            return bool(within_margin(x, y, m))
+
+        if all(d1.tf(t) and similar(d2.length / d1.length, d2.tf(o) / d1.tf(t)) for t, o in pairs):
+            return 1.0
+        if all(d2.tf(t) and similar(d1.length / d2.length, d1.tf(o) / d2.tf(t)) for t, o in pairs):
+            return -1.0
+        return 0.0
+
+
+STMC1 = Stmc1Axiom()
+STMC2 = Stmc2Axiom()

@@ -1,0 +1,94 @@
+"""Term frequency axioms TFC1, TFC3, M-TDC and LEN-M-TDC."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import numpy as np
+
+from ir_rag_axioms.axioms.base import compare, within_margin
+from ir_rag_axioms.axioms.preconditions import LEN, Precondition
+from ir_rag_axioms.axioms.registry import register
+from ir_rag_axioms.axioms.retrieval.base import StatisticsTermAxiom, TermAxiom, points_matrix, query_terms, tf_matrix
+
+
+@register
+class Tfc1Axiom(TermAxiom):
+    """TFC1: prefer more query term occurrences, sum_t tf(t, d) / |d|, within a relative margin (LEN precondition)."""
+
+    name: ClassVar[str] = "TFC1"
+    margin_fraction: float = 0.1
+    precondition: Precondition | None = LEN()
+    reference_skips_precondition: ClassVar[bool] = True
+
+    def core(self, query, docs, request, responses):
+        """compare(sum of relative tf)."""
+        values = tf_matrix(query_terms(query), docs, relative=True).sum(axis=1)
+        return compare(values, True, self.margin_fraction)
+
+
+@register
+class Tfc3Axiom(StatisticsTermAxiom):
+    """TFC3: for query term pairs with idf equal within the margin, d1 earns a point if tf(t1,d2) = tf(t1,d1) + tf(t2,d1), tf(t2,d2) = 0, tf(t1,d1), tf(t2,d1) > 0."""
+
+    name: ClassVar[str] = "TFC3"
+    margin_fraction: float = 0.1
+    precondition: Precondition | None = LEN()
+    reference_skips_precondition: ClassVar[bool] = True
+
+    def core(self, query, docs, request, responses):
+        """sign(points_i - points_j) over ordered pairs of query terms with similar idf."""
+        terms = query_terms(query)
+        n = len(docs)
+        if len(terms) < 2:
+            return np.zeros((n, n))
+        idf = self.statistics.idf(request, responses, terms)
+        tf = tf_matrix(terms, docs, relative=False)
+        points = np.zeros((n, n))
+        for a in range(len(terms)):
+            for b in range(len(terms)):
+                if a == b or not within_margin(idf[a], idf[b], self.margin_fraction):
+                    continue
+                holds = ((tf[None, :, a] == tf[:, None, a] + tf[:, None, b]) & (tf[None, :, b] == 0)
+                         & (tf[:, None, a] > 0) & (tf[:, None, b] > 0))
+                points += holds
+        return points_matrix(points)
+
+
+@register
+class ModifiedTdcAxiom(StatisticsTermAxiom):
+    """M-TDC: equal total query tf; per query term pair with idf(t1) > idf(t2) (beyond the margin), a point for more t1 occurrences."""
+
+    name: ClassVar[str] = "M_TDC"
+    margin_fraction: float = 0.1
+    """Relative margin within which two idf values count as equal."""
+
+    def core(self, query, docs, request, responses):
+        """sign(points_i - points_j) where sum_t tf(t, d_i) = sum_t tf(t, d_j)."""
+        terms = query_terms(query)
+        n = len(docs)
+        if len(terms) < 2:
+            return np.zeros((n, n))
+        idf = self.statistics.idf(request, responses, terms)
+        tf = tf_matrix(terms, docs, relative=False)
+        points = np.zeros((n, n))
+        for a in range(len(terms)):
+            for b in range(len(terms)):
+                if a != b and idf[a] > idf[b] and not within_margin(idf[a], idf[b], self.margin_fraction):
+                    points += tf[:, None, a] > tf[None, :, a]
+        totals = tf.sum(axis=1)
+        return points_matrix(points) * (totals[:, None] == totals[None, :])
+
+
+@register
+class LenModifiedTdcAxiom(ModifiedTdcAxiom):
+    """LEN-M-TDC: M-TDC with the LEN precondition."""
+
+    name: ClassVar[str] = "LEN_M_TDC"
+    precondition: Precondition | None = LEN()
+
+
+TFC1 = Tfc1Axiom()
+TFC3 = Tfc3Axiom()
+M_TDC = ModifiedTdcAxiom()
+LEN_M_TDC = LenModifiedTdcAxiom()
