@@ -105,6 +105,12 @@ class Analysis:
         """The number of worker processes to use now (``workers``, else the cores not busy with other work)."""
         return self.workers if self.workers is not None else _workers.default_workers()
 
+    def warm_up(self, encoders: Iterable[str]) -> None:
+        """Start, without waiting, the worker processes of these sentence encoders (when working with workers)."""
+        workers = self.worker_count()
+        for model in encoders:
+            _workers.warm_encoder(model, workers)
+
     # -- the per-text table ----------------------------------------------------------------------------
     def _get(self, text: str, key: Hashable) -> Any:
         with self._lock:
@@ -195,15 +201,21 @@ class Analysis:
         return values
 
     def _parse_features(self, model: str, by_text: dict[str, set[Feature]]) -> dict[tuple[str, Feature], Any]:
+        """Feature values from one parse per text: in worker processes for large jobs, else in-process from Docs."""
         groups: dict[frozenset[Feature], list[str]] = {}
         for text, features in by_text.items():
             groups.setdefault(frozenset(features), []).append(text)
         values: dict[tuple[str, Feature], Any] = {}
+        workers = self.worker_count()
         with self._compute:
             for features, texts in groups.items():
                 ordered = sorted(features, key=lambda f: repr(f.key))
-                results = _workers.feature_values(model, ordered, texts, self.batch_size, self.worker_count())
-                for text, row in zip(texts, results, strict=True):
+                if _workers.use_pool(len(texts), workers):
+                    rows = _workers.feature_values(model, ordered, texts, self.batch_size, workers)
+                else:  # in-process: reuse and keep the Docs, so that later features of the same texts parse nothing
+                    docs = self.parse(texts, model, {need for f in ordered for need in f.needs})
+                    rows = [tuple(f(doc) for f in ordered) for doc in docs]
+                for text, row in zip(texts, rows, strict=True):
                     values.update({(text, f): v for f, v in zip(ordered, row, strict=True)})
         return values
 
@@ -219,20 +231,25 @@ class Analysis:
     # -- spaCy Docs on demand (for tools that need the Doc itself) -----------------------------------------
     def parse(self, texts: Sequence[str], model: str, needs: Iterable[str]) -> list[Any]:
         """spaCy Docs with at least the components for ``needs`` (bounded cache of ``max_docs``; never modify them)."""
-        pipes = pipes_for(needs)
         nlp = load_spacy(model)
-        pipes = frozenset(p for p in pipes if p in nlp.component_names)
+        pipes = frozenset(p for p in pipes_for(needs) if p in nlp.component_names)
         with self._compute:
             todo = [t for t in dict.fromkeys(texts) if not self._doc_has(model, t, pipes)]
-            if todo:
-                union = {t: pipes | self._docs.get((model, t), (frozenset(), None))[0] for t in todo}
-                for done in set(union.values()):
-                    batch = [t for t in todo if union[t] == done]
-                    disable = [name for name in nlp.pipe_names if name not in done]
-                    inputs = [t if len(t) <= MAX_TEXT_CHARS else "" for t in batch]
-                    for text, doc in zip(batch, nlp.pipe(inputs, disable=disable, batch_size=self.batch_size),
-                                         strict=True):
-                        self._keep_doc(model, text, done, doc)
+            cached = {t: self._docs[(model, t)] for t in todo if (model, t) in self._docs}
+            # A Doc parsed before with fewer components gets the entity recognizer (which reads no other component)
+            # run on a copy; anything else is parsed anew with the union of the components.
+            ner_only = [t for t in todo if t in cached and pipes - cached[t][0] == {"ner"} and _ner_alone(nlp)]
+            if ner_only:
+                copies = nlp.get_pipe("ner").pipe((cached[t][1].copy() for t in ner_only), batch_size=self.batch_size)
+                for text, doc in zip(ner_only, copies, strict=True):
+                    self._keep_doc(model, text, cached[text][0] | pipes, doc)
+            fresh = [t for t in todo if t not in ner_only]
+            for done in {pipes | cached.get(t, (frozenset(), None))[0] for t in fresh}:
+                batch = [t for t in fresh if pipes | cached.get(t, (frozenset(), None))[0] == done]
+                disable = [name for name in nlp.pipe_names if name not in done]
+                inputs = [t if len(t) <= MAX_TEXT_CHARS else "" for t in batch]
+                for text, doc in zip(batch, nlp.pipe(inputs, disable=disable, batch_size=self.batch_size), strict=True):
+                    self._keep_doc(model, text, done, doc)
             with self._lock:
                 return [self._docs[(model, t)][1] for t in texts]
 
@@ -300,7 +317,13 @@ class Analysis:
         _CURRENT.reset(self._scopes.tokens.pop())
 
 
-_MISSING = object()
+def _ner_alone(nlp: Any) -> bool:
+    """Whether the pipeline's entity recognizer reads no shared layer (so it can run on an earlier parse)."""
+    if "ner" not in nlp.component_names:
+        return False
+    if "tok2vec" not in nlp.component_names:
+        return True
+    return "ner" not in getattr(nlp.get_pipe("tok2vec"), "listening_components", ())
 
 
 def _dimension(model: str) -> int:

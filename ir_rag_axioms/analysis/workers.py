@@ -1,8 +1,9 @@
 """Analysis in worker processes: spaCy features over shards of the texts, the encoder over shards of its batches.
 
 Work is split into the same units whatever the number of workers (spaCy: texts, each parsed alone of any other
-state; encoder: batches formed by the caller), so 1 and N workers give identical results. Pools start on first
-use and live until the process ends; small jobs run in-process.
+state; encoder: batches formed by the caller, one torch thread everywhere), so 1 and N workers give identical
+results. One pool of forked processes starts on first use and lives until the process ends (forking, unlike
+spawning, never re-runs the caller's script); small jobs run in-process.
 """
 
 from __future__ import annotations
@@ -22,12 +23,12 @@ from ir_rag_axioms import settings
 from ir_rag_axioms.analysis.features import Feature
 from ir_rag_axioms.analysis.resources import load_sentence_encoder, load_spacy
 
-MIN_TEXTS_PER_WORKER = 32
+MIN_TEXTS_PER_WORKER = 8
 """spaCy work below this many texts per worker runs in-process (a pool only pays for itself on larger jobs)."""
-MIN_BATCHES_PER_WORKER = 8
+MIN_BATCHES_PER_WORKER = 2
 """Encoder work below this many batches per worker runs in-process."""
 
-_POOLS: dict[tuple[str, int], Executor] = {}
+_POOLS: dict[int, Executor] = {}
 
 
 def available_cores() -> int:
@@ -51,14 +52,14 @@ def default_workers() -> int:
     return max(1, cores - others)
 
 
-def _pool(kind: str, workers: int) -> Executor:
-    key = (kind, workers)
-    if key not in _POOLS:
-        # spaCy workers fork (they inherit the loaded pipeline and never run torch); encoder workers start clean,
-        # since torch's thread pools do not survive a fork.
-        context = multiprocessing.get_context("fork" if kind == "spacy" else "spawn")
-        _POOLS[key] = ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker)
-    return _POOLS[key]
+def _pool(workers: int) -> Executor:
+    """The pool of ``workers`` processes, forked on first use (they inherit the models loaded so far)."""
+    if workers not in _POOLS:
+        # Forked workers start at once and share the loaded pipelines and encoders; torch runs with one thread in
+        # them (as in PyTorch's own DataLoader workers), which is what makes forking after torch safe.
+        context = multiprocessing.get_context("fork")
+        _POOLS[workers] = ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker)
+    return _POOLS[workers]
 
 
 @atexit.register
@@ -70,9 +71,14 @@ def shutdown() -> None:
 
 
 def _init_worker() -> None:
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-    os.environ.setdefault("TQDM_DISABLE", "1")
+    os.environ["TOKENIZERS_PARALLELISM"] = "false"
+    os.environ["TQDM_DISABLE"] = "1"
+    try:
+        import torch
+
+        torch.set_num_threads(1)
+    except ImportError:  # pragma: no cover - the encoder is optional
+        pass
 
 
 def _shards(items: Sequence[Any], size: int) -> list[Sequence[Any]]:
@@ -88,14 +94,17 @@ def spacy_version(model: str) -> str:
     return f"spacy{spacy.__version__}/{meta.get('name')}-{meta.get('version')}"
 
 
+def use_pool(texts: int, workers: int) -> bool:
+    """Whether spaCy work on this many texts goes to worker processes (else it runs in-process)."""
+    return workers > 1 and texts >= 2 * MIN_TEXTS_PER_WORKER
+
+
 def feature_values(model: str, features: Sequence[Feature], texts: Sequence[str], batch_size: int,
                    workers: int) -> list[tuple[Any, ...]]:
-    """For each text, the values of ``features`` from one parse with the union of their needs."""
+    """For each text, the values of ``features`` from one parse with the union of their needs, in worker processes."""
     load_spacy(model)  # load before forking, so that workers inherit the pipeline
-    if workers <= 1 or len(texts) < 2 * MIN_TEXTS_PER_WORKER:
-        return _feature_shard(model, tuple(features), list(texts), batch_size)
     size = max(MIN_TEXTS_PER_WORKER, -(-len(texts) // (4 * workers)))
-    futures = [_pool("spacy", workers).submit(_feature_shard, model, tuple(features), list(s), batch_size)
+    futures = [_pool(workers).submit(_feature_shard, model, tuple(features), list(s), batch_size)
                for s in _shards(texts, size)]
     return [values for future in futures for values in future.result()]
 
@@ -130,6 +139,13 @@ def encoder_version() -> str:
     return f"st{metadata.version('sentence-transformers')}/torch{metadata.version('torch')}"
 
 
+def warm_encoder(model: str, workers: int) -> None:
+    """Let each encoder worker load ``model`` in the background (no-op with one worker)."""
+    if workers > 1:
+        load_sentence_encoder(model)  # in this process, before the workers fork, so that they share it
+        _pool(workers)
+
+
 def encode(model: str, strings: Sequence[str], batch_size: int, workers: int) -> list[np.ndarray]:
     """Unit-length float32 vectors of ``strings``, batches formed here by length so any worker count agrees."""
     order = sorted(range(len(strings)), key=lambda i: (-len(strings[i]), i))
@@ -138,7 +154,7 @@ def encode(model: str, strings: Sequence[str], batch_size: int, workers: int) ->
         encoded = _encode_batches(model, batches)
     else:
         per_task = max(MIN_BATCHES_PER_WORKER // 2, -(-len(batches) // (4 * workers)))
-        futures = [_pool("encoder", workers).submit(_encode_batches, model, list(group))
+        futures = [_pool(workers).submit(_encode_batches, model, list(group))
                    for group in _shards(batches, per_task)]
         encoded = [vectors for future in futures for vectors in future.result()]
     out: list[np.ndarray] = [np.empty(0, np.float32)] * len(strings)

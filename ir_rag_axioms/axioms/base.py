@@ -44,6 +44,8 @@ class Reads:
     request: tuple[Feature, ...] = ()
     responses: tuple[Feature, ...] = ()
     context: tuple[Feature, ...] = ()
+    encoder: str | None = None
+    """The sentence encoder the axiom embeds with afterwards (its worker processes start while spaCy runs)."""
 
 
 def analyse(axioms: Iterable[Axiom], items: Sequence[Item], analysis: Analysis | None = None,
@@ -59,6 +61,8 @@ def analyse(axioms: Iterable[Axiom], items: Sequence[Item], analysis: Analysis |
                 wanted += [(reads.model, f, r.text) for r in responses for f in reads.responses]
                 wanted += [(reads.model, f, p) for p in request.context or () for f in reads.context]
     with analysis:
+        if tools:
+            analysis.warm_up({r.encoder for axiom in axioms for r in axiom.reads() if r.encoder})
         analysis.compute_features(wanted)
         for axiom in axioms if tools else ():
             axiom.prefetch(items)

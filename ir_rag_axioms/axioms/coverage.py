@@ -68,8 +68,8 @@ class AspectRedundancyCoverageAxiom(AspectAxiom):
     margin_fraction: float = 0.2
 
     def reads(self) -> tuple[Reads, ...]:
-        """The aspects of each response."""
-        return (Reads(self.spacy_model, responses=(self.aspects,)),)
+        """The aspects of each response (embedded afterwards)."""
+        return (Reads(self.spacy_model, responses=(self.aspects,), encoder=self.sentence_model),)
 
     def prefetch(self, items: Sequence[Item]) -> None:
         """Embed the aspects of all responses in one batch."""
@@ -93,7 +93,8 @@ class AspectSentenceSimilarityAxiom(AspectAxiom):
 
     def reads(self) -> tuple[Reads, ...]:
         """The reference texts' aspects and the responses' sentences."""
-        return (Reads(self.spacy_model, responses=(SENTENCES,), **{self.reference: (self.aspects,)}),)
+        return (Reads(self.spacy_model, responses=(SENTENCES,), encoder=self.sentence_model,
+                      **{self.reference: (self.aspects,)}),)
 
     def reference_aspects(self, request: GenerationRequest) -> list[str]:
         """Distinct aspects of the reference texts, in order of first mention (empty: the axiom abstains)."""
