@@ -8,6 +8,7 @@ from typing import Any
 from ir_rag_axioms import axioms as _axioms
 from ir_rag_axioms.aggregation import borda, bradley_terry, copeland, kwiksort, majority_vote
 from ir_rag_axioms.analysis.cache import Analysis
+from ir_rag_axioms.analysis.features import Feature
 from ir_rag_axioms.axioms.base import Axiom, FeatureAxiom, ParsedAxiom, Reads, analyse, compare
 from ir_rag_axioms.axioms.combinators import Cascade, Conjunction, MajorityVote, Negated, Normalized, Product, Sum
 from ir_rag_axioms.axioms.generative import Generative
@@ -39,7 +40,7 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "REGISTRY", "Analysis", "ArgumentTagger", "Axiom", "AxiomFeatures", "AxiomaticPreferences", "AxiomaticReranker",
-    "Cascade", "Conjunction", "CrowdOracle", "Document", "FeatureAxiom", "FunctionTagger", "GenerationRequest",
+    "Cascade", "Conjunction", "CrowdOracle", "Document", "Feature", "FeatureAxiom", "FunctionTagger", "GenerationRequest",
     "GenerationResponse", "Generative", "LEN", "LlmRatingOracle", "MajorityVote", "Negated", "Normalized",
     "NuggetOracle", "ParsedAxiom", "Product", "Query", "Reads", "Sum", "__version__", "analyse", "borda",
     "bradley_terry", "compare", "copeland", "evaluate_axioms", "evaluation_table", "get", "kwiksort",
