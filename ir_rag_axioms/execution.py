@@ -1,0 +1,198 @@
+"""Preference stacks for many requests with bounded memory: in chunks of topics locally, or on a pool of Ray actors.
+
+Both backends give identical matrices: each chunk of topics gets one batched analysis pass (``prefetch_all``) in
+its own ``Analysis``, which is dropped after the chunk, so peak memory depends on the chunk size, not on the
+number of topics. The Ray backend sends the chunks round-robin to ``workers`` actors (each loads the models once)
+with at most ``IN_FLIGHT_PER_WORKER`` chunks per actor queued, and yields the stacks in input order.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import sys
+from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any, Literal, get_args
+
+import numpy as np
+
+from ir_rag_axioms.analysis.cache import Analysis
+from ir_rag_axioms.axioms.base import Axiom, Item, check_responses, prefetch_all
+from ir_rag_axioms.model import GenerationRequest
+
+Backend = Literal["local", "ray"]
+"""Where the matrices are computed: this process (``local``) or a pool of Ray actors (``ray``)."""
+BACKENDS: tuple[str, ...] = get_args(Backend)
+IN_FLIGHT_PER_WORKER = 2
+"""Chunks submitted per Ray actor before the driver waits for the oldest one (bounds the driver's memory)."""
+RAY_INSTALL_HINT = "pip install ir_rag_axioms[ray]"
+
+
+def preference_stacks(
+    axioms: Sequence[Axiom], items: Iterable[Item], *, backend: Backend = "local",
+    chunk_size: int = 16, workers: int | None = None, ray_address: str | None = None,
+    analysis: Analysis | None = None, progress: bool = False,
+) -> Iterator[np.ndarray]:
+    """For each (request, responses) item in input order, the (k, n, n) stack of the k axioms' preference matrices.
+
+    ``local``: chunks of ``chunk_size`` topics, each analysed in one batched pass inside a fresh ``Analysis``
+    (or inside ``analysis`` if given, which then keeps everything). ``ray``: the chunks go to ``workers`` Ray
+    actors (default: the CPUs Ray reports) of the cluster at ``ray_address`` or ``$RAY_ADDRESS``, else of a
+    local Ray started (and stopped) here. Lazy: items are read one chunk ahead (Ray: a bounded window ahead).
+    """
+    axioms = _check_arguments(axioms, backend, chunk_size, workers, analysis)
+    chunks = _chunks(items, chunk_size)
+    if backend == "local":
+        stacks = itertools.chain.from_iterable(_chunk_stacks(axioms, chunk, analysis) for chunk in chunks)
+    else:
+        stacks = _ray_stacks(axioms, chunks, _import_ray(), workers, ray_address)
+    if progress:
+        from tqdm.auto import tqdm
+
+        stacks = tqdm(stacks, desc="preference stacks", unit="topic", total=_length(items))
+    return iter(stacks)
+
+
+def _check_arguments(
+    axioms: Sequence[Axiom], backend: str, chunk_size: int, workers: int | None, analysis: Analysis | None
+) -> list[Axiom]:
+    """The axioms as a non-empty list; ValueError on an unknown backend, chunk_size < 1, workers < 1, or analysis with Ray."""
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; use one of {BACKENDS}")
+    if isinstance(axioms, Axiom):
+        axioms = [axioms]
+    axioms = list(axioms)
+    if not axioms:
+        raise ValueError("need at least one axiom")
+    for axiom in axioms:
+        if not isinstance(axiom, Axiom):
+            raise TypeError(f"expected Axiom instances, got {type(axiom).__name__}: {axiom!r}")
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
+        raise ValueError(f"chunk_size must be an integer >= 1, got {chunk_size!r}")
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
+        raise ValueError(f"workers must be an integer >= 1 (or None: all CPUs), got {workers!r}")
+    if analysis is not None and backend != "local":
+        raise ValueError("analysis= is shared in this process only; use it with backend='local'")
+    return axioms
+
+
+def _chunks(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
+    """Consecutive lists of ``size`` checked items (the last one shorter), read lazily."""
+    iterator = iter(items)
+    while chunk := list(itertools.islice(iterator, size)):
+        yield [_checked(item) for item in chunk]
+
+
+def _checked(item: Item) -> Item:
+    """(request, responses as a list); TypeError on a non-request, ValueError on duplicate response ids."""
+    request, responses = item
+    if not isinstance(request, GenerationRequest):
+        raise TypeError(f"expected GenerationRequest, got {type(request).__name__}")
+    return request, check_responses(responses)
+
+
+def _length(items: Iterable[Item]) -> int | None:
+    """len(items) if the iterable knows it (for the progress bar), else None."""
+    return len(items) if hasattr(items, "__len__") else None  # type: ignore[arg-type]
+
+
+def _chunk_stacks(axioms: Sequence[Axiom], chunk: Sequence[Item], analysis: Analysis | None = None) -> list[np.ndarray]:
+    """One chunk's stacks: ``prefetch_all`` in ``analysis`` (default: a fresh one, dropped afterwards), then the matrices."""
+    with analysis if analysis is not None else Analysis():
+        prefetch_all(axioms, chunk)
+        return [_stack(axioms, request, responses) for request, responses in chunk]
+
+
+def _stack(axioms: Sequence[Axiom], request: GenerationRequest, responses: list[Any]) -> np.ndarray:
+    """The (k, n, n) float64 stack of the axioms' matrices, assuming the analysis is prefetched; (k, 0, 0) for no responses."""
+    if not responses:
+        return np.zeros((len(axioms), 0, 0))
+    return np.stack([np.asarray(axiom.matrix(request, responses), dtype=np.float64) for axiom in axioms])
+
+
+# -- Ray ------------------------------------------------------------------------------------------------------
+def _import_ray() -> Any:
+    """The ``ray`` module; ImportError naming the extra to install if it is missing."""
+    try:
+        import ray
+    except ImportError as error:
+        raise ImportError(f"backend='ray' needs Ray: {RAY_INSTALL_HINT} (or pip install ray)") from error
+    return ray
+
+
+class StackWorker:
+    """A Ray actor's state: the axioms; models load once per actor, each chunk gets a fresh analysis (bounded memory)."""
+
+    def __init__(self, axioms: Sequence[Axiom]) -> None:
+        self.axioms = list(axioms)
+
+    def stacks(self, chunk: list[Item]) -> list[np.ndarray]:
+        """The chunk's (k, n, n) stacks, as the local backend computes them."""
+        return _chunk_stacks(self.axioms, chunk)
+
+
+def _ray_stacks(
+    axioms: list[Axiom], chunks: Iterator[list[Item]], ray: Any, workers: int | None, address: str | None
+) -> Iterator[np.ndarray]:
+    """Stacks in input order from a pool of actors; Ray is started here (and stopped afterwards) unless already running."""
+    started = _ray_start(ray, address, workers)
+    actors: list[Any] = []
+    try:
+        count = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
+        shared = ray.put(axioms)
+        worker = ray.remote(StackWorker).options(num_cpus=1, runtime_env={"env_vars": worker_environment()})
+        actors = [worker.remote(shared) for _ in range(count)]
+        for stacks in _ordered_results(ray, actors, chunks):
+            yield from stacks
+    finally:
+        for actor in actors:
+            ray.kill(actor)
+        if started:
+            ray.shutdown()
+
+
+def _ray_start(ray: Any, address: str | None, workers: int | None) -> bool:
+    """Join ``address`` (else ``$RAY_ADDRESS``) or start a local Ray with ``workers`` CPUs; False if Ray was already running."""
+    if ray.is_initialized():
+        return False
+    address = address or os.environ.get("RAY_ADDRESS")
+    if address:
+        ray.init(address=address, log_to_driver=False)
+    else:
+        ray.init(num_cpus=workers or os.cpu_count() or 1, include_dashboard=False, log_to_driver=False)
+    return True
+
+
+def _ordered_results(ray: Any, actors: list[Any], chunks: Iterator[list[Item]]) -> Iterator[list[np.ndarray]]:
+    """Chunk i to actor i mod #actors, at most IN_FLIGHT_PER_WORKER * #actors pending; results in submission order."""
+    pending: deque[Any] = deque()
+    for index, chunk in enumerate(chunks):
+        pending.append(actors[index % len(actors)].stacks.remote(chunk))
+        if len(pending) >= IN_FLIGHT_PER_WORKER * len(actors):
+            yield ray.get(pending.popleft())
+    while pending:
+        yield ray.get(pending.popleft())
+
+
+def worker_environment() -> dict[str, str]:
+    """Environment of the actors: offline models, one torch/OpenMP thread and spaCy process, and the driver's import path."""
+    env = {name: os.environ.get(name, "1") for name in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")}
+    env.update(IR_RAG_AXIOMS_TORCH_THREADS="1", OMP_NUM_THREADS="1", IR_RAG_AXIOMS_SPACY_PROCESSES="1",
+               TOKENIZERS_PARALLELISM="false", TQDM_DISABLE="1", PYTHONPATH=os.pathsep.join(driver_import_path()))
+    return env
+
+
+def driver_import_path() -> list[str]:
+    """This package's root, then the driver's sys.path folders outside the interpreter (so actors import the same code)."""
+    import ir_rag_axioms
+
+    prefixes = tuple(str(Path(p).resolve()) for p in {sys.prefix, sys.base_prefix, sys.exec_prefix})
+    paths = [str(Path(ir_rag_axioms.__file__).resolve().parents[1])]
+    for entry in sys.path:
+        path = str(Path(entry or os.getcwd()).resolve())
+        if Path(path).is_dir() and not path.startswith(prefixes) and path not in paths:
+            paths.append(path)
+    paths += [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p and p not in paths]
+    return paths

@@ -1,0 +1,161 @@
+"""preference_stacks: identical matrices for every chunk size and on Ray, lazy streaming, fresh analysis per chunk, input checks."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+
+from ir_rag_axioms import CLAR2, CORR1, COV1, COV3, GenerationRequest, GenerationResponse
+from ir_rag_axioms.analysis.cache import Analysis, default_analysis
+from ir_rag_axioms.axioms.base import Axiom
+from ir_rag_axioms.demo import load_demo
+from ir_rag_axioms.execution import BACKENDS, driver_import_path, preference_stacks, worker_environment
+
+AXIOMS = [COV1, CORR1, CLAR2, COV3]  # three cheap axioms and one that embeds (COV3)
+
+
+@dataclass(frozen=True, eq=False)
+class TopicNumber(Axiom):
+    """Every cell holds the request id as a number (shows the order); records the analysis each prefetch ran in."""
+
+    seen: list = None  # type: ignore[assignment]
+
+    def prefetch(self, items):
+        if self.seen is not None:
+            self.seen.append((id(default_analysis()), [request.id for request, _ in items]))
+
+    def matrix(self, request, responses):
+        return np.full((len(responses), len(responses)), float(request.id))
+
+
+def numbered(count: int, consumed: list | None = None):
+    """A generator of ``count`` items with ids 0..count-1 and two responses; appends each id it hands out to ``consumed``."""
+    for i in range(count):
+        if consumed is not None:
+            consumed.append(i)
+        yield GenerationRequest(str(i), f"query {i}"), [GenerationResponse("a", "one"), GenerationResponse("b", "two")]
+
+
+@pytest.fixture(scope="module")
+def mixed_items(judged_items):
+    """The demo topics and five judged crowd topics (20 passages, 6 responses each)."""
+    return load_demo() + judged_items[:5]
+
+
+@pytest.fixture(scope="module")
+def one_chunk(mixed_items):
+    """The stacks from a single chunk holding every item."""
+    return list(preference_stacks(AXIOMS, mixed_items, chunk_size=len(mixed_items)))
+
+
+def assert_identical(expected: list[np.ndarray], actual: list[np.ndarray]) -> None:
+    assert len(actual) == len(expected)
+    for want, got in zip(expected, actual):
+        assert got.dtype == np.float64 and np.array_equal(want, got)
+
+
+@pytest.mark.shared
+@pytest.mark.parametrize("chunk_size", [1, 5])
+def test_every_chunk_size_gives_the_matrices_of_one_chunk(mixed_items, one_chunk, chunk_size):
+    assert_identical(one_chunk, list(preference_stacks(AXIOMS, mixed_items, chunk_size=chunk_size)))
+
+
+@pytest.mark.shared
+def test_stacks_equal_the_per_axiom_batch_matrices(mixed_items, one_chunk):
+    with Analysis():
+        per_axiom = [axiom.preferences_batch(mixed_items) for axiom in AXIOMS]
+    expected = [np.stack([matrices[t] for matrices in per_axiom]) for t in range(len(mixed_items))]
+    assert_identical(expected, one_chunk)
+    assert any(np.any(stack != 0) for stack in one_chunk)
+    assert [s.shape for s in one_chunk] == [(len(AXIOMS), len(r), len(r)) for _, r in mixed_items]
+
+
+@pytest.mark.shared
+def test_ray_with_two_workers_gives_the_local_matrices(mixed_items, one_chunk):
+    ray = pytest.importorskip("ray", reason="Ray is not installed (pip install ir_rag_axioms[ray])")
+    assert not ray.is_initialized()
+    stacks = list(preference_stacks(AXIOMS, mixed_items, backend="ray", workers=2, chunk_size=2))
+    assert_identical(one_chunk, stacks)
+    assert not ray.is_initialized()  # the Ray started for the call is stopped afterwards
+
+
+def test_ray_keeps_input_order_and_a_ray_the_caller_started():
+    ray = pytest.importorskip("ray", reason="Ray is not installed (pip install ir_rag_axioms[ray])")
+    ray.init(num_cpus=2, include_dashboard=False)
+    try:
+        stacks = list(preference_stacks([TopicNumber()], numbered(11), backend="ray", workers=2, chunk_size=1))
+        assert [int(s[0, 0, 0]) for s in stacks] == list(range(11))
+        assert ray.is_initialized()
+    finally:
+        ray.shutdown()
+
+
+def test_local_streaming_reads_one_chunk_ahead_only():
+    consumed: list[int] = []
+    stacks = preference_stacks([TopicNumber()], numbered(100, consumed), chunk_size=4)
+    assert consumed == []  # lazy: nothing read before the first stack is asked for
+    assert [int(next(stacks)[0, 0, 0]) for _ in range(5)] == [0, 1, 2, 3, 4]
+    assert consumed == list(range(8))
+
+
+def test_each_chunk_gets_a_fresh_analysis_unless_one_is_given():
+    seen: list = []
+    outer = default_analysis()
+    stacks = preference_stacks([TopicNumber(seen=seen)], numbered(5), chunk_size=2)
+    next(stacks)
+    assert default_analysis() is outer  # the chunk's analysis does not leak to the caller between stacks
+    list(stacks)
+    assert [ids for _, ids in seen] == [["0", "1"], ["2", "3"], ["4"]]
+    assert len({analysis for analysis, _ in seen}) == 3 and id(outer) not in {a for a, _ in seen}
+    seen.clear()
+    shared = Analysis()
+    list(preference_stacks([TopicNumber(seen=seen)], numbered(5), chunk_size=2, analysis=shared))
+    assert {analysis for analysis, _ in seen} == {id(shared)}
+
+
+def test_no_responses_give_an_empty_stack_per_axiom():
+    items = [(GenerationRequest("q", "query"), [])]
+    (stack,) = preference_stacks([TopicNumber(), TopicNumber()], items)
+    assert stack.shape == (2, 0, 0)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"axioms": []}, "at least one axiom"),
+        ({"chunk_size": 0}, "chunk_size"),
+        ({"workers": 0}, "workers"),
+        ({"backend": "spark"}, str(BACKENDS)),
+        ({"backend": "ray", "analysis": Analysis()}, "backend='local'"),
+    ],
+)
+def test_bad_arguments_raise_at_the_call(arguments, message):
+    call = {"axioms": [TopicNumber()], "items": numbered(3), **arguments}
+    with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)").replace("[", r"\[")):
+        preference_stacks(call.pop("axioms"), call.pop("items"), **call)
+
+
+def test_bad_items_raise():
+    with pytest.raises(TypeError, match="GenerationRequest"):
+        list(preference_stacks([TopicNumber()], [("not a request", [])]))
+    duplicate = [GenerationResponse("a", "x"), GenerationResponse("a", "y")]
+    with pytest.raises(ValueError, match="duplicate"):
+        list(preference_stacks([TopicNumber()], [(GenerationRequest("q", "query"), duplicate)]))
+
+
+def test_missing_ray_names_the_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)  # makes "import ray" raise ImportError
+    with pytest.raises(ImportError, match=r"pip install ir_rag_axioms\[ray\]"):
+        preference_stacks([TopicNumber()], numbered(2), backend="ray")
+
+
+def test_actors_import_this_package_offline_with_one_thread():
+    import ir_rag_axioms
+
+    env = worker_environment()
+    root = driver_import_path()[0]
+    assert ir_rag_axioms.__file__.startswith(root) and env["PYTHONPATH"].split(":")[0] == root
+    assert env["IR_RAG_AXIOMS_TORCH_THREADS"] == "1" and env["HF_HUB_OFFLINE"] == "1"
