@@ -222,39 +222,51 @@ def cache_file(cache_dir: str | os.PathLike, axiom: Any, items: Sequence) -> Pat
 
 def compute_preferences(
     axioms: Mapping[str, Any], items: Sequence, progress: bool = False, cache_dir: str | os.PathLike | None = None,
+    **execution: Any,
 ) -> dict[str, list[np.ndarray]]:
-    """name -> one matrix per item after one shared spaCy pass; reused from / stored in ``cache_dir`` if given; an axiom whose tool is unavailable (e.g. CLAR1 without LanguageTool) is skipped with a warning."""
-    from ir_rag_axioms.analysis.resources import ToolUnavailableError
-    from ir_rag_axioms.axioms.base import analyse
+    """name -> one matrix per item, computed together in chunks of topics (``execution.preference_stacks``: ``analysis``, ``backend``, ``chunk_size``, ``workers``, ``ray_address``); reused from / stored in ``cache_dir``; an axiom whose tool is unavailable (e.g. CLAR1 without LanguageTool) is skipped with a warning."""
+    from ir_rag_axioms.execution import preference_stacks
 
     items = list(items)
     files = {name: cache_file(cache_dir, axiom, items) if cache_dir else None for name, axiom in axioms.items()}
-    cached = {name for name, file in files.items() if file is not None and file.is_file()}
-    analyse([axiom for name, axiom in axioms.items() if name not in cached], items, tools=False)
-    out = {}
-    for name, axiom in axioms.items():
-        if name in cached:
-            with np.load(files[name]) as stored:
+    out: dict[str, list[np.ndarray]] = {}
+    for name, file in files.items():
+        if file is not None and file.is_file():
+            with np.load(file) as stored:
                 out[name] = [stored[str(k)] for k in range(len(items))]
-            continue
-        try:
-            out[name] = [np.asarray(m, dtype=np.float64) for m in axiom.preferences_batch(items, progress=progress)]
-        except ToolUnavailableError as error:
-            warnings.warn(f"skipped {name}: {error}", stacklevel=2)
-            continue
-        if files[name] is not None:
-            files[name].parent.mkdir(parents=True, exist_ok=True)
-            np.savez_compressed(files[name], **{str(k): m for k, m in enumerate(out[name])})
-    return out
+    todo = {name: axiom for name, axiom in axioms.items() if name not in out and _usable(name, axiom)}
+    if todo:
+        computed: dict[str, list[np.ndarray]] = {name: [] for name in todo}
+        for stack in preference_stacks(list(todo.values()), items, progress=progress, **execution):
+            for k, name in enumerate(todo):
+                computed[name].append(stack[k])
+        for name, matrices in computed.items():
+            out[name] = matrices
+            if files[name] is not None:
+                files[name].parent.mkdir(parents=True, exist_ok=True)
+                np.savez_compressed(files[name], **{str(k): m for k, m in enumerate(matrices)})
+    return {name: out[name] for name in axioms if name in out}
+
+
+def _usable(name: str, axiom: Any) -> bool:
+    """Whether the axiom's tools are available (checked by its ``prefetch`` on no items); warn and skip it if not."""
+    from ir_rag_axioms.analysis.resources import ToolUnavailableError
+
+    try:
+        axiom.prefetch([])
+    except ToolUnavailableError as error:
+        warnings.warn(f"skipped {name}: {error}", stacklevel=3)
+        return False
+    return True
 
 
 def evaluate_axioms(
     axioms: Mapping[str, Any], items: Sequence, oracle: Any, progress: bool = False, samples: int = 0, seed: int = 0,
-    cache_dir: str | os.PathLike | None = None,
+    cache_dir: str | os.PathLike | None = None, **execution: Any,
 ) -> pd.DataFrame:
-    """The evaluation table of named axioms on (request, responses) items against an oracle axiom (or its matrices); see ``compute_preferences`` for ``cache_dir``."""
+    """The evaluation table of named axioms on (request, responses) items against an oracle axiom (or its matrices); see ``compute_preferences`` for ``cache_dir`` and the execution options (``analysis``, ``backend``, ...)."""
     oracle_matrices = oracle if isinstance(oracle, (list, np.ndarray)) else oracle.preferences_batch(items)
-    preferences = compute_preferences(axioms, items, progress, cache_dir)
+    preferences = compute_preferences(axioms, items, progress, cache_dir, **execution)
     return evaluation_table(preferences, oracle_matrices, samples=samples, seed=seed)
 
 

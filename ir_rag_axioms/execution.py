@@ -1,6 +1,6 @@
 """Preference stacks for many requests with bounded memory: in chunks of topics locally, or on a pool of Ray actors.
 
-Both backends give identical matrices: each chunk of topics gets one batched analysis pass (``prefetch_all``) in
+Both backends give identical matrices: each chunk of topics gets one batched analysis pass (``analyse``) in
 its own ``Analysis``, which is dropped after the chunk, so peak memory depends on the chunk size, not on the
 number of topics. The Ray backend sends the chunks round-robin to ``workers`` actors (each loads the models once)
 with at most ``IN_FLIGHT_PER_WORKER`` chunks per actor queued, and yields the stacks in input order.
@@ -19,7 +19,7 @@ from typing import Any, Literal, get_args
 import numpy as np
 
 from ir_rag_axioms.analysis.cache import Analysis
-from ir_rag_axioms.axioms.base import Axiom, Item, check_responses, prefetch_all
+from ir_rag_axioms.axioms.base import Axiom, Item, analyse, check_responses
 from ir_rag_axioms.model import GenerationRequest
 
 Backend = Literal["local", "ray"]
@@ -99,9 +99,9 @@ def _length(items: Iterable[Item]) -> int | None:
 
 
 def _chunk_stacks(axioms: Sequence[Axiom], chunk: Sequence[Item], analysis: Analysis | None = None) -> list[np.ndarray]:
-    """One chunk's stacks: ``prefetch_all`` in ``analysis`` (default: a fresh one, dropped afterwards), then the matrices."""
+    """One chunk's stacks: ``analyse`` in ``analysis`` (default: a fresh one, dropped afterwards), then the matrices."""
     with analysis if analysis is not None else Analysis():
-        prefetch_all(axioms, chunk)
+        analyse(axioms, chunk)
         return [_stack(axioms, request, responses) for request, responses in chunk]
 
 
@@ -179,7 +179,7 @@ def _ordered_results(ray: Any, actors: list[Any], chunks: Iterator[list[Item]]) 
 def worker_environment() -> dict[str, str]:
     """Environment of the actors: offline models, one torch/OpenMP thread and spaCy process, and the driver's import path."""
     env = {name: os.environ.get(name, "1") for name in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")}
-    env.update(IR_RAG_AXIOMS_TORCH_THREADS="1", OMP_NUM_THREADS="1", IR_RAG_AXIOMS_SPACY_PROCESSES="1",
+    env.update(IR_RAG_AXIOMS_TORCH_THREADS="1", OMP_NUM_THREADS="1", IR_RAG_AXIOMS_WORKERS="1",
                TOKENIZERS_PARALLELISM="false", TQDM_DISABLE="1", PYTHONPATH=os.pathsep.join(driver_import_path()))
     return env
 

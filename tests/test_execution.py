@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
+from dataclasses import field
 
 import numpy as np
 import pytest
@@ -17,11 +17,10 @@ from ir_rag_axioms.execution import BACKENDS, driver_import_path, preference_sta
 AXIOMS = [COV1, CORR1, CLAR2, COV3]  # three cheap axioms and one that embeds (COV3)
 
 
-@dataclass(frozen=True, eq=False)
 class TopicNumber(Axiom):
     """Every cell holds the request id as a number (shows the order); records the analysis each prefetch ran in."""
 
-    seen: list = None  # type: ignore[assignment]
+    seen: list | None = field(default=None, compare=False)
 
     def prefetch(self, items):
         if self.seen is not None:

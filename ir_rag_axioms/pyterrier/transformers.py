@@ -11,7 +11,8 @@ import pandas as pd
 import pyterrier as pt
 
 from ir_rag_axioms.aggregation import AGGREGATIONS, PIVOTS, aggregate
-from ir_rag_axioms.axioms.base import Axiom, analyse
+from ir_rag_axioms.analysis.cache import Analysis
+from ir_rag_axioms.axioms.base import Axiom
 from ir_rag_axioms.pyterrier import frames
 
 AxiomSpec = Axiom | str
@@ -71,16 +72,17 @@ class _AxiomTransformer(pt.Transformer):
 
     __str__ = __repr__
 
+    analysis: Analysis | None = None
+    backend: str = "local"
+    workers: int | None = None
+
     def _stacks(self, axioms: Sequence[Axiom], groups: list[frames.Group], verbose: bool) -> list[np.ndarray]:
-        """One (k, n, n) stack per group: one batched analysis of all groups' texts for all axioms, then the matrices."""
-        from tqdm.auto import tqdm
+        """One (k, n, n) stack per group, in chunks of queries (each chunk: one batched analysis, then the matrices)."""
+        from ir_rag_axioms.execution import preference_stacks
 
         items = [(g.request, g.responses) for g in groups]
-        analyse(axioms, items)  # one spaCy pass per text with the union of the axioms' needs
-        per_axiom = []
-        for axiom in tqdm(axioms, desc=type(self).__name__, unit="axiom", disable=not verbose or len(axioms) < 2):
-            per_axiom.append(axiom.preferences_batch(items, progress=verbose))
-        return [np.stack([m[i] for m in per_axiom]) for i in range(len(groups))]
+        return list(preference_stacks(axioms, items, backend=self.backend, workers=self.workers,  # type: ignore[arg-type]
+                                      analysis=self.analysis, progress=verbose))
 
 
 class AxiomaticReranker(_AxiomTransformer):
@@ -96,9 +98,13 @@ class AxiomaticReranker(_AxiomTransformer):
         seed: int | None = 0,
         tie_breaker: AxiomSpec | None = None,
         verbose: bool = False,
+        analysis: Analysis | None = None,
+        backend: str = "local",
+        workers: int | None = None,
     ) -> None:
-        """axioms: one or several; aggregation: borda | copeland | kwiksort | bradley_terry; ties: tie_breaker axiom, then original order."""
+        """axioms: one or several; aggregation: borda | copeland | kwiksort | bradley_terry; ties: tie_breaker axiom, then original order; analysis / backend ("local" or "ray") / workers: where the analysis runs."""
         self.axioms = axioms
+        self.analysis, self.backend, self.workers = analysis, backend, workers
         self.aggregation = aggregation
         self.weights = weights
         self.pivot = pivot
@@ -149,10 +155,12 @@ class AxiomaticReranker(_AxiomTransformer):
 class AxiomaticPreferences(_AxiomTransformer):
     """One row per ordered pair of a query's responses (qid, query, docno_a, docno_b) with one preference column per axiom."""
 
-    def __init__(self, axioms: AxiomSpec | Sequence[AxiomSpec], *, verbose: bool = False) -> None:
-        """axioms: one or several; column ``X`` holds P_X[a, b] (> 0: a preferred over b)."""
+    def __init__(self, axioms: AxiomSpec | Sequence[AxiomSpec], *, verbose: bool = False,
+                 analysis: Analysis | None = None, backend: str = "local", workers: int | None = None) -> None:
+        """axioms: one or several; column ``X`` holds P_X[a, b] (> 0: a preferred over b); analysis / backend / workers as for the reranker."""
         self.axioms = axioms
         self.verbose = verbose
+        self.analysis, self.backend, self.workers = analysis, backend, workers
         as_axioms(axioms)
 
     schematic = {"label": "AxiomPreferences", "help_url": None}
@@ -183,10 +191,12 @@ class AxiomaticPreferences(_AxiomTransformer):
 class AxiomFeatures(_AxiomTransformer):
     """Append one feature per axiom to ``features``: normalised net wins f_i = sum_j P[i, j] / (n - 1), in [-1, 1]."""
 
-    def __init__(self, axioms: AxiomSpec | Sequence[AxiomSpec], *, verbose: bool = False) -> None:
-        """axioms: one or several; an existing ``features`` column is extended, otherwise created."""
+    def __init__(self, axioms: AxiomSpec | Sequence[AxiomSpec], *, verbose: bool = False,
+                 analysis: Analysis | None = None, backend: str = "local", workers: int | None = None) -> None:
+        """axioms: one or several; an existing ``features`` column is extended, otherwise created; analysis / backend / workers as for the reranker."""
         self.axioms = axioms
         self.verbose = verbose
+        self.analysis, self.backend, self.workers = analysis, backend, workers
         as_axioms(axioms)
 
     schematic = {"label": "AxiomFeatures", "help_url": None}
