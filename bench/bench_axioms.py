@@ -1,176 +1,197 @@
-"""Benchmark the RAG axioms of the ICTIR 2025 preset on the crowd topics against the analysis floor and the reference.
+"""Speed of the ten ICTIR 2025 RAG axioms (CLAR1 aside), measured side by side in one run, each case a cold process.
 
-Usage (from the repository root; ``make bench`` runs it)::
+Usage (from the repository root; ``make bench`` runs the default)::
 
-    HF_HUB_OFFLINE=1 python bench/bench_axioms.py [--axioms rag|gen|all] [--topics all|judged|N] [--processes 2] [--json out.json]
+    python bench/bench_axioms.py [--cases side-by-side,batched,workers,warm] [--rounds 2] [--json out.json]
 
-``--axioms rag``: the ten RAG axioms of the preset (CLAR1 needs LanguageTool); ``gen``: its 14 GEN_ axioms; ``all``: both.
-
-What it prints, all measured in one run on a fresh analysis memo:
-- ``ours``: one shared spaCy pass over every text the axioms read (with the union of their needs), then per axiom
-  its own work (embeddings, ROUGE, negation, ...) and its matrices; ``total`` is the sum.
-- ``floor``: the bare minimum the same axioms need: one ``nlp.pipe`` over the same unique texts with the same
-  components, plus one ``encode`` over every unique string they embedded, without any of our code around it.
-- ``total / floor`` (target <= 1.3) and, on the 65 judged topics, ``reference / ours`` against the reference
-  implementation's timings in ``../shared/reference/ir_axioms-1.2.5/timings.json`` (target >= 20).
+Cases:
+- ``side-by-side``: the first 10 judged crowd topics through the public per-request API (``axiom.preferences``),
+  this code against the code before the analysis rework (git revision ``--baseline``, checked out to a temporary
+  worktree), alternating, ``--rounds`` times. The reference implementation cannot be installed here; its seconds
+  come from ``../shared/reference/ir_axioms-1.2.5/SIDE_BY_SIDE.md``, measured beside that same baseline, so
+  ``reference / ours`` = (reference / baseline there) x (baseline / ours here).
+- ``batched``: all 65 judged topics in one batched evaluation (``compute_preferences``), default settings.
+- ``workers``: the batched run with 1 and with 2 worker processes: identical matrices, and the speed-up.
+- ``warm``: the batched run on 65 (and ``--warm-all``: 301) topics with a persistent cache, cold then warm, and
+  a warm run whose margins all changed.
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import os
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-os.environ.setdefault("TQDM_DISABLE", "1")  # progress bars would only clutter the figures
-SHARED = Path(os.environ.get("IR_RAG_AXIOMS_SHARED", Path(__file__).resolve().parents[2] / "shared"))
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("IR_RAG_AXIOMS_SHARED", ROOT.parent / "shared"))
 REFERENCE = SHARED / "reference" / "ir_axioms-1.2.5"
+RESPONSES = SHARED / "data" / "trec-rag-24-crowd" / "responses.jsonl.gz"
+# SIDE_BY_SIDE.md: the reference and the baseline (f3c7615), same machine, same run, two rounds.
+REFERENCE_SIDE_BY_SIDE = {"compute": (81.4, 73.4), "total": (91.2, 82.7)}
+BASELINE_SIDE_BY_SIDE = {"compute": (19.5, 19.0), "total": (26.1, 25.0)}
 
 
-def load_items(which: str) -> list:
-    """Crowd topics as (request with 20 passages, 6 responses): ``all`` 301, ``judged`` the 65 judged, or the first N."""
-    from ir_rag_axioms.datasets import crowd
-
-    responses = crowd.load_crowd_responses(SHARED / "data" / "trec-rag-24-crowd" / "responses.jsonl.gz")
-    if which == "judged":
-        topics = set(json.loads((REFERENCE / "index.json").read_text())["topics_judged"])
-        return crowd.items(responses, topics)
-    items = crowd.items(responses)
-    return items if which == "all" else items[: int(which)]
-
-
-def reference_seconds(axioms: dict, judged: bool) -> dict[str, float | None]:
-    """The reference's wall seconds per axiom (65 judged topics, or all 301), None where not measured."""
-    timings = json.loads((REFERENCE / "timings.json").read_text())
-    out: dict[str, float | None] = {}
-    for name in axioms:
-        key = f"ictir:{name}" if f"ictir:{name}" in timings else f"default:{name.replace('_', '-')}"
-        entry = timings.get(key) or {}
-        judged_seconds, other = entry.get("seconds_65_judged_topics"), entry.get("seconds_other_236_topics")
-        if judged_seconds is None or (not judged and other is None):
-            out[name] = None
-        else:
-            out[name] = judged_seconds + (0.0 if judged else other)
-    return out
-
-
-def run_ours(axioms: dict, items: list) -> dict[str, float]:
-    """Seconds of the shared spaCy pass and of each axiom's own prefetch + matrices, on a fresh memo."""
-    from ir_rag_axioms.analysis.cache import default_analysis
-
-    default_analysis().clear()
-    seconds: dict[str, float] = {}
+# -- the child: one measurement in a fresh process ---------------------------------------------------------
+def child(case: dict) -> dict:
+    """Run one case and return its timings (seconds) and a digest of its matrices."""
     start = time.perf_counter()
-    plan = spacy_plan(axioms, items)
-    for (model, needs), texts in plan.items():
-        default_analysis().parse(texts, model, needs)
-    seconds["shared spaCy pass"] = time.perf_counter() - start
-    for name, axiom in axioms.items():
-        start = time.perf_counter()
-        axiom.prefetch(items)
-        for request, responses in items:
-            axiom.matrix(request, responses)
-        seconds[name] = time.perf_counter() - start
-    seconds["total"] = sum(seconds.values())
-    return seconds
+    import hashlib
 
+    import numpy as np
 
-def spacy_plan(axioms: dict, items: list) -> dict[tuple[str, frozenset], list[str]]:
-    """(model, needs) -> unique texts, with each text's needs merged over all axioms (as ``prefetch_all`` does)."""
-    merged: dict[tuple[str, str], set[str]] = {}
-    for axiom in axioms.values():
-        for model, text, needs in axiom.spacy_needs(items):
-            merged.setdefault((model, text), set()).update(needs)
-    plan: dict[tuple[str, frozenset], list[str]] = {}
-    for (model, text), needs in merged.items():
-        plan.setdefault((model, frozenset(needs)), []).append(text)
-    return plan
-
-
-def run_floor(axioms: dict, items: list, processes: int) -> dict[str, float]:
-    """Bare nlp.pipe over the same texts and components, and one encode over every string our run embedded."""
-    from ir_rag_axioms.analysis.cache import _torch_threads, default_analysis, pipes_for
+    from ir_rag_axioms import GenerationRequest, GenerationResponse
+    from ir_rag_axioms.presets import ictir2025
+    imported = time.perf_counter()
+    items = load_items(case["topics"], GenerationRequest, GenerationResponse)
+    axioms = ictir2025(include_clar1=False)
+    axioms = {k: v for k, v in axioms.items() if not k.startswith("GEN")}
+    if case.get("margins"):
+        axioms = {k: v(margin_fraction=v.margin_fraction * 0.5) for k, v in axioms.items()}
     from ir_rag_axioms.analysis.resources import load_sentence_encoder, load_spacy
 
-    strings: dict[str, list[str]] = {}
-    for model, string in default_analysis()._vectors:
-        strings.setdefault(model, []).append(string)
-    start = time.perf_counter()
-    for (model, needs), texts in spacy_plan(axioms, items).items():
-        nlp = load_spacy(model)
-        disable = [p for p in nlp.pipe_names if p not in pipes_for(needs)]
-        n_process = processes if len(texts) >= 200 else 1
-        for _ in nlp.pipe(texts, disable=disable, batch_size=64, n_process=n_process):
-            pass
-    spacy_seconds = time.perf_counter() - start
-    start = time.perf_counter()
-    with _torch_threads():  # the same torch threads as our run
-        for model, group in strings.items():
-            load_sentence_encoder(model).encode(group, batch_size=32, show_progress_bar=False)
-    embed_seconds = time.perf_counter() - start
-    return {"spaCy": spacy_seconds, "embeddings": embed_seconds, "total": spacy_seconds + embed_seconds,
-            "unique strings embedded": float(sum(len(g) for g in strings.values()))}
+    if case["mode"] == "per-request":  # model loading apart, as in SIDE_BY_SIDE.md
+        list(load_spacy().pipe(["A warm-up sentence about Paris."]))
+        load_sentence_encoder().encode(["warm-up"])
+    loaded = time.perf_counter()
+    digest = hashlib.sha256()
+    if case["mode"] == "per-request":
+        for axiom in axioms.values():
+            for request, responses in items:
+                digest.update(np.ascontiguousarray(axiom.preferences(request, responses)).tobytes())
+    else:
+        from ir_rag_axioms.analysis.cache import Analysis
+        from ir_rag_axioms.evaluation import compute_preferences
+
+        analysis = Analysis(workers=case.get("workers"), store=case.get("store"))
+        for matrices in compute_preferences(axioms, items, analysis=analysis, chunk_size=len(items)).values():
+            for matrix in matrices:
+                digest.update(np.ascontiguousarray(matrix).tobytes())
+    done = time.perf_counter()
+    return {"import": imported - start, "load": loaded - imported, "compute": done - loaded,
+            "total": done - start, "digest": digest.hexdigest()[:16]}
+
+
+def load_items(count: int, request_type: type, response_type: type) -> list:
+    """The first ``count`` judged crowd topics (all 301 topics if count > 65) as (request, six responses)."""
+    judged = json.loads((REFERENCE / "index.json").read_text())
+    names = judged["response_names"]
+    by_topic: dict[str, dict[str, dict]] = {}
+    with gzip.open(RESPONSES, "rt") as lines:
+        for line in lines:
+            row = json.loads(line)
+            by_topic.setdefault(row["topic"], {})[f"{row['kind']}-{row['style']}"] = row
+    topics = judged["topics_judged"][:count] if count <= 65 else list(by_topic)[:count]
+    items = []
+    for topic in topics:
+        rows = by_topic[topic]
+        first = rows[names[0]]
+        request = request_type(topic, first["query"], first["references_texts"])
+        items.append((request, [response_type(n, rows[n]["raw_text"]) for n in names]))
+    return items
+
+
+# -- the parent: cases side by side --------------------------------------------------------------------------
+def run(case: dict, code: Path = ROOT) -> dict:
+    """One case in a cold process importing the package from ``code``."""
+    env = {**os.environ, "PYTHONPATH": str(code), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
+           "TQDM_DISABLE": "1", "TOKENIZERS_PARALLELISM": "false"}
+    env.pop("IR_RAG_AXIOMS_CACHE", None)
+    out = subprocess.run([sys.executable, __file__, "--child", json.dumps(case)], env=env, cwd=code,
+                         capture_output=True, text=True, check=False)
+    if out.returncode:
+        raise RuntimeError(f"case {case} failed:\n{out.stderr[-3000:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def side_by_side(rounds: int, baseline: str) -> dict:
+    """Per-request API on 10 topics: this code and the baseline, alternating."""
+    with tempfile.TemporaryDirectory() as folder:
+        old = Path(folder) / "baseline"
+        subprocess.run(["git", "worktree", "add", "--detach", str(old), baseline], cwd=ROOT, check=True,
+                       capture_output=True)
+        try:
+            results: dict[str, list[dict]] = {"baseline": [], "ours": []}
+            for _ in range(rounds):
+                results["baseline"].append(run({"mode": "per-request", "topics": 10}, old))
+                results["ours"].append(run({"mode": "per-request", "topics": 10}))
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", str(old)], cwd=ROOT, check=False)
+    print("\nside by side: ten ICTIR RAG axioms, first 10 judged topics, per-request API, cold processes")
+    print(f"{'':<10}{'import':>8}{'load':>8}{'compute':>9}{'total':>8}")
+    for name, runs in results.items():
+        for r in runs:
+            print(f"{name:<10}{r['import']:>8.1f}{r['load']:>8.1f}{r['compute']:>9.1f}{r['total']:>8.1f}  {r['digest']}")
+    summary = {}
+    for part in ("compute", "total"):
+        ours = min(r[part] for r in results["ours"])
+        base = min(r[part] for r in results["baseline"])
+        reference_over_baseline = [ref / b for ref, b in zip(REFERENCE_SIDE_BY_SIDE[part], BASELINE_SIDE_BY_SIDE[part])]
+        low, high = (base / ours * f for f in sorted(reference_over_baseline))
+        summary[part] = {"ours": ours, "baseline": base, "baseline/ours": base / ours, "reference/ours": (low, high)}
+        print(f"{part}: baseline / ours = {base / ours:.2f}x; reference / ours = {low:.1f}-{high:.1f}x")
+    same = len({r["digest"] for runs in results.values() for r in runs}) == 1
+    print(f"matrices identical to the baseline's: {same}")
+    return {"runs": results, "summary": summary, "identical": same}
+
+
+def batched(workers: int | None = None, store: str | None = None, topics: int = 65, margins: bool = False) -> dict:
+    """One batched run (all axioms, all topics) in a cold process."""
+    return run({"mode": "batched", "topics": topics, "workers": workers, "store": store, "margins": margins})
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the benchmark and print a table; optionally write the figures as JSON."""
+    """Run the chosen cases and print their figures side by side."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--topics", default="all", help="all (301), judged (65) or a number of topics")
-    parser.add_argument("--processes", type=int, default=min(2, os.cpu_count() or 1), help="spaCy processes")
-    parser.add_argument("--axioms", choices=("rag", "gen", "all"), default="rag", help="which axioms of the preset")
-    parser.add_argument("--json", type=Path, help="write the figures to this file")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("--cases", default="side-by-side,batched,workers,warm")
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--baseline", default="f3c7615", help="git revision to compare against")
+    parser.add_argument("--warm-all", action="store_true", help="also the warm run on all 301 topics")
+    parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
-    os.environ["IR_RAG_AXIOMS_SPACY_PROCESSES"] = str(args.processes)
-
-    from ir_rag_axioms.analysis.resources import load_sentence_encoder, load_spacy
-    from ir_rag_axioms.presets import ictir2025
-
-    axioms = {k: v for k, v in ictir2025(include_clar1=False).items()
-              if args.axioms == "all" or (args.axioms == "gen") == k.startswith("GEN")}
-    items = load_items(args.topics)
-    # Loading models (and a first call's warm-up) is part of neither measurement.
-    list(load_spacy().pipe(["A warm-up sentence about Paris."] * 8))
-    load_sentence_encoder().encode(["warm-up"] * 8)
-    if args.axioms != "rag":
-        from ir_rag_axioms.analysis.similarity import load_wordnet
-
-        load_wordnet().synsets("warm")
-    n_responses = sum(len(r) for _, r in items)
-    print(f"{len(items)} topics, {n_responses} responses, {len(axioms)} axioms ({', '.join(axioms)}); "
-          f"spaCy processes: {args.processes}", flush=True)
-
-    ours = run_ours(axioms, items)
-    floor = run_floor(axioms, items, args.processes)
-    judged = args.topics == "judged"
-    reference = reference_seconds(axioms, judged) if args.topics in ("judged", "all") else None
-
-    print(f"\n{'part':<22}{'ours s':>10}{'reference s':>13}{'speed-up':>10}")
-    for name, value in ours.items():
-        ref = reference.get(name) if reference else None
-        if name == "total" and reference and None not in reference.values():
-            ref = sum(reference.values())
-        speedup = f"{ref / value:>9.1f}x" if ref and value > 0 else ""
-        print(f"{name:<22}{value:>10.1f}{(f'{ref:.1f}' if ref else '-'):>13}{speedup:>10}")
-    print(f"\nfloor: spaCy {floor['spaCy']:.1f} s + embeddings {floor['embeddings']:.1f} s "
-          f"({floor['unique strings embedded']:.0f} unique strings) = {floor['total']:.1f} s")
-    ratio = ours["total"] / floor["total"]
-    print(f"ours / floor = {ratio:.2f}  (target <= 1.3)")
-    if reference and None not in reference.values():
-        total_ref = sum(reference.values())
-        print(f"reference implementation: {total_ref:.0f} s; reference / ours = {total_ref / ours['total']:.1f}x "
-              "(target >= 20 on the 65 judged topics)")
-    print(f"throughput: {n_responses / ours['total']:.1f} responses/s")
+    if args.child:
+        print(json.dumps(child(json.loads(args.child))))
+        return 0
+    cases = args.cases.split(",")
+    figures: dict = {}
+    if "side-by-side" in cases:
+        figures["side-by-side"] = side_by_side(args.rounds, args.baseline)
+    if "batched" in cases:
+        figures["batched"] = batched()
+        print(f"\nbatched, 65 judged topics, default settings: {figures['batched']['total']:.1f} s "
+              f"(compute {figures['batched']['compute']:.1f} s; target <= 40 s)")
+    if "workers" in cases:
+        one, two = batched(workers=1), batched(workers=2)
+        figures["workers"] = {"1": one, "2": two}
+        print(f"\n1 vs 2 workers, 65 topics: compute {one['compute']:.1f} s vs {two['compute']:.1f} s "
+              f"({one['compute'] / two['compute']:.2f}x); identical matrices: {one['digest'] == two['digest']}")
+    if "warm" in cases:
+        figures["warm"] = warm(args.warm_all)
     if args.json:
-        args.json.write_text(json.dumps({"topics": len(items), "responses": n_responses, "ours": ours,
-                                         "floor": floor, "ratio_to_floor": ratio, "reference_seconds": reference},
-                                        indent=1))
+        args.json.write_text(json.dumps(figures, indent=1))
     return 0
 
 
+def warm(all_topics: bool) -> dict:
+    """Cold then warm runs against one persistent cache, and a warm run with every margin halved."""
+    out = {}
+    with tempfile.TemporaryDirectory() as store:
+        for topics in (65, 301) if all_topics else (65,):
+            cold = batched(store=store, topics=topics)
+            hot = batched(store=store, topics=topics)
+            margins = batched(store=store, topics=topics, margins=True)
+            out[str(topics)] = {"cold": cold, "warm": hot, "warm, margins changed": margins}
+            print(f"\npersistent cache, {topics} topics: cold {cold['total']:.1f} s, warm {hot['total']:.1f} s "
+                  f"(compute {hot['compute']:.1f} s), margins changed warm {margins['total']:.1f} s; "
+                  f"identical: {cold['digest'] == hot['digest']}")
+    return out
+
+
 if __name__ == "__main__":
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     raise SystemExit(main())

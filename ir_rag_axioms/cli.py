@@ -7,6 +7,7 @@ Data: ``ir_rag_axioms.datasets``; preferences, cache and measures: ``ir_rag_axio
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 import os
 import sys
 from collections.abc import Sequence
@@ -95,7 +96,15 @@ def evaluate(args: argparse.Namespace) -> int:
         print("no judged topics found", file=sys.stderr)
         return 1
     truth = oracle.preferences_batch(items)
-    preferences = evaluation.compute_preferences(axioms, items, not args.quiet, args.cache)
+    execution = {"backend": args.backend, "workers": args.workers, "chunk_size": args.chunk_size,
+                 "ray_address": args.ray_address}
+    if args.cache:  # the persistent analysis store, shared by every axiom and configuration
+        from ir_rag_axioms.analysis.cache import Analysis
+
+        if args.backend == "local":
+            execution["analysis"] = Analysis(workers=args.workers, store=args.cache, max_texts=200_000)
+    matrices = Path(args.cache) / "matrices" if args.cache else None
+    preferences = evaluation.compute_preferences(axioms, items, not args.quiet, matrices, **execution)
     table = evaluation.evaluation_table(preferences, truth, samples=args.bootstrap, seed=args.seed)
     text = report.write_report(args.out, table, preferences, truth, args.oracle, args.figures)
     print(f"{repr(oracle)} on {len(items)} topics ({sum(len(r) for _, r in items)} responses)")
@@ -137,7 +146,12 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--topics", type=int, default=0, help="evaluate only the first N judged topics")
     ev.add_argument("--bootstrap", type=int, default=0, help="bootstrap samples for 95%% confidence intervals (0: none)")
     ev.add_argument("--seed", type=int, default=0, help="bootstrap seed")
-    ev.add_argument("--cache", help="folder to store and reuse each axiom's matrices, keyed by the package version, its repr and the texts (clear it after changing an axiom's code)")
+    ev.add_argument("--cache", help="folder of the persistent analysis cache (default: $IR_RAG_AXIOMS_CACHE) and of each "
+                    "axiom's matrices (keyed by the package version, settings, its repr and the texts)")
+    ev.add_argument("--workers", type=int, help="analysis worker processes (default: the free cores)")
+    ev.add_argument("--backend", choices=["local", "ray"], default="local", help="where to compute (ray: a Ray cluster)")
+    ev.add_argument("--ray-address", help="Ray cluster address (default: $RAY_ADDRESS, else a local Ray)")
+    ev.add_argument("--chunk-size", type=int, default=16, help="topics analysed together (memory stays bounded)")
     ev.add_argument("--no-figures", dest="figures", action="store_false", help="skip the figures")
     ev.add_argument("--quiet", action="store_true", help="no progress bars")
     ev.set_defaults(func=evaluate)

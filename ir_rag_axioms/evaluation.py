@@ -209,10 +209,10 @@ def agreement(axiom_preferences: Mapping[str, Matrices], decided_only: bool = Tr
 
 # -- axioms and frames ---------------------------------------------------------------------------------
 def cache_file(cache_dir: str | os.PathLike, axiom: Any, items: Sequence) -> Path:
-    """cache_dir/<sha1 of the package version, the axiom's repr and the items' ids and texts>.npz."""
-    from ir_rag_axioms import __version__
+    """cache_dir/<sha1 of the package version, the settings that change results, the axiom's repr and the items>.npz."""
+    from ir_rag_axioms import settings
 
-    digest = hashlib.sha1(f"ir_rag_axioms {__version__}\x00{axiom!r}".encode())
+    digest = hashlib.sha1(f"ir_rag_axioms {settings.package_version()}\x00{settings.fingerprint()}\x00{axiom!r}".encode())
     for request, responses in items:
         digest.update(f"\x00{request.id}\x01{request.text}\x01{request.context}".encode())
         for response in responses:

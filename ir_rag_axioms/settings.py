@@ -48,6 +48,13 @@ def torch_threads() -> int:
     return env_int(TORCH_THREADS_ENV, 1, minimum=0)
 
 
+def fingerprint() -> str:
+    """The environment settings that change a result (text length limit, LanguageTool server), for cache keys."""
+    from ir_rag_axioms.analysis.resources import LANGUAGETOOL_ENV
+
+    return f"max_text_chars={max_text_chars()};languagetool={os.environ.get(LANGUAGETOOL_ENV, '')}"
+
+
 def package_version() -> str:
     """The installed version of ir_rag_axioms (part of every persistent cache key)."""
     try:

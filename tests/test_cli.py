@@ -108,7 +108,8 @@ def test_cache_reuses_matrices(data_dir: Path, tmp_path: Path):
     args = ["evaluate", "--data", str(crowd), "--axioms", f"CROWD(utility='coverage', data_dir={str(crowd)!r})",
             "--topics", "3", "--quiet", "--no-figures", "--cache", str(tmp_path / "cache")]
     assert cli.main([*args, "--out", str(tmp_path / "a")]) == 0
-    [stored] = list((tmp_path / "cache").glob("*.npz"))
+    [stored] = list((tmp_path / "cache" / "matrices").glob("*.npz"))
+    assert (tmp_path / "cache" / "analysis.sqlite3").is_file()  # the persistent analysis store beside it
     assert pd.read_csv(tmp_path / "a" / "table.csv").loc[0, "decisiveness"] > 0.9
     np.savez_compressed(stored, **{str(k): np.zeros((6, 6)) for k in range(3)})  # a doctored cache entry
     assert cli.main([*args, "--out", str(tmp_path / "b")]) == 0
