@@ -2,7 +2,7 @@
 
 Usage (from the repository root)::
 
-    PYTHONPATH=. IR_RAG_AXIOMS_SPACY_PROCESSES=1 HF_HUB_OFFLINE=1 python bench/bench_reranker.py [--axioms COH1,COV1] [--topics 20]
+    PYTHONPATH=. IR_RAG_AXIOMS_WORKERS=1 HF_HUB_OFFLINE=1 python bench/bench_reranker.py [--axioms COH1,COV1] [--topics 20]
 
 Both runs start from an empty analysis memo, after loading the models once (a warm-up on two unrelated texts),
 so they time the same work: parsing, embedding and the axiom matrices. The outputs must be identical.
@@ -58,7 +58,7 @@ def main() -> None:
     same = batched[["qid", "docno", "rank"]].equals(alone[["qid", "docno", "rank"]])
     n, q = len(answers), answers["qid"].nunique()
     print(f"axioms: {', '.join(map(repr, axioms))}; aggregation: {args.aggregation}")
-    print(f"answers: {n} in {q} topics; spaCy processes: {os.environ.get('IR_RAG_AXIOMS_SPACY_PROCESSES', 'default')}")
+    print(f"answers: {n} in {q} topics; spaCy processes: {os.environ.get('IR_RAG_AXIOMS_WORKERS', 'default')}")
     print(f"batched (all topics, one analysis pass): {batched_seconds:8.1f} s wall {n / batched_seconds:7.2f} answers/s"
           f"  ({batched_cpu:.1f} s CPU, {n / batched_cpu:.2f} answers/CPU-s)")
     print(f"one query at a time ({q} calls):        {alone_seconds:8.1f} s wall {n / alone_seconds:7.2f} answers/s"

@@ -32,7 +32,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 os.environ.setdefault("TQDM_DISABLE", "1")
-os.environ["IR_RAG_AXIOMS_SPACY_PROCESSES"] = "1"  # one core per run, like one Ray actor
+os.environ["IR_RAG_AXIOMS_WORKERS"] = "1"  # one core per run, like one Ray actor
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("IR_RAG_AXIOMS_SHARED", ROOT.parent / "shared"))
 PROJECTED_ANSWERS = 100_000

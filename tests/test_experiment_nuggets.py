@@ -72,7 +72,7 @@ def test_experiment_on_nugget_topics(data_dir: Path) -> None:
 
 if __name__ == "__main__":
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    os.environ.setdefault("IR_RAG_AXIOMS_SPACY_PROCESSES", "1")
+    os.environ.setdefault("IR_RAG_AXIOMS_WORKERS", "1")
     shared = Path(os.environ.get("IR_RAG_AXIOMS_SHARED", Path(__file__).resolve().parents[2] / "shared"))
     names = ALL_AXIOMS if "--all-axioms" in sys.argv else CHEAP_AXIOMS
     result = run_experiment(shared / "data" / NUGGETS, names, verbose=True)
