@@ -7,10 +7,10 @@ Data: ``ir_rag_axioms.datasets``; preferences, cache and measures: ``ir_rag_axio
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 
@@ -55,13 +55,8 @@ def split_specs(text: str) -> list[str]:
     return [p for p in parts if p]
 
 
-def _paper_name(name: str) -> str:
-    """The paper's spelling of a preset name: ``GEN_TF_LNC`` -> ``GEN-TF-LNC`` (others unchanged)."""
-    return name.replace("_", "-") if name.startswith("GEN_") else name
-
-
 def parse_axioms(text: str) -> dict[str, Any]:
-    """Comma-separated items: ``ictir2025`` (the preset: paper name -> axiom), ``NAME=SPEC`` or a spec for ``registry.parse``."""
+    """Comma-separated items: ``ictir2025`` (the preset), ``NAME=SPEC`` or a spec for ``registry.parse`` (short names as in Python)."""
     import re
 
     from ir_rag_axioms.axioms import registry
@@ -71,7 +66,7 @@ def parse_axioms(text: str) -> dict[str, Any]:
         if item.lower() in ("ictir2025", "ictir"):
             from ir_rag_axioms import presets
 
-            axioms.update({_paper_name(name): axiom for name, axiom in presets.ICTIR2025.items()})
+            axioms.update(presets.ICTIR2025)
             continue
         named = re.match(r"^\s*([\w.-]+)\s*=(?!=)(.+)$", item)
         if named:
@@ -138,7 +133,7 @@ def build_parser() -> argparse.ArgumentParser:
                     f"nugget: nugget_assignment*.jsonl.gz); default: ${'IR_RAG_AXIOMS_DATA'} or download")
     ev.add_argument("--oracle", default="crowd:overall",
                     help="crowd:<utility> | nugget:<all|vital|weighted>[-strict] | llm:<model> (default crowd:overall)")
-    ev.add_argument("--axioms", default="ictir2025", help="comma-separated: 'ictir2025' (preset), NAME=SPEC or SPEC, e.g. 'ictir2025,GEN-aSL=GEN_aSL,CORR1(margin_fraction=0.75)'")
+    ev.add_argument("--axioms", default="ictir2025", help="comma-separated: 'ictir2025' (preset), NAME=SPEC or SPEC, e.g. 'ictir2025,MY_ASL=GEN_aSL,CORR1(margin_fraction=0.75)'")
     ev.add_argument("--out", required=True, help="output folder for table.csv, table.md and the figures")
     ev.add_argument("--responses", help="crowd responses file/folder (llm oracle: evaluate on the crowd responses with context)")
     ev.add_argument("--duplicates", choices=["mean", "last"], default="mean",

@@ -224,7 +224,7 @@ def compute_preferences(
     axioms: Mapping[str, Any], items: Sequence, progress: bool = False, cache_dir: str | os.PathLike | None = None,
     **execution: Any,
 ) -> dict[str, list[np.ndarray]]:
-    """name -> one matrix per item, computed together in chunks of topics (``execution.preference_stacks``: ``analysis``, ``backend``, ``chunk_size``, ``workers``, ``ray_address``); reused from / stored in ``cache_dir``; an axiom whose tool is unavailable (e.g. CLAR1 without LanguageTool) is skipped with a warning."""
+    """Name -> one matrix per item, computed together in chunks of topics (``execution.preference_stacks``: ``analysis``, ``backend``, ``chunk_size``, ``workers``, ``ray_address``); reused from / stored in ``cache_dir``; an axiom whose tool is unavailable (e.g. CLAR1 without LanguageTool) is skipped with a warning."""
     from ir_rag_axioms.execution import preference_stacks
 
     items = list(items)

@@ -18,7 +18,7 @@ from typing import Any, Literal, get_args
 
 import numpy as np
 
-from ir_rag_axioms.analysis.cache import Analysis
+from ir_rag_axioms.analysis.cache import Analysis, scoped_analysis
 from ir_rag_axioms.axioms.base import Axiom, Item, analyse, check_responses
 from ir_rag_axioms.model import GenerationRequest
 
@@ -99,8 +99,8 @@ def _length(items: Iterable[Item]) -> int | None:
 
 
 def _chunk_stacks(axioms: Sequence[Axiom], chunk: Sequence[Item], analysis: Analysis | None = None) -> list[np.ndarray]:
-    """One chunk's stacks: ``analyse`` in ``analysis`` (default: a fresh one, dropped afterwards), then the matrices."""
-    with analysis if analysis is not None else Analysis():
+    """One chunk's stacks: ``analyse`` in ``analysis`` (else the one of an enclosing ``with``, else a fresh one, dropped afterwards), then the matrices."""
+    with analysis or scoped_analysis() or Analysis():
         analyse(axioms, chunk)
         return [_stack(axioms, request, responses) for request, responses in chunk]
 

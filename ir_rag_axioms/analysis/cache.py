@@ -95,6 +95,10 @@ class Analysis:
         """Number of texts (and strings) with cached results."""
         return len(self._entries)
 
+    def __bool__(self) -> bool:
+        """Always true: an analysis is a thing, also while it holds nothing (``analysis or default`` is safe)."""
+        return True
+
     def clear(self) -> None:
         """Forget every result held in memory (the persistent store is kept)."""
         with self._lock:
@@ -137,19 +141,34 @@ class Analysis:
             entry = self._entries.get(text)
             return entry is not None and key in entry
 
-    def memo(self, text: str, key: Hashable, compute: Callable[[], T]) -> T:
-        """The value for (text, key), computing it once (keys come from ``memo_key``)."""
+    def memo(self, text: str, key: tuple[Hashable, ...], compute: Callable[[], T], persist: bool = False) -> T:
+        """The value for (text, key), computing it once (keys come from ``memo_key``); ``persist``: also in the store (JSON-compatible values)."""
         try:
             return self._get(text, key)
         except KeyError:
             pass
+        stored = self._stored_memo(text, key) if persist else _MISSING
+        if stored is not _MISSING:
+            self._put(text, key, stored)
+            return stored  # type: ignore[return-value]
         with self._compute:
             try:
                 return self._get(text, key)
             except KeyError:
                 value = compute()
         self._put(text, key, value)
+        if persist and self.store is not None:
+            from ir_rag_axioms.analysis.store import namespace, text_key
+
+            self.store.put(namespace("memo", settings.package_version(), *key), text_key(text), value)
         return value
+
+    def _stored_memo(self, text: str, key: tuple[Hashable, ...]) -> Any:
+        if self.store is None:
+            return _MISSING
+        from ir_rag_axioms.analysis.store import namespace, text_key
+
+        return self.store.get(namespace("memo", settings.package_version(), *key), text_key(text), _MISSING)
 
     # -- features (one spaCy pass per text) --------------------------------------------------------------
     def features(self, model: str, feature: Feature, texts: Sequence[str]) -> list[Any]:
@@ -230,7 +249,7 @@ class Analysis:
 
     # -- spaCy Docs on demand (for tools that need the Doc itself) -----------------------------------------
     def parse(self, texts: Sequence[str], model: str, needs: Iterable[str]) -> list[Any]:
-        """spaCy Docs with at least the components for ``needs`` (bounded cache of ``max_docs``; never modify them)."""
+        """SpaCy Docs with at least the components for ``needs`` (bounded cache of ``max_docs``; never modify them)."""
         nlp = load_spacy(model)
         pipes = frozenset(p for p in pipes_for(needs) if p in nlp.component_names)
         with self._compute:
@@ -317,6 +336,9 @@ class Analysis:
         _CURRENT.reset(self._scopes.tokens.pop())
 
 
+_MISSING = object()
+
+
 def _ner_alone(nlp: Any) -> bool:
     """Whether the pipeline's entity recognizer reads no shared layer (so it can run on an earlier parse)."""
     if "ner" not in nlp.component_names:
@@ -361,6 +383,11 @@ def _open_store(store: Any) -> Any:
 _CURRENT: contextvars.ContextVar[Analysis | None] = contextvars.ContextVar("ir_rag_axioms_analysis", default=None)
 _DEFAULT: Analysis | None = None
 _DEFAULT_LOCK = threading.Lock()
+
+
+def scoped_analysis() -> Analysis | None:
+    """The analysis set by an enclosing ``with analysis:`` block, if any."""
+    return _CURRENT.get()
 
 
 def default_analysis() -> Analysis:

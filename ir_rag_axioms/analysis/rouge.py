@@ -31,4 +31,5 @@ def rouge_lsum_f(target: str, prediction: str, use_stemmer: bool = False) -> flo
         result = _scorer(use_stemmer).score(punkt_sentences(target), punkt_sentences(prediction))
         return float(result["rougeLsum"].fmeasure)
 
-    return default_analysis().memo(prediction, memo_key("rougeLsum", use_stemmer, digest(target)), score)
+    key = memo_key("rougeLsum", "rouge-score-rs", use_stemmer, digest(target))
+    return default_analysis().memo(prediction, key, score, persist=True)

@@ -52,7 +52,7 @@ def analyse(axioms: Iterable[Axiom], items: Sequence[Item], analysis: Analysis |
             tools: bool = True) -> None:
     """The one planner: every feature the axioms read, in one spaCy pass per text, then (``tools``) each axiom's ``prefetch``."""
     axioms, items = list(axioms), list(items)
-    analysis = analysis or default_analysis()
+    analysis = default_analysis() if analysis is None else analysis
     wanted: list[tuple[str, Feature, str]] = []
     for axiom in axioms:
         for reads in axiom.reads():
@@ -144,7 +144,7 @@ class Axiom(ABC):
                           analysis: Analysis | None = None) -> list[np.ndarray]:
         """Preference matrices for many requests: one batched analysis pass, then one matrix per request."""
         checked = [(_check_request(request), check_responses(responses)) for request, responses in items]
-        analysis = analysis or default_analysis()
+        analysis = default_analysis() if analysis is None else analysis
         analyse([self], checked, analysis)
         if progress:
             from tqdm.auto import tqdm
@@ -235,7 +235,7 @@ def _field_error(owner: str, name: str, hint: Any, value: Any) -> str | None:
     return f"{owner}: {name} must be {names}, got {type(value).__name__} {value!r}"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _hints(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls)
 
