@@ -80,8 +80,8 @@ class AspectRedundancyCoverageAxiom(AspectAxiom):
         """Mean pairwise cosine similarity of the aspects, each aspect's self-similarity included (NaN without aspects)."""
         out = []
         for found in self.aspects_of([r.text for r in responses]):
-            vectors = self.embed(found)
-            out.append(float(np.mean(vectors @ vectors.T)) if found else float("nan"))
+            vectors = self.embed(found) if found else None
+            out.append(float(np.mean(vectors @ vectors.T)) if vectors is not None else float("nan"))
         return np.array(out, dtype=np.float64)
 
 
