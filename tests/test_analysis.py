@@ -136,3 +136,19 @@ def test_no_sentence_embeddings_for_a_request_without_aspects(monkeypatch):
 def test_analysis_parameters_are_checked(bad):
     with pytest.raises((TypeError, ValueError), match=next(iter(bad))):
         Analysis(**bad)
+
+
+def test_default_workers_leave_busy_cores_alone(monkeypatch):
+    monkeypatch.delenv("IR_RAG_AXIOMS_WORKERS", raising=False)
+    monkeypatch.setattr(workers, "available_cores", lambda: 8)
+    monkeypatch.setattr(workers.os, "getloadavg", lambda: (0.9, 0.0, 0.0))
+    assert workers.default_workers() == 8  # one unit of load is this process
+    monkeypatch.setattr(workers.os, "getloadavg", lambda: (5.2, 0.0, 0.0))
+    assert workers.default_workers() == 4
+    monkeypatch.setattr(workers.os, "getloadavg", lambda: (30.0, 0.0, 0.0))
+    assert workers.default_workers() == 1
+    monkeypatch.setenv("IR_RAG_AXIOMS_WORKERS", "3")
+    assert workers.default_workers() == 3
+    monkeypatch.setenv("IR_RAG_AXIOMS_WORKERS", "many")
+    with pytest.raises(ValueError, match="IR_RAG_AXIOMS_WORKERS"):
+        workers.default_workers()

@@ -89,7 +89,7 @@ class Analysis:
 
     def __repr__(self) -> str:
         return (f"Analysis(workers={self.workers}, max_texts={self.max_texts}, texts={len(self._entries)}, "
-                f"store={getattr(self.store, 'path', None)!r})")
+                f"store={getattr(self.store, 'directory', None)!r})")
 
     def __len__(self) -> int:
         """Number of texts (and strings) with cached results."""
