@@ -7,10 +7,10 @@ Data: ``ir_rag_axioms.datasets``; preferences, cache and measures: ``ir_rag_axio
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 

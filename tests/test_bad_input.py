@@ -13,7 +13,15 @@ import numpy as np
 import pytest
 
 from ir_rag_axioms import (
-    CLAR1, CLAR2, COH1, CONS1, CONS2, CORR1, COV1, GenerationRequest, GenerationResponse,
+    CLAR1,
+    CLAR2,
+    COH1,
+    CONS1,
+    CONS2,
+    CORR1,
+    COV1,
+    GenerationRequest,
+    GenerationResponse,
 )
 from ir_rag_axioms.analysis.resources import ToolUnavailableError
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import ClassVar
 
 import numpy as np
@@ -10,7 +10,15 @@ import pytest
 
 from ir_rag_axioms.axioms.base import ConfigurableAxiom, FeatureAxiom
 from ir_rag_axioms.axioms.combinators import (
-    Cascade, Conjunction, Constant, MajorityVote, Negated, Normalized, Product, Sum, as_axiom,
+    Cascade,
+    Conjunction,
+    Constant,
+    MajorityVote,
+    Negated,
+    Normalized,
+    Product,
+    Sum,
+    as_axiom,
 )
 from ir_rag_axioms.axioms.registry import REGISTRY
 from ir_rag_axioms.axioms.utility import NOP, ORIG, RANDOM, RandomAxiom

@@ -43,7 +43,7 @@ def test_the_new_axiom_is_known_everywhere_at_once():
 
 
 def test_the_new_axiom_reranks_and_is_evaluated():
-    from ir_rag_axioms import AxiomaticReranker, COV1, evaluate_axioms
+    from ir_rag_axioms import COV1, AxiomaticReranker, evaluate_axioms
     from ir_rag_axioms.testing import SAMPLE_REQUEST, SAMPLE_RESPONSES
 
     frame = pd.DataFrame({"qid": "q1", "query": SAMPLE_REQUEST.text, "docno": [r.id for r in SAMPLE_RESPONSES],

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
@@ -12,7 +11,7 @@ import pyterrier as pt
 import pytest
 from pyterrier import testing as ptt
 
-from ir_rag_axioms.axioms.base import Axiom, FeatureAxiom
+from ir_rag_axioms.axioms.base import FeatureAxiom
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 from ir_rag_axioms.pyterrier import AxiomaticPreferences, AxiomaticReranker, AxiomFeatures
 

@@ -6,8 +6,19 @@ import numpy as np
 import pytest
 
 from ir_rag_axioms import (
-    CLAR2, COH1, COH2, CONS1, CONS2, CONS3, CORR1, COV1, COV2, COV3, GenerationRequest,
-    GenerationResponse, parse,
+    CLAR2,
+    COH1,
+    COH2,
+    CONS1,
+    CONS2,
+    CONS3,
+    CORR1,
+    COV1,
+    COV2,
+    COV3,
+    GenerationRequest,
+    GenerationResponse,
+    parse,
 )
 from ir_rag_axioms.analysis.cache import default_analysis
 from ir_rag_axioms.analysis.text import aspects, terms

@@ -12,10 +12,10 @@ from ir_rag_axioms.analysis.similarity import TermSimilarity
 from ir_rag_axioms.analysis.terms import TermStatistics
 from ir_rag_axioms.axioms import generative as G
 from ir_rag_axioms.axioms import retrieval as R
-from ir_rag_axioms.axioms.retrieval import argument as A
-from ir_rag_axioms.axioms.retrieval import proximity as X
 from ir_rag_axioms.axioms.preconditions import LEN
 from ir_rag_axioms.axioms.registry import REGISTRY, get, parse
+from ir_rag_axioms.axioms.retrieval import argument as A
+from ir_rag_axioms.axioms.retrieval import proximity as X
 from ir_rag_axioms.axioms.retrieval.statistics import FixedStatistics, RetrievalScores
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 

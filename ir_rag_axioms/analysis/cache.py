@@ -230,7 +230,7 @@ class Analysis:
 
     # -- spaCy Docs on demand (for tools that need the Doc itself) -----------------------------------------
     def parse(self, texts: Sequence[str], model: str, needs: Iterable[str]) -> list[Any]:
-        """spaCy Docs with at least the components for ``needs`` (bounded cache of ``max_docs``; never modify them)."""
+        """Parsed spaCy Docs with at least the components for ``needs`` (bounded cache of ``max_docs``; never modify them)."""
         nlp = load_spacy(model)
         pipes = frozenset(p for p in pipes_for(needs) if p in nlp.component_names)
         with self._compute:

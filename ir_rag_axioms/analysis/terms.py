@@ -45,7 +45,10 @@ class TermStatistics:
         return frozenset(self.counts)
 
     def tf(self, term: str) -> int:
-        """Raw frequency tf(t, d)."""
+        """Raw frequency of ``term`` in the document.
+
+        In the axioms' notation: tf(t, d).
+        """
         return self.counts.get(term, 0)
 
     def first(self, term: str) -> int | None:

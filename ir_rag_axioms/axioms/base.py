@@ -126,6 +126,7 @@ class Axiom(ABC):
 
     def prefetch(self, items: Sequence[Item]) -> None:
         """Batch the work of tools other than spaCy (embeddings, ROUGE, ...) after the planner ran; default: none."""
+        return None  # an optional hook, not abstract: most axioms use spaCy only
 
     # -- public API ---------------------------------------------------------------------------------------
     def preferences(self, request: GenerationRequest, responses: Sequence[GenerationResponse],
@@ -235,7 +236,7 @@ def _field_error(owner: str, name: str, hint: Any, value: Any) -> str | None:
     return f"{owner}: {name} must be {names}, got {type(value).__name__} {value!r}"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _hints(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls)
 

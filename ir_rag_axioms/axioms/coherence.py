@@ -13,7 +13,7 @@ from ir_rag_axioms.axioms.registry import register
 
 
 def sentence_word_length_deviation(doc: Any) -> float:
-    """sigma over sentences of the mean term length (population std); NaN if a sentence has no term."""
+    """Sigma (population std) over sentences of the mean term length; NaN if a sentence has no term."""
     means = []
     for sentence in sentences(doc):
         lengths = [len(term) for term in terms(sentence)]
@@ -48,7 +48,7 @@ class WordLengthDeviationCoherenceAxiom(ParsedAxiom):
     higher_is_better: bool = False
 
     def feature(self) -> Feature:
-        """sigma of the per-sentence mean term length."""
+        """Sigma (population std) of the per-sentence mean term length."""
         return WORD_LENGTH_DEVIATION
 
 

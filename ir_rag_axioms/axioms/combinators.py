@@ -17,7 +17,7 @@ class Constant(Axiom, positional=True):
     value: float
 
     def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
-        """c off the diagonal, 0 on it."""
+        """The constant c off the diagonal, 0 on it."""
         n = len(responses)
         return np.full((n, n), float(self.value)) * (1 - np.eye(n))
 
@@ -118,7 +118,7 @@ class Conjunction(_Combination):
     symbol: ClassVar[str] = "&"
 
     def matrix(self, request, responses):
-        """sign if all signs equal and non-zero."""
+        """The common sign if all signs are equal and non-zero, 0 otherwise."""
         signs = np.sign(self._matrices(request, responses))
         agree = np.all(signs == signs[0], axis=0) & (signs[0] != 0)
         return np.where(agree, signs[0], 0.0)

@@ -166,7 +166,7 @@ class AxiomaticPreferences(_AxiomTransformer):
     schematic = {"label": "AxiomPreferences", "help_url": None}
 
     def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
-        """n (n - 1) rows per query with n responses, in original order of a, then of b."""
+        """One row per ordered pair: n (n - 1) rows per query with n responses, in original order of a, then of b."""
         text_column = frames.validate(inp, self)
         axioms = as_axioms(self.axioms)
         columns = axiom_columns(axioms)

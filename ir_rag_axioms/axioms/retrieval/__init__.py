@@ -10,7 +10,8 @@ One module per group: ``base`` (``TermAxiom``, ``StatisticsTermAxiom``, helpers)
 """
 
 # The section modules are imported in registration order (TFC1 ... aSL, ArgUC, QTArg, QTPArg, PROX1 ... PROX5):
-# keep it, ``names()`` lists the axioms in that order.
+# keep it, ``names()`` lists the axioms in that order (hence no import sorting here).
+# isort: off
 from ir_rag_axioms.axioms.retrieval.statistics import (
     ContextStatistics,
     FixedStatistics,
@@ -87,6 +88,7 @@ from ir_rag_axioms.axioms.retrieval.proximity import (
     minimal_windows,
     shared_terms_mask,
 )
+# isort: on
 
 RETRIEVAL_AXIOMS = [TFC1, TFC3, M_TDC, LEN_M_TDC, LNC1, TF_LNC, LB1, REG, ANTI_REG, AND, LEN_AND, M_AND, LEN_M_AND, DIV, LEN_DIV, STMC1, STMC2, aSL]
 

@@ -24,7 +24,10 @@ class StatisticsSource(ABC):
 
     @abstractmethod
     def idf(self, request: GenerationRequest, responses: Sequence[GenerationResponse], terms: Sequence[str]) -> np.ndarray:
-        """idf(t) for each term."""
+        """Inverse document frequency of each term.
+
+        In the axioms' notation: idf(t).
+        """
 
     @abstractmethod
     def scores(self, request: GenerationRequest, responses: Sequence[GenerationResponse]) -> np.ndarray:
