@@ -116,7 +116,7 @@ def scaling_table(streaming: list[dict], whole: list[dict]) -> None:
     """Per N: streaming and one-chunk time and peak RSS, and the one-chunk / streaming ratios side by side."""
     print(f"\n{'topics':>6}{'responses':>10} | {'stream s':>9}{'peak MB':>9} | {'1-chunk s':>10}{'peak MB':>9} |"
           f"{'time 1-chunk/stream':>21}{'RSS 1-chunk/stream':>20}")
-    for s, w in zip(streaming, whole):
+    for s, w in zip(streaming, whole, strict=True):
         print(f"{s['topics']:>6}{s['responses']:>10} | {s['seconds']:>9.1f}{s['peak_mb']:>9.0f} | "
               f"{w['seconds']:>10.1f}{w['peak_mb']:>9.0f} |{w['seconds'] / s['seconds']:>21.2f}"
               f"{w['peak_mb'] / s['peak_mb']:>20.2f}")

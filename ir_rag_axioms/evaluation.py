@@ -54,7 +54,7 @@ def topic_counts(preferences: Matrices, oracle: Matrices) -> np.ndarray:
     if len(prefs) != len(truth):
         raise ValueError(f"{len(prefs)} axiom matrices but {len(truth)} oracle matrices")
     counts = np.zeros((len(prefs), 4), dtype=np.int64)
-    for t, (p, o) in enumerate(zip(prefs, truth)):
+    for t, (p, o) in enumerate(zip(prefs, truth, strict=True)):
         if p.shape != o.shape:
             raise ValueError(f"topic {t}: axiom matrix {p.shape} and oracle matrix {o.shape} differ in shape")
         counts[t] = _counts(p, o, ~np.eye(p.shape[0], dtype=bool))
@@ -69,7 +69,7 @@ def harmonic_mean(a: float, b: float) -> float:
 def scores_from_counts(counts: np.ndarray) -> dict[str, float]:
     """The four measures from summed topic counts (consistency is 0 when the axiom never decides, as in the walkthrough)."""
     sums = np.asarray(counts, dtype=np.float64).reshape(-1, 4).sum(axis=0)
-    return {name: float(value) for name, value in zip(MEASURES, np.nan_to_num(_measures(sums)))}
+    return {name: float(value) for name, value in zip(MEASURES, np.nan_to_num(_measures(sums)), strict=True)}
 
 
 def decisiveness(preferences: Matrices) -> float:
@@ -128,7 +128,7 @@ def _bootstrap_counts(counts: np.ndarray, samples: int, confidence: float, seed:
                 rng=np.random.default_rng(seed),
             ).bootstrap_distribution
     alpha = (1 - confidence) / 2
-    return {name: _interval(values, alpha) for name, values in zip(MEASURES, distribution)}
+    return {name: _interval(values, alpha) for name, values in zip(MEASURES, distribution, strict=True)}
 
 
 def _interval(values: np.ndarray, alpha: float) -> tuple[float, float]:
@@ -300,14 +300,14 @@ def evaluate_frame(
     counts = {}
     for column in columns:
         _, matrices = frame_matrices(preferences, column)
-        counts[column] = np.array([_counts(p, o, k != 0) for p, o, k in zip(matrices, truth, present)], dtype=np.int64)
+        counts[column] = np.array([_counts(p, o, k != 0) for p, o, k in zip(matrices, truth, present, strict=True)], dtype=np.int64)
     return _table(counts, samples, 0.95, seed, sort=True)
 
 
 # -- ir_measures / pt.Experiment ------------------------------------------------------------------------
 def _run_vs_qrels(qrels: pd.DataFrame, run: pd.DataFrame) -> np.ndarray:
     """Counts for one query: the run's score order as P, the qrels' relevance order as O (unjudged documents: O = 0)."""
-    relevance = dict(zip(qrels["doc_id"].astype(str), qrels["relevance"].astype(float)))
+    relevance = dict(zip(qrels["doc_id"].astype(str), qrels["relevance"].astype(float), strict=True))
     scores = run["score"].to_numpy(float)
     labels = np.array([relevance.get(d, np.nan) for d in run["doc_id"].astype(str)])
     p = np.sign(scores[:, None] - scores[None, :])

@@ -24,7 +24,7 @@ def markdown(table: pd.DataFrame) -> str:
         cells[measure] = [f"{value:.3f}" for value in table[measure]]
         if f"{measure}_low" in table:
             cells[measure] += [f" [{low:.3f}, {high:.3f}]" for low, high in
-                               zip(table[f"{measure}_low"], table[f"{measure}_high"])]
+                               zip(table[f"{measure}_low"], table[f"{measure}_high"], strict=True)]
     return cells.rename(columns=HEADERS).to_markdown(index=False, tablefmt="github", disable_numparse=True) + "\n"
 
 

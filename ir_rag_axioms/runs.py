@@ -49,7 +49,7 @@ def responses_frame(
     frame["docno"] = frame["docno"].astype(str)
     dupes = frame[frame.duplicated(["qid", "docno"], keep=False)]
     if len(dupes):
-        raise ValueError(f"responses_frame: duplicate docno within a qid: {sorted(set(zip(dupes.qid, dupes.docno)))[:10]}")
+        raise ValueError(f"responses_frame: duplicate docno within a qid: {sorted(set(zip(dupes.qid, dupes.docno, strict=True)))[:10]}")
     frame["rank"] = frame.groupby("qid", sort=False).cumcount().astype("int64")
     frame["score"] = (-frame["rank"]).astype("float64")
     return frame

@@ -44,7 +44,7 @@ def test_evaluate_end_to_end_on_the_crowd_data(data_dir: Path, reference_dir: Pa
     assert markdown[0] == ["axiom", "decisiveness", "consistency", "strict consistency", "effectiveness"]
     for cells, row in zip(markdown[2:], table.to_dict("records"), strict=True):  # 3 decimals, intervals in brackets
         assert cells[0] == row["axiom"]
-        for cell, measure in zip(cells[1:], ["decisiveness", "consistency", "consistency_strict", "effectiveness"]):
+        for cell, measure in zip(cells[1:], ["decisiveness", "consistency", "consistency_strict", "effectiveness"], strict=True):
             assert cell == f"{row[measure]:.3f} [{row[measure + '_low']:.3f}, {row[measure + '_high']:.3f}]"
     for figure in ("agreement.png", "votes.png"):
         data = (out / figure).read_bytes()

@@ -52,7 +52,7 @@ def one_chunk(mixed_items):
 
 def assert_identical(expected: list[np.ndarray], actual: list[np.ndarray]) -> None:
     assert len(actual) == len(expected)
-    for want, got in zip(expected, actual):
+    for want, got in zip(expected, actual, strict=True):
         assert got.dtype == np.float64 and np.array_equal(want, got)
 
 

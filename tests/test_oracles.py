@@ -62,7 +62,7 @@ def test_duplicates_mean_differs_from_last_only_on_repeated_pairs(judged_items, 
     last = np.stack(CrowdOracle(data_dir=crowd_dir, duplicates="last").preferences_batch(judged_items))
     judgments = CrowdOracle(data_dir=crowd_dir).load()
     ratings = judgments.ratings
-    keys = [(t, *sorted((a, b))) for t, a, b in zip(ratings["query_id"], ratings["response_a"], ratings["response_b"])]
+    keys = [(t, *sorted((a, b))) for t, a, b in zip(ratings["query_id"], ratings["response_a"], ratings["response_b"], strict=True)]
     assert len(keys) - len(set(keys)) == 377
     # at the default margin, 129 of the 377 pairs judged twice get different preferences from the two judgments
     first = CrowdOracle.from_frames(ratings.iloc[::-1].reset_index(drop=True), duplicates="last")
@@ -220,7 +220,7 @@ def test_oracles_take_in_memory_tables(data_dir: Path, tmp_path: Path):
     answers = nuggets.items(nuggets.load_nugget_assignments(nugget_dir))[:3]
     table = NuggetOracle(score_type="weighted", table=nuggets.load_nugget_assignments(nugget_dir))
     expected = NuggetOracle(score_type="weighted", data_dir=nugget_dir).preferences_batch(answers)
-    assert all(np.array_equal(m, e) and np.abs(e).sum() > 0 for m, e in zip(table.preferences_batch(answers), expected))
+    assert all(np.array_equal(m, e) and np.abs(e).sum() > 0 for m, e in zip(table.preferences_batch(answers), expected, strict=True))
     llm_dir = data_dir / "trec-rag-24-llm-ratings"
     rated = llm.items(llm.load_llm_ratings(path=llm_dir))[:3]
     expected = np.stack(LlmRatingOracle(data_dir=llm_dir).preferences_batch(rated))

@@ -68,7 +68,7 @@ def response_names(responses: pd.DataFrame) -> pd.Series:
 def aliases(responses: pd.DataFrame) -> dict[tuple[str, str], str]:
     """(topic, kind-style name) -> response id, so that a topic's responses can be named by kind and style."""
     return {(topic, str(name)): rid for topic, name, rid in
-            zip(responses["topic"].astype(str), response_names(responses), responses["response"].astype(str))}
+            zip(responses["topic"].astype(str), response_names(responses), responses["response"].astype(str), strict=True)}
 
 
 def _with_names(frame: pd.DataFrame) -> pd.DataFrame:
@@ -118,7 +118,7 @@ def judgment_table(ratings: pd.DataFrame, utility: str = "overall", duplicates: 
     p_b = np.mean([ratings[f"{c}_p_b"].to_numpy(float) for c in columns], axis=0)
     sums: dict[tuple[str, str, str], list[float]] = {}
     for topic, a, b, pa, pb in zip(ratings["query_id"].astype(str), ratings["response_a"].astype(str),
-                                   ratings["response_b"].astype(str), p_a, p_b):
+                                   ratings["response_b"].astype(str), p_a, p_b, strict=True):
         if a > b:
             a, b, pa, pb = b, a, pb, pa
         entry = sums.setdefault((topic, a, b), [0.0, 0.0, 0])
@@ -185,5 +185,5 @@ def items(responses: pd.DataFrame, topics: set[str] | None = None) -> list[tuple
         group = group.sort_values("name", kind="stable")
         first = group.iloc[0]
         request = GenerationRequest(str(topic), first["query"], first["references_texts"])
-        out.append((request, [GenerationResponse(str(r), t) for r, t in zip(group["response"], group["raw_text"])]))
+        out.append((request, [GenerationResponse(str(r), t) for r, t in zip(group["response"], group["raw_text"], strict=True)]))
     return out

@@ -76,7 +76,7 @@ def answer_scores(assignments: pd.DataFrame, score_type: str = "vital", strict: 
     else:
         values = [nugget_score(n, score_type, strict) for n in assignments["nuggets"]]
     scores = {}
-    for qid, run_id, value in zip(assignments["qid"].astype(str), assignments["run_id"].astype(str), values):
+    for qid, run_id, value in zip(assignments["qid"].astype(str), assignments["run_id"].astype(str), values, strict=True):
         run_id = run_id.removeprefix(f"{qid}/")
         scores[(qid, run_id)] = scores[(qid, f"{qid}/{run_id}")] = float(value)
     return scores
@@ -86,6 +86,6 @@ def items(assignments: pd.DataFrame) -> list[tuple[GenerationRequest, list[Gener
     """(request without context, the system answers; id = run_id) per topic, in file order."""
     return [
         (GenerationRequest(str(qid), group.iloc[0]["query"]),
-         [GenerationResponse(str(r), t) for r, t in zip(group["run_id"], group["answer_text"])])
+         [GenerationResponse(str(r), t) for r, t in zip(group["run_id"], group["answer_text"], strict=True)])
         for qid, group in assignments.groupby("qid", sort=False)
     ]

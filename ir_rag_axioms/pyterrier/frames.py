@@ -106,7 +106,7 @@ def groups(frame: pd.DataFrame, text_column: str = "text") -> list[Group]:
         scores = sub["score"] if "score" in sub.columns else [None] * len(sub)
         responses = [
             GenerationResponse(str(docno), text, _int_or_none(rank), _float_or_none(score))
-            for docno, text, rank, score in zip(sub["docno"], sub[text_column], ranks, scores)
+            for docno, text, rank, score in zip(sub["docno"], sub[text_column], ranks, scores, strict=True)
         ]
         out.append(Group(request, responses, rows))
     return out

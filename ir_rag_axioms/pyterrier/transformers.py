@@ -137,7 +137,7 @@ class AxiomaticReranker(_AxiomTransformer):
         if self.tie_breaker is not None:
             breakers = [s[0] for s in self._stacks(as_axioms(self.tie_breaker), groups, self.verbose)]
         positions, scores, ranks = [], [], []
-        for group, stack, breaker in zip(groups, stacks, breakers):
+        for group, stack, breaker in zip(groups, stacks, breakers, strict=True):
             order = aggregate(
                 stack, self.aggregation, self.weights, breaker, self.pivot,
                 _query_seed(self.seed, group.request.id),
@@ -176,7 +176,7 @@ class AxiomaticPreferences(_AxiomTransformer):
                                 | {c: pd.Series(dtype="float64") for c in columns})
         stacks = self._stacks(axioms, groups, self.verbose)
         parts = []
-        for group, stack in zip(groups, stacks):
+        for group, stack in zip(groups, stacks, strict=True):
             n = len(group.responses)
             a, b = np.nonzero(~np.eye(n, dtype=bool))
             docnos = np.array([r.id for r in group.responses], dtype=object)
@@ -212,12 +212,12 @@ class AxiomFeatures(_AxiomTransformer):
         groups = frames.groups(inp, text_column)
         stacks = self._stacks(axioms, groups, self.verbose)
         values = np.zeros((len(inp), len(axioms)))
-        for group, stack in zip(groups, stacks):
+        for group, stack in zip(groups, stacks, strict=True):
             n = len(group.responses)
             values[group.rows] = (stack.sum(axis=2) / max(n - 1, 1)).T
         if "features" in inp.columns:
             old = [np.asarray(f, dtype=np.float64).ravel() for f in inp["features"]]
-            out["features"] = [np.concatenate((o, v)) for o, v in zip(old, values)]
+            out["features"] = [np.concatenate((o, v)) for o, v in zip(old, values, strict=True)]
         else:
             out["features"] = list(values)
         return out

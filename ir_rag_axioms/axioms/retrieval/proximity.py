@@ -118,7 +118,7 @@ class Prox4Axiom(TermAxiom):
         terms = query_terms(query)
         n = len(docs)
         full = np.array([bool(terms) and d.length > 0 and all(d.tf(t) for t in terms) for d in docs])
-        omegas = [self.omega(d, terms) if ok else (0, 0) for d, ok in zip(docs, full)]
+        omegas = [self.omega(d, terms) if ok else (0, 0) for d, ok in zip(docs, full, strict=True)]
         gap = np.array([o[0] for o in omegas], dtype=np.float64)
         count = np.array([o[1] for o in omegas], dtype=np.float64)
         prefs = np.where(gap[:, None] != gap[None, :], np.sign(gap[None, :] - gap[:, None]),

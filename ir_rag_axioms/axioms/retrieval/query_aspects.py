@@ -36,7 +36,7 @@ class RegAxiom(TermAxiom):
             return []
         mean = self.similarity.matrix(terms, terms).mean(axis=1)
         target = mean.max() if self.anti else mean.min()
-        return [t for t, m in zip(terms, mean) if np.isclose(m, target, rtol=1e-9, atol=1e-12)]
+        return [t for t, m in zip(terms, mean, strict=True) if np.isclose(m, target, rtol=1e-9, atol=1e-12)]
 
     def core(self, query, docs, request, responses):
         """+1 if d_i has a higher tf(t, d) / |d| than d_j for every such term t, -1 if lower for every one, else 0."""
