@@ -72,7 +72,10 @@ def child(spec: dict) -> dict:
 
 
 def warm_up(spec: dict, axioms: list, items: list) -> dict[str, float]:
-    """Local: load the models (not timed in the run). Ray: start it, and time a run of one topic per actor (startup cost)."""
+    """Warm up the backend before the timed runs.
+
+    Local: load the models (not timed in the run). Ray: start it, and time a run of one topic per actor (startup cost).
+    """
     start = time.perf_counter()
     if spec["backend"] == "local":
         from ir_rag_axioms.analysis.resources import load_sentence_encoder, load_spacy

@@ -16,7 +16,10 @@ from typing import Any
 
 # -- oracles -------------------------------------------------------------------------------------------
 def parse_oracle(spec: str, data: str | None, duplicates: str = "mean", responses: str | None = None) -> Any:
-    """``crowd:<utility>``, ``nugget:<all|vital|weighted>[-strict]`` or ``llm:<model>``, reading its files from ``data``."""
+    """The oracle axiom of a spec, reading its files from ``data``.
+
+    Specs: ``crowd:<utility>``, ``nugget:<all|vital|weighted>[-strict]`` or ``llm:<model>``.
+    """
     from ir_rag_axioms.axioms.oracles import CrowdOracle, LlmRatingOracle, NuggetOracle
 
     kind, _, option = spec.partition(":")
@@ -61,7 +64,10 @@ def _paper_name(name: str) -> str:
 
 
 def parse_axioms(text: str) -> dict[str, Any]:
-    """Comma-separated items: ``ictir2025`` (the preset: paper name -> axiom), ``NAME=SPEC`` or a spec for ``registry.parse``."""
+    """Named axioms from comma-separated items.
+
+    Items: ``ictir2025`` (the preset: paper name -> axiom), ``NAME=SPEC`` or a spec for ``registry.parse``.
+    """
     import re
 
     from ir_rag_axioms.axioms import registry
@@ -83,7 +89,10 @@ def parse_axioms(text: str) -> dict[str, Any]:
 
 # -- commands ------------------------------------------------------------------------------------------
 def evaluate(args: argparse.Namespace) -> int:
-    """Evaluate axioms against an oracle: print the table, write table.csv/.md, agreement.png, votes.png (+ csv) in OUT."""
+    """Evaluate axioms against an oracle: print the table and write the report in OUT.
+
+    The report: table.csv/.md, agreement.png, votes.png (+ csv).
+    """
     from ir_rag_axioms import evaluation, report
     from ir_rag_axioms.datasets import judged_items
 

@@ -58,7 +58,10 @@ def preference_stacks(
 def _check_arguments(
     axioms: Sequence[Axiom], backend: str, chunk_size: int, workers: int | None, analysis: Analysis | None
 ) -> list[Axiom]:
-    """The axioms as a non-empty list; ValueError on an unknown backend, chunk_size < 1, workers < 1, or analysis with Ray."""
+    """The axioms as a non-empty list, after checking the options.
+
+    ValueError on an unknown backend, chunk_size < 1, workers < 1, or analysis with Ray.
+    """
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; use one of {BACKENDS}")
     if isinstance(axioms, Axiom):
@@ -106,7 +109,10 @@ def _chunk_stacks(axioms: Sequence[Axiom], chunk: Sequence[Item], analysis: Anal
 
 
 def _stack(axioms: Sequence[Axiom], request: GenerationRequest, responses: list[Any]) -> np.ndarray:
-    """The (k, n, n) float64 stack of the axioms' matrices, assuming the analysis is prefetched; (k, 0, 0) for no responses."""
+    """The (k, n, n) float64 stack of the axioms' matrices; (k, 0, 0) for no responses.
+
+    Assumes the analysis is prefetched.
+    """
     if not responses:
         return np.zeros((len(axioms), 0, 0))
     return np.stack([np.asarray(axiom.matrix(request, responses), dtype=np.float64) for axiom in axioms])
@@ -123,7 +129,10 @@ def _import_ray() -> Any:
 
 
 class StackWorker:
-    """A Ray actor's state: the axioms; models load once per actor, each chunk gets a fresh analysis (bounded memory)."""
+    """A Ray actor's state: the axioms.
+
+    Models load once per actor, each chunk gets a fresh analysis (bounded memory).
+    """
 
     def __init__(self, axioms: Sequence[Axiom]) -> None:
         self.axioms = list(axioms)
@@ -136,7 +145,10 @@ class StackWorker:
 def _ray_stacks(
     axioms: list[Axiom], chunks: Iterator[list[Item]], ray: Any, workers: int | None, address: str | None
 ) -> Iterator[np.ndarray]:
-    """Stacks in input order from a pool of actors; Ray is started here (and stopped afterwards) unless already running."""
+    """Stacks in input order from a pool of actors.
+
+    Ray is started here (and stopped afterwards) unless already running.
+    """
     started = _ray_start(ray, address, workers)
     actors: list[Any] = []
     try:
@@ -154,7 +166,10 @@ def _ray_stacks(
 
 
 def _ray_start(ray: Any, address: str | None, workers: int | None) -> bool:
-    """Join ``address`` (else ``$RAY_ADDRESS``) or start a local Ray with ``workers`` CPUs; False if Ray was already running."""
+    """Join or start Ray; False if Ray was already running.
+
+    Join ``address`` (else ``$RAY_ADDRESS``) or start a local Ray with ``workers`` CPUs.
+    """
     if ray.is_initialized():
         return False
     address = address or os.environ.get("RAY_ADDRESS")
@@ -177,7 +192,10 @@ def _ordered_results(ray: Any, actors: list[Any], chunks: Iterator[list[Item]]) 
 
 
 def worker_environment() -> dict[str, str]:
-    """Environment of the actors: offline models, one torch/OpenMP thread and spaCy process, and the driver's import path."""
+    """Environment of the actors.
+
+    Offline models, one torch/OpenMP thread and spaCy process, and the driver's import path.
+    """
     env = {name: os.environ.get(name, "1") for name in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")}
     env.update(IR_RAG_AXIOMS_TORCH_THREADS="1", OMP_NUM_THREADS="1", IR_RAG_AXIOMS_WORKERS="1",
                TOKENIZERS_PARALLELISM="false", TQDM_DISABLE="1", PYTHONPATH=os.pathsep.join(driver_import_path()))
@@ -185,7 +203,10 @@ def worker_environment() -> dict[str, str]:
 
 
 def driver_import_path() -> list[str]:
-    """This package's root, then the driver's sys.path folders outside the interpreter (so actors import the same code)."""
+    """This package's root, then the driver's sys.path folders outside the interpreter.
+
+    So actors import the same code.
+    """
     import ir_rag_axioms
 
     prefixes = tuple(str(Path(p).resolve()) for p in {sys.prefix, sys.base_prefix, sys.exec_prefix})

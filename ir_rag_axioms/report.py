@@ -1,4 +1,7 @@
-"""The report of an evaluation: the table as CSV and markdown, inter-axiom agreement and majority-vote figures, the matrices."""
+"""The report of an evaluation.
+
+The table as CSV and markdown, inter-axiom agreement and majority-vote figures, the matrices.
+"""
 
 from __future__ import annotations
 
@@ -54,7 +57,10 @@ def plot_agreement(agreement: pd.DataFrame, path: str | os.PathLike, title: str)
 
 
 def plot_votes(sweep: pd.DataFrame, path: str | os.PathLike, title: str) -> None:
-    """Trade-off of the majority vote: human judgments saved (decisiveness) vs. preferences correct, per minimum vote share."""
+    """Trade-off of the majority vote, per minimum vote share.
+
+    Human judgments saved (decisiveness) vs. preferences correct.
+    """
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(5, 4))
     sweep = sweep[sweep["correct"].notna()]  # a vote that decides nothing has no correctness
@@ -81,7 +87,10 @@ def write_report(
     out: str | os.PathLike, table: pd.DataFrame, preferences: Mapping[str, list[np.ndarray]], truth: list[np.ndarray],
     oracle_name: str, figures: bool = True,
 ) -> str:
-    """Write table.csv/.md, agreement.png/.csv and votes.png/.csv (if ``figures``) and preferences.npz in ``out``; return the markdown."""
+    """Write the report in ``out``; return the markdown.
+
+    Files: table.csv/.md, agreement.png/.csv and votes.png/.csv (if ``figures``) and preferences.npz.
+    """
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     table.to_csv(out / "table.csv", index=False)

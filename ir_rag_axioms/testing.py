@@ -30,7 +30,10 @@ SAMPLE_RESPONSES = [
 
 def check_axiom(axiom: Axiom, request: GenerationRequest = SAMPLE_REQUEST,
                 responses: Sequence[GenerationResponse] = SAMPLE_RESPONSES, deterministic: bool = True) -> np.ndarray:
-    """Assert the properties every axiom has: antisymmetry, zero diagonal, finite entries, permutation equivariance, determinism and a repr that parses back; return the matrix."""
+    """Assert the properties every axiom has; return the matrix.
+
+    Antisymmetry, zero diagonal, finite entries, permutation equivariance, determinism and a repr that parses back.
+    """
     from ir_rag_axioms.axioms.registry import parse
 
     responses = list(responses)

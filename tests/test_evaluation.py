@@ -1,4 +1,7 @@
-"""Evaluation measures: exact small cases, reproduction of the reference tables from the golden matrices, bootstrap, votes, agreement."""
+"""Evaluation measures: exact small cases, reproduction of the reference tables from the golden matrices.
+
+Also bootstrap, votes, agreement.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""The notebooks in notebooks/ run without errors (nbclient, kernel ``python3`` of this interpreter) and the examples work."""
+"""The notebooks in notebooks/ run without errors and the examples work.
+
+Run by nbclient, kernel ``python3`` of this interpreter.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""Oracle axioms: the crowd oracle reproduces every golden oracle matrix; abstentions; id matching; nugget and LLM oracles."""
+"""Oracle axioms: the crowd oracle reproduces every golden oracle matrix.
+
+Also abstentions; id matching; nugget and LLM oracles.
+"""
 
 from __future__ import annotations
 

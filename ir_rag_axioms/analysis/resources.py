@@ -57,7 +57,10 @@ def negation_termsets() -> tuple[str, ...]:
 
 @cache
 def load_negex(name: str = DEFAULT_SPACY_MODEL, termset: str = "en", numeric_entities: bool = False) -> Any:
-    """A negspaCy ``negex`` component for pipeline ``name`` (negation termset; numeric entities or not); call it on a Doc."""
+    """A negspaCy ``negex`` component for pipeline ``name``; call it on a Doc.
+
+    Configured by the negation termset and whether numeric entities count.
+    """
     try:
         import negspacy.negation  # noqa: F401  (registers the "negex" factory)
         from negspacy.termsets import termset as negation_termset

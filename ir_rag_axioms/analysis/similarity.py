@@ -118,7 +118,10 @@ def load_wordnet() -> Any:
 
 @dataclass(frozen=True)
 class WordNetTermSimilarity(TermSimilarity):
-    """sim(t, t') = mean Wu-Palmer similarity of the first 1 + smoothing WordNet synsets of t and t' (0 without synsets)."""
+    """Term similarity as the mean Wu-Palmer similarity of WordNet synsets.
+
+    sim(t, t') = mean Wu-Palmer similarity of the first 1 + smoothing WordNet synsets of t and t' (0 without synsets).
+    """
 
     smoothing: int = 0
 

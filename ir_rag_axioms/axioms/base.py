@@ -50,7 +50,10 @@ class Reads:
 
 def analyse(axioms: Iterable[Axiom], items: Sequence[Item], analysis: Analysis | None = None,
             tools: bool = True) -> None:
-    """The one planner: every feature the axioms read, in one spaCy pass per text, then (``tools``) each axiom's ``prefetch``."""
+    """The one planner: every feature the axioms read, in one spaCy pass per text.
+
+    Then (``tools``) each axiom's ``prefetch``.
+    """
     axioms, items = list(axioms), list(items)
     analysis = analysis or default_analysis()
     wanted: list[tuple[str, Feature, str]] = []
@@ -223,7 +226,10 @@ _SIMPLE_TYPES: dict[Any, tuple[type, ...]] = {bool: (bool,), int: (int,), float:
 
 
 def _field_error(owner: str, name: str, hint: Any, value: Any) -> str | None:
-    """Why ``value`` does not fit the annotated type (bool, int, float, str, or ``X | None`` of them); None if it fits."""
+    """Why ``value`` does not fit the annotated type; None if it fits.
+
+    Supported types: bool, int, float, str, or ``X | None`` of them.
+    """
     options = typing.get_args(hint) if typing.get_origin(hint) in (typing.Union, _UnionType) else (hint,)
     if any(o not in _SIMPLE_TYPES and o is not type(None) for o in options):
         return None  # other types are checked by the axiom itself
@@ -245,7 +251,10 @@ _UnionType = type(int | None)
 
 
 class ConfigurableAxiom(Axiom):
-    """An axiom whose configuration is its fields; calling it returns a reconfigured copy (``COH1(margin_fraction=.5)``)."""
+    """An axiom whose configuration is its fields.
+
+    Calling it returns a reconfigured copy (``COH1(margin_fraction=.5)``).
+    """
 
     def __call__(self, *args: Any, **changes: Any) -> typing.Self:
         """A copy with the given parameters changed; parameters by keyword only."""
@@ -289,7 +298,10 @@ def _default(f: dataclasses.Field) -> Any:
 
 
 class FeatureAxiom(ConfigurableAxiom):
-    """One number per response, a direction and a relative margin: P = compare(values, higher_is_better, margin_fraction)."""
+    """One number per response, a direction and a relative margin.
+
+    P = compare(values, higher_is_better, margin_fraction).
+    """
 
     margin_fraction: float = 0.0
     """Relative margin within which two values tie: |a - b| <= margin_fraction * max(|a|, |b|)."""

@@ -42,7 +42,10 @@ SUBJECT_VERB_DISTANCE = Feature("subject_verb_distance", ("parse",), subject_ver
 
 @register
 class WordLengthDeviationCoherenceAxiom(ParsedAxiom):
-    """COH1: prefer less deviation of the average word length across sentences, sigma(SWAWL_r1) < sigma(SWAWL_r2) [Merker et al., 2025]."""
+    """COH1: prefer less deviation of the average word length across sentences.
+
+    sigma(SWAWL_r1) < sigma(SWAWL_r2) [Merker et al., 2025].
+    """
 
     name: ClassVar[str] = "COH1"
     higher_is_better: bool = False

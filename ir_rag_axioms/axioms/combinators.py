@@ -125,7 +125,10 @@ class Conjunction(_Combination):
 
 
 class MajorityVote(_Combination):
-    """MajorityVote: prefer what the majority prefers, if at least ``minimum_votes`` of all k axioms vote for it (``aggregation.majority_vote``)."""
+    """MajorityVote: prefer what the majority prefers.
+
+    Only if at least ``minimum_votes`` of all k axioms vote for it (``aggregation.majority_vote``).
+    """
 
     minimum_votes: float = 0.5
     """Fraction of the axioms that must vote for the winner: 0.5 absolute majority, 0 relative majority, 1 consensus."""

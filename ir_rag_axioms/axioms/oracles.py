@@ -1,4 +1,7 @@
-"""Oracle axioms: preferences read from crowd judgments, TREC RAG 2024 nugget scores, or LLM ratings (matched by response id)."""
+"""Oracle axioms: preferences read from crowd judgments, TREC RAG 2024 nugget scores, or LLM ratings.
+
+Responses are matched by response id.
+"""
 
 from __future__ import annotations
 
@@ -31,15 +34,25 @@ def _loaded(oracle: Any, build: Callable[[], _T]) -> _T:
 
 
 class CrowdOracle(ConfigurableAxiom):
-    """Prefer the response the crowd judged better: compare (mean P(A better), mean P(B better)) with a relative margin; abstain on unjudged pairs."""
+    """Prefer the response the crowd judged better; abstain on unjudged pairs.
+
+    Compare (mean P(A better), mean P(B better)) with a relative margin.
+    """
 
     name: ClassVar[str] = "CROWD"
     utility: str = "overall"
-    """Utility dimension: overall, logical/stylistic coherence, coherence, (internal) consistency, (topical) correctness, broad/deep coverage, coverage."""
+    """Utility dimension.
+
+    One of: overall, logical/stylistic coherence, coherence, (internal) consistency, (topical) correctness, broad/deep
+    coverage, coverage.
+    """
     margin_fraction: float = 0.1
     """Tie when |p_a - p_b| <= margin_fraction * max(p_a, p_b)."""
     duplicates: Literal["mean", "last"] = "mean"
-    """Pairs judged twice: average both judgments (``"mean"``) or keep the later row, as the reference does (``"last"``)."""
+    """Pairs judged twice: average both judgments or keep the later row.
+
+    Average (``"mean"``) or keep the later row, as the reference does (``"last"``).
+    """
     data_dir: str | None = None
     """Folder with ``responses.jsonl.gz`` and ``ratings.jsonl.gz`` (``None``: $IR_RAG_AXIOMS_DATA or download)."""
     ratings_path: str | None = None
@@ -120,7 +133,10 @@ class _Scores:
 
 
 class NuggetOracle(ConfigurableAxiom):
-    """Prefer the response that covers more information nuggets (TREC RAG 2024 AutoNuggetizer score); abstain on unscored responses."""
+    """Prefer the response that covers more information nuggets; abstain on unscored responses.
+
+    The score is the TREC RAG 2024 AutoNuggetizer score.
+    """
 
     name: ClassVar[str] = "NUGGET"
     score_type: Literal["all", "vital", "weighted"] = "vital"
@@ -130,9 +146,15 @@ class NuggetOracle(ConfigurableAxiom):
     margin_fraction: float = 0.0
     """Tie when |s_i - s_j| <= margin_fraction * max(s_i, s_j)."""
     data_dir: str | None = None
-    """The assignments file or its folder (``None``: $IR_RAG_AXIOMS_DATA or download). Response ids: run_id or ``<qid>/<run_id>``."""
+    """The assignments file or its folder (``None``: $IR_RAG_AXIOMS_DATA or download).
+
+    Response ids: run_id or ``<qid>/<run_id>``.
+    """
     table: pd.DataFrame | None = field(default=None, compare=False, repr=False)
-    """In-memory assignments (``qid``, ``run_id``, ``nuggets``) or scores (``qid``, ``run_id``, ``score``); overrides ``data_dir``."""
+    """In-memory assignments or scores; overrides ``data_dir``.
+
+    Assignments: ``qid``, ``run_id``, ``nuggets``; scores: ``qid``, ``run_id``, ``score``.
+    """
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -147,7 +169,10 @@ class NuggetOracle(ConfigurableAxiom):
 
     @classmethod
     def from_irds(cls, dataset: str = "ir-rag-axioms/trec-rag-2024-nuggets", **params: Any) -> NuggetOracle:
-        """An oracle over a registered nugget dataset's qrels ``score`` (the sub-dataset fixes the score type, e.g. ``.../all-strict``)."""
+        """An oracle over a registered nugget dataset's qrels ``score``.
+
+        The sub-dataset fixes the score type, e.g. ``.../all-strict``.
+        """
         import ir_datasets
 
         from ir_rag_axioms.datasets import register
@@ -176,7 +201,10 @@ class NuggetOracle(ConfigurableAxiom):
 
 
 class LlmRatingOracle(ConfigurableAxiom):
-    """Prefer the response that an LLM rated higher (probability that the response is good), an ORIG-like baseline; abstain on unrated responses."""
+    """Prefer the response that an LLM rated higher; abstain on unrated responses.
+
+    The rating is the probability that the response is good; an ORIG-like baseline.
+    """
 
     name: ClassVar[str] = "LLM_ORIG"
     model: str = "Qwen-Qwen2.5-0.5B-Instruct"

@@ -1,4 +1,7 @@
-"""CrowdRAG-25: the crowd responses, pairwise judgments and topics as frames, judgment tables and (request, responses) items."""
+"""CrowdRAG-25: the crowd responses, pairwise judgments and topics.
+
+As frames, judgment tables and (request, responses) items.
+"""
 
 from __future__ import annotations
 
@@ -109,7 +112,10 @@ def load_crowd_topics(path: PathLike | None = None) -> pd.DataFrame:
 
 # -- judgments -----------------------------------------------------------------------------------------
 def judgment_table(ratings: pd.DataFrame, utility: str = "overall", duplicates: str = "mean") -> Table:
-    """(topic, a, b) -> (P(a better), P(b better)), averaged over the utility's dimensions and (``"mean"``) over repeated judgments or (``"last"``) from the later row."""
+    """(topic, a, b) -> (P(a better), P(b better)), averaged over the utility's dimensions.
+
+    Repeated judgments are averaged (``"mean"``) or taken from the later row (``"last"``).
+    """
     columns = utility_columns(utility)
     for c in columns:
         if f"{c}_p_a" not in ratings or f"{c}_p_b" not in ratings:
@@ -134,7 +140,10 @@ def judgment_table(ratings: pd.DataFrame, utility: str = "overall", duplicates: 
 
 
 class CrowdJudgments:
-    """Crowd pairwise judgments keyed by (topic, response id A, response id B), plus (topic, kind-style name) -> id aliases."""
+    """Crowd pairwise judgments keyed by (topic, response id A, response id B).
+
+    Plus (topic, kind-style name) -> id aliases.
+    """
 
     def __init__(self, ratings: pd.DataFrame, responses: pd.DataFrame | None = None):
         missing = [c for c in ("query_id", "response_a", "response_b") if c not in ratings.columns]
@@ -164,7 +173,10 @@ class CrowdJudgments:
 def read_judgments(
     ratings: PathLike | None = None, responses: PathLike | None = None, data_dir: PathLike | None = None
 ) -> CrowdJudgments:
-    """The judgments of the ratings file (``ratings`` or in ``data_dir``), with aliases from the responses file if found."""
+    """The judgments of the ratings file (``ratings`` or in ``data_dir``).
+
+    With aliases from the responses file if found.
+    """
     ratings_frame = load_crowd_ratings(ratings or data_dir)
     try:
         responses_frame = load_crowd_responses(responses or data_dir)
@@ -177,7 +189,10 @@ def read_judgments(
 
 # -- items ---------------------------------------------------------------------------------------------
 def items(responses: pd.DataFrame, topics: set[str] | None = None) -> list[tuple[GenerationRequest, list[GenerationResponse]]]:
-    """(request with the 20 context passages, responses sorted by kind-style name; id = response id) per topic, in file order."""
+    """One (request, responses) item per topic, in file order.
+
+    The request with the 20 context passages, responses sorted by kind-style name; id = response id.
+    """
     out = []
     for topic, group in responses.groupby("topic", sort=False):
         if topics is not None and str(topic) not in topics:

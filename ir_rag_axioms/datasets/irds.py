@@ -36,7 +36,10 @@ class CrowdQuery(NamedTuple):
 
 
 class CrowdResponse(NamedTuple):
-    """A CrowdRAG-25 response: text (``raw_text``), topic, kind (human/llm), style (bullet/essay/news) and its context."""
+    """A CrowdRAG-25 response and its context.
+
+    Text (``raw_text``), topic, kind (human/llm), style (bullet/essay/news).
+    """
 
     doc_id: str
     text: str

@@ -25,7 +25,10 @@ def load_llm_ratings(model: str = DEFAULT_MODEL, path: str | os.PathLike | None 
 
 
 def rating_scores(ratings: pd.DataFrame, responses: pd.DataFrame | None = None) -> dict[tuple[str, str], float]:
-    """(topic, response id) -> probability, plus (topic, kind-style name) for rated responses if ``responses`` are given."""
+    """(topic, response id) -> probability.
+
+    Plus (topic, kind-style name) for rated responses if ``responses`` are given.
+    """
     scores = {(str(t), str(r)): float(p) for t, r, p in zip(ratings["topic"], ratings["response"], ratings["probability"], strict=True)}
     for (topic, name), rid in (aliases(responses) if responses is not None else {}).items():
         if (topic, rid) in scores:

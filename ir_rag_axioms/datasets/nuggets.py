@@ -65,12 +65,18 @@ def _with_scores(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def load_nugget_assignments(path: str | os.PathLike | None = None) -> pd.DataFrame:
-    """The nugget assignments, one row per (qid, run_id) answer, with a column per score (``all``, ..., ``weighted_strict``)."""
+    """The nugget assignments, one row per (qid, run_id) answer.
+
+    With a column per score (``all``, ..., ``weighted_strict``).
+    """
     return load_frame(NUGGET_ASSIGNMENTS, path, NUGGET_FIELDS, "answers", _with_scores)
 
 
 def answer_scores(assignments: pd.DataFrame, score_type: str = "vital", strict: bool = False) -> dict[tuple[str, str], float]:
-    """(qid, run_id) and (qid, ``<qid>/<run_id>``) -> score: a ``score`` column if given, else the score of ``nuggets``."""
+    """(qid, run_id) and (qid, ``<qid>/<run_id>``) -> score.
+
+    The score is a ``score`` column if given, else the score of ``nuggets``.
+    """
     if "score" in assignments:
         values = assignments["score"].astype(float)
     else:

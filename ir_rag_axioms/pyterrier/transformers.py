@@ -1,4 +1,7 @@
-"""PyTerrier transformers: rerank responses by aggregated axiom preferences, list pairwise preferences, emit LTR features."""
+"""PyTerrier transformers.
+
+Rerank responses by aggregated axiom preferences, list pairwise preferences, emit LTR features.
+"""
 
 from __future__ import annotations
 
@@ -37,7 +40,10 @@ def as_axioms(axioms: AxiomSpec | Sequence[AxiomSpec]) -> list[Axiom]:
 
 
 def axiom_columns(axioms: Sequence[Axiom]) -> list[str]:
-    """Column names for axioms: the repr without an empty ``()`` (``COH1``, ``COV1(margin_fraction=0.5)``), made unique."""
+    """Column names for axioms, made unique.
+
+    The repr without an empty ``()`` (``COH1``, ``COV1(margin_fraction=0.5)``).
+    """
     names: list[str] = []
     for axiom in axioms:
         name = repr(axiom)
@@ -102,7 +108,11 @@ class AxiomaticReranker(_AxiomTransformer):
         backend: str = "local",
         workers: int | None = None,
     ) -> None:
-        """axioms: one or several; aggregation: borda | copeland | kwiksort | bradley_terry; ties: tie_breaker axiom, then original order; analysis / backend ("local" or "ray") / workers: where the analysis runs."""
+        """Rerank by one or several axioms.
+
+        axioms: one or several; aggregation: borda | copeland | kwiksort | bradley_terry; ties: tie_breaker axiom, then
+        original order; analysis / backend ("local" or "ray") / workers: where the analysis runs.
+        """
         self.axioms = axioms
         self.analysis, self.backend, self.workers = analysis, backend, workers
         self.aggregation = aggregation
@@ -153,11 +163,18 @@ class AxiomaticReranker(_AxiomTransformer):
 
 
 class AxiomaticPreferences(_AxiomTransformer):
-    """One row per ordered pair of a query's responses (qid, query, docno_a, docno_b) with one preference column per axiom."""
+    """One row per ordered pair of a query's responses with one preference column per axiom.
+
+    Columns: qid, query, docno_a, docno_b, then the axioms.
+    """
 
     def __init__(self, axioms: AxiomSpec | Sequence[AxiomSpec], *, verbose: bool = False,
                  analysis: Analysis | None = None, backend: str = "local", workers: int | None = None) -> None:
-        """axioms: one or several; column ``X`` holds P_X[a, b] (> 0: a preferred over b); analysis / backend / workers as for the reranker."""
+        """Pairwise preferences of one or several axioms.
+
+        axioms: one or several; column ``X`` holds P_X[a, b] (> 0: a preferred over b); analysis / backend / workers as
+        for the reranker.
+        """
         self.axioms = axioms
         self.verbose = verbose
         self.analysis, self.backend, self.workers = analysis, backend, workers
@@ -193,7 +210,11 @@ class AxiomFeatures(_AxiomTransformer):
 
     def __init__(self, axioms: AxiomSpec | Sequence[AxiomSpec], *, verbose: bool = False,
                  analysis: Analysis | None = None, backend: str = "local", workers: int | None = None) -> None:
-        """axioms: one or several; an existing ``features`` column is extended, otherwise created; analysis / backend / workers as for the reranker."""
+        """Features from one or several axioms.
+
+        axioms: one or several; an existing ``features`` column is extended, otherwise created; analysis / backend /
+        workers as for the reranker.
+        """
         self.axioms = axioms
         self.verbose = verbose
         self.analysis, self.backend, self.workers = analysis, backend, workers

@@ -46,7 +46,10 @@ def _given_scores(responses: Sequence[GenerationResponse]) -> np.ndarray:
 
 @dataclass(frozen=True)
 class ContextStatistics(StatisticsSource):
-    """idf over the request's context passages (the candidates if it has none); scores = BM25(k1, b) of each response."""
+    """Statistics of the request's context passages; scores = BM25(k1, b) of each response.
+
+    idf over the request's context passages (the candidates if it has none).
+    """
 
     k1: float = 1.2
     b: float = 0.75
