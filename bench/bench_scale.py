@@ -126,7 +126,8 @@ def scaling_table(streaming: list[dict], whole: list[dict]) -> None:
     first, last = streaming[0], streaming[-1]
     print(f"growth {first['topics']} -> {last['topics']} topics: peak RSS x{last['peak_mb'] / first['peak_mb']:.2f} "
           f"streaming, x{whole[-1]['peak_mb'] / whole[0]['peak_mb']:.2f} one chunk; "
-          f"seconds per topic {first['seconds'] / first['topics']:.2f} -> {last['seconds'] / last['topics']:.2f} streaming")
+          f"seconds per topic {first['seconds'] / first['topics']:.2f} -> "
+          f"{last['seconds'] / last['topics']:.2f} streaming")
 
 
 def ray_table(local: dict, distributed: dict) -> None:

@@ -33,7 +33,9 @@ def parse_oracle(spec: str, data: str | None, duplicates: str = "mean", response
         return NuggetOracle(score_type=score, strict=strict, data_dir=data)
     if kind == "llm":
         return LlmRatingOracle(model=option or LlmRatingOracle.model, data_dir=data, responses_path=responses)
-    raise ValueError(f"unknown oracle {spec!r}: use crowd:<utility>, nugget:<all|vital|weighted>[-strict] or llm:<model>")
+    raise ValueError(
+        f"unknown oracle {spec!r}: use crowd:<utility>, nugget:<all|vital|weighted>[-strict] or llm:<model>"
+    )
 
 
 # -- axioms --------------------------------------------------------------------------------------------
@@ -147,18 +149,23 @@ def build_parser() -> argparse.ArgumentParser:
                     f"nugget: nugget_assignment*.jsonl.gz); default: ${'IR_RAG_AXIOMS_DATA'} or download")
     ev.add_argument("--oracle", default="crowd:overall",
                     help="crowd:<utility> | nugget:<all|vital|weighted>[-strict] | llm:<model> (default crowd:overall)")
-    ev.add_argument("--axioms", default="ictir2025", help="comma-separated: 'ictir2025' (preset), NAME=SPEC or SPEC, e.g. 'ictir2025,GEN-aSL=GEN_aSL,CORR1(margin_fraction=0.75)'")
+    ev.add_argument("--axioms", default="ictir2025",
+                    help="comma-separated: 'ictir2025' (preset), NAME=SPEC or SPEC, "
+                    "e.g. 'ictir2025,GEN-aSL=GEN_aSL,CORR1(margin_fraction=0.75)'")
     ev.add_argument("--out", required=True, help="output folder for table.csv, table.md and the figures")
-    ev.add_argument("--responses", help="crowd responses file/folder (llm oracle: evaluate on the crowd responses with context)")
+    ev.add_argument("--responses",
+                    help="crowd responses file/folder (llm oracle: evaluate on the crowd responses with context)")
     ev.add_argument("--duplicates", choices=["mean", "last"], default="mean",
                     help="crowd pairs judged twice: average both (default) or keep the later row (reference)")
     ev.add_argument("--topics", type=int, default=0, help="evaluate only the first N judged topics")
-    ev.add_argument("--bootstrap", type=int, default=0, help="bootstrap samples for 95%% confidence intervals (0: none)")
+    ev.add_argument("--bootstrap", type=int, default=0,
+                    help="bootstrap samples for 95%% confidence intervals (0: none)")
     ev.add_argument("--seed", type=int, default=0, help="bootstrap seed")
-    ev.add_argument("--cache", help="folder of the persistent analysis cache (default: $IR_RAG_AXIOMS_CACHE) and of each "
-                    "axiom's matrices (keyed by the package version, settings, its repr and the texts)")
+    ev.add_argument("--cache", help="folder of the persistent analysis cache (default: $IR_RAG_AXIOMS_CACHE) and of "
+                    "each axiom's matrices (keyed by the package version, settings, its repr and the texts)")
     ev.add_argument("--workers", type=int, help="analysis worker processes (default: the free cores)")
-    ev.add_argument("--backend", choices=["local", "ray"], default="local", help="where to compute (ray: a Ray cluster)")
+    ev.add_argument("--backend", choices=["local", "ray"], default="local",
+                    help="where to compute (ray: a Ray cluster)")
     ev.add_argument("--ray-address", help="Ray cluster address (default: $RAY_ADDRESS, else a local Ray)")
     ev.add_argument("--chunk-size", type=int, default=16, help="topics analysed together (memory stays bounded)")
     ev.add_argument("--no-figures", dest="figures", action="store_false", help="skip the figures")

@@ -82,7 +82,8 @@ def scores_from_counts(counts: np.ndarray) -> dict[str, float]:
 
 def decisiveness(preferences: Matrices) -> float:
     """#{P[i, j] != 0, i != j} / #{i != j}."""
-    return scores_from_counts(topic_counts(preferences, [np.zeros_like(p) for p in _as_list(preferences)]))["decisiveness"]
+    abstaining = [np.zeros_like(p) for p in _as_list(preferences)]
+    return scores_from_counts(topic_counts(preferences, abstaining))["decisiveness"]
 
 
 def consistency(preferences: Matrices, oracle: Matrices, strict: bool = False) -> float:
@@ -147,7 +148,9 @@ def _bootstrap_counts(counts: np.ndarray, samples: int, confidence: float, seed:
 
 def _interval(values: np.ndarray, alpha: float) -> tuple[float, float]:
     values = values[~np.isnan(values)]
-    return (float(np.quantile(values, alpha)), float(np.quantile(values, 1 - alpha))) if values.size else (np.nan, np.nan)
+    if not values.size:
+        return (np.nan, np.nan)
+    return (float(np.quantile(values, alpha)), float(np.quantile(values, 1 - alpha)))
 
 
 def _table(counts: Mapping[str, np.ndarray], samples: int, confidence: float, seed: int, sort: bool) -> pd.DataFrame:
@@ -181,7 +184,9 @@ def evaluation_table(
 
 
 # -- majority votes and agreement ----------------------------------------------------------------------
-def majority_vote_preferences(axiom_preferences: Mapping[str, Matrices] | Sequence[Matrices], minimum_votes: float) -> list[np.ndarray]:
+def majority_vote_preferences(
+    axiom_preferences: Mapping[str, Matrices] | Sequence[Matrices], minimum_votes: float,
+) -> list[np.ndarray]:
     """Per topic, ``aggregation.majority_vote`` of the axioms' sign matrices.
 
     i > j if more axioms prefer i and at least minimum_votes * #axioms do.
@@ -241,7 +246,9 @@ def cache_file(cache_dir: str | os.PathLike, axiom: Any, items: Sequence) -> Pat
     """cache_dir/<sha1 of the package version, the settings that change results, the axiom's repr and the items>.npz."""
     from ir_rag_axioms import settings
 
-    digest = hashlib.sha1(f"ir_rag_axioms {settings.package_version()}\x00{settings.fingerprint()}\x00{axiom!r}".encode())
+    digest = hashlib.sha1(
+        f"ir_rag_axioms {settings.package_version()}\x00{settings.fingerprint()}\x00{axiom!r}".encode()
+    )
     for request, responses in items:
         digest.update(f"\x00{request.id}\x01{request.text}\x01{request.context}".encode())
         for response in responses:
@@ -343,7 +350,9 @@ def evaluate_frame(
     counts = {}
     for column in columns:
         _, matrices = frame_matrices(preferences, column)
-        counts[column] = np.array([_counts(p, o, k != 0) for p, o, k in zip(matrices, truth, present, strict=True)], dtype=np.int64)
+        counts[column] = np.array(
+            [_counts(p, o, k != 0) for p, o, k in zip(matrices, truth, present, strict=True)], dtype=np.int64
+        )
     return _table(counts, samples, 0.95, seed, sort=True)
 
 
@@ -374,6 +383,8 @@ def measures() -> dict[str, Any]:
     import ir_measures
 
     return {
-        name: ir_measures.define_byquery(_measure(name), name=f"Axiom{name.title().replace('_', '')}", support_cutoff=False)
+        name: ir_measures.define_byquery(
+            _measure(name), name=f"Axiom{name.title().replace('_', '')}", support_cutoff=False
+        )
         for name in MEASURES
     }

@@ -54,7 +54,8 @@ def responses_frame(
     frame["docno"] = frame["docno"].astype(str)
     dupes = frame[frame.duplicated(["qid", "docno"], keep=False)]
     if len(dupes):
-        raise ValueError(f"responses_frame: duplicate docno within a qid: {sorted(set(zip(dupes.qid, dupes.docno, strict=True)))[:10]}")
+        pairs = sorted(set(zip(dupes.qid, dupes.docno, strict=True)))
+        raise ValueError(f"responses_frame: duplicate docno within a qid: {pairs[:10]}")
     frame["rank"] = frame.groupby("qid", sort=False).cumcount().astype("int64")
     frame["score"] = (-frame["rank"]).astype("float64")
     return frame
@@ -92,7 +93,9 @@ def write_trec_run(frame: pd.DataFrame, path: str | os.PathLike[str], run_name: 
 
     missing = [c for c in ("qid", "docno") if c not in frame.columns]
     if missing or ("rank" not in frame.columns and "score" not in frame.columns):
-        raise KeyError(f"write_trec_run needs qid, docno and rank or score columns; missing {missing or ['rank/score']}")
+        raise KeyError(
+            f"write_trec_run needs qid, docno and rank or score columns; missing {missing or ['rank/score']}"
+        )
     if any(ch.isspace() for ch in run_name) or not run_name:
         raise ValueError(f"run_name must be a non-empty word without spaces, got {run_name!r}")
     run = frame.assign(qid=frame["qid"].astype(str), docno=frame["docno"].astype(str))

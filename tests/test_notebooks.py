@@ -67,7 +67,8 @@ def test_notebook_runs(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_notebooks_exist() -> None:
     assert {p.name for p in NOTEBOOKS} >= {
-        "01_axioms_on_the_demo_sample.ipynb", "02_pyterrier_reranking.ipynb", "03_evaluating_axioms_against_humans.ipynb",
+        "01_axioms_on_the_demo_sample.ipynb", "02_pyterrier_reranking.ipynb",
+        "03_evaluating_axioms_against_humans.ipynb",
     }
 
 

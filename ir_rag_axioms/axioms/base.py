@@ -313,7 +313,9 @@ class FeatureAxiom(ConfigurableAxiom):
     def __post_init__(self) -> None:
         super().__post_init__()
         if not (math.isfinite(self.margin_fraction) and self.margin_fraction >= 0):
-            raise ValueError(f"{self.label}: margin_fraction must be a finite number >= 0, got {self.margin_fraction!r}")
+            raise ValueError(
+                f"{self.label}: margin_fraction must be a finite number >= 0, got {self.margin_fraction!r}"
+            )
 
     @abstractmethod
     def values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:

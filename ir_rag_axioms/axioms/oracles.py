@@ -253,4 +253,6 @@ CROWD = register(CrowdOracle())
 NUGGET = register(NuggetOracle())
 LLM_ORIG = register(LlmRatingOracle())
 
-__all__ = ["CROWD", "LLM_ORIG", "NUGGET", "UTILITIES", "CrowdJudgments", "CrowdOracle", "LlmRatingOracle", "NuggetOracle"]
+__all__ = [
+    "CROWD", "LLM_ORIG", "NUGGET", "UTILITIES", "CrowdJudgments", "CrowdOracle", "LlmRatingOracle", "NuggetOracle",
+]

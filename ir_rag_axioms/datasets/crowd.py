@@ -70,8 +70,8 @@ def response_names(responses: pd.DataFrame) -> pd.Series:
 
 def aliases(responses: pd.DataFrame) -> dict[tuple[str, str], str]:
     """(topic, kind-style name) -> response id, so that a topic's responses can be named by kind and style."""
-    return {(topic, str(name)): rid for topic, name, rid in
-            zip(responses["topic"].astype(str), response_names(responses), responses["response"].astype(str), strict=True)}
+    topics, rids = responses["topic"].astype(str), responses["response"].astype(str)
+    return {(topic, str(name)): rid for topic, name, rid in zip(topics, response_names(responses), rids, strict=True)}
 
 
 def _with_names(frame: pd.DataFrame) -> pd.DataFrame:
@@ -188,7 +188,9 @@ def read_judgments(
 
 
 # -- items ---------------------------------------------------------------------------------------------
-def items(responses: pd.DataFrame, topics: set[str] | None = None) -> list[tuple[GenerationRequest, list[GenerationResponse]]]:
+def items(
+    responses: pd.DataFrame, topics: set[str] | None = None,
+) -> list[tuple[GenerationRequest, list[GenerationResponse]]]:
     """One (request, responses) item per topic, in file order.
 
     The request with the 20 context passages, responses sorted by kind-style name; id = response id.
@@ -200,5 +202,6 @@ def items(responses: pd.DataFrame, topics: set[str] | None = None) -> list[tuple
         group = group.sort_values("name", kind="stable")
         first = group.iloc[0]
         request = GenerationRequest(str(topic), first["query"], first["references_texts"])
-        out.append((request, [GenerationResponse(str(r), t) for r, t in zip(group["response"], group["raw_text"], strict=True)]))
+        pairs = zip(group["response"], group["raw_text"], strict=True)
+        out.append((request, [GenerationResponse(str(r), t) for r, t in pairs]))
     return out

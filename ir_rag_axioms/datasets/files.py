@@ -63,7 +63,8 @@ CROWD_TOPICS = DataFile(
     BASE_URL + "topics.rag24.test.txt", "234113ab626a5ca31d57d4c0c7a87b6e", "data_dir=...",
 )
 NUGGET_ASSIGNMENTS = DataFile(
-    "nuggets", "trec-rag-24-nuggets", ("nugget_assignment*.jsonl.gz", "nugget_assignment*.jsonl", "nugget_assignment*.jl"),
+    "nuggets", "trec-rag-24-nuggets",
+    ("nugget_assignment*.jsonl.gz", "nugget_assignment*.jsonl", "nugget_assignment*.jl"),
     BASE_URL + "nugget_assignment.20241108.jl", None, "data_dir=... or assignments_path=...",
 )
 
@@ -120,7 +121,9 @@ def resolve(spec: DataFile, path: str | os.PathLike | None = None, download: boo
     if env:
         found = _find_in(Path(env), spec)
         if found is None:
-            raise DataFileError(f"{spec.key}: ${ENV_VAR}={env} holds no file {' or '.join(spec.patterns)}; {_how(spec)}")
+            raise DataFileError(
+                f"{spec.key}: ${ENV_VAR}={env} holds no file {' or '.join(spec.patterns)}; {_how(spec)}"
+            )
         return found
     cached = cache_root() / spec.folder / spec.download_name
     if cached.is_file():

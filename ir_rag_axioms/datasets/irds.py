@@ -56,7 +56,9 @@ _PAIR_FIELDS = [("query_id", str), ("doc_id_a", str), ("doc_id_b", str), ("submi
     (f"{dim}_{suffix}", float) for dim in crowd.DIMENSIONS for suffix in ("p_a", "p_n", "p_b")
 ]
 CrowdDocPair = NamedTuple("CrowdDocPair", _PAIR_FIELDS)
-CrowdDocPair.__doc__ = "A crowd judgment of responses A and B: per dimension the probabilities that A is better, neither, B is better."
+CrowdDocPair.__doc__ = (
+    "A crowd judgment of responses A and B: per dimension the probabilities that A is better, neither, B is better."
+)
 
 
 class NuggetQuery(NamedTuple):

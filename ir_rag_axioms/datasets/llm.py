@@ -29,7 +29,8 @@ def rating_scores(ratings: pd.DataFrame, responses: pd.DataFrame | None = None) 
 
     Plus (topic, kind-style name) for rated responses if ``responses`` are given.
     """
-    scores = {(str(t), str(r)): float(p) for t, r, p in zip(ratings["topic"], ratings["response"], ratings["probability"], strict=True)}
+    rows = zip(ratings["topic"], ratings["response"], ratings["probability"], strict=True)
+    scores = {(str(t), str(r)): float(p) for t, r, p in rows}
     for (topic, name), rid in (aliases(responses) if responses is not None else {}).items():
         if (topic, rid) in scores:
             scores[(topic, name)] = scores[(topic, rid)]

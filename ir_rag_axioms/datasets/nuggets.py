@@ -72,7 +72,9 @@ def load_nugget_assignments(path: str | os.PathLike | None = None) -> pd.DataFra
     return load_frame(NUGGET_ASSIGNMENTS, path, NUGGET_FIELDS, "answers", _with_scores)
 
 
-def answer_scores(assignments: pd.DataFrame, score_type: str = "vital", strict: bool = False) -> dict[tuple[str, str], float]:
+def answer_scores(
+    assignments: pd.DataFrame, score_type: str = "vital", strict: bool = False,
+) -> dict[tuple[str, str], float]:
     """(qid, run_id) and (qid, ``<qid>/<run_id>``) -> score.
 
     The score is a ``score`` column if given, else the score of ``nuggets``.
@@ -82,7 +84,8 @@ def answer_scores(assignments: pd.DataFrame, score_type: str = "vital", strict: 
     else:
         values = [nugget_score(n, score_type, strict) for n in assignments["nuggets"]]
     scores = {}
-    for qid, run_id, value in zip(assignments["qid"].astype(str), assignments["run_id"].astype(str), values, strict=True):
+    qids, run_ids = assignments["qid"].astype(str), assignments["run_id"].astype(str)
+    for qid, run_id, value in zip(qids, run_ids, values, strict=True):
         run_id = run_id.removeprefix(f"{qid}/")
         scores[(qid, run_id)] = scores[(qid, f"{qid}/{run_id}")] = float(value)
     return scores

@@ -90,7 +90,10 @@ from ir_rag_axioms.axioms.retrieval.proximity import (
 )
 # isort: on
 
-RETRIEVAL_AXIOMS = [TFC1, TFC3, M_TDC, LEN_M_TDC, LNC1, TF_LNC, LB1, REG, ANTI_REG, AND, LEN_AND, M_AND, LEN_M_AND, DIV, LEN_DIV, STMC1, STMC2, aSL]
+RETRIEVAL_AXIOMS = [
+    TFC1, TFC3, M_TDC, LEN_M_TDC, LNC1, TF_LNC, LB1, REG, ANTI_REG, AND, LEN_AND, M_AND, LEN_M_AND, DIV, LEN_DIV,
+    STMC1, STMC2, aSL,
+]
 
 __all__ = [
     "AND", "ANTI_REG", "ARGUMENT_AXIOMS", "DIV", "LB1", "LEN_AND", "LEN_DIV", "LEN_M_AND", "LEN_M_TDC", "LNC1",

@@ -27,7 +27,9 @@ class RegAxiom(TermAxiom):
 
     def prefetch(self, items: Sequence[Item]) -> None:
         """Prepare (e.g. embed) the query terms."""
-        self.similarity.prefetch([t for request, _ in items for t in query_terms(term_statistics([request.text], self.model)[0])])
+        self.similarity.prefetch(
+            [t for request, _ in items for t in query_terms(term_statistics([request.text], self.model)[0])]
+        )
 
     def aspect_terms(self, query: TermStatistics) -> list[str]:
         """The query terms with minimal (ANTI-REG: maximal) mean similarity to all query terms, itself included."""
