@@ -113,10 +113,14 @@ class Axiom(ABC):
     name: ClassVar[str | None] = None
     """The short name (e.g. ``"COH1"``) under which the registry knows the class's default instance."""
 
-    def __init_subclass__(cls, positional: bool = False, **kwargs: Any) -> None:
-        """Make every subclass a frozen dataclass (keyword-only fields unless ``positional=True``)."""
+    def __init_subclass__(cls, kw_only: bool = True, positional: bool = False, **kwargs: Any) -> None:
+        """Make every subclass a frozen dataclass (keyword-only fields unless ``kw_only=False``).
+
+        ``kw_only`` is the dataclass parameter that type checkers read through ``dataclass_transform``;
+        ``positional=True`` is the older spelling of ``kw_only=False``.
+        """
         super().__init_subclass__(**kwargs)
-        dataclass(frozen=True, repr=False, kw_only=not positional)(cls)
+        dataclass(frozen=True, repr=False, kw_only=kw_only and not positional)(cls)
 
     # -- the hook of matrix axioms ----------------------------------------------------------------------
     @abstractmethod

@@ -11,7 +11,7 @@ from ir_rag_axioms.axioms.base import Axiom, Item, Reads
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 
-class Constant(Axiom, positional=True):
+class Constant(Axiom, kw_only=False):
     """Constant(c): every off-diagonal entry is c (a weight in sums and products)."""
 
     value: float
@@ -36,7 +36,7 @@ def as_axiom(value: Axiom | float) -> Axiom:
     raise TypeError(f"cannot combine an axiom with {type(value).__name__} {value!r}")
 
 
-class _Combination(Axiom, positional=True):
+class _Combination(Axiom, kw_only=False):
     """Several child axioms, read and prefetched together."""
 
     axioms: tuple[Axiom, ...]
@@ -56,7 +56,10 @@ class _Combination(Axiom, positional=True):
         flat: list[Axiom] = []
         for part in map(as_axiom, parts):
             same = type(part) is cls and all(getattr(part, k) == v for k, v in options.items())
-            flat.extend(part.axioms if same and cls.flattens(part) else (part,))
+            if same and isinstance(part, cls) and cls.flattens(part):  # isinstance: the type checker's narrowing
+                flat.extend(part.axioms)
+            else:
+                flat.append(part)
         return cls(tuple(flat), **options)
 
     @classmethod
@@ -159,7 +162,7 @@ class MajorityVote(_Combination):
 _DEFAULT_MINIMUM_VOTES = 0.5
 
 
-class _Unary(Axiom, positional=True):
+class _Unary(Axiom, kw_only=False):
     """One child axiom, read and prefetched as itself."""
 
     axiom: Axiom
