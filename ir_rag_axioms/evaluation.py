@@ -283,9 +283,11 @@ def compute_preferences(
                 computed[name].append(stack[k])
         for name, matrices in computed.items():
             out[name] = matrices
-            if files[name] is not None:
-                files[name].parent.mkdir(parents=True, exist_ok=True)
-                np.savez_compressed(files[name], **{str(k): m for k, m in enumerate(matrices)})
+            file = files[name]
+            if file is not None:
+                file.parent.mkdir(parents=True, exist_ok=True)
+                arrays: dict[str, Any] = {str(k): m for k, m in enumerate(matrices)}  # keyword arrays for savez
+                np.savez_compressed(file, **arrays)
     return {name: out[name] for name in axioms if name in out}
 
 

@@ -20,7 +20,7 @@ import numpy as np
 
 from ir_rag_axioms.analysis.cache import Analysis
 from ir_rag_axioms.axioms.base import Axiom, Item, analyse, check_responses
-from ir_rag_axioms.model import GenerationRequest
+from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 Backend = Literal["local", "ray"]
 """Where the matrices are computed: this process (``local``) or a pool of Ray actors (``ray``)."""
@@ -28,6 +28,8 @@ BACKENDS: tuple[str, ...] = get_args(Backend)
 IN_FLIGHT_PER_WORKER = 2
 """Chunks submitted per Ray actor before the driver waits for the oldest one (bounds the driver's memory)."""
 RAY_INSTALL_HINT = "pip install ir_rag_axioms[ray]"
+CheckedItem = tuple[GenerationRequest, list[GenerationResponse]]
+"""An item after ``_checked``: the responses as a list of GenerationResponse."""
 
 
 def preference_stacks(
@@ -44,6 +46,7 @@ def preference_stacks(
     """
     axioms = _check_arguments(axioms, backend, chunk_size, workers, analysis)
     chunks = _chunks(items, chunk_size)
+    stacks: Iterable[np.ndarray]
     if backend == "local":
         stacks = itertools.chain.from_iterable(_chunk_stacks(axioms, chunk, analysis) for chunk in chunks)
     else:
@@ -81,14 +84,14 @@ def _check_arguments(
     return axioms
 
 
-def _chunks(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
+def _chunks(items: Iterable[Item], size: int) -> Iterator[list[CheckedItem]]:
     """Consecutive lists of ``size`` checked items (the last one shorter), read lazily."""
     iterator = iter(items)
     while chunk := list(itertools.islice(iterator, size)):
         yield [_checked(item) for item in chunk]
 
 
-def _checked(item: Item) -> Item:
+def _checked(item: Item) -> CheckedItem:
     """(request, responses as a list); TypeError on a non-request, ValueError on duplicate response ids."""
     request, responses = item
     if not isinstance(request, GenerationRequest):
@@ -101,14 +104,16 @@ def _length(items: Iterable[Item]) -> int | None:
     return len(items) if hasattr(items, "__len__") else None  # type: ignore[arg-type]
 
 
-def _chunk_stacks(axioms: Sequence[Axiom], chunk: Sequence[Item], analysis: Analysis | None = None) -> list[np.ndarray]:
+def _chunk_stacks(
+    axioms: Sequence[Axiom], chunk: Sequence[CheckedItem], analysis: Analysis | None = None,
+) -> list[np.ndarray]:
     """One chunk's stacks: ``analyse`` in ``analysis`` (default: a fresh one, dropped afterwards), then the matrices."""
     with analysis if analysis is not None else Analysis():
         analyse(axioms, chunk)
         return [_stack(axioms, request, responses) for request, responses in chunk]
 
 
-def _stack(axioms: Sequence[Axiom], request: GenerationRequest, responses: list[Any]) -> np.ndarray:
+def _stack(axioms: Sequence[Axiom], request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
     """The (k, n, n) float64 stack of the axioms' matrices; (k, 0, 0) for no responses.
 
     Assumes the analysis is prefetched.
@@ -137,13 +142,13 @@ class StackWorker:
     def __init__(self, axioms: Sequence[Axiom]) -> None:
         self.axioms = list(axioms)
 
-    def stacks(self, chunk: list[Item]) -> list[np.ndarray]:
+    def stacks(self, chunk: list[CheckedItem]) -> list[np.ndarray]:
         """The chunk's (k, n, n) stacks, as the local backend computes them."""
         return _chunk_stacks(self.axioms, chunk)
 
 
 def _ray_stacks(
-    axioms: list[Axiom], chunks: Iterator[list[Item]], ray: Any, workers: int | None, address: str | None
+    axioms: list[Axiom], chunks: Iterator[list[CheckedItem]], ray: Any, workers: int | None, address: str | None
 ) -> Iterator[np.ndarray]:
     """Stacks in input order from a pool of actors.
 
@@ -180,7 +185,9 @@ def _ray_start(ray: Any, address: str | None, workers: int | None) -> bool:
     return True
 
 
-def _ordered_results(ray: Any, actors: list[Any], chunks: Iterator[list[Item]]) -> Iterator[list[np.ndarray]]:
+def _ordered_results(
+    ray: Any, actors: list[Any], chunks: Iterator[list[CheckedItem]],
+) -> Iterator[list[np.ndarray]]:
     """Chunk i to actor i mod #actors, at most IN_FLIGHT_PER_WORKER * #actors pending; results in submission order."""
     pending: deque[Any] = deque()
     for index, chunk in enumerate(chunks):

@@ -11,8 +11,8 @@ from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 SAMPLE_REQUEST = GenerationRequest(
     "q1", "Why do domestic cats sleep so much during the day?",
-    ["Domestic cats sleep between 12 and 16 hours a day. Cats are crepuscular animals.",
-     "Sleeping saves energy for hunting. Kittens and old cats sleep even more."],
+    ("Domestic cats sleep between 12 and 16 hours a day. Cats are crepuscular animals.",
+     "Sleeping saves energy for hunting. Kittens and old cats sleep even more."),
 )
 """A request with two context passages."""
 SAMPLE_RESPONSES = [

@@ -213,8 +213,8 @@ class Analysis:
     def _parse_features(self, model: str, by_text: dict[str, set[Feature]]) -> dict[tuple[str, Feature], Any]:
         """Feature values from one parse per text: in worker processes for large jobs, else in-process from Docs."""
         groups: dict[frozenset[Feature], list[str]] = {}
-        for text, features in by_text.items():
-            groups.setdefault(frozenset(features), []).append(text)
+        for text, needed in by_text.items():
+            groups.setdefault(frozenset(needed), []).append(text)
         values: dict[tuple[str, Feature], Any] = {}
         workers = self.worker_count()
         with self._compute:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
 
 import numpy as np
 
@@ -61,6 +63,11 @@ EMPTY = TermStatistics(())
 """Statistics of an empty (or unanalysable) text: no terms, no sentences."""
 
 
+def _term_statistics(terms: Any, lengths: Any, sentences: bool) -> TermStatistics:
+    """TermStatistics from the TERMS (and, with ``sentences``, SENTENCE_TERM_COUNTS) feature values of one text."""
+    return TermStatistics(tuple(terms), tuple(lengths) if sentences else None)
+
+
 def term_statistics(texts: Sequence[str], model: str = DEFAULT_SPACY_MODEL,
                     sentences: bool = False) -> list[TermStatistics]:
     """Term statistics of each text from the analysis' TERMS (and SENTENCE_TERM_COUNTS) features; blank texts: empty."""
@@ -73,6 +80,5 @@ def term_statistics(texts: Sequence[str], model: str = DEFAULT_SPACY_MODEL,
             out.append(TermStatistics((), ()) if sentences else EMPTY)
             continue
         key = memo_key("term_statistics", model, sentences)
-        out.append(analysis.memo(text, key, lambda t=terms, s=lengths: TermStatistics(
-            tuple(t), tuple(s) if sentences else None)))
+        out.append(analysis.memo(text, key, partial(_term_statistics, terms, lengths, sentences)))
     return out

@@ -93,10 +93,11 @@ class CrowdOracle(ConfigurableAxiom):
 
     def load(self) -> CrowdJudgments:
         """The judgments: in memory, or read from the files (once per oracle)."""
-        if isinstance(self.judgments, CrowdJudgments):
-            return self.judgments
-        if isinstance(self.judgments, pd.DataFrame):
-            return _loaded(self, lambda: CrowdJudgments(self.judgments))
+        judgments = self.judgments
+        if isinstance(judgments, CrowdJudgments):
+            return judgments
+        if isinstance(judgments, pd.DataFrame):
+            return _loaded(self, lambda: CrowdJudgments(judgments))
         return _loaded(self, lambda: crowd.read_judgments(self.ratings_path, self.responses_path, self.data_dir))
 
     @property

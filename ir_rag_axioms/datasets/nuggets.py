@@ -79,6 +79,7 @@ def answer_scores(
 
     The score is a ``score`` column if given, else the score of ``nuggets``.
     """
+    values: pd.Series | list[float]
     if "score" in assignments:
         values = assignments["score"].astype(float)
     else:
