@@ -11,11 +11,14 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
+
+if TYPE_CHECKING:
+    from ir_rag_axioms.axioms.oracles import Duplicates, NuggetScore
 
 
 # -- oracles -------------------------------------------------------------------------------------------
-def parse_oracle(spec: str, data: str | None, duplicates: str = "mean", responses: str | None = None) -> Any:
+def parse_oracle(spec: str, data: str | None, duplicates: Duplicates = "mean", responses: str | None = None) -> Any:
     """The oracle axiom of a spec, reading its files from ``data``.
 
     Specs: ``crowd:<utility>``, ``nugget:<all|vital|weighted>[-strict]`` or ``llm:<model>``.
@@ -30,7 +33,8 @@ def parse_oracle(spec: str, data: str | None, duplicates: str = "mean", response
         score, strict = (option or "vital").lower(), False
         if score.endswith("-strict") or score.endswith("_strict"):
             score, strict = score[:-7], True
-        return NuggetOracle(score_type=score, strict=strict, data_dir=data)
+        # NuggetOracle checks the score type (ValueError naming the allowed ones)
+        return NuggetOracle(score_type=cast("NuggetScore", score), strict=strict, data_dir=data)
     if kind == "llm":
         return LlmRatingOracle(model=option or LlmRatingOracle.model, data_dir=data, responses_path=responses)
     raise ValueError(
@@ -41,7 +45,10 @@ def parse_oracle(spec: str, data: str | None, duplicates: str = "mean", response
 # -- axioms --------------------------------------------------------------------------------------------
 def split_specs(text: str) -> list[str]:
     """Split a comma-separated list of axiom specs at top-level commas (not inside parentheses or quotes)."""
-    parts, depth, quote, current = [], 0, None, []
+    parts: list[str] = []
+    current: list[str] = []
+    depth = 0
+    quote: str | None = None
     for char in text:
         if quote:
             quote = None if char == quote else quote

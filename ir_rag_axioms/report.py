@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -103,6 +104,7 @@ def write_report(
         sweep = evaluation.vote_sweep(preferences, truth)
         sweep.to_csv(out / "votes.csv", index=False)
         plot_votes(sweep, out / "votes.png", f"Majority vote of {len(preferences)} axioms vs. {oracle_name}")
-    np.savez_compressed(out / "preferences.npz", **{"ORACLE": np.stack(truth) if _same_shape(truth) else np.array([])},
-                        **{n: np.stack(m) for n, m in preferences.items() if _same_shape(m)})
+    oracle_stack: dict[str, Any] = {"ORACLE": np.stack(truth) if _same_shape(truth) else np.array([])}
+    stacks: dict[str, Any] = {n: np.stack(m) for n, m in preferences.items() if _same_shape(m)}
+    np.savez_compressed(out / "preferences.npz", **oracle_stack, **stacks)
     return text

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, dataclass_transform
 
 import numpy as np
+import numpy.typing as npt
 
 from ir_rag_axioms.analysis.cache import MAX_TEXT_CHARS, Analysis, default_analysis, is_analysable
 from ir_rag_axioms.analysis.features import Feature
@@ -78,7 +79,7 @@ def within_margin(a: Any, b: Any, margin_fraction: float) -> np.ndarray:
         return np.abs(a - b) <= margin_fraction * np.maximum(np.abs(a), np.abs(b))
 
 
-def compare(values: np.ndarray, higher_is_better: bool = True, margin_fraction: float = 0.0) -> np.ndarray:
+def compare(values: npt.ArrayLike, higher_is_better: bool = True, margin_fraction: float = 0.0) -> np.ndarray:
     """P[i, j] = sign(v_i - v_j) (negated if lower is better), 0 within the margin or where a value is NaN."""
     v = np.asarray(values, dtype=np.float64)
     if v.ndim != 1:

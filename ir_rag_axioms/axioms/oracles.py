@@ -20,6 +20,10 @@ from ir_rag_axioms.datasets.crowd import UTILITIES, CrowdJudgments, utility_colu
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 _T = TypeVar("_T")
+Duplicates = Literal["mean", "last"]
+"""How the crowd oracle treats pairs judged twice."""
+NuggetScore = Literal["all", "vital", "weighted"]
+"""Which nuggets the nugget oracle's score counts."""
 
 
 def _path(value: str | os.PathLike | None) -> str | None:
@@ -48,7 +52,7 @@ class CrowdOracle(ConfigurableAxiom):
     """
     margin_fraction: float = 0.1
     """Tie when |p_a - p_b| <= margin_fraction * max(p_a, p_b)."""
-    duplicates: Literal["mean", "last"] = "mean"
+    duplicates: Duplicates = "mean"
     """Pairs judged twice: average both judgments or keep the later row.
 
     Average (``"mean"``) or keep the later row, as the reference does (``"last"``).
@@ -140,7 +144,7 @@ class NuggetOracle(ConfigurableAxiom):
     """
 
     name: ClassVar[str] = "NUGGET"
-    score_type: Literal["all", "vital", "weighted"] = "vital"
+    score_type: NuggetScore = "vital"
     """all: mean credit over all nuggets; vital: over vital nuggets; weighted: vital weight 1, okay 0.5."""
     strict: bool = False
     """Strict: partial support earns 0 instead of 0.5."""

@@ -13,9 +13,10 @@ import numpy as np
 import pandas as pd
 import pyterrier as pt
 
-from ir_rag_axioms.aggregation import AGGREGATIONS, PIVOTS, aggregate
+from ir_rag_axioms.aggregation import AGGREGATIONS, PIVOTS, Pivot, aggregate
 from ir_rag_axioms.analysis.cache import Analysis
 from ir_rag_axioms.axioms.base import Axiom
+from ir_rag_axioms.execution import Backend
 from ir_rag_axioms.pyterrier import frames
 
 AxiomSpec = Axiom | str
@@ -79,7 +80,7 @@ class _AxiomTransformer(pt.Transformer):
     __str__ = __repr__
 
     analysis: Analysis | None = None
-    backend: str = "local"
+    backend: Backend = "local"
     workers: int | None = None
 
     def _stacks(self, axioms: Sequence[Axiom], groups: list[frames.Group], verbose: bool) -> list[np.ndarray]:
@@ -87,7 +88,7 @@ class _AxiomTransformer(pt.Transformer):
         from ir_rag_axioms.execution import preference_stacks
 
         items = [(g.request, g.responses) for g in groups]
-        return list(preference_stacks(axioms, items, backend=self.backend, workers=self.workers,  # type: ignore[arg-type]
+        return list(preference_stacks(axioms, items, backend=self.backend, workers=self.workers,
                                       analysis=self.analysis, progress=verbose))
 
 
@@ -100,12 +101,12 @@ class AxiomaticReranker(_AxiomTransformer):
         aggregation: str = "borda",
         weights: Sequence[float] | None = None,
         *,
-        pivot: str = "middle",
+        pivot: Pivot = "middle",
         seed: int | None = 0,
         tie_breaker: AxiomSpec | None = None,
         verbose: bool = False,
         analysis: Analysis | None = None,
-        backend: str = "local",
+        backend: Backend = "local",
         workers: int | None = None,
     ) -> None:
         """Rerank by one or several axioms.
@@ -169,7 +170,7 @@ class AxiomaticPreferences(_AxiomTransformer):
     """
 
     def __init__(self, axioms: AxiomSpec | Sequence[AxiomSpec], *, verbose: bool = False,
-                 analysis: Analysis | None = None, backend: str = "local", workers: int | None = None) -> None:
+                 analysis: Analysis | None = None, backend: Backend = "local", workers: int | None = None) -> None:
         """Pairwise preferences of one or several axioms.
 
         axioms: one or several; column ``X`` holds P_X[a, b] (> 0: a preferred over b); analysis / backend / workers as
@@ -209,7 +210,7 @@ class AxiomFeatures(_AxiomTransformer):
     """Append one feature per axiom to ``features``: normalised net wins f_i = sum_j P[i, j] / (n - 1), in [-1, 1]."""
 
     def __init__(self, axioms: AxiomSpec | Sequence[AxiomSpec], *, verbose: bool = False,
-                 analysis: Analysis | None = None, backend: str = "local", workers: int | None = None) -> None:
+                 analysis: Analysis | None = None, backend: Backend = "local", workers: int | None = None) -> None:
         """Features from one or several axioms.
 
         axioms: one or several; an existing ``features`` column is extended, otherwise created; analysis / backend /
@@ -238,7 +239,8 @@ class AxiomFeatures(_AxiomTransformer):
             values[group.rows] = (stack.sum(axis=2) / max(n - 1, 1)).T
         if "features" in inp.columns:
             old = [np.asarray(f, dtype=np.float64).ravel() for f in inp["features"]]
-            out["features"] = [np.concatenate((o, v)) for o, v in zip(old, values, strict=True)]
+            features = [np.concatenate((o, v)) for o, v in zip(old, values, strict=True)]
         else:
-            out["features"] = list(values)
+            features = list(values)
+        out["features"] = pd.Series(features, index=out.index, dtype=object)  # one vector per row
         return out
