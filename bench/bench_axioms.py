@@ -126,12 +126,15 @@ def side_by_side(rounds: int, baseline: str) -> dict:
     print(f"{'':<10}{'import':>8}{'load':>8}{'compute':>9}{'total':>8}")
     for name, runs in results.items():
         for r in runs:
-            print(f"{name:<10}{r['import']:>8.1f}{r['load']:>8.1f}{r['compute']:>9.1f}{r['total']:>8.1f}  {r['digest']}")
+            print(f"{name:<10}{r['import']:>8.1f}{r['load']:>8.1f}{r['compute']:>9.1f}{r['total']:>8.1f}  "
+                  f"{r['digest']}")
     summary = {}
     for part in ("compute", "total"):
         ours = min(r[part] for r in results["ours"])
         base = min(r[part] for r in results["baseline"])
-        reference_over_baseline = [ref / b for ref, b in zip(REFERENCE_SIDE_BY_SIDE[part], BASELINE_SIDE_BY_SIDE[part])]
+        reference_over_baseline = [
+            ref / b for ref, b in zip(REFERENCE_SIDE_BY_SIDE[part], BASELINE_SIDE_BY_SIDE[part], strict=True)
+        ]
         low, high = (base / ours * f for f in sorted(reference_over_baseline))
         summary[part] = {"ours": ours, "baseline": base, "baseline/ours": base / ours, "reference/ours": (low, high)}
         print(f"{part}: baseline / ours = {base / ours:.2f}x; reference / ours = {low:.1f}-{high:.1f}x")

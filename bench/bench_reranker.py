@@ -1,8 +1,11 @@
-"""Benchmark AxiomaticReranker on the 20 TREC RAG 2024 nugget topics (883 answers): one batched pass vs one query at a time.
+"""Benchmark AxiomaticReranker on the 20 TREC RAG 2024 nugget topics: one batched pass vs one query at a time.
+
+The 20 topics hold 883 answers.
 
 Usage (from the repository root)::
 
-    PYTHONPATH=. IR_RAG_AXIOMS_WORKERS=1 HF_HUB_OFFLINE=1 python bench/bench_reranker.py [--axioms COH1,COV1] [--topics 20]
+    PYTHONPATH=. IR_RAG_AXIOMS_WORKERS=1 HF_HUB_OFFLINE=1 \\
+        python bench/bench_reranker.py [--axioms COH1,COV1] [--topics 20]
 
 Both runs start from an empty analysis memo, after loading the models once (a warm-up on two unrelated texts),
 so they time the same work: parsing, embedding and the axiom matrices. The outputs must be identical.
@@ -19,7 +22,9 @@ import pandas as pd
 
 RAG_AXIOMS = "COH1,COH2,COV1,COV2,COV3,CONS1,CONS2,CONS3,CORR1,CLAR2"
 """Every RAG axiom except CLAR1 (it needs a LanguageTool server)."""
-DEFAULT_NUGGETS = Path(__file__).resolve().parents[2] / "shared/data/trec-rag-24-nuggets/nugget_assignment.dev20.jsonl.gz"
+DEFAULT_NUGGETS = (
+    Path(__file__).resolve().parents[2] / "shared/data/trec-rag-24-nuggets/nugget_assignment.dev20.jsonl.gz"
+)
 
 
 def main() -> None:

@@ -72,7 +72,10 @@ def child(spec: dict) -> dict:
 
 
 def warm_up(spec: dict, axioms: list, items: list) -> dict[str, float]:
-    """Local: load the models (not timed in the run). Ray: start it, and time a run of one topic per actor (startup cost)."""
+    """Warm up the backend before the timed runs.
+
+    Local: load the models (not timed in the run). Ray: start it, and time a run of one topic per actor (startup cost).
+    """
     start = time.perf_counter()
     if spec["backend"] == "local":
         from ir_rag_axioms.analysis.resources import load_sentence_encoder, load_spacy
@@ -116,14 +119,15 @@ def scaling_table(streaming: list[dict], whole: list[dict]) -> None:
     """Per N: streaming and one-chunk time and peak RSS, and the one-chunk / streaming ratios side by side."""
     print(f"\n{'topics':>6}{'responses':>10} | {'stream s':>9}{'peak MB':>9} | {'1-chunk s':>10}{'peak MB':>9} |"
           f"{'time 1-chunk/stream':>21}{'RSS 1-chunk/stream':>20}")
-    for s, w in zip(streaming, whole):
+    for s, w in zip(streaming, whole, strict=True):
         print(f"{s['topics']:>6}{s['responses']:>10} | {s['seconds']:>9.1f}{s['peak_mb']:>9.0f} | "
               f"{w['seconds']:>10.1f}{w['peak_mb']:>9.0f} |{w['seconds'] / s['seconds']:>21.2f}"
               f"{w['peak_mb'] / s['peak_mb']:>20.2f}")
     first, last = streaming[0], streaming[-1]
     print(f"growth {first['topics']} -> {last['topics']} topics: peak RSS x{last['peak_mb'] / first['peak_mb']:.2f} "
           f"streaming, x{whole[-1]['peak_mb'] / whole[0]['peak_mb']:.2f} one chunk; "
-          f"seconds per topic {first['seconds'] / first['topics']:.2f} -> {last['seconds'] / last['topics']:.2f} streaming")
+          f"seconds per topic {first['seconds'] / first['topics']:.2f} -> "
+          f"{last['seconds'] / last['topics']:.2f} streaming")
 
 
 def ray_table(local: dict, distributed: dict) -> None:

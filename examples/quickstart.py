@@ -44,7 +44,7 @@ print("Preferences (P[i, j] = +1: row i preferred over column j):")
 for name, P in matrices.items():
     print(f"  {name}")
     print("    " + " " * 10 + "".join(f"{i:>11}" for i in ids))
-    for i, row in zip(ids, P):
+    for i, row in zip(ids, P, strict=True):
         print(f"    {i:<10}" + "".join(f"{'+1' if v > 0 else '-1' if v < 0 else '0':>11}" for v in row))
 
 stack = np.stack(list(matrices.values()))

@@ -40,9 +40,9 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "REGISTRY", "Analysis", "ArgumentTagger", "Axiom", "AxiomFeatures", "AxiomaticPreferences", "AxiomaticReranker",
-    "Cascade", "Conjunction", "CrowdOracle", "Document", "Feature", "FeatureAxiom", "FunctionTagger", "GenerationRequest",
-    "GenerationResponse", "Generative", "LEN", "LlmRatingOracle", "MajorityVote", "Negated", "Normalized",
-    "NuggetOracle", "ParsedAxiom", "Product", "Query", "Reads", "Sum", "__version__", "analyse", "borda",
+    "Cascade", "Conjunction", "CrowdOracle", "Document", "Feature", "FeatureAxiom", "FunctionTagger",
+    "GenerationRequest", "GenerationResponse", "Generative", "LEN", "LlmRatingOracle", "MajorityVote", "Negated",
+    "Normalized", "NuggetOracle", "ParsedAxiom", "Product", "Query", "Reads", "Sum", "__version__", "analyse", "borda",
     "bradley_terry", "compare", "copeland", "evaluate_axioms", "evaluation_table", "get", "kwiksort",
     "majority_vote", "names", "parse", "register", *REGISTRY,
 ]

@@ -1,4 +1,6 @@
-"""Turn preference matrices into rankings: majority vote, Borda, Copeland, KwikSort and Bradley-Terry (numpy in, numpy out).
+"""Turn preference matrices into rankings: majority vote, Borda, Copeland, KwikSort and Bradley-Terry.
+
+Numpy in, numpy out.
 
 Conventions: a preference matrix ``P`` is (n, n) with ``P[i, j] > 0`` when item i is preferred over
 item j; a stack is (k, n, n), one matrix per axiom. Item order (index 0 first) is the *original order*:
@@ -47,7 +49,11 @@ def combine(prefs: np.ndarray, weights: Sequence[float] | np.ndarray | None = No
 def majority_vote(
     prefs: np.ndarray, weights: Sequence[float] | np.ndarray | None = None, minimum_votes: float = 0.5
 ) -> np.ndarray:
-    """M[i, j] = 1 if the weight voting i > j exceeds that voting j > i and is >= minimum_votes * total weight; -1 mirrored; else 0."""
+    """Weighted majority vote of a stack into one sign matrix M.
+
+    M[i, j] = 1 if the weight voting i > j exceeds that voting j > i and is >= minimum_votes * total weight; -1
+    mirrored; else 0.
+    """
     s, w = _stack(prefs, weights)
     if not 0.0 <= minimum_votes <= 1.0:
         raise ValueError(f"minimum_votes must be a fraction in [0, 1], got {minimum_votes!r}")
@@ -76,7 +82,10 @@ def bradley_terry(
     max_iter: int = 1000,
     tol: float = 1e-9,
 ) -> np.ndarray:
-    """Bradley-Terry log-strengths (mean 0) by MM iterations p_i <- W_i / sum_j N_ij / (p_i + p_j), W[i, j] = sum_k w_k [P_k[i, j] > 0] + prior."""
+    """Bradley-Terry log-strengths (mean 0) by MM iterations.
+
+    p_i <- W_i / sum_j N_ij / (p_i + p_j), W[i, j] = sum_k w_k [P_k[i, j] > 0] + prior.
+    """
     s, w = _stack(prefs, weights)
     n = s.shape[1]
     if n < 2:
@@ -116,7 +125,10 @@ def kwiksort(
     seed: int | np.random.Generator | None = 0,
     tie_breaker: np.ndarray | None = None,
 ) -> np.ndarray:
-    """KwikSort (Ailon et al. 2008): items i with P[i, p] > 0 go before pivot p, others after; ties by T[i, p], then original order."""
+    """KwikSort (Ailon et al. 2008): items preferred over the pivot go before it, others after.
+
+    Items i with P[i, p] > 0 go before pivot p, others after; ties by T[i, p], then original order.
+    """
     p = np.sign(_square(prefs))
     n = p.shape[0]
     t = np.zeros_like(p) if tie_breaker is None else np.sign(_square(tie_breaker, "tie_breaker"))
@@ -173,7 +185,10 @@ def aggregate(
     pivot: Pivot = "middle",
     seed: int | np.random.Generator | None = 0,
 ) -> np.ndarray:
-    """Ranking (indices, best first) of a (k, n, n) stack: Borda/Copeland/Bradley-Terry scores, or KwikSort on the weighted majority vote."""
+    """Ranking (indices, best first) of a (k, n, n) stack.
+
+    Borda/Copeland/Bradley-Terry scores, or KwikSort on the weighted majority vote.
+    """
     s, w = _stack(stack, weights)
     if method == "kwiksort":
         return kwiksort(majority_vote(s, w), pivot=pivot, seed=seed, tie_breaker=tie_breaker)

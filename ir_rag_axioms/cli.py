@@ -11,12 +11,18 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
+
+if TYPE_CHECKING:
+    from ir_rag_axioms.axioms.oracles import Duplicates, NuggetScore
 
 
 # -- oracles -------------------------------------------------------------------------------------------
-def parse_oracle(spec: str, data: str | None, duplicates: str = "mean", responses: str | None = None) -> Any:
-    """``crowd:<utility>``, ``nugget:<all|vital|weighted>[-strict]`` or ``llm:<model>``, reading its files from ``data``."""
+def parse_oracle(spec: str, data: str | None, duplicates: Duplicates = "mean", responses: str | None = None) -> Any:
+    """The oracle axiom of a spec, reading its files from ``data``.
+
+    Specs: ``crowd:<utility>``, ``nugget:<all|vital|weighted>[-strict]`` or ``llm:<model>``.
+    """
     from ir_rag_axioms.axioms.oracles import CrowdOracle, LlmRatingOracle, NuggetOracle
 
     kind, _, option = spec.partition(":")
@@ -27,16 +33,22 @@ def parse_oracle(spec: str, data: str | None, duplicates: str = "mean", response
         score, strict = (option or "vital").lower(), False
         if score.endswith("-strict") or score.endswith("_strict"):
             score, strict = score[:-7], True
-        return NuggetOracle(score_type=score, strict=strict, data_dir=data)
+        # NuggetOracle checks the score type (ValueError naming the allowed ones)
+        return NuggetOracle(score_type=cast("NuggetScore", score), strict=strict, data_dir=data)
     if kind == "llm":
         return LlmRatingOracle(model=option or LlmRatingOracle.model, data_dir=data, responses_path=responses)
-    raise ValueError(f"unknown oracle {spec!r}: use crowd:<utility>, nugget:<all|vital|weighted>[-strict] or llm:<model>")
+    raise ValueError(
+        f"unknown oracle {spec!r}: use crowd:<utility>, nugget:<all|vital|weighted>[-strict] or llm:<model>"
+    )
 
 
 # -- axioms --------------------------------------------------------------------------------------------
 def split_specs(text: str) -> list[str]:
     """Split a comma-separated list of axiom specs at top-level commas (not inside parentheses or quotes)."""
-    parts, depth, quote, current = [], 0, None, []
+    parts: list[str] = []
+    current: list[str] = []
+    depth = 0
+    quote: str | None = None
     for char in text:
         if quote:
             quote = None if char == quote else quote
@@ -56,7 +68,10 @@ def split_specs(text: str) -> list[str]:
 
 
 def parse_axioms(text: str) -> dict[str, Any]:
-    """Comma-separated items: ``ictir2025`` (the preset), ``NAME=SPEC`` or a spec for ``registry.parse`` (short names as in Python)."""
+    """Named axioms from comma-separated items.
+
+    Items: ``ictir2025`` (the preset), ``NAME=SPEC`` or a spec for ``registry.parse`` (short names as in Python).
+    """
     import re
 
     from ir_rag_axioms.axioms import registry
@@ -78,7 +93,10 @@ def parse_axioms(text: str) -> dict[str, Any]:
 
 # -- commands ------------------------------------------------------------------------------------------
 def evaluate(args: argparse.Namespace) -> int:
-    """Evaluate axioms against an oracle: print the table, write table.csv/.md, agreement.png, votes.png (+ csv) in OUT."""
+    """Evaluate axioms against an oracle: print the table and write the report in OUT.
+
+    The report: table.csv/.md, agreement.png, votes.png (+ csv).
+    """
     from ir_rag_axioms import evaluation, report
     from ir_rag_axioms.datasets import judged_items
 
@@ -133,18 +151,23 @@ def build_parser() -> argparse.ArgumentParser:
                     f"nugget: nugget_assignment*.jsonl.gz); default: ${'IR_RAG_AXIOMS_DATA'} or download")
     ev.add_argument("--oracle", default="crowd:overall",
                     help="crowd:<utility> | nugget:<all|vital|weighted>[-strict] | llm:<model> (default crowd:overall)")
-    ev.add_argument("--axioms", default="ictir2025", help="comma-separated: 'ictir2025' (preset), NAME=SPEC or SPEC, e.g. 'ictir2025,MY_ASL=GEN_aSL,CORR1(margin_fraction=0.75)'")
+    ev.add_argument("--axioms", default="ictir2025",
+                    help="comma-separated: 'ictir2025' (preset), NAME=SPEC or SPEC, "
+                    "e.g. 'ictir2025,MY_ASL=GEN_aSL,CORR1(margin_fraction=0.75)'")
     ev.add_argument("--out", required=True, help="output folder for table.csv, table.md and the figures")
-    ev.add_argument("--responses", help="crowd responses file/folder (llm oracle: evaluate on the crowd responses with context)")
+    ev.add_argument("--responses",
+                    help="crowd responses file/folder (llm oracle: evaluate on the crowd responses with context)")
     ev.add_argument("--duplicates", choices=["mean", "last"], default="mean",
                     help="crowd pairs judged twice: average both (default) or keep the later row (reference)")
     ev.add_argument("--topics", type=int, default=0, help="evaluate only the first N judged topics")
-    ev.add_argument("--bootstrap", type=int, default=0, help="bootstrap samples for 95%% confidence intervals (0: none)")
+    ev.add_argument("--bootstrap", type=int, default=0,
+                    help="bootstrap samples for 95%% confidence intervals (0: none)")
     ev.add_argument("--seed", type=int, default=0, help="bootstrap seed")
-    ev.add_argument("--cache", help="folder of the persistent analysis cache (default: $IR_RAG_AXIOMS_CACHE) and of each "
-                    "axiom's matrices (keyed by the package version, settings, its repr and the texts)")
+    ev.add_argument("--cache", help="folder of the persistent analysis cache (default: $IR_RAG_AXIOMS_CACHE) and of "
+                    "each axiom's matrices (keyed by the package version, settings, its repr and the texts)")
     ev.add_argument("--workers", type=int, help="analysis worker processes (default: the free cores)")
-    ev.add_argument("--backend", choices=["local", "ray"], default="local", help="where to compute (ray: a Ray cluster)")
+    ev.add_argument("--backend", choices=["local", "ray"], default="local",
+                    help="where to compute (ray: a Ray cluster)")
     ev.add_argument("--ray-address", help="Ray cluster address (default: $RAY_ADDRESS, else a local Ray)")
     ev.add_argument("--chunk-size", type=int, default=16, help="topics analysed together (memory stays bounded)")
     ev.add_argument("--no-figures", dest="figures", action="store_false", help="skip the figures")

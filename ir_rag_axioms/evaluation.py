@@ -1,4 +1,6 @@
-"""Decisiveness, consistency and effectiveness of axioms against an oracle (ICTIR 2025), bootstrap CIs, vote sweep, agreement.
+"""Decisiveness, consistency and effectiveness of axioms against an oracle (ICTIR 2025).
+
+Also bootstrap CIs, vote sweep, agreement.
 
 For preference matrices P (axiom) and O (oracle), normalised to their signs, over the off-diagonal pairs:
 decisiveness = #{P != 0} / #pairs; consistency = #{P != 0 and |P - O| <= 1} / #{P != 0} (relaxed: an oracle
@@ -49,12 +51,15 @@ def _counts(p: np.ndarray, o: np.ndarray, on: np.ndarray) -> np.ndarray:
 
 
 def topic_counts(preferences: Matrices, oracle: Matrices) -> np.ndarray:
-    """Per topic t: [#pairs, #decisive, #consistent (relaxed), #consistent (strict)] over off-diagonal pairs, shape (T, 4)."""
+    """Per topic counts over off-diagonal pairs, shape (T, 4).
+
+    Per topic t: [#pairs, #decisive, #consistent (relaxed), #consistent (strict)].
+    """
     prefs, truth = _as_list(preferences), _as_list(oracle)
     if len(prefs) != len(truth):
         raise ValueError(f"{len(prefs)} axiom matrices but {len(truth)} oracle matrices")
     counts = np.zeros((len(prefs), 4), dtype=np.int64)
-    for t, (p, o) in enumerate(zip(prefs, truth)):
+    for t, (p, o) in enumerate(zip(prefs, truth, strict=True)):
         if p.shape != o.shape:
             raise ValueError(f"topic {t}: axiom matrix {p.shape} and oracle matrix {o.shape} differ in shape")
         counts[t] = _counts(p, o, ~np.eye(p.shape[0], dtype=bool))
@@ -67,14 +72,18 @@ def harmonic_mean(a: float, b: float) -> float:
 
 
 def scores_from_counts(counts: np.ndarray) -> dict[str, float]:
-    """The four measures from summed topic counts (consistency is 0 when the axiom never decides, as in the walkthrough)."""
+    """The four measures from summed topic counts.
+
+    Consistency is 0 when the axiom never decides, as in the walkthrough.
+    """
     sums = np.asarray(counts, dtype=np.float64).reshape(-1, 4).sum(axis=0)
-    return {name: float(value) for name, value in zip(MEASURES, np.nan_to_num(_measures(sums)))}
+    return {name: float(value) for name, value in zip(MEASURES, np.nan_to_num(_measures(sums)), strict=True)}
 
 
 def decisiveness(preferences: Matrices) -> float:
     """#{P[i, j] != 0, i != j} / #{i != j}."""
-    return scores_from_counts(topic_counts(preferences, [np.zeros_like(p) for p in _as_list(preferences)]))["decisiveness"]
+    abstaining = [np.zeros_like(p) for p in _as_list(preferences)]
+    return scores_from_counts(topic_counts(preferences, abstaining))["decisiveness"]
 
 
 def consistency(preferences: Matrices, oracle: Matrices, strict: bool = False) -> float:
@@ -95,7 +104,10 @@ def evaluate_preferences(preferences: Matrices, oracle: Matrices) -> dict[str, f
 def bootstrap(
     preferences: Matrices, oracle: Matrices, samples: int = 1000, confidence: float = 0.95, seed: int = 0
 ) -> dict[str, tuple[float, float]]:
-    """Percentile confidence intervals of the four measures, resampling topics with replacement (seeded, deterministic); consistency over the samples where the axiom decides."""
+    """Percentile confidence intervals of the four measures, resampling topics with replacement.
+
+    Seeded, deterministic; consistency over the samples where the axiom decides.
+    """
     counts = topic_counts(preferences, oracle)
     return _bootstrap_counts(counts, samples, confidence, seed)
 
@@ -112,7 +124,10 @@ def _measures(sums: np.ndarray) -> np.ndarray:
 
 
 def _bootstrap_counts(counts: np.ndarray, samples: int, confidence: float, seed: int) -> dict[str, tuple[float, float]]:
-    """Percentile intervals by ``scipy.stats.bootstrap`` over topics; NaN samples (no decision) are left out of the quantiles."""
+    """Percentile intervals by ``scipy.stats.bootstrap`` over topics.
+
+    NaN samples (no decision) are left out of the quantiles.
+    """
     from scipy import stats
 
     if not 0 < confidence < 1:
@@ -128,16 +143,21 @@ def _bootstrap_counts(counts: np.ndarray, samples: int, confidence: float, seed:
                 rng=np.random.default_rng(seed),
             ).bootstrap_distribution
     alpha = (1 - confidence) / 2
-    return {name: _interval(values, alpha) for name, values in zip(MEASURES, distribution)}
+    return {name: _interval(values, alpha) for name, values in zip(MEASURES, distribution, strict=True)}
 
 
 def _interval(values: np.ndarray, alpha: float) -> tuple[float, float]:
     values = values[~np.isnan(values)]
-    return (float(np.quantile(values, alpha)), float(np.quantile(values, 1 - alpha))) if values.size else (np.nan, np.nan)
+    if not values.size:
+        return (np.nan, np.nan)
+    return (float(np.quantile(values, alpha)), float(np.quantile(values, 1 - alpha)))
 
 
 def _table(counts: Mapping[str, np.ndarray], samples: int, confidence: float, seed: int, sort: bool) -> pd.DataFrame:
-    """One row per name from its topic counts: measures (+ intervals if ``samples`` > 0), by effectiveness descending if ``sort``."""
+    """One row per name from its topic counts.
+
+    Measures (+ intervals if ``samples`` > 0), by effectiveness descending if ``sort``.
+    """
     rows = []
     for name, topic_rows in counts.items():
         row: dict[str, Any] = {"axiom": name, **scores_from_counts(topic_rows)}
@@ -155,14 +175,22 @@ def evaluation_table(
     axiom_preferences: Mapping[str, Matrices], oracle: Matrices, samples: int = 0, confidence: float = 0.95,
     seed: int = 0, sort: bool = True,
 ) -> pd.DataFrame:
-    """One row per axiom: ``axiom`` + MEASURES (+ ``<measure>_low/_high`` if ``samples`` > 0), by effectiveness descending."""
+    """One row per axiom, by effectiveness descending.
+
+    Columns: ``axiom`` + MEASURES (+ ``<measure>_low/_high`` if ``samples`` > 0).
+    """
     counts = {name: topic_counts(preferences, oracle) for name, preferences in axiom_preferences.items()}
     return _table(counts, samples, confidence, seed, sort)
 
 
 # -- majority votes and agreement ----------------------------------------------------------------------
-def majority_vote_preferences(axiom_preferences: Mapping[str, Matrices] | Sequence[Matrices], minimum_votes: float) -> list[np.ndarray]:
-    """Per topic, ``aggregation.majority_vote`` of the axioms' sign matrices: i > j if more axioms prefer i and at least minimum_votes * #axioms do."""
+def majority_vote_preferences(
+    axiom_preferences: Mapping[str, Matrices] | Sequence[Matrices], minimum_votes: float,
+) -> list[np.ndarray]:
+    """Per topic, ``aggregation.majority_vote`` of the axioms' sign matrices.
+
+    i > j if more axioms prefer i and at least minimum_votes * #axioms do.
+    """
     from ir_rag_axioms.aggregation import majority_vote
 
     stacks = list(axiom_preferences.values()) if isinstance(axiom_preferences, Mapping) else list(axiom_preferences)
@@ -180,7 +208,10 @@ def vote_sweep(
     axiom_preferences: Mapping[str, Matrices], oracle: Matrices,
     minimum_votes: Iterable[float] = tuple(np.round(np.arange(0.0, 0.51, 0.05), 2)),
 ) -> pd.DataFrame:
-    """For each minimum vote share: the vote's measures; judgments_saved = decisiveness (pairs the vote decides), correct = strict consistency (NaN if it decides nothing)."""
+    """For each minimum vote share: the vote's measures.
+
+    judgments_saved = decisiveness (pairs the vote decides), correct = strict consistency (NaN if it decides nothing).
+    """
     rows = []
     for m in minimum_votes:
         scores = evaluate_preferences(majority_vote_preferences(axiom_preferences, float(m)), oracle)
@@ -190,7 +221,10 @@ def vote_sweep(
 
 
 def agreement(axiom_preferences: Mapping[str, Matrices], decided_only: bool = True) -> pd.DataFrame:
-    """A[a, b] = #{sign P_a = sign P_b} / #pairs over off-diagonal pairs where both decide (``decided_only``) or over all; NaN if none."""
+    """Agreement of axioms a and b: the share of pairs with equal signs; NaN if none.
+
+    A[a, b] = #{sign P_a = sign P_b} / #pairs over off-diagonal pairs where both decide (``decided_only``) or over all.
+    """
     names = list(axiom_preferences)
     flat = []
     for name in names:
@@ -212,7 +246,9 @@ def cache_file(cache_dir: str | os.PathLike, axiom: Any, items: Sequence) -> Pat
     """cache_dir/<sha1 of the package version, the settings that change results, the axiom's repr and the items>.npz."""
     from ir_rag_axioms import settings
 
-    digest = hashlib.sha1(f"ir_rag_axioms {settings.package_version()}\x00{settings.fingerprint()}\x00{axiom!r}".encode())
+    digest = hashlib.sha1(
+        f"ir_rag_axioms {settings.package_version()}\x00{settings.fingerprint()}\x00{axiom!r}".encode()
+    )
     for request, responses in items:
         digest.update(f"\x00{request.id}\x01{request.text}\x01{request.context}".encode())
         for response in responses:
@@ -224,7 +260,12 @@ def compute_preferences(
     axioms: Mapping[str, Any], items: Sequence, progress: bool = False, cache_dir: str | os.PathLike | None = None,
     **execution: Any,
 ) -> dict[str, list[np.ndarray]]:
-    """Name -> one matrix per item, computed together in chunks of topics (``execution.preference_stacks``: ``analysis``, ``backend``, ``chunk_size``, ``workers``, ``ray_address``); reused from / stored in ``cache_dir``; an axiom whose tool is unavailable (e.g. CLAR1 without LanguageTool) is skipped with a warning."""
+    """Name -> one matrix per item, computed together in chunks of topics.
+
+    Computed by ``execution.preference_stacks``
+    (``analysis``, ``backend``, ``chunk_size``, ``workers``, ``ray_address``); reused from / stored in ``cache_dir``; an
+    axiom whose tool is unavailable (e.g. CLAR1 without LanguageTool) is skipped with a warning.
+    """
     from ir_rag_axioms.execution import preference_stacks
 
     items = list(items)
@@ -242,9 +283,11 @@ def compute_preferences(
                 computed[name].append(stack[k])
         for name, matrices in computed.items():
             out[name] = matrices
-            if files[name] is not None:
-                files[name].parent.mkdir(parents=True, exist_ok=True)
-                np.savez_compressed(files[name], **{str(k): m for k, m in enumerate(matrices)})
+            file = files[name]
+            if file is not None:
+                file.parent.mkdir(parents=True, exist_ok=True)
+                arrays: dict[str, Any] = {str(k): m for k, m in enumerate(matrices)}  # keyword arrays for savez
+                np.savez_compressed(file, **arrays)
     return {name: out[name] for name in axioms if name in out}
 
 
@@ -264,14 +307,20 @@ def evaluate_axioms(
     axioms: Mapping[str, Any], items: Sequence, oracle: Any, progress: bool = False, samples: int = 0, seed: int = 0,
     cache_dir: str | os.PathLike | None = None, **execution: Any,
 ) -> pd.DataFrame:
-    """The evaluation table of named axioms on (request, responses) items against an oracle axiom (or its matrices); see ``compute_preferences`` for ``cache_dir`` and the execution options (``analysis``, ``backend``, ...)."""
+    """The evaluation table of named axioms on (request, responses) items against an oracle axiom (or its matrices).
+
+    See ``compute_preferences`` for ``cache_dir`` and the execution options (``analysis``, ``backend``, ...).
+    """
     oracle_matrices = oracle if isinstance(oracle, (list, np.ndarray)) else oracle.preferences_batch(items)
     preferences = compute_preferences(axioms, items, progress, cache_dir, **execution)
     return evaluation_table(preferences, oracle_matrices, samples=samples, seed=seed)
 
 
 def frame_matrices(frame: pd.DataFrame, column: str) -> tuple[list[str], list[np.ndarray]]:
-    """Topics and their matrices from a pairwise frame (qid, docno_a, docno_b, column), e.g. ``AxiomaticPreferences`` output."""
+    """Topics and their matrices from a pairwise frame (qid, docno_a, docno_b, column).
+
+    E.g. ``AxiomaticPreferences`` output.
+    """
     missing = [c for c in ("qid", "docno_a", "docno_b", column) if c not in frame.columns]
     if missing:
         raise ValueError(f"the preferences frame lacks the column(s) {missing}")
@@ -291,7 +340,10 @@ def frame_matrices(frame: pd.DataFrame, column: str) -> tuple[list[str], list[np
 def evaluate_frame(
     preferences: pd.DataFrame, oracle: str, axioms: Sequence[str] | None = None, samples: int = 0, seed: int = 0,
 ) -> pd.DataFrame:
-    """The evaluation table from one pairwise frame: each axiom column against the ``oracle`` column (pairs absent from the frame are ignored)."""
+    """The evaluation table from one pairwise frame: each axiom column against the ``oracle`` column.
+
+    Pairs absent from the frame are ignored.
+    """
     columns = list(axioms) if axioms is not None else [
         c for c in preferences.columns if c not in ("qid", "query", "docno_a", "docno_b", oracle)]
     _, truth = frame_matrices(preferences, oracle)
@@ -300,14 +352,16 @@ def evaluate_frame(
     counts = {}
     for column in columns:
         _, matrices = frame_matrices(preferences, column)
-        counts[column] = np.array([_counts(p, o, k != 0) for p, o, k in zip(matrices, truth, present)], dtype=np.int64)
+        counts[column] = np.array(
+            [_counts(p, o, k != 0) for p, o, k in zip(matrices, truth, present, strict=True)], dtype=np.int64
+        )
     return _table(counts, samples, 0.95, seed, sort=True)
 
 
 # -- ir_measures / pt.Experiment ------------------------------------------------------------------------
 def _run_vs_qrels(qrels: pd.DataFrame, run: pd.DataFrame) -> np.ndarray:
     """Counts for one query: the run's score order as P, the qrels' relevance order as O (unjudged documents: O = 0)."""
-    relevance = dict(zip(qrels["doc_id"].astype(str), qrels["relevance"].astype(float)))
+    relevance = dict(zip(qrels["doc_id"].astype(str), qrels["relevance"].astype(float), strict=True))
     scores = run["score"].to_numpy(float)
     labels = np.array([relevance.get(d, np.nan) for d in run["doc_id"].astype(str)])
     p = np.sign(scores[:, None] - scores[None, :])
@@ -324,10 +378,15 @@ def _measure(name: str):
 
 
 def measures() -> dict[str, Any]:
-    """ir_measures measures for ``pt.Experiment``: a run's score order vs. the qrels' label order, per query (then averaged over queries)."""
+    """Measures (ir_measures) for ``pt.Experiment``: a run's score order vs. the qrels' label order.
+
+    Per query, then averaged over queries.
+    """
     import ir_measures
 
     return {
-        name: ir_measures.define_byquery(_measure(name), name=f"Axiom{name.title().replace('_', '')}", support_cutoff=False)
+        name: ir_measures.define_byquery(
+            _measure(name), name=f"Axiom{name.title().replace('_', '')}", support_cutoff=False
+        )
         for name in MEASURES
     }

@@ -20,7 +20,7 @@ import numpy as np
 
 from ir_rag_axioms.analysis.cache import Analysis, scoped_analysis
 from ir_rag_axioms.axioms.base import Axiom, Item, analyse, check_responses
-from ir_rag_axioms.model import GenerationRequest
+from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 Backend = Literal["local", "ray"]
 """Where the matrices are computed: this process (``local``) or a pool of Ray actors (``ray``)."""
@@ -28,6 +28,8 @@ BACKENDS: tuple[str, ...] = get_args(Backend)
 IN_FLIGHT_PER_WORKER = 2
 """Chunks submitted per Ray actor before the driver waits for the oldest one (bounds the driver's memory)."""
 RAY_INSTALL_HINT = "pip install ir_rag_axioms[ray]"
+CheckedItem = tuple[GenerationRequest, list[GenerationResponse]]
+"""An item after ``_checked``: the responses as a list of GenerationResponse."""
 
 
 def preference_stacks(
@@ -44,6 +46,7 @@ def preference_stacks(
     """
     axioms = _check_arguments(axioms, backend, chunk_size, workers, analysis)
     chunks = _chunks(items, chunk_size)
+    stacks: Iterable[np.ndarray]
     if backend == "local":
         stacks = itertools.chain.from_iterable(_chunk_stacks(axioms, chunk, analysis) for chunk in chunks)
     else:
@@ -58,7 +61,10 @@ def preference_stacks(
 def _check_arguments(
     axioms: Sequence[Axiom], backend: str, chunk_size: int, workers: int | None, analysis: Analysis | None
 ) -> list[Axiom]:
-    """The axioms as a non-empty list; ValueError on an unknown backend, chunk_size < 1, workers < 1, or analysis with Ray."""
+    """The axioms as a non-empty list, after checking the options.
+
+    ValueError on an unknown backend, chunk_size < 1, workers < 1, or analysis with Ray.
+    """
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; use one of {BACKENDS}")
     if isinstance(axioms, Axiom):
@@ -78,14 +84,14 @@ def _check_arguments(
     return axioms
 
 
-def _chunks(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
+def _chunks(items: Iterable[Item], size: int) -> Iterator[list[CheckedItem]]:
     """Consecutive lists of ``size`` checked items (the last one shorter), read lazily."""
     iterator = iter(items)
     while chunk := list(itertools.islice(iterator, size)):
         yield [_checked(item) for item in chunk]
 
 
-def _checked(item: Item) -> Item:
+def _checked(item: Item) -> CheckedItem:
     """(request, responses as a list); TypeError on a non-request, ValueError on duplicate response ids."""
     request, responses = item
     if not isinstance(request, GenerationRequest):
@@ -98,15 +104,23 @@ def _length(items: Iterable[Item]) -> int | None:
     return len(items) if hasattr(items, "__len__") else None  # type: ignore[arg-type]
 
 
-def _chunk_stacks(axioms: Sequence[Axiom], chunk: Sequence[Item], analysis: Analysis | None = None) -> list[np.ndarray]:
-    """One chunk's stacks: ``analyse`` in ``analysis`` (else the one of an enclosing ``with``, else a fresh one, dropped afterwards), then the matrices."""
+def _chunk_stacks(
+    axioms: Sequence[Axiom], chunk: Sequence[CheckedItem], analysis: Analysis | None = None,
+) -> list[np.ndarray]:
+    """One chunk's stacks: ``analyse`` in ``analysis``, then the matrices.
+
+    Without ``analysis``: the one of an enclosing ``with`` block, else a fresh one, dropped afterwards.
+    """
     with analysis or scoped_analysis() or Analysis():
         analyse(axioms, chunk)
         return [_stack(axioms, request, responses) for request, responses in chunk]
 
 
-def _stack(axioms: Sequence[Axiom], request: GenerationRequest, responses: list[Any]) -> np.ndarray:
-    """The (k, n, n) float64 stack of the axioms' matrices, assuming the analysis is prefetched; (k, 0, 0) for no responses."""
+def _stack(axioms: Sequence[Axiom], request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+    """The (k, n, n) float64 stack of the axioms' matrices; (k, 0, 0) for no responses.
+
+    Assumes the analysis is prefetched.
+    """
     if not responses:
         return np.zeros((len(axioms), 0, 0))
     return np.stack([np.asarray(axiom.matrix(request, responses), dtype=np.float64) for axiom in axioms])
@@ -123,20 +137,26 @@ def _import_ray() -> Any:
 
 
 class StackWorker:
-    """A Ray actor's state: the axioms; models load once per actor, each chunk gets a fresh analysis (bounded memory)."""
+    """A Ray actor's state: the axioms.
+
+    Models load once per actor, each chunk gets a fresh analysis (bounded memory).
+    """
 
     def __init__(self, axioms: Sequence[Axiom]) -> None:
         self.axioms = list(axioms)
 
-    def stacks(self, chunk: list[Item]) -> list[np.ndarray]:
+    def stacks(self, chunk: list[CheckedItem]) -> list[np.ndarray]:
         """The chunk's (k, n, n) stacks, as the local backend computes them."""
         return _chunk_stacks(self.axioms, chunk)
 
 
 def _ray_stacks(
-    axioms: list[Axiom], chunks: Iterator[list[Item]], ray: Any, workers: int | None, address: str | None
+    axioms: list[Axiom], chunks: Iterator[list[CheckedItem]], ray: Any, workers: int | None, address: str | None
 ) -> Iterator[np.ndarray]:
-    """Stacks in input order from a pool of actors; Ray is started here (and stopped afterwards) unless already running."""
+    """Stacks in input order from a pool of actors.
+
+    Ray is started here (and stopped afterwards) unless already running.
+    """
     started = _ray_start(ray, address, workers)
     actors: list[Any] = []
     try:
@@ -154,7 +174,10 @@ def _ray_stacks(
 
 
 def _ray_start(ray: Any, address: str | None, workers: int | None) -> bool:
-    """Join ``address`` (else ``$RAY_ADDRESS``) or start a local Ray with ``workers`` CPUs; False if Ray was already running."""
+    """Join or start Ray; False if Ray was already running.
+
+    Join ``address`` (else ``$RAY_ADDRESS``) or start a local Ray with ``workers`` CPUs.
+    """
     if ray.is_initialized():
         return False
     address = address or os.environ.get("RAY_ADDRESS")
@@ -165,7 +188,9 @@ def _ray_start(ray: Any, address: str | None, workers: int | None) -> bool:
     return True
 
 
-def _ordered_results(ray: Any, actors: list[Any], chunks: Iterator[list[Item]]) -> Iterator[list[np.ndarray]]:
+def _ordered_results(
+    ray: Any, actors: list[Any], chunks: Iterator[list[CheckedItem]],
+) -> Iterator[list[np.ndarray]]:
     """Chunk i to actor i mod #actors, at most IN_FLIGHT_PER_WORKER * #actors pending; results in submission order."""
     pending: deque[Any] = deque()
     for index, chunk in enumerate(chunks):
@@ -177,7 +202,10 @@ def _ordered_results(ray: Any, actors: list[Any], chunks: Iterator[list[Item]]) 
 
 
 def worker_environment() -> dict[str, str]:
-    """Environment of the actors: offline models, one torch/OpenMP thread and spaCy process, and the driver's import path."""
+    """Environment of the actors.
+
+    Offline models, one torch/OpenMP thread and spaCy process, and the driver's import path.
+    """
     env = {name: os.environ.get(name, "1") for name in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")}
     env.update(IR_RAG_AXIOMS_TORCH_THREADS="1", OMP_NUM_THREADS="1", IR_RAG_AXIOMS_WORKERS="1",
                TOKENIZERS_PARALLELISM="false", TQDM_DISABLE="1", PYTHONPATH=os.pathsep.join(driver_import_path()))
@@ -185,7 +213,10 @@ def worker_environment() -> dict[str, str]:
 
 
 def driver_import_path() -> list[str]:
-    """This package's root, then the driver's sys.path folders outside the interpreter (so actors import the same code)."""
+    """This package's root, then the driver's sys.path folders outside the interpreter.
+
+    So actors import the same code.
+    """
     import ir_rag_axioms
 
     prefixes = tuple(str(Path(p).resolve()) for p in {sys.prefix, sys.base_prefix, sys.exec_prefix})

@@ -10,6 +10,7 @@ from ir_rag_axioms.axioms.coherence import COH1, COH2
 from ir_rag_axioms.axioms.consistency import CONS1, CONS2, CONS3
 from ir_rag_axioms.axioms.correctness import CORR1
 from ir_rag_axioms.axioms.coverage import COV1, COV2, COV3
+from ir_rag_axioms.axioms.generative import GENERATIVE_AXIOMS, ICTIR2025_GENERATIVE
 
 _ICTIR2025_RAG: dict[str, Axiom] = {
     "COH1": COH1(margin_fraction=0.75),
@@ -25,8 +26,6 @@ _ICTIR2025_RAG: dict[str, Axiom] = {
     "CLAR1": CLAR1(margin_fraction=0.5),
     "CLAR2": CLAR2(margin_fraction=0.5, higher_is_better=False),
 }
-
-from ir_rag_axioms.axioms.generative import GENERATIVE_AXIOMS, ICTIR2025_GENERATIVE
 
 # The 14 GEN_ axioms of the study as published: the reference skipped LEN in GEN_TFC1, GEN_REG and GEN_aSL, and
 # its GEN_STMC2 matrix is not antisymmetric (reference behaviour, like CORR1 and CLAR2 above).

@@ -1,10 +1,14 @@
-"""The report of an evaluation: the table as CSV and markdown, inter-axiom agreement and majority-vote figures, the matrices."""
+"""The report of an evaluation.
+
+The table as CSV and markdown, inter-axiom agreement and majority-vote figures, the matrices.
+"""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -24,7 +28,7 @@ def markdown(table: pd.DataFrame) -> str:
         cells[measure] = [f"{value:.3f}" for value in table[measure]]
         if f"{measure}_low" in table:
             cells[measure] += [f" [{low:.3f}, {high:.3f}]" for low, high in
-                               zip(table[f"{measure}_low"], table[f"{measure}_high"])]
+                               zip(table[f"{measure}_low"], table[f"{measure}_high"], strict=True)]
     return cells.rename(columns=HEADERS).to_markdown(index=False, tablefmt="github", disable_numparse=True) + "\n"
 
 
@@ -54,7 +58,10 @@ def plot_agreement(agreement: pd.DataFrame, path: str | os.PathLike, title: str)
 
 
 def plot_votes(sweep: pd.DataFrame, path: str | os.PathLike, title: str) -> None:
-    """Trade-off of the majority vote: human judgments saved (decisiveness) vs. preferences correct, per minimum vote share."""
+    """Trade-off of the majority vote, per minimum vote share.
+
+    Human judgments saved (decisiveness) vs. preferences correct.
+    """
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(5, 4))
     sweep = sweep[sweep["correct"].notna()]  # a vote that decides nothing has no correctness
@@ -81,7 +88,10 @@ def write_report(
     out: str | os.PathLike, table: pd.DataFrame, preferences: Mapping[str, list[np.ndarray]], truth: list[np.ndarray],
     oracle_name: str, figures: bool = True,
 ) -> str:
-    """Write table.csv/.md, agreement.png/.csv and votes.png/.csv (if ``figures``) and preferences.npz in ``out``; return the markdown."""
+    """Write the report in ``out``; return the markdown.
+
+    Files: table.csv/.md, agreement.png/.csv and votes.png/.csv (if ``figures``) and preferences.npz.
+    """
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     table.to_csv(out / "table.csv", index=False)
@@ -94,6 +104,7 @@ def write_report(
         sweep = evaluation.vote_sweep(preferences, truth)
         sweep.to_csv(out / "votes.csv", index=False)
         plot_votes(sweep, out / "votes.png", f"Majority vote of {len(preferences)} axioms vs. {oracle_name}")
-    np.savez_compressed(out / "preferences.npz", **{"ORACLE": np.stack(truth) if _same_shape(truth) else np.array([])},
-                        **{n: np.stack(m) for n, m in preferences.items() if _same_shape(m)})
+    oracle_stack: dict[str, Any] = {"ORACLE": np.stack(truth) if _same_shape(truth) else np.array([])}
+    stacks: dict[str, Any] = {n: np.stack(m) for n, m in preferences.items() if _same_shape(m)}
+    np.savez_compressed(out / "preferences.npz", **oracle_stack, **stacks)
     return text

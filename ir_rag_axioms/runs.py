@@ -1,4 +1,6 @@
-"""Runs from data: frames of requests and candidate responses (JSONL, nugget answers), graded nugget qrels, TREC run files.
+"""Runs from data: frames of requests and candidate responses, graded nugget qrels, TREC run files.
+
+Frames from JSONL or nugget answers.
 
 Nugget scores are those of ``ir_rag_axioms.datasets.nuggets`` (TREC 2024 RAG AutoNuggetizer; formulas there): an
 answer whose score is undefined (``vital`` without vital nuggets) has no qrel, as in the registered dataset.
@@ -30,7 +32,10 @@ def responses_frame(
     text: str = "text",
     context: str | None = None,
 ) -> pd.DataFrame:
-    """Transformer input (qid, query, docno, text[, context], rank, score) from a frame, JSONL path or records; rank = input order per qid."""
+    """Transformer input (qid, query, docno, text[, context], rank, score); rank = input order per qid.
+
+    From a frame, JSONL path or records.
+    """
     if isinstance(source, pd.DataFrame):
         records = source
     elif isinstance(source, (str, os.PathLike)):
@@ -49,21 +54,28 @@ def responses_frame(
     frame["docno"] = frame["docno"].astype(str)
     dupes = frame[frame.duplicated(["qid", "docno"], keep=False)]
     if len(dupes):
-        raise ValueError(f"responses_frame: duplicate docno within a qid: {sorted(set(zip(dupes.qid, dupes.docno)))[:10]}")
+        pairs = sorted(set(zip(dupes.qid, dupes.docno, strict=True)))
+        raise ValueError(f"responses_frame: duplicate docno within a qid: {pairs[:10]}")
     frame["rank"] = frame.groupby("qid", sort=False).cumcount().astype("int64")
     frame["score"] = (-frame["rank"]).astype("float64")
     return frame
 
 
 def nugget_answers(path: str | os.PathLike[str]) -> pd.DataFrame:
-    """The nugget file's answers as transformer input: qid, query, docno = run_id, text = answer_text, rank (file order), score."""
+    """The nugget file's answers as transformer input.
+
+    Columns: qid, query, docno = run_id, text = answer_text, rank (file order), score.
+    """
     return responses_frame(read_jsonl(path), docno="run_id", text="answer_text")
 
 
 def nugget_qrels(
     path: str | os.PathLike[str], score: str = "vital", strict: bool = False, scale: int = 100
 ) -> pd.DataFrame:
-    """Graded qrels (qid, docno, label) with label = round(scale * nugget score): integer grades, as trec_eval needs; no qrel where the score is undefined."""
+    """Graded qrels (qid, docno, label) with label = round(scale * nugget score).
+
+    Integer grades, as trec_eval needs; no qrel where the score is undefined.
+    """
     rows = [
         (str(r["qid"]), str(r["run_id"]), nugget_score(r["nuggets"], score, strict)) for r in read_jsonl(path)
     ]
@@ -73,12 +85,17 @@ def nugget_qrels(
 
 
 def write_trec_run(frame: pd.DataFrame, path: str | os.PathLike[str], run_name: str = "ir_rag_axioms") -> Path:
-    """Write ``qid Q0 docno rank score run_name`` lines (``pt.io.write_results``), rank 1-based by descending score per qid; without a score, the ``rank`` order gives one."""
+    """Write ``qid Q0 docno rank score run_name`` lines (``pt.io.write_results``).
+
+    Rank is 1-based by descending score per qid; without a score, the ``rank`` order gives one.
+    """
     import pyterrier as pt
 
     missing = [c for c in ("qid", "docno") if c not in frame.columns]
     if missing or ("rank" not in frame.columns and "score" not in frame.columns):
-        raise KeyError(f"write_trec_run needs qid, docno and rank or score columns; missing {missing or ['rank/score']}")
+        raise KeyError(
+            f"write_trec_run needs qid, docno and rank or score columns; missing {missing or ['rank/score']}"
+        )
     if any(ch.isspace() for ch in run_name) or not run_name:
         raise ValueError(f"run_name must be a non-empty word without spaces, got {run_name!r}")
     run = frame.assign(qid=frame["qid"].astype(str), docno=frame["docno"].astype(str))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from importlib import metadata
 
 MAX_TEXT_CHARS_ENV = "IR_RAG_AXIOMS_MAX_TEXT_CHARS"
 """Longest text (characters) that is analysed; longer ones abstain. Default 200,000."""
@@ -56,8 +55,7 @@ def fingerprint() -> str:
 
 
 def package_version() -> str:
-    """The installed version of ir_rag_axioms (part of every persistent cache key)."""
-    try:
-        return metadata.version("ir_rag_axioms")
-    except metadata.PackageNotFoundError:  # pragma: no cover - running from a source tree
-        return "0+unknown"
+    """The version of ir_rag_axioms (part of every persistent cache key)."""
+    import ir_rag_axioms
+
+    return str(ir_rag_axioms.__version__)

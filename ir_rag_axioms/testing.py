@@ -11,8 +11,8 @@ from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 SAMPLE_REQUEST = GenerationRequest(
     "q1", "Why do domestic cats sleep so much during the day?",
-    ["Domestic cats sleep between 12 and 16 hours a day. Cats are crepuscular animals.",
-     "Sleeping saves energy for hunting. Kittens and old cats sleep even more."],
+    ("Domestic cats sleep between 12 and 16 hours a day. Cats are crepuscular animals.",
+     "Sleeping saves energy for hunting. Kittens and old cats sleep even more."),
 )
 """A request with two context passages."""
 SAMPLE_RESPONSES = [
@@ -30,7 +30,10 @@ SAMPLE_RESPONSES = [
 
 def check_axiom(axiom: Axiom, request: GenerationRequest = SAMPLE_REQUEST,
                 responses: Sequence[GenerationResponse] = SAMPLE_RESPONSES, deterministic: bool = True) -> np.ndarray:
-    """Assert the properties every axiom has: antisymmetry, zero diagonal, finite entries, permutation equivariance, determinism and a repr that parses back; return the matrix."""
+    """Assert the properties every axiom has; return the matrix.
+
+    Antisymmetry, zero diagonal, finite entries, permutation equivariance, determinism and a repr that parses back.
+    """
     from ir_rag_axioms.axioms.registry import parse
 
     responses = list(responses)

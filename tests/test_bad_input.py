@@ -116,7 +116,8 @@ class _LanguageToolHandler(BaseHTTPRequestHandler):
         self.wfile.write(body)
 
     def do_GET(self):  # noqa: N802 - /v2/languages and health checks
-        body = [{"name": "English (US)", "code": "en", "longCode": "en-US"}] if "languages" in self.path else {"matches": []}
+        languages = [{"name": "English (US)", "code": "en", "longCode": "en-US"}]
+        body = languages if "languages" in self.path else {"matches": []}
         data = json.dumps(body).encode()
         self.send_response(200)
         self.send_header("Content-Type", "application/json")

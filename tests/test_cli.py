@@ -40,11 +40,13 @@ def test_evaluate_end_to_end_on_the_crowd_data(data_dir: Path, reference_dir: Pa
     assert row["decisiveness"] == pytest.approx(1946 / 1950)  # 973 + 973 decided of 65 * 30 pairs
     for measure, value in expected.items():
         assert row[measure] == pytest.approx(value)
-    markdown = [[cell.strip() for cell in line.strip("|").split("|")] for line in (out / "table.md").read_text().splitlines()]
+    lines = (out / "table.md").read_text().splitlines()
+    markdown = [[cell.strip() for cell in line.strip("|").split("|")] for line in lines]
     assert markdown[0] == ["axiom", "decisiveness", "consistency", "strict consistency", "effectiveness"]
     for cells, row in zip(markdown[2:], table.to_dict("records"), strict=True):  # 3 decimals, intervals in brackets
         assert cells[0] == row["axiom"]
-        for cell, measure in zip(cells[1:], ["decisiveness", "consistency", "consistency_strict", "effectiveness"]):
+        measures = ["decisiveness", "consistency", "consistency_strict", "effectiveness"]
+        for cell, measure in zip(cells[1:], measures, strict=True):
             assert cell == f"{row[measure]:.3f} [{row[measure + '_low']:.3f}, {row[measure + '_high']:.3f}]"
     for figure in ("agreement.png", "votes.png"):
         data = (out / figure).read_bytes()
@@ -68,7 +70,8 @@ def test_oracle_specs(data_dir: Path):
     oracle = cli.parse_oracle("nugget:weighted-strict", str(data_dir))
     assert (oracle.score_type, oracle.strict) == ("weighted", True)
     assert cli.parse_oracle("crowd:broad_coverage", None).utility == "broad coverage"
-    assert cli.parse_oracle("llm:HuggingFaceTB-SmolLM-135M-Instruct", None).model == "HuggingFaceTB-SmolLM-135M-Instruct"
+    model = "HuggingFaceTB-SmolLM-135M-Instruct"
+    assert cli.parse_oracle(f"llm:{model}", None).model == model
     with pytest.raises(ValueError, match="unknown oracle"):
         cli.parse_oracle("bm25:x", None)
 

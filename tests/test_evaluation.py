@@ -1,4 +1,7 @@
-"""Evaluation measures: exact small cases, reproduction of the reference tables from the golden matrices, bootstrap, votes, agreement."""
+"""Evaluation measures: exact small cases, reproduction of the reference tables from the golden matrices.
+
+Also bootstrap, votes, agreement.
+"""
 
 from __future__ import annotations
 
@@ -12,13 +15,13 @@ from ir_rag_axioms import evaluation as ev
 
 # One topic, 3 responses. Off-diagonal pairs: 6.
 P = np.array([[0, 1, -1], [-1, 0, 0], [1, 0, 0]], dtype=float)
-O = np.array([[0, 1, 1], [-1, 0, 0], [-1, 0, 0]], dtype=float)
+ORC = np.array([[0, 1, 1], [-1, 0, 0], [-1, 0, 0]], dtype=float)
 
 
 def test_exact_small_case():
     # decisive: (0,1), (0,2), (1,0), (2,0) -> 4 / 6
     # relaxed consistent: (0,1), (1,0) agree; (0,2), (2,0) contradict -> 2 / 4; strict: the same 2 / 4
-    scores = ev.evaluate_preferences([P], [O])
+    scores = ev.evaluate_preferences([P], [ORC])
     assert scores["decisiveness"] == pytest.approx(4 / 6)
     assert scores["consistency"] == pytest.approx(0.5)
     assert scores["consistency_strict"] == pytest.approx(0.5)
@@ -31,19 +34,19 @@ def test_exact_small_case():
 
 
 def test_never_deciding_axiom_scores_zero():
-    scores = ev.evaluate_preferences([np.zeros((3, 3))], [O])
+    scores = ev.evaluate_preferences([np.zeros((3, 3))], [ORC])
     assert scores == {"decisiveness": 0.0, "consistency": 0.0, "consistency_strict": 0.0, "effectiveness": 0.0}
 
 
 def test_diagonal_and_magnitudes_are_ignored():
     noisy = P * 3.5 + np.eye(3)
-    assert ev.evaluate_preferences([noisy], [O]) == ev.evaluate_preferences([P], [O])
+    assert ev.evaluate_preferences([noisy], [ORC]) == ev.evaluate_preferences([P], [ORC])
 
 
 def test_topics_of_different_sizes_sum_micro():
     big = np.zeros((4, 4))
     big[0, 1], big[1, 0] = 1, -1
-    scores = ev.evaluate_preferences([P, big], [O, -big])
+    scores = ev.evaluate_preferences([P, big], [ORC, -big])
     assert scores["decisiveness"] == pytest.approx(6 / 18)
     assert scores["consistency"] == pytest.approx(2 / 6)
 
@@ -52,7 +55,7 @@ def test_shape_mismatch_is_an_error():
     with pytest.raises(ValueError, match="differ in shape"):
         ev.evaluate_preferences([P], [np.zeros((2, 2))])
     with pytest.raises(ValueError, match="2 axiom matrices but 1 oracle"):
-        ev.evaluate_preferences([P, P], [O])
+        ev.evaluate_preferences([P, P], [ORC])
 
 
 def _read_md(path: Path) -> pd.DataFrame:
@@ -167,12 +170,12 @@ def test_ir_measures_in_pt_experiment():
 def test_bootstrap_consistency_ignores_samples_without_decisions():
     # the axiom decides only in topic 0, always correctly: consistency is 1 in every sample where it decides
     prefs = [P * 0 for _ in range(20)]
-    prefs[0] = O.copy()
-    oracle = [O] * 20
+    prefs[0] = ORC.copy()
+    oracle = [ORC] * 20
     intervals = ev.bootstrap(prefs, oracle, samples=200, seed=0)
     assert intervals["consistency"] == (1.0, 1.0)
     assert intervals["decisiveness"][0] == 0.0
-    never = ev.bootstrap([np.zeros((3, 3))], [O], samples=10)
+    never = ev.bootstrap([np.zeros((3, 3))], [ORC], samples=10)
     assert np.isnan(never["consistency"][0]) and never["decisiveness"] == (0.0, 0.0)
 
 
@@ -205,7 +208,7 @@ def test_bootstrap_uses_scipy_with_the_same_resamples(reference_dir: Path):
     draws = np.random.default_rng(3).integers(0, len(counts), size=(400, len(counts)))
     sums = counts[draws].sum(axis=1)
     expected, alpha = {}, (1 - 0.9) / 2
-    for name, values in zip(ev.MEASURES, ev._measures(sums)):
+    for name, values in zip(ev.MEASURES, ev._measures(sums), strict=True):
         values = values[~np.isnan(values)]
         expected[name] = (float(np.quantile(values, alpha)), float(np.quantile(values, 1 - alpha)))
     assert ev.bootstrap(prefs, oracle, samples=400, confidence=0.9, seed=3) == expected

@@ -1,4 +1,7 @@
-"""preference_stacks: identical matrices for every chunk size and on Ray, lazy streaming, fresh analysis per chunk, input checks."""
+"""preference_stacks: identical matrices for every chunk size and on Ray.
+
+Also lazy streaming, fresh analysis per chunk, input checks.
+"""
 
 from __future__ import annotations
 
@@ -31,7 +34,10 @@ class TopicNumber(Axiom):
 
 
 def numbered(count: int, consumed: list | None = None):
-    """A generator of ``count`` items with ids 0..count-1 and two responses; appends each id it hands out to ``consumed``."""
+    """A generator of ``count`` items with ids 0..count-1 and two responses.
+
+    Appends each id it hands out to ``consumed``.
+    """
     for i in range(count):
         if consumed is not None:
             consumed.append(i)
@@ -52,7 +58,7 @@ def one_chunk(mixed_items):
 
 def assert_identical(expected: list[np.ndarray], actual: list[np.ndarray]) -> None:
     assert len(actual) == len(expected)
-    for want, got in zip(expected, actual):
+    for want, got in zip(expected, actual, strict=True):
         assert got.dtype == np.float64 and np.array_equal(want, got)
 
 

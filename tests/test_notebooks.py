@@ -1,4 +1,7 @@
-"""The notebooks in notebooks/ run without errors (nbclient, kernel ``python3`` of this interpreter) and the examples work."""
+"""The notebooks in notebooks/ run without errors and the examples work.
+
+Run by nbclient, kernel ``python3`` of this interpreter.
+"""
 
 from __future__ import annotations
 
@@ -64,7 +67,8 @@ def test_notebook_runs(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_notebooks_exist() -> None:
     assert {p.name for p in NOTEBOOKS} >= {
-        "01_axioms_on_the_demo_sample.ipynb", "02_pyterrier_reranking.ipynb", "03_evaluating_axioms_against_humans.ipynb",
+        "01_axioms_on_the_demo_sample.ipynb", "02_pyterrier_reranking.ipynb",
+        "03_evaluating_axioms_against_humans.ipynb",
     }
 
 

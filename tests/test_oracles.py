@@ -1,4 +1,7 @@
-"""Oracle axioms: the crowd oracle reproduces every golden oracle matrix; abstentions; id matching; nugget and LLM oracles."""
+"""Oracle axioms: the crowd oracle reproduces every golden oracle matrix.
+
+Also abstentions; id matching; nugget and LLM oracles.
+"""
 
 from __future__ import annotations
 
@@ -62,7 +65,8 @@ def test_duplicates_mean_differs_from_last_only_on_repeated_pairs(judged_items, 
     last = np.stack(CrowdOracle(data_dir=crowd_dir, duplicates="last").preferences_batch(judged_items))
     judgments = CrowdOracle(data_dir=crowd_dir).load()
     ratings = judgments.ratings
-    keys = [(t, *sorted((a, b))) for t, a, b in zip(ratings["query_id"], ratings["response_a"], ratings["response_b"])]
+    rows = zip(ratings["query_id"], ratings["response_a"], ratings["response_b"], strict=True)
+    keys = [(t, *sorted((a, b))) for t, a, b in rows]
     assert len(keys) - len(set(keys)) == 377
     # at the default margin, 129 of the 377 pairs judged twice get different preferences from the two judgments
     first = CrowdOracle.from_frames(ratings.iloc[::-1].reset_index(drop=True), duplicates="last")
@@ -191,13 +195,15 @@ def test_oracles_from_registered_datasets(data_dir: Path, judged_items, tmp_path
     from ir_rag_axioms.datasets import register_crowd, register_nuggets
 
     register_crowd(data_dir / "trec-rag-24-crowd", name="test-oracles/crowd", cache_dir=tmp_path / "c")
-    from_irds = np.stack(CrowdOracle.from_irds("test-oracles/crowd", utility="coverage").preferences_batch(judged_items))
+    from_irds = np.stack(CrowdOracle.from_irds("test-oracles/crowd", utility="coverage")
+                         .preferences_batch(judged_items))
     from_files = np.stack(CrowdOracle(utility="coverage", data_dir=data_dir / "trec-rag-24-crowd")
                           .preferences_batch(judged_items))
     assert np.array_equal(from_irds, from_files) and np.abs(from_files).sum() > 0
     register_nuggets(data_dir / "trec-rag-24-nuggets", name="test-oracles/nuggets", cache_dir=tmp_path / "n")
     request = GenerationRequest("2024-105741", "q")
-    answers = [GenerationResponse(r, "") for r in ("BEST_cot_gpt3.5", "Enhanced_Iterative_Fact_Refinement_and_Prioritization")]
+    answers = [GenerationResponse(r, "")
+               for r in ("BEST_cot_gpt3.5", "Enhanced_Iterative_Fact_Refinement_and_Prioritization")]
     for score in ("all", "vital-strict", "weighted"):
         irds = NuggetOracle.from_irds(f"test-oracles/nuggets/{score}").preferences(request, answers)
         files = NuggetOracle(data_dir=data_dir / "trec-rag-24-nuggets", score_type=score.split("-")[0],
@@ -220,7 +226,8 @@ def test_oracles_take_in_memory_tables(data_dir: Path, tmp_path: Path):
     answers = nuggets.items(nuggets.load_nugget_assignments(nugget_dir))[:3]
     table = NuggetOracle(score_type="weighted", table=nuggets.load_nugget_assignments(nugget_dir))
     expected = NuggetOracle(score_type="weighted", data_dir=nugget_dir).preferences_batch(answers)
-    assert all(np.array_equal(m, e) and np.abs(e).sum() > 0 for m, e in zip(table.preferences_batch(answers), expected))
+    assert all(np.array_equal(m, e) and np.abs(e).sum() > 0
+               for m, e in zip(table.preferences_batch(answers), expected, strict=True))
     llm_dir = data_dir / "trec-rag-24-llm-ratings"
     rated = llm.items(llm.load_llm_ratings(path=llm_dir))[:3]
     expected = np.stack(LlmRatingOracle(data_dir=llm_dir).preferences_batch(rated))

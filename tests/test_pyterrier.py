@@ -92,10 +92,12 @@ class TestFeaturesContract(ptt.TransformerTestCase):
 
 def test_inspection_names_the_input_configurations_and_outputs() -> None:
     reranker = AxiomaticReranker(Length())
-    assert pt.inspect.transformer_inputs(reranker) == [["qid", "query", "docno", "text"], ["qid", "query", "docno", "qanswer"]]
+    assert pt.inspect.transformer_inputs(reranker) == [
+        ["qid", "query", "docno", "text"], ["qid", "query", "docno", "qanswer"]]
     assert pt.inspect.transformer_outputs(reranker, ["qid", "query", "docno", "text"]) == [
         "qid", "query", "docno", "text", "score", "rank"]
-    assert pt.inspect.transformer_outputs(AxiomaticPreferences([Length(), Short()]), ["qid", "query", "docno", "text"]) == [
+    preferences = AxiomaticPreferences([Length(), Short()])
+    assert pt.inspect.transformer_outputs(preferences, ["qid", "query", "docno", "text"]) == [
         "qid", "query", "docno_a", "docno_b", "Length", "Short"]
     assert pt.inspect.transformer_outputs(AxiomFeatures(Length()), ["qid", "query", "docno", "qanswer"]) == [
         "qid", "query", "docno", "qanswer", "features"]
@@ -169,7 +171,8 @@ def test_qanswer_is_accepted_as_the_text_column() -> None:
 def test_input_row_order_does_not_change_the_ranking() -> None:
     rng = np.random.default_rng(0)
     texts = ["a" * int(k) for k in rng.integers(1, 4, size=12)]  # many ties
-    inp = pd.DataFrame({"qid": ["1"] * 6 + ["2"] * 6, "query": "q", "docno": [f"d{i}" for i in range(12)], "text": texts})
+    inp = pd.DataFrame({"qid": ["1"] * 6 + ["2"] * 6, "query": "q", "docno": [f"d{i}" for i in range(12)],
+                        "text": texts})
     for aggregation in ("borda", "copeland", "kwiksort", "bradley_terry"):
         reranker = AxiomaticReranker([Length(), Short(margin_fraction=0.4)], aggregation, pivot="random", seed=5)
         expected = reranker(inp)[["qid", "docno", "rank"]]

@@ -70,7 +70,8 @@ def test_cov1_counts_distinct_noun_chunks_or_entities():
     assert COV1.values(REQUEST, rs).tolist() == [3.0, 1.0]
     assert COV1.preferences(REQUEST, rs).tolist() == [[0, 1], [-1, 0]]
     ents = COV1(aspect_extraction="entities")
-    assert ents.values(REQUEST, responses("Barack Obama visited Berlin and Paris in 2013.", "Nobody came.")).tolist() == [4.0, 0.0]
+    values = ents.values(REQUEST, responses("Barack Obama visited Berlin and Paris in 2013.", "Nobody came."))
+    assert values.tolist() == [4.0, 0.0]
 
 
 def test_cov2_mean_similarity_includes_self_pairs():

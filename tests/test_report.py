@@ -24,7 +24,8 @@ def test_markdown_exact_text():
 
 def test_markdown_with_intervals():
     bounds = {f"{m}_{side}": [0.125, 0.0] if side == "low" else [0.875, 0.0]
-              for m in ("decisiveness", "consistency", "consistency_strict", "effectiveness") for side in ("low", "high")}
+              for m in ("decisiveness", "consistency", "consistency_strict", "effectiveness")
+              for side in ("low", "high")}
     line = report.markdown(TABLE.assign(**bounds)).splitlines()[2]
     assert [cell.strip() for cell in line.strip("|").split("|")] == [
         "COV1", "0.500 [0.125, 0.875]", "0.333 [0.125, 0.875]", "0.250 [0.125, 0.875]", "0.400 [0.125, 0.875]"]

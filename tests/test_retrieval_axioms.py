@@ -205,8 +205,10 @@ def test_argument_axioms_with_a_function_tagger():
     tagger = A.FunctionTagger(_sentences_with_because)
     request = GenerationRequest("q", "nuclear power")
     responses = [
-        GenerationResponse("0", "Nuclear power is safe because reactors are robust. Nuclear power is cheap because fuel costs little."),
-        GenerationResponse("1", "Solar panels are cheap because sunlight is free. Nuclear power exists in many countries today."),
+        GenerationResponse("0", "Nuclear power is safe because reactors are robust. "
+                                "Nuclear power is cheap because fuel costs little."),
+        GenerationResponse("1", "Solar panels are cheap because sunlight is free. "
+                                "Nuclear power exists in many countries today."),
     ]
     assert A.ArgUC(tagger=tagger, precondition=None).preferences(request, responses).tolist() == [[0, 1], [-1, 0]]
     assert A.QTArg(tagger=tagger, precondition=None).preferences(request, responses).tolist() == [[0, 1], [-1, 0]]
@@ -270,7 +272,8 @@ def test_context_statistics_idf_and_bm25():
     G.GEN_TFC3.prefetch([(request, responses)])
     idf = source.idf(request, responses, ["cat", "dog", "fish"])  # df 2, 1, 0 over N = 2 passages
     assert np.allclose(idf, [np.log(1.2), np.log(2.0), np.log(6.0)])
-    # avgdl 1.5; dog dog: idf(dog) * 2 * 2.2 / (2 + 1.2 * (0.25 + 0.75 * 2 / 1.5)); cat: idf(cat) * 2.2 / (1 + 1.2 * 0.75)
+    # avgdl 1.5; dog dog: idf(dog) * 2 * 2.2 / (2 + 1.2 * (0.25 + 0.75 * 2 / 1.5));
+    # cat: idf(cat) * 2.2 / (1 + 1.2 * 0.75)
     expected = [np.log(2.0) * 4.4 / (2 + 1.2 * 1.25), np.log(1.2) * 2.2 / (1 + 1.2 * 0.75)]
     assert np.allclose(source.scores(request, responses), expected)
 

@@ -102,7 +102,8 @@ def test_nugget_answers_and_qrels_from_the_shared_file(data_dir: Path) -> None:
 
 
 def test_write_trec_run_exact_lines_and_round_trip(tmp_path: Path) -> None:
-    frame = pd.DataFrame({"qid": ["2", "1", "1"], "docno": ["x", "b", "a"], "score": [0.5, 1.0, 2.0], "rank": [0, 1, 0]})
+    frame = pd.DataFrame({"qid": ["2", "1", "1"], "docno": ["x", "b", "a"], "score": [0.5, 1.0, 2.0],
+                          "rank": [0, 1, 0]})
     path = write_trec_run(frame, tmp_path / "run.txt", "axioms")
     assert path.read_text().splitlines() == ["1 Q0 a 1 2.0 axioms", "1 Q0 b 2 1.0 axioms", "2 Q0 x 1 0.5 axioms"]
     gz = write_trec_run(frame.drop(columns=["rank"]), tmp_path / "run.txt.gz")

@@ -35,7 +35,10 @@ PROGRESS_MIN_ITEMS = 500
 """Batches of at least this many texts show a tqdm progress bar (set TQDM_DISABLE=1 to hide all bars)."""
 
 EMBEDDING_BATCH = 32
-"""Strings per encoder batch; batches are formed here (sorted by length), so any number of workers gives the same vectors."""
+"""Strings per encoder batch.
+
+Batches are formed here (sorted by length), so any number of workers gives the same vectors.
+"""
 
 _PIPES_FOR_NEED: dict[str, frozenset[str]] = {
     "lemmas": frozenset({"tok2vec", "tagger", "attribute_ruler", "lemmatizer"}),
@@ -75,7 +78,11 @@ class Analysis:
 
     def __init__(self, *, workers: int | None = None, max_texts: int | None = None, store: Any = "env",
                  batch_size: int = 64, max_docs: int = 512) -> None:
-        """``workers``: processes (default: free cores); ``max_texts``: LRU bound; ``store``: a DiskStore, a directory, None, or "env" ($IR_RAG_AXIOMS_CACHE)."""
+        """Configure the memo: worker processes, LRU bound and persistent store.
+
+        ``workers``: processes (default: free cores); ``max_texts``: LRU bound; ``store``: a DiskStore, a directory,
+        None, or "env" ($IR_RAG_AXIOMS_CACHE).
+        """
         self.workers = settings.positive_int("workers", workers) if workers is not None else None
         self.max_texts = settings.positive_int("max_texts", max_texts) if max_texts is not None else None
         self.batch_size = settings.positive_int("batch_size", batch_size)
@@ -142,7 +149,10 @@ class Analysis:
             return entry is not None and key in entry
 
     def memo(self, text: str, key: tuple[Hashable, ...], compute: Callable[[], T], persist: bool = False) -> T:
-        """The value for (text, key), computing it once (keys come from ``memo_key``); ``persist``: also in the store (JSON-compatible values)."""
+        """The value for (text, key), computing it once (keys come from ``memo_key``).
+
+        ``persist``: also kept in the persistent store (for JSON-compatible values).
+        """
         try:
             return self._get(text, key)
         except KeyError:
@@ -186,7 +196,10 @@ class Analysis:
         return [found[t] if is_analysable(t) else None for t in texts]
 
     def compute_features(self, wanted: Iterable[tuple[str, Feature, str]]) -> None:
-        """Compute every missing (model, feature, text) in one spaCy pass per model, each text with the union of its needs."""
+        """Compute every missing (model, feature, text) in one spaCy pass per model.
+
+        Each text is parsed with the union of its needs.
+        """
         plan: dict[str, dict[str, set[Feature]]] = {}
         for model, feature, text in wanted:
             if is_analysable(text) and not self.has(text, ("feature", model, feature.key)):
@@ -222,8 +235,8 @@ class Analysis:
     def _parse_features(self, model: str, by_text: dict[str, set[Feature]]) -> dict[tuple[str, Feature], Any]:
         """Feature values from one parse per text: in worker processes for large jobs, else in-process from Docs."""
         groups: dict[frozenset[Feature], list[str]] = {}
-        for text, features in by_text.items():
-            groups.setdefault(frozenset(features), []).append(text)
+        for text, needed in by_text.items():
+            groups.setdefault(frozenset(needed), []).append(text)
         values: dict[tuple[str, Feature], Any] = {}
         workers = self.worker_count()
         with self._compute:
@@ -249,7 +262,10 @@ class Analysis:
 
     # -- spaCy Docs on demand (for tools that need the Doc itself) -----------------------------------------
     def parse(self, texts: Sequence[str], model: str, needs: Iterable[str]) -> list[Any]:
-        """SpaCy Docs with at least the components for ``needs`` (bounded cache of ``max_docs``; never modify them)."""
+        """Parsed spaCy Docs with at least the components for ``needs``.
+
+        A bounded cache of ``max_docs``; never modify them.
+        """
         nlp = load_spacy(model)
         pipes = frozenset(p for p in pipes_for(needs) if p in nlp.component_names)
         with self._compute:
@@ -285,7 +301,10 @@ class Analysis:
 
     # -- sentence embeddings -------------------------------------------------------------------------------
     def embed(self, strings: Sequence[str], model: str) -> np.ndarray:
-        """Unit-length float32 embeddings (k, d); each unseen string is encoded once, in batches of ``EMBEDDING_BATCH``."""
+        """Unit-length float32 embeddings (k, d).
+
+        Each unseen string is encoded once, in batches of ``EMBEDDING_BATCH``.
+        """
         key = ("embedding", model)
         found: dict[str, np.ndarray] = {}
         for string in dict.fromkeys(strings):

@@ -57,7 +57,10 @@ def negation_termsets() -> tuple[str, ...]:
 
 @cache
 def load_negex(name: str = DEFAULT_SPACY_MODEL, termset: str = "en", numeric_entities: bool = False) -> Any:
-    """A negspaCy ``negex`` component for pipeline ``name`` (negation termset; numeric entities or not); call it on a Doc."""
+    """A negspaCy ``negex`` component for pipeline ``name``; call it on a Doc.
+
+    Configured by the negation termset and whether numeric entities count.
+    """
     try:
         import negspacy.negation  # noqa: F401  (registers the "negex" factory)
         from negspacy.termsets import termset as negation_termset
@@ -68,7 +71,9 @@ def load_negex(name: str = DEFAULT_SPACY_MODEL, termset: str = "en", numeric_ent
     if pipe not in nlp.component_names:
         labels = nlp.get_pipe("ner").labels if "ner" in nlp.component_names else ()
         types = sorted(set(labels) if numeric_entities else set(labels) - NUMERIC_ENTITY_TYPES)
-        config = {"neg_termset": negation_termset(termset).get_patterns(), "ent_types": types, "extension_name": "negex"}
+        config = {
+            "neg_termset": negation_termset(termset).get_patterns(), "ent_types": types, "extension_name": "negex",
+        }
         nlp.add_pipe("negex", name=pipe, last=True, config=config)
         nlp.disable_pipe(pipe)
     return nlp.get_pipe(pipe)
@@ -139,5 +144,7 @@ def load_languagetool(language: str = "en-US", url: str | None = None) -> Any:
         tool.check("This is a test.")
     except Exception as error:
         where = f"at {url}" if url else "locally"
-        raise ToolUnavailableError(f"No LanguageTool reachable {where} ({type(error).__name__}: {error}). {how}") from error
+        raise ToolUnavailableError(
+            f"No LanguageTool reachable {where} ({type(error).__name__}: {error}). {how}"
+        ) from error
     return tool

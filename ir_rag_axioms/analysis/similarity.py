@@ -17,7 +17,7 @@ import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -55,10 +55,12 @@ class TermSimilarity(ABC):
 
     def prefetch(self, terms: Sequence[str]) -> None:
         """Prepare (e.g. embed in one batch) every term that will be compared (default: nothing)."""
+        return None  # an optional hook, not abstract: most similarities need no preparation
 
 
 def _wordnet_root() -> Path:
-    candidates = [os.environ.get(WORDNET_ENV)] if os.environ.get(WORDNET_ENV) else []
+    env = os.environ.get(WORDNET_ENV)
+    candidates = [env] if env else []
     try:
         import nltk
 
@@ -117,7 +119,10 @@ def load_wordnet() -> Any:
 
 @dataclass(frozen=True)
 class WordNetTermSimilarity(TermSimilarity):
-    """sim(t, t') = mean Wu-Palmer similarity of the first 1 + smoothing WordNet synsets of t and t' (0 without synsets)."""
+    """Term similarity as the mean Wu-Palmer similarity of WordNet synsets.
+
+    sim(t, t') = mean Wu-Palmer similarity of the first 1 + smoothing WordNet synsets of t and t' (0 without synsets).
+    """
 
     smoothing: int = 0
 
@@ -129,7 +134,7 @@ class WordNetTermSimilarity(TermSimilarity):
             for j, b in enumerate(second):
                 low, high = (a, b) if a <= b else (b, a)
                 out[i, j] = analysis.memo(low, memo_key("wup", high, self.smoothing),
-                                          lambda x=low, y=high: _wup(x, y, self.smoothing))
+                                          partial(_wup, low, high, self.smoothing))
         return out
 
 
@@ -188,6 +193,8 @@ def _wup_synsets(first: Any, second: Any) -> float | None:
     deepest = max(c[0] for c in candidates)
     subsumers = sorted((c for c in candidates if c[0] == deepest), key=lambda c: c[1])
     chosen = next((c for c in subsumers if c[1] == first.name()), subsumers[0])
+    len1: float | None
+    len2: float | None
     if chosen[2] is None:  # the simulated root above all taxonomies
         depth = 1
         len1 = max(_hypernym_distances(first, True).values())

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
 
 import numpy as np
 
@@ -45,7 +47,10 @@ class TermStatistics:
         return frozenset(self.counts)
 
     def tf(self, term: str) -> int:
-        """Raw frequency tf(t, d)."""
+        """Raw frequency of ``term`` in the document.
+
+        In the axioms' notation: tf(t, d).
+        """
         return self.counts.get(term, 0)
 
     def first(self, term: str) -> int | None:
@@ -56,6 +61,11 @@ class TermStatistics:
 
 EMPTY = TermStatistics(())
 """Statistics of an empty (or unanalysable) text: no terms, no sentences."""
+
+
+def _term_statistics(terms: Any, lengths: Any, sentences: bool) -> TermStatistics:
+    """TermStatistics from the TERMS (and, with ``sentences``, SENTENCE_TERM_COUNTS) feature values of one text."""
+    return TermStatistics(tuple(terms), tuple(lengths) if sentences else None)
 
 
 def term_statistics(texts: Sequence[str], model: str = DEFAULT_SPACY_MODEL,
@@ -70,6 +80,5 @@ def term_statistics(texts: Sequence[str], model: str = DEFAULT_SPACY_MODEL,
             out.append(TermStatistics((), ()) if sentences else EMPTY)
             continue
         key = memo_key("term_statistics", model, sentences)
-        out.append(analysis.memo(text, key, lambda t=terms, s=lengths: TermStatistics(
-            tuple(t), tuple(s) if sentences else None)))
+        out.append(analysis.memo(text, key, partial(_term_statistics, terms, lengths, sentences)))
     return out

@@ -87,7 +87,7 @@ def _shards(items: Sequence[Any], size: int) -> list[Sequence[Any]]:
 
 # -- spaCy --------------------------------------------------------------------------------------------------
 def spacy_version(model: str) -> str:
-    """SpaCy's version and the pipeline's name and version (part of persistent feature keys)."""
+    """The spaCy version and the pipeline's name and version (part of persistent feature keys)."""
     import spacy
 
     meta = load_spacy(model).meta

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, dataclass_transform
 
 import numpy as np
+import numpy.typing as npt
 
 from ir_rag_axioms.analysis.cache import MAX_TEXT_CHARS, Analysis, default_analysis, is_analysable
 from ir_rag_axioms.analysis.features import Feature
@@ -50,7 +51,10 @@ class Reads:
 
 def analyse(axioms: Iterable[Axiom], items: Sequence[Item], analysis: Analysis | None = None,
             tools: bool = True) -> None:
-    """The one planner: every feature the axioms read, in one spaCy pass per text, then (``tools``) each axiom's ``prefetch``."""
+    """The one planner: every feature the axioms read, in one spaCy pass per text.
+
+    Then (``tools``) each axiom's ``prefetch``.
+    """
     axioms, items = list(axioms), list(items)
     analysis = default_analysis() if analysis is None else analysis
     wanted: list[tuple[str, Feature, str]] = []
@@ -75,7 +79,7 @@ def within_margin(a: Any, b: Any, margin_fraction: float) -> np.ndarray:
         return np.abs(a - b) <= margin_fraction * np.maximum(np.abs(a), np.abs(b))
 
 
-def compare(values: np.ndarray, higher_is_better: bool = True, margin_fraction: float = 0.0) -> np.ndarray:
+def compare(values: npt.ArrayLike, higher_is_better: bool = True, margin_fraction: float = 0.0) -> np.ndarray:
     """P[i, j] = sign(v_i - v_j) (negated if lower is better), 0 within the margin or where a value is NaN."""
     v = np.asarray(values, dtype=np.float64)
     if v.ndim != 1:
@@ -110,10 +114,14 @@ class Axiom(ABC):
     name: ClassVar[str | None] = None
     """The short name (e.g. ``"COH1"``) under which the registry knows the class's default instance."""
 
-    def __init_subclass__(cls, positional: bool = False, **kwargs: Any) -> None:
-        """Make every subclass a frozen dataclass (keyword-only fields unless ``positional=True``)."""
+    def __init_subclass__(cls, kw_only: bool = True, positional: bool = False, **kwargs: Any) -> None:
+        """Make every subclass a frozen dataclass (keyword-only fields unless ``kw_only=False``).
+
+        ``kw_only`` is the dataclass parameter that type checkers read through ``dataclass_transform``;
+        ``positional=True`` is the older spelling of ``kw_only=False``.
+        """
         super().__init_subclass__(**kwargs)
-        dataclass(frozen=True, repr=False, kw_only=not positional)(cls)
+        dataclass(frozen=True, repr=False, kw_only=kw_only and not positional)(cls)
 
     # -- the hook of matrix axioms ----------------------------------------------------------------------
     @abstractmethod
@@ -126,6 +134,7 @@ class Axiom(ABC):
 
     def prefetch(self, items: Sequence[Item]) -> None:
         """Batch the work of tools other than spaCy (embeddings, ROUGE, ...) after the planner ran; default: none."""
+        return None  # an optional hook, not abstract: most axioms use spaCy only
 
     # -- public API ---------------------------------------------------------------------------------------
     def preferences(self, request: GenerationRequest, responses: Sequence[GenerationResponse],
@@ -222,7 +231,10 @@ _SIMPLE_TYPES: dict[Any, tuple[type, ...]] = {bool: (bool,), int: (int,), float:
 
 
 def _field_error(owner: str, name: str, hint: Any, value: Any) -> str | None:
-    """Why ``value`` does not fit the annotated type (bool, int, float, str, or ``X | None`` of them); None if it fits."""
+    """Why ``value`` does not fit the annotated type; None if it fits.
+
+    Supported types: bool, int, float, str, or ``X | None`` of them.
+    """
     options = typing.get_args(hint) if typing.get_origin(hint) in (typing.Union, _UnionType) else (hint,)
     if any(o not in _SIMPLE_TYPES and o is not type(None) for o in options):
         return None  # other types are checked by the axiom itself
@@ -244,7 +256,10 @@ _UnionType = type(int | None)
 
 
 class ConfigurableAxiom(Axiom):
-    """An axiom whose configuration is its fields; calling it returns a reconfigured copy (``COH1(margin_fraction=.5)``)."""
+    """An axiom whose configuration is its fields.
+
+    Calling it returns a reconfigured copy (``COH1(margin_fraction=.5)``).
+    """
 
     def __call__(self, *args: Any, **changes: Any) -> typing.Self:
         """A copy with the given parameters changed; parameters by keyword only."""
@@ -288,7 +303,10 @@ def _default(f: dataclasses.Field) -> Any:
 
 
 class FeatureAxiom(ConfigurableAxiom):
-    """One number per response, a direction and a relative margin: P = compare(values, higher_is_better, margin_fraction)."""
+    """One number per response, a direction and a relative margin.
+
+    P = compare(values, higher_is_better, margin_fraction).
+    """
 
     margin_fraction: float = 0.0
     """Relative margin within which two values tie: |a - b| <= margin_fraction * max(|a|, |b|)."""
@@ -300,7 +318,9 @@ class FeatureAxiom(ConfigurableAxiom):
     def __post_init__(self) -> None:
         super().__post_init__()
         if not (math.isfinite(self.margin_fraction) and self.margin_fraction >= 0):
-            raise ValueError(f"{self.label}: margin_fraction must be a finite number >= 0, got {self.margin_fraction!r}")
+            raise ValueError(
+                f"{self.label}: margin_fraction must be a finite number >= 0, got {self.margin_fraction!r}"
+            )
 
     @abstractmethod
     def values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:

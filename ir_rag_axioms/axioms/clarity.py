@@ -39,7 +39,10 @@ def grammar_error_share(matches: Sequence[Any], text: str) -> float:
 
 @register
 class LanguageToolGrammarErrorProportionClarityAxiom(FeatureAxiom):
-    """CLAR1: prefer a lower share of characters in grammar errors, len(ERR_r1)/len(r1) <_10% len(ERR_r2)/len(r2) [Merker et al., 2025]."""
+    """CLAR1: prefer a lower share of characters in grammar errors.
+
+    len(ERR_r1)/len(r1) <_10% len(ERR_r2)/len(r2) [Merker et al., 2025].
+    """
 
     name: ClassVar[str] = "CLAR1"
     higher_is_better: bool = False
@@ -84,7 +87,10 @@ FLESCH_READING_EASE = Feature("flesch_reading_ease", ("parse",), flesch_reading_
 
 @register
 class FleschReadingEaseClarityAxiom(ParsedAxiom):
-    """CLAR2: prefer the more readable response, Flesch(r1) > Flesch(r2) (the paper's Eq. 11 and the reference invert this) [Merker et al., 2025]."""
+    """CLAR2: prefer the more readable response.
+
+    Flesch(r1) > Flesch(r2) (the paper's Eq. 11 and the reference invert this) [Merker et al., 2025].
+    """
 
     name: ClassVar[str] = "CLAR2"
 

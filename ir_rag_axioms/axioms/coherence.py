@@ -13,7 +13,7 @@ from ir_rag_axioms.axioms.registry import register
 
 
 def sentence_word_length_deviation(doc: Any) -> float:
-    """Sigma over sentences of the mean term length (population std); NaN if a sentence has no term."""
+    """Sigma (population std) over sentences of the mean term length; NaN if a sentence has no term."""
     means = []
     for sentence in sentences(doc):
         lengths = [len(term) for term in terms(sentence)]
@@ -42,13 +42,16 @@ SUBJECT_VERB_DISTANCE = Feature("subject_verb_distance", ("parse",), subject_ver
 
 @register
 class WordLengthDeviationCoherenceAxiom(ParsedAxiom):
-    """COH1: prefer less deviation of the average word length across sentences, sigma(SWAWL_r1) < sigma(SWAWL_r2) [Merker et al., 2025]."""
+    """COH1: prefer less deviation of the average word length across sentences.
+
+    sigma(SWAWL_r1) < sigma(SWAWL_r2) [Merker et al., 2025].
+    """
 
     name: ClassVar[str] = "COH1"
     higher_is_better: bool = False
 
     def feature(self) -> Feature:
-        """Sigma of the per-sentence mean term length."""
+        """Sigma (population std) of the per-sentence mean term length."""
         return WORD_LENGTH_DEVIATION
 
 

@@ -11,13 +11,13 @@ from ir_rag_axioms.axioms.base import Axiom, Item, Reads
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 
-class Constant(Axiom, positional=True):
+class Constant(Axiom, kw_only=False):
     """Constant(c): every off-diagonal entry is c (a weight in sums and products)."""
 
     value: float
 
     def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
-        """C off the diagonal, 0 on it."""
+        """The constant c off the diagonal, 0 on it."""
         n = len(responses)
         return np.full((n, n), float(self.value)) * (1 - np.eye(n))
 
@@ -36,7 +36,7 @@ def as_axiom(value: Axiom | float) -> Axiom:
     raise TypeError(f"cannot combine an axiom with {type(value).__name__} {value!r}")
 
 
-class _Combination(Axiom, positional=True):
+class _Combination(Axiom, kw_only=False):
     """Several child axioms, read and prefetched together."""
 
     axioms: tuple[Axiom, ...]
@@ -56,7 +56,10 @@ class _Combination(Axiom, positional=True):
         flat: list[Axiom] = []
         for part in map(as_axiom, parts):
             same = type(part) is cls and all(getattr(part, k) == v for k, v in options.items())
-            flat.extend(part.axioms if same and cls.flattens(part) else (part,))
+            if same and isinstance(part, cls) and cls.flattens(part):  # isinstance: the type checker's narrowing
+                flat.extend(part.axioms)
+            else:
+                flat.append(part)
         return cls(tuple(flat), **options)
 
     @classmethod
@@ -118,14 +121,17 @@ class Conjunction(_Combination):
     symbol: ClassVar[str] = "&"
 
     def matrix(self, request, responses):
-        """Sign if all signs equal and non-zero."""
+        """The common sign if all signs are equal and non-zero, 0 otherwise."""
         signs = np.sign(self._matrices(request, responses))
         agree = np.all(signs == signs[0], axis=0) & (signs[0] != 0)
         return np.where(agree, signs[0], 0.0)
 
 
 class MajorityVote(_Combination):
-    """MajorityVote: prefer what the majority prefers, if at least ``minimum_votes`` of all k axioms vote for it (``aggregation.majority_vote``)."""
+    """MajorityVote: prefer what the majority prefers.
+
+    Only if at least ``minimum_votes`` of all k axioms vote for it (``aggregation.majority_vote``).
+    """
 
     minimum_votes: float = 0.5
     """Fraction of the axioms that must vote for the winner: 0.5 absolute majority, 0 relative majority, 1 consensus."""
@@ -156,7 +162,7 @@ class MajorityVote(_Combination):
 _DEFAULT_MINIMUM_VOTES = 0.5
 
 
-class _Unary(Axiom, positional=True):
+class _Unary(Axiom, kw_only=False):
     """One child axiom, read and prefetched as itself."""
 
     axiom: Axiom

@@ -1,4 +1,7 @@
-"""Consistency axioms (ICTIR 2025): context aspects covered (CONS1), overlap with the context (CONS2), no self-contradiction (CONS3)."""
+"""Consistency axioms (ICTIR 2025).
+
+Context aspects covered (CONS1), overlap with the context (CONS2), no self-contradiction (CONS3).
+"""
 
 from __future__ import annotations
 
@@ -19,7 +22,10 @@ from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 @register
 class AspectSimilaritySentenceCountConsistencyAxiom(AspectSentenceSimilarityAxiom):
-    """CONS1: prefer more sentences covering context aspects, (1/|ASP_C|) sum_a sum_s sim(a, s) >_50%; abstains without context [Merker et al., 2025]."""
+    """CONS1: prefer more sentences covering context aspects; abstains without context.
+
+    (1/|ASP_C|) sum_a sum_s sim(a, s) >_50% [Merker et al., 2025].
+    """
 
     name: ClassVar[str] = "CONS1"
     reference: ClassVar[str] = "context"
@@ -28,7 +34,10 @@ class AspectSimilaritySentenceCountConsistencyAxiom(AspectSentenceSimilarityAxio
 
 @register
 class RougeConsistencyAxiom(FeatureAxiom):
-    """CONS2: prefer higher ROUGE-Lsum F1 against the concatenated context, ROUGE-L(r1, c') >_10% ROUGE-L(r2, c'); abstains without context [Merker et al., 2025]."""
+    """CONS2: prefer higher ROUGE-Lsum F1 against the concatenated context; abstains without context.
+
+    ROUGE-L(r1, c') >_10% ROUGE-L(r2, c') [Merker et al., 2025].
+    """
 
     name: ClassVar[str] = "CONS2"
     margin_fraction: float = 0.1
@@ -52,7 +61,10 @@ class RougeConsistencyAxiom(FeatureAxiom):
 
 
 def contradictory_entity_share(doc: Any, model: str, termset: str, numeric_entities: bool) -> float:
-    """|entities mentioned both negated and not| / |distinct entities| (negspaCy on a copy of the parse); NaN without entities."""
+    """Share of entities mentioned both negated and not; NaN without entities.
+
+    |entities mentioned both negated and not| / |distinct entities| (negspaCy on a copy of the parse).
+    """
     if not doc.ents:
         return float("nan")
     marked = load_negex(model, termset, numeric_entities)(doc.copy())
@@ -65,7 +77,10 @@ def contradictory_entity_share(doc: Any, model: str, termset: str, numeric_entit
 
 @register
 class EntityContradictionConsistencyAxiom(ParsedAxiom):
-    """CONS3: prefer a lower share of entities mentioned both negated and non-negated, |ASP^E_r|/|ASP_r| <_20% [Merker et al., 2025]."""
+    """CONS3: prefer a lower share of entities mentioned both negated and non-negated.
+
+    |ASP^E_r|/|ASP_r| <_20% [Merker et al., 2025].
+    """
 
     name: ClassVar[str] = "CONS3"
     higher_is_better: bool = False

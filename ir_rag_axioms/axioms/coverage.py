@@ -61,7 +61,10 @@ class AspectCountCoverageAxiom(AspectAxiom):
 
 @register
 class AspectRedundancyCoverageAxiom(AspectAxiom):
-    """COV2: prefer less redundant aspects, mean_{a,a' in ASP_r} sim(a, a') <_20% (self-pairs included) [Merker et al., 2025]."""
+    """COV2: prefer less redundant aspects.
+
+    mean_{a,a' in ASP_r} sim(a, a') <_20% (self-pairs included) [Merker et al., 2025].
+    """
 
     name: ClassVar[str] = "COV2"
     higher_is_better: bool = False
@@ -77,7 +80,10 @@ class AspectRedundancyCoverageAxiom(AspectAxiom):
         self.embed([a for found in self.aspects_of(texts) for a in found])
 
     def values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
-        """Mean pairwise cosine similarity of the aspects, each aspect's self-similarity included (NaN without aspects)."""
+        """Mean pairwise cosine similarity of the aspects (NaN without aspects).
+
+        Each aspect's self-similarity is included.
+        """
         out = []
         for found in self.aspects_of([r.text for r in responses]):
             vectors = self.embed(found) if found else None
@@ -131,7 +137,10 @@ class AspectSentenceSimilarityAxiom(AspectAxiom):
 
 @register
 class AspectSimilaritySentenceCountCoverageAxiom(AspectSentenceSimilarityAxiom):
-    """COV3: prefer more sentences covering request aspects, (1/|ASP_q|) sum_a sum_s sim(a, s) >_50% [Merker et al., 2025]."""
+    """COV3: prefer more sentences covering request aspects.
+
+    (1/|ASP_q|) sum_a sum_s sim(a, s) >_50% [Merker et al., 2025].
+    """
 
     name: ClassVar[str] = "COV3"
     margin_fraction: float = 0.5

@@ -25,12 +25,12 @@ from ir_rag_axioms.axioms.retrieval import (
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 
-class Generative(ConfigurableAxiom, positional=True):
+class Generative(ConfigurableAxiom, kw_only=False):
     """GEN_X: the retrieval axiom X with the request as query and each response as document."""
 
     axiom: ConfigurableAxiom
 
-    @property  # type: ignore[misc]
+    @property
     def name(self) -> str:  # type: ignore[override]
         """``GEN_`` + the wrapped axiom's short name."""
         return f"GEN_{self.axiom.label}"

@@ -1,4 +1,7 @@
-"""Oracle axioms: preferences read from crowd judgments, TREC RAG 2024 nugget scores, or LLM ratings (matched by response id)."""
+"""Oracle axioms: preferences read from crowd judgments, TREC RAG 2024 nugget scores, or LLM ratings.
+
+Responses are matched by response id.
+"""
 
 from __future__ import annotations
 
@@ -17,6 +20,10 @@ from ir_rag_axioms.datasets.crowd import UTILITIES, CrowdJudgments, utility_colu
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 _T = TypeVar("_T")
+Duplicates = Literal["mean", "last"]
+"""How the crowd oracle treats pairs judged twice."""
+NuggetScore = Literal["all", "vital", "weighted"]
+"""Which nuggets the nugget oracle's score counts."""
 
 
 def _path(value: str | os.PathLike | None) -> str | None:
@@ -31,15 +38,25 @@ def _loaded(oracle: Any, build: Callable[[], _T]) -> _T:
 
 
 class CrowdOracle(ConfigurableAxiom):
-    """Prefer the response the crowd judged better: compare (mean P(A better), mean P(B better)) with a relative margin; abstain on unjudged pairs."""
+    """Prefer the response the crowd judged better; abstain on unjudged pairs.
+
+    Compare (mean P(A better), mean P(B better)) with a relative margin.
+    """
 
     name: ClassVar[str] = "CROWD"
     utility: str = "overall"
-    """Utility dimension: overall, logical/stylistic coherence, coherence, (internal) consistency, (topical) correctness, broad/deep coverage, coverage."""
+    """Utility dimension.
+
+    One of: overall, logical/stylistic coherence, coherence, (internal) consistency, (topical) correctness, broad/deep
+    coverage, coverage.
+    """
     margin_fraction: float = 0.1
     """Tie when |p_a - p_b| <= margin_fraction * max(p_a, p_b)."""
-    duplicates: Literal["mean", "last"] = "mean"
-    """Pairs judged twice: average both judgments (``"mean"``) or keep the later row, as the reference does (``"last"``)."""
+    duplicates: Duplicates = "mean"
+    """Pairs judged twice: average both judgments or keep the later row.
+
+    Average (``"mean"``) or keep the later row, as the reference does (``"last"``).
+    """
     data_dir: str | None = None
     """Folder with ``responses.jsonl.gz`` and ``ratings.jsonl.gz`` (``None``: $IR_RAG_AXIOMS_DATA or download)."""
     ratings_path: str | None = None
@@ -80,10 +97,11 @@ class CrowdOracle(ConfigurableAxiom):
 
     def load(self) -> CrowdJudgments:
         """The judgments: in memory, or read from the files (once per oracle)."""
-        if isinstance(self.judgments, CrowdJudgments):
-            return self.judgments
-        if isinstance(self.judgments, pd.DataFrame):
-            return _loaded(self, lambda: CrowdJudgments(self.judgments))
+        judgments = self.judgments
+        if isinstance(judgments, CrowdJudgments):
+            return judgments
+        if isinstance(judgments, pd.DataFrame):
+            return _loaded(self, lambda: CrowdJudgments(judgments))
         return _loaded(self, lambda: crowd.read_judgments(self.ratings_path, self.responses_path, self.data_dir))
 
     @property
@@ -120,19 +138,28 @@ class _Scores:
 
 
 class NuggetOracle(ConfigurableAxiom):
-    """Prefer the response that covers more information nuggets (TREC RAG 2024 AutoNuggetizer score); abstain on unscored responses."""
+    """Prefer the response that covers more information nuggets; abstain on unscored responses.
+
+    The score is the TREC RAG 2024 AutoNuggetizer score.
+    """
 
     name: ClassVar[str] = "NUGGET"
-    score_type: Literal["all", "vital", "weighted"] = "vital"
+    score_type: NuggetScore = "vital"
     """all: mean credit over all nuggets; vital: over vital nuggets; weighted: vital weight 1, okay 0.5."""
     strict: bool = False
     """Strict: partial support earns 0 instead of 0.5."""
     margin_fraction: float = 0.0
     """Tie when |s_i - s_j| <= margin_fraction * max(s_i, s_j)."""
     data_dir: str | None = None
-    """The assignments file or its folder (``None``: $IR_RAG_AXIOMS_DATA or download). Response ids: run_id or ``<qid>/<run_id>``."""
+    """The assignments file or its folder (``None``: $IR_RAG_AXIOMS_DATA or download).
+
+    Response ids: run_id or ``<qid>/<run_id>``.
+    """
     table: pd.DataFrame | None = field(default=None, compare=False, repr=False)
-    """In-memory assignments (``qid``, ``run_id``, ``nuggets``) or scores (``qid``, ``run_id``, ``score``); overrides ``data_dir``."""
+    """In-memory assignments or scores; overrides ``data_dir``.
+
+    Assignments: ``qid``, ``run_id``, ``nuggets``; scores: ``qid``, ``run_id``, ``score``.
+    """
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -147,7 +174,10 @@ class NuggetOracle(ConfigurableAxiom):
 
     @classmethod
     def from_irds(cls, dataset: str = "ir-rag-axioms/trec-rag-2024-nuggets", **params: Any) -> NuggetOracle:
-        """An oracle over a registered nugget dataset's qrels ``score`` (the sub-dataset fixes the score type, e.g. ``.../all-strict``)."""
+        """An oracle over a registered nugget dataset's qrels ``score``.
+
+        The sub-dataset fixes the score type, e.g. ``.../all-strict``.
+        """
         import ir_datasets
 
         from ir_rag_axioms.datasets import register
@@ -176,7 +206,10 @@ class NuggetOracle(ConfigurableAxiom):
 
 
 class LlmRatingOracle(ConfigurableAxiom):
-    """Prefer the response that an LLM rated higher (probability that the response is good), an ORIG-like baseline; abstain on unrated responses."""
+    """Prefer the response that an LLM rated higher; abstain on unrated responses.
+
+    The rating is the probability that the response is good; an ORIG-like baseline.
+    """
 
     name: ClassVar[str] = "LLM_ORIG"
     model: str = "Qwen-Qwen2.5-0.5B-Instruct"
@@ -225,4 +258,6 @@ CROWD = register(CrowdOracle())
 NUGGET = register(NuggetOracle())
 LLM_ORIG = register(LlmRatingOracle())
 
-__all__ = ["CROWD", "LLM_ORIG", "NUGGET", "UTILITIES", "CrowdJudgments", "CrowdOracle", "LlmRatingOracle", "NuggetOracle"]
+__all__ = [
+    "CROWD", "LLM_ORIG", "NUGGET", "UTILITIES", "CrowdJudgments", "CrowdOracle", "LlmRatingOracle", "NuggetOracle",
+]

@@ -27,7 +27,10 @@ def length_mask(lengths: np.ndarray, margin_fraction: float) -> np.ndarray:
 
 
 def check_precondition(owner: str, precondition: object) -> None:
-    """Refuse, when an axiom is built, anything that cannot serve as its precondition (``LEN()``, ``None`` or ``NOP()``)."""
+    """Refuse, when an axiom is built, anything that cannot serve as its precondition.
+
+    Accepted: ``LEN()``, ``None`` or ``NOP()``.
+    """
     from ir_rag_axioms.axioms.utility import NopAxiom
 
     if precondition is None or isinstance(precondition, (Precondition, NopAxiom)):

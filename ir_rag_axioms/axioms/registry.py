@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import operator
+from collections.abc import Callable
 from typing import Any, TypeVar, overload
 
 from ir_rag_axioms.axioms.base import Axiom
@@ -53,9 +54,11 @@ def get(name: str) -> Axiom:
     raise KeyError(f"unknown axiom {name!r}; known: {', '.join(REGISTRY)}")
 
 
-_BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
-           ast.BitOr: operator.or_, ast.BitAnd: operator.and_, ast.Mod: operator.mod}
-_UNARY = {ast.USub: operator.neg, ast.UAdd: operator.pos}
+_BINARY: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+    ast.BitOr: operator.or_, ast.BitAnd: operator.and_, ast.Mod: operator.mod,
+}
+_UNARY: dict[type[ast.unaryop], Callable[[Any], Any]] = {ast.USub: operator.neg, ast.UAdd: operator.pos}
 
 
 def parse(spec: str) -> Axiom:

@@ -40,7 +40,10 @@ class NopAxiom(ConfigurableAxiom):
 
 @register
 class RandomAxiom(ConfigurableAxiom):
-    """RANDOM: P[i, j] uniform in {-1, 0, 1} per unordered pair, P[j, i] = -P[i, j]; seeded by (seed, request id, response ids)."""
+    """RANDOM: a seeded random antisymmetric preference.
+
+    P[i, j] uniform in {-1, 0, 1} per unordered pair, P[j, i] = -P[i, j]; seeded by (seed, request id, response ids).
+    """
 
     name: ClassVar[str] = "RANDOM"
     seed: int | None = 0

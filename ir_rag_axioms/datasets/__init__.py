@@ -1,4 +1,6 @@
-"""The CrowdRAG-25 corpus, TREC RAG 2024 nugget assignments and LLM ratings: file loaders and (request, responses) items.
+"""The CrowdRAG-25 corpus, TREC RAG 2024 nugget assignments and LLM ratings.
+
+File loaders and (request, responses) items.
 
 Importing this package reads nothing and does not import ir_datasets. ``register()`` (or importing
 ``ir_rag_axioms.datasets.irds``) registers ``ir-rag-axioms/crowdrag-25`` and ``ir-rag-axioms/trec-rag-2024-nuggets``
@@ -25,14 +27,20 @@ _IRDS = ("CROWD_NAME", "NUGGETS_NAME", "NUGGET_QRELS", "CrowdDocPair", "CrowdQue
 
 
 def register() -> None:
-    """Register the default datasets with ir_datasets (``irds:ir-rag-axioms/crowdrag-25``, ``.../trec-rag-2024-nuggets``)."""
+    """Register the default datasets with ir_datasets.
+
+    They are ``irds:ir-rag-axioms/crowdrag-25`` and ``.../trec-rag-2024-nuggets``.
+    """
     importlib.import_module("ir_rag_axioms.datasets.irds")._register_defaults()
 
 
 def judged_items(
     oracle: Any, data: str | os.PathLike | None = None, responses: str | os.PathLike | None = None
 ) -> list[tuple[GenerationRequest, list[GenerationResponse]]]:
-    """The (request, responses) items an oracle judges, from ``data`` (crowd or LLM responses on its judged topics, nugget answers)."""
+    """The (request, responses) items an oracle judges, from ``data``.
+
+    Crowd or LLM responses on its judged topics, nugget answers.
+    """
     from ir_rag_axioms.axioms.oracles import CrowdOracle, NuggetOracle
 
     if isinstance(oracle, CrowdOracle):

@@ -1,4 +1,7 @@
-"""CrowdRAG-25: the crowd responses, pairwise judgments and topics as frames, judgment tables and (request, responses) items."""
+"""CrowdRAG-25: the crowd responses, pairwise judgments and topics.
+
+As frames, judgment tables and (request, responses) items.
+"""
 
 from __future__ import annotations
 
@@ -67,8 +70,8 @@ def response_names(responses: pd.DataFrame) -> pd.Series:
 
 def aliases(responses: pd.DataFrame) -> dict[tuple[str, str], str]:
     """(topic, kind-style name) -> response id, so that a topic's responses can be named by kind and style."""
-    return {(topic, str(name)): rid for topic, name, rid in
-            zip(responses["topic"].astype(str), response_names(responses), responses["response"].astype(str))}
+    topics, rids = responses["topic"].astype(str), responses["response"].astype(str)
+    return {(topic, str(name)): rid for topic, name, rid in zip(topics, response_names(responses), rids, strict=True)}
 
 
 def _with_names(frame: pd.DataFrame) -> pd.DataFrame:
@@ -109,7 +112,10 @@ def load_crowd_topics(path: PathLike | None = None) -> pd.DataFrame:
 
 # -- judgments -----------------------------------------------------------------------------------------
 def judgment_table(ratings: pd.DataFrame, utility: str = "overall", duplicates: str = "mean") -> Table:
-    """(topic, a, b) -> (P(a better), P(b better)), averaged over the utility's dimensions and (``"mean"``) over repeated judgments or (``"last"``) from the later row."""
+    """(topic, a, b) -> (P(a better), P(b better)), averaged over the utility's dimensions.
+
+    Repeated judgments are averaged (``"mean"``) or taken from the later row (``"last"``).
+    """
     columns = utility_columns(utility)
     for c in columns:
         if f"{c}_p_a" not in ratings or f"{c}_p_b" not in ratings:
@@ -118,7 +124,7 @@ def judgment_table(ratings: pd.DataFrame, utility: str = "overall", duplicates: 
     p_b = np.mean([ratings[f"{c}_p_b"].to_numpy(float) for c in columns], axis=0)
     sums: dict[tuple[str, str, str], list[float]] = {}
     for topic, a, b, pa, pb in zip(ratings["query_id"].astype(str), ratings["response_a"].astype(str),
-                                   ratings["response_b"].astype(str), p_a, p_b):
+                                   ratings["response_b"].astype(str), p_a, p_b, strict=True):
         if a > b:
             a, b, pa, pb = b, a, pb, pa
         entry = sums.setdefault((topic, a, b), [0.0, 0.0, 0])
@@ -134,7 +140,10 @@ def judgment_table(ratings: pd.DataFrame, utility: str = "overall", duplicates: 
 
 
 class CrowdJudgments:
-    """Crowd pairwise judgments keyed by (topic, response id A, response id B), plus (topic, kind-style name) -> id aliases."""
+    """Crowd pairwise judgments keyed by (topic, response id A, response id B).
+
+    Plus (topic, kind-style name) -> id aliases.
+    """
 
     def __init__(self, ratings: pd.DataFrame, responses: pd.DataFrame | None = None):
         missing = [c for c in ("query_id", "response_a", "response_b") if c not in ratings.columns]
@@ -164,7 +173,10 @@ class CrowdJudgments:
 def read_judgments(
     ratings: PathLike | None = None, responses: PathLike | None = None, data_dir: PathLike | None = None
 ) -> CrowdJudgments:
-    """The judgments of the ratings file (``ratings`` or in ``data_dir``), with aliases from the responses file if found."""
+    """The judgments of the ratings file (``ratings`` or in ``data_dir``).
+
+    With aliases from the responses file if found.
+    """
     ratings_frame = load_crowd_ratings(ratings or data_dir)
     try:
         responses_frame = load_crowd_responses(responses or data_dir)
@@ -176,8 +188,13 @@ def read_judgments(
 
 
 # -- items ---------------------------------------------------------------------------------------------
-def items(responses: pd.DataFrame, topics: set[str] | None = None) -> list[tuple[GenerationRequest, list[GenerationResponse]]]:
-    """(request with the 20 context passages, responses sorted by kind-style name; id = response id) per topic, in file order."""
+def items(
+    responses: pd.DataFrame, topics: set[str] | None = None,
+) -> list[tuple[GenerationRequest, list[GenerationResponse]]]:
+    """One (request, responses) item per topic, in file order.
+
+    The request with the 20 context passages, responses sorted by kind-style name; id = response id.
+    """
     out = []
     for topic, group in responses.groupby("topic", sort=False):
         if topics is not None and str(topic) not in topics:
@@ -185,5 +202,6 @@ def items(responses: pd.DataFrame, topics: set[str] | None = None) -> list[tuple
         group = group.sort_values("name", kind="stable")
         first = group.iloc[0]
         request = GenerationRequest(str(topic), first["query"], first["references_texts"])
-        out.append((request, [GenerationResponse(str(r), t) for r, t in zip(group["response"], group["raw_text"])]))
+        pairs = zip(group["response"], group["raw_text"], strict=True)
+        out.append((request, [GenerationResponse(str(r), t) for r, t in pairs]))
     return out

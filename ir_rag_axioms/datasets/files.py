@@ -63,7 +63,8 @@ CROWD_TOPICS = DataFile(
     BASE_URL + "topics.rag24.test.txt", "234113ab626a5ca31d57d4c0c7a87b6e", "data_dir=...",
 )
 NUGGET_ASSIGNMENTS = DataFile(
-    "nuggets", "trec-rag-24-nuggets", ("nugget_assignment*.jsonl.gz", "nugget_assignment*.jsonl", "nugget_assignment*.jl"),
+    "nuggets", "trec-rag-24-nuggets",
+    ("nugget_assignment*.jsonl.gz", "nugget_assignment*.jsonl", "nugget_assignment*.jl"),
     BASE_URL + "nugget_assignment.20241108.jl", None, "data_dir=... or assignments_path=...",
 )
 
@@ -101,7 +102,10 @@ def _how(spec: DataFile) -> str:
 
 
 def resolve(spec: DataFile, path: str | os.PathLike | None = None, download: bool = True) -> Path:
-    """The local file: ``path`` (a file or a folder holding it), else ``$IR_RAG_AXIOMS_DATA``, else the cached download."""
+    """The local file of a data file spec.
+
+    ``path`` (a file or a folder holding it), else ``$IR_RAG_AXIOMS_DATA``, else the cached download.
+    """
     if path is not None:
         given = Path(path)
         if given.is_file():
@@ -117,7 +121,9 @@ def resolve(spec: DataFile, path: str | os.PathLike | None = None, download: boo
     if env:
         found = _find_in(Path(env), spec)
         if found is None:
-            raise DataFileError(f"{spec.key}: ${ENV_VAR}={env} holds no file {' or '.join(spec.patterns)}; {_how(spec)}")
+            raise DataFileError(
+                f"{spec.key}: ${ENV_VAR}={env} holds no file {' or '.join(spec.patterns)}; {_how(spec)}"
+            )
         return found
     cached = cache_root() / spec.folder / spec.download_name
     if cached.is_file():
@@ -144,7 +150,10 @@ def _download(spec: DataFile, target: Path) -> Path:
 def read_jsonl(
     path: str | os.PathLike[str], spec: DataFile | None = None, required: tuple[str, ...] = ()
 ) -> list[dict[str, Any]]:
-    """The JSON objects of a (gzipped) JSONL file; a corrupt file or a missing ``required`` field raises DataFileError naming it."""
+    """The JSON objects of a (gzipped) JSONL file.
+
+    A corrupt file or a missing ``required`` field raises DataFileError naming it.
+    """
     path, key = Path(path), spec.key if spec else "jsonl"
     fix = _how(spec) if spec else "check the file"
     opener = gzip.open if path.suffix == ".gz" else open
@@ -177,7 +186,10 @@ def load_frame(
     spec: DataFile, path: str | os.PathLike[str] | None, required: tuple[str, ...], what: str,
     prepare: Callable[[pd.DataFrame], pd.DataFrame] | None = None,
 ) -> pd.DataFrame:
-    """The JSONL file of ``spec`` as a frame, ``prepare``d, read once per file version (path, mtime, size); a copy each call."""
+    """The JSONL file of ``spec`` as a frame, ``prepare``d; a copy each call.
+
+    Read once per file version (path, mtime, size).
+    """
     file = resolve(spec, path)
     stat = file.stat()
     return _frame(str(file), stat.st_mtime_ns, stat.st_size, spec, required, what, prepare).copy()

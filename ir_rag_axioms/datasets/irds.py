@@ -36,7 +36,10 @@ class CrowdQuery(NamedTuple):
 
 
 class CrowdResponse(NamedTuple):
-    """A CrowdRAG-25 response: text (``raw_text``), topic, kind (human/llm), style (bullet/essay/news) and its context."""
+    """A CrowdRAG-25 response and its context.
+
+    Text (``raw_text``), topic, kind (human/llm), style (bullet/essay/news).
+    """
 
     doc_id: str
     text: str
@@ -49,11 +52,41 @@ class CrowdResponse(NamedTuple):
     context: tuple[str, ...]
 
 
+class CrowdDocPair(NamedTuple):
+    """A crowd judgment of responses A and B: per dimension the probabilities that A is better, neither, B is better."""
+
+    query_id: str
+    doc_id_a: str
+    doc_id_b: str
+    submission_id: str
+    quality_overall_p_a: float
+    quality_overall_p_n: float
+    quality_overall_p_b: float
+    coherence_logical_p_a: float
+    coherence_logical_p_n: float
+    coherence_logical_p_b: float
+    coherence_stylistic_p_a: float
+    coherence_stylistic_p_n: float
+    coherence_stylistic_p_b: float
+    consistency_internal_p_a: float
+    consistency_internal_p_n: float
+    consistency_internal_p_b: float
+    correctness_topical_p_a: float
+    correctness_topical_p_n: float
+    correctness_topical_p_b: float
+    coverage_broad_p_a: float
+    coverage_broad_p_n: float
+    coverage_broad_p_b: float
+    coverage_deep_p_a: float
+    coverage_deep_p_n: float
+    coverage_deep_p_b: float
+
+
 _PAIR_FIELDS = [("query_id", str), ("doc_id_a", str), ("doc_id_b", str), ("submission_id", str)] + [
     (f"{dim}_{suffix}", float) for dim in crowd.DIMENSIONS for suffix in ("p_a", "p_n", "p_b")
 ]
-CrowdDocPair = NamedTuple("CrowdDocPair", _PAIR_FIELDS)
-CrowdDocPair.__doc__ = "A crowd judgment of responses A and B: per dimension the probabilities that A is better, neither, B is better."
+if CrowdDocPair._fields != tuple(name for name, _ in _PAIR_FIELDS):  # the fields spelled out above, checked once
+    raise RuntimeError("CrowdDocPair's fields do not match crowd.DIMENSIONS")
 
 
 class NuggetQuery(NamedTuple):

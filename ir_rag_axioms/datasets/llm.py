@@ -25,8 +25,12 @@ def load_llm_ratings(model: str = DEFAULT_MODEL, path: str | os.PathLike | None 
 
 
 def rating_scores(ratings: pd.DataFrame, responses: pd.DataFrame | None = None) -> dict[tuple[str, str], float]:
-    """(topic, response id) -> probability, plus (topic, kind-style name) for rated responses if ``responses`` are given."""
-    scores = {(str(t), str(r)): float(p) for t, r, p in zip(ratings["topic"], ratings["response"], ratings["probability"])}
+    """(topic, response id) -> probability.
+
+    Plus (topic, kind-style name) for rated responses if ``responses`` are given.
+    """
+    rows = zip(ratings["topic"], ratings["response"], ratings["probability"], strict=True)
+    scores = {(str(t), str(r)): float(p) for t, r, p in rows}
     for (topic, name), rid in (aliases(responses) if responses is not None else {}).items():
         if (topic, rid) in scores:
             scores[(topic, name)] = scores[(topic, rid)]
@@ -37,6 +41,6 @@ def items(ratings: pd.DataFrame) -> list[tuple[GenerationRequest, list[Generatio
     """(request without context, the rated responses; id = response id) per topic, from the LLM ratings file."""
     return [
         (GenerationRequest(str(topic), group.iloc[0]["query"]),
-         [GenerationResponse(str(r), t) for r, t in zip(group["response"], group["raw_text"])])
+         [GenerationResponse(str(r), t) for r, t in zip(group["response"], group["raw_text"], strict=True)])
         for topic, group in ratings.groupby("topic", sort=False)
     ]

@@ -65,18 +65,28 @@ def _with_scores(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def load_nugget_assignments(path: str | os.PathLike | None = None) -> pd.DataFrame:
-    """The nugget assignments, one row per (qid, run_id) answer, with a column per score (``all``, ..., ``weighted_strict``)."""
+    """The nugget assignments, one row per (qid, run_id) answer.
+
+    With a column per score (``all``, ..., ``weighted_strict``).
+    """
     return load_frame(NUGGET_ASSIGNMENTS, path, NUGGET_FIELDS, "answers", _with_scores)
 
 
-def answer_scores(assignments: pd.DataFrame, score_type: str = "vital", strict: bool = False) -> dict[tuple[str, str], float]:
-    """(qid, run_id) and (qid, ``<qid>/<run_id>``) -> score: a ``score`` column if given, else the score of ``nuggets``."""
+def answer_scores(
+    assignments: pd.DataFrame, score_type: str = "vital", strict: bool = False,
+) -> dict[tuple[str, str], float]:
+    """(qid, run_id) and (qid, ``<qid>/<run_id>``) -> score.
+
+    The score is a ``score`` column if given, else the score of ``nuggets``.
+    """
+    values: pd.Series | list[float]
     if "score" in assignments:
         values = assignments["score"].astype(float)
     else:
         values = [nugget_score(n, score_type, strict) for n in assignments["nuggets"]]
     scores = {}
-    for qid, run_id, value in zip(assignments["qid"].astype(str), assignments["run_id"].astype(str), values):
+    qids, run_ids = assignments["qid"].astype(str), assignments["run_id"].astype(str)
+    for qid, run_id, value in zip(qids, run_ids, values, strict=True):
         run_id = run_id.removeprefix(f"{qid}/")
         scores[(qid, run_id)] = scores[(qid, f"{qid}/{run_id}")] = float(value)
     return scores
@@ -86,6 +96,6 @@ def items(assignments: pd.DataFrame) -> list[tuple[GenerationRequest, list[Gener
     """(request without context, the system answers; id = run_id) per topic, in file order."""
     return [
         (GenerationRequest(str(qid), group.iloc[0]["query"]),
-         [GenerationResponse(str(r), t) for r, t in zip(group["run_id"], group["answer_text"])])
+         [GenerationResponse(str(r), t) for r, t in zip(group["run_id"], group["answer_text"], strict=True)])
         for qid, group in assignments.groupby("qid", sort=False)
     ]

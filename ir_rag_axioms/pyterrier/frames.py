@@ -21,7 +21,10 @@ REQUIRED: tuple[str, ...] = ("qid", "query", "docno")
 
 
 def validate(frame: pd.DataFrame, transformer: Any) -> str:
-    """Check the columns with ``pt.validate`` (the error names the transformer and the missing columns); return the text column."""
+    """Check the columns with ``pt.validate``; return the text column.
+
+    The error names the transformer and the missing columns.
+    """
     import pyterrier as pt
 
     with pt.validate.any(frame, context=transformer) as v:
@@ -83,7 +86,10 @@ def original_order(frame: pd.DataFrame) -> np.ndarray:
 
 
 def groups(frame: pd.DataFrame, text_column: str = "text") -> list[Group]:
-    """Split a validated frame by qid into requests and responses in original order; duplicate docnos raise ``ValueError``."""
+    """Split a validated frame by qid into requests and responses in original order.
+
+    Duplicate docnos raise ``ValueError``.
+    """
     if frame.empty:
         return []
     dupes = frame[frame.duplicated(["qid", "docno"], keep=False)]
@@ -106,7 +112,7 @@ def groups(frame: pd.DataFrame, text_column: str = "text") -> list[Group]:
         scores = sub["score"] if "score" in sub.columns else [None] * len(sub)
         responses = [
             GenerationResponse(str(docno), text, _int_or_none(rank), _float_or_none(score))
-            for docno, text, rank, score in zip(sub["docno"], sub[text_column], ranks, scores)
+            for docno, text, rank, score in zip(sub["docno"], sub[text_column], ranks, scores, strict=True)
         ]
         out.append(Group(request, responses, rows))
     return out

@@ -1,4 +1,7 @@
-"""PyTerrier transformers: rerank responses by aggregated axiom preferences, list pairwise preferences, emit LTR features."""
+"""PyTerrier transformers.
+
+Rerank responses by aggregated axiom preferences, list pairwise preferences, emit LTR features.
+"""
 
 from __future__ import annotations
 
@@ -10,9 +13,10 @@ import numpy as np
 import pandas as pd
 import pyterrier as pt
 
-from ir_rag_axioms.aggregation import AGGREGATIONS, PIVOTS, aggregate
+from ir_rag_axioms.aggregation import AGGREGATIONS, PIVOTS, Pivot, aggregate
 from ir_rag_axioms.analysis.cache import Analysis
 from ir_rag_axioms.axioms.base import Axiom
+from ir_rag_axioms.execution import Backend
 from ir_rag_axioms.pyterrier import frames
 
 AxiomSpec = Axiom | str
@@ -37,7 +41,10 @@ def as_axioms(axioms: AxiomSpec | Sequence[AxiomSpec]) -> list[Axiom]:
 
 
 def axiom_columns(axioms: Sequence[Axiom]) -> list[str]:
-    """Column names for axioms: the repr without an empty ``()`` (``COH1``, ``COV1(margin_fraction=0.5)``), made unique."""
+    """Column names for axioms, made unique.
+
+    The repr without an empty ``()`` (``COH1``, ``COV1(margin_fraction=0.5)``).
+    """
     names: list[str] = []
     for axiom in axioms:
         name = repr(axiom)
@@ -73,7 +80,7 @@ class _AxiomTransformer(pt.Transformer):
     __str__ = __repr__
 
     analysis: Analysis | None = None
-    backend: str = "local"
+    backend: Backend = "local"
     workers: int | None = None
 
     def _stacks(self, axioms: Sequence[Axiom], groups: list[frames.Group], verbose: bool) -> list[np.ndarray]:
@@ -81,7 +88,7 @@ class _AxiomTransformer(pt.Transformer):
         from ir_rag_axioms.execution import preference_stacks
 
         items = [(g.request, g.responses) for g in groups]
-        return list(preference_stacks(axioms, items, backend=self.backend, workers=self.workers,  # type: ignore[arg-type]
+        return list(preference_stacks(axioms, items, backend=self.backend, workers=self.workers,
                                       analysis=self.analysis, progress=verbose))
 
 
@@ -94,15 +101,19 @@ class AxiomaticReranker(_AxiomTransformer):
         aggregation: str = "borda",
         weights: Sequence[float] | None = None,
         *,
-        pivot: str = "middle",
+        pivot: Pivot = "middle",
         seed: int | None = 0,
         tie_breaker: AxiomSpec | None = None,
         verbose: bool = False,
         analysis: Analysis | None = None,
-        backend: str = "local",
+        backend: Backend = "local",
         workers: int | None = None,
     ) -> None:
-        """axioms: one or several; aggregation: borda | copeland | kwiksort | bradley_terry; ties: tie_breaker axiom, then original order; analysis / backend ("local" or "ray") / workers: where the analysis runs."""
+        """Rerank by one or several axioms.
+
+        axioms: one or several; aggregation: borda | copeland | kwiksort | bradley_terry; ties: tie_breaker axiom, then
+        original order; analysis / backend ("local" or "ray") / workers: where the analysis runs.
+        """
         self.axioms = axioms
         self.analysis, self.backend, self.workers = analysis, backend, workers
         self.aggregation = aggregation
@@ -137,7 +148,7 @@ class AxiomaticReranker(_AxiomTransformer):
         if self.tie_breaker is not None:
             breakers = [s[0] for s in self._stacks(as_axioms(self.tie_breaker), groups, self.verbose)]
         positions, scores, ranks = [], [], []
-        for group, stack, breaker in zip(groups, stacks, breakers):
+        for group, stack, breaker in zip(groups, stacks, breakers, strict=True):
             order = aggregate(
                 stack, self.aggregation, self.weights, breaker, self.pivot,
                 _query_seed(self.seed, group.request.id),
@@ -153,11 +164,18 @@ class AxiomaticReranker(_AxiomTransformer):
 
 
 class AxiomaticPreferences(_AxiomTransformer):
-    """One row per ordered pair of a query's responses (qid, query, docno_a, docno_b) with one preference column per axiom."""
+    """One row per ordered pair of a query's responses with one preference column per axiom.
+
+    Columns: qid, query, docno_a, docno_b, then the axioms.
+    """
 
     def __init__(self, axioms: AxiomSpec | Sequence[AxiomSpec], *, verbose: bool = False,
-                 analysis: Analysis | None = None, backend: str = "local", workers: int | None = None) -> None:
-        """axioms: one or several; column ``X`` holds P_X[a, b] (> 0: a preferred over b); analysis / backend / workers as for the reranker."""
+                 analysis: Analysis | None = None, backend: Backend = "local", workers: int | None = None) -> None:
+        """Pairwise preferences of one or several axioms.
+
+        axioms: one or several; column ``X`` holds P_X[a, b] (> 0: a preferred over b); analysis / backend / workers as
+        for the reranker.
+        """
         self.axioms = axioms
         self.verbose = verbose
         self.analysis, self.backend, self.workers = analysis, backend, workers
@@ -166,7 +184,7 @@ class AxiomaticPreferences(_AxiomTransformer):
     schematic = {"label": "AxiomPreferences", "help_url": None}
 
     def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
-        """N (n - 1) rows per query with n responses, in original order of a, then of b."""
+        """One row per ordered pair: n (n - 1) rows per query with n responses, in original order of a, then of b."""
         text_column = frames.validate(inp, self)
         axioms = as_axioms(self.axioms)
         columns = axiom_columns(axioms)
@@ -176,7 +194,7 @@ class AxiomaticPreferences(_AxiomTransformer):
                                 | {c: pd.Series(dtype="float64") for c in columns})
         stacks = self._stacks(axioms, groups, self.verbose)
         parts = []
-        for group, stack in zip(groups, stacks):
+        for group, stack in zip(groups, stacks, strict=True):
             n = len(group.responses)
             a, b = np.nonzero(~np.eye(n, dtype=bool))
             docnos = np.array([r.id for r in group.responses], dtype=object)
@@ -192,8 +210,12 @@ class AxiomFeatures(_AxiomTransformer):
     """Append one feature per axiom to ``features``: normalised net wins f_i = sum_j P[i, j] / (n - 1), in [-1, 1]."""
 
     def __init__(self, axioms: AxiomSpec | Sequence[AxiomSpec], *, verbose: bool = False,
-                 analysis: Analysis | None = None, backend: str = "local", workers: int | None = None) -> None:
-        """axioms: one or several; an existing ``features`` column is extended, otherwise created; analysis / backend / workers as for the reranker."""
+                 analysis: Analysis | None = None, backend: Backend = "local", workers: int | None = None) -> None:
+        """Features from one or several axioms.
+
+        axioms: one or several; an existing ``features`` column is extended, otherwise created; analysis / backend /
+        workers as for the reranker.
+        """
         self.axioms = axioms
         self.verbose = verbose
         self.analysis, self.backend, self.workers = analysis, backend, workers
@@ -212,12 +234,13 @@ class AxiomFeatures(_AxiomTransformer):
         groups = frames.groups(inp, text_column)
         stacks = self._stacks(axioms, groups, self.verbose)
         values = np.zeros((len(inp), len(axioms)))
-        for group, stack in zip(groups, stacks):
+        for group, stack in zip(groups, stacks, strict=True):
             n = len(group.responses)
             values[group.rows] = (stack.sum(axis=2) / max(n - 1, 1)).T
         if "features" in inp.columns:
             old = [np.asarray(f, dtype=np.float64).ravel() for f in inp["features"]]
-            out["features"] = [np.concatenate((o, v)) for o, v in zip(old, values)]
+            features = [np.concatenate((o, v)) for o, v in zip(old, values, strict=True)]
         else:
-            out["features"] = list(values)
+            features = list(values)
+        out["features"] = pd.Series(features, index=out.index, dtype=object)  # one vector per row
         return out

@@ -10,19 +10,15 @@ One module per group: ``base`` (``TermAxiom``, ``StatisticsTermAxiom``, helpers)
 """
 
 # The section modules are imported in registration order (TFC1 ... aSL, ArgUC, QTArg, QTPArg, PROX1 ... PROX5):
-# keep it, ``names()`` lists the axioms in that order.
-from ir_rag_axioms.axioms.retrieval.argument import (
-    ARGUMENT_AXIOMS,
-    ArgUC,
-    ArgumentativeUnitsCountAxiom,
-    ArgumentFeatures,
-    ArgumentTagger,
-    FunctionTagger,
-    QTArg,
-    QTPArg,
-    QueryTermOccurrenceInArgumentativeUnitsAxiom,
-    QueryTermPositionInArgumentativeUnitsAxiom,
-    Span,
+# keep it, ``names()`` lists the axioms in that order (hence no import sorting here).
+# isort: off
+from ir_rag_axioms.axioms.retrieval.statistics import (
+    ContextStatistics,
+    FixedStatistics,
+    RetrievalScores,
+    StatisticsSource,
+    bm25_idf,
+    bm25_scores,
 )
 from ir_rag_axioms.axioms.retrieval.base import (
     StatisticsTermAxiom,
@@ -32,23 +28,18 @@ from ir_rag_axioms.axioms.retrieval.base import (
     query_terms,
     tf_matrix,
 )
+from ir_rag_axioms.axioms.retrieval.term_frequency import (
+    LEN_M_TDC,
+    M_TDC,
+    TFC1,
+    TFC3,
+    LenModifiedTdcAxiom,
+    ModifiedTdcAxiom,
+    Tfc1Axiom,
+    Tfc3Axiom,
+)
 from ir_rag_axioms.axioms.retrieval.length import LNC1, TF_LNC, Lnc1Axiom, TfLncAxiom
 from ir_rag_axioms.axioms.retrieval.lower_bound import LB1, Lb1Axiom
-from ir_rag_axioms.axioms.retrieval.proximity import (
-    PROX1,
-    PROX2,
-    PROX3,
-    PROX4,
-    PROX5,
-    PROXIMITY_AXIOMS,
-    Prox1Axiom,
-    Prox2Axiom,
-    Prox3Axiom,
-    Prox4Axiom,
-    Prox5Axiom,
-    minimal_windows,
-    shared_terms_mask,
-)
 from ir_rag_axioms.axioms.retrieval.query_aspects import (
     AND,
     ANTI_REG,
@@ -67,28 +58,42 @@ from ir_rag_axioms.axioms.retrieval.query_aspects import (
     ModifiedAndAxiom,
     RegAxiom,
 )
-from ir_rag_axioms.axioms.retrieval.sentence_length import AverageSentenceLengthAxiom, aSL
 from ir_rag_axioms.axioms.retrieval.similarity import STMC1, STMC2, Stmc1Axiom, Stmc2Axiom
-from ir_rag_axioms.axioms.retrieval.statistics import (
-    ContextStatistics,
-    FixedStatistics,
-    RetrievalScores,
-    StatisticsSource,
-    bm25_idf,
-    bm25_scores,
+from ir_rag_axioms.axioms.retrieval.sentence_length import AverageSentenceLengthAxiom, aSL
+from ir_rag_axioms.axioms.retrieval.argument import (
+    ARGUMENT_AXIOMS,
+    ArgUC,
+    ArgumentativeUnitsCountAxiom,
+    ArgumentFeatures,
+    ArgumentTagger,
+    FunctionTagger,
+    QTArg,
+    QTPArg,
+    QueryTermOccurrenceInArgumentativeUnitsAxiom,
+    QueryTermPositionInArgumentativeUnitsAxiom,
+    Span,
 )
-from ir_rag_axioms.axioms.retrieval.term_frequency import (
-    LEN_M_TDC,
-    M_TDC,
-    TFC1,
-    TFC3,
-    LenModifiedTdcAxiom,
-    ModifiedTdcAxiom,
-    Tfc1Axiom,
-    Tfc3Axiom,
+from ir_rag_axioms.axioms.retrieval.proximity import (
+    PROX1,
+    PROX2,
+    PROX3,
+    PROX4,
+    PROX5,
+    PROXIMITY_AXIOMS,
+    Prox1Axiom,
+    Prox2Axiom,
+    Prox3Axiom,
+    Prox4Axiom,
+    Prox5Axiom,
+    minimal_windows,
+    shared_terms_mask,
 )
+# isort: on
 
-RETRIEVAL_AXIOMS = [TFC1, TFC3, M_TDC, LEN_M_TDC, LNC1, TF_LNC, LB1, REG, ANTI_REG, AND, LEN_AND, M_AND, LEN_M_AND, DIV, LEN_DIV, STMC1, STMC2, aSL]
+RETRIEVAL_AXIOMS = [
+    TFC1, TFC3, M_TDC, LEN_M_TDC, LNC1, TF_LNC, LB1, REG, ANTI_REG, AND, LEN_AND, M_AND, LEN_M_AND, DIV, LEN_DIV,
+    STMC1, STMC2, aSL,
+]
 
 __all__ = [
     "AND", "ANTI_REG", "ARGUMENT_AXIOMS", "DIV", "LB1", "LEN_AND", "LEN_DIV", "LEN_M_AND", "LEN_M_TDC", "LNC1",

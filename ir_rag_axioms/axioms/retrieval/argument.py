@@ -5,6 +5,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import ClassVar
 
 import numpy as np
@@ -77,7 +78,7 @@ class _ArgumentAxiom(TermAxiom):
         todo = [t for t in texts if not analysis.has(t, key)]
         if todo:
             for text, spans in zip(todo, tagger.units(todo), strict=True):
-                analysis.memo(text, key, lambda s=spans: tuple(s))
+                analysis.memo(text, key, partial(tuple, spans))
 
     def features(self, text: str) -> ArgumentFeatures:
         """Unit count and in-unit term positions of one text."""

@@ -65,9 +65,13 @@ class TermAxiom(ConfigurableAxiom):
         check_precondition(self.label, self.precondition)
 
     @abstractmethod
-    def core(self, query: TermStatistics, docs: list[TermStatistics], request: GenerationRequest,
-             responses: list[GenerationResponse]) -> np.ndarray:
-        """The (n, n) preferences before the precondition."""
+    def core(self, query: TermStatistics, docs: list[TermStatistics], request: GenerationRequest | None,
+             responses: list[GenerationResponse] | None) -> np.ndarray:
+        """The (n, n) preferences before the precondition.
+
+        ``request`` and ``responses`` are None when called through ``from_statistics`` without them; axioms that read
+        them (scores, context, argument tags) need them given.
+        """
 
     def active_precondition(self) -> Precondition | None:
         """The precondition that is applied (none in reference mode for the axioms where the reference skips it)."""

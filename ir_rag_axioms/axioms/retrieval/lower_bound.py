@@ -14,7 +14,10 @@ from ir_rag_axioms.axioms.retrieval.statistics import RetrievalScores, Statistic
 
 @register
 class Lb1Axiom(StatisticsTermAxiom):
-    """LB1: if retrieval scores are equal within the margin, prefer the document containing query terms the other lacks."""
+    """LB1: prefer the document containing query terms the other lacks.
+
+    Only if retrieval scores are equal within the margin.
+    """
 
     name: ClassVar[str] = "LB1"
     margin_fraction: float = 0.1

@@ -46,7 +46,10 @@ class _PairwiseProximity(TermAxiom):
         """The document's distance value for the query terms it shares (lower is better)."""
 
     def core(self, query, docs, request, responses):
-        """compare(values, lower is better) where both documents share the same query terms (all of them for PROX4/5)."""
+        """Lower values are better, where both documents share the same query terms.
+
+        compare(values, lower is better) where both documents share the same query terms (all of them for PROX4/5).
+        """
         terms = query_terms(query)
         if self.all_terms:
             mask = shared_terms_mask(terms, docs, max(len(terms), 1)) & np.array(
@@ -82,7 +85,10 @@ class Prox2Axiom(_PairwiseProximity):
 
 @register
 class Prox3Axiom(_PairwiseProximity):
-    """PROX3: same query terms (>= 2) in both; prefer the earlier first occurrence of the query term sequence as a phrase."""
+    """PROX3: prefer the earlier first occurrence of the query term sequence as a phrase.
+
+    Both documents contain the same query terms (>= 2).
+    """
 
     name: ClassVar[str] = "PROX3"
 
@@ -100,7 +106,10 @@ class Prox3Axiom(_PairwiseProximity):
 
 @register
 class Prox4Axiom(TermAxiom):
-    """PROX4: all query terms in both; prefer fewer non-query words in the closest grouping, then more such groupings."""
+    """PROX4: prefer fewer non-query words in the closest grouping, then more such groupings.
+
+    Both documents contain all query terms.
+    """
 
     name: ClassVar[str] = "PROX4"
     all_terms: ClassVar[bool] = True
@@ -118,7 +127,7 @@ class Prox4Axiom(TermAxiom):
         terms = query_terms(query)
         n = len(docs)
         full = np.array([bool(terms) and d.length > 0 and all(d.tf(t) for t in terms) for d in docs])
-        omegas = [self.omega(d, terms) if ok else (0, 0) for d, ok in zip(docs, full)]
+        omegas = [self.omega(d, terms) if ok else (0, 0) for d, ok in zip(docs, full, strict=True)]
         gap = np.array([o[0] for o in omegas], dtype=np.float64)
         count = np.array([o[1] for o in omegas], dtype=np.float64)
         prefs = np.where(gap[:, None] != gap[None, :], np.sign(gap[None, :] - gap[:, None]),
@@ -128,7 +137,11 @@ class Prox4Axiom(TermAxiom):
 
 @register
 class Prox5Axiom(_PairwiseProximity):
-    """PROX5: all query terms in both; prefer the smaller mean, over query term occurrences, of the shortest span covering all query terms around it."""
+    """PROX5: prefer the smaller mean span covering all query terms around each query term occurrence.
+
+    Both documents contain all query terms; the mean is over query term occurrences, of the shortest span covering all
+    query terms around it.
+    """
 
     name: ClassVar[str] = "PROX5"
     all_terms: ClassVar[bool] = True

@@ -27,7 +27,9 @@ class RegAxiom(TermAxiom):
 
     def prefetch(self, items: Sequence[Item]) -> None:
         """Prepare (e.g. embed) the query terms."""
-        self.similarity.prefetch([t for request, _ in items for t in query_terms(term_statistics([request.text], self.model)[0])])
+        self.similarity.prefetch(
+            [t for request, _ in items for t in query_terms(term_statistics([request.text], self.model)[0])]
+        )
 
     def aspect_terms(self, query: TermStatistics) -> list[str]:
         """The query terms with minimal (ANTI-REG: maximal) mean similarity to all query terms, itself included."""
@@ -36,7 +38,7 @@ class RegAxiom(TermAxiom):
             return []
         mean = self.similarity.matrix(terms, terms).mean(axis=1)
         target = mean.max() if self.anti else mean.min()
-        return [t for t, m in zip(terms, mean) if np.isclose(m, target, rtol=1e-9, atol=1e-12)]
+        return [t for t, m in zip(terms, mean, strict=True) if np.isclose(m, target, rtol=1e-9, atol=1e-12)]
 
     def core(self, query, docs, request, responses):
         """+1 if d_i has a higher tf(t, d) / |d| than d_j for every such term t, -1 if lower for every one, else 0."""

@@ -16,7 +16,10 @@ from ir_rag_axioms.axioms.retrieval.base import TermAxiom, query_terms
 
 @register
 class Stmc1Axiom(TermAxiom):
-    """STMC1: prefer the higher mean similarity sim(t, t') over distinct query terms t and distinct document terms t'."""
+    """STMC1: prefer the higher mean similarity of query terms and document terms.
+
+    sim(t, t') over distinct query terms t and distinct document terms t'.
+    """
 
     name: ClassVar[str] = "STMC1"
     similarity: TermSimilarity = WordNetTermSimilarity()
@@ -45,7 +48,11 @@ class Stmc1Axiom(TermAxiom):
 
 @register
 class Stmc2Axiom(TermAxiom):
-    """STMC2: for the most similar (query term t, non-query term t') pair(s) of both documents, prefer d1 if |d2| / |d1| ~ tf(t', d2) / tf(t, d1) for all."""
+    """STMC2: prefer the document whose length ratio matches the tf ratio of the most similar term pair.
+
+    For the most similar (query term t, non-query term t') pair(s) of both documents, prefer d1 if |d2| / |d1| ~
+    tf(t', d2) / tf(t, d1) for all.
+    """
 
     name: ClassVar[str] = "STMC2"
     margin_fraction: float = 0.2
@@ -56,7 +63,10 @@ class Stmc2Axiom(TermAxiom):
     prefetch = Stmc1Axiom.prefetch
 
     def core(self, query, docs, request, responses):
-        """Per pair: the reference's first-applicable rule; antisymmetrised (upper triangle mirrored) unless reference_asymmetry."""
+        """Per pair: the reference's first-applicable rule.
+
+        Antisymmetrised (upper triangle mirrored) unless reference_asymmetry.
+        """
         n = len(docs)
         terms = query_terms(query)
         prefs = np.zeros((n, n))

@@ -23,8 +23,13 @@ class StatisticsSource(ABC):
         return []
 
     @abstractmethod
-    def idf(self, request: GenerationRequest, responses: Sequence[GenerationResponse], terms: Sequence[str]) -> np.ndarray:
-        """idf(t) for each term."""
+    def idf(
+        self, request: GenerationRequest, responses: Sequence[GenerationResponse], terms: Sequence[str],
+    ) -> np.ndarray:
+        """Inverse document frequency of each term.
+
+        In the axioms' notation: idf(t).
+        """
 
     @abstractmethod
     def scores(self, request: GenerationRequest, responses: Sequence[GenerationResponse]) -> np.ndarray:
@@ -43,7 +48,10 @@ def _given_scores(responses: Sequence[GenerationResponse]) -> np.ndarray:
 
 @dataclass(frozen=True)
 class ContextStatistics(StatisticsSource):
-    """idf over the request's context passages (the candidates if it has none); scores = BM25(k1, b) of each response."""
+    """Statistics of the request's context passages; scores = BM25(k1, b) of each response.
+
+    idf over the request's context passages (the candidates if it has none).
+    """
 
     k1: float = 1.2
     b: float = 0.75
@@ -69,7 +77,9 @@ class ContextStatistics(StatisticsSource):
         key = memo_key("collection_frequencies", self.model, len(passages))
         return default_analysis().memo("\x00".join(passages), key, compute)
 
-    def idf(self, request: GenerationRequest, responses: Sequence[GenerationResponse], terms: Sequence[str]) -> np.ndarray:
+    def idf(
+        self, request: GenerationRequest, responses: Sequence[GenerationResponse], terms: Sequence[str],
+    ) -> np.ndarray:
         """BM25 idf with document frequencies counted over the collection passages."""
         df, n, _ = self._frequencies(self.collection(request, responses))
         return bm25_idf(np.array([df.get(t, 0) for t in terms]), n)
@@ -114,7 +124,9 @@ class FixedStatistics(StatisticsSource):
         """Build from a term -> document frequency mapping."""
         return cls(tuple(sorted(document_frequencies.items())), int(document_count))
 
-    def idf(self, request: GenerationRequest, responses: Sequence[GenerationResponse], terms: Sequence[str]) -> np.ndarray:
+    def idf(
+        self, request: GenerationRequest, responses: Sequence[GenerationResponse], terms: Sequence[str],
+    ) -> np.ndarray:
         """BM25 idf from the given frequencies (unknown terms have df 0)."""
         table = dict(self.document_frequencies)
         return bm25_idf(np.array([table.get(t, 0) for t in terms]), self.document_count)

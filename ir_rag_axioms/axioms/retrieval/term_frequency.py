@@ -29,7 +29,11 @@ class Tfc1Axiom(TermAxiom):
 
 @register
 class Tfc3Axiom(StatisticsTermAxiom):
-    """TFC3: for query term pairs with idf equal within the margin, d1 earns a point if tf(t1,d2) = tf(t1,d1) + tf(t2,d1), tf(t2,d2) = 0, tf(t1,d1), tf(t2,d1) > 0."""
+    """TFC3: prefer the document covering more distinct query terms of equal idf at equal total tf.
+
+    For query term pairs with idf equal within the margin, d1 earns a point if tf(t1,d2) = tf(t1,d1) + tf(t2,d1),
+    tf(t2,d2) = 0, tf(t1,d1), tf(t2,d1) > 0.
+    """
 
     name: ClassVar[str] = "TFC3"
     margin_fraction: float = 0.1
@@ -57,7 +61,10 @@ class Tfc3Axiom(StatisticsTermAxiom):
 
 @register
 class ModifiedTdcAxiom(StatisticsTermAxiom):
-    """M-TDC: equal total query tf; per query term pair with idf(t1) > idf(t2) (beyond the margin), a point for more t1 occurrences."""
+    """M-TDC: at equal total query tf, prefer more occurrences of the rarer query term.
+
+    Per query term pair with idf(t1) > idf(t2) (beyond the margin), a point for more t1 occurrences.
+    """
 
     name: ClassVar[str] = "M_TDC"
     margin_fraction: float = 0.1
