@@ -152,3 +152,11 @@ def test_default_workers_leave_busy_cores_alone(monkeypatch):
     monkeypatch.setenv("IR_RAG_AXIOMS_WORKERS", "many")
     with pytest.raises(ValueError, match="IR_RAG_AXIOMS_WORKERS"):
         workers.default_workers()
+
+
+def test_more_texts_than_the_doc_cache_holds():
+    texts = [f"Sentence number {k} mentions Paris." for k in range(12)]
+    analysis = Analysis(max_docs=4, store=None, workers=1)
+    docs = analysis.parse(texts, "en_core_web_sm", ["ents"])
+    assert [d.text for d in docs] == texts
+    assert analysis.features("en_core_web_sm", TERMS, texts)[11] == ("sentence", "number", "11", "mention", "paris")

@@ -264,12 +264,13 @@ class Analysis:
     def parse(self, texts: Sequence[str], model: str, needs: Iterable[str]) -> list[Any]:
         """Parsed spaCy Docs with at least the components for ``needs``.
 
-        A bounded cache of ``max_docs``; never modify them.
+        Kept in a bounded cache of ``max_docs``; never modify them.
         """
         nlp = load_spacy(model)
         pipes = frozenset(p for p in pipes_for(needs) if p in nlp.component_names)
         with self._compute:
-            todo = [t for t in dict.fromkeys(texts) if not self._doc_has(model, t, pipes)]
+            docs = {t: self._docs[(model, t)][1] for t in dict.fromkeys(texts) if self._doc_has(model, t, pipes)}
+            todo = [t for t in dict.fromkeys(texts) if t not in docs]
             cached = {t: self._docs[(model, t)] for t in todo if (model, t) in self._docs}
             # A Doc parsed before with fewer components gets the entity recognizer (which reads no other component)
             # run on a copy; anything else is parsed anew with the union of the components.
@@ -277,27 +278,27 @@ class Analysis:
             if ner_only:
                 copies = nlp.get_pipe("ner").pipe((cached[t][1].copy() for t in ner_only), batch_size=self.batch_size)
                 for text, doc in zip(ner_only, copies, strict=True):
-                    self._keep_doc(model, text, cached[text][0] | pipes, doc)
-            fresh = [t for t in todo if t not in ner_only]
+                    docs[text] = self._keep_doc(model, text, cached[text][0] | pipes, doc)
+            fresh = [t for t in todo if t not in docs]
             for done in {pipes | cached.get(t, (frozenset(), None))[0] for t in fresh}:
                 batch = [t for t in fresh if pipes | cached.get(t, (frozenset(), None))[0] == done]
                 disable = [name for name in nlp.pipe_names if name not in done]
                 inputs = [t if len(t) <= MAX_TEXT_CHARS else "" for t in batch]
                 for text, doc in zip(batch, nlp.pipe(inputs, disable=disable, batch_size=self.batch_size), strict=True):
-                    self._keep_doc(model, text, done, doc)
-            with self._lock:
-                return [self._docs[(model, t)][1] for t in texts]
+                    docs[text] = self._keep_doc(model, text, done, doc)
+            return [docs[t] for t in texts]
 
     def _doc_has(self, model: str, text: str, pipes: frozenset[str]) -> bool:
         cached = self._docs.get((model, text))
         return cached is not None and pipes <= cached[0]
 
-    def _keep_doc(self, model: str, text: str, pipes: frozenset[str], doc: Any) -> None:
+    def _keep_doc(self, model: str, text: str, pipes: frozenset[str], doc: Any) -> Any:
         with self._lock:
             self._docs[(model, text)] = (pipes, doc)
             self._docs.move_to_end((model, text))
             while len(self._docs) > self.max_docs:
                 self._docs.popitem(last=False)
+        return doc
 
     # -- sentence embeddings -------------------------------------------------------------------------------
     def embed(self, strings: Sequence[str], model: str) -> np.ndarray:
