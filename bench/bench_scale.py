@@ -63,12 +63,33 @@ def child(spec: dict) -> dict:
     options = {"backend": spec["backend"], "chunk_size": spec["chunk_size"], "workers": spec.get("workers")}
     setup = warm_up(spec, axioms, items)
     baseline = psutil.Process().memory_info().rss
-    start = time.perf_counter()
-    stacks = list(preference_stacks(axioms, items, **options))
-    seconds = time.perf_counter() - start
+    cpu, start = cpu_seconds(), time.perf_counter()
+    stacks, actors_cpu = [], 0.0
+    for stack in preference_stacks(axioms, items, **options):
+        stacks.append(stack)
+        actors_cpu = max(actors_cpu, actor_cpu_seconds()) if spec["backend"] == "ray" else 0.0
+    seconds, cpu = time.perf_counter() - start, cpu_seconds() - cpu
     np.savez(spec["out"], *stacks)
     return {**spec, **setup, "axioms": len(axioms), "responses": sum(len(r) for _, r in items), "seconds": seconds,
-            "baseline_mb": baseline / 2**20, "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+            "cpu_s": cpu + actors_cpu, "load": os.getloadavg()[0], "baseline_mb": baseline / 2**20,
+            "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+
+
+def cpu_seconds() -> float:
+    """User + system CPU seconds of this process so far."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def actor_cpu_seconds() -> float:
+    """User + system CPU seconds of the running Ray ``StackWorker`` actor processes (Ray titles them ray::StackWorker)."""
+    import psutil
+
+    total = 0.0
+    for process in psutil.process_iter(["cmdline", "cpu_times"]):
+        if process.info["cpu_times"] and "StackWorker" in " ".join(process.info["cmdline"] or []):
+            total += process.info["cpu_times"].user + process.info["cpu_times"].system
+    return total
 
 
 def warm_up(spec: dict, axioms: list, items: list) -> dict[str, float]:
@@ -101,7 +122,8 @@ def run(spec: dict, folder: Path) -> dict:
                           stdout=subprocess.PIPE, text=True)
     result = json.loads(done.stdout.strip().splitlines()[-1])
     print(f"  {result['backend']:<5} {result['topics']:>4} topics, chunk {result['chunk_size']:>3}: "
-          f"{result['seconds']:7.1f} s, peak RSS {result['peak_mb']:6.0f} MB", flush=True)
+          f"{result['seconds']:7.1f} s ({result['cpu_s']:6.1f} CPU s), peak RSS {result['peak_mb']:6.0f} MB, "
+          f"load average {result['load']:.1f}", flush=True)
     return result
 
 
@@ -131,29 +153,32 @@ def scaling_table(streaming: list[dict], whole: list[dict]) -> None:
 
 
 def ray_table(local: dict, distributed: dict) -> None:
-    """Ray vs local on the same topics: wall times and the overhead ratio (Ray seconds x workers / local seconds)."""
+    """Ray vs local on the same topics: speed-up and overhead ratios (wall: Ray s x workers / local s; CPU: Ray CPU s / local CPU s)."""
     workers, startup = distributed["workers"], distributed["startup_s"]
     overhead = distributed["seconds"] * workers / local["seconds"]
     steady = (distributed["seconds"] - startup) * workers / (local["seconds"] * (1 - workers / local["topics"]))
     print(f"\nRay, {workers} workers, {distributed['topics']} topics (chunk {distributed['chunk_size']}): "
           f"{distributed['seconds']:.1f} s vs local streaming {local['seconds']:.1f} s: matrices identical")
-    print(f"{'speed-up':>10}{'overhead ratio':>16}{'without startup':>17}{'actor startup s':>17}{'ray.init s':>12}"
-          f"{'driver peak MB':>16}")
-    print(f"{local['seconds'] / distributed['seconds']:>10.2f}{overhead:>16.2f}{steady:>17.2f}{startup:>17.1f}"
-          f"{distributed['setup_s']:>12.1f}{distributed['peak_mb']:>16.0f}")
-    print("(overhead ratio = Ray s x workers / local s, 1.00 = perfect linear scaling; 'without startup' subtracts "
-          "the time of a run of one topic per actor, which starts the actors and loads their models)")
+    print(f"{'speed-up':>10}{'wall overhead':>15}{'without startup':>17}{'CPU overhead':>14}{'actor startup s':>17}"
+          f"{'ray.init s':>12}{'driver peak MB':>16}")
+    print(f"{local['seconds'] / distributed['seconds']:>10.2f}{overhead:>15.2f}{steady:>17.2f}"
+          f"{distributed['cpu_s'] / local['cpu_s']:>14.2f}{startup:>17.1f}{distributed['setup_s']:>12.1f}"
+          f"{distributed['peak_mb']:>16.0f}")
+    print("(wall overhead = Ray s x workers / local s, 1.00 = perfect linear scaling; 'without startup' subtracts "
+          "a run of one topic per actor, which starts the actors and loads their models; CPU overhead = CPU s of "
+          "the driver and the actors / CPU s of the local run, insensitive to other load on the machine)")
 
 
 def projection(streaming: dict) -> None:
-    """Throughput per worker and the time for PROJECTED_ANSWERS answers with 20 passages on 1, 8 and 64 workers."""
-    shared = streaming["responses"] / streaming["seconds"]  # 6 answers share a topic's 20 passages (crowd data)
-    own = streaming["topics"] / streaming["seconds"]  # an answer with its own 20 passages costs at most one topic
-    print(f"\nthroughput per worker ({streaming['topics']} topics, local streaming, {streaming['axioms']} axioms): "
-          f"{shared:.2f} responses/s (6 answers per 20-passage context); {own:.2f} answers with their own "
-          "20 passages/s (each costed as a whole topic: an upper bound on the cost)")
+    """Throughput per worker (one dedicated core: per CPU second) and the time for PROJECTED_ANSWERS answers on 1, 8, 64 workers."""
+    shared = streaming["responses"] / streaming["cpu_s"]  # 6 answers share a topic's 20 passages (crowd data)
+    own = streaming["topics"] / streaming["cpu_s"]  # an answer with its own 20 passages costs at most one topic
+    print(f"\nthroughput per worker ({streaming['topics']} topics, local streaming, {streaming['axioms']} axioms, "
+          f"per CPU second; wall: {streaming['responses'] / streaming['seconds']:.2f} responses/s at load average "
+          f"{streaming['load']:.1f}): {shared:.2f} responses/s (6 answers per 20-passage context); {own:.2f} answers "
+          "with their own 20 passages/s (each costed as a whole topic: an upper bound on the cost)")
     print(f"projection for {PROJECTED_ANSWERS:,} answers with 20 passages each (linear scaling by topic partitioning, "
-          "model loading excluded):")
+          "one dedicated core per worker, model loading excluded):")
     print(f"{'workers':>8}{'shared context h':>18}{'own context h':>15}")
     for workers in PROJECTED_WORKERS:
         print(f"{workers:>8}{PROJECTED_ANSWERS / (shared * workers) / 3600:>18.2f}"
