@@ -41,13 +41,9 @@ PROJECTED_WORKERS = (1, 8, 64)
 
 def crowd_topics(count: int) -> list:
     """The first ``count`` crowd topics as (request with 20 passages, 6 responses)."""
-    try:
-        from ir_rag_axioms.datasets.crowd import crowd_items
-    except ImportError:
-        from ir_rag_axioms.cli import crowd_items
-    from ir_rag_axioms.datasets.loaders import load_crowd_responses
+    from ir_rag_axioms.datasets import crowd
 
-    return crowd_items(load_crowd_responses(SHARED / "data" / "trec-rag-24-crowd" / "responses.jsonl.gz"))[:count]
+    return crowd.items(crowd.load_crowd_responses(SHARED / "data" / "trec-rag-24-crowd" / "responses.jsonl.gz"))[:count]
 
 
 def child(spec: dict) -> dict:
