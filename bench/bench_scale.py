@@ -78,7 +78,7 @@ def cpu_seconds() -> float:
 
 
 def actor_cpu_seconds() -> float:
-    """User + system CPU seconds of the running Ray ``StackWorker`` actor processes (Ray titles them ray::StackWorker)."""
+    """User + system CPU seconds of the running Ray ``StackWorker`` actor processes (titled ray::StackWorker)."""
     import psutil
 
     total = 0.0
@@ -149,7 +149,10 @@ def scaling_table(streaming: list[dict], whole: list[dict]) -> None:
 
 
 def ray_table(local: dict, distributed: dict) -> None:
-    """Ray vs local on the same topics: speed-up and overhead ratios (wall: Ray s x workers / local s; CPU: Ray CPU s / local CPU s)."""
+    """Ray vs local on the same topics: speed-up and overhead ratios.
+
+    Wall: Ray s x workers / local s; CPU: Ray CPU s / local CPU s.
+    """
     workers, startup = distributed["workers"], distributed["startup_s"]
     overhead = distributed["seconds"] * workers / local["seconds"]
     steady = (distributed["seconds"] - startup) * workers / (local["seconds"] * (1 - workers / local["topics"]))
@@ -166,7 +169,10 @@ def ray_table(local: dict, distributed: dict) -> None:
 
 
 def projection(streaming: dict) -> None:
-    """Throughput per worker (one dedicated core: per CPU second) and the time for PROJECTED_ANSWERS answers on 1, 8, 64 workers."""
+    """Throughput per worker (one dedicated core: per CPU second) and the time for PROJECTED_ANSWERS answers.
+
+    Projected for 1, 8 and 64 workers.
+    """
     shared = streaming["responses"] / streaming["cpu_s"]  # 6 answers share a topic's 20 passages (crowd data)
     own = streaming["topics"] / streaming["cpu_s"]  # an answer with its own 20 passages costs at most one topic
     print(f"\nthroughput per worker ({streaming['topics']} topics, local streaming, {streaming['axioms']} axioms, "
