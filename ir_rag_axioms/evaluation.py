@@ -109,7 +109,20 @@ def bootstrap(
     Seeded, deterministic; consistency over the samples where the axiom decides.
     """
     counts = topic_counts(preferences, oracle)
-    return _bootstrap_counts(counts, samples, confidence, seed)
+    return _bootstrap_counts(counts, check_samples(samples), confidence, seed)
+
+
+MAX_BOOTSTRAP_SAMPLES = 100_000
+"""The most bootstrap samples ``evaluation_table`` and the CLI accept (memory grows with samples x topics)."""
+
+
+def check_samples(samples: object) -> int:
+    """``samples`` as a whole number in [0, MAX_BOOTSTRAP_SAMPLES]; ValueError/TypeError saying so otherwise."""
+    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)):
+        raise TypeError(f"bootstrap samples must be a whole number, got {type(samples).__name__} {samples!r}")
+    if not 0 <= samples <= MAX_BOOTSTRAP_SAMPLES:
+        raise ValueError(f"bootstrap samples must be between 0 (none) and {MAX_BOOTSTRAP_SAMPLES:,}, got {samples}")
+    return int(samples)
 
 
 def _measures(sums: np.ndarray) -> np.ndarray:
@@ -158,6 +171,7 @@ def _table(counts: Mapping[str, np.ndarray], samples: int, confidence: float, se
 
     Measures (+ intervals if ``samples`` > 0), by effectiveness descending if ``sort``.
     """
+    check_samples(samples)
     rows = []
     for name, topic_rows in counts.items():
         row: dict[str, Any] = {"axiom": name, **scores_from_counts(topic_rows)}

@@ -192,7 +192,7 @@ class Axiom(ABC):
     def __neg__(self) -> Axiom:
         from ir_rag_axioms.axioms.combinators import Negated
 
-        return Negated(self)
+        return self.axiom if isinstance(self, Negated) else Negated(self)  # --a is a: negation chains stay flat
 
     def __pos__(self) -> Axiom:
         return self.normalized()
@@ -217,7 +217,7 @@ class Axiom(ABC):
         """This axiom with preferences mapped to their sign in {-1, 0, 1}."""
         from ir_rag_axioms.axioms.combinators import Normalized
 
-        return Normalized(self)
+        return self if isinstance(self, Normalized) else Normalized(self)  # ++a is +a
 
 
 def _check_request(request: GenerationRequest) -> GenerationRequest:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -10,7 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ir_rag_axioms.model import GenerationRequest, GenerationResponse
+from ir_rag_axioms.model import GenerationRequest, GenerationResponse, is_missing
 
 TEXT_COLUMNS: tuple[str, ...] = ("text", "qanswer")
 """Accepted response text columns, in order of preference (``qanswer`` is pyterrier-rag's answer column)."""
@@ -35,7 +34,21 @@ def validate(frame: pd.DataFrame, transformer: Any) -> str:
 
 
 def _is_missing(value: Any) -> bool:
-    return value is None or (isinstance(value, float) and math.isnan(value))
+    return is_missing(value)
+
+
+def check_ids(frame: pd.DataFrame, transformer: Any = None, columns: Sequence[str] = ("qid", "docno")) -> None:
+    """Refuse missing (None, NaN, NA) or blank ids, naming the column and the first rows; pass otherwise."""
+    for column in columns:
+        if column not in frame.columns:
+            continue
+        values = frame[column]
+        bad = values.isna().to_numpy() | values.astype(str).str.strip().eq("").to_numpy()
+        if bad.any():
+            rows = np.flatnonzero(bad)[:5].tolist()
+            who = f"{type(transformer).__name__}: " if transformer is not None else ""
+            raise ValueError(f"{who}column {column!r} has missing or blank values at row position(s) {rows}; "
+                             f"give every row a {column} (e.g. frame.dropna(subset=[{column!r}]))")
 
 
 def _passages(value: Any) -> tuple[str, ...] | None:
@@ -92,6 +105,7 @@ def groups(frame: pd.DataFrame, text_column: str = "text") -> list[Group]:
     """
     if frame.empty:
         return []
+    check_ids(frame)
     dupes = frame[frame.duplicated(["qid", "docno"], keep=False)]
     if len(dupes):
         named = dupes.groupby("qid", sort=True)["docno"].apply(lambda d: sorted(set(map(str, d)))).to_dict()

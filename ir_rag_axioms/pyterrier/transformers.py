@@ -129,8 +129,9 @@ class AxiomaticReranker(_AxiomTransformer):
             raise ValueError(f"unknown pivot {pivot!r}; use one of {PIVOTS}")
         if weights is not None and len(weights) != count:
             raise ValueError(f"got {len(weights)} weights for {count} axioms")
-        if tie_breaker is not None:
-            as_axioms(tie_breaker)
+        if tie_breaker is not None and len(as_axioms(tie_breaker)) != 1:
+            raise ValueError("tie_breaker takes one axiom; chain several into one with a cascade, e.g. "
+                             "tie_breaker=CORR1 | CONS2")
 
     schematic = {"label": "AxiomaticReranker", "help_url": None}
 
