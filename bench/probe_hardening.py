@@ -9,6 +9,7 @@ a silently wrong result, lost output or a hang (over the probe's time limit).
 from __future__ import annotations
 
 import contextlib
+import functools
 import gzip
 import http.server
 import io
@@ -314,7 +315,6 @@ def majority_minimum_votes_nan() -> None:
 
 @probe("axiom parameters")
 def len_precondition_negative() -> None:
-    from ir_rag_axioms.axioms import registry
     refuses(lambda: parse("TFC1(precondition=LEN(margin_fraction=-0.5))"), ValueError, "margin_fraction")
 
 
@@ -390,11 +390,13 @@ def sum_of_170_repr_round_trip() -> None:
 # == environment ========================================================================================
 def _import_with(**values: str) -> subprocess.CompletedProcess:
     """Run COV1 (spaCy, the encoder, the cache if set) and CLAR1's URL lookup in a fresh process with ``values``."""
-    code = ("import ir_rag_axioms\nfrom ir_rag_axioms import CLAR1, COV3, GenerationRequest as Q, GenerationResponse as R\n"
+    code = ("import ir_rag_axioms\n"
+            "from ir_rag_axioms import CLAR1, COV3, GenerationRequest as Q, GenerationResponse as R\n"
             "from ir_rag_axioms.analysis.resources import languagetool_url, ToolUnavailableError\n"
             "from ir_rag_axioms.datasets.crowd import load_crowd_topics\n"
             f"load_crowd_topics({str(CROWD)!r})\nlanguagetool_url()\n"
-            "try:\n    CLAR1(languagetool_url='http://127.0.0.1:1').prefetch([])\nexcept ToolUnavailableError:\n    pass\n"
+            "try:\n    CLAR1(languagetool_url='http://127.0.0.1:1').prefetch([])\n"
+            "except ToolUnavailableError:\n    pass\n"
             "COV3.preferences(Q('q','Why do cats purr?'), [R('a','Cats purr. Yes.'), R('b','Dogs bark.')])\n")
     with tempfile.TemporaryDirectory() as cache:
         return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -811,9 +813,9 @@ def cli_cache_on_full_disk_then_rerun() -> None:
 
 @probe("lost output", 600)
 def truncated_matrix_cache_recomputed() -> None:
+    from ir_rag_axioms.axioms.oracles import CrowdOracle
     from ir_rag_axioms.datasets import judged_items
     from ir_rag_axioms.evaluation import cache_file, compute_preferences
-    from ir_rag_axioms.axioms.oracles import CrowdOracle
     items = judged_items(CrowdOracle(data_dir=str(CROWD)), str(CROWD), None)[:1]
     with tempfile.TemporaryDirectory() as tmp:
         first = compute_preferences({"CORR1": CORR1}, items, cache_dir=tmp)
@@ -960,11 +962,15 @@ def languagetool_refused_port() -> None:
 
 
 # == running ============================================================================================
+def _alarm(timeout: float, *_: object) -> None:
+    raise Hang(f"over {timeout:.0f} s")
+
+
 def run(verbose: bool) -> dict[str, Counter]:
     table: dict[str, Counter] = defaultdict(Counter)
     for kind, name, fn, timeout in PROBES:
         outcome, detail = "held", ""
-        signal.signal(signal.SIGALRM, lambda *_: (_ for _ in ()).throw(Hang(f"over {timeout:.0f} s")))
+        signal.signal(signal.SIGALRM, functools.partial(_alarm, timeout))
         signal.alarm(int(math.ceil(timeout)))
         try:
             with warnings.catch_warnings():

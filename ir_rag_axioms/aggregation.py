@@ -91,7 +91,8 @@ def bradley_terry(
     if n < 2:
         return np.zeros(n)
     if not (isinstance(prior, (int, float)) and np.isfinite(prior) and prior > 0):
-        raise ValueError(f"prior must be a finite number > 0 (it keeps the estimate finite when an item never loses), got {prior!r}")
+        raise ValueError(f"prior must be a finite number > 0 (it keeps the estimate finite when an item never loses), "
+                         f"got {prior!r}")
     if np.any(w < 0):
         raise ValueError("bradley_terry needs non-negative weights (wins are counted, not netted)")
     wins = np.tensordot(w, (s > 0).astype(np.float64), axes=1) + prior

@@ -339,7 +339,7 @@ def _store_matrices(file: Path, matrices: list[np.ndarray]) -> None:
         warnings.warn(f"the matrix cache was not written: {problem}", stacklevel=3)
 
 
-def _savez(path: Path, arrays: Mapping[str, np.ndarray]) -> None:
+def _savez(path: Path, arrays: dict[str, Any]) -> None:
     """``np.savez_compressed`` into an open file (numpy would append .npz to a path without it)."""
     with open(path, "wb") as handle:
         np.savez_compressed(handle, **arrays)

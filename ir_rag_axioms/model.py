@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-
 _SURROGATES = re.compile("[\ud800-\udfff]")
 
 

@@ -102,7 +102,7 @@ def write_preferences(path: str | os.PathLike, matrices: Mapping[str, list[np.nd
     sizes = stacks[0][1] if stacks else np.zeros(0, dtype=np.int64)
     if any(not np.array_equal(s, sizes) for _, s in stacks):
         raise ValueError("write_preferences needs the same topics (and sizes) for every name")
-    arrays = {"names": np.array(names, dtype=str), "sizes": sizes,
+    arrays: dict[str, Any] = {"names": np.array(names, dtype=str), "sizes": sizes,
               "matrices": np.stack([m for m, _ in stacks]) if stacks else np.zeros((0, 0, 0, 0))}
 
     def save(temporary: Path) -> None:
