@@ -179,6 +179,11 @@ class Axiom(ABC):
 
         return Sum.of(self, -as_axiom(other))
 
+    def __rsub__(self, other: float) -> Axiom:
+        from ir_rag_axioms.axioms.combinators import Sum
+
+        return Sum.of(other, -self)
+
     def __mul__(self, other: Axiom | float) -> Axiom:
         from ir_rag_axioms.axioms.combinators import Product
 
@@ -190,8 +195,10 @@ class Axiom(ABC):
         return Product.of(other, self)
 
     def __neg__(self) -> Axiom:
-        from ir_rag_axioms.axioms.combinators import Negated
+        from ir_rag_axioms.axioms.combinators import Constant, Negated
 
+        if isinstance(self, Constant):
+            return Constant(-self.value)
         return self.axiom if isinstance(self, Negated) else Negated(self)  # --a is a: negation chains stay flat
 
     def __pos__(self) -> Axiom:

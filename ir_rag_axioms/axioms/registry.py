@@ -58,6 +58,7 @@ _BINARY: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
     ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
     ast.BitOr: operator.or_, ast.BitAnd: operator.and_, ast.Mod: operator.mod,
 }
+_SYMBOLS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.BitOr: "|", ast.BitAnd: "&", ast.Mod: "%"}
 _UNARY: dict[type[ast.unaryop], Callable[[Any], Any]] = {ast.USub: operator.neg, ast.UAdd: operator.pos}
 
 
@@ -144,7 +145,16 @@ def _evaluate_chain(node: ast.BinOp, spec: str) -> Any:
         left = left.left
     value = _evaluate(left, spec)
     for step in reversed(spine):
-        value = _BINARY[type(step.op)](value, _evaluate(step.right, spec))
+        right = _evaluate(step.right, spec)
+        numbers = not isinstance(value, Axiom) and not isinstance(right, Axiom)
+        try:
+            if numbers and not isinstance(step.op, (ast.Add, ast.Sub, ast.Mult)):
+                raise TypeError("only + - * between numbers")
+            value = _BINARY[type(step.op)](value, right)
+        except (TypeError, ArithmeticError):
+            raise ValueError(f"in axiom spec {spec[:200]!r}: cannot combine {value!r:.60} and {right!r:.60} with "
+                             f"{_SYMBOLS[type(step.op)]}; operators join axioms (numbers only weigh them with "
+                             "+ - *)") from None
     return value
 
 
