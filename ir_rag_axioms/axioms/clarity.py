@@ -32,9 +32,9 @@ def grammar_error_share(matches: Sequence[Any], text: str) -> float:
         issue = str(_field(match, "rule_issue_type", "ruleIssueType") or "").lower()
         category = str(_field(match, "category") or "").upper()
         if issue in GRAMMAR_ISSUE_TYPES or category == "GRAMMAR":
-            start = max(0, int(_field(match, "offset") or 0))  # a span is clipped to the text
-            length = max(0, int(_field(match, "error_length", "errorLength") or 0))
-            covered[start : min(len(text), start + length)] = True
+            start = int(_field(match, "offset") or 0)
+            end = start + max(0, int(_field(match, "error_length", "errorLength") or 0))
+            covered[max(0, start) : max(0, min(len(text), end))] = True  # a span is clipped to the text
     return float(covered.sum() / len(text)) if len(text) else float("nan")
 
 

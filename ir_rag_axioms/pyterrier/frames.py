@@ -26,11 +26,16 @@ def validate(frame: pd.DataFrame, transformer: Any) -> str:
     """
     import pyterrier as pt
 
+    found = None
     with pt.validate.any(frame, context=transformer) as v:
         for column in TEXT_COLUMNS:
             if v.columns(includes=[*REQUIRED, column], mode=column):
-                return column
-    raise AssertionError("unreachable: pt.validate raises when no mode matches")  # pragma: no cover
+                found = column
+                break
+    if found is None:  # pragma: no cover - pt.validate raises when no mode matches
+        raise AssertionError("unreachable")
+    check_ids(frame, transformer)
+    return found
 
 
 def _is_missing(value: Any) -> bool:
