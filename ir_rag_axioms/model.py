@@ -50,6 +50,19 @@ def _clean_id(value: object, what: str) -> str:
     return _clean_text(value, what) if isinstance(value, str) else str(int(value))
 
 
+def _clean_number(value: object, what: str, whole: bool) -> float | int | None:
+    """A rank (``whole``) or score as int/float; missing values become None; other types are refused."""
+    if is_missing(value):
+        return None
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{what} must be a number or None, got {type(value).__name__} {value!r:.40}")
+    if whole:
+        if not float(value).is_integer():
+            raise ValueError(f"{what} must be a whole number, got {value!r}")
+        return int(value)
+    return float(value)
+
+
 def _clean_context(context: object, request_id: str) -> tuple[str, ...] | None:
     """Context passages: a string or a sequence (list, tuple, numpy array, Series) of strings; None if empty."""
     if context is None or is_missing(context):
@@ -101,6 +114,8 @@ class GenerationResponse:
     def __post_init__(self) -> None:
         object.__setattr__(self, "id", _clean_id(self.id, "GenerationResponse.id"))
         object.__setattr__(self, "text", _clean_text(self.text, f"GenerationResponse {self.id!r}: text"))
+        object.__setattr__(self, "rank", _clean_number(self.rank, f"GenerationResponse {self.id!r}: rank", True))
+        object.__setattr__(self, "score", _clean_number(self.score, f"GenerationResponse {self.id!r}: score", False))
 
 
 Query = GenerationRequest

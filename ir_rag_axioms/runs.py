@@ -49,7 +49,10 @@ def responses_frame(
     if missing:
         raise KeyError(f"responses_frame: missing field(s) {missing}; found {list(records.columns)} "
                        f"(map yours with qid=, query=, docno=, text=, context=)")
+    from ir_rag_axioms.pyterrier.frames import check_ids
+
     frame = records[list(fields)].rename(columns=fields).reset_index(drop=True)
+    check_ids(frame)
     frame["qid"] = frame["qid"].astype(str)
     frame["docno"] = frame["docno"].astype(str)
     dupes = frame[frame.duplicated(["qid", "docno"], keep=False)]

@@ -84,9 +84,24 @@ def _with_probabilities(frame: pd.DataFrame) -> pd.DataFrame:
     return frame.assign(**columns)
 
 
+def check_response(row: dict) -> str | None:
+    """What is wrong with one responses record (None if nothing): strings, and a list of passage strings as context."""
+    for name in ("response", "topic", "query", "kind", "style", "raw_text"):
+        if (name != "raw_text" or row[name] is not None) and (not isinstance(row[name], (str, int))
+                                                             or isinstance(row[name], bool)):
+            return f"{name} must be a string, got {type(row[name]).__name__} {row[name]!r:.40}"
+    passages = row["references_texts"]
+    if passages is not None and (not isinstance(passages, list) or not all(isinstance(p, str) for p in passages)):
+        return f"references_texts must be a list of passage strings, got {passages!r:.60}"
+    return None
+
+
 def load_crowd_responses(path: PathLike | None = None) -> pd.DataFrame:
-    """The 1,806 crowd responses (one row each) plus ``name`` = kind-style; ``path``: the file or its folder."""
-    return load_frame(CROWD_RESPONSES, path, RESPONSE_FIELDS, "responses", _with_names)
+    """The 1,806 crowd responses (one row each) plus ``name`` = kind-style; ``path``: the file or its folder.
+
+    Each record is checked (``check_response``); a bad one raises DataFileError naming the file and line.
+    """
+    return load_frame(CROWD_RESPONSES, path, RESPONSE_FIELDS, "responses", _with_names, check_response)
 
 
 def check_rating(row: dict) -> str | None:

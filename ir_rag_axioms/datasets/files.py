@@ -193,11 +193,13 @@ def _download(spec: DataFile, target: Path) -> Path:
 
     target.parent.mkdir(parents=True, exist_ok=True)
     try:
-        download = Download([RequestsDownload(spec.url)], expected_md5=spec.md5, cache_path=str(target))
+        # ir_datasets reads with a socket timeout ($IR_DATASETS_DL_TIMEOUT, 15 s) and retries a bounded number of times
+        download = Download([RequestsDownload(spec.url, tries=3)], expected_md5=spec.md5, cache_path=str(target))
         with download.stream():
             pass
     except Exception as error:  # network down, HTTP error or checksum mismatch
-        raise DataFileError(f"{spec.key}: cannot download {spec.url} ({error}); {_how(spec)}") from error
+        raise DataFileError(f"{spec.key}: cannot download {spec.url} ({error}); {_how(spec)} (a slow server: raise "
+                            "$IR_DATASETS_DL_TIMEOUT, seconds without data, default 15)") from error
     return target
 
 

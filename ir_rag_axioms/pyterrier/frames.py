@@ -73,14 +73,6 @@ def _passages(value: Any) -> tuple[str, ...] | None:
     raise TypeError(f"a context cell must be a list of passages (or NaN), got {type(value).__name__}")
 
 
-def _int_or_none(value: Any) -> int | None:
-    return None if _is_missing(value) else int(value)
-
-
-def _float_or_none(value: Any) -> float | None:
-    return None if _is_missing(value) else float(value)
-
-
 @dataclass(frozen=True)
 class Group:
     """One query of a frame: the request, its responses in original order, and their row positions in the frame."""
@@ -130,7 +122,7 @@ def groups(frame: pd.DataFrame, text_column: str = "text") -> list[Group]:
         ranks = sub["rank"] if "rank" in sub.columns else [None] * len(sub)
         scores = sub["score"] if "score" in sub.columns else [None] * len(sub)
         responses = [
-            GenerationResponse(str(docno), text, _int_or_none(rank), _float_or_none(score))
+            GenerationResponse(str(docno), text, rank, score)
             for docno, text, rank, score in zip(sub["docno"], sub[text_column], ranks, scores, strict=True)
         ]
         out.append(Group(request, responses, rows))
