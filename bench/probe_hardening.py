@@ -216,6 +216,37 @@ def numpy_float_nan_text_abstains() -> None:
     abstains(COH1.preferences(REQUEST, [*GOOD, r]), 2)
 
 
+@probe("data model")
+def str_subclass_text() -> None:
+    class Text(str):
+        pass
+    r = GenerationResponse(Text("x"), Text("Cats purr [1]."))
+    if type(r.text) is not str or type(r.id) is not str:
+        raise Wrong("str subclass kept")
+
+
+@probe("data model")
+def series_context_with_na() -> None:
+    request = GenerationRequest("q", "Why?", pd.Series(["Cats purr.", pd.NA, None]))
+    if request.context != ("Cats purr.",):
+        raise Wrong(f"context {request.context!r}")
+
+
+@probe("data model")
+def rank_string_refused() -> None:
+    refuses(lambda: GenerationResponse("a", "t", rank="first"), TypeError, "rank")
+
+
+@probe("data model")
+def score_bool_refused() -> None:
+    refuses(lambda: GenerationResponse("a", "t", score=True), TypeError, "score")
+
+
+@probe("data model")
+def blank_id_refused() -> None:
+    refuses(lambda: GenerationResponse("  ", "t"), ValueError, "id")
+
+
 # == feature axioms on undefined values ==================================================================
 def _every_parsed_axiom():
     from ir_rag_axioms.axioms import registry
@@ -250,6 +281,19 @@ def term_axioms_on_punctuation() -> None:
             matrix = registry.get(name).preferences(REQUEST, responses)
             if not np.isfinite(matrix).all():
                 raise Wrong(f"{name}: {matrix.tolist()}")
+
+
+@probe("undefined values")
+def punctuation_query_and_context() -> None:
+    from ir_rag_axioms.axioms import registry
+    request = GenerationRequest("q", "?", ["...", "?!"])
+    responses = [GenerationResponse("a", "..."), GenerationResponse("b", "Cats purr."), GenerationResponse("c", ":)")]
+    for name in registry.names():
+        if name in ("CLAR1", "CROWD", "NUGGET", "LLM_ORIG") or "Arg" in name:
+            continue
+        matrix = registry.get(name).preferences(request, responses)
+        if not np.isfinite(matrix).all() or not np.array_equal(matrix, -matrix.T):
+            raise Wrong(f"{name}: {matrix.tolist()}")
 
 
 # == axiom parameters ===================================================================================
@@ -316,6 +360,31 @@ def majority_minimum_votes_nan() -> None:
 @probe("axiom parameters")
 def len_precondition_negative() -> None:
     refuses(lambda: parse("TFC1(precondition=LEN(margin_fraction=-0.5))"), ValueError, "margin_fraction")
+
+
+@probe("axiom parameters")
+def bm25_b_out_of_range() -> None:
+    refuses(lambda: parse("GEN_TFC3(statistics=ContextStatistics(b=5.0))"), ValueError, "b")
+
+
+@probe("axiom parameters")
+def asl_negative_length() -> None:
+    refuses(lambda: parse("aSL(min_sentence_length=-3)"), ValueError, "min_sentence_length")
+
+
+@probe("axiom parameters")
+def similarity_wrong_type() -> None:
+    refuses(lambda: parse("REG(similarity=3)"), TypeError, "similarity")
+
+
+@probe("axiom parameters")
+def reranker_nan_weight() -> None:
+    refuses(lambda: AxiomaticReranker(CORR1, weights=[float("nan")]), ValueError, "weights")
+
+
+@probe("axiom parameters")
+def reranker_string_seed() -> None:
+    refuses(lambda: AxiomaticReranker(CORR1, seed="x"), ValueError, "seed")
 
 
 # == expressions ========================================================================================
@@ -385,6 +454,38 @@ def sum_of_170_repr_round_trip() -> None:
         axiom = axiom + (CORR1 if k % 2 else COH1)
     if repr(parse(repr(axiom))) != repr(axiom):
         raise Wrong("repr does not parse back")
+
+
+@probe("expressions")
+def number_minus_axiom() -> None:
+    axiom = parse("2 - COH1")
+    if repr(parse(repr(axiom))) != repr(axiom):
+        raise Wrong(repr(axiom))
+
+
+@probe("expressions")
+def bitwise_between_numbers_refused() -> None:
+    refuses(lambda: parse("COH1 + (2 | 1)"), ValueError, "cannot combine")
+
+
+@probe("expressions")
+def modulo_by_zero_refused() -> None:
+    refuses(lambda: parse("COH1 + 2 % (2 - 2)"), ValueError, "cannot combine")
+
+
+@probe("expressions")
+def double_negative_constant_round_trip() -> None:
+    axiom = parse("COH1 - -2")
+    if repr(parse(repr(axiom))) != repr(axiom):
+        raise Wrong(repr(axiom))
+
+
+@probe("expressions")
+def alternating_operators_nested_too_deep() -> None:
+    spec = "COH1"
+    for _ in range(300):
+        spec = f"({spec} + CORR1) * COH1"
+    refuses(lambda: parse(spec), ValueError, "limit")
 
 
 # == environment ========================================================================================
@@ -504,6 +605,40 @@ def write_trec_run_empty_qid() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         frame = pd.DataFrame({"qid": ["", "1"], "docno": ["a", "b"], "score": [2.0, 1.0]})
         refuses(lambda: write_trec_run(frame, Path(tmp) / "run.txt"), ValueError, "qid")
+
+
+@probe("frames")
+def responses_frame_nan_qid() -> None:
+    from ir_rag_axioms.runs import responses_frame
+    refuses(lambda: responses_frame([{"qid": float("nan"), "query": "q", "docno": "a", "text": "t"}]),
+            ValueError, "qid")
+
+
+@probe("frames")
+def preferences_transformer_na_docno() -> None:
+    from ir_rag_axioms import AxiomaticPreferences
+    frame = _frame(docno=["a", None])
+    refuses(lambda: AxiomaticPreferences(CORR1)(frame), ValueError, "docno")
+
+
+@probe("frames")
+def features_transformer_na_text() -> None:
+    from ir_rag_axioms import AxiomFeatures
+    out = AxiomFeatures([CORR1, COH1])(_frame(text=pd.array([GOOD[0].text, pd.NA], dtype="string")))
+    if len(out) != 2:
+        raise Wrong("rows lost")
+
+
+@probe("frames")
+def string_rank_column() -> None:
+    refuses(lambda: AxiomaticReranker(CORR1)(_frame(rank=["first", "second"])), TypeError, "rank")
+
+
+@probe("frames")
+def integer_docnos() -> None:
+    out = AxiomaticReranker(CORR1)(_frame(docno=[1, 2]))
+    if sorted(out["docno"].tolist()) != [1, 2]:
+        raise Wrong("docnos changed")
 
 
 # == matrices and aggregation ===========================================================================
@@ -654,6 +789,56 @@ def nugget_file_bad_record() -> None:
     tmp = Path(tempfile.mkdtemp())
     path = _gz(tmp / "nugget_assignment.x.jsonl.gz", [json.dumps({"qid": "1", "run_id": "r", "nuggets": "none"})])
     refuses(lambda: nugget_qrels(path), ValueError, "line 1", "nuggets")
+
+
+@probe("files")
+def crowd_responses_context_not_a_list() -> None:
+    from ir_rag_axioms.datasets.crowd import load_crowd_responses
+    tmp = Path(tempfile.mkdtemp())
+    _gz(tmp / "responses.jsonl.gz", [json.dumps({"response": "r", "topic": "t", "query": "q", "kind": "human",
+                                                  "style": "bullet", "raw_text": "x", "references_texts": {"a": 1}})])
+    refuses(lambda: load_crowd_responses(tmp), ValueError, "line 1", "references_texts")
+
+
+@probe("files")
+def llm_rating_string_probability() -> None:
+    from ir_rag_axioms.datasets.llm import load_llm_ratings
+    tmp = Path(tempfile.mkdtemp())
+    (tmp / "ratings-m.jsonl").write_text(json.dumps({"topic": "t", "response": "r", "probability": "high"}) + "\n")
+    refuses(lambda: load_llm_ratings("m", tmp), ValueError, "line 1", "probability")
+
+
+@probe("files")
+def nugget_unknown_assignment() -> None:
+    from ir_rag_axioms.datasets.nuggets import load_nugget_assignments
+    tmp = Path(tempfile.mkdtemp())
+    record = {"qid": "1", "query": "q", "run_id": "r", "answer_text": "a",
+              "nuggets": [{"text": "n", "importance": "vital", "assignment": "supported"}]}
+    (tmp / "nugget_assignment.x.jsonl").write_text(json.dumps(record) + "\n")
+    refuses(lambda: load_nugget_assignments(tmp), ValueError, "line 1", "assignment")
+
+
+@probe("files")
+def topics_without_tab() -> None:
+    from ir_rag_axioms.datasets.crowd import load_crowd_topics
+    tmp = Path(tempfile.mkdtemp())
+    (tmp / "topics.rag24.test.txt").write_text("1 no tab here\n")
+    refuses(lambda: load_crowd_topics(tmp), ValueError, "line 1")
+
+
+@probe("files")
+def damaged_cached_download_replaced() -> None:
+    from ir_rag_axioms.datasets import files
+    with tempfile.TemporaryDirectory() as home, env(IR_DATASETS_HOME=home, IR_RAG_AXIOMS_DATA=""):
+        cached = files.cache_root() / files.CROWD_TOPICS.folder / files.CROWD_TOPICS.download_name
+        cached.parent.mkdir(parents=True)
+        cached.write_text("1\ttruncated")
+        try:
+            files.resolve(files.CROWD_TOPICS, download=False)
+        except files.DataFileError:
+            pass
+        if cached.exists():
+            raise Wrong("a damaged cached download is used")
 
 
 # == CLI ================================================================================================
@@ -856,6 +1041,9 @@ class _Server:
                 self.wfile.write(body)
 
             def do_GET(self) -> None:  # noqa: N802
+                if owner.stall_get:
+                    owner.release.wait(30)
+                    return
                 self._reply(json.dumps([{"name": "English", "code": "en", "longCode": "en-US"}]).encode())
 
             def do_POST(self) -> None:  # noqa: N802
@@ -885,6 +1073,7 @@ class _Server:
                 pass
 
         self.posts = 0
+        self.stall_get = False
         self.release = threading.Event()
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
@@ -959,6 +1148,22 @@ def languagetool_refused_port() -> None:
     from ir_rag_axioms.analysis.resources import ToolUnavailableError
     refuses(lambda: CLAR1(languagetool_url="http://127.0.0.1:1").preferences(REQUEST, GOOD),
             ToolUnavailableError, "127.0.0.1:1")
+
+
+@probe("network", 60)
+def download_from_a_stalling_server() -> None:
+    import dataclasses
+
+    from ir_rag_axioms.datasets import files
+    server = _Server("stall")
+    try:
+        with tempfile.TemporaryDirectory() as home, env(IR_DATASETS_HOME=home, IR_RAG_AXIOMS_DATA="",
+                                                         IR_DATASETS_DL_TIMEOUT="2", NO_PROXY="127.0.0.1"):
+            spec = dataclasses.replace(files.CROWD_TOPICS, url=server.url + "/topics.rag24.test.txt")
+            server.stall_get = True
+            refuses(lambda: files.resolve(spec), files.DataFileError, server.url)
+    finally:
+        server.close()
 
 
 # == running ============================================================================================

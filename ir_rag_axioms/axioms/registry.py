@@ -81,7 +81,9 @@ def parse(spec: str) -> Axiom:
     try:
         tree = ast.parse(spec.strip(), mode="eval")
     except SyntaxError as error:
-        raise ValueError(f"cannot parse axiom spec {spec[:200]!r}: {error.msg}") from error
+        hint = "; over the parser's limit of nesting: write chains with one operator (a + b + c), which stay flat" \
+            if "nested" in str(error.msg) else ""
+        raise ValueError(f"cannot parse axiom spec {spec[:200]!r}: {error.msg}{hint}") from error
     except (RecursionError, MemoryError) as error:
         raise ValueError(f"axiom spec over the parser's limit (about 2,500 operators or deep nesting): "
                          f"{spec[:100]!r}...; build long combinations in Python (e.g. Sum.of(*axioms))") from error
