@@ -1019,9 +1019,13 @@ def cache_key_includes_env_settings() -> None:
     plain = cache_file("/tmp/x", CORR1, items)
     with env(IR_RAG_AXIOMS_LANGUAGETOOL="http://127.0.0.1:1"):
         other = cache_file("/tmp/x", CORR1, items)
-    with env(IR_RAG_AXIOMS_MAX_TEXT_CHARS="50"):
-        shorter = cache_file("/tmp/x", CORR1, items)
-    if plain in (other, shorter):
+    code = ("from ir_rag_axioms import CORR1, GenerationRequest as Q, GenerationResponse as R\n"
+            "from ir_rag_axioms.evaluation import cache_file\n"
+            "print(cache_file('/tmp/x', CORR1, [(Q('q', 'Why?'), [R('a', 'Cats.')])]).name)\n")
+    keys = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                           env={**os.environ, "IR_RAG_AXIOMS_MAX_TEXT_CHARS": limit},
+                           cwd=Path(__file__).resolve().parents[1]).stdout for limit in ("50", "200000")}
+    if plain == other or len(keys) != 2:
         raise Wrong("the cache key ignores a setting from the environment")
 
 

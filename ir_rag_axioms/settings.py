@@ -33,6 +33,11 @@ def env_int(name: str, default: int, minimum: int = 0) -> int:
     return value
 
 
+def env_text(name: str) -> str | None:
+    """Text (path, URL, address) environment variable ``name``, stripped; None when unset or blank."""
+    return os.environ.get(name, "").strip() or None
+
+
 def env_flag(name: str) -> bool:
     """Boolean environment variable ``name``: 1/true/yes/on or 0/false/no/off (unset or blank: False)."""
     raw = os.environ.get(name, "").strip().lower()
@@ -93,8 +98,13 @@ def languagetool_timeout() -> float:
 
 
 def fingerprint() -> str:
-    """The environment settings that change a result (text length limit, LanguageTool server), for cache keys."""
-    return f"max_text_chars={max_text_chars()};languagetool={languagetool_url() or ''}"
+    """The environment settings that change a result (text length limit, LanguageTool server), for cache keys.
+
+    The text length limit is the one in effect (read when the package was imported).
+    """
+    from ir_rag_axioms.analysis.cache import MAX_TEXT_CHARS
+
+    return f"max_text_chars={MAX_TEXT_CHARS};languagetool={languagetool_url() or ''}"
 
 
 def package_version() -> str:

@@ -91,7 +91,7 @@ def llm_ratings_file(model: str) -> DataFile:
 
 def cache_root() -> Path:
     """Our folder in ir_datasets' home (``$IR_DATASETS_HOME``, default ``~/.ir_datasets``)."""
-    home = os.environ.get("IR_DATASETS_HOME")
+    home = settings.env_text("IR_DATASETS_HOME")
     return (Path(home) if home else Path.home() / ".ir_datasets") / "ir-rag-axioms"
 
 
@@ -128,7 +128,7 @@ def resolve(spec: DataFile, path: str | os.PathLike | None = None, download: boo
                 f"(also looked in {given / spec.folder}); {_how(spec)}"
             )
         return verified(spec, found)
-    env = os.environ.get(ENV_VAR)
+    env = settings.env_text(ENV_VAR)
     if env:
         found = _find_in(Path(env), spec)
         if found is None:
