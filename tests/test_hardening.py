@@ -407,3 +407,15 @@ def test_lone_surrogates_are_replaced_with_a_warning_naming_the_response():
     with pytest.warns(UserWarning, match="GenerationResponse 's': text holds lone surrogates"):
         response = GenerationResponse("s", "Cats \ud800 purr.")
     assert response.text == "Cats \ufffd purr."
+
+
+def test_a_truncated_data_file_is_an_error_through_ir_datasets(tmp_path: Path, data_dir: Path):
+    from ir_rag_axioms.datasets.irds import register_crowd
+
+    data = (data_dir / "trec-rag-24-crowd" / "responses.jsonl.gz").read_bytes()
+    (tmp_path / "responses.jsonl.gz").write_bytes(data[: len(data) // 2])
+    dataset = register_crowd(tmp_path, name="hardening-truncated", cache_dir=tmp_path / "irds")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataFileWarning)
+        with pytest.raises(DataFileError, match="responses.jsonl.gz is corrupt or unreadable"):
+            dataset.docs_count()  # ir_datasets swallowed the old FileNotFoundError subclass and gave None
