@@ -31,7 +31,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(os.environ.get("PROBE_ROOT") or Path(__file__).resolve().parents[1])
+"""The checkout whose package is probed (``PROBE_ROOT=/path/to/other/checkout`` probes another one)."""
+sys.path.insert(0, str(ROOT))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 from ir_rag_axioms import (  # noqa: E402
@@ -139,7 +141,7 @@ def cli_subprocess(*argv: str, env_vars: dict[str, str] | None = None, fsize: in
     environment = {**os.environ, "HF_HUB_OFFLINE": "1", **(env_vars or {})}
     return subprocess.run([sys.executable, "-m", "ir_rag_axioms.cli", *argv], capture_output=True, text=True,
                           env=environment, timeout=timeout, preexec_fn=limit,
-                          cwd=Path(__file__).resolve().parents[1])
+                          cwd=ROOT)
 
 
 EVAL = ("evaluate", "--data", str(CROWD), "--oracle", "crowd:overall", "--topics", "1", "--no-figures", "--quiet")
@@ -502,7 +504,7 @@ def _import_with(**values: str) -> subprocess.CompletedProcess:
     with tempfile.TemporaryDirectory() as cache:
         return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                               env={**os.environ, "IR_RAG_AXIOMS_CACHE": cache, **values},
-                              cwd=Path(__file__).resolve().parents[1], timeout=120)
+                              cwd=ROOT, timeout=120)
 
 
 for _name, _value in (("IR_RAG_AXIOMS_MAX_TEXT_CHARS", "lots"), ("IR_RAG_AXIOMS_MAX_TEXT_CHARS", "-5"),
@@ -1024,7 +1026,7 @@ def cache_key_includes_env_settings() -> None:
             "print(cache_file('/tmp/x', CORR1, [(Q('q', 'Why?'), [R('a', 'Cats.')])]).name)\n")
     keys = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                            env={**os.environ, "IR_RAG_AXIOMS_MAX_TEXT_CHARS": limit},
-                           cwd=Path(__file__).resolve().parents[1]).stdout for limit in ("50", "200000")}
+                           cwd=ROOT).stdout for limit in ("50", "200000")}
     if plain == other or len(keys) != 2:
         raise Wrong("the cache key ignores a setting from the environment")
 

@@ -419,3 +419,12 @@ def test_a_truncated_data_file_is_an_error_through_ir_datasets(tmp_path: Path, d
         warnings.simplefilter("ignore", DataFileWarning)
         with pytest.raises(DataFileError, match="responses.jsonl.gz is corrupt or unreadable"):
             dataset.docs_count()  # ir_datasets swallowed the old FileNotFoundError subclass and gave None
+
+
+def test_more_texts_than_the_doc_bound_in_one_call_in_process():
+    from ir_rag_axioms.analysis.cache import Analysis
+
+    responses = [GenerationResponse(f"r{k}", f"Cats purr {'loudly ' * k}when content. They sleep.") for k in range(7)]
+    with Analysis(workers=1, max_docs=2) as analysis:  # one core free: parsed in-process, 7 texts > 2 Docs kept
+        matrix = COH1.preferences(REQUEST, responses, analysis=analysis)
+    assert matrix.shape == (7, 7) and np.array_equal(matrix, COH1.preferences(REQUEST, responses))

@@ -271,6 +271,9 @@ class Analysis:
         with self._compute:
             todo = [t for t in dict.fromkeys(texts) if not self._doc_has(model, t, pipes)]
             cached = {t: self._docs[(model, t)] for t in todo if (model, t) in self._docs}
+            pending = set(todo)
+            with self._lock:  # this call's Docs, held until it returns: more texts than max_docs evict each other
+                found = {t: self._docs[(model, t)][1] for t in dict.fromkeys(texts) if t not in pending}
             # A Doc parsed before with fewer components gets the entity recognizer (which reads no other component)
             # run on a copy; anything else is parsed anew with the union of the components.
             ner_only = [t for t in todo if t in cached and pipes - cached[t][0] == {"ner"} and _ner_alone(nlp)]
@@ -278,6 +281,7 @@ class Analysis:
                 copies = nlp.get_pipe("ner").pipe((cached[t][1].copy() for t in ner_only), batch_size=self.batch_size)
                 for text, doc in zip(ner_only, copies, strict=True):
                     self._keep_doc(model, text, cached[text][0] | pipes, doc)
+                    found[text] = doc
             fresh = [t for t in todo if t not in ner_only]
             for done in {pipes | cached.get(t, (frozenset(), None))[0] for t in fresh}:
                 batch = [t for t in fresh if pipes | cached.get(t, (frozenset(), None))[0] == done]
@@ -285,8 +289,8 @@ class Analysis:
                 inputs = [t if len(t) <= MAX_TEXT_CHARS else "" for t in batch]
                 for text, doc in zip(batch, nlp.pipe(inputs, disable=disable, batch_size=self.batch_size), strict=True):
                     self._keep_doc(model, text, done, doc)
-            with self._lock:
-                return [self._docs[(model, t)][1] for t in texts]
+                    found[text] = doc
+            return [found[t] for t in texts]
 
     def _doc_has(self, model: str, text: str, pipes: frozenset[str]) -> bool:
         cached = self._docs.get((model, text))
