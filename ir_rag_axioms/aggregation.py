@@ -90,8 +90,9 @@ def bradley_terry(
     n = s.shape[1]
     if n < 2:
         return np.zeros(n)
-    if prior <= 0:
-        raise ValueError(f"prior must be > 0 (it keeps the estimate finite when an item never loses), got {prior!r}")
+    if not (isinstance(prior, (int, float)) and np.isfinite(prior) and prior > 0):
+        raise ValueError(f"prior must be a finite number > 0 (it keeps the estimate finite when an item never loses), "
+                         f"got {prior!r}")
     if np.any(w < 0):
         raise ValueError("bradley_terry needs non-negative weights (wins are counted, not netted)")
     wins = np.tensordot(w, (s > 0).astype(np.float64), axes=1) + prior

@@ -77,17 +77,26 @@ def parse_axioms(text: str) -> dict[str, Any]:
     from ir_rag_axioms.axioms import registry
 
     axioms: dict[str, Any] = {}
+
+    def add(name: str, axiom: Any) -> None:
+        if name in axioms:
+            raise ValueError(f"duplicate axiom name {name!r} in --axioms; give each axiom its own name (NAME=SPEC)")
+        axioms[name] = axiom
+
     for item in split_specs(text):
         if item.lower() in ("ictir2025", "ictir"):
             from ir_rag_axioms import presets
 
-            axioms.update(presets.ICTIR2025)
+            for name, axiom in presets.ICTIR2025.items():
+                add(name, axiom)
             continue
         named = re.match(r"^\s*([\w.-]+)\s*=(?!=)(.+)$", item)
         if named:
-            axioms[named.group(1)] = registry.parse(named.group(2))
+            add(named.group(1), registry.parse(named.group(2)))
         else:
-            axioms[item] = registry.parse(item)
+            add(item, registry.parse(item))
+    if not axioms:
+        raise ValueError(f"--axioms {text!r} names no axiom; e.g. --axioms ictir2025 or --axioms 'COH1,CORR1'")
     return axioms
 
 
@@ -99,9 +108,13 @@ def evaluate(args: argparse.Namespace) -> int:
     """
     from ir_rag_axioms import evaluation, report
     from ir_rag_axioms.datasets import judged_items
+    from ir_rag_axioms.output import writable_folder
 
     oracle = parse_oracle(args.oracle, args.data, args.duplicates, args.responses)
     axioms = parse_axioms(args.axioms)
+    evaluation.check_samples(args.bootstrap)
+    out = writable_folder(args.out, "report (--out)")  # before any work: nothing is computed for nothing
+    cache = _usable_cache(args.cache)
     items = judged_items(oracle, args.data, args.responses)
     if args.topics:
         items = items[: args.topics]
@@ -111,18 +124,46 @@ def evaluate(args: argparse.Namespace) -> int:
     truth = oracle.preferences_batch(items)
     execution = {"backend": args.backend, "workers": args.workers, "chunk_size": args.chunk_size,
                  "ray_address": args.ray_address}
-    if args.cache:  # the persistent analysis store, shared by every axiom and configuration
+    if cache:  # the persistent analysis store, shared by every axiom and configuration
         from ir_rag_axioms.analysis.cache import Analysis
 
         if args.backend == "local":
-            execution["analysis"] = Analysis(workers=args.workers, store=args.cache, max_texts=200_000)
-    matrices = Path(args.cache) / "matrices" if args.cache else None
+            execution["analysis"] = Analysis(workers=args.workers, store=cache, max_texts=200_000)
+    matrices = Path(cache) / "matrices" if cache else None
     preferences = evaluation.compute_preferences(axioms, items, not args.quiet, matrices, **execution)
     table = evaluation.evaluation_table(preferences, truth, samples=args.bootstrap, seed=args.seed)
-    text = report.write_report(args.out, table, preferences, truth, args.oracle, args.figures)
+    text = report.write_report(out, table, preferences, truth, args.oracle, args.figures)
     print(f"{repr(oracle)} on {len(items)} topics ({sum(len(r) for _, r in items)} responses)")
     print(text, end="")
     return 0
+
+
+def _usable_cache(cache: str | None) -> str | None:
+    """The cache folder if it can be written; else a warning and no cache (the evaluation still runs)."""
+    from ir_rag_axioms.output import OutputError, writable_folder
+
+    if not cache:
+        return None
+    try:
+        writable_folder(Path(cache) / "matrices", "cache (--cache)")
+    except OutputError as error:
+        print(f"ir-rag-axioms evaluate: warning: {error}; running without a cache", file=sys.stderr)
+        return None
+    return cache
+
+
+def count(minimum: int) -> Any:
+    """An argparse type: a whole number >= ``minimum`` (argparse names the option in its error)."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
+        return value
+    parse.__name__ = f"whole number >= {minimum}"
+    return parse
 
 
 def list_axioms(args: argparse.Namespace) -> int:
@@ -159,17 +200,17 @@ def build_parser() -> argparse.ArgumentParser:
                     help="crowd responses file/folder (llm oracle: evaluate on the crowd responses with context)")
     ev.add_argument("--duplicates", choices=["mean", "last"], default="mean",
                     help="crowd pairs judged twice: average both (default) or keep the later row (reference)")
-    ev.add_argument("--topics", type=int, default=0, help="evaluate only the first N judged topics")
-    ev.add_argument("--bootstrap", type=int, default=0,
+    ev.add_argument("--topics", type=count(0), default=0, help="evaluate only the first N judged topics")
+    ev.add_argument("--bootstrap", type=count(0), default=0,
                     help="bootstrap samples for 95%% confidence intervals (0: none)")
     ev.add_argument("--seed", type=int, default=0, help="bootstrap seed")
     ev.add_argument("--cache", help="folder of the persistent analysis cache (default: $IR_RAG_AXIOMS_CACHE) and of "
                     "each axiom's matrices (keyed by the package version, settings, its repr and the texts)")
-    ev.add_argument("--workers", type=int, help="analysis worker processes (default: the free cores)")
+    ev.add_argument("--workers", type=count(1), help="analysis worker processes (default: the free cores)")
     ev.add_argument("--backend", choices=["local", "ray"], default="local",
                     help="where to compute (ray: a Ray cluster)")
     ev.add_argument("--ray-address", help="Ray cluster address (default: $RAY_ADDRESS, else a local Ray)")
-    ev.add_argument("--chunk-size", type=int, default=16, help="topics analysed together (memory stays bounded)")
+    ev.add_argument("--chunk-size", type=count(1), default=16, help="topics analysed together (memory stays bounded)")
     ev.add_argument("--no-figures", dest="figures", action="store_false", help="skip the figures")
     ev.add_argument("--quiet", action="store_true", help="no progress bars")
     ev.set_defaults(func=evaluate)
@@ -187,12 +228,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv and argv[0] == "demo":
         return demo(argv[1:])
     args = build_parser().parse_args(argv)
+    from ir_rag_axioms.analysis.resources import ToolUnavailableError
     from ir_rag_axioms.datasets.files import DataFileError
 
     try:
         return int(args.func(args))
-    except (DataFileError, ValueError, KeyError) as error:  # bad files, oracle or axiom specs: a message, no traceback
-        print(f"ir-rag-axioms {args.command}: error: {error}", file=sys.stderr)
+    except (DataFileError, ValueError, TypeError, KeyError, OSError, ToolUnavailableError) as error:
+        # bad files, specs or arguments, an unwritable output: a message, no traceback
+        message = error.args[0] if isinstance(error, KeyError) and error.args else error
+        print(f"ir-rag-axioms {args.command}: error: {message}", file=sys.stderr)
         return 2
 
 

@@ -10,9 +10,11 @@ decisiveness and (relaxed) consistency. Sums run over all topics (micro average)
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import warnings
+import zipfile
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -109,7 +111,20 @@ def bootstrap(
     Seeded, deterministic; consistency over the samples where the axiom decides.
     """
     counts = topic_counts(preferences, oracle)
-    return _bootstrap_counts(counts, samples, confidence, seed)
+    return _bootstrap_counts(counts, check_samples(samples), confidence, seed)
+
+
+MAX_BOOTSTRAP_SAMPLES = 100_000
+"""The most bootstrap samples ``evaluation_table`` and the CLI accept (memory grows with samples x topics)."""
+
+
+def check_samples(samples: object) -> int:
+    """``samples`` as a whole number in [0, MAX_BOOTSTRAP_SAMPLES]; ValueError/TypeError saying so otherwise."""
+    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)):
+        raise TypeError(f"bootstrap samples must be a whole number, got {type(samples).__name__} {samples!r}")
+    if not 0 <= samples <= MAX_BOOTSTRAP_SAMPLES:
+        raise ValueError(f"bootstrap samples must be between 0 (none) and {MAX_BOOTSTRAP_SAMPLES:,}, got {samples}")
+    return int(samples)
 
 
 def _measures(sums: np.ndarray) -> np.ndarray:
@@ -158,6 +173,7 @@ def _table(counts: Mapping[str, np.ndarray], samples: int, confidence: float, se
 
     Measures (+ intervals if ``samples`` > 0), by effectiveness descending if ``sort``.
     """
+    check_samples(samples)
     rows = []
     for name, topic_rows in counts.items():
         row: dict[str, Any] = {"axiom": name, **scores_from_counts(topic_rows)}
@@ -272,9 +288,9 @@ def compute_preferences(
     files = {name: cache_file(cache_dir, axiom, items) if cache_dir else None for name, axiom in axioms.items()}
     out: dict[str, list[np.ndarray]] = {}
     for name, file in files.items():
-        if file is not None and file.is_file():
-            with np.load(file) as stored:
-                out[name] = [stored[str(k)] for k in range(len(items))]
+        cached = _load_matrices(file, items) if file is not None else None
+        if cached is not None:
+            out[name] = cached
     todo = {name: axiom for name, axiom in axioms.items() if name not in out and _usable(name, axiom)}
     if todo:
         computed: dict[str, list[np.ndarray]] = {name: [] for name in todo}
@@ -285,10 +301,48 @@ def compute_preferences(
             out[name] = matrices
             file = files[name]
             if file is not None:
-                file.parent.mkdir(parents=True, exist_ok=True)
-                arrays: dict[str, Any] = {str(k): m for k, m in enumerate(matrices)}  # keyword arrays for savez
-                np.savez_compressed(file, **arrays)
+                _store_matrices(file, matrices)
     return {name: out[name] for name in axioms if name in out}
+
+
+def _load_matrices(file: Path, items: Sequence) -> list[np.ndarray] | None:
+    """The cached matrices of ``file`` if present and whole (one of the right shape per item); else None.
+
+    A damaged entry (truncated, corrupt, wrong shapes) is reported with a warning, removed and recomputed.
+    """
+    if not file.is_file():
+        return None
+    try:
+        with np.load(file, allow_pickle=False) as stored:
+            matrices = [stored[str(k)] for k in range(len(items))]
+        if all(m.shape == (len(r), len(r)) for m, (_, r) in zip(matrices, items, strict=True)):
+            return matrices
+        problem = "matrices of the wrong shape"
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:
+        problem = f"{type(error).__name__}: {error}"
+    warnings.warn(f"the cached matrices {file} are damaged ({problem}); they are recomputed", stacklevel=3)
+    with contextlib.suppress(OSError):
+        file.unlink()
+    return None
+
+
+def _store_matrices(file: Path, matrices: list[np.ndarray]) -> None:
+    """Write the matrices atomically; a cache that cannot be written is a warning (the results are kept)."""
+    from ir_rag_axioms.output import OutputError, atomic_write
+
+    arrays: dict[str, Any] = {str(k): m for k, m in enumerate(matrices)}
+    try:
+        file.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(file, lambda path: _savez(path, arrays))
+    except OSError as error:
+        problem = str(error) if isinstance(error, OutputError) else f"{type(error).__name__}: {error}"
+        warnings.warn(f"the matrix cache was not written: {problem}", stacklevel=3)
+
+
+def _savez(path: Path, arrays: dict[str, Any]) -> None:
+    """``np.savez_compressed`` into an open file (numpy would append .npz to a path without it)."""
+    with open(path, "wb") as handle:
+        np.savez_compressed(handle, **arrays)
 
 
 def _usable(name: str, axiom: Any) -> bool:

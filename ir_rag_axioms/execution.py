@@ -18,6 +18,7 @@ from typing import Any, Literal, get_args
 
 import numpy as np
 
+from ir_rag_axioms import settings
 from ir_rag_axioms.analysis.cache import Analysis, scoped_analysis
 from ir_rag_axioms.axioms.base import Axiom, Item, analyse, check_responses
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
@@ -180,7 +181,7 @@ def _ray_start(ray: Any, address: str | None, workers: int | None) -> bool:
     """
     if ray.is_initialized():
         return False
-    address = address or os.environ.get("RAY_ADDRESS")
+    address = address or settings.env_text("RAY_ADDRESS")
     if address:
         ray.init(address=address, log_to_driver=False)
     else:

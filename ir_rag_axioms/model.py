@@ -2,18 +2,78 @@
 
 from __future__ import annotations
 
-import math
-from collections.abc import Sequence
+import re
+import warnings
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+_SURROGATES = re.compile("[\ud800-\udfff]")
+
+
+def is_missing(value: object) -> bool:
+    """Whether ``value`` is a missing value: None, NaN (any float type) or ``pd.NA``/``pd.NaT``."""
+    if value is None:
+        return True
+    if isinstance(value, (float, np.floating)):
+        return bool(np.isnan(value))
+    return type(value).__name__ in ("NAType", "NaTType")
 
 
 def _clean_text(value: object, what: str) -> str:
-    """Return ``value`` as text; ``None`` and NaN become the empty string."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
+    """``value`` as a plain ``str`` (any str subclass, e.g. ``np.str_``); missing values become the empty string.
+
+    Lone surrogates (invalid UTF-16 halves) are replaced by U+FFFD, with a warning naming ``what``.
+    """
+    if is_missing(value):
         return ""
     if not isinstance(value, str):
-        raise TypeError(f"{what} must be a string, got {type(value).__name__}")
-    return value
+        raise TypeError(f"{what} must be a string, got {type(value).__name__} {value!r:.60}")
+    text = str.__str__(value)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        warnings.warn(f"{what} holds lone surrogates (not valid Unicode); they are replaced by U+FFFD",
+                      stacklevel=4)
+        text = _SURROGATES.sub("\ufffd", text)
+    return text
+
+
+def _clean_id(value: object, what: str) -> str:
+    """An identifier as ``str``; missing values (None, NaN, NA) and blank strings are refused."""
+    if is_missing(value) or (isinstance(value, str) and not value.strip()):
+        raise ValueError(f"{what} must be a non-empty identifier, got {value!r}")
+    if not isinstance(value, (str, int, np.integer)) or isinstance(value, bool):
+        raise TypeError(f"{what} must be a string or an integer, got {type(value).__name__} {value!r:.60}")
+    return _clean_text(value, what) if isinstance(value, str) else str(int(value))
+
+
+def _clean_number(value: object, what: str, whole: bool) -> float | int | None:
+    """A rank (``whole``) or score as int/float; missing values become None; other types are refused."""
+    if is_missing(value):
+        return None
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{what} must be a number or None, got {type(value).__name__} {value!r:.40}")
+    if whole:
+        if not float(value).is_integer():
+            raise ValueError(f"{what} must be a whole number, got {value!r}")
+        return int(value)
+    return float(value)
+
+
+def _clean_context(context: object, request_id: str) -> tuple[str, ...] | None:
+    """Context passages: a string or a sequence (list, tuple, numpy array, Series) of strings; None if empty."""
+    if context is None or is_missing(context):
+        return None
+    what = f"GenerationRequest {request_id!r}: context"
+    if isinstance(context, str):
+        context = (context,)
+    elif isinstance(context, (bytes, Mapping, Set)) or not isinstance(context, (Sequence, np.ndarray, pd.Series)):
+        raise TypeError(f"{what} must be a string or a sequence of passage strings, got {type(context).__name__}")
+    passages = tuple(_clean_text(p, f"{what} passage") for p in np.asarray(context, dtype=object).ravel())
+    return tuple(p for p in passages if p.strip()) or None
 
 
 @dataclass(frozen=True)
@@ -28,18 +88,9 @@ class GenerationRequest:
     """Retrieved context passages in rank order; ``None`` if the request has no context."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "id", str(self.id))
-        object.__setattr__(self, "text", _clean_text(self.text, "GenerationRequest.text"))
-        context = self.context
-        if context is not None:
-            if isinstance(context, str):
-                context = (context,)
-            elif not isinstance(context, Sequence) and not hasattr(context, "__iter__"):
-                raise TypeError("GenerationRequest.context must be a sequence of passage strings")
-            passages = tuple(_clean_text(p, "a context passage") for p in context)
-            passages = tuple(p for p in passages if p.strip())
-            context = passages or None
-        object.__setattr__(self, "context", context)
+        object.__setattr__(self, "id", _clean_id(self.id, "GenerationRequest.id"))
+        object.__setattr__(self, "text", _clean_text(self.text, f"GenerationRequest {self.id!r}: text"))
+        object.__setattr__(self, "context", _clean_context(self.context, self.id))
 
     @property
     def context_text(self) -> str:
@@ -61,8 +112,10 @@ class GenerationResponse:
     """Original retrieval score (higher = better), used by ORIG and LB1; ``None`` if unknown."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "id", str(self.id))
-        object.__setattr__(self, "text", _clean_text(self.text, "GenerationResponse.text"))
+        object.__setattr__(self, "id", _clean_id(self.id, "GenerationResponse.id"))
+        object.__setattr__(self, "text", _clean_text(self.text, f"GenerationResponse {self.id!r}: text"))
+        object.__setattr__(self, "rank", _clean_number(self.rank, f"GenerationResponse {self.id!r}: rank", True))
+        object.__setattr__(self, "score", _clean_number(self.score, f"GenerationResponse {self.id!r}: score", False))
 
 
 Query = GenerationRequest

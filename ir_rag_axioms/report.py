@@ -53,7 +53,7 @@ def plot_agreement(agreement: pd.DataFrame, path: str | os.PathLike, title: str)
     fig.colorbar(image, ax=ax, label="agreement on jointly decided pairs")
     ax.set_title(title, fontsize=9)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    fig.savefig(path, dpi=120, format="png")
     plt.close(fig)
 
 
@@ -76,35 +76,71 @@ def plot_votes(sweep: pd.DataFrame, path: str | os.PathLike, title: str) -> None
     ax.grid(alpha=0.3)
     ax.set_title(title, fontsize=9)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    fig.savefig(path, dpi=120, format="png")
     plt.close(fig)
 
 
-def _same_shape(matrices: list[np.ndarray]) -> bool:
-    return bool(matrices) and len({m.shape for m in matrices}) == 1
+def padded(matrices: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Topics of different sizes as one (T, n_max, n_max) array padded with NaN, and each topic's size n_t."""
+    sizes = np.array([len(m) for m in matrices], dtype=np.int64)
+    top = int(sizes.max()) if len(sizes) else 0
+    out = np.full((len(matrices), top, top), np.nan)
+    for t, m in enumerate(matrices):
+        out[t, : len(m), : len(m)] = m
+    return out, sizes
+
+
+def write_preferences(path: str | os.PathLike, matrices: Mapping[str, list[np.ndarray]]) -> Path:
+    """Write named per-topic matrices atomically as ``names``, ``sizes`` and NaN-padded ``matrices`` (K, T, n, n).
+
+    Names are data (any string), topics may have different sizes; ``read_preferences`` reads it back.
+    """
+    from ir_rag_axioms.output import atomic_write
+
+    names = list(matrices)
+    stacks = [padded(list(matrices[name])) for name in names]
+    sizes = stacks[0][1] if stacks else np.zeros(0, dtype=np.int64)
+    if any(not np.array_equal(s, sizes) for _, s in stacks):
+        raise ValueError("write_preferences needs the same topics (and sizes) for every name")
+    arrays: dict[str, Any] = {"names": np.array(names, dtype=str), "sizes": sizes,
+              "matrices": np.stack([m for m, _ in stacks]) if stacks else np.zeros((0, 0, 0, 0))}
+
+    def save(temporary: Path) -> None:
+        with open(temporary, "wb") as handle:
+            np.savez_compressed(handle, **arrays)
+    return atomic_write(path, save)
+
+
+def read_preferences(path: str | os.PathLike) -> dict[str, list[np.ndarray]]:
+    """Name -> one matrix per topic, from a file of ``write_preferences``."""
+    with np.load(path, allow_pickle=False) as stored:
+        names, sizes, matrices = stored["names"], stored["sizes"], stored["matrices"]
+    return {str(name): [matrices[k, t, :n, :n] for t, n in enumerate(sizes)] for k, name in enumerate(names)}
 
 
 def write_report(
     out: str | os.PathLike, table: pd.DataFrame, preferences: Mapping[str, list[np.ndarray]], truth: list[np.ndarray],
     oracle_name: str, figures: bool = True,
 ) -> str:
-    """Write the report in ``out``; return the markdown.
+    """Write the report in ``out`` (each file atomically); return the markdown.
 
-    Files: table.csv/.md, agreement.png/.csv and votes.png/.csv (if ``figures``) and preferences.npz.
+    Files: table.csv/.md, agreement.png/.csv and votes.png/.csv (if ``figures``) and preferences.npz
+    (``read_preferences``: the oracle as ``ORACLE``, then each axiom).
     """
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    table.to_csv(out / "table.csv", index=False)
+    from ir_rag_axioms.output import atomic_write, writable_folder, write_text
+
+    out = writable_folder(out, "report")
+    write_text(out / "table.csv", table.to_csv(index=False))
     text = markdown(table)
-    (out / "table.md").write_text(text)
+    write_text(out / "table.md", text)
     if figures and preferences:
         agreement = evaluation.agreement(preferences)
-        agreement.to_csv(out / "agreement.csv")
-        plot_agreement(agreement, out / "agreement.png", f"Inter-axiom agreement ({len(truth)} topics)")
+        write_text(out / "agreement.csv", agreement.to_csv())
+        title = f"Inter-axiom agreement ({len(truth)} topics)"
+        atomic_write(out / "agreement.png", lambda path: plot_agreement(agreement, path, title))
         sweep = evaluation.vote_sweep(preferences, truth)
-        sweep.to_csv(out / "votes.csv", index=False)
-        plot_votes(sweep, out / "votes.png", f"Majority vote of {len(preferences)} axioms vs. {oracle_name}")
-    oracle_stack: dict[str, Any] = {"ORACLE": np.stack(truth) if _same_shape(truth) else np.array([])}
-    stacks: dict[str, Any] = {n: np.stack(m) for n, m in preferences.items() if _same_shape(m)}
-    np.savez_compressed(out / "preferences.npz", **oracle_stack, **stacks)
+        write_text(out / "votes.csv", sweep.to_csv(index=False))
+        title = f"Majority vote of {len(preferences)} axioms vs. {oracle_name}"
+        atomic_write(out / "votes.png", lambda path: plot_votes(sweep, path, title))
+    write_preferences(out / "preferences.npz", {"ORACLE": truth, **preferences})
     return text

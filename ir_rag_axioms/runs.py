@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ir_rag_axioms.datasets.files import read_jsonl
-from ir_rag_axioms.datasets.nuggets import NUGGET_SCORES, nugget_score
+from ir_rag_axioms.datasets.files import NUGGET_ASSIGNMENTS, read_jsonl
+from ir_rag_axioms.datasets.nuggets import NUGGET_SCORES, check_nugget_record, nugget_score
 
 __all__ = ["NUGGET_SCORES", "kendall_tau", "nugget_answers", "nugget_qrels", "nugget_score", "read_jsonl",
            "responses_frame", "write_trec_run"]
@@ -49,7 +49,10 @@ def responses_frame(
     if missing:
         raise KeyError(f"responses_frame: missing field(s) {missing}; found {list(records.columns)} "
                        f"(map yours with qid=, query=, docno=, text=, context=)")
+    from ir_rag_axioms.pyterrier.frames import check_ids
+
     frame = records[list(fields)].rename(columns=fields).reset_index(drop=True)
+    check_ids(frame)
     frame["qid"] = frame["qid"].astype(str)
     frame["docno"] = frame["docno"].astype(str)
     dupes = frame[frame.duplicated(["qid", "docno"], keep=False)]
@@ -66,7 +69,8 @@ def nugget_answers(path: str | os.PathLike[str]) -> pd.DataFrame:
 
     Columns: qid, query, docno = run_id, text = answer_text, rank (file order), score.
     """
-    return responses_frame(read_jsonl(path), docno="run_id", text="answer_text")
+    return responses_frame(read_jsonl(path, NUGGET_ASSIGNMENTS, ("qid", "query", "run_id", "answer_text")),
+                           docno="run_id", text="answer_text")
 
 
 def nugget_qrels(
@@ -77,7 +81,8 @@ def nugget_qrels(
     Integer grades, as trec_eval needs; no qrel where the score is undefined.
     """
     rows = [
-        (str(r["qid"]), str(r["run_id"]), nugget_score(r["nuggets"], score, strict)) for r in read_jsonl(path)
+        (str(r["qid"]), str(r["run_id"]), nugget_score(r["nuggets"], score, strict))
+        for r in read_jsonl(path, NUGGET_ASSIGNMENTS, ("qid", "run_id", "nuggets"), check_nugget_record)
     ]
     qrels = pd.DataFrame(rows, columns=["qid", "docno", "nugget_score"]).dropna(subset=["nugget_score"])
     qrels["label"] = np.rint(qrels["nugget_score"] * scale).astype("int64")
@@ -99,6 +104,11 @@ def write_trec_run(frame: pd.DataFrame, path: str | os.PathLike[str], run_name: 
     if any(ch.isspace() for ch in run_name) or not run_name:
         raise ValueError(f"run_name must be a non-empty word without spaces, got {run_name!r}")
     run = frame.assign(qid=frame["qid"].astype(str), docno=frame["docno"].astype(str))
+    for column in ("qid", "docno"):  # a run file is whitespace-separated: an id with a space or newline breaks it
+        bad = run[column][frame[column].isna().to_numpy() | ~run[column].str.fullmatch(r"\S+").to_numpy(bool)]
+        if len(bad):
+            raise ValueError(f"write_trec_run: {column}s must be non-empty and without whitespace; found "
+                             f"{bad.head(3).tolist()!r}: replace or quote them before writing a TREC run")
     if "rank" in run.columns:  # ties in score keep the rank order
         run = run.sort_values(["qid", "rank"], kind="stable")
     if "score" not in run.columns:  # n, n - 1, ..., 1 in rank order

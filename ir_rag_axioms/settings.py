@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 
 MAX_TEXT_CHARS_ENV = "IR_RAG_AXIOMS_MAX_TEXT_CHARS"
@@ -10,6 +11,10 @@ TORCH_THREADS_ENV = "IR_RAG_AXIOMS_TORCH_THREADS"
 """torch threads per process for the encoder (default 1; 0 keeps torch's own setting)."""
 WORKERS_ENV = "IR_RAG_AXIOMS_WORKERS"
 """Default number of analysis worker processes (default: the cores not busy with other work)."""
+LANGUAGETOOL_ENV = "IR_RAG_AXIOMS_LANGUAGETOOL"
+"""URL of a LanguageTool server (e.g. ``http://localhost:8081``)."""
+LANGUAGETOOL_TIMEOUT_ENV = "IR_RAG_AXIOMS_LANGUAGETOOL_TIMEOUT"
+"""Seconds to wait for a LanguageTool reply (default 30; connecting waits at most 5 of them); 2 tries per check."""
 CACHE_ENV = "IR_RAG_AXIOMS_CACHE"
 """Directory of the persistent analysis cache (unset: no persistent cache)."""
 
@@ -25,6 +30,35 @@ def env_int(name: str, default: int, minimum: int = 0) -> int:
         raise ValueError(f"environment variable {name}={raw!r} is not a whole number") from None
     if value < minimum:
         raise ValueError(f"environment variable {name}={raw!r} must be at least {minimum}")
+    return value
+
+
+def env_text(name: str) -> str | None:
+    """Text (path, URL, address) environment variable ``name``, stripped; None when unset or blank."""
+    return os.environ.get(name, "").strip() or None
+
+
+def env_flag(name: str) -> bool:
+    """Boolean environment variable ``name``: 1/true/yes/on or 0/false/no/off (unset or blank: False)."""
+    raw = os.environ.get(name, "").strip().lower()
+    if raw in ("", "0", "false", "no", "off"):
+        return False
+    if raw in ("1", "true", "yes", "on"):
+        return True
+    raise ValueError(f"environment variable {name}={raw!r} must be 1/true/yes/on or 0/false/no/off")
+
+
+def env_float(name: str, default: float, minimum: float = 0.0) -> float:
+    """Number environment variable ``name`` (``default`` when unset or blank); ValueError naming it otherwise."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ValueError(f"environment variable {name}={raw!r} is not a number") from None
+    if not (math.isfinite(value) and value >= minimum):
+        raise ValueError(f"environment variable {name}={raw!r} must be a finite number of at least {minimum}")
     return value
 
 
@@ -47,11 +81,30 @@ def torch_threads() -> int:
     return env_int(TORCH_THREADS_ENV, 1, minimum=0)
 
 
-def fingerprint() -> str:
-    """The environment settings that change a result (text length limit, LanguageTool server), for cache keys."""
-    from ir_rag_axioms.analysis.resources import LANGUAGETOOL_ENV
+def languagetool_url() -> str | None:
+    """$IR_RAG_AXIOMS_LANGUAGETOOL (None when unset); ValueError naming it unless it is an http(s) URL."""
+    raw = os.environ.get(LANGUAGETOOL_ENV, "").strip()
+    if not raw:
+        return None
+    if not raw.lower().startswith(("http://", "https://")):
+        raise ValueError(f"environment variable {LANGUAGETOOL_ENV}={raw!r} must be an http(s) URL, "
+                         "e.g. http://localhost:8081")
+    return raw
 
-    return f"max_text_chars={max_text_chars()};languagetool={os.environ.get(LANGUAGETOOL_ENV, '')}"
+
+def languagetool_timeout() -> float:
+    """$IR_RAG_AXIOMS_LANGUAGETOOL_TIMEOUT in seconds (default 30)."""
+    return env_float(LANGUAGETOOL_TIMEOUT_ENV, 30.0, minimum=0.1)
+
+
+def fingerprint() -> str:
+    """The environment settings that change a result (text length limit, LanguageTool server), for cache keys.
+
+    The text length limit is the one in effect (read when the package was imported).
+    """
+    from ir_rag_axioms.analysis.cache import MAX_TEXT_CHARS
+
+    return f"max_text_chars={MAX_TEXT_CHARS};languagetool={languagetool_url() or ''}"
 
 
 def package_version() -> str:

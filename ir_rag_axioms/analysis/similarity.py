@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from ir_rag_axioms import settings
 from ir_rag_axioms.analysis.cache import default_analysis, memo_key
 from ir_rag_axioms.analysis.resources import DEFAULT_SENTENCE_MODEL, ToolUnavailableError
 
@@ -59,7 +60,7 @@ class TermSimilarity(ABC):
 
 
 def _wordnet_root() -> Path:
-    env = os.environ.get(WORDNET_ENV)
+    env = settings.env_text(WORDNET_ENV)
     candidates = [env] if env else []
     try:
         import nltk

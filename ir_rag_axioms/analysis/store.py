@@ -43,6 +43,8 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from ir_rag_axioms import settings
+
 T = TypeVar("T")
 
 FILE_NAME = "analysis.sqlite3"
@@ -130,15 +132,15 @@ def namespace(*parts: object) -> str:
 
 def default_store() -> DiskStore | None:
     """The store in the directory named by IR_RAG_AXIOMS_CACHE (one per setting and process), or None if unset."""
-    directory = os.environ.get(CACHE_ENV, "").strip()
+    directory = settings.env_text(CACHE_ENV)
     if not directory:
         return None
-    max_bytes = parse_max_bytes(os.environ.get(MAX_BYTES_ENV))
-    settings = (os.path.abspath(os.path.expanduser(directory)), max_bytes)
+    max_bytes = parse_max_bytes(settings.env_text(MAX_BYTES_ENV))
+    where = (os.path.abspath(os.path.expanduser(directory)), max_bytes)
     with _DEFAULT_LOCK:
-        if settings not in _DEFAULT_STORES:
-            _DEFAULT_STORES[settings] = DiskStore(*settings)
-        return _DEFAULT_STORES[settings]
+        if where not in _DEFAULT_STORES:
+            _DEFAULT_STORES[where] = DiskStore(*where)
+        return _DEFAULT_STORES[where]
 
 
 def parse_max_bytes(text: str | None) -> int | None:

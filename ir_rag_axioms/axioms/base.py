@@ -179,6 +179,11 @@ class Axiom(ABC):
 
         return Sum.of(self, -as_axiom(other))
 
+    def __rsub__(self, other: float) -> Axiom:
+        from ir_rag_axioms.axioms.combinators import Sum
+
+        return Sum.of(other, -self)
+
     def __mul__(self, other: Axiom | float) -> Axiom:
         from ir_rag_axioms.axioms.combinators import Product
 
@@ -190,9 +195,11 @@ class Axiom(ABC):
         return Product.of(other, self)
 
     def __neg__(self) -> Axiom:
-        from ir_rag_axioms.axioms.combinators import Negated
+        from ir_rag_axioms.axioms.combinators import Constant, Negated
 
-        return Negated(self)
+        if isinstance(self, Constant):
+            return Constant(-self.value)
+        return self.axiom if isinstance(self, Negated) else Negated(self)  # --a is a: negation chains stay flat
 
     def __pos__(self) -> Axiom:
         return self.normalized()
@@ -217,7 +224,7 @@ class Axiom(ABC):
         """This axiom with preferences mapped to their sign in {-1, 0, 1}."""
         from ir_rag_axioms.axioms.combinators import Normalized
 
-        return Normalized(self)
+        return self if isinstance(self, Normalized) else Normalized(self)  # ++a is +a
 
 
 def _check_request(request: GenerationRequest) -> GenerationRequest:
@@ -230,21 +237,40 @@ _SIMPLE_TYPES: dict[Any, tuple[type, ...]] = {bool: (bool,), int: (int,), float:
 """Annotated type -> accepted value types (a path may stand for a string: model and data locations)."""
 
 
+def _options(hint: Any) -> tuple[Any, ...]:
+    """The alternatives of an annotation (``X | None`` -> X, None; ``Literal["a", "b"]`` -> itself)."""
+    return typing.get_args(hint) if typing.get_origin(hint) in (typing.Union, _UnionType) else (hint,)
+
+
+def _fits(option: Any, value: Any) -> bool | None:
+    """Whether ``value`` fits one alternative; None if the alternative is not checked here."""
+    if option is type(None):
+        return value is None
+    if typing.get_origin(option) is typing.Literal:
+        return isinstance(value, str | int) and value in typing.get_args(option)
+    if option in _SIMPLE_TYPES:
+        return isinstance(value, _SIMPLE_TYPES[option]) and not (isinstance(value, bool) and option is not bool)
+    if isinstance(option, type):
+        return isinstance(value, option)
+    return None
+
+
+def _describe(option: Any) -> str:
+    if typing.get_origin(option) is typing.Literal:
+        return "one of " + ", ".join(repr(c) for c in typing.get_args(option))
+    return "None" if option is type(None) else getattr(option, "__name__", str(option))
+
+
 def _field_error(owner: str, name: str, hint: Any, value: Any) -> str | None:
     """Why ``value`` does not fit the annotated type; None if it fits.
 
-    Supported types: bool, int, float, str, or ``X | None`` of them.
+    Checked: bool, int, float, str, Literal choices, classes, and unions of them (``X | None``).
     """
-    options = typing.get_args(hint) if typing.get_origin(hint) in (typing.Union, _UnionType) else (hint,)
-    if any(o not in _SIMPLE_TYPES and o is not type(None) for o in options):
-        return None  # other types are checked by the axiom itself
-    if value is None and type(None) in options:
-        return None
-    allowed = tuple(t for o in options for t in _SIMPLE_TYPES.get(o, ()))
-    if isinstance(value, allowed) and not (isinstance(value, bool) and bool not in allowed):
-        return None
-    names = " or ".join(getattr(o, "__name__", str(o)) for o in options)
-    return f"{owner}: {name} must be {names}, got {type(value).__name__} {value!r}"
+    fits = [_fits(option, value) for option in _options(hint)]
+    if not fits or None in fits or any(fits):
+        return None  # it fits, or the annotation is not one we check (the axiom checks it itself)
+    names = " or ".join(_describe(o) for o in _options(hint))
+    return f"{owner}: {name} must be {names}, got {type(value).__name__} {value!r:.80}"
 
 
 @functools.cache
@@ -275,12 +301,20 @@ class ConfigurableAxiom(Axiom):
         """Parameter name -> current value."""
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
 
+    ranges: ClassVar[dict[str, tuple[float, float]]] = {}
+    """Parameter name -> inclusive (low, high) range of its value, checked at construction (NaN is refused)."""
+
     def __post_init__(self) -> None:
         hints = _hints(type(self))
         for f in dataclasses.fields(self):
-            error = _field_error(self.label, f.name, hints.get(f.name), getattr(self, f.name))
+            value = getattr(self, f.name)
+            error = _field_error(self.label, f.name, hints.get(f.name), value)
             if error:
-                raise TypeError(error)
+                is_choice = any(typing.get_origin(o) is typing.Literal for o in _options(hints.get(f.name)))
+                raise (ValueError if is_choice and isinstance(value, str) else TypeError)(error)
+            low, high = self.ranges.get(f.name, (-math.inf, math.inf))
+            if isinstance(value, int | float) and not low <= value <= high:
+                raise ValueError(f"{self.label}: {f.name} must be in [{low:g}, {high:g}], got {value!r}")
 
     @property
     def label(self) -> str:

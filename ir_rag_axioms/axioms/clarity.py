@@ -9,7 +9,7 @@ import numpy as np
 
 from ir_rag_axioms.analysis.cache import default_analysis, is_analysable, memo_key
 from ir_rag_axioms.analysis.features import Feature
-from ir_rag_axioms.analysis.resources import languagetool_url, load_languagetool
+from ir_rag_axioms.analysis.resources import check_grammar, languagetool_url, load_languagetool
 from ir_rag_axioms.axioms.base import FeatureAxiom, Item, ParsedAxiom
 from ir_rag_axioms.axioms.registry import register
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
@@ -32,8 +32,9 @@ def grammar_error_share(matches: Sequence[Any], text: str) -> float:
         issue = str(_field(match, "rule_issue_type", "ruleIssueType") or "").lower()
         category = str(_field(match, "category") or "").upper()
         if issue in GRAMMAR_ISSUE_TYPES or category == "GRAMMAR":
-            start = int(_field(match, "offset"))
-            covered[start : start + int(_field(match, "error_length", "errorLength"))] = True
+            start = int(_field(match, "offset") or 0)
+            end = start + max(0, int(_field(match, "error_length", "errorLength") or 0))
+            covered[max(0, start) : max(0, min(len(text), end))] = True  # a span is clipped to the text
     return float(covered.sum() / len(text)) if len(text) else float("nan")
 
 
@@ -62,8 +63,9 @@ class LanguageToolGrammarErrorProportionClarityAxiom(FeatureAxiom):
             self._share(tool, text)
 
     def _share(self, tool: Any, text: str) -> float:
-        key = memo_key("languagetool", self.language, languagetool_url(self.languagetool_url))
-        return default_analysis().memo(text, key, lambda: grammar_error_share(tool.check(text), text))
+        url = languagetool_url(self.languagetool_url)
+        key = memo_key("languagetool", self.language, url)
+        return default_analysis().memo(text, key, lambda: grammar_error_share(check_grammar(tool, text, url), text))
 
     def values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
         """Grammar-error character share of each response."""

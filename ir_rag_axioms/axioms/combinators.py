@@ -36,6 +36,24 @@ def as_axiom(value: Axiom | float) -> Axiom:
     raise TypeError(f"cannot combine an axiom with {type(value).__name__} {value!r}")
 
 
+MAX_DEPTH = 200
+"""Deepest nesting of combinators (``(a + b) * c`` is 2 deep); chains of one operator stay flat at any length."""
+
+
+def nesting_depth(axiom: Axiom) -> int:
+    """How deeply combinators nest in ``axiom`` (0 for a plain axiom), known at construction."""
+    return int(getattr(axiom, "_depth", 0))
+
+
+def _set_depth(combinator: Axiom, children: Sequence[Axiom]) -> None:
+    """Record the nesting depth; refuse more than ``MAX_DEPTH`` (repr, pickling and evaluation recurse over it)."""
+    depth = 1 + max(nesting_depth(c) for c in children)
+    if depth > MAX_DEPTH:
+        raise ValueError(f"axiom expression nested {depth} levels deep, more than the limit of {MAX_DEPTH}; "
+                         "write chains with one operator (a + b + c), which stay flat at any length")
+    object.__setattr__(combinator, "_depth", depth)
+
+
 class _Combination(Axiom, kw_only=False):
     """Several child axioms, read and prefetched together."""
 
@@ -49,6 +67,7 @@ class _Combination(Axiom, kw_only=False):
         if not children:
             raise ValueError("a combinator needs at least one axiom")
         object.__setattr__(self, "axioms", children)
+        _set_depth(self, children)
 
     @classmethod
     def of(cls, *parts: Axiom | float, **options: Any) -> Axiom:
@@ -166,6 +185,11 @@ class _Unary(Axiom, kw_only=False):
     """One child axiom, read and prefetched as itself."""
 
     axiom: Axiom
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.axiom, Axiom):
+            raise TypeError(f"{type(self).__name__} takes an axiom, got {type(self.axiom).__name__} {self.axiom!r}")
+        _set_depth(self, (self.axiom,))
 
     def reads(self) -> tuple[Reads, ...]:
         """The child's reads."""

@@ -58,16 +58,35 @@ _BINARY: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
     ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
     ast.BitOr: operator.or_, ast.BitAnd: operator.and_, ast.Mod: operator.mod,
 }
+_SYMBOLS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.BitOr: "|", ast.BitAnd: "&", ast.Mod: "%"}
 _UNARY: dict[type[ast.unaryop], Callable[[Any], Any]] = {ast.USub: operator.neg, ast.UAdd: operator.pos}
 
 
+MAX_SPEC_CHARS = 200_000
+"""Longest axiom spec ``parse`` reads; Python's parser also limits a spec to about 2,500 operators."""
+
+
 def parse(spec: str) -> Axiom:
-    """Build an axiom from its ``repr``-style spec, e.g. ``"COV1(aspect_extraction='entities') | ORIG()"``."""
+    """Build an axiom from its ``repr``-style spec, e.g. ``"COV1(aspect_extraction='entities') | ORIG()"``.
+
+    Chains of operators are evaluated iteratively, within ``MAX_SPEC_CHARS`` characters, about 2,500 operators
+    and ``combinators.MAX_DEPTH`` levels of nesting (ValueError beyond); no code in the spec is run.
+    """
     _load_all()
+    if not isinstance(spec, str):
+        raise TypeError(f"an axiom spec must be a string, got {type(spec).__name__}")
+    if len(spec) > MAX_SPEC_CHARS:
+        raise ValueError(f"axiom spec of {len(spec):,} characters is over the limit of {MAX_SPEC_CHARS:,}; "
+                         "build very long combinations in Python (e.g. Sum.of(*axioms))")
     try:
         tree = ast.parse(spec.strip(), mode="eval")
     except SyntaxError as error:
-        raise ValueError(f"cannot parse axiom spec {spec!r}: {error.msg}") from error
+        hint = "; over the parser's limit of nesting: write chains with one operator (a + b + c), which stay flat" \
+            if "nested" in str(error.msg) else ""
+        raise ValueError(f"cannot parse axiom spec {spec[:200]!r}: {error.msg}{hint}") from error
+    except (RecursionError, MemoryError) as error:
+        raise ValueError(f"axiom spec over the parser's limit (about 2,500 operators or deep nesting): "
+                         f"{spec[:100]!r}...; build long combinations in Python (e.g. Sum.of(*axioms))") from error
     result = _evaluate(tree.body, spec)
     if not isinstance(result, Axiom):
         raise ValueError(f"axiom spec {spec!r} does not describe an axiom")
@@ -110,13 +129,35 @@ def _evaluate(node: ast.AST, spec: str) -> Any:
             return target(*args, **kwargs)
         raise ValueError(f"in {spec!r}: {ast.unparse(node.func)} is not a configurable axiom")
     if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
-        return _BINARY[type(node.op)](_evaluate(node.left, spec), _evaluate(node.right, spec))
+        return _evaluate_chain(node, spec)
     if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
         operand = _evaluate(node.operand, spec)
         if isinstance(operand, (int, float)) and isinstance(node.op, ast.USub):
             return -operand
         return _UNARY[type(node.op)](operand)
     raise ValueError(f"unsupported syntax in axiom spec {spec!r}: {ast.unparse(node)}")
+
+
+def _evaluate_chain(node: ast.BinOp, spec: str) -> Any:
+    """A left-nested chain ``a + b - c | d ...`` evaluated iteratively (the left spine), not recursively."""
+    spine: list[ast.BinOp] = []
+    left: ast.AST = node
+    while isinstance(left, ast.BinOp) and type(left.op) in _BINARY:
+        spine.append(left)
+        left = left.left
+    value = _evaluate(left, spec)
+    for step in reversed(spine):
+        right = _evaluate(step.right, spec)
+        numbers = not isinstance(value, Axiom) and not isinstance(right, Axiom)
+        try:
+            if numbers and not isinstance(step.op, (ast.Add, ast.Sub, ast.Mult)):
+                raise TypeError("only + - * between numbers")
+            value = _BINARY[type(step.op)](value, right)
+        except (TypeError, ArithmeticError):
+            raise ValueError(f"in axiom spec {spec[:200]!r}: cannot combine {value!r:.60} and {right!r:.60} with "
+                             f"{_SYMBOLS[type(step.op)]}; operators join axioms (numbers only weigh them with "
+                             "+ - *)") from None
+    return value
 
 
 def _load_all() -> None:

@@ -84,14 +84,43 @@ def _with_probabilities(frame: pd.DataFrame) -> pd.DataFrame:
     return frame.assign(**columns)
 
 
+def check_response(row: dict) -> str | None:
+    """What is wrong with one responses record (None if nothing): strings, and a list of passage strings as context."""
+    for name in ("response", "topic", "query", "kind", "style", "raw_text"):
+        if (name != "raw_text" or row[name] is not None) and (not isinstance(row[name], (str, int))
+                                                             or isinstance(row[name], bool)):
+            return f"{name} must be a string, got {type(row[name]).__name__} {row[name]!r:.40}"
+    passages = row["references_texts"]
+    if passages is not None and (not isinstance(passages, list) or not all(isinstance(p, str) for p in passages)):
+        return f"references_texts must be a list of passage strings, got {passages!r:.60}"
+    return None
+
+
 def load_crowd_responses(path: PathLike | None = None) -> pd.DataFrame:
-    """The 1,806 crowd responses (one row each) plus ``name`` = kind-style; ``path``: the file or its folder."""
-    return load_frame(CROWD_RESPONSES, path, RESPONSE_FIELDS, "responses", _with_names)
+    """The 1,806 crowd responses (one row each) plus ``name`` = kind-style; ``path``: the file or its folder.
+
+    Each record is checked (``check_response``); a bad one raises DataFileError naming the file and line.
+    """
+    return load_frame(CROWD_RESPONSES, path, RESPONSE_FIELDS, "responses", _with_names, check_response)
+
+
+def check_rating(row: dict) -> str | None:
+    """What is wrong with one ratings record (None if nothing): a self-pair, or a probability outside [0, 1]."""
+    if str(row["response_a"]) == str(row["response_b"]):
+        return f"response_a and response_b are the same response {row['response_a']!r} (a self-pair)"
+    for name, value in row.items():
+        if name.endswith(("_p_a", "_p_n", "_p_b")) and value is not None:
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+                return f"{name} must be a probability in [0, 1] (or null), got {value!r}"
+    return None
 
 
 def load_crowd_ratings(path: PathLike | None = None) -> pd.DataFrame:
-    """The 1,352 pairwise crowd judgments in file order, ``<dim>_p_a/_p_n/_p_b`` per dimension (missing p_n is NaN)."""
-    return load_frame(CROWD_RATINGS, path, RATING_FIELDS, "judgments", _with_probabilities)
+    """The 1,352 pairwise crowd judgments in file order, ``<dim>_p_a/_p_n/_p_b`` per dimension (missing p_n is NaN).
+
+    Each record is checked (``check_rating``); a bad one raises DataFileError naming the file and line.
+    """
+    return load_frame(CROWD_RATINGS, path, RATING_FIELDS, "judgments", _with_probabilities, check_rating)
 
 
 def load_crowd_topics(path: PathLike | None = None) -> pd.DataFrame:
@@ -151,6 +180,8 @@ class CrowdJudgments:
             raise ValueError(f"the ratings frame lacks the column(s) {missing}")
         self.ratings = ratings.reset_index(drop=True)
         self.aliases: dict[tuple[str, str], str] = aliases(responses) if responses is not None else {}
+        if responses is not None:
+            _check_known(self.ratings, responses, self.aliases)
         self._tables: dict[tuple[tuple[str, ...], str], Table] = {}
 
     @property
@@ -168,6 +199,17 @@ class CrowdJudgments:
     def canonical(self, topic: str, response_id: str) -> str:
         """The response id behind a kind-style name of this topic (else the id itself)."""
         return self.aliases.get((topic, response_id), response_id)
+
+
+def _check_known(ratings: pd.DataFrame, responses: pd.DataFrame, names: dict[tuple[str, str], str]) -> None:
+    """Refuse judgments of responses that the responses file does not hold for that topic (by id or name)."""
+    known = set(zip(responses["topic"].astype(str), responses["response"].astype(str), strict=True)) | set(names)
+    topics = ratings["query_id"].astype(str)
+    unknown = sorted({(t, r) for column in ("response_a", "response_b")
+                      for t, r in zip(topics, ratings[column].astype(str), strict=True) if (t, r) not in known})
+    if unknown:
+        raise DataFileError(f"{len(unknown)} judged (topic, response) pair(s) are not in the responses file, e.g. "
+                            f"{unknown[:5]}; are the ratings and responses files from the same release?")
 
 
 def read_judgments(

@@ -6,8 +6,10 @@
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import os
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -16,6 +18,8 @@ from typing import Any
 
 import pandas as pd
 
+from ir_rag_axioms import settings
+
 ENV_VAR = "IR_RAG_AXIOMS_DATA"
 """Environment variable: a folder holding the data files (or their sub-folders ``trec-rag-24-crowd/`` etc.)."""
 
@@ -23,8 +27,15 @@ BASE_URL = "https://raw.githubusercontent.com/webis-de/ir_axioms/main/data/"
 """The public download location of the data files (the ir_axioms repository's ``data/`` folder)."""
 
 
-class DataFileError(FileNotFoundError):
-    """A data file is missing, unreadable or corrupt; the message names the file and how to provide it."""
+class DataFileError(ValueError):
+    """A data file is missing, unreadable or corrupt; the message names the file and how to provide it.
+
+    A ValueError, not a FileNotFoundError: ir_datasets treats the latter as "no such file" and swallows it.
+    """
+
+
+RecordCheck = Callable[[dict[str, Any]], "str | None"]
+"""A check of one JSONL record: None if it is valid, else what is wrong with it."""
 
 
 @dataclass(frozen=True)
@@ -80,7 +91,7 @@ def llm_ratings_file(model: str) -> DataFile:
 
 def cache_root() -> Path:
     """Our folder in ir_datasets' home (``$IR_DATASETS_HOME``, default ``~/.ir_datasets``)."""
-    home = os.environ.get("IR_DATASETS_HOME")
+    home = settings.env_text("IR_DATASETS_HOME")
     return (Path(home) if home else Path.home() / ".ir_datasets") / "ir-rag-axioms"
 
 
@@ -109,28 +120,71 @@ def resolve(spec: DataFile, path: str | os.PathLike | None = None, download: boo
     if path is not None:
         given = Path(path)
         if given.is_file():
-            return given
+            return verified(spec, given)
         found = _find_in(given, spec)
         if found is None:
             raise DataFileError(
                 f"{spec.key}: no file {' or '.join(spec.patterns)} in {given} "
                 f"(also looked in {given / spec.folder}); {_how(spec)}"
             )
-        return found
-    env = os.environ.get(ENV_VAR)
+        return verified(spec, found)
+    env = settings.env_text(ENV_VAR)
     if env:
         found = _find_in(Path(env), spec)
         if found is None:
             raise DataFileError(
                 f"{spec.key}: ${ENV_VAR}={env} holds no file {' or '.join(spec.patterns)}; {_how(spec)}"
             )
-        return found
+        return verified(spec, found)
     cached = cache_root() / spec.folder / spec.download_name
     if cached.is_file():
-        return cached
+        if spec.md5 is None or file_md5(str(cached), *_version(cached)) == spec.md5:
+            return cached
+        warnings.warn(f"{spec.key}: the cached download {cached} does not match its checksum; downloading it again",
+                      DataFileWarning, stacklevel=2)
+        cached.unlink()
     if not download or spec.url is None:
         raise DataFileError(f"{spec.key}: no local copy of {spec.patterns[0]}; {_how(spec)}")
     return _download(spec, cached)
+
+
+class DataFileWarning(UserWarning):
+    """A data file differs from the published one (checksum); it is read, and the warning says how to accept it."""
+
+
+ACCEPT_MODIFIED_ENV = "IR_RAG_AXIOMS_ACCEPT_MODIFIED_DATA"
+"""Set to 1 to read locally modified copies of the published data files without a warning."""
+
+
+def verified(spec: DataFile, file: Path) -> Path:
+    """``file``, after checking a copy of a published file (same name) against its MD5; warn if it differs.
+
+    The warning names the file, both checksums and ``$IR_RAG_AXIOMS_ACCEPT_MODIFIED_DATA=1`` (accept on purpose).
+    """
+    if spec.md5 is None or file.name != spec.download_name or settings.env_flag(ACCEPT_MODIFIED_ENV):
+        return file
+    actual = file_md5(str(file), *_version(file))
+    if actual != spec.md5:
+        warnings.warn(
+            f"{spec.key}: {file} differs from the published file (MD5 {actual}, published {spec.md5}): results "
+            f"will differ from the published ones. Replace it with a fresh copy ({_how(spec)}), or set "
+            f"{ACCEPT_MODIFIED_ENV}=1 if you modified it on purpose", DataFileWarning, stacklevel=3)
+    return file
+
+
+def _version(file: Path) -> tuple[int, int]:
+    stat = file.stat()
+    return stat.st_mtime_ns, stat.st_size
+
+
+@lru_cache(maxsize=64)
+def file_md5(file: str, mtime: int, size: int) -> str:
+    """The MD5 of a file's bytes, computed once per file version (path, mtime, size)."""
+    digest = hashlib.md5(usedforsecurity=False)
+    with open(file, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def _download(spec: DataFile, target: Path) -> Path:
@@ -139,20 +193,24 @@ def _download(spec: DataFile, target: Path) -> Path:
 
     target.parent.mkdir(parents=True, exist_ok=True)
     try:
-        download = Download([RequestsDownload(spec.url)], expected_md5=spec.md5, cache_path=str(target))
+        # ir_datasets reads with a socket timeout ($IR_DATASETS_DL_TIMEOUT, 15 s) and retries a bounded number of times
+        download = Download([RequestsDownload(spec.url, tries=3)], expected_md5=spec.md5, cache_path=str(target))
         with download.stream():
             pass
     except Exception as error:  # network down, HTTP error or checksum mismatch
-        raise DataFileError(f"{spec.key}: cannot download {spec.url} ({error}); {_how(spec)}") from error
+        raise DataFileError(f"{spec.key}: cannot download {spec.url} ({error}); {_how(spec)} (a slow server: raise "
+                            "$IR_DATASETS_DL_TIMEOUT, seconds without data, default 15)") from error
     return target
 
 
 def read_jsonl(
-    path: str | os.PathLike[str], spec: DataFile | None = None, required: tuple[str, ...] = ()
+    path: str | os.PathLike[str], spec: DataFile | None = None, required: tuple[str, ...] = (),
+    check: RecordCheck | None = None,
 ) -> list[dict[str, Any]]:
     """The JSON objects of a (gzipped) JSONL file.
 
-    A corrupt file or a missing ``required`` field raises DataFileError naming it.
+    A corrupt file, a line that is not an object, a missing ``required`` field or a record that fails ``check``
+    raises DataFileError naming the file and line.
     """
     path, key = Path(path), spec.key if spec else "jsonl"
     fix = _how(spec) if spec else "check the file"
@@ -164,7 +222,7 @@ def read_jsonl(
             for number, line in enumerate(lines, start=1):
                 if line.strip():
                     rows.append(json.loads(line))
-                    _check_fields(rows[-1], required, f"{key}: {path} line {number}", fix)
+                    _check_record(rows[-1], required, check, f"{key}: {path} line {number}", fix)
     except DataFileError:
         raise
     except (OSError, EOFError, UnicodeDecodeError, json.JSONDecodeError) as error:
@@ -176,15 +234,20 @@ def read_jsonl(
     return rows
 
 
-def _check_fields(row: dict[str, Any], required: tuple[str, ...], where: str, fix: str) -> None:
+def _check_record(row: Any, required: tuple[str, ...], check: RecordCheck | None, where: str, fix: str) -> None:
+    if not isinstance(row, dict):
+        raise DataFileError(f"{where} is not a JSON object but {type(row).__name__}; is it the right file? {fix}")
     missing = [name for name in required if name not in row]
     if missing:
         raise DataFileError(f"{where} lacks the field(s) {missing}; is it the right file? {fix}")
+    problem = check(row) if check else None
+    if problem:
+        raise DataFileError(f"{where}: {problem}; correct or remove that record ({fix})")
 
 
 def load_frame(
     spec: DataFile, path: str | os.PathLike[str] | None, required: tuple[str, ...], what: str,
-    prepare: Callable[[pd.DataFrame], pd.DataFrame] | None = None,
+    prepare: Callable[[pd.DataFrame], pd.DataFrame] | None = None, check: RecordCheck | None = None,
 ) -> pd.DataFrame:
     """The JSONL file of ``spec`` as a frame, ``prepare``d; a copy each call.
 
@@ -192,13 +255,13 @@ def load_frame(
     """
     file = resolve(spec, path)
     stat = file.stat()
-    return _frame(str(file), stat.st_mtime_ns, stat.st_size, spec, required, what, prepare).copy()
+    return _frame(str(file), stat.st_mtime_ns, stat.st_size, spec, required, what, prepare, check).copy()
 
 
 @lru_cache(maxsize=16)
 def _frame(file: str, mtime: int, size: int, spec: DataFile, required: tuple[str, ...], what: str,
-           prepare: Callable[[pd.DataFrame], pd.DataFrame] | None) -> pd.DataFrame:
-    frame = pd.DataFrame(read_jsonl(file, spec, required))
+           prepare: Callable[[pd.DataFrame], pd.DataFrame] | None, check: RecordCheck | None) -> pd.DataFrame:
+    frame = pd.DataFrame(read_jsonl(file, spec, required, check))
     if frame.empty:
         raise DataFileError(f"{spec.key}: {file} holds no {what}")
     return prepare(frame) if prepare else frame

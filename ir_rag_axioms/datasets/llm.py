@@ -19,9 +19,20 @@ def _with_numbers(frame: pd.DataFrame) -> pd.DataFrame:
     return frame.assign(probability=pd.to_numeric(frame["probability"], errors="coerce"))
 
 
+def check_llm_rating(row: dict) -> str | None:
+    """What is wrong with one LLM rating record (None if nothing): the probability must be a number in [0, 1]."""
+    value = row["probability"]
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+        return f"probability must be a number in [0, 1], got {value!r}"
+    return None
+
+
 def load_llm_ratings(model: str = DEFAULT_MODEL, path: str | os.PathLike | None = None) -> pd.DataFrame:
-    """An LLM's ratings (``topic``, ``response``, ``probability`` that the response is good) of the crowd responses."""
-    return load_frame(llm_ratings_file(model), path, LLM_FIELDS, "ratings", _with_numbers)
+    """An LLM's ratings (``topic``, ``response``, ``probability`` that the response is good) of the crowd responses.
+
+    Each record is checked (``check_llm_rating``); a bad one raises DataFileError naming the file and line.
+    """
+    return load_frame(llm_ratings_file(model), path, LLM_FIELDS, "ratings", _with_numbers, check_llm_rating)
 
 
 def rating_scores(ratings: pd.DataFrame, responses: pd.DataFrame | None = None) -> dict[tuple[str, str], float]:

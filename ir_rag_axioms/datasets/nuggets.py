@@ -53,6 +53,23 @@ def nugget_score(nuggets: Iterable[Mapping[str, str]], score_type: str = "vital"
     return total / weight_sum if weight_sum > 0 else float("nan")
 
 
+def check_nugget_record(row: Mapping) -> str | None:
+    """What is wrong with one assignments record (None if nothing): ``nuggets`` must be a list of nugget objects.
+
+    Each with ``importance`` in IMPORTANCE_WEIGHT and ``assignment`` in ASSIGNMENT_VALUE (when given).
+    """
+    nuggets = row.get("nuggets")
+    if not isinstance(nuggets, list):
+        return f"nuggets must be a list of nugget objects, got {type(nuggets).__name__} {nuggets!r:.60}"
+    for k, nugget in enumerate(nuggets):
+        if not isinstance(nugget, dict):
+            return f"nuggets[{k}] must be an object, got {type(nugget).__name__}"
+        for field, allowed in (("importance", IMPORTANCE_WEIGHT), ("assignment", ASSIGNMENT_VALUE)):
+            if field in nugget and nugget[field] not in allowed:
+                return f"nuggets[{k}].{field} is {nugget[field]!r}; expected one of {sorted(allowed)}"
+    return None
+
+
 def score_column(score_type: str, strict: bool = False) -> str:
     """The column of ``load_nugget_assignments`` holding a score: ``vital``, ``vital_strict``, ..."""
     return f"{score_type}_strict" if strict else score_type
@@ -69,7 +86,7 @@ def load_nugget_assignments(path: str | os.PathLike | None = None) -> pd.DataFra
 
     With a column per score (``all``, ..., ``weighted_strict``).
     """
-    return load_frame(NUGGET_ASSIGNMENTS, path, NUGGET_FIELDS, "answers", _with_scores)
+    return load_frame(NUGGET_ASSIGNMENTS, path, NUGGET_FIELDS, "answers", _with_scores, check_nugget_record)
 
 
 def answer_scores(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -10,7 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ir_rag_axioms.model import GenerationRequest, GenerationResponse
+from ir_rag_axioms.model import GenerationRequest, GenerationResponse, is_missing
 
 TEXT_COLUMNS: tuple[str, ...] = ("text", "qanswer")
 """Accepted response text columns, in order of preference (``qanswer`` is pyterrier-rag's answer column)."""
@@ -27,15 +26,34 @@ def validate(frame: pd.DataFrame, transformer: Any) -> str:
     """
     import pyterrier as pt
 
+    found = None
     with pt.validate.any(frame, context=transformer) as v:
         for column in TEXT_COLUMNS:
             if v.columns(includes=[*REQUIRED, column], mode=column):
-                return column
-    raise AssertionError("unreachable: pt.validate raises when no mode matches")  # pragma: no cover
+                found = column
+                break
+    if found is None:  # pragma: no cover - pt.validate raises when no mode matches
+        raise AssertionError("unreachable")
+    check_ids(frame, transformer)
+    return found
 
 
 def _is_missing(value: Any) -> bool:
-    return value is None or (isinstance(value, float) and math.isnan(value))
+    return is_missing(value)
+
+
+def check_ids(frame: pd.DataFrame, transformer: Any = None, columns: Sequence[str] = ("qid", "docno")) -> None:
+    """Refuse missing (None, NaN, NA) or blank ids, naming the column and the first rows; pass otherwise."""
+    for column in columns:
+        if column not in frame.columns:
+            continue
+        values = frame[column]
+        bad = values.isna().to_numpy() | values.astype(str).str.strip().eq("").to_numpy()
+        if bad.any():
+            rows = np.flatnonzero(bad)[:5].tolist()
+            who = f"{type(transformer).__name__}: " if transformer is not None else ""
+            raise ValueError(f"{who}column {column!r} has missing or blank values at row position(s) {rows}; "
+                             f"give every row a {column} (e.g. frame.dropna(subset=[{column!r}]))")
 
 
 def _passages(value: Any) -> tuple[str, ...] | None:
@@ -53,14 +71,6 @@ def _passages(value: Any) -> tuple[str, ...] | None:
                 out.append(str(passage))
         return tuple(out)
     raise TypeError(f"a context cell must be a list of passages (or NaN), got {type(value).__name__}")
-
-
-def _int_or_none(value: Any) -> int | None:
-    return None if _is_missing(value) else int(value)
-
-
-def _float_or_none(value: Any) -> float | None:
-    return None if _is_missing(value) else float(value)
 
 
 @dataclass(frozen=True)
@@ -92,6 +102,7 @@ def groups(frame: pd.DataFrame, text_column: str = "text") -> list[Group]:
     """
     if frame.empty:
         return []
+    check_ids(frame)
     dupes = frame[frame.duplicated(["qid", "docno"], keep=False)]
     if len(dupes):
         named = dupes.groupby("qid", sort=True)["docno"].apply(lambda d: sorted(set(map(str, d)))).to_dict()
@@ -111,7 +122,7 @@ def groups(frame: pd.DataFrame, text_column: str = "text") -> list[Group]:
         ranks = sub["rank"] if "rank" in sub.columns else [None] * len(sub)
         scores = sub["score"] if "score" in sub.columns else [None] * len(sub)
         responses = [
-            GenerationResponse(str(docno), text, _int_or_none(rank), _float_or_none(score))
+            GenerationResponse(str(docno), text, rank, score)
             for docno, text, rank, score in zip(sub["docno"], sub[text_column], ranks, scores, strict=True)
         ]
         out.append(Group(request, responses, rows))

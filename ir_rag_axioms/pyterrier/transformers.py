@@ -129,8 +129,13 @@ class AxiomaticReranker(_AxiomTransformer):
             raise ValueError(f"unknown pivot {pivot!r}; use one of {PIVOTS}")
         if weights is not None and len(weights) != count:
             raise ValueError(f"got {len(weights)} weights for {count} axioms")
-        if tie_breaker is not None:
-            as_axioms(tie_breaker)
+        if weights is not None and not all(isinstance(w, (int, float)) and np.isfinite(w) for w in weights):
+            raise ValueError(f"weights must be finite numbers, got {list(weights)!r}")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
+            raise ValueError(f"seed must be a whole number >= 0 or None, got {seed!r}")
+        if tie_breaker is not None and len(as_axioms(tie_breaker)) != 1:
+            raise ValueError("tie_breaker takes one axiom; chain several into one with a cascade, e.g. "
+                             "tie_breaker=CORR1 | CONS2")
 
     schematic = {"label": "AxiomaticReranker", "help_url": None}
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import ClassVar
 
 import numpy as np
@@ -22,6 +23,8 @@ class AverageSentenceLengthAxiom(TermAxiom):
     max_sentence_length: int = 20
     precondition: Precondition | None = LEN()
     reference_skips_precondition: ClassVar[bool] = True
+    ranges: ClassVar[dict[str, tuple[float, float]]] = {"min_sentence_length": (0, math.inf),
+                                                         "max_sentence_length": (0, math.inf)}
 
     def __post_init__(self) -> None:
         super().__post_init__()

@@ -57,6 +57,13 @@ class ContextStatistics(StatisticsSource):
     b: float = 0.75
     model: str = DEFAULT_SPACY_MODEL
 
+    def __post_init__(self) -> None:
+        if not (isinstance(self.k1, int | float) and isinstance(self.b, int | float)):
+            raise TypeError(f"ContextStatistics: k1 and b must be numbers, got {self.k1!r} and {self.b!r}")
+        if not (0 <= self.k1 < float("inf") and 0 <= self.b <= 1):
+            raise ValueError(f"ContextStatistics: BM25 needs a finite k1 >= 0 and b in [0, 1], got k1={self.k1!r}, "
+                             f"b={self.b!r}")
+
     def collection(self, request: GenerationRequest, responses: Sequence[GenerationResponse]) -> list[str]:
         """The passages that stand in for the collection."""
         return list(request.context) if request.context else [r.text for r in responses]

@@ -1,0 +1,52 @@
+"""Writing results without losing work: folders checked before the work, files written atomically."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+
+class OutputError(OSError):
+    """An output or cache location cannot be written; the message names it and what to change."""
+
+
+def writable_folder(path: str | os.PathLike[str], what: str) -> Path:
+    """Create ``path`` (and parents) if needed and check that a file can be written in it; OutputError otherwise."""
+    folder = Path(path)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".write-test-"):
+            pass
+    except OSError as error:
+        reason = "it is a file" if folder.is_file() else f"{type(error).__name__}: {error.strerror or error}"
+        raise OutputError(f"cannot write the {what} in {folder} ({reason}); choose another folder") from error
+    return folder
+
+
+def atomic_write(path: str | os.PathLike[str], write: Callable[[Path], object]) -> Path:
+    """Call ``write(temporary path)`` beside ``path``, then rename it to ``path``: the file is complete or absent.
+
+    A failure (e.g. a full disk) removes the temporary file and raises OutputError naming ``path``.
+    """
+    target = Path(path)
+    handle, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    os.close(handle)
+    temporary = Path(name)
+    try:
+        write(temporary)
+        os.replace(temporary, target)
+    except OSError as error:
+        raise OutputError(f"could not write {target} ({type(error).__name__}: {error}); nothing was written "
+                          "there: free space or choose another folder") from error
+    finally:
+        with contextlib.suppress(OSError):
+            temporary.unlink()
+    return target
+
+
+def write_text(path: str | os.PathLike[str], text: str) -> Path:
+    """Write ``text`` (UTF-8) to ``path`` atomically."""
+    return atomic_write(path, lambda temporary: temporary.write_text(text, encoding="utf-8"))

@@ -1,0 +1,430 @@
+"""Regression tests of issue 8: each example of a crash, a silently wrong number, lost output, a hang, an unclear error.
+
+The broader probe set is ``bench/probe_hardening.py``; the fuzz suite is ``tests/test_fuzz.py``.
+"""
+
+from __future__ import annotations
+
+import gzip
+import http.server
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from ir_rag_axioms import (
+    CLAR1,
+    CLAR2,
+    COH1,
+    CONS2,
+    CONS3,
+    CORR1,
+    AxiomaticReranker,
+    GenerationRequest,
+    GenerationResponse,
+    parse,
+)
+from ir_rag_axioms import cli as cli_module
+from ir_rag_axioms.analysis import resources
+from ir_rag_axioms.analysis.resources import ToolUnavailableError
+from ir_rag_axioms.datasets.files import DataFileError, DataFileWarning
+
+REQUEST = GenerationRequest("q", "Why do cats purr?", ["Cats purr when they are content or stressed."])
+GOOD = [GenerationResponse("a", "Cats purr when they are content [1]. They also purr when stressed."),
+        GenerationResponse("b", "Purring is a sound. It is made by cats, lions do not purr.")]
+
+
+def _abstains(matrix: np.ndarray, index: int) -> bool:
+    return not matrix[index].any() and not matrix[:, index].any()
+
+
+# -- crashes on input that passed validation ----------------------------------------------------------------
+@pytest.mark.parametrize("text", ["...", "?", ":)"])
+def test_clar2_on_punctuation_abstains(text):
+    matrix = CLAR2.preferences(REQUEST, [*GOOD, GenerationResponse("p", text)])
+    assert _abstains(matrix, 2) and matrix[0, 1] != 0
+
+
+def test_numpy_strings_are_plain_strings():
+    response = GenerationResponse(np.str_("n"), np.str_("Cats purr [1]. Really."))
+    request = GenerationRequest("q", np.str_("Why?"), np.array(["Cats purr.", "Lions roar."]))
+    assert type(response.text) is str and type(response.id) is str and type(request.text) is str
+    assert request.context == ("Cats purr.", "Lions roar.") and all(type(p) is str for p in request.context)
+    assert CONS2.preferences(request, [*GOOD, response]).shape == (3, 3)
+
+
+@pytest.mark.parametrize("qid", [float("nan"), None, pd.NA])
+def test_a_missing_qid_is_refused_by_column_name(qid):
+    frame = pd.DataFrame({"qid": ["1", qid], "query": ["Why?"] * 2, "docno": ["a", "b"],
+                          "text": [GOOD[0].text, GOOD[1].text]})
+    with pytest.raises(ValueError, match=r"AxiomaticReranker: column 'qid' has missing or blank values at row "
+                                         r"position\(s\) \[1\]"):
+        AxiomaticReranker(CORR1)(frame)
+
+
+def test_na_text_in_a_string_column_abstains_like_nan():
+    texts = pd.array([GOOD[0].text, GOOD[1].text, pd.NA], dtype="string")
+    frame = pd.DataFrame({"qid": ["1"] * 3, "query": ["Why?"] * 3, "docno": ["a", "b", "c"], "text": texts})
+    out = AxiomaticReranker(CORR1)(frame)
+    assert out["docno"].tolist() == ["a", "c", "b"]  # Borda: a cites (+1), c abstains (0), b does not cite (-1)
+    assert GenerationResponse("x", pd.NA).text == ""
+
+
+def test_a_1000_term_expression_and_the_repr_of_a_170_term_sum():
+    long = parse(" + ".join(["COH1"] * 1000))
+    assert len(long.axioms) == 1000
+    total = COH1
+    for k in range(170):
+        total = total + (CORR1 if k % 2 else COH1)
+    assert repr(parse(repr(total))) == repr(total) and len(total.axioms) == 171
+    negated = COH1
+    for _ in range(5000):
+        negated = -negated
+    assert repr(negated) == "COH1()"
+
+
+def test_expressions_over_the_limits_are_refused():
+    with pytest.raises(ValueError, match="over the limit of 200,000"):
+        parse(" + ".join(["COH1"] * 50_000))
+    with pytest.raises(ValueError, match="parser's limit"):
+        parse(" + ".join(["COH1"] * 4000))
+    nested = COH1
+    with pytest.raises(ValueError, match="more than the limit of 200"):
+        for _ in range(150):
+            nested = (nested + CORR1) * COH1
+
+
+# -- silently wrong -----------------------------------------------------------------------------------------
+@pytest.mark.parametrize("context", [{"Cats purr.": 1}, {"Cats purr."}, b"Cats purr.", 42])
+def test_a_dict_or_other_non_sequence_as_context_is_refused(context):
+    with pytest.raises(TypeError, match="GenerationRequest 'q': context must be a string or a sequence"):
+        GenerationRequest("q", "Why?", context)
+
+
+def test_parameters_are_checked_for_type_choice_and_range():
+    with pytest.raises(TypeError, match="COH1: higher_is_better must be bool, got str 'no'"):
+        COH1(higher_is_better="no")
+    with pytest.raises(TypeError, match="keyword arguments only"):
+        COH1(0.5)
+    with pytest.raises(ValueError, match="COV1: aspect_extraction must be one of 'noun_chunks', 'entities'"):
+        parse("COV1(aspect_extraction='verbs')")
+    with pytest.raises(ValueError, match=r"aSL: min_sentence_length must be in \[0, inf\], got -3"):
+        parse("aSL(min_sentence_length=-3)")
+    with pytest.raises(ValueError, match=r"b in \[0, 1\]"):
+        parse("GEN_TFC3(statistics=ContextStatistics(b=5.0))")
+    with pytest.raises(TypeError, match="REG: similarity must be TermSimilarity"):
+        parse("REG(similarity=3)")
+    with pytest.raises(ValueError, match="unknown negation_termset 'klingon'.*'en'"):
+        CONS3(negation_termset="klingon")
+
+
+def test_a_second_tie_breaker_is_refused():
+    with pytest.raises(ValueError, match="tie_breaker takes one axiom.*CORR1 | CONS2"):
+        AxiomaticReranker(COH1, tie_breaker=[CORR1, CONS2])
+
+
+@pytest.mark.parametrize("prior", [float("nan"), float("inf"), 0.0, -1.0])
+def test_bradley_terry_refuses_a_non_finite_prior(prior):
+    from ir_rag_axioms.aggregation import bradley_terry
+
+    with pytest.raises(ValueError, match="prior must be a finite number > 0"):
+        bradley_terry(np.array([[0, 1], [-1, 0.0]]), prior=prior)
+
+
+@pytest.mark.parametrize("column, value", [("docno", "a b"), ("docno", "c\n1 Q0 evil 1 99 x"), ("qid", ""),
+                                           ("qid", "1 2")])
+def test_the_trec_run_writer_refuses_ids_with_whitespace(tmp_path: Path, column, value):
+    from ir_rag_axioms.runs import write_trec_run
+
+    frame = pd.DataFrame({"qid": ["1", "1"], "docno": ["a", "b"], "score": [2.0, 1.0]})
+    frame.loc[0, column] = value
+    with pytest.raises(ValueError, match=f"{column}s must be non-empty and without whitespace"):
+        write_trec_run(frame, tmp_path / "run.txt")
+    assert not (tmp_path / "run.txt").exists()
+
+
+def _cli(*argv: str) -> tuple[int, str]:
+    import contextlib
+    import io
+
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        try:
+            code = cli_module.main(list(argv))
+        except SystemExit as exit_:
+            code = int(exit_.code or 0)
+    return code, err.getvalue()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--axioms", ""], "names no axiom"),
+    (["--axioms", "A=COH1,A=CORR1"], "duplicate axiom name 'A'"),
+    (["--axioms", "CORR1,CORR1"], "duplicate axiom name 'CORR1'"),
+    (["--axioms", "CORR1", "--topics", "-1"], "argument --topics: must be at least 0, got -1"),
+    (["--axioms", "CORR1", "--bootstrap", "-5"], "argument --bootstrap: must be at least 0"),
+    (["--axioms", "CORR1", "--bootstrap", "1000000000"], "bootstrap samples must be between 0 (none) and 100,000"),
+    (["--axioms", "CORR1", "--workers", "0"], "argument --workers: must be at least 1"),
+    (["--axioms", "CORR1", "--chunk-size", "0"], "argument --chunk-size: must be at least 1"),
+    (["--axioms", "COH1(0.5)"], "keyword arguments only"),
+])
+def test_cli_arguments_are_refused_before_any_work(tmp_path: Path, args, message):
+    start = time.monotonic()
+    code, err = _cli("evaluate", "--data", str(tmp_path / "none"), "--out", str(tmp_path / "out"), *args)
+    assert code == 2 and message in err and "Traceback" not in err
+    assert time.monotonic() - start < 10 and not (tmp_path / "out").exists()
+
+
+def _ratings_file(folder: Path, **changes: object) -> Path:
+    row = {"query_id": "t", "response_a": "r1", "response_b": "r2", "quality_overall_p_a": 0.7,
+           "quality_overall_p_b": 0.2, "quality_overall_p_n": 0.1, **changes}
+    with gzip.open(folder / "ratings.jsonl.gz", "wt") as out:
+        out.write(json.dumps({"query_id": "t", "response_a": "r1", "response_b": "r3", "quality_overall_p_a": 0.5,
+                              "quality_overall_p_b": 0.5}) + "\n" + json.dumps(row) + "\n")
+    return folder
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"quality_overall_p_a": -0.5}, r"line 2: quality_overall_p_a must be a probability in \[0, 1\].*-0.5"),
+    ({"quality_overall_p_a": "0.9"}, "line 2: quality_overall_p_a must be a probability"),
+    ({"quality_overall_p_b": True}, "line 2: quality_overall_p_b must be a probability"),
+    ({"response_b": "r1"}, "line 2: response_a and response_b are the same response 'r1'"),
+])
+def test_impossible_crowd_ratings_are_refused_with_file_and_line(tmp_path: Path, changes, message):
+    from ir_rag_axioms.datasets.crowd import load_crowd_ratings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataFileWarning)
+        with pytest.raises(DataFileError, match=message):
+            load_crowd_ratings(_ratings_file(tmp_path, **changes))
+
+
+def test_ratings_of_unknown_responses_are_refused(tmp_path: Path):
+    from ir_rag_axioms.datasets.crowd import read_judgments
+
+    _ratings_file(tmp_path, response_a="nope")
+    with gzip.open(tmp_path / "responses.jsonl.gz", "wt") as out:
+        for rid in ("r1", "r2", "r3"):
+            out.write(json.dumps({"response": rid, "topic": "t", "query": "q", "kind": "human", "style": "bullet",
+                                  "raw_text": "x", "references_texts": []}) + "\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataFileWarning)
+        with pytest.raises(DataFileError, match=r"1 judged \(topic, response\) pair\(s\).*\('t', 'nope'\)"):
+            read_judgments(data_dir=tmp_path)
+
+
+def test_data_errors_are_not_swallowed_by_ir_datasets():
+    assert not issubclass(DataFileError, FileNotFoundError) and issubclass(DataFileError, ValueError)
+
+
+def test_a_modified_copy_of_a_published_file_is_reported(tmp_path: Path, data_dir: Path, monkeypatch):
+    from ir_rag_axioms.datasets.crowd import load_crowd_topics
+
+    crowd_dir = data_dir / "trec-rag-24-crowd"
+    text = (crowd_dir / "topics.rag24.test.txt").read_text()
+    (tmp_path / "topics.rag24.test.txt").write_text(text.replace("\t", "\t ", 1))
+    with pytest.warns(DataFileWarning, match="differs from the published file.*IR_RAG_AXIOMS_ACCEPT_MODIFIED_DATA=1"):
+        load_crowd_topics(tmp_path)
+    monkeypatch.setenv("IR_RAG_AXIOMS_ACCEPT_MODIFIED_DATA", "1")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DataFileWarning)
+        assert len(load_crowd_topics(tmp_path)) == 301
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DataFileWarning)
+        assert len(load_crowd_topics(crowd_dir)) == 301  # the published file: no warning
+
+
+def test_a_damaged_cached_download_is_downloaded_again(tmp_path: Path, monkeypatch):
+    from ir_rag_axioms.datasets import files
+
+    monkeypatch.delenv(files.ENV_VAR, raising=False)
+    monkeypatch.setenv("IR_DATASETS_HOME", str(tmp_path))
+    cached = files.cache_root() / files.CROWD_TOPICS.folder / files.CROWD_TOPICS.download_name
+    cached.parent.mkdir(parents=True)
+    cached.write_text("1\ttruncated")
+    with pytest.warns(DataFileWarning, match="does not match its checksum"):
+        with pytest.raises(DataFileError, match="no local copy"):
+            files.resolve(files.CROWD_TOPICS, download=False)
+    assert not cached.exists()
+
+
+def test_the_cache_key_includes_environment_settings(monkeypatch):
+    from ir_rag_axioms.evaluation import cache_file
+
+    plain = cache_file("/c", CORR1, [(REQUEST, GOOD)])
+    monkeypatch.setenv("IR_RAG_AXIOMS_LANGUAGETOOL", "http://127.0.0.1:1")
+    assert cache_file("/c", CORR1, [(REQUEST, GOOD)]) != plain
+    monkeypatch.setenv("IR_RAG_AXIOMS_LANGUAGETOOL", "not a url")
+    with pytest.raises(ValueError, match="IR_RAG_AXIOMS_LANGUAGETOOL='not a url' must be an http"):
+        cache_file("/c", CORR1, [(REQUEST, GOOD)])
+
+
+# -- lost output --------------------------------------------------------------------------------------------
+def test_out_naming_a_file_fails_before_the_work(tmp_path: Path, data_dir: Path):
+    (tmp_path / "outfile").write_text("x")
+    start = time.monotonic()
+    code, err = _cli("evaluate", "--data", str(data_dir / "trec-rag-24-crowd"), "--axioms", "CORR1",
+                     "--out", str(tmp_path / "outfile"))
+    assert code == 2 and "cannot write the report (--out)" in err and "it is a file" in err
+    assert time.monotonic() - start < 10 and (tmp_path / "outfile").read_text() == "x"
+
+
+@pytest.mark.slow
+def test_cache_naming_a_file_is_a_warning_and_the_report_is_written(tmp_path: Path, data_dir: Path):
+    (tmp_path / "cachefile").write_text("x")
+    code, err = _cli("evaluate", "--data", str(data_dir / "trec-rag-24-crowd"), "--topics", "1", "--axioms",
+                     "CORR1", "--quiet", "--no-figures", "--cache", str(tmp_path / "cachefile"),
+                     "--out", str(tmp_path / "out"))
+    assert code == 0 and "warning: cannot write the cache (--cache)" in err and "running without a cache" in err
+    assert (tmp_path / "out" / "table.csv").is_file()
+
+
+def test_a_truncated_or_empty_matrix_cache_entry_is_recomputed(tmp_path: Path):
+    from ir_rag_axioms.evaluation import cache_file, compute_preferences
+
+    items = [(REQUEST, GOOD)]
+    first = compute_preferences({"CORR1": CORR1}, items, cache_dir=tmp_path)["CORR1"]
+    file = cache_file(tmp_path, CORR1, items)
+    for damage in (file.read_bytes()[:10], b""):
+        file.write_bytes(damage)
+        with pytest.warns(UserWarning, match="are damaged.*recomputed"):
+            again = compute_preferences({"CORR1": CORR1}, items, cache_dir=tmp_path)["CORR1"]
+        assert np.array_equal(again[0], first[0]) and file.stat().st_size > 100
+    assert [p.name for p in tmp_path.iterdir()] == [file.name]  # no temporary files
+
+
+def test_nugget_topics_of_different_sizes_and_numpy_keyword_names_are_kept(tmp_path: Path):
+    from ir_rag_axioms import report
+
+    nuggets = [{"text": "n", "importance": "vital", "assignment": "support"}]
+    records = [{"qid": qid, "query": "Why do cats purr?", "run_id": f"r{k}", "answer_text": f"Cats purr{' [1]' * k}.",
+                "nuggets": nuggets if k % 2 else [{**nuggets[0], "assignment": "not_support"}]}
+               for qid, count in (("1", 2), ("2", 3)) for k in range(count)]
+    (tmp_path / "nugget_assignment.test.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    code, err = _cli("evaluate", "--data", str(tmp_path), "--oracle", "nugget:vital", "--axioms",
+                     "file=CORR1,allow_pickle=CORR1(margin_fraction=0.5)", "--quiet", "--no-figures",
+                     "--out", str(tmp_path / "out"))
+    assert code == 0, err
+    stored = report.read_preferences(tmp_path / "out" / "preferences.npz")
+    assert list(stored) == ["ORACLE", "file", "allow_pickle"]
+    assert [len(m) for m in stored["ORACLE"]] == [len(m) for m in stored["file"]] == [2, 3]
+    assert stored["ORACLE"][0].tolist() == [[0, -1], [1, 0]]  # r1 supports the vital nugget, r0 does not
+
+
+# -- hangs --------------------------------------------------------------------------------------------------
+class _LanguageTool(http.server.BaseHTTPRequestHandler):
+    """A LanguageTool stand-in: answers the connection check, then stalls or replies with ``body``."""
+
+    body: bytes | None = None
+    posts = 0
+
+    def do_GET(self):  # noqa: N802 - http.server's naming
+        self._send(json.dumps([{"name": "English", "code": "en", "longCode": "en-US"}]).encode())
+
+    def do_POST(self):  # noqa: N802
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        type(self).posts += 1
+        if type(self).body is None and type(self).posts > 1:
+            time.sleep(5)  # stalls after the first check
+            return
+        self._send(type(self).body or b'{"matches": []}')
+
+    def _send(self, body: bytes) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture()
+def languagetool(monkeypatch):
+    monkeypatch.setenv("IR_RAG_AXIOMS_LANGUAGETOOL_TIMEOUT", "1")
+    _LanguageTool.body, _LanguageTool.posts = None, 0
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _LanguageTool)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    resources.load_languagetool.cache_clear()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    resources.load_languagetool.cache_clear()
+    server.shutdown()
+    server.server_close()
+
+
+def test_a_stalling_languagetool_server_times_out_with_a_clear_error(languagetool):
+    start = time.monotonic()
+    with pytest.raises(ToolUnavailableError, match=f"LanguageTool at {languagetool} gave no usable reply.*"
+                                                   "IR_RAG_AXIOMS_LANGUAGETOOL_TIMEOUT"):
+        CLAR1(languagetool_url=languagetool).preferences(REQUEST, GOOD)
+    assert time.monotonic() - start < 8  # 2 tries of 1 s, not 600 s
+
+
+def test_a_reply_without_the_expected_fields_is_reported_as_malformed(languagetool):
+    _LanguageTool.body = json.dumps({"matches": [{"offset": 0}]}).encode()
+    with pytest.raises(ToolUnavailableError, match=f"{languagetool}.*malformed reply"):
+        CLAR1(languagetool_url=languagetool).preferences(REQUEST, GOOD)
+
+
+def test_match_offsets_outside_the_text_are_clipped():
+    from ir_rag_axioms.axioms.clarity import grammar_error_share
+
+    class Match:
+        def __init__(self, offset: int, length: int) -> None:
+            self.offset, self.errorLength, self.ruleIssueType = offset, length, "grammar"
+
+    text = "He go home."  # 11 characters
+    assert grammar_error_share([Match(-5, 10**9)], text) == 1.0
+    assert grammar_error_share([Match(10**6, 5), Match(3, -4)], text) == 0.0
+    assert grammar_error_share([Match(-2, 5)], text) == 3 / 11
+
+
+# -- unclear errors -----------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name, value", [("IR_RAG_AXIOMS_MAX_TEXT_CHARS", "lots"), ("IR_RAG_AXIOMS_WORKERS", "1.5")])
+def test_garbage_environment_variables_are_named(name, value):
+    result = subprocess.run([sys.executable, "-c", "import ir_rag_axioms; ir_rag_axioms.COH1.preferences("
+                             "ir_rag_axioms.GenerationRequest('q', 'Why?'), [])"], capture_output=True, text=True,
+                            env={**os.environ, name: value}, cwd=Path(__file__).resolve().parents[1], timeout=120)
+    assert result.returncode != 0
+    assert f"environment variable {name}={value!r}" in result.stderr.strip().splitlines()[-1]
+
+
+def test_a_bare_response_is_a_clear_error():
+    with pytest.raises(TypeError, match="got a single GenerationResponse: wrap it in a list"):
+        COH1.preferences(REQUEST, GOOD[0])
+
+
+def test_lone_surrogates_are_replaced_with_a_warning_naming_the_response():
+    with pytest.warns(UserWarning, match="GenerationResponse 's': text holds lone surrogates"):
+        response = GenerationResponse("s", "Cats \ud800 purr.")
+    assert response.text == "Cats \ufffd purr."
+
+
+def test_a_truncated_data_file_is_an_error_through_ir_datasets(tmp_path: Path, data_dir: Path):
+    from ir_rag_axioms.datasets.irds import register_crowd
+
+    data = (data_dir / "trec-rag-24-crowd" / "responses.jsonl.gz").read_bytes()
+    (tmp_path / "responses.jsonl.gz").write_bytes(data[: len(data) // 2])
+    dataset = register_crowd(tmp_path, name="hardening-truncated", cache_dir=tmp_path / "irds")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataFileWarning)
+        with pytest.raises(DataFileError, match="responses.jsonl.gz is corrupt or unreadable"):
+            dataset.docs_count()  # ir_datasets swallowed the old FileNotFoundError subclass and gave None
+
+
+def test_more_texts_than_the_doc_bound_in_one_call_in_process():
+    from ir_rag_axioms.analysis.cache import Analysis
+
+    responses = [GenerationResponse(f"r{k}", f"Cats purr {'loudly ' * k}when content. They sleep.") for k in range(7)]
+    with Analysis(workers=1, max_docs=2) as analysis:  # one core free: parsed in-process, 7 texts > 2 Docs kept
+        matrix = COH1.preferences(REQUEST, responses, analysis=analysis)
+    assert matrix.shape == (7, 7) and np.array_equal(matrix, COH1.preferences(REQUEST, responses))
