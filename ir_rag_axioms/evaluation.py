@@ -253,6 +253,8 @@ def cache_file(cache_dir: str | os.PathLike, axiom: Any, items: Sequence) -> Pat
         digest.update(f"\x00{request.id}\x01{request.text}\x01{request.context}".encode())
         for response in responses:
             digest.update(f"\x02{response.id}\x03{response.text}".encode())
+            if response.context is not None:
+                digest.update(f"\x04{response.context}".encode())
     return Path(cache_dir) / f"{digest.hexdigest()}.npz"
 
 

@@ -7,6 +7,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 
+def _passages(context: object, what: str) -> tuple[str, ...] | None:
+    """Context passages as a tuple of non-blank strings; ``None`` when there are none."""
+    if context is None:
+        return None
+    if isinstance(context, str):
+        context = (context,)
+    elif not isinstance(context, Sequence) and not hasattr(context, "__iter__"):
+        raise TypeError(f"{what} must be a sequence of passage strings")
+    passages = tuple(_clean_text(p, "a context passage") for p in context)  # type: ignore[union-attr]
+    return tuple(p for p in passages if p.strip()) or None
+
+
 def _clean_text(value: object, what: str) -> str:
     """Return ``value`` as text; ``None`` and NaN become the empty string."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
@@ -30,16 +42,7 @@ class GenerationRequest:
     def __post_init__(self) -> None:
         object.__setattr__(self, "id", str(self.id))
         object.__setattr__(self, "text", _clean_text(self.text, "GenerationRequest.text"))
-        context = self.context
-        if context is not None:
-            if isinstance(context, str):
-                context = (context,)
-            elif not isinstance(context, Sequence) and not hasattr(context, "__iter__"):
-                raise TypeError("GenerationRequest.context must be a sequence of passage strings")
-            passages = tuple(_clean_text(p, "a context passage") for p in context)
-            passages = tuple(p for p in passages if p.strip())
-            context = passages or None
-        object.__setattr__(self, "context", context)
+        object.__setattr__(self, "context", _passages(self.context, "GenerationRequest.context"))
 
     @property
     def context_text(self) -> str:
@@ -59,10 +62,24 @@ class GenerationResponse:
     """Original rank (1 = best), used by ORIG; ``None`` if unknown."""
     score: float | None = field(default=None, compare=False)
     """Original retrieval score (higher = better), used by ORIG and LB1; ``None`` if unknown."""
+    context: tuple[str, ...] | None = None
+    """The passages this response was generated from, when it has its own (``None``: the request's context)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "id", str(self.id))
         object.__setattr__(self, "text", _clean_text(self.text, "GenerationResponse.text"))
+        object.__setattr__(self, "context", _passages(self.context, "GenerationResponse.context"))
+
+
+def context_of(request: GenerationRequest, response: GenerationResponse) -> tuple[str, ...] | None:
+    """The context a response is judged against: its own when it has one, else the request's."""
+    return response.context if response.context is not None else request.context
+
+
+def all_contexts(request: GenerationRequest, responses: Sequence[GenerationResponse]) -> list[tuple[str, ...]]:
+    """The distinct contexts of a request's responses (each response's own, else the request's), in first use."""
+    found = (context_of(request, r) for r in responses)
+    return list(dict.fromkeys(c for c in found if c))
 
 
 Query = GenerationRequest

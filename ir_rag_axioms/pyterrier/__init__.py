@@ -1,6 +1,7 @@
 """PyTerrier transformers over axiom preferences: ``pipeline >> AxiomaticReranker([COH1, CONS2])``."""
 
 from ir_rag_axioms.pyterrier.frames import TEXT_COLUMNS, groups, validate
+from ir_rag_axioms.pyterrier.pool import SYSTEM_COLUMN, Pool
 from ir_rag_axioms.pyterrier.transformers import (
     AxiomaticPreferences,
     AxiomaticReranker,
@@ -10,6 +11,6 @@ from ir_rag_axioms.pyterrier.transformers import (
 )
 
 __all__ = [
-    "TEXT_COLUMNS", "AxiomFeatures", "AxiomaticPreferences", "AxiomaticReranker",
+    "SYSTEM_COLUMN", "TEXT_COLUMNS", "AxiomFeatures", "AxiomaticPreferences", "AxiomaticReranker", "Pool",
     "as_axioms", "axiom_columns", "groups", "validate",
 ]

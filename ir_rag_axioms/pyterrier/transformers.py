@@ -5,6 +5,7 @@ Rerank responses by aggregated axiom preferences, list pairwise preferences, emi
 
 from __future__ import annotations
 
+import warnings
 import zlib
 from collections.abc import Sequence
 from typing import Any
@@ -13,7 +14,7 @@ import numpy as np
 import pandas as pd
 import pyterrier as pt
 
-from ir_rag_axioms.aggregation import AGGREGATIONS, PIVOTS, Pivot, aggregate
+from ir_rag_axioms.aggregation import AGGREGATIONS, PIVOTS, Pivot, scored_ranking
 from ir_rag_axioms.analysis.cache import Analysis
 from ir_rag_axioms.axioms.base import Axiom
 from ir_rag_axioms.execution import Backend
@@ -87,13 +88,23 @@ class _AxiomTransformer(pt.Transformer):
         """One (k, n, n) stack per group, in chunks of queries (each chunk: one batched analysis, then the matrices)."""
         from ir_rag_axioms.execution import preference_stacks
 
+        single = [g.request.id for g in groups if len(g.responses) < 2]
+        if single:
+            warnings.warn(f"{type(self).__name__}: {len(single)} of {len(groups)} queries have a single candidate "
+                          f"(e.g. qid {single[0]!r}), which nothing can be compared with: its preferences and "
+                          "features are 0. Pool several systems' answers (ir_rag_axioms.pyterrier.Pool) to compare "
+                          "them.", stacklevel=3)
         items = [(g.request, g.responses) for g in groups]
         return list(preference_stacks(axioms, items, backend=self.backend, workers=self.workers,
                                       analysis=self.analysis, progress=verbose))
 
 
 class AxiomaticReranker(_AxiomTransformer):
-    """Rerank each query's responses by aggregating axiom preferences; score = n - position, so rank and score agree."""
+    """Rerank each query's responses by aggregated axiom preferences; score = the aggregation's own score.
+
+    Borda points, Copeland score, Bradley-Terry log-strength, KwikSort n - position; rank follows score, and ties
+    keep the input order (rank, else score, else row order), after the tie-breaker axiom if one is given.
+    """
 
     def __init__(
         self,
@@ -149,14 +160,13 @@ class AxiomaticReranker(_AxiomTransformer):
             breakers = [s[0] for s in self._stacks(as_axioms(self.tie_breaker), groups, self.verbose)]
         positions, scores, ranks = [], [], []
         for group, stack, breaker in zip(groups, stacks, breakers, strict=True):
-            order = aggregate(
+            order, own = scored_ranking(
                 stack, self.aggregation, self.weights, breaker, self.pivot,
                 _query_seed(self.seed, group.request.id),
             )
-            n = len(order)
             positions.append(group.rows[order])
-            ranks.append(np.arange(n))
-            scores.append(np.arange(n, 0, -1, dtype=np.float64))
+            ranks.append(np.arange(len(order)))
+            scores.append(own[order])
         out = inp.iloc[np.concatenate(positions)].reset_index(drop=True)
         out["score"] = np.concatenate(scores)
         out["rank"] = np.concatenate(ranks)
