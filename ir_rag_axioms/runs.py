@@ -19,8 +19,8 @@ import pandas as pd
 from ir_rag_axioms.datasets.files import read_jsonl
 from ir_rag_axioms.datasets.nuggets import NUGGET_SCORES, nugget_score
 
-__all__ = ["NUGGET_SCORES", "kendall_tau", "nugget_answers", "nugget_qrels", "nugget_score", "read_jsonl",
-           "responses_frame", "write_trec_run"]
+__all__ = ["NUGGET_SCORES", "kendall_tau", "nugget_answers", "nugget_qrels", "nugget_score", "read_answers",
+           "read_jsonl", "responses_frame", "write_trec_run"]
 
 
 def responses_frame(
@@ -58,6 +58,14 @@ def responses_frame(
         raise ValueError(f"responses_frame: duplicate docno within a qid: {pairs[:10]}")
     frame["rank"] = frame.groupby("qid", sort=False).cumcount().astype("int64")
     frame["score"] = (-frame["rank"]).astype("float64")
+    return frame
+
+
+def read_answers(path: str | os.PathLike[str]) -> pd.DataFrame:
+    """A JSONL(.gz) file of answers as a frame (every field a column; qid as a string)."""
+    frame = pd.DataFrame(read_jsonl(path))
+    if "qid" in frame.columns:
+        frame["qid"] = frame["qid"].astype(str)
     return frame
 
 

@@ -59,7 +59,7 @@ class ContextStatistics(StatisticsSource):
     model: str = DEFAULT_SPACY_MODEL
 
     def collection(self, request: GenerationRequest, responses: Sequence[GenerationResponse]) -> list[str]:
-        """The passages that stand in for the collection: every context of the responses (pooled), else the responses."""
+        """The passages that stand in for the collection: every context of the responses, else the responses."""
         passages = dict.fromkeys(p for context in all_contexts(request, responses) for p in context)
         return list(passages) or [r.text for r in responses]
 
