@@ -78,7 +78,7 @@ def test_nugget_dataset(nuggets):
     assert len(list(nuggets.queries_iter())) == 20
     qrels = {(q.query_id, q.doc_id): q for q in nuggets.qrels_iter()}
     key = ("2024-105741", "2024-105741/BEST_cot_gpt3.5")
-    assert qrels[key].relevance == round(100 * qrels[key].score)
+    assert qrels[key].relevance == round(4 * qrels[key].score) and 0 <= qrels[key].relevance <= 4
     strict = {(q.query_id, q.doc_id): q for q in ir_datasets.load("test/nuggets/vital-strict").qrels_iter()}
     weighted = {(q.query_id, q.doc_id): q for q in ir_datasets.load("test/nuggets/weighted").qrels_iter()}
     assert len(strict) == len(weighted) == 883

@@ -269,7 +269,9 @@ class Analysis:
         nlp = load_spacy(model)
         pipes = frozenset(p for p in pipes_for(needs) if p in nlp.component_names)
         with self._compute:
-            todo = [t for t in dict.fromkeys(texts) if not self._doc_has(model, t, pipes)]
+            unique = list(dict.fromkeys(texts))
+            found = {t: self._docs[(model, t)][1] for t in unique if self._doc_has(model, t, pipes)}
+            todo = [t for t in unique if t not in found]
             cached = {t: self._docs[(model, t)] for t in todo if (model, t) in self._docs}
             # A Doc parsed before with fewer components gets the entity recognizer (which reads no other component)
             # run on a copy; anything else is parsed anew with the union of the components.
@@ -278,6 +280,7 @@ class Analysis:
                 copies = nlp.get_pipe("ner").pipe((cached[t][1].copy() for t in ner_only), batch_size=self.batch_size)
                 for text, doc in zip(ner_only, copies, strict=True):
                     self._keep_doc(model, text, cached[text][0] | pipes, doc)
+                    found[text] = doc
             fresh = [t for t in todo if t not in ner_only]
             for done in {pipes | cached.get(t, (frozenset(), None))[0] for t in fresh}:
                 batch = [t for t in fresh if pipes | cached.get(t, (frozenset(), None))[0] == done]
@@ -285,8 +288,8 @@ class Analysis:
                 inputs = [t if len(t) <= MAX_TEXT_CHARS else "" for t in batch]
                 for text, doc in zip(batch, nlp.pipe(inputs, disable=disable, batch_size=self.batch_size), strict=True):
                     self._keep_doc(model, text, done, doc)
-            with self._lock:
-                return [self._docs[(model, t)][1] for t in texts]
+                    found[text] = doc
+            return [found[t] for t in texts]  # not re-read from the bounded cache: more texts than max_docs fit
 
     def _doc_has(self, model: str, text: str, pipes: frozenset[str]) -> bool:
         cached = self._docs.get((model, text))

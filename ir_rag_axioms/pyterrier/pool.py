@@ -15,7 +15,7 @@ SYSTEM_COLUMN = "system"
 """The column that names the pipeline an answer came from (also the docno of a pipeline's only answer)."""
 
 
-def _answers(name: str, frame: pd.DataFrame) -> pd.DataFrame:
+def _answers(name: str, frame: pd.DataFrame, docno: str) -> pd.DataFrame:
     """One pipeline's output as candidates: qid, query, docno, text, context, score, system."""
     text = next((c for c in TEXT_COLUMNS if c in frame.columns), None)
     missing = [c for c in ("qid", "query") if c not in frame.columns] + ([] if text else ["qanswer or text"])
@@ -29,8 +29,8 @@ def _answers(name: str, frame: pd.DataFrame) -> pd.DataFrame:
     if several.any() and "docno" not in frame.columns:
         raise ValueError(f"Pool: pipeline {name!r} gave several answers for a query without a docno to tell them "
                          "apart; give each answer a docno, or one answer per query")
-    out["docno"] = [f"{name}/{d}" if many else name
-                    for d, many in zip(frame.get("docno", [None] * len(frame)), several, strict=True)]
+    out["docno"] = [f"{name}/{d}" if many else docno.format(qid=q, system=name)
+                    for q, d, many in zip(out["qid"], frame.get("docno", [None] * len(frame)), several, strict=True)]
     out["context"] = frame[context].to_numpy() if context else None
     out["score"] = pd.to_numeric(frame["score"], errors="coerce").to_numpy() if "score" in frame else np.nan
     out[SYSTEM_COLUMN] = name
@@ -45,8 +45,16 @@ class Pool(pt.Transformer):
     ``system`` its name; row order = the mapping's order, which breaks ties downstream.
     """
 
-    def __init__(self, pipelines: Mapping[str, Any]) -> None:
-        """Pool the pipelines of a mapping ``{system name: transformer}`` (at least one)."""
+    def __init__(self, pipelines: Mapping[str, Any], docno: str = "{system}") -> None:
+        """Pool the pipelines of a mapping ``{system name: transformer}`` (at least one).
+
+        ``docno``: the format of a pipeline's only answer's docno, from ``{system}`` and ``{qid}`` (``"{qid}/{system}"``
+        matches the registered nugget dataset's docnos).
+        """
+        if "{system}" not in docno:
+            raise ValueError(f"Pool: docno must contain '{{system}}' (two systems' answers need two docnos), "
+                             f"got {docno!r}")
+        self.docno = docno
         if not isinstance(pipelines, Mapping) or not pipelines:
             raise TypeError("Pool takes a non-empty mapping {system name: pipeline}, "
                             "e.g. Pool({'bm25-gpt': bm25_rag, 'dense-llama': dense_rag})")
@@ -56,12 +64,13 @@ class Pool(pt.Transformer):
         self.pipelines = dict(pipelines)
 
     def __repr__(self) -> str:
-        return f"Pool({list(self.pipelines)!r})"
+        extra = "" if self.docno == "{system}" else f", docno={self.docno!r}"
+        return f"Pool({list(self.pipelines)!r}{extra})"
 
     def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
         """Topics (qid, query) in, one candidate row per pipeline and answer out, grouped by qid in input order."""
         pt.validate.query_frame(inp, extra_columns=["query"])
-        parts = [_answers(name, pipeline(inp)) for name, pipeline in self.pipelines.items()]
+        parts = [_answers(name, pipeline(inp), self.docno) for name, pipeline in self.pipelines.items()]
         pooled = pd.concat(parts, ignore_index=True)
         order = pd.unique(inp["qid"].astype(str))
         position = pd.Series(np.arange(len(order)), index=order)
