@@ -12,9 +12,9 @@ import pandas as pd
 import pytest
 
 from ir_rag_axioms.runs import (
+    check_run,
     kendall_tau,
     nugget_answers,
-    check_run,
     nugget_qrels,
     nugget_score,
     read_jsonl,

@@ -253,6 +253,9 @@ class _CrowdQrels(BaseQrels):
         wins: dict[tuple[str, str], list[float]] = {}
         for row in frame.to_dict("records"):
             a, b, n = (float(row[f"quality_overall_{k}"]) for k in ("p_a", "p_b", "p_n"))
+            if a != a or b != b:  # no aggregated judgment
+                continue
+            n = 0.0 if n != n else n  # no "neither" probability: A or B
             topic = str(row["query_id"])
             wins.setdefault((topic, str(row["response_a"])), []).append(a + n / 2)
             wins.setdefault((topic, str(row["response_b"])), []).append(b + n / 2)
