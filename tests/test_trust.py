@@ -252,3 +252,33 @@ def test_experiment_with_the_datasets_qrels_over_pooled_answers(data_dir, nugget
     assert ours["nDCG@10"].iloc[0] > 0.3
     with pytest.warns(UserWarning, match="share no docno with the qrels"):
         check_run(run.assign(docno=run["docno"].str.split("/").str[1]), dataset.get_qrels())
+
+
+# -- 6. error messages name only what the constructors accept --------------------------------------------
+def test_data_file_hints_name_parameters_the_oracles_accept(tmp_path) -> None:
+    import dataclasses
+    import re
+
+    from ir_rag_axioms.axioms.oracles import CrowdOracle, LlmRatingOracle, NuggetOracle
+    from ir_rag_axioms.datasets import files
+
+    owners = {files.CROWD_RESPONSES: CrowdOracle, files.CROWD_RATINGS: CrowdOracle, files.CROWD_TOPICS: CrowdOracle,
+              files.NUGGET_ASSIGNMENTS: NuggetOracle, files.llm_ratings_file(LlmRatingOracle.model): LlmRatingOracle}
+    for spec, oracle in owners.items():
+        with pytest.raises(files.DataFileError) as error:
+            files.resolve(spec, tmp_path)
+        named = set(re.findall(r"(\w+)=", str(error.value)))
+        assert named and named <= {f.name for f in dataclasses.fields(oracle)}, (spec.key, named)
+
+
+def test_a_precondition_that_cannot_serve_is_refused_when_the_axiom_is_built() -> None:
+    from ir_rag_axioms import NOP, TFC1
+    from ir_rag_axioms.axioms.utility import NopAxiom
+
+    with pytest.raises(TypeError, match=r"TFC1: precondition must be an instance, NopAxiom\(\)"):
+        TFC1(precondition=NopAxiom)
+    with pytest.raises(TypeError, match=r"LEN\(\.\.\.\), None or NOP\(\)"):
+        TFC1(precondition="LEN")
+    request = GenerationRequest("1", "cat")
+    assert TFC1(precondition=NOP).preferences(request, [GenerationResponse("a", "cat cat"),
+                                                        GenerationResponse("b", "dog")]).tolist() == [[0, 1], [-1, 0]]
