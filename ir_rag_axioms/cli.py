@@ -169,7 +169,8 @@ def _reference_scores(spec: str, data: str | None) -> dict[str, float]:
     if kind != "nugget" or score not in NUGGET_SCORES:
         raise ValueError(f"unknown --reference {spec!r}: use nugget:<all|vital|weighted>[-strict]")
     frame = load_nugget_assignments(data)
-    return frame.groupby("run_id")[score_column(score, strict)].mean().to_dict()
+    means = frame.groupby("run_id")[score_column(score, strict)].mean()
+    return {str(k): float(v) for k, v in means.items()}
 
 
 def list_axioms(args: argparse.Namespace) -> int:

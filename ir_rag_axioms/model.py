@@ -15,7 +15,7 @@ def _passages(context: object, what: str) -> tuple[str, ...] | None:
         context = (context,)
     elif not isinstance(context, Sequence) and not hasattr(context, "__iter__"):
         raise TypeError(f"{what} must be a sequence of passage strings")
-    passages = tuple(_clean_text(p, "a context passage") for p in context)  # type: ignore[union-attr]
+    passages = tuple(_clean_text(p, "a context passage") for p in context)
     return tuple(p for p in passages if p.strip()) or None
 
 

@@ -52,7 +52,7 @@ def _as_frame(source: pd.DataFrame | Mapping[str, Any], topics: pd.DataFrame | N
         raise ValueError("compare_systems: pipelines need topics= (a qid, query frame) to run on")
     from ir_rag_axioms.pyterrier.pool import SYSTEM_COLUMN, Pool
 
-    return Pool(source)(topics).rename(columns={SYSTEM_COLUMN: system_column})
+    return Pool(source).transform(topics).rename(columns={SYSTEM_COLUMN: system_column})
 
 
 def global_matrices(systems: Sequence[str], items: Sequence[Item], matrices: Sequence[np.ndarray]) -> np.ndarray:
