@@ -75,6 +75,7 @@ def parse_axioms(text: str) -> dict[str, Any]:
     import re
 
     from ir_rag_axioms.axioms import registry
+    from ir_rag_axioms.axioms.naming import axiom_columns
 
     axioms: dict[str, Any] = {}
     for item in split_specs(text):
@@ -86,8 +87,9 @@ def parse_axioms(text: str) -> dict[str, Any]:
         named = re.match(r"^\s*([\w.-]+)\s*=(?!=)(.+)$", item)
         if named:
             axioms[named.group(1)] = registry.parse(named.group(2))
-        else:
-            axioms[item] = registry.parse(item)
+        else:  # named as in the transformers' columns: the canonical repr without an empty "()"
+            axiom = registry.parse(item)
+            axioms[axiom_columns([axiom])[0]] = axiom
     return axioms
 
 

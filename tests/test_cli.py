@@ -129,3 +129,11 @@ def test_parse_axioms_names_items():
         assert axioms["GEN_TF_LNC"] is presets.ICTIR2025["GEN_TF_LNC"]
     assert repr(axioms["MyCov"]) == "COV1(margin_fraction=0.25)"
     assert repr(axioms["CORR1(margin_fraction=0.5)"]) == "CORR1(margin_fraction=0.5)"
+
+
+def test_unnamed_specs_are_named_as_the_transformers_columns():
+    from ir_rag_axioms.pyterrier import axiom_columns
+
+    axioms = cli.parse_axioms("COH1, CORR1( margin_fraction = 0.5 ),COV1()")
+    assert list(axioms) == ["COH1", "CORR1(margin_fraction=0.5)", "COV1"]
+    assert list(axioms) == axiom_columns(list(axioms.values()))
