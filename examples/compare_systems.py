@@ -19,7 +19,7 @@ AXIOMS = ["COH1", "COH2", "COV1", "COV2", "COV3", "CONS3", "CORR1", "CLAR2"]
 def main(data: str = "../shared/data/trec-rag-24-nuggets", out: str = "out-systems") -> None:
     """Write systems.csv/.md, correlation.csv and systems.png to ``out`` and print the tables."""
     path = resolve(NUGGET_ASSIGNMENTS, data)
-    answers = runs.nugget_answers(path).assign(system=lambda f: f["docno"])
+    answers = runs.nugget_answers(path)  # system = run_id
     table = systems.compare_systems(AXIOMS, answers, samples=1000, cache_dir=Path(out) / "matrices", progress=True)
     assignments = load_nugget_assignments(path)
     correlations = []

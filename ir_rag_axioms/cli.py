@@ -138,8 +138,7 @@ def _system_answers(args: argparse.Namespace) -> Any:
             raise KeyError(f"{args.answers}: no field {args.system_column!r} naming each answer's system "
                            f"(fields: {list(frame.columns)}; choose one with --system-column)")
         return frame.rename(columns={args.system_column: "system"})
-    answers = runs.nugget_answers(resolve(NUGGET_ASSIGNMENTS, args.data))
-    return answers.assign(system=answers["docno"])
+    return runs.nugget_answers(resolve(NUGGET_ASSIGNMENTS, args.data))  # system = run_id
 
 
 def compare(args: argparse.Namespace) -> int:

@@ -9,6 +9,7 @@ win per pair), a percentile bootstrap interval of it over topics, and the rank b
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -119,8 +120,11 @@ def compare_systems(
     systems, items = system_items(_as_frame(source, topics, system_column), system_column)
     if len(systems) < 2:
         raise ValueError(f"compare_systems needs at least two systems, got {systems}")
-    preferences = compute_preferences(named, items, progress, cache_dir, **execution)
     present = _presence(systems, items)
+    if len(items) > 1 and present.sum(axis=0).max() == 1:
+        warnings.warn(f"compare_systems: every one of the {len(systems)} systems answers a single topic; does "
+                      f"{system_column!r} name the system (not the answer's docno)?", stacklevel=2)
+    preferences = compute_preferences(named, items, progress, cache_dir, **execution)
     stacks = {name: global_matrices(systems, items, matrices) for name, matrices in preferences.items()}
     stacks[OVERALL] = np.sign(sum(stacks.values()))
     tables = [system_table(name, systems, prefs, present, samples, seed, confidence) for name, prefs in stacks.items()]

@@ -79,3 +79,7 @@ def test_every_command_runs(argv: list[str], workdir: Path) -> None:
     if argv[0] == "compare":
         assert (workdir / "out-compare" / "systems.png").is_file()
         assert "kendall_tau" in done.stdout
+        import pandas as pd
+
+        table = pd.read_csv(workdir / "out-compare" / "systems.csv")
+        assert table["system"].nunique() == 45 and table["comparisons"].max() > 100  # run_ids, not docnos

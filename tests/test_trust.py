@@ -118,6 +118,12 @@ def test_compare_systems_ranks_the_grounded_system_first_and_ignores_names() -> 
         assert again.loc[new, "strength"] == pytest.approx(cons2.loc[name, "strength"])
 
 
+def test_a_system_column_that_names_answers_warns() -> None:
+    frame = Pool(PIPELINES)(TOPICS)
+    with pytest.warns(UserWarning, match="answers a single topic"):
+        compare_systems([CONS2], frame.assign(system=frame["qid"] + "/" + frame["system"]), samples=0)
+
+
 # -- 4. names ------------------------------------------------------------------------------------------
 class Length(FeatureAxiom):
     """Prefer the longer text."""
