@@ -134,7 +134,7 @@ def plot_systems(table: pd.DataFrame, path: str | os.PathLike, axiom: str = "ove
     errors = None if np.isnan(low).all() else np.stack([strength - low, high - strength])
     ax.errorbar(strength, y, xerr=errors, fmt="o", markersize=3, capsize=2)
     ax.set_yticks(y, part["system"].astype(str), fontsize=6)
-    ax.set_xlabel("Bradley-Terry log-strength (95% bootstrap interval over topics)")
+    ax.set_xlabel("Bradley-Terry log-strength\n(95% bootstrap interval over topics)", fontsize=8)
     ax.set_title(f"Systems by axiomatic preference ({axiom})", fontsize=9)
     ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()

@@ -75,6 +75,20 @@ def _presence(systems: Sequence[str], items: Sequence[Item]) -> np.ndarray:
     return present
 
 
+def _bootstrap(prefs: np.ndarray, present: np.ndarray, samples: int, seed: int,
+               confidence: float) -> tuple[np.ndarray, np.ndarray]:
+    """Percentile interval of the strengths over topic resamples (a system absent from a resample has no draw)."""
+    rng = np.random.default_rng(seed)
+    draws = np.empty((samples, prefs.shape[1]))
+    for k in range(samples):
+        weights = np.bincount(rng.integers(len(prefs), size=len(prefs)), minlength=len(prefs))
+        draws[k] = np.where(weights @ present > 0, bradley_terry(prefs, weights), np.nan)
+    alpha = (1 - confidence) / 2
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN column: a system in no resample
+        return np.nanquantile(draws, alpha, axis=0), np.nanquantile(draws, 1 - alpha, axis=0)
+
+
 def system_table(name: str, systems: Sequence[str], prefs: np.ndarray, present: np.ndarray, samples: int = 1000,
                  seed: int = 0, confidence: float = 0.95) -> pd.DataFrame:
     """One axiom's rows: win rate, Bradley-Terry strength with its bootstrap interval over topics, rank."""
@@ -87,12 +101,7 @@ def system_table(name: str, systems: Sequence[str], prefs: np.ndarray, present: 
     strength = bradley_terry(prefs)
     low = high = np.full(len(systems), np.nan)
     if samples > 0 and len(prefs) > 1:
-        rng = np.random.default_rng(seed)
-        draws = np.stack([bradley_terry(prefs, np.bincount(rng.integers(len(prefs), size=len(prefs)),
-                                                            minlength=len(prefs)))
-                          for _ in range(samples)])
-        alpha = (1 - confidence) / 2
-        low, high = np.quantile(draws, alpha, axis=0), np.quantile(draws, 1 - alpha, axis=0)
+        low, high = _bootstrap(prefs, present, samples, seed, confidence)
     order = np.lexsort((np.arange(len(systems)), -np.nan_to_num(win_rate), -np.round(strength, 9)))
     rank = np.empty(len(systems), dtype=np.int64)
     rank[order] = np.arange(1, len(systems) + 1)
