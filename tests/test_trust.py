@@ -50,6 +50,18 @@ def test_an_answer_is_judged_against_its_own_context() -> None:
     assert CONS2.preferences(GenerationRequest("1", "q"), [shared, own]).tolist() == [[0.0, 0.0], [0.0, 0.0]]
 
 
+def test_cons1_reads_each_answers_own_context_aspects() -> None:
+    from ir_rag_axioms import CONS1
+
+    text = " ".join(PASSAGES["1"])
+    request = GenerationRequest("1", "When was the Eiffel Tower built?")
+    own = GenerationResponse("a", text, context=PASSAGES["1"])
+    off = GenerationResponse("b", text, context=OFF_TOPIC)
+    assert CONS1(margin_fraction=0.0).preferences(request, [own, off]).tolist() == [[0.0, 1.0], [-1.0, 0.0]]
+    values = CONS1.values(request, [own, off, GenerationResponse("c", text)])
+    assert values[0] > values[1] and np.isnan(values[2])  # no context of its own nor the request's: abstains
+
+
 def _frame(names: dict[str, str]) -> pd.DataFrame:
     rows = []
     for q in ("1", "2"):
