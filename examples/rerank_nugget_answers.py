@@ -6,8 +6,8 @@ Usage:
 NUGGETS is an AutoNuggetizer assignment file (one answer per line: qid, query, run_id, answer_text, nuggets),
 e.g. ../shared/data/trec-rag-24-nuggets/nugget_assignment.dev20.jsonl.gz. Each topic's answers (one per
 participating system) are reranked with ``AxiomaticReranker``; the run file lists the systems' answers per
-topic in the axiomatic order (docno = run_id). The answers carry no citations and the file no context
-passages, so the default axioms are COH1 (coherence) and COV1 (coverage).
+topic in the axiomatic order (docno = <qid>/<run_id>, as in the registered dataset). The answers carry no
+citations and the file no context passages, so the default axioms are COH1 (coherence) and COV1 (coverage).
 The nugget scores themselves are only used to report nDCG@10 of the file order and of the reranked order.
 """
 

@@ -190,9 +190,27 @@ def aggregate(
 
     Borda/Copeland/Bradley-Terry scores, or KwikSort on the weighted majority vote.
     """
+    return scored_ranking(stack, method, weights, tie_breaker, pivot, seed)[0]
+
+
+def scored_ranking(
+    stack: np.ndarray,
+    method: str = "borda",
+    weights: Sequence[float] | np.ndarray | None = None,
+    tie_breaker: np.ndarray | None = None,
+    pivot: Pivot = "middle",
+    seed: int | np.random.Generator | None = 0,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The ranking of ``aggregate`` and each item's own score (index = item), which never increases down the ranking.
+
+    Borda points, Copeland score, Bradley-Terry log-strength, or n - position for KwikSort (an order, no score).
+    """
     s, w = _stack(stack, weights)
     if method == "kwiksort":
-        return kwiksort(majority_vote(s, w), pivot=pivot, seed=seed, tie_breaker=tie_breaker)
+        order = kwiksort(majority_vote(s, w), pivot=pivot, seed=seed, tie_breaker=tie_breaker)
+        scores = np.empty(len(order))
+        scores[order] = np.arange(len(order), 0, -1, dtype=np.float64)
+        return order, scores
     if method == "borda":
         scores = borda(s, w)
     elif method == "copeland":
@@ -201,4 +219,4 @@ def aggregate(
         scores = np.round(bradley_terry(s, w), 9)  # equal strengths must tie exactly despite float noise
     else:
         raise ValueError(f"unknown aggregation {method!r}; use one of {AGGREGATIONS}")
-    return rank_by_scores(scores, tie_breaker)
+    return rank_by_scores(scores, tie_breaker), scores + 0.0

@@ -1,4 +1,4 @@
-"""Command line: ``ir-rag-axioms evaluate | list | demo``: argument parsing; the work is done by the library.
+"""Command line: ``ir-rag-axioms evaluate | compare | list | demo``: argument parsing; the work is done by the library.
 
 Data: ``ir_rag_axioms.datasets``; preferences, cache and measures: ``ir_rag_axioms.evaluation``; files and figures:
 ``ir_rag_axioms.report``.
@@ -75,6 +75,7 @@ def parse_axioms(text: str) -> dict[str, Any]:
     import re
 
     from ir_rag_axioms.axioms import registry
+    from ir_rag_axioms.axioms.naming import axiom_columns
 
     axioms: dict[str, Any] = {}
 
@@ -93,8 +94,9 @@ def parse_axioms(text: str) -> dict[str, Any]:
         named = re.match(r"^\s*([\w.-]+)\s*=(?!=)(.+)$", item)
         if named:
             add(named.group(1), registry.parse(named.group(2)))
-        else:
-            add(item, registry.parse(item))
+        else:  # named as in the transformers' columns: the canonical repr without an empty "()"
+            axiom = registry.parse(item)
+            add(axiom_columns([axiom])[0], axiom)
     if not axioms:
         raise ValueError(f"--axioms {text!r} names no axiom; e.g. --axioms ictir2025 or --axioms 'COH1,CORR1'")
     return axioms
@@ -166,6 +168,53 @@ def count(minimum: int) -> Any:
     return parse
 
 
+def _system_answers(args: argparse.Namespace) -> Any:
+    """The answers to compare: a JSONL file with a system field, or the nugget file's answers (system = run_id)."""
+    from ir_rag_axioms import runs
+    from ir_rag_axioms.datasets.files import NUGGET_ASSIGNMENTS, resolve
+
+    if args.answers:
+        frame = runs.read_answers(args.answers)
+        if args.system_column not in frame.columns:
+            raise KeyError(f"{args.answers}: no field {args.system_column!r} naming each answer's system "
+                           f"(fields: {list(frame.columns)}; choose one with --system-column)")
+        return frame.rename(columns={args.system_column: "system"})
+    return runs.nugget_answers(resolve(NUGGET_ASSIGNMENTS, args.data))  # system = run_id
+
+
+def compare(args: argparse.Namespace) -> int:
+    """Compare systems by axioms: print the overall ranking and write systems.csv/.md/.png in OUT."""
+    from ir_rag_axioms import report, systems
+
+    if not args.answers and not args.data:
+        raise ValueError("give --answers FILE (JSONL with qid, query, text, system) or --data NUGGET_FOLDER")
+    table = systems.compare_systems(
+        parse_axioms(args.axioms), _system_answers(args), samples=args.bootstrap, seed=args.seed,
+        cache_dir=Path(args.cache) / "matrices" if args.cache else None, progress=not args.quiet,
+        workers=args.workers,
+    )
+    correlations = None
+    if args.reference:
+        correlations = systems.rank_correlation(table, _reference_scores(args.reference, args.data))
+    print(report.write_systems(args.out, table, correlations, args.figures), end="")
+    return 0
+
+
+def _reference_scores(spec: str, data: str | None) -> dict[str, float]:
+    """Each system's mean official score over the topics: ``nugget:<all|vital|weighted>[-strict]``."""
+    from ir_rag_axioms.datasets.nuggets import NUGGET_SCORES, load_nugget_assignments, score_column
+
+    kind, _, option = spec.partition(":")
+    score, strict = (option or "vital").lower(), False
+    if score.endswith("-strict"):
+        score, strict = score[:-7], True
+    if kind != "nugget" or score not in NUGGET_SCORES:
+        raise ValueError(f"unknown --reference {spec!r}: use nugget:<all|vital|weighted>[-strict]")
+    frame = load_nugget_assignments(data)
+    means = frame.groupby("run_id")[score_column(score, strict)].mean()
+    return {str(k): float(v) for k, v in means.items()}
+
+
 def list_axioms(args: argparse.Namespace) -> int:
     """Print the registered short names and their default configuration."""
     from ir_rag_axioms.axioms import registry
@@ -184,7 +233,7 @@ def demo(argv: Sequence[str]) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with the subcommands evaluate, list and demo."""
+    """The argument parser with the subcommands evaluate, compare, list and demo."""
     parser = argparse.ArgumentParser(prog="ir-rag-axioms", description="Axiomatic preferences for RAG responses.")
     sub = parser.add_subparsers(dest="command", required=True)
     ev = sub.add_parser("evaluate", help="decisiveness, consistency and effectiveness of axioms against an oracle")
@@ -214,6 +263,22 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--no-figures", dest="figures", action="store_false", help="skip the figures")
     ev.add_argument("--quiet", action="store_true", help="no progress bars")
     ev.set_defaults(func=evaluate)
+    cmp = sub.add_parser("compare", help="which system is better: win rates and Bradley-Terry strengths by axioms")
+    cmp.add_argument("--answers", help="JSONL(.gz) of answers: qid, query, text (or qanswer), system[, context]")
+    cmp.add_argument("--data", help="instead: a folder with a nugget assignment file (system = run_id)")
+    cmp.add_argument("--system-column", default="system", help="the answers' field naming the system")
+    cmp.add_argument("--axioms", default="COH1,COH2,COV1,COV2,COV3,CONS1,CONS2,CONS3,CORR1,CLAR2",
+                     help="comma-separated: 'ictir2025', NAME=SPEC or SPEC (default: the RAG axioms but CLAR1)")
+    cmp.add_argument("--reference",
+                     help="also Kendall's tau with official scores: nugget:<all|vital|weighted>[-strict]")
+    cmp.add_argument("--out", required=True, help="output folder for systems.csv, systems.md and systems.png")
+    cmp.add_argument("--bootstrap", type=int, default=1000, help="bootstrap samples over topics (0: no intervals)")
+    cmp.add_argument("--seed", type=int, default=0, help="bootstrap seed")
+    cmp.add_argument("--cache", help="folder for each axiom's matrices (reused across runs)")
+    cmp.add_argument("--workers", type=int, help="analysis worker processes (default: the free cores)")
+    cmp.add_argument("--no-figures", dest="figures", action="store_false", help="skip the figure")
+    cmp.add_argument("--quiet", action="store_true", help="no progress bars")
+    cmp.set_defaults(func=compare)
     ls = sub.add_parser("list", help="list the registered axioms")
     ls.add_argument("-v", "--verbose", action="store_true", help="also print each default configuration")
     ls.set_defaults(func=list_axioms)

@@ -269,6 +269,8 @@ def cache_file(cache_dir: str | os.PathLike, axiom: Any, items: Sequence) -> Pat
         digest.update(f"\x00{request.id}\x01{request.text}\x01{request.context}".encode())
         for response in responses:
             digest.update(f"\x02{response.id}\x03{response.text}".encode())
+            if response.context is not None:
+                digest.update(f"\x04{response.context}".encode())
     return Path(cache_dir) / f"{digest.hexdigest()}.npz"
 
 
@@ -358,15 +360,19 @@ def _usable(name: str, axiom: Any) -> bool:
 
 
 def evaluate_axioms(
-    axioms: Mapping[str, Any], items: Sequence, oracle: Any, progress: bool = False, samples: int = 0, seed: int = 0,
-    cache_dir: str | os.PathLike | None = None, **execution: Any,
+    axioms: Any, items: Sequence, oracle: Any, progress: bool = False, samples: int = 0, seed: int = 0,
+    cache_dir: str | os.PathLike | None = None, *, axiom_names: Sequence[str] | None = None, **execution: Any,
 ) -> pd.DataFrame:
-    """The evaluation table of named axioms on (request, responses) items against an oracle axiom (or its matrices).
+    """The evaluation table of axioms on (request, responses) items against an oracle axiom (or its matrices).
 
-    See ``compute_preferences`` for ``cache_dir`` and the execution options (``analysis``, ``backend``, ...).
+    ``axioms``: ``{name: axiom}``, or one or a list of axioms named by ``axiom_names`` or their reprs (as the
+    transformers' columns). See ``compute_preferences`` for ``cache_dir`` and the execution options.
     """
+    from ir_rag_axioms.axioms.naming import named_axioms
+
+    named = named_axioms(axioms, axiom_names)
     oracle_matrices = oracle if isinstance(oracle, (list, np.ndarray)) else oracle.preferences_batch(items)
-    preferences = compute_preferences(axioms, items, progress, cache_dir, **execution)
+    preferences = compute_preferences(named, items, progress, cache_dir, **execution)
     return evaluation_table(preferences, oracle_matrices, samples=samples, seed=seed)
 
 

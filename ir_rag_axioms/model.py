@@ -63,11 +63,11 @@ def _clean_number(value: object, what: str, whole: bool) -> float | int | None:
     return float(value)
 
 
-def _clean_context(context: object, request_id: str) -> tuple[str, ...] | None:
+def _clean_context(context: object, owner: str) -> tuple[str, ...] | None:
     """Context passages: a string or a sequence (list, tuple, numpy array, Series) of strings; None if empty."""
     if context is None or is_missing(context):
         return None
-    what = f"GenerationRequest {request_id!r}: context"
+    what = f"{owner}: context"
     if isinstance(context, str):
         context = (context,)
     elif isinstance(context, (bytes, Mapping, Set)) or not isinstance(context, (Sequence, np.ndarray, pd.Series)):
@@ -90,7 +90,7 @@ class GenerationRequest:
     def __post_init__(self) -> None:
         object.__setattr__(self, "id", _clean_id(self.id, "GenerationRequest.id"))
         object.__setattr__(self, "text", _clean_text(self.text, f"GenerationRequest {self.id!r}: text"))
-        object.__setattr__(self, "context", _clean_context(self.context, self.id))
+        object.__setattr__(self, "context", _clean_context(self.context, f"GenerationRequest {self.id!r}"))
 
     @property
     def context_text(self) -> str:
@@ -110,12 +110,26 @@ class GenerationResponse:
     """Original rank (1 = best), used by ORIG; ``None`` if unknown."""
     score: float | None = field(default=None, compare=False)
     """Original retrieval score (higher = better), used by ORIG and LB1; ``None`` if unknown."""
+    context: tuple[str, ...] | None = None
+    """The passages this response was generated from, when it has its own (``None``: the request's context)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "id", _clean_id(self.id, "GenerationResponse.id"))
         object.__setattr__(self, "text", _clean_text(self.text, f"GenerationResponse {self.id!r}: text"))
         object.__setattr__(self, "rank", _clean_number(self.rank, f"GenerationResponse {self.id!r}: rank", True))
         object.__setattr__(self, "score", _clean_number(self.score, f"GenerationResponse {self.id!r}: score", False))
+        object.__setattr__(self, "context", _clean_context(self.context, f"GenerationResponse {self.id!r}"))
+
+
+def context_of(request: GenerationRequest, response: GenerationResponse) -> tuple[str, ...] | None:
+    """The context a response is judged against: its own when it has one, else the request's."""
+    return response.context if response.context is not None else request.context
+
+
+def all_contexts(request: GenerationRequest, responses: Sequence[GenerationResponse]) -> list[tuple[str, ...]]:
+    """The distinct contexts of a request's responses (each response's own, else the request's), in first use."""
+    found = (context_of(request, r) for r in responses)
+    return list(dict.fromkeys(c for c in found if c))
 
 
 Query = GenerationRequest

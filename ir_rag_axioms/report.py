@@ -144,3 +144,52 @@ def write_report(
         atomic_write(out / "votes.png", lambda path: plot_votes(sweep, path, title))
     write_preferences(out / "preferences.npz", {"ORACLE": truth, **preferences})
     return text
+
+
+# -- system comparison ---------------------------------------------------------------------------------
+def systems_markdown(table: pd.DataFrame, axiom: str = "overall") -> str:
+    """One axiom's system ranking as markdown: rank, system, strength [interval], win rate."""
+    part = table[table["axiom"] == axiom]
+    cells = pd.DataFrame({"rank": part["rank"].astype(str), "system": part["system"].astype(str)})
+    cells["Bradley-Terry strength"] = [
+        f"{s:.2f}" + ("" if np.isnan(lo) else f" [{lo:.2f}, {hi:.2f}]")
+        for s, lo, hi in zip(part["strength"], part["strength_low"], part["strength_high"], strict=True)
+    ]
+    cells["win rate"] = [f"{w:.3f}" for w in part["win_rate"]]
+    return cells.to_markdown(index=False, tablefmt="github", disable_numparse=True) + "\n"
+
+
+def plot_systems(table: pd.DataFrame, path: str | os.PathLike, axiom: str = "overall") -> None:
+    """Bradley-Terry strengths of the systems (best at the top) with their bootstrap intervals."""
+    plt = _pyplot()
+    part = table[table["axiom"] == axiom].iloc[::-1]
+    fig, ax = plt.subplots(figsize=(6, max(3.0, 0.2 * len(part) + 1)))
+    y = np.arange(len(part))
+    strength = part["strength"].to_numpy(float)
+    low, high = part["strength_low"].to_numpy(float), part["strength_high"].to_numpy(float)
+    errors = None if np.isnan(low).all() else np.stack([strength - low, high - strength])
+    ax.errorbar(strength, y, xerr=errors, fmt="o", markersize=3, capsize=2)
+    ax.set_yticks(y, part["system"].astype(str), fontsize=6)
+    ax.set_xlabel("Bradley-Terry log-strength\n(95% bootstrap interval over topics)", fontsize=8)
+    ax.set_title(f"Systems by axiomatic preference ({axiom})", fontsize=9)
+    ax.grid(axis="x", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def write_systems(out: str | os.PathLike, table: pd.DataFrame,
+                  correlations: pd.DataFrame | list[pd.DataFrame] | None = None, figures: bool = True) -> str:
+    """Write systems.csv, systems.md (the overall ranking), correlation.csv and systems.png; return the markdown."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    table.to_csv(out / "systems.csv", index=False)
+    text = systems_markdown(table)
+    if correlations is not None and len(correlations):
+        frame = pd.concat(correlations) if isinstance(correlations, list) else correlations
+        frame.to_csv(out / "correlation.csv", index=False)
+        text += "\n" + frame.round(3).to_markdown(index=False, tablefmt="github") + "\n"
+    (out / "systems.md").write_text(text)
+    if figures:
+        plot_systems(table, out / "systems.png")
+    return text

@@ -9,6 +9,7 @@ answer whose score is undefined (``vital`` without vital nuggets) has no qrel, a
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -17,10 +18,10 @@ import numpy as np
 import pandas as pd
 
 from ir_rag_axioms.datasets.files import NUGGET_ASSIGNMENTS, read_jsonl
-from ir_rag_axioms.datasets.nuggets import NUGGET_SCORES, check_nugget_record, nugget_score
+from ir_rag_axioms.datasets.nuggets import GRADES, NUGGET_SCORES, answer_docno, check_nugget_record, nugget_score
 
-__all__ = ["NUGGET_SCORES", "kendall_tau", "nugget_answers", "nugget_qrels", "nugget_score", "read_jsonl",
-           "responses_frame", "write_trec_run"]
+__all__ = ["NUGGET_SCORES", "check_run", "kendall_tau", "nugget_answers", "nugget_qrels", "nugget_score",
+           "read_answers", "read_jsonl", "responses_frame", "write_trec_run"]
 
 
 def responses_frame(
@@ -64,29 +65,59 @@ def responses_frame(
     return frame
 
 
+def read_answers(path: str | os.PathLike[str]) -> pd.DataFrame:
+    """A JSONL(.gz) file of answers as a frame (every field a column; qid as a string)."""
+    frame = pd.DataFrame(read_jsonl(path))
+    if "qid" in frame.columns:
+        frame["qid"] = frame["qid"].astype(str)
+    return frame
+
+
 def nugget_answers(path: str | os.PathLike[str]) -> pd.DataFrame:
     """The nugget file's answers as transformer input.
 
-    Columns: qid, query, docno = run_id, text = answer_text, rank (file order), score.
+    Columns: qid, query, docno = ``<qid>/<run_id>`` (as the registered dataset's docs and qrels), text =
+    answer_text, rank (file order), score, system = run_id.
     """
-    return responses_frame(read_jsonl(path, NUGGET_ASSIGNMENTS, ("qid", "query", "run_id", "answer_text")),
-                           docno="run_id", text="answer_text")
+    records = [dict(r, docno=answer_docno(r["qid"], r["run_id"]))
+               for r in read_jsonl(path, NUGGET_ASSIGNMENTS, ("qid", "query", "run_id", "answer_text"))]
+    frame = responses_frame(records, text="answer_text")
+    frame["system"] = [str(r["run_id"]).removeprefix(f"{r['qid']}/") for r in records]
+    return frame
 
 
 def nugget_qrels(
-    path: str | os.PathLike[str], score: str = "vital", strict: bool = False, scale: int = 100
+    path: str | os.PathLike[str], score: str = "vital", strict: bool = False, scale: int = GRADES
 ) -> pd.DataFrame:
-    """Graded qrels (qid, docno, label) with label = round(scale * nugget score).
+    """Graded qrels (qid, docno, label, nugget_score) with label = round(scale * nugget score), 0..scale.
 
-    Integer grades, as trec_eval needs; no qrel where the score is undefined.
+    docno = ``<qid>/<run_id>``; small integer grades (default 0-4), as trec_eval and learning to rank need, the
+    score itself in ``nugget_score``; no qrel where the score is undefined.
     """
-    rows = [
-        (str(r["qid"]), str(r["run_id"]), nugget_score(r["nuggets"], score, strict))
-        for r in read_jsonl(path, NUGGET_ASSIGNMENTS, ("qid", "run_id", "nuggets"), check_nugget_record)
-    ]
+    rows = [(str(r["qid"]), answer_docno(r["qid"], r["run_id"]), nugget_score(r["nuggets"], score, strict))
+            for r in read_jsonl(path, NUGGET_ASSIGNMENTS, ("qid", "run_id", "nuggets"), check_nugget_record)]
     qrels = pd.DataFrame(rows, columns=["qid", "docno", "nugget_score"]).dropna(subset=["nugget_score"])
     qrels["label"] = np.rint(qrels["nugget_score"] * scale).astype("int64")
-    return qrels[["qid", "docno", "label"]].reset_index(drop=True)
+    return qrels[["qid", "docno", "label", "nugget_score"]].reset_index(drop=True)
+
+
+def check_run(run: pd.DataFrame, qrels: pd.DataFrame, name: str = "run") -> float:
+    """The share of a run's (qid, docno) rows that the qrels judge; warns when it is 0 for a qid that has qrels.
+
+    Catches docno conventions that differ (``run_id`` against ``<qid>/<run_id>``) before they score 0 silently.
+    """
+    run_keys = set(zip(run["qid"].astype(str), run["docno"].astype(str), strict=True))
+    judged = set(zip(qrels["qid"].astype(str), qrels["docno"].astype(str), strict=True))
+    share = len(run_keys & judged) / len(run_keys) if run_keys else 0.0
+    judged_qids = {q for q, _ in judged}
+    blind = sorted({q for q, _ in run_keys if q in judged_qids} - {q for q, _ in run_keys & judged})
+    if blind:
+        example = next(d for q, d in sorted(run_keys) if q == blind[0])
+        qrel_example = next(d for q, d in sorted(judged) if q == blind[0])
+        warnings.warn(f"{name}: {len(blind)} queries share no docno with the qrels (e.g. qid {blind[0]}: run docno "
+                      f"{example!r}, qrels docno {qrel_example!r}); their measures will be 0. Nugget answers use "
+                      "docno '<qid>/<run_id>' (ir_rag_axioms.datasets.nuggets.answer_docno).", stacklevel=2)
+    return share
 
 
 def write_trec_run(frame: pd.DataFrame, path: str | os.PathLike[str], run_name: str = "ir_rag_axioms") -> Path:

@@ -36,7 +36,8 @@ def test_evaluate_end_to_end_on_the_crowd_data(data_dir: Path, reference_dir: Pa
 
     golden = np.load(reference_dir / "oracle.npz")
     expected = evaluate_preferences(golden["overall"], golden["overall@averaged"])
-    row = table.set_index("axiom").loc[f"CROWD(utility='overall', data_dir={str(crowd)!r}, duplicates='last')"]
+    (name,) = cli.parse_axioms(f"CROWD(utility='overall', data_dir={str(crowd)!r}, duplicates='last')")
+    row = table.set_index("axiom").loc[name]  # named by its canonical repr, as the transformers' columns
     assert row["decisiveness"] == pytest.approx(1946 / 1950)  # 973 + 973 decided of 65 * 30 pairs
     for measure, value in expected.items():
         assert row[measure] == pytest.approx(value)
@@ -129,3 +130,11 @@ def test_parse_axioms_names_items():
         assert axioms["GEN_TF_LNC"] is presets.ICTIR2025["GEN_TF_LNC"]
     assert repr(axioms["MyCov"]) == "COV1(margin_fraction=0.25)"
     assert repr(axioms["CORR1(margin_fraction=0.5)"]) == "CORR1(margin_fraction=0.5)"
+
+
+def test_unnamed_specs_are_named_as_the_transformers_columns():
+    from ir_rag_axioms.pyterrier import axiom_columns
+
+    axioms = cli.parse_axioms("COH1, CORR1( margin_fraction = 0.5 ),COV1()")
+    assert list(axioms) == ["COH1", "CORR1(margin_fraction=0.5)", "COV1"]
+    assert list(axioms) == axiom_columns(list(axioms.values()))

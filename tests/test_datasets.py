@@ -78,7 +78,7 @@ def test_nugget_dataset(nuggets):
     assert len(list(nuggets.queries_iter())) == 20
     qrels = {(q.query_id, q.doc_id): q for q in nuggets.qrels_iter()}
     key = ("2024-105741", "2024-105741/BEST_cot_gpt3.5")
-    assert qrels[key].relevance == round(100 * qrels[key].score)
+    assert qrels[key].relevance == round(4 * qrels[key].score) and 0 <= qrels[key].relevance <= 4
     strict = {(q.query_id, q.doc_id): q for q in ir_datasets.load("test/nuggets/vital-strict").qrels_iter()}
     weighted = {(q.query_id, q.doc_id): q for q in ir_datasets.load("test/nuggets/weighted").qrels_iter()}
     assert len(strict) == len(weighted) == 883
@@ -105,10 +105,10 @@ def test_nugget_score_rule():
 
 def test_pyterrier_get_dataset(crowd, nuggets):
     pt = pytest.importorskip("pyterrier")
-    topics = pt.get_dataset("irds:test/crowdrag-25").get_topics("text")
+    topics = pt.get_dataset("irds:test/crowdrag-25").get_topics("query")
     assert len(topics) == 301 and set(topics.columns) >= {"qid", "query"}
     qrels = pt.get_dataset("irds:test/nuggets/all").get_qrels()
-    assert len(qrels) == 883 and qrels["label"].between(0, 100).all()
+    assert len(qrels) == 883 and qrels["label"].between(0, 4).all()
 
 
 def test_importing_the_package_registers_nothing_until_asked():

@@ -50,7 +50,7 @@ def run_experiment(path: Path, axiom_names: list[str], verbose: bool = False) ->
     tables = []
     for label in LABELS:
         table = pt.Experiment(
-            list(results.values()), topics, nugget_qrels(path, label), [nDCG @ 10, KendallTau],
+            list(results.values()), topics, nugget_qrels(path, label, scale=100), [nDCG @ 10, KendallTau],
             names=list(results), round=4,
         )
         tables.append(table.assign(labels=label))

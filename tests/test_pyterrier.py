@@ -120,7 +120,14 @@ def test_reranker_sorts_by_aggregated_preferences(aggregation: str) -> None:
     out = AxiomaticReranker(Length(), aggregation)(frame())
     assert out["docno"].tolist() == ["c", "a", "b", "d", "e"]
     assert out["rank"].tolist() == [0, 1, 2, 0, 1]
-    assert out["score"].tolist() == [3.0, 2.0, 1.0, 2.0, 1.0]
+    expected = {"borda": [2.0, 0.0, -2.0, 1.0, -1.0], "copeland": [2.0, 0.0, -2.0, 1.0, -1.0],
+                "kwiksort": [3.0, 2.0, 1.0, 2.0, 1.0]}  # the aggregation's own score
+    if aggregation == "bradley_terry":
+        assert out["score"].is_monotonic_decreasing is False  # two queries; within each it decreases
+        assert all(g["score"].is_monotonic_decreasing for _, g in out.groupby("qid"))
+        assert out["score"].iloc[0] > 0 > out["score"].iloc[2]
+    else:
+        assert out["score"].tolist() == expected[aggregation]
     assert out["text"].tolist() == ["xxxx", "xx", "x", "yy", "y"]
     assert list(out.columns) == ["qid", "query", "docno", "text", "score", "rank"]
 
@@ -168,17 +175,29 @@ def test_qanswer_is_accepted_as_the_text_column() -> None:
     assert out["docno"].tolist() == ["c", "a", "b", "d", "e"] and "qanswer" in out.columns
 
 
-def test_input_row_order_does_not_change_the_ranking() -> None:
+def test_ranked_input_row_order_and_docnos_do_not_change_the_ranking() -> None:
     rng = np.random.default_rng(0)
     texts = ["a" * int(k) for k in rng.integers(1, 4, size=12)]  # many ties
     inp = pd.DataFrame({"qid": ["1"] * 6 + ["2"] * 6, "query": "q", "docno": [f"d{i}" for i in range(12)],
-                        "text": texts})
+                        "text": texts, "rank": list(range(6)) * 2})
+    renamed = {f"d{i}": f"z{11 - i}" for i in range(12)}  # reverses the alphabetical order
     for aggregation in ("borda", "copeland", "kwiksort", "bradley_terry"):
         reranker = AxiomaticReranker([Length(), Short(margin_fraction=0.4)], aggregation, pivot="random", seed=5)
         expected = reranker(inp)[["qid", "docno", "rank"]]
         for seed in range(3):
             shuffled = inp.sample(frac=1.0, random_state=seed)
             pd.testing.assert_frame_equal(reranker(shuffled)[["qid", "docno", "rank"]], expected)
+        for frame_ in (inp, inp.drop(columns="rank")):  # ties: rank, else row order, never the docno
+            again = reranker(frame_.assign(docno=frame_["docno"].map(renamed)))
+            assert again["docno"].tolist() == reranker(frame_)["docno"].map(renamed).tolist()
+
+
+def test_ties_keep_the_input_order_not_the_docno_alphabet() -> None:
+    tied = pd.DataFrame({"qid": "1", "query": "q", "docno": ["zeta", "alpha", "mid"], "text": ["xx", "yy", "zz"]})
+    for aggregation in ("borda", "copeland", "kwiksort", "bradley_terry"):
+        assert AxiomaticReranker(Length(), aggregation)(tied)["docno"].tolist() == ["zeta", "alpha", "mid"]
+        scored = tied.assign(score=[1.0, 3.0, 2.0])
+        assert AxiomaticReranker(Length(), aggregation)(scored)["docno"].tolist() == ["alpha", "mid", "zeta"]
 
 
 def test_all_queries_are_analysed_in_one_batch_and_match_one_query_at_a_time() -> None:
@@ -254,9 +273,9 @@ def test_composes_with_pipeline_operators() -> None:
     top1 = (source >> AxiomaticReranker(Length()) % 1)(topics)
     assert top1["docno"].tolist() == ["c", "d"]
     summed = (source >> (AxiomaticReranker(Length()) + AxiomaticReranker(Short())))(topics)
-    assert sorted(summed["score"].tolist()) == [3.0, 3.0, 4.0, 4.0, 4.0]
+    assert summed["score"].tolist() == [0.0] * 5  # Borda net wins of opposite axioms cancel
     union = (source >> (AxiomFeatures(Length()) ** AxiomaticReranker(Short())))(topics)
-    assert np.stack(union.sort_values("docno")["features"]).tolist() == [[0, 2], [-1, 3], [1, 1], [1, 1], [-1, 2]]
+    assert np.stack(union.sort_values("docno")["features"]).tolist() == [[0, 0], [-1, 2], [1, -2], [1, -1], [-1, 1]]
 
 
 def test_features_feed_pyterrier_learning_to_rank() -> None:

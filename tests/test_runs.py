@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 from ir_rag_axioms.runs import (
+    check_run,
     kendall_tau,
     nugget_answers,
     nugget_qrels,
@@ -56,8 +57,9 @@ def test_nugget_score_edge_cases(tmp_path: Path) -> None:
     path.write_text("".join(json.dumps({"qid": "q", "run_id": r, "nuggets": n}) + "\n"
                             for r, n in [("a", EXAMPLE), ("b", okay_only)]))
     # as in the registered dataset: no qrel where the score is undefined (ir_measures: unjudged, gain 0)
-    assert nugget_qrels(path, "vital").values.tolist() == [["q", "a", 75]]
-    assert nugget_qrels(path, "all").values.tolist() == [["q", "a", 62], ["q", "b", 100]]
+    assert nugget_qrels(path, "vital").values.tolist() == [["q", "q/a", 3, 0.75]]  # grade round(4 x score)
+    assert nugget_qrels(path, "all").values.tolist() == [["q", "q/a", 2, 0.625], ["q", "q/b", 4, 1.0]]
+    assert nugget_qrels(path, "all", scale=100)["label"].tolist() == [62, 100]
 
 
 def test_responses_frame_from_records_jsonl_and_frame(tmp_path: Path) -> None:
@@ -86,18 +88,21 @@ def test_responses_frame_from_records_jsonl_and_frame(tmp_path: Path) -> None:
 def test_nugget_answers_and_qrels_from_the_shared_file(data_dir: Path) -> None:
     path = data_dir / NUGGETS
     answers = nugget_answers(path)
-    assert answers.shape == (883, 6)
-    assert list(answers.columns) == ["qid", "query", "docno", "text", "rank", "score"]
+    assert answers.shape == (883, 7)
+    assert list(answers.columns) == ["qid", "query", "docno", "text", "rank", "score", "system"]
     assert answers["qid"].nunique() == 20 and not answers.duplicated(["qid", "docno"]).any()
     assert (answers.groupby("qid")["rank"].max() + 1).tolist() == answers.groupby("qid").size().tolist()
     first = read_jsonl(path)[0]
-    assert answers.iloc[0][["qid", "docno", "text"]].tolist() == [first["qid"], first["run_id"], first["answer_text"]]
+    assert answers.iloc[0][["qid", "docno", "text", "system"]].tolist() == [
+        first["qid"], f"{first['qid']}/{first['run_id']}", first["answer_text"], first["run_id"]]
     for score in ("all", "vital", "weighted"):
         for strict in (False, True):
             qrels = nugget_qrels(path, score, strict)
-            assert list(qrels.columns) == ["qid", "docno", "label"] and len(qrels) == 883
-            assert qrels["label"].dtype == np.int64 and qrels["label"].between(0, 100).all()
-            assert qrels["label"].iloc[0] == round(100 * nugget_score(first["nuggets"], score, strict))
+            assert list(qrels.columns) == ["qid", "docno", "label", "nugget_score"] and len(qrels) == 883
+            assert qrels["label"].dtype == np.int64 and qrels["label"].between(0, 4).all()
+            assert qrels["nugget_score"].iloc[0] == nugget_score(first["nuggets"], score, strict)
+            assert qrels["label"].iloc[0] == round(4 * nugget_score(first["nuggets"], score, strict))
+            assert check_run(answers, qrels) == 1.0
     assert (nugget_qrels(path, "all", True)["label"] <= nugget_qrels(path, "all")["label"]).all()
 
 

@@ -31,7 +31,7 @@ import numpy.typing as npt
 from ir_rag_axioms.analysis.cache import MAX_TEXT_CHARS, Analysis, default_analysis, is_analysable
 from ir_rag_axioms.analysis.features import Feature
 from ir_rag_axioms.analysis.resources import DEFAULT_SPACY_MODEL
-from ir_rag_axioms.model import GenerationRequest, GenerationResponse
+from ir_rag_axioms.model import GenerationRequest, GenerationResponse, all_contexts
 
 Item = tuple[GenerationRequest, Sequence[GenerationResponse]]
 """One request with its candidate responses."""
@@ -63,7 +63,8 @@ def analyse(axioms: Iterable[Axiom], items: Sequence[Item], analysis: Analysis |
             for request, responses in items:
                 wanted += [(reads.model, f, request.text) for f in reads.request]
                 wanted += [(reads.model, f, r.text) for r in responses for f in reads.responses]
-                wanted += [(reads.model, f, p) for p in request.context or () for f in reads.context]
+                passages = dict.fromkeys(p for c in all_contexts(request, responses) for p in c)
+                wanted += [(reads.model, f, p) for p in passages for f in reads.context]
     with analysis:
         if tools:
             analysis.warm_up({r.encoder for axiom in axioms for r in axiom.reads() if r.encoder})

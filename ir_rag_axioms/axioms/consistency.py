@@ -17,7 +17,7 @@ from ir_rag_axioms.analysis.rouge import rouge_lsum_f
 from ir_rag_axioms.axioms.base import FeatureAxiom, Item, ParsedAxiom
 from ir_rag_axioms.axioms.coverage import AspectSentenceSimilarityAxiom
 from ir_rag_axioms.axioms.registry import register
-from ir_rag_axioms.model import GenerationRequest, GenerationResponse
+from ir_rag_axioms.model import GenerationRequest, GenerationResponse, context_of
 
 
 @register
@@ -50,14 +50,12 @@ class RougeConsistencyAxiom(FeatureAxiom):
             self.values(request, list(responses))
 
     def values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
-        """ROUGE-Lsum F-measure of each response against the passages joined by newlines (NaN without context)."""
-        if not request.context:
-            return np.full(len(responses), np.nan)
-        context = "\n".join(request.context)
+        """ROUGE-Lsum F-measure of each response against its context's passages joined by newlines (NaN without)."""
+        contexts = [context_of(request, r) for r in responses]
         return np.array([
-            rouge_lsum_f(context, r.text, self.use_stemmer) if is_analysable(r.text) else np.nan
-            for r in responses
-        ])
+            rouge_lsum_f("\n".join(c), r.text, self.use_stemmer) if c and is_analysable(r.text) else np.nan
+            for r, c in zip(responses, contexts, strict=True)
+        ], dtype=np.float64)
 
 
 def contradictory_entity_share(doc: Any, model: str, termset: str, numeric_entities: bool) -> float:

@@ -13,7 +13,7 @@ from ir_rag_axioms.analysis.resources import DEFAULT_SENTENCE_MODEL, DEFAULT_SPA
 from ir_rag_axioms.analysis.text import AspectExtraction
 from ir_rag_axioms.axioms.base import FeatureAxiom, Item, Reads, feature_values
 from ir_rag_axioms.axioms.registry import register
-from ir_rag_axioms.model import GenerationRequest, GenerationResponse
+from ir_rag_axioms.model import GenerationRequest, GenerationResponse, context_of
 
 
 class AspectAxiom(FeatureAxiom):
@@ -102,20 +102,27 @@ class AspectSentenceSimilarityAxiom(AspectAxiom):
         return (Reads(self.spacy_model, responses=(SENTENCES,), encoder=self.sentence_model,
                       **{self.reference: (self.aspects,)}),)
 
-    def reference_aspects(self, request: GenerationRequest) -> list[str]:
-        """Distinct aspects of the reference texts, in order of first mention (empty: the axiom abstains)."""
-        texts = [request.text] if self.reference == "request" else list(request.context or ())
+    def reference_aspects(self, request: GenerationRequest, response: GenerationResponse | None = None) -> list[str]:
+        """Distinct aspects of the reference texts, in order of first mention (empty: the axiom abstains).
+
+        The request's text, or the context passages: the response's own when it has one, else the request's.
+        """
+        if self.reference == "request":
+            texts = [request.text]
+        else:
+            texts = list((context_of(request, response) if response is not None else request.context) or ())
         return list(dict.fromkeys(a for found in self.aspects_of(texts) for a in found))
 
     def prefetch(self, items: Sequence[Item]) -> None:
-        """Embed, in one batch, the reference aspects and the sentences of responses to requests that have any."""
+        """Embed, in one batch, the reference aspects and the sentences of responses that have any."""
         strings: list[str] = []
         for request, responses in items:
-            found = self.reference_aspects(request)
-            if found:  # without reference aspects the axiom abstains: no sentence needs embedding
-                strings += found
-                strings += [s for r in responses for s in self.sentences_of(r.text)]
-        self.embed(strings)
+            for response in responses:
+                found = self.reference_aspects(request, response)
+                if found:  # without reference aspects the axiom abstains: no sentence needs embedding
+                    strings += found
+                    strings += self.sentences_of(response.text)
+        self.embed(list(dict.fromkeys(strings)))
 
     def sentences_of(self, text: str) -> list[str]:
         """The non-blank sentences of a response."""
@@ -123,15 +130,16 @@ class AspectSentenceSimilarityAxiom(AspectAxiom):
         return [s for s in found or () if s.strip()]
 
     def values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
-        """Summed aspect-sentence similarity per response, averaged over the reference aspects."""
-        found = self.reference_aspects(request)
-        if not found:
-            return np.full(len(responses), np.nan)
-        aspect_vectors = self.embed(found)
+        """Summed aspect-sentence similarity per response, averaged over its reference aspects (NaN without any)."""
         out = []
         for response in responses:
+            found = self.reference_aspects(request, response)
+            if not found:
+                out.append(float("nan"))
+                continue
             texts = self.sentences_of(response.text)
-            out.append(float((aspect_vectors @ self.embed(texts).T).sum() / len(found)) if texts else 0.0)
+            similarity = self.embed(found) @ self.embed(texts).T if texts else np.zeros(0)
+            out.append(float(similarity.sum() / len(found)))
         return np.array(out, dtype=np.float64)
 
 

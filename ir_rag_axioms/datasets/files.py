@@ -76,7 +76,7 @@ CROWD_TOPICS = DataFile(
 NUGGET_ASSIGNMENTS = DataFile(
     "nuggets", "trec-rag-24-nuggets",
     ("nugget_assignment*.jsonl.gz", "nugget_assignment*.jsonl", "nugget_assignment*.jl"),
-    BASE_URL + "nugget_assignment.20241108.jl", None, "data_dir=... or assignments_path=...",
+    BASE_URL + "nugget_assignment.20241108.jl", None, "data_dir=..., or table= with the assignments as a frame",
 )
 
 
@@ -85,7 +85,7 @@ def llm_ratings_file(model: str) -> DataFile:
     md5 = {"HuggingFaceTB-SmolLM-135M-Instruct": None, "Qwen-Qwen2.5-0.5B-Instruct": None}.get(model)
     return DataFile(
         f"llm/{model}", "trec-rag-24-llm-ratings", (f"ratings-{model}.jsonl.gz", f"ratings-{model}.jsonl"),
-        BASE_URL + f"ratings-{model}.jsonl", md5, "data_dir=... or ratings_path=...",
+        BASE_URL + f"ratings-{model}.jsonl", md5, "data_dir=..., or table= with the ratings as a frame",
     )
 
 

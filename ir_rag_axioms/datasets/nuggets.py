@@ -70,6 +70,24 @@ def check_nugget_record(row: Mapping) -> str | None:
     return None
 
 
+GRADES = 4
+"""Nugget scores become integer grades 0..GRADES (learning-to-rank and trec_eval need small integers)."""
+GRADE_DEFINITIONS = {g: f"nugget score about {g / GRADES:.2f} (round({GRADES} x score) = {g})"
+                     for g in range(GRADES + 1)}
+"""What each grade means."""
+
+
+def nugget_grade(score: float, grades: int = GRADES) -> int:
+    """The qrel grade of a nugget score: round(grades x score), 0..grades."""
+    return int(round(grades * float(score)))
+
+
+def answer_docno(qid: object, run_id: object) -> str:
+    """The one docno of a system's answer to a topic: ``<qid>/<run_id>`` (a run_id that already has it is kept)."""
+    qid, run_id = str(qid), str(run_id)
+    return run_id if run_id.startswith(f"{qid}/") else f"{qid}/{run_id}"
+
+
 def score_column(score_type: str, strict: bool = False) -> str:
     """The column of ``load_nugget_assignments`` holding a score: ``vital``, ``vital_strict``, ..."""
     return f"{score_type}_strict" if strict else score_type

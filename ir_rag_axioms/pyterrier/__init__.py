@@ -1,15 +1,11 @@
 """PyTerrier transformers over axiom preferences: ``pipeline >> AxiomaticReranker([COH1, CONS2])``."""
 
+from ir_rag_axioms.axioms.naming import as_axioms, axiom_columns, named_axioms
 from ir_rag_axioms.pyterrier.frames import TEXT_COLUMNS, groups, validate
-from ir_rag_axioms.pyterrier.transformers import (
-    AxiomaticPreferences,
-    AxiomaticReranker,
-    AxiomFeatures,
-    as_axioms,
-    axiom_columns,
-)
+from ir_rag_axioms.pyterrier.pool import SYSTEM_COLUMN, Pool
+from ir_rag_axioms.pyterrier.transformers import AxiomaticPreferences, AxiomaticReranker, AxiomFeatures
 
 __all__ = [
-    "TEXT_COLUMNS", "AxiomFeatures", "AxiomaticPreferences", "AxiomaticReranker",
-    "as_axioms", "axiom_columns", "groups", "validate",
+    "SYSTEM_COLUMN", "TEXT_COLUMNS", "AxiomFeatures", "AxiomaticPreferences", "AxiomaticReranker", "Pool",
+    "as_axioms", "axiom_columns", "groups", "named_axioms", "validate",
 ]

@@ -26,6 +26,13 @@ def validate(frame: pd.DataFrame, transformer: Any) -> str:
     """
     import pyterrier as pt
 
+    if "docno" not in frame.columns and any(c in frame.columns for c in TEXT_COLUMNS):
+        raise ValueError(
+            f"{type(transformer).__name__} compares candidate answers of a query, one row each with a docno; this "
+            "frame has answers without docno (one answer per query, as a pyterrier-rag pipeline gives). Pool "
+            "several pipelines first: ir_rag_axioms.pyterrier.Pool({'system-a': rag_a, 'system-b': rag_b}) >> "
+            f"{type(transformer).__name__}(...)"
+        )
     found = None
     with pt.validate.any(frame, context=transformer) as v:
         for column in TEXT_COLUMNS:
@@ -84,9 +91,12 @@ class Group:
 
 
 def original_order(frame: pd.DataFrame) -> np.ndarray:
-    """Positions of the rows in original order: by qid (as strings), then rank, then score (descending), then docno."""
+    """Positions of the rows in original order: by qid (as strings), then rank, else score (descending), else row order.
+
+    Never by docno: the names of systems or answers must not decide a tie.
+    """
     qid_order = np.unique(frame["qid"].astype(str).to_numpy(), return_inverse=True)[1]
-    keys: list[np.ndarray] = [frame["docno"].astype(str).to_numpy()]
+    keys: list[np.ndarray] = [np.arange(len(frame))]
     if "score" in frame.columns:
         keys.append(-pd.to_numeric(frame["score"], errors="coerce").fillna(-np.inf).to_numpy())
     if "rank" in frame.columns:
@@ -95,35 +105,44 @@ def original_order(frame: pd.DataFrame) -> np.ndarray:
     return np.lexsort(keys)
 
 
-def groups(frame: pd.DataFrame, text_column: str = "text") -> list[Group]:
-    """Split a validated frame by qid into requests and responses in original order.
-
-    Duplicate docnos raise ``ValueError``.
-    """
-    if frame.empty:
-        return []
-    check_ids(frame)
+def _check_unique(frame: pd.DataFrame) -> None:
+    """Refuse a docno that stands twice within one query, naming the query and the docnos."""
     dupes = frame[frame.duplicated(["qid", "docno"], keep=False)]
     if len(dupes):
         named = dupes.groupby("qid", sort=True)["docno"].apply(lambda d: sorted(set(map(str, d)))).to_dict()
         raise ValueError(f"duplicate docno within a query (each response needs its own docno): {named}")
+
+
+def _group(sub: pd.DataFrame, rows: np.ndarray, text_column: str, context_column: str | None) -> Group:
+    """One query's request and responses; each row's context is its response's own (shared: the request's)."""
+    first = sub.iloc[0]
+    n = len(sub)
+    contexts = [_passages(c) for c in sub[context_column]] if context_column is not None else [None] * n
+    shared = contexts[0] if all(c == contexts[0] for c in contexts) else None
+    request = GenerationRequest(str(first["qid"]), first["query"], shared)
+    ranks = sub["rank"] if "rank" in sub.columns else [None] * n
+    scores = sub["score"] if "score" in sub.columns else [None] * n
+    responses = [
+        GenerationResponse(str(docno), text, rank, score,
+                           None if shared is not None else context)
+        for docno, text, rank, score, context in zip(sub["docno"], sub[text_column], ranks, scores, contexts,
+                                                     strict=True)
+    ]
+    return Group(request, responses, rows)
+
+
+def groups(frame: pd.DataFrame, text_column: str = "text") -> list[Group]:
+    """Split a validated frame by qid into requests and responses in original order.
+
+    A row's ``context`` (or ``qcontext``) is its response's own context; when all rows of a query share one, it is
+    the request's. Duplicate docnos raise ``ValueError``.
+    """
+    if frame.empty:
+        return []
+    check_ids(frame)
+    _check_unique(frame)
     context_column = next((c for c in CONTEXT_COLUMNS if c in frame.columns), None)
     order = original_order(frame)
     qids = frame["qid"].astype(str).to_numpy()[order]
     cuts = np.flatnonzero(qids[1:] != qids[:-1]) + 1
-    out = []
-    for rows in np.split(order, cuts):
-        sub = frame.iloc[rows]
-        first = sub.iloc[0]
-        context = None
-        if context_column is not None:
-            context = next((p for p in map(_passages, sub[context_column]) if p is not None), None)
-        request = GenerationRequest(str(first["qid"]), first["query"], context)
-        ranks = sub["rank"] if "rank" in sub.columns else [None] * len(sub)
-        scores = sub["score"] if "score" in sub.columns else [None] * len(sub)
-        responses = [
-            GenerationResponse(str(docno), text, rank, score)
-            for docno, text, rank, score in zip(sub["docno"], sub[text_column], ranks, scores, strict=True)
-        ]
-        out.append(Group(request, responses, rows))
-    return out
+    return [_group(frame.iloc[rows], rows, text_column, context_column) for rows in np.split(order, cuts)]

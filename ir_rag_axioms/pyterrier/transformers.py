@@ -5,6 +5,7 @@ Rerank responses by aggregated axiom preferences, list pairwise preferences, emi
 
 from __future__ import annotations
 
+import warnings
 import zlib
 from collections.abc import Sequence
 from typing import Any
@@ -13,47 +14,12 @@ import numpy as np
 import pandas as pd
 import pyterrier as pt
 
-from ir_rag_axioms.aggregation import AGGREGATIONS, PIVOTS, Pivot, aggregate
+from ir_rag_axioms.aggregation import AGGREGATIONS, PIVOTS, Pivot, scored_ranking
 from ir_rag_axioms.analysis.cache import Analysis
 from ir_rag_axioms.axioms.base import Axiom
+from ir_rag_axioms.axioms.naming import Axioms, AxiomSpec, as_axioms, named_axioms
 from ir_rag_axioms.execution import Backend
 from ir_rag_axioms.pyterrier import frames
-
-AxiomSpec = Axiom | str
-"""An axiom instance, or a spec string that ``ir_rag_axioms.parse`` understands (``"COV1(margin_fraction=0.5)"``)."""
-
-
-def as_axioms(axioms: AxiomSpec | Sequence[AxiomSpec]) -> list[Axiom]:
-    """One axiom or a sequence of axioms (instances or spec strings) as a non-empty list of instances."""
-    from ir_rag_axioms.axioms.registry import parse
-
-    items = [axioms] if isinstance(axioms, (Axiom, str)) else list(axioms)
-    out = []
-    for item in items:
-        if isinstance(item, str):
-            item = parse(item)
-        if not isinstance(item, Axiom):
-            raise TypeError(f"expected an Axiom or an axiom spec string, got {type(item).__name__}: {item!r}")
-        out.append(item)
-    if not out:
-        raise ValueError("need at least one axiom")
-    return out
-
-
-def axiom_columns(axioms: Sequence[Axiom]) -> list[str]:
-    """Column names for axioms, made unique.
-
-    The repr without an empty ``()`` (``COH1``, ``COV1(margin_fraction=0.5)``).
-    """
-    names: list[str] = []
-    for axiom in axioms:
-        name = repr(axiom)
-        name = name[:-2] if name.endswith("()") else name
-        base, k = name, 2
-        while name in names:
-            name, k = f"{base}#{k}", k + 1
-        names.append(name)
-    return names
 
 
 def _query_seed(seed: int | None, qid: str) -> np.random.Generator:
@@ -87,17 +53,27 @@ class _AxiomTransformer(pt.Transformer):
         """One (k, n, n) stack per group, in chunks of queries (each chunk: one batched analysis, then the matrices)."""
         from ir_rag_axioms.execution import preference_stacks
 
+        single = [g.request.id for g in groups if len(g.responses) < 2]
+        if single:
+            warnings.warn(f"{type(self).__name__}: {len(single)} of {len(groups)} queries have a single candidate "
+                          f"(e.g. qid {single[0]!r}), which nothing can be compared with: its preferences and "
+                          "features are 0. Pool several systems' answers (ir_rag_axioms.pyterrier.Pool) to compare "
+                          "them.", stacklevel=3)
         items = [(g.request, g.responses) for g in groups]
         return list(preference_stacks(axioms, items, backend=self.backend, workers=self.workers,
                                       analysis=self.analysis, progress=verbose))
 
 
 class AxiomaticReranker(_AxiomTransformer):
-    """Rerank each query's responses by aggregating axiom preferences; score = n - position, so rank and score agree."""
+    """Rerank each query's responses by aggregated axiom preferences; score = the aggregation's own score.
+
+    Borda points, Copeland score, Bradley-Terry log-strength, KwikSort n - position; rank follows score, and ties
+    keep the input order (rank, else score, else row order), after the tie-breaker axiom if one is given.
+    """
 
     def __init__(
         self,
-        axioms: AxiomSpec | Sequence[AxiomSpec],
+        axioms: Axioms,
         aggregation: str = "borda",
         weights: Sequence[float] | None = None,
         *,
@@ -154,14 +130,13 @@ class AxiomaticReranker(_AxiomTransformer):
             breakers = [s[0] for s in self._stacks(as_axioms(self.tie_breaker), groups, self.verbose)]
         positions, scores, ranks = [], [], []
         for group, stack, breaker in zip(groups, stacks, breakers, strict=True):
-            order = aggregate(
+            order, own = scored_ranking(
                 stack, self.aggregation, self.weights, breaker, self.pivot,
                 _query_seed(self.seed, group.request.id),
             )
-            n = len(order)
             positions.append(group.rows[order])
-            ranks.append(np.arange(n))
-            scores.append(np.arange(n, 0, -1, dtype=np.float64))
+            ranks.append(np.arange(len(order)))
+            scores.append(own[order])
         out = inp.iloc[np.concatenate(positions)].reset_index(drop=True)
         out["score"] = np.concatenate(scores)
         out["rank"] = np.concatenate(ranks)
@@ -174,25 +149,26 @@ class AxiomaticPreferences(_AxiomTransformer):
     Columns: qid, query, docno_a, docno_b, then the axioms.
     """
 
-    def __init__(self, axioms: AxiomSpec | Sequence[AxiomSpec], *, verbose: bool = False,
+    def __init__(self, axioms: Axioms, *, axiom_names: Sequence[str] | None = None, verbose: bool = False,
                  analysis: Analysis | None = None, backend: Backend = "local", workers: int | None = None) -> None:
         """Pairwise preferences of one or several axioms.
 
-        axioms: one or several; column ``X`` holds P_X[a, b] (> 0: a preferred over b); analysis / backend / workers as
-        for the reranker.
+        axioms: one, several or ``{name: axiom}``; column ``X`` holds P_X[a, b] (> 0: a preferred over b), named by the
+        mapping's keys, ``axiom_names`` or the axioms' reprs; analysis / backend / workers as for the reranker.
         """
         self.axioms = axioms
+        self.axiom_names = axiom_names
         self.verbose = verbose
         self.analysis, self.backend, self.workers = analysis, backend, workers
-        as_axioms(axioms)
+        named_axioms(axioms, axiom_names)
 
     schematic = {"label": "AxiomPreferences", "help_url": None}
 
     def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
         """One row per ordered pair: n (n - 1) rows per query with n responses, in original order of a, then of b."""
         text_column = frames.validate(inp, self)
-        axioms = as_axioms(self.axioms)
-        columns = axiom_columns(axioms)
+        named = named_axioms(self.axioms, self.axiom_names)
+        axioms, columns = list(named.values()), list(named)
         groups = frames.groups(inp, text_column)
         if not groups:
             return pd.DataFrame({c: pd.Series(dtype=object) for c in ("qid", "query", "docno_a", "docno_b")}
@@ -214,24 +190,32 @@ class AxiomaticPreferences(_AxiomTransformer):
 class AxiomFeatures(_AxiomTransformer):
     """Append one feature per axiom to ``features``: normalised net wins f_i = sum_j P[i, j] / (n - 1), in [-1, 1]."""
 
-    def __init__(self, axioms: AxiomSpec | Sequence[AxiomSpec], *, verbose: bool = False,
+    def __init__(self, axioms: Axioms, *, axiom_names: Sequence[str] | None = None, verbose: bool = False,
                  analysis: Analysis | None = None, backend: Backend = "local", workers: int | None = None) -> None:
         """Features from one or several axioms.
 
-        axioms: one or several; an existing ``features`` column is extended, otherwise created; analysis / backend /
-        workers as for the reranker.
+        axioms: one, several or ``{name: axiom}``; an existing ``features`` column is extended, otherwise created;
+        ``feature_names`` lists the names (mapping keys, ``axiom_names`` or reprs); analysis / backend / workers as
+        for the reranker.
         """
         self.axioms = axioms
+        self.axiom_names = axiom_names
+        named_axioms(axioms, axiom_names)
         self.verbose = verbose
         self.analysis, self.backend, self.workers = analysis, backend, workers
         as_axioms(axioms)
 
     schematic = {"label": "AxiomFeatures", "help_url": None}
 
+    @property
+    def feature_names(self) -> list[str]:
+        """The names of the features this transformer appends, in order."""
+        return list(named_axioms(self.axioms, self.axiom_names))
+
     def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
         """The input rows in input order with a ``features`` vector (existing features first)."""
         text_column = frames.validate(inp, self)
-        axioms = as_axioms(self.axioms)
+        axioms = list(named_axioms(self.axioms, self.axiom_names).values())
         out = inp.copy()
         if inp.empty:
             out["features"] = pd.Series(dtype=object)

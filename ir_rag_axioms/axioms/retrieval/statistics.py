@@ -12,7 +12,7 @@ import numpy as np
 from ir_rag_axioms.analysis.cache import default_analysis, memo_key
 from ir_rag_axioms.analysis.resources import DEFAULT_SPACY_MODEL
 from ir_rag_axioms.analysis.terms import TermStatistics, term_statistics
-from ir_rag_axioms.model import GenerationRequest, GenerationResponse
+from ir_rag_axioms.model import GenerationRequest, GenerationResponse, all_contexts
 
 
 class StatisticsSource(ABC):
@@ -50,7 +50,8 @@ def _given_scores(responses: Sequence[GenerationResponse]) -> np.ndarray:
 class ContextStatistics(StatisticsSource):
     """Statistics of the request's context passages; scores = BM25(k1, b) of each response.
 
-    idf over the request's context passages (the candidates if it has none).
+    idf over the distinct passages of the responses' contexts (each response's own, else the request's: a pool of
+    answers shares one collection), over the candidates if there is none.
     """
 
     k1: float = 1.2
@@ -65,8 +66,9 @@ class ContextStatistics(StatisticsSource):
                              f"b={self.b!r}")
 
     def collection(self, request: GenerationRequest, responses: Sequence[GenerationResponse]) -> list[str]:
-        """The passages that stand in for the collection."""
-        return list(request.context) if request.context else [r.text for r in responses]
+        """The passages that stand in for the collection: every context of the responses, else the responses."""
+        passages = dict.fromkeys(p for context in all_contexts(request, responses) for p in context)
+        return list(passages) or [r.text for r in responses]
 
     def texts(self, request: GenerationRequest, responses: Sequence[GenerationResponse]) -> list[str]:
         """The collection passages."""

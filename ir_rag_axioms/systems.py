@@ -1,0 +1,153 @@
+"""Which RAG system is better, by axioms and without human labels: pairwise win rates and Bradley-Terry strengths.
+
+Each topic's answers (one per system) are compared by every axiom; ``overall`` is the sign of the axioms' summed
+preferences. Per axiom and system: the win rate (wins + ties / 2 over every comparison with another system's
+answer to the same topic), the Bradley-Terry log-strength fitted to the pairwise wins of all topics (prior 0.1
+win per pair), a percentile bootstrap interval of it over topics, and the rank by strength (1 = best).
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ir_rag_axioms.aggregation import bradley_terry
+from ir_rag_axioms.axioms.base import Axiom, Item
+
+OVERALL = "overall"
+"""The name of the combined comparison: the sign of the sum of every axiom's preferences."""
+COLUMNS = ("axiom", "system", "rank", "strength", "strength_low", "strength_high", "win_rate", "comparisons")
+
+
+def system_items(frame: pd.DataFrame, system_column: str = "system") -> tuple[list[str], list[Item]]:
+    """The systems (in order of first appearance) and one (request, answers) item per topic; answer id = system.
+
+    The frame has qid, query, an answer column (``text`` or ``qanswer``), optional ``context``/``qcontext`` per row,
+    and ``system_column``; a system with several answers to one topic is refused.
+    """
+    from ir_rag_axioms.pyterrier import frames
+
+    if system_column not in frame.columns:
+        raise KeyError(f"compare_systems: no column {system_column!r} naming the system of each answer; found "
+                       f"{list(frame.columns)} (pass system_column=, or pool pipelines with Pool)")
+    text = next((c for c in frames.TEXT_COLUMNS if c in frame.columns), None)
+    if text is None or not {"qid", "query"} <= set(frame.columns):
+        raise KeyError(f"compare_systems needs qid, query and text (or qanswer) columns; found {list(frame.columns)}")
+    answers = frame.drop(columns=[c for c in ("docno", "rank", "score") if c in frame.columns])
+    answers = answers.assign(docno=answers[system_column].astype(str))
+    systems = list(dict.fromkeys(answers["docno"]))
+    return systems, [(g.request, g.responses) for g in frames.groups(answers, text)]
+
+
+def _as_frame(source: pd.DataFrame | Mapping[str, Any], topics: pd.DataFrame | None,
+              system_column: str) -> pd.DataFrame:
+    """A frame of answers with a system column, from a frame or by pooling ``{name: pipeline}`` on ``topics``."""
+    if isinstance(source, pd.DataFrame):
+        return source
+    if topics is None:
+        raise ValueError("compare_systems: pipelines need topics= (a qid, query frame) to run on")
+    from ir_rag_axioms.pyterrier.pool import SYSTEM_COLUMN, Pool
+
+    return Pool(source).transform(topics).rename(columns={SYSTEM_COLUMN: system_column})
+
+
+def global_matrices(systems: Sequence[str], items: Sequence[Item], matrices: Sequence[np.ndarray]) -> np.ndarray:
+    """(topics, S, S) preferences indexed by the systems' global order; 0 where a system has no answer."""
+    index = {s: k for k, s in enumerate(systems)}
+    out = np.zeros((len(items), len(systems), len(systems)))
+    for t, ((_, responses), matrix) in enumerate(zip(items, matrices, strict=True)):
+        at = np.array([index[r.id] for r in responses], dtype=np.int64)
+        out[t][np.ix_(at, at)] = np.sign(np.nan_to_num(matrix))
+    return out
+
+
+def _presence(systems: Sequence[str], items: Sequence[Item]) -> np.ndarray:
+    """(topics, S): whether each system answered each topic."""
+    index = {s: k for k, s in enumerate(systems)}
+    present = np.zeros((len(items), len(systems)), dtype=bool)
+    for t, (_, responses) in enumerate(items):
+        present[t, [index[r.id] for r in responses]] = True
+    return present
+
+
+def _bootstrap(prefs: np.ndarray, present: np.ndarray, samples: int, seed: int,
+               confidence: float) -> tuple[np.ndarray, np.ndarray]:
+    """Percentile interval of the strengths over topic resamples (a system absent from a resample has no draw)."""
+    rng = np.random.default_rng(seed)
+    draws = np.empty((samples, prefs.shape[1]))
+    for k in range(samples):
+        weights = np.bincount(rng.integers(len(prefs), size=len(prefs)), minlength=len(prefs))
+        draws[k] = np.where(weights @ present > 0, bradley_terry(prefs, weights), np.nan)
+    alpha = (1 - confidence) / 2
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN column: a system in no resample
+        return np.nanquantile(draws, alpha, axis=0), np.nanquantile(draws, 1 - alpha, axis=0)
+
+
+def system_table(name: str, systems: Sequence[str], prefs: np.ndarray, present: np.ndarray, samples: int = 1000,
+                 seed: int = 0, confidence: float = 0.95) -> pd.DataFrame:
+    """One axiom's rows: win rate, Bradley-Terry strength with its bootstrap interval over topics, rank."""
+    pairs = (present[:, :, None] & present[:, None, :]).sum(axis=0)
+    np.fill_diagonal(pairs, 0)
+    comparisons = pairs.sum(axis=1)
+    wins, losses = (prefs > 0).sum(axis=(0, 2)), (prefs < 0).sum(axis=(0, 2))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        win_rate = (wins + (comparisons - wins - losses) / 2) / comparisons
+    strength = bradley_terry(prefs)
+    low = high = np.full(len(systems), np.nan)
+    if samples > 0 and len(prefs) > 1:
+        low, high = _bootstrap(prefs, present, samples, seed, confidence)
+    order = np.lexsort((np.arange(len(systems)), -np.nan_to_num(win_rate), -np.round(strength, 9)))
+    rank = np.empty(len(systems), dtype=np.int64)
+    rank[order] = np.arange(1, len(systems) + 1)
+    table = pd.DataFrame({"axiom": name, "system": list(systems), "rank": rank, "strength": strength,
+                          "strength_low": low, "strength_high": high, "win_rate": win_rate,
+                          "comparisons": comparisons})
+    return table.sort_values("rank", kind="stable").reset_index(drop=True)
+
+
+def compare_systems(
+    axioms: Mapping[str, Axiom | str] | Sequence[Axiom | str], source: pd.DataFrame | Mapping[str, Any],
+    topics: pd.DataFrame | None = None, *, system_column: str = "system", samples: int = 1000, seed: int = 0,
+    confidence: float = 0.95, cache_dir: str | os.PathLike | None = None, progress: bool = False, **execution: Any,
+) -> pd.DataFrame:
+    """Per axiom and ``overall``: each system's win rate, Bradley-Terry strength [bootstrap interval] and rank.
+
+    ``source``: a frame of answers with a ``system_column`` (qid, query, text/qanswer, optional context), or
+    ``{system name: pipeline}`` run on ``topics`` through ``Pool``. ``axioms``: ``{name: axiom}`` or a list
+    (named by ``axiom_columns``). Execution options as for ``evaluation.compute_preferences``.
+    """
+    from ir_rag_axioms.axioms.naming import named_axioms
+    from ir_rag_axioms.evaluation import compute_preferences
+
+    named = named_axioms(axioms)
+    systems, items = system_items(_as_frame(source, topics, system_column), system_column)
+    if len(systems) < 2:
+        raise ValueError(f"compare_systems needs at least two systems, got {systems}")
+    present = _presence(systems, items)
+    if len(items) > 1 and present.sum(axis=0).max() == 1:
+        warnings.warn(f"compare_systems: every one of the {len(systems)} systems answers a single topic; does "
+                      f"{system_column!r} name the system (not the answer's docno)?", stacklevel=2)
+    preferences = compute_preferences(named, items, progress, cache_dir, **execution)
+    stacks = {name: global_matrices(systems, items, matrices) for name, matrices in preferences.items()}
+    stacks[OVERALL] = np.sign(sum(stacks.values()))
+    tables = [system_table(name, systems, prefs, present, samples, seed, confidence) for name, prefs in stacks.items()]
+    return pd.concat(tables, ignore_index=True)
+
+
+def rank_correlation(table: pd.DataFrame, reference: Mapping[str, float]) -> pd.DataFrame:
+    """Kendall's tau-b between each axiom's system strengths and a reference score per system (e.g. nugget scores)."""
+    from ir_rag_axioms.runs import kendall_tau
+
+    rows = []
+    for name, part in table.groupby("axiom", sort=False):
+        known = part[part["system"].isin(list(reference))]
+        truth = known["system"].map(reference).to_numpy(dtype=np.float64)
+        rows.append({"axiom": name, "kendall_tau": kendall_tau(known["strength"].to_numpy(), truth),
+                     "systems": len(known)})
+    return pd.DataFrame(rows)
