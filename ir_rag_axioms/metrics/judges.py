@@ -96,8 +96,8 @@ class OfflineJudge(Judge):
 
     Relevance of a statement s to query q: cos(s, q) + w * |T(s) & T(q)| / |T(q)|. Support of an answer statement:
     its best match over the context statements, cos + w * |T(s) & T(c)| / |T(s)|; coverage of a reference fact: its
-    best match over the answer statements, likewise. Thresholds were calibrated on the CrowdRAG-25 judgments
-    (``ir_rag_axioms.metrics.calibration``; README "RAG metrics").
+    best match (over the fact's statements) against the answer statements, likewise. Thresholds were calibrated on
+    the CrowdRAG-25 judgments (``ir_rag_axioms.metrics.calibration``; README "RAG metrics").
     """
 
     spacy_model: str = DEFAULT_SPACY_MODEL
@@ -140,9 +140,9 @@ class OfflineJudge(Judge):
         return statement_feature(self.max_clause_words)
 
     def reads(self, metric: str) -> tuple[Reads, ...]:
-        """Query terms and answer statements; context statements (faithfulness) or fact terms (context recall)."""
+        """Query terms and answer statements; the context's statements (faithfulness, context recall)."""
         statements = (self.statement_feature,)
-        context = {"faithfulness": statements, "context_recall": (TERMS,)}.get(metric, ())
+        context = statements if metric in ("faithfulness", "context_recall") else ()
         request = (TERMS,) if metric in ("answer_relevancy", "rubric_answer_relevancy") else ()
         return (Reads(self.spacy_model, request=request, responses=statements, context=context,
                       encoder=self.sentence_model),)
@@ -189,14 +189,24 @@ class OfflineJudge(Judge):
     def support(self, cases: Sequence[RubricCase]) -> list[tuple[list[str], np.ndarray, list[str]]]:
         """Per case: the output's distinct statements, each one's best match score and the matched context sentence."""
         outputs = self._distinct(self.statements([c.output for c in cases]))
-        references = [self._reference_units(c.reference, split=True) for c in cases]
+        references = [self._reference_units(c.reference) for c in cases]
         return self._best_matches(outputs, references)
 
     def coverage(self, cases: Sequence[RubricCase]) -> list[tuple[list[str], np.ndarray, list[str]]]:
-        """Per case: the reference facts, each one's best match score and the matched output statement."""
-        facts = [self._reference_units(c.reference, split=False) for c in cases]
+        """Per case: the reference facts, each one's best match score (over its statements) and the matched output.
+
+        A list's items are the facts, a text's statements are; a fact's score is the best match of any of its
+        statements against the output's statements.
+        """
+        facts = [self._facts(c.reference) for c in cases]
         outputs = self.statements([c.output for c in cases])
-        return self._best_matches(facts, outputs)
+        units = [[u for _, fact_units in found for u in fact_units] for found in facts]
+        out = []
+        for found, (_, scores, matches) in zip(facts, self._best_matches(units, outputs), strict=True):
+            bounds = np.cumsum([0, *(len(fact_units) for _, fact_units in found)])
+            best = [int(a + np.argmax(scores[a:b])) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
+            out.append(([text for text, _ in found], scores[best], [matches[i] for i in best]))
+        return out
 
     def _best_matches(self, left: list[list[Statement]], right: list[list[Statement]]
                       ) -> list[tuple[list[str], np.ndarray, list[str]]]:
@@ -243,16 +253,25 @@ class OfflineJudge(Judge):
         return RubricJudgment(level, reason, details)
 
     # -- helpers ------------------------------------------------------------------------------------------------
-    def _reference_units(self, reference: str | tuple[str, ...] | None, split: bool) -> list[Statement]:
-        """A text's statements; a list's items as facts (faithfulness: each passage's statements)."""
+    def _reference_units(self, reference: str | tuple[str, ...] | None) -> list[Statement]:
+        """The statements of a context text or of every passage of a list."""
+        if reference is None:
+            return []
+        texts = [reference] if isinstance(reference, str) else list(reference)
+        return [s for found in self.statements(texts) for s in found]
+
+    def _facts(self, reference: str | tuple[str, ...] | None) -> list[tuple[str, list[Statement]]]:
+        """(fact, its statements) of each non-blank list item (an item without statements stands for itself).
+
+        A text's facts are its statements.
+        """
         if reference is None:
             return []
         if isinstance(reference, str):
-            return self.statements([reference])[0]
-        if split:
-            return [s for found in self.statements(list(reference)) for s in found]
+            return [(s.text, [s]) for s in self.statements([reference])[0]]
         items = [r for r in reference if r.strip()]
-        return [Statement(r, tuple(t)) for r, t in zip(items, self._terms(items), strict=True)]
+        return [(item, found or [Statement(item, ())]) for item, found in
+                zip(items, self.statements(items), strict=True)]
 
     def _distinct(self, groups: list[list[Statement]]) -> list[list[Statement]]:
         """Each group without near-duplicate statements (cosine >= ``duplicate_threshold`` to an earlier one)."""

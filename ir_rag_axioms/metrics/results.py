@@ -1,4 +1,4 @@
-"""Metric results: a score in [0, 1], pass/fail, an explanation, the evidence or breakdown, ``pretty()`` and ``to_dict()``."""
+"""Metric results: a score in [0, 1], pass/fail, an explanation, the evidence, ``pretty()`` and ``to_dict()``."""
 
 from __future__ import annotations
 
