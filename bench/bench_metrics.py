@@ -64,15 +64,18 @@ def calibrate(data: Path) -> None:
 
 
 def agreement(data: Path) -> None:
-    from ir_rag_axioms import ANSWER_RELEVANCY, CONTEXT_RECALL, FAITHFULNESS, evaluate_axioms
+    from ir_rag_axioms import ANSWER_RELEVANCY, CONTEXT_RECALL, FAITHFULNESS, evaluation_table
+    from ir_rag_axioms.evaluation import compute_preferences
     from ir_rag_axioms.report import markdown
 
     items = judged(data)
     axioms = {"ANSWER_RELEVANCY": ANSWER_RELEVANCY, "FAITHFULNESS": FAITHFULNESS, "CONTEXT_RECALL": CONTEXT_RECALL}
     start = time.perf_counter()
+    preferences = compute_preferences(axioms, items)
+    print(f"preferences of the three metric axioms on {len(items)} topics: {time.perf_counter() - start:.1f} s")
     for utility in ("overall", *dict.fromkeys(DIMENSIONS.values())):
-        table = evaluate_axioms(axioms, items, oracle_matrices(data, utility, items), samples=1000)
-        print(f"\ncrowd oracle: {utility} ({time.perf_counter() - start:.1f} s so far)")
+        table = evaluation_table(preferences, oracle_matrices(data, utility, items), samples=1000)
+        print(f"\ncrowd oracle: {utility}")
         print(markdown(table))
 
 

@@ -123,7 +123,7 @@ def test_repeating_content_does_not_raise_a_rubric_level():
 def test_rubric_levels_and_evidence():
     faithfulness = Faithfulness(threshold=4)
     supported = faithfulness.measure("Tides are caused by the gravitational pull of the Moon.", TIDES_CONTEXT)
-    invented = faithfulness.measure("Tides are caused by whales swimming in circles. Pizza comes from Naples.",
+    invented = faithfulness.measure("Whales sing long songs in the deep ocean. Pizza comes from Naples.",
                                     " ".join(TIDES_CONTEXT))
     assert (supported.level, supported.score, supported.passed) == (5, 1.0, True)
     assert (invented.level, invented.score, invented.passed) == (1, 0.0, False)
@@ -191,4 +191,5 @@ def test_transformer_adds_score_and_pass_columns():
     assert list(out["answer_relevancy_pass"]) == [True, True, True]
     assert np.isnan(out["faithfulness_score"][2]) and out["faithfulness_pass"].isna()[2]
     assert out["faithfulness_level"][0] == 1.0 and not out["faithfulness_pass"][0]
-    assert list(out["rubric_answer_relevancy_level"]) == [5.0, 5.0, 5.0] or out["rubric_answer_relevancy_level"][2]
+    assert list(out["rubric_answer_relevancy_level"]) == [3.0, 5.0, 5.0]
+    assert list(out["context_recall_level"][:2]) == [1.0, 1.0]

@@ -105,16 +105,21 @@ class OfflineJudge(Judge):
     max_clause_words: int = 25
     """Sentences with more words are split into clauses (at ';' and at 'and'/'but' joining clauses)."""
     overlap_weight: float = 0.5
-    no_threshold: float = 0.2
-    """Relevance below this: "no" (task mode)."""
-    yes_threshold: float = 0.4
-    """Relevance at or above this: "yes" (task mode); between the two: "idk"."""
-    strict_no_threshold: float = 0.3
-    strict_yes_threshold: float = 0.5
-    support_threshold: float = 0.6
-    """A statement is supported by the context when its best match reaches this."""
-    recall_threshold: float = 0.6
-    """A reference fact is covered when its best match in the answer reaches this."""
+    no_threshold: float = 0.325
+    """Relevance below this: "no" (task mode). Calibrated: best effectiveness vs crowd topical correctness among the
+    thresholds that reproduce the seed's verdicts."""
+    yes_threshold: float = 0.9
+    """Relevance at or above this: "yes" (task mode); between the two: "idk". Calibrated: best effectiveness of the
+    share of "yes" (``penalize_ambiguity=True``) vs crowd topical correctness."""
+    strict_no_threshold: float = 0.6
+    """Strict mode: derived, about midway between the task thresholds (not calibrated)."""
+    strict_yes_threshold: float = 1.0
+    """Strict mode: derived, the task yes threshold + 0.1 (not calibrated)."""
+    support_threshold: float = 0.85
+    """A statement is supported by the context when its best match reaches this (calibrated vs internal
+    consistency)."""
+    recall_threshold: float = 0.8
+    """A reference fact is covered when its best match in the answer reaches this (calibrated vs broad coverage)."""
     level_bands: tuple[float, ...] = (0.25, 0.5, 0.75, 1.0)
     """Fraction (supported, covered, relevant) -> level: 1 + the number of edges reached."""
     duplicate_threshold: float = 0.9
@@ -176,7 +181,7 @@ class OfflineJudge(Judge):
         return out
 
     def rubric(self, metric: RubricName, cases: Sequence[RubricCase]) -> list[RubricJudgment]:
-        """A level from the share of supported statements, covered facts or relevant statements."""
+        """A level from the share of supported statements, covered facts or relevant (yes or idk) statements."""
         if metric == "answer_relevancy":
             return self._relevancy_levels(cases)
         fractions = self.support(cases) if metric == "faithfulness" else self.coverage(cases)
@@ -232,12 +237,10 @@ class OfflineJudge(Judge):
             counts = {v: sum(j[0] == v for j in judged) for v in ("yes", "no", "idk")}
             fraction = (counts["yes"] + counts["idk"]) / len(judged) if judged else 0.0
             level = level_from_fraction(fraction, self.level_bands)
-            if not counts["yes"]:
-                level = min(level, 3)  # nothing answers the question directly: at best "partly on topic, evasive"
             details = tuple({"statement": s.text, "verdict": j[0], "reason": j[1]}
                             for s, j in zip(found, judged, strict=True))
             reason = (f"{counts['yes']} yes, {counts['idk']} idk, {counts['no']} no of {len(judged)} distinct "
-                      f"statements (relevant share {fraction:.2f}){'' if counts['yes'] else '; none answers directly'}")
+                      f"statements (relevant share {fraction:.2f} -> level {level})")
             out.append(RubricJudgment(level, reason, details))
         return out
 

@@ -239,7 +239,7 @@ def _verdict(item: Any, expected: str) -> tuple[Verdict, str]:
     verdict = str(item.get("verdict", "")).strip().lower() if isinstance(item, dict) else ""
     if verdict not in VERDICTS:
         raise JudgeOutputError(f"expected {expected}, got the verdict {item!r:.200}")
-    return verdict, str(item.get("reason", ""))  # type: ignore[return-value]
+    return verdict, str(item.get("reason", ""))
 
 
 def _open_cache(cache_dir: str | os.PathLike | None) -> DiskStore | None:

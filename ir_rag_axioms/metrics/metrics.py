@@ -127,7 +127,8 @@ class RubricMetric:
                 for j in judge.rubric(self.rubric, list(cases))]
 
 
-def _reference(value: str | Sequence[str]) -> str | tuple[str, ...]:
+def as_reference(value: str | Sequence[str]) -> str | tuple[str, ...]:
+    """A context or reference as a text or a tuple of passages (facts)."""
     return value if isinstance(value, str) else tuple(str(v) for v in value)
 
 
@@ -144,7 +145,7 @@ class Faithfulness(RubricMetric):
 
     def measure_many(self, cases: Sequence[tuple[str, str | Sequence[str]]]) -> list[RubricResult]:
         """Judge many (answer, context) pairs."""
-        return self.measure_cases([RubricCase(answer, reference=_reference(context)) for answer, context in cases])
+        return self.measure_cases([RubricCase(answer, reference=as_reference(context)) for answer, context in cases])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -160,7 +161,7 @@ class ContextRecall(RubricMetric):
 
     def measure_many(self, cases: Sequence[tuple[str, str | Sequence[str]]]) -> list[RubricResult]:
         """Judge many (answer, reference) pairs."""
-        return self.measure_cases([RubricCase(answer, reference=_reference(ref)) for answer, ref in cases])
+        return self.measure_cases([RubricCase(answer, reference=as_reference(ref)) for answer, ref in cases])
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -9,12 +9,14 @@ import numpy as np
 import pandas as pd
 import pyterrier as pt
 
+from ir_rag_axioms.metrics.judges import RubricCase
 from ir_rag_axioms.metrics.metrics import (
     AnswerRelevancy,
     ContextRecall,
     Faithfulness,
     RubricAnswerRelevancy,
     RubricMetric,
+    as_reference,
 )
 from ir_rag_axioms.model import GenerationRequest
 from ir_rag_axioms.pyterrier import frames
@@ -71,7 +73,7 @@ class MetricScorer(pt.Transformer):
             sources = [references[i] if isinstance(metric, ContextRecall) and _given(references[i])
                        else requests[i].context for i in range(len(texts))]
             rows = [i for i, source in enumerate(sources) if source]
-            results = metric.measure_many([(texts[i], sources[i]) for i in rows])  # type: ignore[union-attr]
+            results = metric.measure_cases([RubricCase(texts[i], reference=as_reference(sources[i])) for i in rows])
         score, passed = np.full(len(texts), np.nan), pd.array([pd.NA] * len(texts), dtype="boolean")
         level = np.full(len(texts), np.nan)
         for i, result in zip(rows, results, strict=True):
