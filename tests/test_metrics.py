@@ -83,7 +83,7 @@ def test_multi_turn():
     last = AnswerRelevancy().measure(conversation=CONVERSATION)
     assert all_turns.evaluated_turns_count == 2 and last.evaluated_turns_count == 1
     assert {s.turn_index for s in all_turns.statement_breakdown} == {0, 1}
-    assert [s.statement for s in last.statement_breakdown] == [CONVERSATION[3][1]]
+    assert [(s.statement, s.turn_index) for s in last.statement_breakdown] == [(CONVERSATION[3][1], 1)]
     with pytest.raises(ValueError, match="no user -> assistant"):
         AnswerRelevancy().measure(conversation=[("user", "hi")])
 
@@ -193,3 +193,21 @@ def test_transformer_adds_score_and_pass_columns():
     assert out["faithfulness_level"][0] == 1.0 and not out["faithfulness_pass"][0]
     assert list(out["rubric_answer_relevancy_level"]) == [3.0, 5.0, 5.0]
     assert list(out["context_recall_level"][:2]) == [1.0, 1.0]
+
+
+@pytest.mark.slow
+@pytest.mark.shared
+def test_padding_crowd_responses_never_raises_relevancy_or_faithfulness(data_dir):
+    from ir_rag_axioms.datasets import crowd
+
+    items = crowd.items(crowd.load_crowd_responses(data_dir / "trec-rag-24-crowd"))[:2]
+    pairs = [(q, r.text) for q, responses in items for r in responses]
+    relevancy, faithfulness = AnswerRelevancy(), Faithfulness()
+    before = relevancy.measure_many([(q.text, t) for q, t in pairs])
+    after = relevancy.measure_many([(q.text, t + PADDING) for q, t in pairs])
+    assert all(a.score <= b.score for a, b in zip(after, before, strict=True))
+    assert all(a.irrelevant_statements_count == b.irrelevant_statements_count + 3
+               for a, b in zip(after, before, strict=True))
+    before_levels = [r.level for r in faithfulness.measure_many([(t, q.context) for q, t in pairs])]
+    after_levels = [r.level for r in faithfulness.measure_many([(t + PADDING, q.context) for q, t in pairs])]
+    assert all(a <= b for a, b in zip(after_levels, before_levels, strict=True))

@@ -156,8 +156,9 @@ def test_disk_cache_answers_a_repeated_call_without_a_request(server, tmp_path):
     args = ("What features does this laptop have?", "The laptop has a 15-inch display. It has 16GB RAM.")
     first = AnswerRelevancy(judge=_judge(server, cache_dir=tmp_path)).measure(*args)
     sent = len(server.requests)
-    again = AnswerRelevancy(judge=_judge(server, cache_dir=tmp_path)).measure(*args)  # a new judge: from disk
-    assert len(server.requests) == sent == 2 and again.to_dict() == first.to_dict()
+    rerun = _judge(server, cache_dir=tmp_path)  # a new judge: answers come from disk
+    again = AnswerRelevancy(judge=rerun).measure(*args)
+    assert len(server.requests) == sent == 2 and rerun.requests_sent == 0 and again.to_dict() == first.to_dict()
 
 
 def test_axiom_with_the_llm_judge_from_the_environment(server, monkeypatch):

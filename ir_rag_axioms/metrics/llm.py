@@ -98,6 +98,8 @@ class LlmJudge(Judge):
         self.store = _open_cache(cache_dir)
         self._memo: dict[str, str] = {}
         self.requests_sent = 0
+        """HTTP requests sent so far (cache hits send none)."""
+        self._count = threading.Lock()
 
     def __repr__(self) -> str:
         return f"LlmJudge(base_url={self.base_url!r}, model={self.model!r})"
@@ -213,7 +215,8 @@ class LlmJudge(Judge):
         url = self._url
         kind = http.client.HTTPSConnection if url.scheme == "https" else http.client.HTTPConnection
         connection = kind(url.hostname or "", url.port, timeout=self.connect_timeout)
-        self.requests_sent += 1
+        with self._count:
+            self.requests_sent += 1
         try:
             connection.connect()
             if connection.sock is not None:

@@ -7,6 +7,7 @@ configures one, else the offline judge.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Literal
@@ -67,9 +68,8 @@ class AnswerRelevancy:
         """Score one answer to a query, or a conversation (``multi_turn_strategy`` picks the turns)."""
         if conversation is not None:
             exchanges = turns(conversation)
-            if self.multi_turn_strategy == "last_turn":
-                exchanges = exchanges[-1:]
-            return self._score(exchanges)[0]
+            first = len(exchanges) - 1 if self.multi_turn_strategy == "last_turn" else 0
+            return self._score(exchanges[first:], first=first)[0]
         if query is None or answer is None:
             raise TypeError("AnswerRelevancy.measure needs a query and an answer, or conversation=[(role, text), ...]")
         return self.measure_many([(query, answer)])[0]
@@ -78,18 +78,18 @@ class AnswerRelevancy:
         """Score many (query, answer) pairs with batched judge calls."""
         return self._score(list(cases), grouped=False)
 
-    def _score(self, exchanges: list[tuple[str, str]], grouped: bool = True) -> list[AnswerRelevancyResult]:
-        """One result for all exchanges (``grouped``, turns micro-averaged) or one result per exchange."""
+    def _score(self, exchanges: list[tuple[str, str]], grouped: bool = True,
+               first: int = 0) -> list[AnswerRelevancyResult]:
+        """One result for all exchanges (``grouped``: turns micro-averaged, numbered from ``first``) or one each."""
         judge = self.judge or default_judge()
         statements = judge.statements([answer for _, answer in exchanges])
         verdicts = judge.verdicts([(q, s) for (q, _), s in zip(exchanges, statements, strict=True)],
                                   self.relevancy_mode)
         rows = [[StatementVerdict(s.text, v, reason, turn) for s, (v, reason) in zip(found, judged, strict=True)]
-                for turn, (found, judged) in enumerate(zip(statements, verdicts, strict=True))]
+                for turn, (found, judged) in enumerate(zip(statements, verdicts, strict=True), start=first)]
         if grouped:
             return [self._result([r for row in rows for r in row], len(exchanges), judge.name)]
-        return [self._result([StatementVerdict(r.statement, r.verdict, r.reason, 0) for r in row], 1, judge.name)
-                for row in rows]
+        return [self._result([dataclasses.replace(r, turn_index=0) for r in row], 1, judge.name) for row in rows]
 
     def _result(self, breakdown: list[StatementVerdict], turns_count: int, judge: str) -> AnswerRelevancyResult:
         yes = sum(r.verdict == "yes" for r in breakdown)
