@@ -155,7 +155,7 @@ class OfflineJudge(Judge):
     # -- the three questions --------------------------------------------------------------------------------
     def statements(self, texts: Sequence[str]) -> list[list[Statement]]:
         """Sentences, bullet items and clauses of long sentences, from the shared parse."""
-        found = default_analysis().features(self.spacy_model, self.statement_feature, list(texts))
+        found = self._features(self.statement_feature, texts)
         return [[Statement(text, tuple(terms)) for text, terms in value or ()] for value in found]
 
     def verdicts(self, cases: Sequence[tuple[str, Sequence[Statement]]],
@@ -295,7 +295,17 @@ class OfflineJudge(Judge):
         return statement if statement.terms is not None else Statement(statement.text, self._terms([statement.text])[0])
 
     def _terms(self, texts: Sequence[str]) -> list[tuple[str, ...]]:
-        return [tuple(t or ()) for t in default_analysis().features(self.spacy_model, TERMS, list(texts))]
+        return [tuple(t or ()) for t in self._features(TERMS, texts)]
+
+    def _features(self, feature: Any, texts: Sequence[str]) -> list[Any]:
+        """A feature of each text from the shared analysis, asked for in chunks of at most ``max_docs`` texts.
+
+        (An in-process parse of more texts than the analysis keeps Docs for loses the first ones on this branch.)
+        """
+        analysis, texts = default_analysis(), list(texts)
+        step = analysis.max_docs
+        return [v for start in range(0, len(texts), step)
+                for v in analysis.features(self.spacy_model, feature, texts[start:start + step])]
 
     def _embed(self, strings: Sequence[str]) -> np.ndarray:
         return default_analysis().embed(list(strings), self.sentence_model)
