@@ -211,3 +211,12 @@ def test_padding_crowd_responses_never_raises_relevancy_or_faithfulness(data_dir
     before_levels = [r.level for r in faithfulness.measure_many([(t, q.context) for q, t in pairs])]
     after_levels = [r.level for r in faithfulness.measure_many([(t + PADDING, q.context) for q, t in pairs])]
     assert all(a <= b for a, b in zip(after_levels, before_levels, strict=True))
+
+
+def test_reranker_orders_answers_by_answer_relevancy():
+    from ir_rag_axioms import AxiomaticReranker
+
+    frame = pd.DataFrame({"qid": "1", "query": LAPTOP_QUERY, "docno": ["pw", "mixed", "laptop"],
+                          "text": [PASSWORD[1], f"{LAPTOP} {CUSTOMER}", LAPTOP]})
+    ranked = AxiomaticReranker(["ANSWER_RELEVANCY", FAITHFULNESS])(frame)
+    assert list(ranked["docno"]) == ["laptop", "mixed", "pw"]
