@@ -17,6 +17,14 @@ from ir_rag_axioms.axioms.preconditions import LEN
 from ir_rag_axioms.axioms.registry import REGISTRY, get, names, parse, register
 from ir_rag_axioms.axioms.retrieval.argument import ArgumentTagger, FunctionTagger
 from ir_rag_axioms.evaluation import evaluate_axioms, evaluation_table
+from ir_rag_axioms.metrics import (
+    AnswerRelevancy,
+    ContextRecall,
+    Faithfulness,
+    LlmJudge,
+    OfflineJudge,
+    RubricAnswerRelevancy,
+)
 from ir_rag_axioms.model import Document, GenerationRequest, GenerationResponse, Query
 
 __version__ = "0.1.0"
@@ -24,7 +32,7 @@ __version__ = "0.1.0"
 globals().update(REGISTRY)
 
 _LAZY = {"AxiomaticReranker": "ir_rag_axioms.pyterrier", "AxiomaticPreferences": "ir_rag_axioms.pyterrier",
-         "AxiomFeatures": "ir_rag_axioms.pyterrier"}
+         "AxiomFeatures": "ir_rag_axioms.pyterrier", "MetricScorer": "ir_rag_axioms.metrics.transformer"}
 
 
 def __getattr__(name: str) -> Any:
@@ -39,11 +47,12 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
-    "REGISTRY", "Analysis", "ArgumentTagger", "Axiom", "AxiomFeatures", "AxiomaticPreferences", "AxiomaticReranker",
-    "Cascade", "Conjunction", "CrowdOracle", "Document", "Feature", "FeatureAxiom", "FunctionTagger",
-    "GenerationRequest", "GenerationResponse", "Generative", "LEN", "LlmRatingOracle", "MajorityVote", "Negated",
-    "Normalized", "NuggetOracle", "ParsedAxiom", "Product", "Query", "Reads", "Sum", "__version__", "analyse", "borda",
-    "bradley_terry", "compare", "copeland", "evaluate_axioms", "evaluation_table", "get", "kwiksort",
-    "majority_vote", "names", "parse", "register", *REGISTRY,
+    "REGISTRY", "Analysis", "AnswerRelevancy", "ArgumentTagger", "Axiom", "AxiomFeatures", "AxiomaticPreferences",
+    "AxiomaticReranker", "Cascade", "Conjunction", "ContextRecall", "CrowdOracle", "Document", "Faithfulness",
+    "Feature", "FeatureAxiom", "FunctionTagger", "GenerationRequest", "GenerationResponse", "Generative", "LEN",
+    "LlmJudge", "LlmRatingOracle", "MajorityVote", "MetricScorer", "Negated", "Normalized", "NuggetOracle",
+    "OfflineJudge", "ParsedAxiom", "Product", "Query", "Reads", "RubricAnswerRelevancy", "Sum", "__version__",
+    "analyse", "borda", "bradley_terry", "compare", "copeland", "evaluate_axioms", "evaluation_table", "get",
+    "kwiksort", "majority_vote", "names", "parse", "register", *REGISTRY,
 ]
 del _axioms

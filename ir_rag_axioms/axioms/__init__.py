@@ -12,5 +12,6 @@ from ir_rag_axioms.axioms import (  # noqa: F401  (imported to register their ax
     utility,
 )
 from ir_rag_axioms.axioms.registry import REGISTRY, get, names, parse, register
+from ir_rag_axioms.metrics import axioms as _metric_axioms  # noqa: F401  (registers the metric axioms)
 
 __all__ = ["REGISTRY", "get", "names", "parse", "register"]

@@ -1,0 +1,126 @@
+"""The metrics as axioms: prefer the response with the higher metric score (with a relative margin).
+
+``ANSWER_RELEVANCY`` (statement verdicts against the request), ``FAITHFULNESS`` (against the request's context
+passages) and ``CONTEXT_RECALL`` (the context passages as the reference facts); the last two abstain without context.
+``judge="offline"`` (default) uses the calibrated offline judge, ``judge="llm"`` the LLM judge of the environment.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from typing import ClassVar, Literal
+
+import numpy as np
+
+from ir_rag_axioms.axioms.base import FeatureAxiom, Item, Reads
+from ir_rag_axioms.axioms.registry import register
+from ir_rag_axioms.metrics.judges import OFFLINE_JUDGE, Judge, RubricCase
+from ir_rag_axioms.metrics.metrics import AnswerRelevancy, ContextRecall, Faithfulness, RelevancyMode, RubricMetric
+from ir_rag_axioms.model import GenerationRequest, GenerationResponse
+
+JudgeName = Literal["offline", "llm"]
+"""Which judge an axiom uses: the calibrated offline judge, or the LLM judge configured in the environment."""
+
+
+class MetricAxiom(FeatureAxiom):
+    """Shared machinery: the judge by name, the offline judge's reads, and one batched metric pass in ``prefetch``."""
+
+    judge: JudgeName = "offline"
+    metric_name: ClassVar[str] = ""
+    needs_context: ClassVar[bool] = False
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.judge not in ("offline", "llm"):
+            raise ValueError(f"{self.label}: judge must be 'offline' or 'llm', got {self.judge!r}")
+
+    def judge_instance(self) -> Judge:
+        """The offline judge, or an ``LlmJudge`` from the environment (raises with instructions if none is set)."""
+        if self.judge == "offline":
+            return OFFLINE_JUDGE
+        from ir_rag_axioms.metrics.llm import API_KEY_ENV, BASE_URL_ENV, MODEL_ENV, _env
+
+        return _llm_judge(_env(BASE_URL_ENV), _env(MODEL_ENV), _env(API_KEY_ENV))
+
+    def reads(self) -> tuple[Reads, ...]:
+        """What the offline judge reads from spaCy for this metric (nothing for the LLM judge)."""
+        return OFFLINE_JUDGE.reads(self.metric_name) if self.judge == "offline" else ()
+
+    def prefetch(self, items: Sequence[Item]) -> None:
+        """Score every response of every item in one batched metric pass (embeddings, judge answers are kept)."""
+        if self.judge == "llm":
+            self.judge_instance()  # an unconfigured LLM judge raises ToolUnavailableError here, before any work
+        usable = [(q, rs) for q, rs in items if q.context or not self.needs_context]
+        if usable:
+            self.scores([(request, r) for request, responses in usable for r in responses])
+
+    def values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+        """The metric score of each response (NaN without context where the metric needs it)."""
+        if self.needs_context and not request.context:
+            return np.full(len(responses), np.nan)
+        return np.array(self.scores([(request, r) for r in responses]), dtype=np.float64)
+
+    def scores(self, pairs: Sequence[tuple[GenerationRequest, GenerationResponse]]) -> list[float]:
+        """The metric score of each (request, response)."""
+        raise NotImplementedError
+
+
+@functools.cache
+def _llm_judge(base_url: str | None, model: str | None, api_key: str | None) -> Judge:
+    """One LlmJudge per configuration and process (its memo serves ``prefetch`` and ``values``)."""
+    from ir_rag_axioms.metrics.llm import LlmJudge
+
+    return LlmJudge(base_url, model, api_key)
+
+
+@register
+class AnswerRelevancyAxiom(MetricAxiom):
+    """ANSWER_RELEVANCY: prefer the higher share of statements relevant to the request, (yes + idk) / statements."""
+
+    name: ClassVar[str] = "ANSWER_RELEVANCY"
+    metric_name: ClassVar[str] = "answer_relevancy"
+    margin_fraction: float = 0.1
+    relevancy_mode: RelevancyMode = "task"
+    penalize_ambiguity: bool = False
+
+    def scores(self, pairs: Sequence[tuple[GenerationRequest, GenerationResponse]]) -> list[float]:
+        """AnswerRelevancy of each response to its request."""
+        metric = AnswerRelevancy(relevancy_mode=self.relevancy_mode, penalize_ambiguity=self.penalize_ambiguity,
+                                 judge=self.judge_instance())
+        return [r.score for r in metric.measure_many([(q.text, a.text) for q, a in pairs])]
+
+
+class _RubricAxiom(MetricAxiom):
+    """A 1-5 metric as an axiom: its level mapped to [0, 1]; responses tie only on the same level by default."""
+
+    needs_context: ClassVar[bool] = True
+    metric: ClassVar[type[RubricMetric]]
+
+    def scores(self, pairs: Sequence[tuple[GenerationRequest, GenerationResponse]]) -> list[float]:
+        """The level of each response, (level - 1) / 4, against the request's context passages."""
+        metric = self.metric(judge=self.judge_instance())
+        return [r.score for r in metric.measure_cases([RubricCase(a.text, reference=q.context) for q, a in pairs])]
+
+
+@register
+class FaithfulnessAxiom(_RubricAxiom):
+    """FAITHFULNESS: prefer the higher 1-5 level of support by the context passages; abstains without context."""
+
+    name: ClassVar[str] = "FAITHFULNESS"
+    metric_name: ClassVar[str] = "faithfulness"
+    metric: ClassVar[type[RubricMetric]] = Faithfulness
+
+
+@register
+class ContextRecallAxiom(_RubricAxiom):
+    """CONTEXT_RECALL: prefer the higher 1-5 level of context passages used; abstains without context."""
+
+    name: ClassVar[str] = "CONTEXT_RECALL"
+    metric_name: ClassVar[str] = "context_recall"
+    metric: ClassVar[type[RubricMetric]] = ContextRecall
+
+
+ANSWER_RELEVANCY = AnswerRelevancyAxiom()
+FAITHFULNESS = FaithfulnessAxiom()
+CONTEXT_RECALL = ContextRecallAxiom()

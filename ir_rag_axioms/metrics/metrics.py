@@ -1,0 +1,180 @@
+"""AnswerRelevancy (statement verdicts) and the 1-5 judged Faithfulness, RubricAnswerRelevancy and ContextRecall.
+
+Each metric is a frozen configuration with ``measure(...)`` for one observation and ``measure_many(...)`` for a batch
+(one batched judge call per step). ``judge=None`` uses ``default_judge()``: an LLM judge when the environment
+configures one, else the offline judge.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar, Literal
+
+from ir_rag_axioms.metrics.judges import Judge, RelevancyMode, RubricCase, default_judge
+from ir_rag_axioms.metrics.prompts import RubricName
+from ir_rag_axioms.metrics.results import AnswerRelevancyResult, RubricResult, StatementVerdict
+
+MultiTurnStrategy = Literal["last_turn", "all_turns"]
+"""Conversations: evaluate the last user -> assistant exchange, or all of them (micro-averaged)."""
+Conversation = Sequence[tuple[str, str]]
+"""(role, content) messages; roles ``user``/``human`` and ``assistant``/``ai``."""
+
+_USER, _ASSISTANT = frozenset({"user", "human"}), frozenset({"assistant", "ai"})
+
+
+def turns(conversation: Conversation) -> list[tuple[str, str]]:
+    """The (user message, assistant answer) exchanges: each assistant message with the user message before it."""
+    out, question = [], None
+    for role, content in conversation:
+        role = role.lower()
+        if role in _USER:
+            question = content
+        elif role in _ASSISTANT:
+            if question is None:
+                raise ValueError("conversation: an assistant message comes before any user message")
+            out.append((question, content))
+            question = None
+        else:
+            raise ValueError(f"conversation: unknown role {role!r}; use 'user' and 'assistant'")
+    if not out:
+        raise ValueError("conversation: no user -> assistant exchange to evaluate")
+    return out
+
+
+@dataclass(frozen=True, kw_only=True)
+class AnswerRelevancy:
+    """Share of an answer's statements relevant to the query: (yes + idk) / statements (idk 0 if penalised)."""
+
+    relevancy_mode: RelevancyMode = "task"
+    penalize_ambiguity: bool = False
+    multi_turn_strategy: MultiTurnStrategy = "last_turn"
+    threshold: float = 0.5
+    judge: Judge | None = None
+    name: ClassVar[str] = "answer_relevancy"
+
+    def __post_init__(self) -> None:
+        if self.relevancy_mode not in ("task", "strict"):
+            raise ValueError(f"relevancy_mode must be 'task' or 'strict', got {self.relevancy_mode!r}")
+        if self.multi_turn_strategy not in ("last_turn", "all_turns"):
+            raise ValueError(f"multi_turn_strategy must be 'last_turn' or 'all_turns', got "
+                             f"{self.multi_turn_strategy!r}")
+        if not 0 <= self.threshold <= 1:
+            raise ValueError(f"threshold must be in [0, 1], got {self.threshold!r}")
+
+    def measure(self, query: str | None = None, answer: str | None = None, *,
+                conversation: Conversation | None = None) -> AnswerRelevancyResult:
+        """Score one answer to a query, or a conversation (``multi_turn_strategy`` picks the turns)."""
+        if conversation is not None:
+            exchanges = turns(conversation)
+            first = len(exchanges) - 1 if self.multi_turn_strategy == "last_turn" else 0
+            return self._score(exchanges[first:], first=first)[0]
+        if query is None or answer is None:
+            raise TypeError("AnswerRelevancy.measure needs a query and an answer, or conversation=[(role, text), ...]")
+        return self.measure_many([(query, answer)])[0]
+
+    def measure_many(self, cases: Sequence[tuple[str, str]]) -> list[AnswerRelevancyResult]:
+        """Score many (query, answer) pairs with batched judge calls."""
+        return self._score(list(cases), grouped=False)
+
+    def _score(self, exchanges: list[tuple[str, str]], grouped: bool = True,
+               first: int = 0) -> list[AnswerRelevancyResult]:
+        """One result for all exchanges (``grouped``: turns micro-averaged, numbered from ``first``) or one each."""
+        judge = self.judge or default_judge()
+        statements = judge.statements([answer for _, answer in exchanges])
+        verdicts = judge.verdicts([(q, s) for (q, _), s in zip(exchanges, statements, strict=True)],
+                                  self.relevancy_mode)
+        rows = [[StatementVerdict(s.text, v, reason, turn) for s, (v, reason) in zip(found, judged, strict=True)]
+                for turn, (found, judged) in enumerate(zip(statements, verdicts, strict=True), start=first)]
+        if grouped:
+            return [self._result([r for row in rows for r in row], len(exchanges), judge.name)]
+        return [self._result([dataclasses.replace(r, turn_index=0) for r in row], 1, judge.name) for row in rows]
+
+    def _result(self, breakdown: list[StatementVerdict], turns_count: int, judge: str) -> AnswerRelevancyResult:
+        yes = sum(r.verdict == "yes" for r in breakdown)
+        idk = sum(r.verdict == "idk" for r in breakdown)
+        counted = yes + (0 if self.penalize_ambiguity else idk)
+        score = counted / len(breakdown) if breakdown else 0.0
+        if breakdown:
+            explanation = (f"The score is {score:.2f} because {counted} of {len(breakdown)} statements count as "
+                           f"relevant ({yes} yes, {idk} idk{' counted as 0' if self.penalize_ambiguity and idk else ''}"
+                           f", {len(breakdown) - yes - idk} no; {self.relevancy_mode} mode).")
+        else:
+            explanation = "The score is 0 because the answer has no statements."
+        return AnswerRelevancyResult(score, score >= self.threshold, self.threshold, explanation, tuple(breakdown),
+                                     turns_count, judge)
+
+
+@dataclass(frozen=True, kw_only=True)
+class RubricMetric:
+    """A 1-5 judged RAG metric: one judge call per observation; passed = level >= threshold (inverted if negated)."""
+
+    threshold: int = 3
+    negate: bool = False
+    judge: Judge | None = None
+    name: ClassVar[str] = ""
+    rubric: ClassVar[RubricName]
+
+    def __post_init__(self) -> None:
+        if isinstance(self.threshold, bool) or not isinstance(self.threshold, int) or not 1 <= self.threshold <= 5:
+            raise ValueError(f"{type(self).__name__}: threshold must be an integer level 1-5, got {self.threshold!r}")
+
+    def measure_cases(self, cases: Sequence[RubricCase]) -> list[RubricResult]:
+        """Judge many observations (one batched judge call)."""
+        judge = self.judge or default_judge()
+        return [RubricResult(self.name, j.level, self.threshold, self.negate, j.reason, judge.name, j.details)
+                for j in judge.rubric(self.rubric, list(cases))]
+
+
+def as_reference(value: str | Sequence[str]) -> str | tuple[str, ...]:
+    """A context or reference as a text or a tuple of passages (facts)."""
+    return value if isinstance(value, str) else tuple(str(v) for v in value)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Faithfulness(RubricMetric):
+    """Is the answer supported by the given context (a text or a list of passages)? 5 = all supported."""
+
+    name: ClassVar[str] = "faithfulness"
+    rubric: ClassVar[RubricName] = "faithfulness"
+
+    def measure(self, answer: str, context: str | Sequence[str]) -> RubricResult:
+        """Judge one answer against its context."""
+        return self.measure_many([(answer, context)])[0]
+
+    def measure_many(self, cases: Sequence[tuple[str, str | Sequence[str]]]) -> list[RubricResult]:
+        """Judge many (answer, context) pairs."""
+        return self.measure_cases([RubricCase(answer, reference=as_reference(context)) for answer, context in cases])
+
+
+@dataclass(frozen=True, kw_only=True)
+class ContextRecall(RubricMetric):
+    """Are the given reference facts (a text, or a list of facts) used in the answer? 5 = all covered."""
+
+    name: ClassVar[str] = "context_recall"
+    rubric: ClassVar[RubricName] = "context_recall"
+
+    def measure(self, answer: str, reference: str | Sequence[str]) -> RubricResult:
+        """Judge one answer against its reference facts."""
+        return self.measure_many([(answer, reference)])[0]
+
+    def measure_many(self, cases: Sequence[tuple[str, str | Sequence[str]]]) -> list[RubricResult]:
+        """Judge many (answer, reference) pairs."""
+        return self.measure_cases([RubricCase(answer, reference=as_reference(ref)) for answer, ref in cases])
+
+
+@dataclass(frozen=True, kw_only=True)
+class RubricAnswerRelevancy(RubricMetric):
+    """Does the answer answer the question? 5 = completely and on topic, 1 = off topic or a refusal."""
+
+    name: ClassVar[str] = "rubric_answer_relevancy"
+    rubric: ClassVar[RubricName] = "answer_relevancy"
+
+    def measure(self, query: str, answer: str) -> RubricResult:
+        """Judge one answer to a query."""
+        return self.measure_many([(query, answer)])[0]
+
+    def measure_many(self, cases: Sequence[tuple[str, str]]) -> list[RubricResult]:
+        """Judge many (query, answer) pairs."""
+        return self.measure_cases([RubricCase(answer, question=query) for query, answer in cases])

@@ -1,0 +1,106 @@
+"""The LLM judge's prompts: statement extraction, relevancy verdicts, and the three 1-5 RAG rubrics with debiasing.
+
+Every prompt asks for one JSON object; ``parse_json`` reads it strictly.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Literal
+
+RubricName = Literal["faithfulness", "answer_relevancy", "context_recall"]
+"""The three 1-5 judged RAG metrics of the specification."""
+RUBRICS: tuple[RubricName, ...] = ("faithfulness", "answer_relevancy", "context_recall")
+
+RAG_LENGTH_DEBIAS = (
+    "## 重要：长度不是质量信号\n"
+    "评分时聚焦内容实质，不要因输出更长就给更高分。\n"
+    "简洁正确的回答与冗长正确的回答应得相同分数。\n"
+    "(Important: length is not a quality signal. Judge the substance; do not give a higher score because the "
+    "output is longer. A concise correct answer and a verbose correct answer get the same score.)"
+)
+"""The short length-debias paragraph, quoted byte for byte from the specification, with an English rendering."""
+RAG_PRESENTATION_NEUTRALITY = (
+    "## Presentation is neutral\n"
+    "Formatting (bullet points, headings, bold text, citations markers), tone and style are not quality signals: "
+    "score the same content the same way however it is presented."
+)
+"""The presentation-neutrality paragraph every rubric prompt carries."""
+
+STATEMENT_EXTRACTION = (
+    "You split a response into atomic statements. Each statement is one self-contained claim (resolve pronouns to "
+    "what they refer to), in the order the response makes them; drop citation markers such as [1]. "
+    'Answer with JSON only: {"statements": ["...", "..."]}.'
+)
+_VERDICT_MODES = {
+    "task": "Answer \"yes\" when the statement addresses the query or gives closely related information that helps "
+            "with it, \"no\" when it is off-topic, \"idk\" when its relevance is ambiguous.",
+    "strict": "Answer \"yes\" only when the statement directly answers the query, \"no\" when it is off-topic or only "
+              "related, \"idk\" when it is ambiguous.",
+}
+VERDICTS_TEMPLATE = (
+    "You judge whether each statement of a response is relevant to the query. {mode} "
+    "Give exactly one verdict per statement, in order. "
+    'Answer with JSON only: {{"verdicts": [{{"verdict": "yes" | "no" | "idk", "reason": "..."}}, ...]}}.'
+)
+RUBRIC_ANCHORS: dict[RubricName, tuple[str, str]] = {
+    "faithfulness": (
+        "Is the output supported by the given reference context?",
+        "5 = every statement is supported by the context, nothing fabricated\n"
+        "4 = mostly supported, 1-2 unimportant fabrications\n"
+        "3 = about half supported\n"
+        "2 = mostly unsupported\n"
+        "1 = entirely fabricated or contradicts the context",
+    ),
+    "answer_relevancy": (
+        "Does the output answer the input question?",
+        "5 = answers the question completely and on topic, nothing redundant, nothing missing\n"
+        "4 = on topic with a little redundancy or a small omission\n"
+        "3 = partly on topic, partly off topic or evasive\n"
+        "2 = mostly off topic\n"
+        "1 = entirely off topic or a refusal",
+    ),
+    "context_recall": (
+        "Are the given reference facts used in the output?",
+        "5 = every key fact is covered\n"
+        "4 = most are covered, 1-2 minor facts missing\n"
+        "3 = about half are covered\n"
+        "2 = only a few are covered\n"
+        "1 = none is covered",
+    ),
+}
+RUBRIC_TEMPLATE = (
+    "You are a strict evaluator of a retrieval-augmented generation output. {question} Score it on this 1-5 scale:\n"
+    "{anchors}\n\n{debias}\n\n{neutrality}\n\n"
+    'Answer with JSON only: {{"score": <integer 1-5>, "reason": "<one or two sentences>"}}.'
+)
+
+
+def extraction_messages(text: str) -> list[dict[str, str]]:
+    """Chat messages asking for the atomic statements of a response."""
+    return [{"role": "system", "content": STATEMENT_EXTRACTION}, {"role": "user", "content": f"Response:\n{text}"}]
+
+
+def verdict_messages(query: str, statements: Sequence[str], mode: str) -> list[dict[str, str]]:
+    """Chat messages asking for one yes/no/idk verdict per statement, in ``task`` or ``strict`` mode."""
+    system = VERDICTS_TEMPLATE.format(mode=_VERDICT_MODES[mode])
+    user = f"Query:\n{query}\n\nStatements:\n{json.dumps(list(statements), ensure_ascii=False)}"
+    return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+
+
+def rubric_messages(metric: RubricName, output: str, question: str | None = None,
+                    reference: str | Sequence[str] | None = None) -> list[dict[str, str]]:
+    """Chat messages asking for one 1-5 level of ``metric``, always with the debias and neutrality paragraphs."""
+    goal, anchors = RUBRIC_ANCHORS[metric]
+    system = RUBRIC_TEMPLATE.format(question=goal, anchors=anchors, debias=RAG_LENGTH_DEBIAS,
+                                    neutrality=RAG_PRESENTATION_NEUTRALITY)
+    parts = []
+    if question is not None:
+        parts.append(f"Question:\n{question}")
+    if reference is not None:
+        label = "Context" if metric == "faithfulness" else "Reference facts"
+        body = reference if isinstance(reference, str) else "\n".join(f"- {r}" for r in reference)
+        parts.append(f"{label}:\n{body}")
+    parts.append(f"Output:\n{output}")
+    return [{"role": "system", "content": system}, {"role": "user", "content": "\n\n".join(parts)}]

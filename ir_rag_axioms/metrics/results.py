@@ -1,0 +1,148 @@
+"""Metric results: a score in [0, 1], pass/fail, an explanation, the evidence, ``pretty()`` and ``to_dict()``."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Verdict = Literal["yes", "no", "idk"]
+"""A statement's relevance to the query: relevant, irrelevant, ambiguous."""
+VERDICTS: tuple[Verdict, ...] = ("yes", "no", "idk")
+
+
+@dataclass(frozen=True)
+class StatementVerdict:
+    """One statement of an answer with its verdict, the judge's reason and the conversation turn it belongs to."""
+
+    statement: str
+    verdict: Verdict
+    reason: str = ""
+    turn_index: int = 0
+
+    @property
+    def is_relevant(self) -> bool:
+        """Whether the verdict is "yes"."""
+        return self.verdict == "yes"
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain dict (the seed's breakdown fields)."""
+        return {"statement": self.statement, "verdict": self.verdict, "is_relevant": self.is_relevant,
+                "reason": self.reason, "turn_index": self.turn_index}
+
+
+@dataclass(frozen=True)
+class AnswerRelevancyResult:
+    """AnswerRelevancy's diagnostics: score = (yes + idk) / statements (idk as 0 when ambiguity is penalised)."""
+
+    score: float
+    passed: bool
+    threshold: float
+    explanation: str
+    statement_breakdown: tuple[StatementVerdict, ...]
+    evaluated_turns_count: int
+    judge: str
+
+    @property
+    def overall_score(self) -> float:
+        """The seed's name of ``score``."""
+        return self.score
+
+    def _count(self, verdict: Verdict) -> int:
+        return sum(s.verdict == verdict for s in self.statement_breakdown)
+
+    @property
+    def relevant_statements_count(self) -> int:
+        """Statements judged "yes"."""
+        return self._count("yes")
+
+    @property
+    def irrelevant_statements_count(self) -> int:
+        """Statements judged "no"."""
+        return self._count("no")
+
+    @property
+    def ambiguous_statements_count(self) -> int:
+        """Statements judged "idk"."""
+        return self._count("idk")
+
+    @property
+    def total_statements_count(self) -> int:
+        """All statements of the evaluated turns."""
+        return len(self.statement_breakdown)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain dict with the seed's signal fields, plus passed, threshold and judge."""
+        return {
+            "overall_score": self.score, "passed": self.passed, "threshold": self.threshold,
+            "explanation": self.explanation, "relevant_statements_count": self.relevant_statements_count,
+            "irrelevant_statements_count": self.irrelevant_statements_count,
+            "ambiguous_statements_count": self.ambiguous_statements_count,
+            "total_statements_count": self.total_statements_count,
+            "statement_breakdown": [s.to_dict() for s in self.statement_breakdown],
+            "evaluated_turns_count": self.evaluated_turns_count, "judge": self.judge,
+        }
+
+    def pretty(self) -> str:
+        """A readable summary: score, pass/fail, counts and one line per statement."""
+        lines = [f"AnswerRelevancy: {self.score:.2f} ({'PASS' if self.passed else 'FAIL'}, threshold "
+                 f"{self.threshold:g}; judge {self.judge})", f"  {self.explanation}",
+                 f"  statements: {self.total_statements_count} (yes {self.relevant_statements_count}, no "
+                 f"{self.irrelevant_statements_count}, idk {self.ambiguous_statements_count}); turns evaluated: "
+                 f"{self.evaluated_turns_count}"]
+        lines += [f"  [{s.verdict:>3}] (turn {s.turn_index}) {s.statement}" for s in self.statement_breakdown]
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class RubricJudgment:
+    """A judge's 1-5 level for one observation, its reason and (offline judge) the per-unit details."""
+
+    level: int
+    reason: str
+    details: tuple[dict[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
+class RubricResult:
+    """A 1-5 judged metric: the Boolean observation (level >= threshold, negated if asked) and its evidence.
+
+    ``score`` maps the level linearly to [0, 1] ((level - 1) / 4); the raw level, the reason and the threshold are the
+    evidence.
+    """
+
+    metric: str
+    level: int
+    threshold: int
+    negated: bool
+    explanation: str
+    judge: str
+    breakdown: tuple[dict[str, Any], ...] = field(default=())
+
+    @property
+    def score(self) -> float:
+        """The level mapped linearly to [0, 1]."""
+        return (self.level - 1) / 4
+
+    @property
+    def passed(self) -> bool:
+        """The Boolean observation: level >= threshold, inverted when negated."""
+        return (self.level >= self.threshold) != self.negated
+
+    @property
+    def evidence(self) -> dict[str, Any]:
+        """The raw score, the reason and the threshold, kept beside the observation."""
+        return {"raw_score": self.level, "reason": self.explanation, "threshold": self.threshold,
+                "negated": self.negated}
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain dict: metric, score, level, passed, evidence, breakdown and judge."""
+        out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        out.update(score=self.score, passed=self.passed, evidence=self.evidence, breakdown=list(self.breakdown))
+        return out
+
+    def pretty(self) -> str:
+        """A readable summary: level, score, pass/fail and the reason."""
+        negation = ", negated" if self.negated else ""
+        return (f"{self.metric}: level {self.level}/5 (score {self.score:.2f}; {'PASS' if self.passed else 'FAIL'}, "
+                f"threshold {self.threshold}{negation}; judge {self.judge})\n  {self.explanation}")

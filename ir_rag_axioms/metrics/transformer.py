@@ -1,0 +1,92 @@
+"""A pointwise PyTerrier transformer: metric score and pass columns for every answer of a frame."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyterrier as pt
+
+from ir_rag_axioms.metrics.judges import RubricCase
+from ir_rag_axioms.metrics.metrics import (
+    AnswerRelevancy,
+    ContextRecall,
+    Faithfulness,
+    RubricAnswerRelevancy,
+    RubricMetric,
+    as_reference,
+)
+from ir_rag_axioms.model import GenerationRequest
+from ir_rag_axioms.pyterrier import frames
+
+Metric = AnswerRelevancy | RubricMetric
+"""Any of the four metrics."""
+
+
+def default_metrics() -> tuple[Metric, ...]:
+    """The four metrics with their defaults (and the default judge)."""
+    return AnswerRelevancy(), Faithfulness(), ContextRecall(), RubricAnswerRelevancy()
+
+
+class MetricScorer(pt.Transformer):
+    """Add ``<metric>_score`` and ``<metric>_pass`` (rubric metrics also ``<metric>_level``) to each answer row.
+
+    Faithfulness reads the ``context`` column (a list of passages), ContextRecall the ``reference`` column if present,
+    else the context; without one their columns are NaN / NA. Rows and their order are kept.
+    """
+
+    schematic: dict[str, Any] = {"label": "MetricScorer", "help_url": None}
+
+    def __init__(self, metrics: Sequence[Metric] | None = None) -> None:
+        """Score with these metrics (default: all four with their defaults)."""
+        self.metrics = tuple(metrics) if metrics is not None else default_metrics()
+        if not self.metrics:
+            raise ValueError("MetricScorer needs at least one metric")
+
+    def __repr__(self) -> str:
+        return f"MetricScorer({list(self.metrics)!r})"
+
+    def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
+        """The input rows with the metric columns added."""
+        text_column = frames.validate(inp, self)
+        out = inp.copy()
+        n = len(inp)
+        requests: list[GenerationRequest | None] = [None] * n
+        for group in frames.groups(inp, text_column) if n else []:
+            for row in group.rows:
+                requests[row] = group.request
+        texts = [str(t) if isinstance(t, str) else "" for t in inp[text_column]]
+        references = list(inp["reference"]) if "reference" in inp.columns else [None] * n
+        for metric in self.metrics:
+            out = out.assign(**self._columns(metric, requests, texts, references))
+        return out
+
+    def _columns(self, metric: Metric, requests: list[Any], texts: list[str], references: list[Any]
+                 ) -> dict[str, Any]:
+        """The new columns of one metric."""
+        if isinstance(metric, (AnswerRelevancy, RubricAnswerRelevancy)):
+            rows = list(range(len(texts)))
+            results: list[Any] = metric.measure_many([(requests[i].text, texts[i]) for i in rows])
+        else:
+            sources = [references[i] if isinstance(metric, ContextRecall) and _given(references[i])
+                       else requests[i].context for i in range(len(texts))]
+            rows = [i for i, source in enumerate(sources) if source]
+            results = metric.measure_cases([RubricCase(texts[i], reference=as_reference(sources[i])) for i in rows])
+        score, passed = np.full(len(texts), np.nan), pd.array([pd.NA] * len(texts), dtype="boolean")
+        level = np.full(len(texts), np.nan)
+        for i, result in zip(rows, results, strict=True):
+            score[i], passed[i] = result.score, result.passed
+            level[i] = getattr(result, "level", np.nan)
+        columns = {f"{metric.name}_score": score, f"{metric.name}_pass": passed}
+        if isinstance(metric, RubricMetric):
+            columns[f"{metric.name}_level"] = level
+        return columns
+
+
+def _given(value: Any) -> bool:
+    """Whether a reference cell holds a text or a non-empty list."""
+    if isinstance(value, str):
+        return bool(value.strip())
+    return isinstance(value, (list, tuple, np.ndarray)) and len(value) > 0

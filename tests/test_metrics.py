@@ -1,0 +1,222 @@
+"""The RAG metrics with the offline judge: the seed's worked examples, properties, rubric levels, axioms."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from ir_rag_axioms import ANSWER_RELEVANCY, CONTEXT_RECALL, FAITHFULNESS, parse
+from ir_rag_axioms.analysis.resources import ToolUnavailableError
+from ir_rag_axioms.metrics import (
+    OFFLINE_JUDGE,
+    AnswerRelevancy,
+    ContextRecall,
+    Faithfulness,
+    LlmJudge,
+    OfflineJudge,
+    RubricAnswerRelevancy,
+)
+from ir_rag_axioms.metrics.calibration import seed_interval
+from ir_rag_axioms.model import GenerationRequest, GenerationResponse
+from ir_rag_axioms.testing import check_axiom
+
+GREEN_TEA = ("What are the health benefits of green tea?",
+             "Green tea contains antioxidants that may reduce inflammation. It also has caffeine which can improve "
+             "alertness.")
+LAPTOP_QUERY = "What features does this laptop have?"
+LAPTOP = "The laptop has a 15-inch display. It has 16GB RAM."
+CUSTOMER = "Our company has excellent customer service."
+PASSWORD = ("How do I reset my password?",
+            "Our platform uses industry-standard encryption. We were founded in 2015. Password resets can be done via "
+            "email. We have offices in 3 countries.")
+CONVERSATION = [("user", "What is Python?"), ("assistant", "Python is a programming language known for readability."),
+                ("user", "What are its main uses?"),
+                ("assistant", "Python is used for web dev, data science, and automation.")]
+PADDING = " Our company was founded in 2010. The Eiffel Tower is in Paris. Bananas are rich in potassium."
+TIDES_CONTEXT = ["Tides are caused mainly by the gravitational pull of the Moon on the oceans.",
+                 "The Sun also affects tides, but less than the Moon does."]
+EXAMPLES = [GREEN_TEA, (LAPTOP_QUERY, f"{LAPTOP} {CUSTOMER}"), (LAPTOP_QUERY, LAPTOP), PASSWORD,
+            ("What causes ocean tides?", "Tides are caused by the Moon's pull [1]. I like pizza. The sea is salty.")]
+
+
+@pytest.fixture(autouse=True)
+def _offline(monkeypatch):
+    for name in ("IR_RAG_AXIOMS_JUDGE_BASE_URL", "OPENAI_BASE_URL", "IR_RAG_AXIOMS_JUDGE_MODEL", "OPENAI_MODEL"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def test_green_tea_scores_one():
+    result = AnswerRelevancy().measure(*GREEN_TEA)
+    assert result.score == 1.0 and result.passed
+    assert result.total_statements_count == 2 and result.irrelevant_statements_count == 0
+    assert result.judge == "offline(all-MiniLM-L6-v2)"
+
+
+def test_laptop_customer_service_sentence_is_no_and_lowers_the_score():
+    metric = AnswerRelevancy()
+    with_it, without = metric.measure(LAPTOP_QUERY, f"{LAPTOP} {CUSTOMER}"), metric.measure(LAPTOP_QUERY, LAPTOP)
+    assert with_it.score == pytest.approx(2 / 3) and without.score == 1.0
+    verdicts = {s.statement: s.verdict for s in with_it.statement_breakdown}
+    assert verdicts[CUSTOMER] == "no"
+    assert with_it.to_dict()["irrelevant_statements_count"] == 1
+
+
+def test_password_answer_scores_lowest():
+    metric = AnswerRelevancy()
+    scores = [metric.measure(*case).score for case in (GREEN_TEA, (LAPTOP_QUERY, f"{LAPTOP} {CUSTOMER}"), PASSWORD)]
+    assert scores[2] == pytest.approx(0.25) and scores[2] < min(scores[:2])
+    assert not metric.measure(*PASSWORD).passed
+
+
+def test_strict_is_never_more_lenient_and_penalising_ambiguity_never_raises():
+    for query, answer in EXAMPLES:
+        task = AnswerRelevancy().measure(query, answer).score
+        for penalize in (False, True):
+            strict = AnswerRelevancy(relevancy_mode="strict", penalize_ambiguity=penalize).measure(query, answer)
+            assert strict.score <= AnswerRelevancy(penalize_ambiguity=penalize).measure(query, answer).score
+        assert AnswerRelevancy(penalize_ambiguity=True).measure(query, answer).score <= task
+
+
+def test_multi_turn():
+    all_turns = AnswerRelevancy(multi_turn_strategy="all_turns").measure(conversation=CONVERSATION)
+    last = AnswerRelevancy().measure(conversation=CONVERSATION)
+    assert all_turns.evaluated_turns_count == 2 and last.evaluated_turns_count == 1
+    assert {s.turn_index for s in all_turns.statement_breakdown} == {0, 1}
+    assert [(s.statement, s.turn_index) for s in last.statement_breakdown] == [(CONVERSATION[3][1], 1)]
+    with pytest.raises(ValueError, match="no user -> assistant"):
+        AnswerRelevancy().measure(conversation=[("user", "hi")])
+
+
+def test_result_forms():
+    result = AnswerRelevancy().measure(LAPTOP_QUERY, f"{LAPTOP} {CUSTOMER}")
+    data = result.to_dict()
+    assert set(data) >= {"overall_score", "explanation", "relevant_statements_count", "irrelevant_statements_count",
+                         "ambiguous_statements_count", "total_statements_count", "statement_breakdown",
+                         "evaluated_turns_count"}
+    assert data["statement_breakdown"][2] == {"statement": CUSTOMER, "verdict": "no", "is_relevant": False,
+                                              "reason": data["statement_breakdown"][2]["reason"], "turn_index": 0}
+    text = result.pretty()
+    assert "0.67" in text and "[ no] (turn 0) Our company has excellent customer service." in text
+    assert AnswerRelevancy().measure("Why?", "   ").score == 0.0
+
+
+def test_padding_never_raises_answer_relevancy_or_faithfulness():
+    for query, answer in EXAMPLES:
+        padded = answer + PADDING
+        assert AnswerRelevancy().measure(query, padded).score < AnswerRelevancy().measure(query, answer).score
+    tides = "Tides are caused by the gravitational pull of the Moon. The Sun also affects tides."
+    assert Faithfulness().measure(tides + PADDING, TIDES_CONTEXT).level < Faithfulness().measure(
+        tides, TIDES_CONTEXT).level
+
+
+def test_repeating_content_does_not_raise_a_rubric_level():
+    query, answer = GREEN_TEA
+    longer = answer + " " + answer + " Green tea has antioxidants, which may reduce inflammation."
+    rubric = RubricAnswerRelevancy()
+    assert rubric.measure(query, longer).level <= rubric.measure(query, answer).level
+    half = "Tides are caused by the gravitational pull of the Moon. I like pizza."
+    repeated = half + " Tides are caused by the gravitational pull of the Moon." * 3
+    assert Faithfulness().measure(repeated, TIDES_CONTEXT).level == Faithfulness().measure(half, TIDES_CONTEXT).level
+
+
+def test_rubric_levels_and_evidence():
+    faithfulness = Faithfulness(threshold=4)
+    supported = faithfulness.measure("Tides are caused by the gravitational pull of the Moon.", TIDES_CONTEXT)
+    invented = faithfulness.measure("Whales sing long songs in the deep ocean. Pizza comes from Naples.",
+                                    " ".join(TIDES_CONTEXT))
+    assert (supported.level, supported.score, supported.passed) == (5, 1.0, True)
+    assert (invented.level, invented.score, invented.passed) == (1, 0.0, False)
+    assert supported.evidence == {"raw_score": 5, "reason": supported.explanation, "threshold": 4, "negated": False}
+    assert Faithfulness(threshold=4, negate=True).measure("Pizza comes from Naples.", TIDES_CONTEXT).passed
+    recall = ContextRecall().measure("The Moon's gravity causes the tides.",
+                                     ["The Moon's gravity causes tides.", "Bananas are rich in potassium."])
+    assert recall.level == 3 and recall.passed and [d["ok"] for d in recall.breakdown] == [True, False]
+    assert "context_recall: level 3/5 (score 0.50; PASS, threshold 3" in recall.pretty()
+    assert RubricAnswerRelevancy().measure("What causes tides?", "I like pizza. Naples is in Italy.").level == 1
+    assert RubricAnswerRelevancy().measure(*GREEN_TEA).to_dict()["level"] == 5
+    with pytest.raises(ValueError, match="integer level 1-5"):
+        Faithfulness(threshold=6)
+
+
+def test_offline_judge_parameters_are_checked_and_seed_interval_holds():
+    with pytest.raises(ValueError, match="never more lenient"):
+        OfflineJudge(strict_no_threshold=0.0)
+    low, high = seed_interval(OFFLINE_JUDGE)
+    assert low <= OFFLINE_JUDGE.no_threshold <= high
+
+
+def test_statements_split_bullets_and_clauses_and_drop_citations():
+    (found,) = OFFLINE_JUDGE.statements(["- **Energy saving** [1]\n- Hunting instincts [2, 3]\n\nCats sleep 12 hours "
+                                         "a day because they hunt at night and they need a lot of energy, but kittens "
+                                         "sleep even longer since they grow fast and their bodies need rest."])
+    assert [s.text for s in found][:3] == ["Energy saving", "Hunting instincts",
+                                           "Cats sleep 12 hours a day because they hunt at night"]
+    assert len(found) >= 5 and found[0].terms == ("energy", "saving")
+
+
+def test_unconfigured_llm_judge_says_how_to_configure_it():
+    with pytest.raises(ToolUnavailableError, match="IR_RAG_AXIOMS_JUDGE_BASE_URL"):
+        LlmJudge()
+    with pytest.raises(ToolUnavailableError, match="base_url="):
+        ANSWER_RELEVANCY(judge="llm").preferences(GenerationRequest("q", "Why?"), [GenerationResponse("a", "So.")])
+
+
+@pytest.mark.parametrize("axiom", [ANSWER_RELEVANCY, FAITHFULNESS, CONTEXT_RECALL,
+                                   ANSWER_RELEVANCY(relevancy_mode="strict", penalize_ambiguity=True)])
+def test_metric_axioms_have_the_axiom_properties(axiom):
+    check_axiom(axiom)
+
+
+def test_axioms_prefer_the_higher_score_and_combine():
+    request = GenerationRequest("q", LAPTOP_QUERY, tuple(TIDES_CONTEXT))
+    responses = [GenerationResponse("a", LAPTOP), GenerationResponse("b", f"{LAPTOP} {CUSTOMER}"),
+                 GenerationResponse("c", PASSWORD[1])]
+    assert ANSWER_RELEVANCY.preferences(request, responses).tolist() == [[0, 1, 1], [-1, 0, 1], [-1, -1, 0]]
+    assert ANSWER_RELEVANCY(margin_fraction=0.5).preferences(request, responses)[0, 1] == 0
+    assert not FAITHFULNESS.preferences(GenerationRequest("q", "Why?"), responses).any()  # no context: abstains
+    combined = parse("ANSWER_RELEVANCY() | FAITHFULNESS()")
+    assert combined.preferences(request, responses).tolist() == [[0, 1, 1], [-1, 0, 1], [-1, -1, 0]]
+
+
+def test_transformer_adds_score_and_pass_columns():
+    frame = pd.DataFrame({"qid": ["1", "1", "2"], "query": [LAPTOP_QUERY, LAPTOP_QUERY, GREEN_TEA[0]],
+                          "docno": ["a", "b", "c"], "text": [f"{LAPTOP} {CUSTOMER}", LAPTOP, GREEN_TEA[1]],
+                          "context": [TIDES_CONTEXT, TIDES_CONTEXT, None]})
+    from ir_rag_axioms.metrics.transformer import MetricScorer
+
+    out = MetricScorer()(frame)
+    assert list(out["docno"]) == ["a", "b", "c"]
+    np.testing.assert_allclose(out["answer_relevancy_score"], [2 / 3, 1.0, 1.0])
+    assert list(out["answer_relevancy_pass"]) == [True, True, True]
+    assert np.isnan(out["faithfulness_score"][2]) and out["faithfulness_pass"].isna()[2]
+    assert out["faithfulness_level"][0] == 1.0 and not out["faithfulness_pass"][0]
+    assert list(out["rubric_answer_relevancy_level"]) == [3.0, 5.0, 5.0]
+    assert list(out["context_recall_level"][:2]) == [1.0, 1.0]
+
+
+@pytest.mark.slow
+@pytest.mark.shared
+def test_padding_crowd_responses_never_raises_relevancy_or_faithfulness(data_dir):
+    from ir_rag_axioms.datasets import crowd
+
+    items = crowd.items(crowd.load_crowd_responses(data_dir / "trec-rag-24-crowd"))[:2]
+    pairs = [(q, r.text) for q, responses in items for r in responses]
+    relevancy, faithfulness = AnswerRelevancy(), Faithfulness()
+    before = relevancy.measure_many([(q.text, t) for q, t in pairs])
+    after = relevancy.measure_many([(q.text, t + PADDING) for q, t in pairs])
+    assert all(a.score <= b.score for a, b in zip(after, before, strict=True))
+    assert all(a.irrelevant_statements_count == b.irrelevant_statements_count + 3
+               for a, b in zip(after, before, strict=True))
+    before_levels = [r.level for r in faithfulness.measure_many([(t, q.context) for q, t in pairs])]
+    after_levels = [r.level for r in faithfulness.measure_many([(t + PADDING, q.context) for q, t in pairs])]
+    assert all(a <= b for a, b in zip(after_levels, before_levels, strict=True))
+
+
+def test_reranker_orders_answers_by_answer_relevancy():
+    from ir_rag_axioms import AxiomaticReranker
+
+    frame = pd.DataFrame({"qid": "1", "query": LAPTOP_QUERY, "docno": ["pw", "mixed", "laptop"],
+                          "text": [PASSWORD[1], f"{LAPTOP} {CUSTOMER}", LAPTOP]})
+    ranked = AxiomaticReranker(["ANSWER_RELEVANCY", FAITHFULNESS])(frame)
+    assert list(ranked["docno"]) == ["laptop", "mixed", "pw"]
