@@ -17,6 +17,7 @@ from ir_rag_axioms.axioms.base import Item, compare
 from ir_rag_axioms.axioms.preconditions import LEN, Precondition
 from ir_rag_axioms.axioms.registry import register
 from ir_rag_axioms.axioms.retrieval.base import TermAxiom, query_terms
+from ir_rag_axioms.axioms.utility import NopAxiom
 
 Span = tuple[int, int]
 """A character span [start, end) of an argumentative unit (claim or premise)."""
@@ -60,7 +61,7 @@ class _ArgumentAxiom(TermAxiom):
     """Shared: tag all texts once per tagger, map units to term positions; LEN precondition."""
 
     tagger: ArgumentTagger | None = None
-    precondition: Precondition | None = LEN()
+    precondition: Precondition | NopAxiom | None = LEN()
     reference_skips_precondition: ClassVar[bool] = True
 
     def _require_tagger(self) -> ArgumentTagger:

@@ -16,6 +16,7 @@ from ir_rag_axioms.analysis.terms import TermStatistics, term_statistics
 from ir_rag_axioms.axioms.base import ConfigurableAxiom, Reads
 from ir_rag_axioms.axioms.preconditions import Precondition, apply_precondition, as_precondition, check_precondition
 from ir_rag_axioms.axioms.retrieval.statistics import ContextStatistics, StatisticsSource
+from ir_rag_axioms.axioms.utility import NopAxiom
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 
@@ -55,14 +56,14 @@ class TermAxiom(ConfigurableAxiom):
     """Whether the reference implementation skips this axiom's precondition (a known bug: TFC1, REG, aSL, ArgUC...)."""
     model: str = DEFAULT_SPACY_MODEL
     """spaCy pipeline of the term tokenizer."""
-    precondition: Precondition | None = None
+    precondition: Precondition | NopAxiom | None = None
     """Pairs the axiom may decide (e.g. ``LEN()``: similar length); ``None`` or ``NOP()``: all pairs."""
     reference_preconditions: bool = False
     """Skip the precondition where the reference implementation skips it (no effect on other axioms)."""
 
     def __post_init__(self) -> None:
+        check_precondition(self.label, self.precondition)  # first: its message names what can serve
         super().__post_init__()
-        check_precondition(self.label, self.precondition)
 
     @abstractmethod
     def core(self, query: TermStatistics, docs: list[TermStatistics], request: GenerationRequest | None,

@@ -13,6 +13,7 @@ from ir_rag_axioms.axioms.base import Item, compare
 from ir_rag_axioms.axioms.preconditions import LEN, Precondition
 from ir_rag_axioms.axioms.registry import register
 from ir_rag_axioms.axioms.retrieval.base import TermAxiom, query_terms, tf_matrix
+from ir_rag_axioms.axioms.utility import NopAxiom
 
 
 @register
@@ -21,7 +22,7 @@ class RegAxiom(TermAxiom):
 
     name: ClassVar[str] = "REG"
     anti: ClassVar[bool] = False
-    precondition: Precondition | None = LEN()
+    precondition: Precondition | NopAxiom | None = LEN()
     reference_skips_precondition: ClassVar[bool] = True
     similarity: TermSimilarity = WordNetTermSimilarity()
 
@@ -76,7 +77,7 @@ class LenAndAxiom(AndAxiom):
     """LEN-AND: AND with the LEN precondition."""
 
     name: ClassVar[str] = "LEN_AND"
-    precondition: Precondition | None = LEN()
+    precondition: Precondition | NopAxiom | None = LEN()
 
 
 @register
@@ -96,7 +97,7 @@ class LenModifiedAndAxiom(ModifiedAndAxiom):
     """LEN-M-AND: M-AND with the LEN precondition."""
 
     name: ClassVar[str] = "LEN_M_AND"
-    precondition: Precondition | None = LEN()
+    precondition: Precondition | NopAxiom | None = LEN()
 
 
 @register
@@ -117,7 +118,7 @@ class LenDivAxiom(DivAxiom):
     """LEN-DIV: DIV with the LEN precondition."""
 
     name: ClassVar[str] = "LEN_DIV"
-    precondition: Precondition | None = LEN()
+    precondition: Precondition | NopAxiom | None = LEN()
 
 
 REG = RegAxiom()

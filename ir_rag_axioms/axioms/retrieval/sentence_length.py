@@ -11,6 +11,7 @@ from ir_rag_axioms.axioms.base import compare
 from ir_rag_axioms.axioms.preconditions import LEN, Precondition
 from ir_rag_axioms.axioms.registry import register
 from ir_rag_axioms.axioms.retrieval.base import TermAxiom
+from ir_rag_axioms.axioms.utility import NopAxiom
 
 
 @register
@@ -21,7 +22,7 @@ class AverageSentenceLengthAxiom(TermAxiom):
     needs_sentences: ClassVar[bool] = True
     min_sentence_length: int = 12
     max_sentence_length: int = 20
-    precondition: Precondition | None = LEN()
+    precondition: Precondition | NopAxiom | None = LEN()
     reference_skips_precondition: ClassVar[bool] = True
     ranges: ClassVar[dict[str, tuple[float, float]]] = {"min_sentence_length": (0, math.inf),
                                                          "max_sentence_length": (0, math.inf)}

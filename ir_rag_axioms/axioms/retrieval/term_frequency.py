@@ -10,6 +10,7 @@ from ir_rag_axioms.axioms.base import compare, within_margin
 from ir_rag_axioms.axioms.preconditions import LEN, Precondition
 from ir_rag_axioms.axioms.registry import register
 from ir_rag_axioms.axioms.retrieval.base import StatisticsTermAxiom, TermAxiom, points_matrix, query_terms, tf_matrix
+from ir_rag_axioms.axioms.utility import NopAxiom
 
 
 @register
@@ -18,7 +19,7 @@ class Tfc1Axiom(TermAxiom):
 
     name: ClassVar[str] = "TFC1"
     margin_fraction: float = 0.1
-    precondition: Precondition | None = LEN()
+    precondition: Precondition | NopAxiom | None = LEN()
     reference_skips_precondition: ClassVar[bool] = True
 
     def core(self, query, docs, request, responses):
@@ -37,7 +38,7 @@ class Tfc3Axiom(StatisticsTermAxiom):
 
     name: ClassVar[str] = "TFC3"
     margin_fraction: float = 0.1
-    precondition: Precondition | None = LEN()
+    precondition: Precondition | NopAxiom | None = LEN()
     reference_skips_precondition: ClassVar[bool] = True
 
     def core(self, query, docs, request, responses):
@@ -92,7 +93,7 @@ class LenModifiedTdcAxiom(ModifiedTdcAxiom):
     """LEN-M-TDC: M-TDC with the LEN precondition."""
 
     name: ClassVar[str] = "LEN_M_TDC"
-    precondition: Precondition | None = LEN()
+    precondition: Precondition | NopAxiom | None = LEN()
 
 
 TFC1 = Tfc1Axiom()
