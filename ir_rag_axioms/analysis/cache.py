@@ -116,12 +116,6 @@ class Analysis:
         """The number of worker processes to use now (``workers``, else the cores not busy with other work)."""
         return self.workers if self.workers is not None else _workers.default_workers()
 
-    def warm_up(self, encoders: Iterable[str]) -> None:
-        """Start, without waiting, the worker processes of these sentence encoders (when working with workers)."""
-        workers = self.worker_count()
-        for model in encoders:
-            _workers.warm_encoder(model, workers)
-
     # -- the per-text table ----------------------------------------------------------------------------
     def _get(self, text: str, key: Hashable) -> Any:
         with self._lock:

@@ -23,13 +23,18 @@ class ToolUnavailableError(RuntimeError):
     """An analysis tool (model, server) cannot be loaded; the message says how to provide it."""
 
 
+def spacy_candidates(name: str) -> tuple[str, ...]:
+    """The pipeline name and its installed mirror packages, in the order they are tried."""
+    return (name, *_SPACY_MIRRORS.get(name, ()))
+
+
 @cache
 def load_spacy(name: str = DEFAULT_SPACY_MODEL) -> Any:
     """Load a spaCy pipeline by name or path, falling back to an installed mirror package of the same model."""
     import spacy
 
     tried = []
-    for candidate in (name, *_SPACY_MIRRORS.get(name, ())):
+    for candidate in spacy_candidates(name):
         try:
             nlp = spacy.load(candidate)
         except OSError as error:

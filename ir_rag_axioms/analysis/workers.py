@@ -86,12 +86,23 @@ def _shards(items: Sequence[Any], size: int) -> list[Sequence[Any]]:
 
 
 # -- spaCy --------------------------------------------------------------------------------------------------
+@lru_cache(maxsize=64)
 def spacy_version(model: str) -> str:
-    """The spaCy version and the pipeline's name and version (part of persistent feature keys)."""
-    import spacy
+    """The versions of spaCy and of the installed pipeline package (part of persistent feature keys).
 
-    meta = load_spacy(model).meta
-    return f"spacy{spacy.__version__}/{meta.get('name')}-{meta.get('version')}"
+    Read from the package metadata, so that a run served from the persistent store never loads the pipeline.
+    """
+    from importlib import metadata
+
+    from ir_rag_axioms.analysis.resources import spacy_candidates
+
+    for candidate in spacy_candidates(model):
+        try:
+            return f"spacy{metadata.version('spacy')}/{candidate}-{metadata.version(candidate)}"
+        except metadata.PackageNotFoundError:
+            continue
+    meta = load_spacy(model).meta  # a pipeline given by path: its own meta
+    return f"spacy{metadata.version('spacy')}/{meta.get('name')}-{meta.get('version')}"
 
 
 def use_pool(texts: int, workers: int) -> bool:
@@ -139,19 +150,14 @@ def encoder_version() -> str:
     return f"st{metadata.version('sentence-transformers')}/torch{metadata.version('torch')}"
 
 
-def warm_encoder(model: str, workers: int) -> None:
-    """Let each encoder worker load ``model`` in the background (no-op with one worker)."""
-    if workers > 1:
-        load_sentence_encoder(model)  # in this process, before the workers fork, so that they share it
-        _pool(workers)
-
-
 def encode(model: str, strings: Sequence[str], batch_size: int, workers: int) -> list[np.ndarray]:
     """Unit-length float32 vectors of ``strings``, batches formed here by length so any worker count agrees."""
     order = sorted(range(len(strings)), key=lambda i: (-len(strings[i]), i))
     batches = [[strings[i] for i in chunk] for chunk in _shards(order, batch_size)]
     if workers <= 1 or len(batches) < 2 * MIN_BATCHES_PER_WORKER:
         encoded = _encode_batches(model, batches)
+    elif load_sentence_encoder(model) is None:  # pragma: no cover - loaded before forking: workers share it
+        raise AssertionError("unreachable")
     else:
         per_task = max(MIN_BATCHES_PER_WORKER // 2, -(-len(batches) // (4 * workers)))
         futures = [_pool(workers).submit(_encode_batches, model, list(group))

@@ -46,7 +46,7 @@ class Reads:
     responses: tuple[Feature, ...] = ()
     context: tuple[Feature, ...] = ()
     encoder: str | None = None
-    """The sentence encoder the axiom embeds with afterwards (its worker processes start while spaCy runs)."""
+    """The sentence encoder the axiom embeds with afterwards (its ``prefetch``), if any."""
 
 
 def analyse(axioms: Iterable[Axiom], items: Sequence[Item], analysis: Analysis | None = None,
@@ -66,8 +66,6 @@ def analyse(axioms: Iterable[Axiom], items: Sequence[Item], analysis: Analysis |
                 passages = dict.fromkeys(p for c in all_contexts(request, responses) for p in c)
                 wanted += [(reads.model, f, p) for p in passages for f in reads.context]
     with analysis:
-        if tools:
-            analysis.warm_up({r.encoder for axiom in axioms for r in axiom.reads() if r.encoder})
         analysis.compute_features(wanted)
         for axiom in axioms if tools else ():
             axiom.prefetch(items)
