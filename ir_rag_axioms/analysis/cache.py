@@ -84,6 +84,7 @@ class Analysis:
         None, or "env" ($IR_RAG_AXIOMS_CACHE).
         """
         self.workers = settings.positive_int("workers", workers) if workers is not None else None
+        settings.env_int(settings.WORKERS_ENV, 0)  # a garbage $IR_RAG_AXIOMS_WORKERS is named now, not at first use
         self.max_texts = settings.positive_int("max_texts", max_texts) if max_texts is not None else None
         self.batch_size = settings.positive_int("batch_size", batch_size)
         self.max_docs = settings.positive_int("max_docs", max_docs)
