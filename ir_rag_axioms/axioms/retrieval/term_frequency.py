@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
+from ir_rag_axioms.analysis.terms import TermStatistics
 from ir_rag_axioms.axioms.base import compare, within_margin
 from ir_rag_axioms.axioms.preconditions import LEN, Precondition
 from ir_rag_axioms.axioms.registry import register
@@ -28,6 +29,15 @@ class Tfc1Axiom(TermAxiom):
         return compare(values, True, self.margin_fraction)
 
 
+def _idf_and_tf(axiom: StatisticsTermAxiom, query: TermStatistics, docs: list[TermStatistics],
+                request: Any, responses: Any) -> tuple[np.ndarray, np.ndarray] | None:
+    """Idf of the distinct query terms and their raw tf per document; None with fewer than two query terms."""
+    terms = query_terms(query)
+    if len(terms) < 2:
+        return None
+    return axiom.statistics.idf(request, responses, terms), tf_matrix(terms, docs, relative=False)
+
+
 @register
 class Tfc3Axiom(StatisticsTermAxiom):
     """TFC3: prefer the document covering more distinct query terms of equal idf at equal total tf.
@@ -43,15 +53,14 @@ class Tfc3Axiom(StatisticsTermAxiom):
 
     def core(self, query, docs, request, responses):
         """sign(points_i - points_j) over ordered pairs of query terms with similar idf."""
-        terms = query_terms(query)
         n = len(docs)
-        if len(terms) < 2:
+        found = _idf_and_tf(self, query, docs, request, responses)
+        if found is None:
             return np.zeros((n, n))
-        idf = self.statistics.idf(request, responses, terms)
-        tf = tf_matrix(terms, docs, relative=False)
+        idf, tf = found
         points = np.zeros((n, n))
-        for a in range(len(terms)):
-            for b in range(len(terms)):
+        for a in range(len(idf)):
+            for b in range(len(idf)):
                 if a == b or not within_margin(idf[a], idf[b], self.margin_fraction):
                     continue
                 holds = ((tf[None, :, a] == tf[:, None, a] + tf[:, None, b]) & (tf[None, :, b] == 0)
@@ -73,15 +82,14 @@ class ModifiedTdcAxiom(StatisticsTermAxiom):
 
     def core(self, query, docs, request, responses):
         """sign(points_i - points_j) where sum_t tf(t, d_i) = sum_t tf(t, d_j)."""
-        terms = query_terms(query)
         n = len(docs)
-        if len(terms) < 2:
+        found = _idf_and_tf(self, query, docs, request, responses)
+        if found is None:
             return np.zeros((n, n))
-        idf = self.statistics.idf(request, responses, terms)
-        tf = tf_matrix(terms, docs, relative=False)
+        idf, tf = found
         points = np.zeros((n, n))
-        for a in range(len(terms)):
-            for b in range(len(terms)):
+        for a in range(len(idf)):
+            for b in range(len(idf)):
                 if a != b and idf[a] > idf[b] and not within_margin(idf[a], idf[b], self.margin_fraction):
                     points += tf[:, None, a] > tf[None, :, a]
         totals = tf.sum(axis=1)
