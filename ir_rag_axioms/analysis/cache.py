@@ -24,7 +24,7 @@ import numpy as np
 from ir_rag_axioms import settings
 from ir_rag_axioms.analysis import workers as _workers
 from ir_rag_axioms.analysis.features import Feature
-from ir_rag_axioms.analysis.resources import load_sentence_encoder, load_spacy
+from ir_rag_axioms.analysis.resources import load_spacy, sentence_encoder_dimension
 
 T = TypeVar("T")
 
@@ -205,7 +205,10 @@ class Analysis:
     def _fill(self, model: str, by_text: dict[str, set[Feature]]) -> dict[tuple[str, Feature], Any]:
         """Values of the wanted features: from the persistent store, else from one parse per text (then stored)."""
         values = self._load_stored(model, by_text)
-        todo = {t: fs - {f for (u, f) in values if u == t} for t, fs in by_text.items()}
+        stored: dict[str, set[Feature]] = {}
+        for text, feature in values:
+            stored.setdefault(text, set()).add(feature)
+        todo = {t: fs - stored.get(t, set()) for t, fs in by_text.items()}
         todo = {t: fs for t, fs in todo.items() if fs}
         if todo:
             computed = self._parse_features(model, todo)
@@ -321,7 +324,7 @@ class Analysis:
         for string, vector in found.items():
             self._put(string, key, vector)
         if not strings:
-            return np.zeros((0, _dimension(model)), dtype=np.float32)
+            return np.zeros((0, sentence_encoder_dimension(model)), dtype=np.float32)
         return np.stack([found[s] for s in strings])
 
     def _stored_vectors(self, model: str, strings: list[str]) -> dict[str, np.ndarray]:
@@ -363,11 +366,6 @@ def _ner_alone(nlp: Any) -> bool:
     return "ner" not in getattr(nlp.get_pipe("tok2vec"), "listening_components", ())
 
 
-def _dimension(model: str) -> int:
-    encoder = load_sentence_encoder(model)
-    size = getattr(encoder, "get_embedding_dimension", None) or encoder.get_sentence_embedding_dimension
-    dim = size()
-    return int(dim) if dim else 0
 
 
 def _feature_namespace(model: str, feature: Feature) -> str:

