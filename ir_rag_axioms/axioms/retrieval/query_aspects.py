@@ -28,6 +28,7 @@ class RegAxiom(TermAxiom):
 
     def prefetch(self, items: Sequence[Item]) -> None:
         """Prepare (e.g. embed) the query terms."""
+        super().prefetch(items)
         self.similarity.prefetch(
             [t for request, _ in items for t in query_terms(term_statistics([request.text], self.model)[0])]
         )
