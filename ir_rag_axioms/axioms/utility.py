@@ -97,9 +97,11 @@ class LessThanAxiom(ConfigurableAxiom):
         return compare(_scores(responses), higher_is_better=False)
 
 
-@register
 class DistanceAxiom(ConfigurableAxiom):
-    """DIST: prefer the greater ``score`` by the difference, P[i, j] = s_i - s_j (0 where a score is missing)."""
+    """DIST: prefer the greater ``score`` by the difference, P[i, j] = s_i - s_j (0 where a score is missing).
+
+    Not registered: its values are not in {-1, 0, 1} (``+DIST`` is ``GT``).
+    """
 
     name: ClassVar[str] = "DIST"
 
@@ -130,9 +132,11 @@ def read_qrels(qrels: Any) -> dict[tuple[str, str], float]:
     return {(str(q), str(d)): float(v) for q, d, v in zip(frame["qid"], frame["docno"], frame["label"], strict=True)}
 
 
-@register
 class OracleAxiom(ConfigurableAxiom):
-    """ORACLE: prefer the response with the higher relevance label in the qrels; unjudged responses abstain."""
+    """ORACLE: prefer the response with the higher relevance label in the qrels; unjudged responses abstain.
+
+    Not registered (its qrels are data, not a parseable parameter): build it with ``OracleAxiom(qrels=...)``.
+    """
 
     name: ClassVar[str] = "ORACLE"
     qrels: object = field(default=None, compare=False, repr=False)
