@@ -71,8 +71,10 @@ class AxiomaticExperiment:
 
     @cached_property
     def inconsistent_pairs(self) -> pd.DataFrame:
-        """Pairs the run orders against the qrels where at least one of the given axioms (not ORIG, not ORACLE)
-        prefers what the qrels prefer: where these axioms could correct the run."""
+        """The pairs the run orders against the qrels that a given axiom (not ORIG, not ORACLE) would correct.
+
+        One row per pair (the better response first) where at least one given axiom prefers what the qrels prefer.
+        """
         p = self.preferences
         orig, oracle = np.sign(p["ORIG"]), np.sign(p["ORACLE"])
         wrong = (orig != 0) & (oracle != 0) & (orig != oracle)

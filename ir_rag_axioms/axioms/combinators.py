@@ -236,5 +236,5 @@ class MultiplicativeInverse(_Unary):
 
 
 def Uniform(scalar: float) -> Constant:  # noqa: N802  (named like the class it stands for)
-    """UniformAxiom(scalar=c): the constant preference c off the diagonal (a weight: ``a + Uniform(2) * b``)."""
+    """The specification's UniformAxiom(scalar=c): the constant preference c off the diagonal (a weight)."""
     return Constant(float(scalar))

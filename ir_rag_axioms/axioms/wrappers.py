@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ir_rag_axioms.analysis.cache import default_analysis
-from ir_rag_axioms.axioms.base import Axiom, Item, Reads, analyse
+from ir_rag_axioms.axioms.base import Item, Reads, analyse
 from ir_rag_axioms.axioms.combinators import _Unary
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
@@ -106,7 +106,8 @@ class Parallel(_Unary):
         super().__post_init__()
         if self.n_jobs is not None and (isinstance(self.n_jobs, bool) or not isinstance(self.n_jobs, int)
                                         or self.n_jobs < 1):
-            raise ValueError(f"parallel(): n_jobs must be an integer >= 1 or None (all free cores), got {self.n_jobs!r}")
+            raise ValueError(f"parallel(): n_jobs must be an integer >= 1 or None (all free cores), "
+                             f"got {self.n_jobs!r}")
 
     def reads(self) -> tuple[Reads, ...]:
         """None: the wrapped axiom's analysis runs in ``prefetch``, with the worker processes."""

@@ -24,7 +24,7 @@ from ir_rag_axioms.axioms import combinators, oracles, utility
 from ir_rag_axioms.axioms.base import Axiom, ConfigurableAxiom
 from ir_rag_axioms.axioms.generative import GENERATIVE_AXIOMS, Generative
 from ir_rag_axioms.axioms.registry import REGISTRY, names
-from ir_rag_axioms.axioms.retrieval.base import StatisticsTermAxiom, TermAxiom
+from ir_rag_axioms.axioms.retrieval.base import StatisticsTermAxiom
 from ir_rag_axioms.axioms.wrappers import Cached, Parallel
 from ir_rag_axioms.compat import tools
 
@@ -134,7 +134,7 @@ def _crowd(utility_type: str = "overall", responses_path: Any = None, ratings_pa
                                duplicates=keywords.pop("duplicates", "last"), **keywords)
 
 
-def _nugget(assignments_path: Any = None, score_type: str = "vital", strict: bool = False,
+def _nugget(assignments_path: Any = None, score_type: oracles.NuggetScore = "vital", strict: bool = False,
             margin_fraction: float = 0.0, **keywords: Any) -> Axiom:
     return oracles.NuggetOracle(data_dir=_path(assignments_path), score_type=score_type, strict=strict,
                                 margin_fraction=margin_fraction, **keywords)

@@ -99,11 +99,13 @@ RETRIEVAL_AXIOMS = [
 ]
 
 __all__ = [
-    "AND", "ANTI_REG", "ARGUMENT_AXIOMS", "ASPECT_REG", "AspectRegAxiom", "DIV", "LB1", "LEN_AND", "LEN_DIV", "LEN_M_AND", "LEN_M_TDC", "LNC1",
+    "AND", "ANTI_REG", "ARGUMENT_AXIOMS", "ASPECT_REG",
+    "AspectRegAxiom", "DIV", "LB1", "LEN_AND", "LEN_DIV", "LEN_M_AND", "LEN_M_TDC", "LNC1",
     "M_AND", "M_TDC", "PROX1", "PROX2", "PROX3", "PROX4", "PROX5", "PROXIMITY_AXIOMS", "REG", "RETRIEVAL_AXIOMS",
     "STMC1", "STMC2", "TFC1", "TFC3", "TF_LNC", "AndAxiom", "AntiRegAxiom", "ArgUC", "ArgumentFeatures",
     "ArgumentTagger", "ArgumentativeUnitsCountAxiom", "AverageSentenceLengthAxiom", "ContextStatistics", "DivAxiom",
-    "FixedStatistics", "FunctionTagger", "IndexStatistics", "Lb1Axiom", "LenAndAxiom", "LenDivAxiom", "LenModifiedAndAxiom",
+    "FixedStatistics", "FunctionTagger",
+    "IndexStatistics", "Lb1Axiom", "LenAndAxiom", "LenDivAxiom", "LenModifiedAndAxiom",
     "LenModifiedTdcAxiom", "Lnc1Axiom", "ModifiedAndAxiom", "ModifiedTdcAxiom", "Prox1Axiom", "Prox2Axiom",
     "Prox3Axiom", "Prox4Axiom", "Prox5Axiom", "QTArg", "QTPArg", "QueryTermOccurrenceInArgumentativeUnitsAxiom",
     "QueryTermPositionInArgumentativeUnitsAxiom", "RegAxiom", "RetrievalScores", "Span", "StatisticsSource",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ir_rag_axioms.aggregation import Pivot
 from ir_rag_axioms.axioms.base import Axiom
 from ir_rag_axioms.compat.tools import MiddlePivotSelection, RandomPivotSelection, Tool
 from ir_rag_axioms.experiment import AxiomaticExperiment
@@ -21,7 +22,8 @@ def KwikSortReranker(  # noqa: N802  (the specification's class name)
     if not isinstance(pivot, (MiddlePivotSelection, RandomPivotSelection)):
         raise TypeError(f"pivot_selection must be MiddlePivotSelection() or RandomPivotSelection(), got {pivot!r}")
     seed = pivot.seed if isinstance(pivot, RandomPivotSelection) else 0
-    return AxiomaticReranker(axiom, aggregation="kwiksort", pivot=pivot.to_parameter(), seed=seed, verbose=verbose,
+    chosen: Pivot = "random" if isinstance(pivot, RandomPivotSelection) else "middle"
+    return AxiomaticReranker(axiom, aggregation="kwiksort", pivot=chosen, seed=seed, verbose=verbose,
                              **options)
 
 
