@@ -7,6 +7,7 @@ printed); the KwikSort walkthrough's "common setup" (not part of the documents) 
 
 from __future__ import annotations
 
+import os
 import re
 import types
 from pathlib import Path
@@ -15,8 +16,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tests.conftest import SHARED
-
+SHARED = Path(os.environ.get("IR_RAG_AXIOMS_SHARED", Path(__file__).resolve().parents[2] / "shared"))
 SEEDS = SHARED / "seeds"
 DOCUMENTS = ["rag-axioms.md", "reference-docs/concepts.md", "reference-docs/kwiksort.md",
              "reference-docs/rag-evaluation.md", "reference-docs/utility.md"]
