@@ -136,14 +136,26 @@ class Axiom(ABC):
         return None  # an optional hook, not abstract: most axioms use spaCy only
 
     # -- public API ---------------------------------------------------------------------------------------
-    def preferences(self, request: GenerationRequest, responses: Sequence[GenerationResponse],
-                    analysis: Analysis | None = None) -> np.ndarray:
-        """The (n, n) preference matrix: P[i, j] > 0 means response i is preferred over response j."""
+    def preferences(self, request: GenerationRequest | None = None,
+                    responses: Sequence[GenerationResponse] | None = None, analysis: Analysis | None = None, *,
+                    input: GenerationRequest | None = None,  # noqa: A002  (the specification's keyword)
+                    outputs: Sequence[GenerationResponse] | None = None) -> np.ndarray:
+        """The (n, n) preference matrix: P[i, j] > 0 means response i is preferred over response j.
+
+        ``input=`` and ``outputs=`` are the specification's keywords for ``request`` and ``responses``.
+        """
+        request = _one_of("request", request, "input", input)
+        responses = _one_of("responses", responses, "outputs", outputs)
         return self.preferences_batch([(request, responses)], analysis=analysis)[0]
 
-    def preference(self, request: GenerationRequest, first: GenerationResponse, second: GenerationResponse,
-                   analysis: Analysis | None = None) -> float:
+    def preference(self, request: GenerationRequest | None = None, first: GenerationResponse | None = None,
+                   second: GenerationResponse | None = None, analysis: Analysis | None = None, *,
+                   input: GenerationRequest | None = None,  # noqa: A002  (the specification's keyword)
+                   output1: GenerationResponse | None = None, output2: GenerationResponse | None = None) -> float:
         """Preference of ``first`` over ``second`` (> 0: first is better), read from the 2 x 2 matrix."""
+        request = _one_of("request", request, "input", input)
+        first = _one_of("first", first, "output1", output1)
+        second = _one_of("second", second, "output2", output2)
         if first.id == second.id:
             second = dataclasses.replace(second, id=f"{second.id}\x00second")
         return float(self.preferences(request, [first, second], analysis=analysis)[0, 1])
@@ -161,6 +173,30 @@ class Axiom(ABC):
         with analysis:
             return [np.asarray(self.matrix(request, responses), dtype=np.float64) if responses
                     else np.zeros((0, 0)) for request, responses in checked]
+
+    def batch_preferences(self, batch: Iterable[Item], progress: bool = False,
+                          analysis: Analysis | None = None) -> list[np.ndarray]:
+        """The specification's name of ``preferences_batch``: one matrix per (request, responses) item."""
+        return self.preferences_batch(batch, progress=progress, analysis=analysis)
+
+    # -- wrappers -----------------------------------------------------------------------------------------
+    def cached(self, path: str | os.PathLike) -> Axiom:
+        """This axiom with its matrices kept in the persistent store at ``path`` (shared across processes)."""
+        from ir_rag_axioms.axioms.wrappers import Cached
+
+        return Cached(self, path=os.fspath(path))
+
+    def parallel(self, n_jobs: int | None = None) -> Axiom:
+        """This axiom with its texts analysed by ``n_jobs`` worker processes (None: the free cores)."""
+        from ir_rag_axioms.axioms.wrappers import Parallel
+
+        return Parallel(self, n_jobs=n_jobs)
+
+    def as_precondition(self) -> Any:
+        """A precondition that holds for the pairs on which this axiom has no preference (P[i, j] = 0)."""
+        from ir_rag_axioms.axioms.preconditions import AxiomPrecondition
+
+        return AxiomPrecondition(self)
 
     # -- composition --------------------------------------------------------------------------------------
     def __add__(self, other: Axiom | float) -> Axiom:
@@ -193,6 +229,17 @@ class Axiom(ABC):
 
         return Product.of(other, self)
 
+    def __truediv__(self, other: Axiom | float) -> Axiom:
+        """``a / b``: the product of a with the multiplicative inverse of b (1 / P_b where P_b != 0, else 0)."""
+        from ir_rag_axioms.axioms.combinators import MultiplicativeInverse, Product, as_axiom
+
+        return Product.of(self, MultiplicativeInverse(as_axiom(other)))
+
+    def __rtruediv__(self, other: float) -> Axiom:
+        from ir_rag_axioms.axioms.combinators import MultiplicativeInverse, Product
+
+        return Product.of(other, MultiplicativeInverse(self))
+
     def __neg__(self) -> Axiom:
         from ir_rag_axioms.axioms.combinators import Constant, Negated
 
@@ -224,6 +271,19 @@ class Axiom(ABC):
         from ir_rag_axioms.axioms.combinators import Normalized
 
         return self if isinstance(self, Normalized) else Normalized(self)  # ++a is +a
+
+
+_T = typing.TypeVar("_T")
+
+
+def _one_of(name: str, value: _T | None, alias: str, alias_value: _T | None) -> _T:
+    """The argument given under our name or under the specification's keyword; TypeError if both or neither."""
+    if value is not None and alias_value is not None:
+        raise TypeError(f"give {name} or {alias}=, not both")
+    chosen = value if value is not None else alias_value
+    if chosen is None:
+        raise TypeError(f"missing argument {name} (or {alias}=)")
+    return chosen
 
 
 def _check_request(request: GenerationRequest) -> GenerationRequest:

@@ -220,3 +220,21 @@ class Normalized(_Unary):
 
     def __repr__(self) -> str:
         return f"+{self.axiom!r}"
+
+
+class MultiplicativeInverse(_Unary):
+    """MultiplicativeInverse (the ``/`` in ``a / b``): P = 1 / P_b where P_b != 0, else 0."""
+
+    def matrix(self, request, responses):
+        """Element-wise inverse; a zero preference stays 0."""
+        p = np.asarray(self.axiom.matrix(request, responses), dtype=np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(p != 0, 1.0 / np.where(p != 0, p, 1.0), 0.0) + 0.0
+
+    def __repr__(self) -> str:
+        return f"MultiplicativeInverse({self.axiom!r})"
+
+
+def Uniform(scalar: float) -> Constant:  # noqa: N802  (named like the class it stands for)
+    """The specification's UniformAxiom(scalar=c): the constant preference c off the diagonal (a weight)."""
+    return Constant(float(scalar))

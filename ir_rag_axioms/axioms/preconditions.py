@@ -5,18 +5,25 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ir_rag_axioms.analysis.terms import TermStatistics
+from ir_rag_axioms.model import GenerationRequest, GenerationResponse
+
+if TYPE_CHECKING:
+    from ir_rag_axioms.axioms.base import Axiom
 
 
 class Precondition(ABC):
     """Which pairs of documents an axiom may compare: ``mask(query, documents)[i, j]`` is True where it holds."""
 
     @abstractmethod
-    def mask(self, query: TermStatistics, documents: Sequence[TermStatistics]) -> np.ndarray:
-        """The symmetric boolean (n, n) mask."""
+    def mask(self, query: TermStatistics, documents: Sequence[TermStatistics],
+             request: GenerationRequest | None = None,
+             responses: Sequence[GenerationResponse] | None = None) -> np.ndarray:
+        """The symmetric boolean (n, n) mask (``request`` and ``responses`` for preconditions that read them)."""
 
 
 def length_mask(lengths: np.ndarray, margin_fraction: float) -> np.ndarray:
@@ -57,7 +64,9 @@ class LEN(Precondition):
         if not (0 <= self.margin_fraction < float("inf")):
             raise ValueError(f"LEN: margin_fraction must be >= 0, got {self.margin_fraction!r}")
 
-    def mask(self, query: TermStatistics, documents: Sequence[TermStatistics]) -> np.ndarray:
+    def mask(self, query: TermStatistics, documents: Sequence[TermStatistics],
+             request: GenerationRequest | None = None,
+             responses: Sequence[GenerationResponse] | None = None) -> np.ndarray:
         """Pairs of similar length."""
         return length_mask(np.array([d.length for d in documents], dtype=np.float64), self.margin_fraction)
 
@@ -66,8 +75,33 @@ class LEN(Precondition):
 
 
 def apply_precondition(matrix: np.ndarray, precondition: Precondition | None, query: TermStatistics,
-                       documents: Sequence[TermStatistics]) -> np.ndarray:
+                       documents: Sequence[TermStatistics], request: GenerationRequest | None = None,
+                       responses: Sequence[GenerationResponse] | None = None) -> np.ndarray:
     """The matrix with every pair outside the precondition set to 0 (unchanged without a precondition)."""
     if precondition is None:
         return matrix
-    return matrix * precondition.mask(query, documents)
+    return matrix * precondition.mask(query, documents, request, responses)
+
+
+@dataclass(frozen=True)
+class AxiomPrecondition(Precondition):
+    """An axiom as a precondition (``axiom.as_precondition()``): it holds where the axiom has no preference."""
+
+    axiom: Axiom
+
+    def __post_init__(self) -> None:
+        from ir_rag_axioms.axioms.base import Axiom
+
+        if not isinstance(self.axiom, Axiom):
+            raise TypeError(f"AxiomPrecondition takes an axiom, got {type(self.axiom).__name__} {self.axiom!r}")
+
+    def mask(self, query: TermStatistics, documents: Sequence[TermStatistics],
+             request: GenerationRequest | None = None,
+             responses: Sequence[GenerationResponse] | None = None) -> np.ndarray:
+        """M[i, j] = (P_axiom[i, j] == 0) for the request's responses."""
+        if request is None or responses is None:
+            raise ValueError(f"{self!r} reads the request and responses; it cannot judge term statistics alone")
+        return np.asarray(self.axiom.matrix(request, list(responses)), dtype=np.float64) == 0
+
+    def __repr__(self) -> str:
+        return f"{self.axiom!r}.as_precondition()"

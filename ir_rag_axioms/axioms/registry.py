@@ -56,9 +56,9 @@ def get(name: str) -> Axiom:
 
 _BINARY: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
     ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
-    ast.BitOr: operator.or_, ast.BitAnd: operator.and_, ast.Mod: operator.mod,
+    ast.BitOr: operator.or_, ast.BitAnd: operator.and_, ast.Mod: operator.mod, ast.Div: operator.truediv,
 }
-_SYMBOLS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.BitOr: "|", ast.BitAnd: "&", ast.Mod: "%"}
+_SYMBOLS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.BitOr: "|", ast.BitAnd: "&", ast.Mod: "%", ast.Div: "/"}
 _UNARY: dict[type[ast.unaryop], Callable[[Any], Any]] = {ast.USub: operator.neg, ast.UAdd: operator.pos}
 
 

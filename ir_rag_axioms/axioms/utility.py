@@ -1,9 +1,11 @@
-"""Utility axioms: ORIG (original rank or score), NOP (never prefers), RANDOM (seeded, antisymmetric)."""
+"""Utility axioms: ORIG, ORACLE (qrels), NOP, RANDOM, GT / LT / DIST (response scores)."""
 
 from __future__ import annotations
 
 import hashlib
-from typing import ClassVar
+import os
+from dataclasses import field
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -69,6 +71,96 @@ class RandomAxiom(ConfigurableAxiom):
         return prefs + 0.0
 
 
+def _scores(responses: list[GenerationResponse]) -> np.ndarray:
+    return np.array([np.nan if r.score is None else float(r.score) for r in responses], dtype=np.float64)
+
+
+@register
+class GreaterThanAxiom(ConfigurableAxiom):
+    """GT: prefer the response with the greater ``score`` (a response without a score abstains)."""
+
+    name: ClassVar[str] = "GT"
+
+    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+        """sign(s_i - s_j)."""
+        return compare(_scores(responses))
+
+
+@register
+class LessThanAxiom(ConfigurableAxiom):
+    """LT: prefer the response with the smaller ``score`` (a response without a score abstains)."""
+
+    name: ClassVar[str] = "LT"
+
+    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+        """sign(s_j - s_i)."""
+        return compare(_scores(responses), higher_is_better=False)
+
+
+class DistanceAxiom(ConfigurableAxiom):
+    """DIST: prefer the greater ``score`` by the difference, P[i, j] = s_i - s_j (0 where a score is missing).
+
+    Not registered: its values are not in {-1, 0, 1} (``+DIST`` is ``GT``).
+    """
+
+    name: ClassVar[str] = "DIST"
+
+    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+        """s_i - s_j."""
+        s = _scores(responses)
+        return np.nan_to_num(s[:, None] - s[None, :], nan=0.0) + 0.0
+
+
+def read_qrels(qrels: Any) -> dict[tuple[str, str], float]:
+    """(qid, docno) -> label from a frame (qid, docno, label or relevance), a trectools TrecQrel or a TREC file."""
+    import pandas as pd
+
+    if isinstance(qrels, (str, os.PathLike)):
+        frame = pd.read_csv(qrels, sep=r"\s+", header=None, names=["qid", "iteration", "docno", "label"],
+                            dtype={"qid": str, "docno": str})
+    elif hasattr(qrels, "qrels_data"):  # trectools.TrecQrel
+        frame = qrels.qrels_data.rename(columns={"query": "qid", "docid": "docno", "rel": "label"})
+    elif isinstance(qrels, pd.DataFrame):
+        frame = qrels.rename(columns={"query_id": "qid", "doc_id": "docno", "relevance": "label"})
+    else:
+        raise TypeError(f"ORACLE: qrels must be a frame, a trectools TrecQrel or a qrels file path, got "
+                        f"{type(qrels).__name__}")
+    missing = {"qid", "docno", "label"} - set(frame.columns)
+    if missing:
+        raise ValueError(f"ORACLE: the qrels lack the column(s) {sorted(missing)}; they need qid, docno and label "
+                         "(or relevance)")
+    return {(str(q), str(d)): float(v) for q, d, v in zip(frame["qid"], frame["docno"], frame["label"], strict=True)}
+
+
+class OracleAxiom(ConfigurableAxiom):
+    """ORACLE: prefer the response with the higher relevance label in the qrels; unjudged responses abstain.
+
+    Not registered (its qrels are data, not a parseable parameter): build it with ``OracleAxiom(qrels=...)``.
+    """
+
+    name: ClassVar[str] = "ORACLE"
+    qrels: object = field(default=None, compare=False, repr=False)
+    """A frame (qid, docno, label or relevance), a trectools ``TrecQrel`` or a TREC qrels file; labels by
+    (request id, response id)."""
+
+    def labels(self) -> dict[tuple[str, str], float]:
+        """The qrels as (qid, docno) -> label (read once per instance)."""
+        if self.qrels is None:
+            raise ValueError("ORACLE needs qrels: ORACLE(qrels=frame with qid, docno, label)")
+        if "_labels" not in self.__dict__:
+            object.__setattr__(self, "_labels", read_qrels(self.qrels))
+        return self.__dict__["_labels"]
+
+    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+        """compare(labels); NaN (unjudged) abstains."""
+        labels = self.labels()
+        return compare(np.array([labels.get((request.id, r.id), np.nan) for r in responses], dtype=np.float64))
+
+
 ORIG = OriginalAxiom()
+ORACLE = OracleAxiom()
+GT = GreaterThanAxiom()
+LT = LessThanAxiom()
+DIST = DistanceAxiom()
 NOP = NopAxiom()
 RANDOM = RandomAxiom()

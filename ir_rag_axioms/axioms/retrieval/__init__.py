@@ -15,6 +15,7 @@ One module per group: ``base`` (``TermAxiom``, ``StatisticsTermAxiom``, helpers)
 from ir_rag_axioms.axioms.retrieval.statistics import (
     ContextStatistics,
     FixedStatistics,
+    IndexStatistics,
     RetrievalScores,
     StatisticsSource,
     bm25_idf,
@@ -43,6 +44,7 @@ from ir_rag_axioms.axioms.retrieval.lower_bound import LB1, Lb1Axiom
 from ir_rag_axioms.axioms.retrieval.query_aspects import (
     AND,
     ANTI_REG,
+    ASPECT_REG,
     DIV,
     LEN_AND,
     LEN_DIV,
@@ -51,6 +53,7 @@ from ir_rag_axioms.axioms.retrieval.query_aspects import (
     REG,
     AndAxiom,
     AntiRegAxiom,
+    AspectRegAxiom,
     DivAxiom,
     LenAndAxiom,
     LenDivAxiom,
@@ -96,11 +99,13 @@ RETRIEVAL_AXIOMS = [
 ]
 
 __all__ = [
-    "AND", "ANTI_REG", "ARGUMENT_AXIOMS", "DIV", "LB1", "LEN_AND", "LEN_DIV", "LEN_M_AND", "LEN_M_TDC", "LNC1",
+    "AND", "ANTI_REG", "ARGUMENT_AXIOMS", "ASPECT_REG",
+    "AspectRegAxiom", "DIV", "LB1", "LEN_AND", "LEN_DIV", "LEN_M_AND", "LEN_M_TDC", "LNC1",
     "M_AND", "M_TDC", "PROX1", "PROX2", "PROX3", "PROX4", "PROX5", "PROXIMITY_AXIOMS", "REG", "RETRIEVAL_AXIOMS",
     "STMC1", "STMC2", "TFC1", "TFC3", "TF_LNC", "AndAxiom", "AntiRegAxiom", "ArgUC", "ArgumentFeatures",
     "ArgumentTagger", "ArgumentativeUnitsCountAxiom", "AverageSentenceLengthAxiom", "ContextStatistics", "DivAxiom",
-    "FixedStatistics", "FunctionTagger", "Lb1Axiom", "LenAndAxiom", "LenDivAxiom", "LenModifiedAndAxiom",
+    "FixedStatistics", "FunctionTagger",
+    "IndexStatistics", "Lb1Axiom", "LenAndAxiom", "LenDivAxiom", "LenModifiedAndAxiom",
     "LenModifiedTdcAxiom", "Lnc1Axiom", "ModifiedAndAxiom", "ModifiedTdcAxiom", "Prox1Axiom", "Prox2Axiom",
     "Prox3Axiom", "Prox4Axiom", "Prox5Axiom", "QTArg", "QTPArg", "QueryTermOccurrenceInArgumentativeUnitsAxiom",
     "QueryTermPositionInArgumentativeUnitsAxiom", "RegAxiom", "RetrievalScores", "Span", "StatisticsSource",

@@ -13,7 +13,7 @@ from ir_rag_axioms.analysis.cache import is_analysable
 from ir_rag_axioms.analysis.features import SENTENCE_TERM_COUNTS, TERMS
 from ir_rag_axioms.analysis.resources import DEFAULT_SPACY_MODEL
 from ir_rag_axioms.analysis.terms import TermStatistics, term_statistics
-from ir_rag_axioms.axioms.base import ConfigurableAxiom, Reads
+from ir_rag_axioms.axioms.base import Axiom, ConfigurableAxiom, Item, Reads
 from ir_rag_axioms.axioms.preconditions import Precondition, apply_precondition, as_precondition, check_precondition
 from ir_rag_axioms.axioms.retrieval.statistics import ContextStatistics, StatisticsSource
 from ir_rag_axioms.axioms.utility import NopAxiom
@@ -83,7 +83,18 @@ class TermAxiom(ConfigurableAxiom):
     def reads(self) -> tuple[Reads, ...]:
         """Terms of the request and responses (and the responses' sentence lengths if needed)."""
         documents = (TERMS, SENTENCE_TERM_COUNTS) if self.needs_sentences else (TERMS,)
-        return (Reads(self.model, request=(TERMS,), responses=documents),)
+        return (Reads(self.model, request=(TERMS,), responses=documents), *self._precondition_axiom().reads())
+
+    def _precondition_axiom(self) -> Axiom:
+        """The axiom behind an ``axiom.as_precondition()`` precondition (NOP otherwise), read and prefetched too."""
+        from ir_rag_axioms.axioms.preconditions import AxiomPrecondition
+
+        condition = self.active_precondition()
+        return condition.axiom if isinstance(condition, AxiomPrecondition) else NopAxiom()
+
+    def prefetch(self, items: Sequence[Item]) -> None:
+        """The precondition axiom's batched work, if any."""
+        self._precondition_axiom().prefetch(items)
 
     def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
         """core() masked by the precondition; unanalysable (blank) responses abstain."""
@@ -98,7 +109,7 @@ class TermAxiom(ConfigurableAxiom):
                         responses: list[GenerationResponse] | None = None) -> np.ndarray:
         """core() masked by the active precondition, zero diagonal (for given term statistics)."""
         prefs = np.asarray(self.core(query, list(docs), request, responses), dtype=np.float64).copy()
-        prefs = apply_precondition(prefs, self.active_precondition(), query, docs)
+        prefs = apply_precondition(prefs, self.active_precondition(), query, docs, request, responses)
         np.fill_diagonal(prefs, 0.0)
         return prefs + 0.0
 
@@ -111,7 +122,7 @@ class StatisticsTermAxiom(TermAxiom):
 
     def reads(self) -> tuple[Reads, ...]:
         """Terms of request and responses, and of the context passages when the statistics come from them."""
-        (reads,) = super().reads()
+        reads, *others = super().reads()
         if isinstance(self.statistics, ContextStatistics):
             reads = dataclasses.replace(reads, context=(TERMS,))
-        return (reads,)
+        return (reads, *others)

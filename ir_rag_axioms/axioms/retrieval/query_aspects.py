@@ -1,4 +1,4 @@
-"""Query aspect axioms REG, ANTI-REG, AND, LEN-AND, M-AND, LEN-M-AND, DIV and LEN-DIV."""
+"""Query aspect axioms REG, ANTI-REG, ASPECT-REG, AND, LEN-AND, M-AND, LEN-M-AND, DIV and LEN-DIV."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import numpy as np
 
 from ir_rag_axioms.analysis.similarity import TermSimilarity, WordNetTermSimilarity
 from ir_rag_axioms.analysis.terms import TermStatistics, term_statistics
-from ir_rag_axioms.axioms.base import Item, compare
+from ir_rag_axioms.axioms.base import Item, compare, within_margin
 from ir_rag_axioms.axioms.preconditions import LEN, Precondition
 from ir_rag_axioms.axioms.registry import register
-from ir_rag_axioms.axioms.retrieval.base import TermAxiom, query_terms, tf_matrix
+from ir_rag_axioms.axioms.retrieval.base import StatisticsTermAxiom, TermAxiom, query_terms, tf_matrix
 from ir_rag_axioms.axioms.utility import NopAxiom
 
 
@@ -28,6 +28,7 @@ class RegAxiom(TermAxiom):
 
     def prefetch(self, items: Sequence[Item]) -> None:
         """Prepare (e.g. embed) the query terms."""
+        super().prefetch(items)
         self.similarity.prefetch(
             [t for request, _ in items for t in query_terms(term_statistics([request.text], self.model)[0])]
         )
@@ -58,6 +59,62 @@ class AntiRegAxiom(RegAxiom):
 
     name: ClassVar[str] = "ANTI_REG"
     anti: ClassVar[bool] = True
+
+
+@register
+class AspectRegAxiom(StatisticsTermAxiom):
+    """ASPECT_REG: with equally discriminative query terms, prefer the document covering more query aspects.
+
+    Aspects (Zheng and Fang 2010): the connected groups of query terms with similarity >= ``aspect_similarity``;
+    applies only if all query term idfs are within ``margin_fraction`` of each other (else no preference).
+    """
+
+    name: ClassVar[str] = "ASPECT_REG"
+    margin_fraction: float = 0.1
+    """Relative margin within which the query terms' idfs count as equal."""
+    aspect_similarity: float = 0.5
+    """Term similarity from which two query terms belong to the same aspect."""
+    similarity: TermSimilarity = WordNetTermSimilarity()
+    ranges: ClassVar[dict[str, tuple[float, float]]] = {"margin_fraction": (0.0, float("inf")),
+                                                        "aspect_similarity": (0.0, 1.0)}
+
+    def prefetch(self, items: Sequence[Item]) -> None:
+        """Prepare (e.g. embed) the query terms."""
+        super().prefetch(items)
+        self.similarity.prefetch(
+            [t for request, _ in items for t in query_terms(term_statistics([request.text], self.model)[0])]
+        )
+
+    def aspects(self, terms: list[str]) -> list[list[str]]:
+        """The query aspects: connected components of the graph of term pairs with similarity >= the threshold."""
+        linked = self.similarity.matrix(terms, terms) >= self.aspect_similarity
+        group = list(range(len(terms)))
+
+        def root(i: int) -> int:
+            while group[i] != i:
+                i = group[i]
+            return i
+
+        for i, j in zip(*np.nonzero(linked), strict=True):
+            group[root(int(i))] = root(int(j))
+        found: dict[int, list[str]] = {}
+        for i, term in enumerate(terms):
+            found.setdefault(root(i), []).append(term)
+        return list(found.values())
+
+    def core(self, query, docs, request, responses):
+        """compare(number of aspects with a term in d) if the idfs are equal within the margin, else 0."""
+        terms = query_terms(query)
+        n = len(docs)
+        if len(terms) < 2:
+            return np.zeros((n, n))
+        idf = self.statistics.idf(request, responses, terms)
+        if not within_margin(idf.max(), idf.min(), self.margin_fraction):
+            return np.zeros((n, n))
+        present = tf_matrix(terms, docs, relative=False) > 0
+        index = {t: k for k, t in enumerate(terms)}
+        covered = [sum(any(present[d, index[t]] for t in aspect) for aspect in self.aspects(terms)) for d in range(n)]
+        return compare(np.array(covered, dtype=np.float64))
 
 
 @register
@@ -123,6 +180,7 @@ class LenDivAxiom(DivAxiom):
 
 REG = RegAxiom()
 ANTI_REG = AntiRegAxiom()
+ASPECT_REG = AspectRegAxiom()
 AND = AndAxiom()
 LEN_AND = LenAndAxiom()
 M_AND = ModifiedAndAxiom()

@@ -26,6 +26,7 @@ class Stmc1Axiom(TermAxiom):
 
     def prefetch(self, items: Sequence[Item]) -> None:
         """Prepare all query and document terms at once."""
+        TermAxiom.prefetch(self, items)  # not super(): STMC2 borrows this method
         terms: set[str] = set()
         for request, responses in items:
             terms.update(term_statistics([request.text], self.model)[0].terms)

@@ -1,11 +1,12 @@
-"""Pluggable collection statistics (idf) and retrieval scores for TFC3, M-TDC, LEN-M-TDC and LB1."""
+"""Pluggable collection statistics (idf) and retrieval scores for TFC3, M-TDC, LEN-M-TDC, LB1 and ASPECT-REG."""
 
 from __future__ import annotations
 
+import os
 from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -144,3 +145,75 @@ class FixedStatistics(StatisticsSource):
         """``GenerationResponse.score`` per response (NaN where missing)."""
         return _given_scores(responses)
 
+
+
+@dataclass(frozen=True)
+class IndexStatistics(StatisticsSource):
+    """Document frequencies and document count of a PyTerrier index; scores from the responses (``score``).
+
+    ``index``: a pyterrier-pisa ``PisaIndex`` (read from its inverted index files, terms put through the index's
+    own tokenizer and stemmer), or an object with Terrier's ``getCollectionStatistics()`` and ``getLexicon()``
+    (terms looked up as given). Build it with ``IndexStatistics.of(index)``.
+    """
+
+    location: str
+    """What the index is (its folder, or its type and id): the identity used in ``repr`` and equality."""
+    index: object = field(compare=False, repr=False, default=None)
+
+    @classmethod
+    def of(cls, index: object) -> IndexStatistics:
+        """The statistics of a PISA index (or its folder) or a Terrier-like index object."""
+        from pathlib import Path
+
+        if isinstance(index, (str, os.PathLike)):
+            from pyterrier_pisa import PisaIndex
+
+            index = PisaIndex(str(index))
+        path = getattr(index, "path", None)
+        if path is not None and (Path(path) / "inv.docs").is_file():
+            return cls(os.path.abspath(path), index)
+        if hasattr(index, "getCollectionStatistics") and hasattr(index, "getLexicon"):
+            return cls(f"{type(index).__name__}@{id(index):x}", index)
+        raise TypeError(f"IndexStatistics needs a built PisaIndex, its folder, or a Terrier-like index with "
+                        f"getCollectionStatistics() and getLexicon(); got {type(index).__name__}")
+
+    def _pisa(self) -> tuple[dict[str, int], int]:
+        if "_table" not in self.__dict__:
+            from pathlib import Path
+
+            folder = Path(self.location)
+            terms = (folder / "fwd.terms").read_text(encoding="utf-8").split("\n")
+            postings = np.fromfile(folder / "inv.docs", dtype=np.uint32)
+            count, position, df = int(postings[1]), 2, {}
+            for term in terms:
+                if position >= len(postings):
+                    break
+                length = int(postings[position])
+                df[term] = length
+                position += 1 + length
+            object.__setattr__(self, "_table", (df, count))
+        return self.__dict__["_table"]
+
+    def document_count(self) -> int:
+        """N, the number of documents in the index."""
+        if hasattr(self.index, "getCollectionStatistics"):
+            return int(self.index.getCollectionStatistics().getNumberOfDocuments())
+        return self._pisa()[1]
+
+    def document_frequency(self, term: str) -> int:
+        """df(t): the number of indexed documents containing the term (0 if unknown)."""
+        if hasattr(self.index, "getLexicon"):
+            entry = self.index.getLexicon().getLexiconEntry(term)
+            return 0 if entry is None else int(entry.getDocumentFrequency())
+        tokens = self.index.tokenize(term) if hasattr(self.index, "tokenize") else [term]
+        return self._pisa()[0].get(tokens[0], 0) if tokens else 0
+
+    def idf(
+        self, request: GenerationRequest, responses: Sequence[GenerationResponse], terms: Sequence[str],
+    ) -> np.ndarray:
+        """BM25 idf from the index's document frequencies."""
+        return bm25_idf(np.array([self.document_frequency(t) for t in terms]), self.document_count())
+
+    def scores(self, request: GenerationRequest, responses: Sequence[GenerationResponse]) -> np.ndarray:
+        """``GenerationResponse.score`` per response (NaN where missing), e.g. the index's BM25 scores."""
+        return _given_scores(responses)

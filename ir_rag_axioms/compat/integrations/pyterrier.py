@@ -1,0 +1,30 @@
+"""``ir_axioms.integrations.pyterrier``: ``KwikSortReranker`` and the experiment, on our transformers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ir_rag_axioms.aggregation import Pivot
+from ir_rag_axioms.axioms.base import Axiom
+from ir_rag_axioms.compat.tools import MiddlePivotSelection, RandomPivotSelection, Tool
+from ir_rag_axioms.experiment import AxiomaticExperiment
+from ir_rag_axioms.pyterrier import AxiomaticPreferences, AxiomaticReranker
+
+
+def KwikSortReranker(  # noqa: N802  (the specification's class name)
+    axiom: Axiom, pivot_selection: Tool | None = None, verbose: bool = False, **options: Any,
+) -> AxiomaticReranker:
+    """KwikSort by one axiom: ``AxiomaticReranker(axiom, aggregation="kwiksort", pivot=...)``.
+
+    The default pivot is the specification's, a random one (seeded per query: ``RandomPivotSelection(seed=0)``).
+    """
+    pivot = RandomPivotSelection() if pivot_selection is None else pivot_selection
+    if not isinstance(pivot, (MiddlePivotSelection, RandomPivotSelection)):
+        raise TypeError(f"pivot_selection must be MiddlePivotSelection() or RandomPivotSelection(), got {pivot!r}")
+    seed = pivot.seed if isinstance(pivot, RandomPivotSelection) else 0
+    chosen: Pivot = "random" if isinstance(pivot, RandomPivotSelection) else "middle"
+    return AxiomaticReranker(axiom, aggregation="kwiksort", pivot=chosen, seed=seed, verbose=verbose,
+                             **options)
+
+
+__all__ = ["AxiomaticExperiment", "AxiomaticPreferences", "AxiomaticReranker", "KwikSortReranker"]
