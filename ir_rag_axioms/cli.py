@@ -137,6 +137,8 @@ def evaluate(args: argparse.Namespace) -> int:
     preferences = evaluation.compute_preferences(axioms, items, not args.quiet, matrices, **execution)
     table = evaluation.evaluation_table(preferences, truth, samples=args.bootstrap, seed=args.seed)
     text = report.write_report(out, table, preferences, truth, args.oracle, args.figures)
+    if args.report:
+        report.write_html(args.report, table, preferences, truth, args.oracle, axioms, items)
     print(f"{repr(oracle)} on {len(items)} topics ({sum(len(r) for _, r in items)} responses)")
     print(text, end="")
     return 0
