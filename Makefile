@@ -16,6 +16,10 @@ $(STAMP): pyproject.toml
 	@test -d /usr/share/wordnet || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
 	  (apt-get update -qq && apt-get install -y -qq --no-install-recommends wordnet-base >/dev/null) ; } || \
 	  echo "WordNet not installed: REG, ANTI-REG, STMC1, STMC2 will ask for it (see README)."
+	@# Headless Chromium for the HTML report's browser test, from Debian, where we may install it.
+	@command -v chromium >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
+	  (apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium >/dev/null) ; } || \
+	  echo "Chromium not installed: tests/test_html_report.py will be skipped."
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet torch==2.13.0

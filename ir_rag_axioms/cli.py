@@ -1,4 +1,6 @@
-"""Command line: ``ir-rag-axioms evaluate | compare | list | demo``: argument parsing; the work is done by the library.
+"""Command line: ``ir-rag-axioms list | explain | preferences | rerank | evaluate | compare | demo``.
+
+Argument parsing only; the work is done by the library.
 
 Data: ``ir_rag_axioms.datasets``; preferences, cache and measures: ``ir_rag_axioms.evaluation``; files and figures:
 ``ir_rag_axioms.report``.
@@ -135,6 +137,8 @@ def evaluate(args: argparse.Namespace) -> int:
     preferences = evaluation.compute_preferences(axioms, items, not args.quiet, matrices, **execution)
     table = evaluation.evaluation_table(preferences, truth, samples=args.bootstrap, seed=args.seed)
     text = report.write_report(out, table, preferences, truth, args.oracle, args.figures)
+    if args.report:
+        report.write_html(args.report, table, preferences, truth, args.oracle, axioms, items)
     print(f"{repr(oracle)} on {len(items)} topics ({sum(len(r) for _, r in items)} responses)")
     print(text, end="")
     return 0
@@ -216,11 +220,219 @@ def _reference_scores(spec: str, data: str | None) -> dict[str, float]:
 
 
 def list_axioms(args: argparse.Namespace) -> int:
-    """Print the registered short names and their default configuration."""
+    """Print the catalogue: name, dimension, one-line rule, defaults and citation of every axiom (``--json``)."""
+    import json
+
+    from ir_rag_axioms.catalogue import catalogue
+
+    entries = catalogue()
+    if args.json:
+        print(json.dumps(entries, indent=1))
+        return 0
+    for entry in entries:
+        if not args.verbose:
+            print(f"{entry['name']:<16} {entry['dimension']:<12} {_one_line(entry['rule'], entry['name'])}")
+            continue
+        print(f"{entry['name']} ({entry['dimension']}): {entry['rule']}")
+        defaults = ", ".join(f"{k}={v!r}" for k, v in entry["defaults"].items())
+        print(f"    defaults: {defaults or '(none)'}" + (f"; {entry['direction']}" if entry["direction"] else ""))
+        if entry["citation"]:
+            print(f"    citation: {entry['citation']}")
+    return 0
+
+
+def _one_line(rule: str, name: str, width: int = 88) -> str:
+    """The rule's first sentence without the leading ``NAME:`` and the citation, cut to ``width``."""
+    import re
+
+    text = re.sub(rf"^{re.escape(name)}\s*:\s*", "", rule)
+    text = re.sub(r"\s*\[[^\[\]]*\d{4}[^\[\]]*\]\.?$", "", text)
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _one_axiom(spec: str) -> Any:
+    """One axiom from a spec (a registered name or an expression), or the preset's axiom of that name."""
     from ir_rag_axioms.axioms import registry
 
-    for name in registry.names():
-        print(f"{name}\t{registry.get(name)!r}" if args.verbose else name)
+    return registry.parse(spec)
+
+
+def explain(args: argparse.Namespace) -> int:
+    """Explain an axiom (rule, parameters, direction, citation, an example), or its decision on one pair of a file."""
+    import json
+
+    from ir_rag_axioms.catalogue import defaults_of, dimension_of
+    from ir_rag_axioms.explanation import citation_of, rule_of
+
+    axiom = _one_axiom(args.axiom)
+    if args.pair:
+        if not args.input:
+            raise ValueError("--pair A B needs --input FILE (JSONL requests with responses) to find A and B in")
+        why = _explain_pair(axiom, args.pair, args.input, args.request)
+        print(json.dumps(why.to_dict(), indent=1) if args.json else why)
+        return 0
+    print(f"{axiom!r} ({dimension_of(axiom)})")
+    print(f"  rule: {rule_of(axiom)}")
+    defaults = defaults_of(axiom)
+    if defaults:
+        print("  parameters (current values):")
+        hints = _field_docs(axiom)
+        for name, value in defaults.items():
+            print(f"    {name} = {value!r}" + (f"  -- {hints[name]}" if hints.get(name) else ""))
+    from ir_rag_axioms.axioms.base import FeatureAxiom
+
+    if isinstance(axiom, FeatureAxiom):
+        print(f"  direction: {'higher' if axiom.prefers_higher() else 'lower'} value is better; "
+              f"ties within a relative margin of {axiom.margin_fraction:g}")
+    if citation_of(axiom):
+        print(f"  citation: {citation_of(axiom)}")
+    if args.example:
+        _print_example(axiom)
+    return 0
+
+
+def _field_docs(axiom: Any) -> dict[str, str]:
+    """Parameter name -> the first line of its attribute docstring in the class source (best effort)."""
+    import ast
+    import inspect
+    import textwrap
+
+    docs: dict[str, str] = {}
+    for cls in reversed(type(axiom).__mro__):
+        try:
+            tree = ast.parse(textwrap.dedent(inspect.getsource(cls)))
+        except (OSError, TypeError, SyntaxError):
+            continue
+        body = tree.body[0].body if tree.body and isinstance(tree.body[0], ast.ClassDef) else []
+        for node, after in zip(body, body[1:], strict=False):
+            if (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
+                    and isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant)
+                    and isinstance(after.value.value, str)):
+                docs[node.target.id] = after.value.value.strip().splitlines()[0]
+    return docs
+
+
+def _print_example(axiom: Any) -> None:
+    """The axiom's decision on the demo sample's first request, first vs last response, explained."""
+    from ir_rag_axioms.analysis.resources import ToolUnavailableError
+    from ir_rag_axioms.datasets.files import DataFileError
+    from ir_rag_axioms.demo import load_demo
+
+    request, responses = load_demo()[0]
+    print(f"  example (the demo sample, request {request.id!r}: {request.text}):")
+    try:
+        why = axiom.explain(request, responses[0], responses[-1], responses=responses)
+    except (ToolUnavailableError, DataFileError) as error:
+        print(f"    (no example: {str(error)[:200]})")
+        return
+    print("\n".join("    " + line for line in str(why).splitlines()))
+
+
+def _explain_pair(axiom: Any, pair: Sequence[str], path: str, request_id: str | None) -> Any:
+    """The explanation of the pair (A, B) within the request of the file that holds both."""
+    from ir_rag_axioms.datasets.requests import read_requests
+
+    first, second = pair
+    found = [(request, responses) for request, responses in read_requests(path)
+             if (request_id is None or request.id == request_id)
+             and {first, second} <= {r.id for r in responses}]
+    if not found:
+        where = f"request {request_id!r}" if request_id else "any one request"
+        raise ValueError(f"{path}: no {where} has both responses {first!r} and {second!r}")
+    if len(found) > 1:
+        raise ValueError(f"{path}: responses {first!r} and {second!r} are in several requests "
+                         f"({[r.id for r, _ in found][:5]}); choose one with --request QID")
+    request, responses = found[0]
+    by_id = {r.id: r for r in responses}
+    return axiom.explain(request, by_id[first], by_id[second], responses=responses)
+
+
+def _items(args: argparse.Namespace) -> list[Any]:
+    """The requests with responses of --input (JSONL), or of --run with --texts."""
+    from ir_rag_axioms.datasets.requests import read_requests, read_run_requests
+
+    if getattr(args, "run", None):
+        if not args.texts:
+            raise ValueError("--run RUN needs --texts FILE (JSONL with qid, query, docno, text)")
+        return read_run_requests(args.run, args.texts)
+    if not args.input:
+        raise ValueError("give --input FILE (JSONL requests with responses)"
+                         + (" or --run RUN --texts FILE" if hasattr(args, "run") else ""))
+    return read_requests(args.input)
+
+
+def preferences(args: argparse.Namespace) -> int:
+    """Pairwise preferences of the axioms for every ordered pair of each request's responses: CSV or JSONL."""
+    import json
+
+    import numpy as np
+    import pandas as pd
+
+    from ir_rag_axioms.execution import preference_stacks
+
+    axioms = parse_axioms(args.axioms)
+    items = _items(args)
+    columns = list(axioms)
+    rows = []
+    stacks = preference_stacks(list(axioms.values()), items, workers=args.workers, progress=not args.quiet)
+    for (request, responses), stack in zip(items, stacks, strict=True):
+        n = len(responses)
+        a, b = np.nonzero(~np.eye(n, dtype=bool))
+        explained = {}
+        if args.explain:
+            pairs = list(zip(a.tolist(), b.tolist(), strict=True))
+            explained = {c: axiom.explanations(request, responses, pairs) for c, axiom in axioms.items()}
+        for k, (i, j) in enumerate(zip(a, b, strict=True)):
+            row: dict[str, Any] = {"qid": request.id, "docno_a": responses[i].id, "docno_b": responses[j].id}
+            row |= {c: float(stack[m][i, j]) for m, c in enumerate(columns)}
+            row |= {f"{c}_explanation": json.dumps(e[k].to_dict()) for c, e in explained.items()}
+            rows.append(row)
+    table = pd.DataFrame(rows, columns=["qid", "docno_a", "docno_b", *columns,
+                                        *(f"{c}_explanation" for c in explained or ())])
+    out_format = args.format or ("jsonl" if args.output and args.output.endswith((".jsonl", ".json")) else "csv")
+    text = table.to_json(orient="records", lines=True) if out_format == "jsonl" else table.to_csv(index=False)
+    _write(text, args.output)
+    return 0
+
+
+def _write(text: str, output: str | None) -> None:
+    """Write to a file (its folder created) or to standard output."""
+    if output and output != "-":
+        Path(output).parent.mkdir(parents=True, exist_ok=True)
+        Path(output).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+
+
+def rerank(args: argparse.Namespace) -> int:
+    """Rerank each request's responses by aggregated axiom preferences and write a TREC run."""
+    import numpy as np
+    import pandas as pd
+
+    from ir_rag_axioms.aggregation import scored_ranking
+    from ir_rag_axioms.execution import preference_stacks
+    from ir_rag_axioms.runs import write_trec_run
+
+    axioms = parse_axioms(args.axioms)
+    items = _items(args)
+    weights = [float(w) for w in args.weights.split(",")] if args.weights else None
+    if weights is not None and len(weights) != len(axioms):
+        raise ValueError(f"--weights gives {len(weights)} weights for {len(axioms)} axioms")
+    rows = []
+    stacks = preference_stacks(list(axioms.values()), items, workers=args.workers, progress=not args.quiet)
+    for (request, responses), stack in zip(items, stacks, strict=True):
+        order, scores = scored_ranking(stack, args.aggregation, weights, seed=args.seed)
+        for place, i in enumerate(order):
+            rows.append({"qid": request.id, "docno": responses[i].id, "rank": place, "score": float(scores[i])})
+    frame = pd.DataFrame(rows, columns=["qid", "docno", "rank", "score"])
+    frame["score"] = frame["score"].astype(np.float64)
+    if args.output and args.output != "-":
+        write_trec_run(frame, args.output, args.run_name)
+    else:
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as folder:
+            sys.stdout.write(write_trec_run(frame, Path(folder) / "run", args.run_name).read_text())
     return 0
 
 
@@ -234,7 +446,10 @@ def demo(argv: Sequence[str]) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with the subcommands evaluate, compare, list and demo."""
+    from ir_rag_axioms import __version__
+
     parser = argparse.ArgumentParser(prog="ir-rag-axioms", description="Axiomatic preferences for RAG responses.")
+    parser.add_argument("--version", action="version", version=f"ir-rag-axioms {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     ev = sub.add_parser("evaluate", help="decisiveness, consistency and effectiveness of axioms against an oracle")
     ev.add_argument("--data", help="folder with the oracle's files (crowd: responses.jsonl.gz, ratings.jsonl.gz; "
@@ -262,6 +477,8 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--chunk-size", type=count(1), default=16, help="topics analysed together (memory stays bounded)")
     ev.add_argument("--no-figures", dest="figures", action="store_false", help="skip the figures")
     ev.add_argument("--quiet", action="store_true", help="no progress bars")
+    ev.add_argument("--report", metavar="HTML", help="also write one self-contained HTML page: table, figures and "
+                    "explained example pairs per axiom")
     ev.set_defaults(func=evaluate)
     cmp = sub.add_parser("compare", help="which system is better: win rates and Bradley-Terry strengths by axioms")
     cmp.add_argument("--answers", help="JSONL(.gz) of answers: qid, query, text (or qanswer), system[, context]")
@@ -279,9 +496,45 @@ def build_parser() -> argparse.ArgumentParser:
     cmp.add_argument("--no-figures", dest="figures", action="store_false", help="skip the figure")
     cmp.add_argument("--quiet", action="store_true", help="no progress bars")
     cmp.set_defaults(func=compare)
-    ls = sub.add_parser("list", help="list the registered axioms")
-    ls.add_argument("-v", "--verbose", action="store_true", help="also print each default configuration")
+    ls = sub.add_parser("list", help="the axiom catalogue: name, dimension, rule (-v: defaults, citation)")
+    ls.add_argument("-v", "--verbose", action="store_true", help="also the full rule, defaults and citation")
+    ls.add_argument("--json", action="store_true", help="the catalogue as JSON")
     ls.set_defaults(func=list_axioms)
+    ex = sub.add_parser("explain", help="an axiom's rule, parameters, direction and citation; or its decision on a "
+                        "pair (--pair A B --input FILE)")
+    ex.add_argument("axiom", help="a name or expression, e.g. COV1 or 'COV1(margin_fraction=0.5) | CONS2'")
+    ex.add_argument("--pair", nargs=2, metavar=("A", "B"), help="explain the decision for responses A and B")
+    ex.add_argument("--input", help="JSONL requests with responses holding A and B")
+    ex.add_argument("--request", help="the request (qid) of the pair, if A and B occur in several")
+    ex.add_argument("--json", action="store_true", help="the pair's explanation as JSON")
+    ex.add_argument("--quiet", action="store_true", help="no progress bars")
+    ex.add_argument("--no-example", dest="example", action="store_false",
+                    help="skip the example on the demo sample (which loads the models)")
+    ex.set_defaults(func=explain)
+    for name, func, helptext in (
+        ("preferences", preferences, "pairwise preferences of axioms for JSONL requests: a pair table (CSV/JSONL)"),
+        ("rerank", rerank, "rerank responses (JSONL, or a TREC run plus texts) by axioms: a TREC run"),
+    ):
+        cmd = sub.add_parser(name, help=helptext)
+        cmd.add_argument("--input", help="JSONL(.gz): one request per line with 'responses' [{id, text}], or one "
+                         "response per line (qid, query, docno, text[, context])")
+        if name == "rerank":
+            cmd.add_argument("--run", help="instead of --input: a TREC run of the candidates ...")
+            cmd.add_argument("--texts", help="... with a JSONL file of their texts (qid, query, docno, text)")
+            cmd.add_argument("--aggregation", default="borda", choices=["borda", "copeland", "kwiksort",
+                                                                          "bradley_terry"])
+            cmd.add_argument("--weights", help="comma-separated weight per axiom")
+            cmd.add_argument("--seed", type=int, default=0, help="seed of KwikSort's pivots")
+            cmd.add_argument("--run-name", default="ir_rag_axioms", help="the run's tag column")
+        else:
+            cmd.add_argument("--format", choices=["csv", "jsonl"], help="default: by the output's suffix, else csv")
+            cmd.add_argument("--explain", action="store_true", help="add an explanation (JSON) per pair and axiom")
+        cmd.add_argument("--axioms", default="COV1,CONS2,CORR1",
+                         help="comma-separated specs or presets, e.g. 'COV1(margin_fraction=0.5),CONS2' or ictir2025")
+        cmd.add_argument("--output", "-o", help="output file (default: standard output)")
+        cmd.add_argument("--workers", type=count(1), help="analysis worker processes (default: the free cores)")
+        cmd.add_argument("--quiet", action="store_true", help="no progress bars")
+        cmd.set_defaults(func=func)
     sub.add_parser("demo", help="a short demonstration (arguments go to the demo)", add_help=False)
     return parser
 
@@ -298,6 +551,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     try:
         return int(args.func(args))
+    except BrokenPipeError:  # output piped into a reader that stopped (e.g. `| head`): not an error
+        sys.stderr.close()
+        return 0
     except (DataFileError, ValueError, TypeError, KeyError, OSError, ToolUnavailableError) as error:
         # bad files, specs or arguments, an unwritable output: a message, no traceback
         message = error.args[0] if isinstance(error, KeyError) and error.args else error

@@ -47,6 +47,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Print each axiom's net wins per response and the responses ordered by summed net wins (Borda)."""
     parser = argparse.ArgumentParser(prog="ir-rag-axioms demo", description=main.__doc__)
     parser.add_argument("--matrices", action="store_true", help="also print every preference matrix")
+    parser.add_argument("--explain", default="COV1,CONS2", metavar="AXIOMS",
+                        help="comma-separated axioms whose decision on each request's first- vs last-ranked response "
+                        "is explained (default COV1,CONS2; 'all': every axiom; 'none': no explanations)")
     args = parser.parse_args(argv)
 
     items = load_demo()
@@ -68,10 +71,30 @@ def main(argv: Sequence[str] | None = None) -> int:
                 for i, row in zip(ids, per_request[k], strict=True):
                     print("      " + i.ljust(width) + " ".join(f"{v:+.0f}" for v in row))
         print("  ranking by summed net wins (Borda):")
-        for place, i in enumerate(np.argsort(-total, kind="stable"), start=1):
+        order = np.argsort(-total, kind="stable")
+        for place, i in enumerate(order, start=1):
             print(f"    {place}. {ids[i]:<{width}} {total[i]:+.0f}")
+        explained = _explained(args.explain, axioms)
+        if explained:
+            print(f"  why {ids[order[0]]} beats {ids[order[-1]]}, axiom by axiom (axiom.explain):")
+        for axiom in explained:
+            why = axiom.explain(request, responses[order[0]], responses[order[-1]], responses=responses)
+            print("\n".join("    " + line for line in str(why).splitlines()))
         print()
     return 0
+
+
+def _explained(spec: str, axioms: dict[str, Axiom]) -> list[Axiom]:
+    """The axioms named in ``--explain`` ('all', 'none' or comma-separated names of the demo's axioms)."""
+    if spec.strip().lower() == "none":
+        return []
+    if spec.strip().lower() == "all":
+        return list(axioms.values())
+    names = [n.strip() for n in spec.split(",") if n.strip()]
+    unknown = [n for n in names if n not in axioms]
+    if unknown:
+        raise SystemExit(f"ir-rag-axioms demo: --explain: unknown axiom(s) {unknown}; the demo runs {list(axioms)}")
+    return [axioms[n] for n in names]
 
 
 if __name__ == "__main__":  # pragma: no cover

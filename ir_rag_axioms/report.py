@@ -193,3 +193,98 @@ def write_systems(out: str | os.PathLike, table: pd.DataFrame,
     if figures:
         plot_systems(table, out / "systems.png")
     return text
+
+
+# -- the HTML report -------------------------------------------------------------------------------------------
+def _png_data_uri(draw: Any) -> str:
+    """A figure drawn by ``draw(path)`` as a base64 PNG data URI (the page needs no network and no other file)."""
+    import base64
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "figure.png"
+        draw(path)
+        return "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode("ascii")
+
+
+def example_pairs(matrix: list[np.ndarray], truth: list[np.ndarray], count: int = 2
+                  ) -> dict[str, list[tuple[int, int, int]]]:
+    """(topic, i, j) of the first ``count`` pairs where the axiom agreed and disagreed with the oracle (i < j)."""
+    found: dict[str, list[tuple[int, int, int]]] = {"agreed": [], "disagreed": []}
+    for t, (p, o) in enumerate(zip(matrix, truth, strict=True)):
+        for i, j in zip(*np.triu_indices(len(p), 1), strict=True):
+            if p[i, j] == 0 or o[i, j] == 0:
+                continue
+            kind = "agreed" if np.sign(p[i, j]) == np.sign(o[i, j]) else "disagreed"
+            if len(found[kind]) < count:
+                found[kind].append((t, int(i), int(j)))
+        if all(len(v) >= count for v in found.values()):
+            break
+    return found
+
+
+def write_html(path: str | os.PathLike, table: pd.DataFrame, preferences: Mapping[str, list[np.ndarray]],
+               truth: list[np.ndarray], oracle_name: str, axioms: Mapping[str, Any] | None = None,
+               items: Any = None, examples: int = 2) -> Path:
+    """One self-contained HTML page: the table with intervals, agreement heatmap, vote curve, explained examples.
+
+    Examples (``axioms`` and ``items`` given): per axiom, ``examples`` pairs where it agreed and where it disagreed
+    with the oracle, each with ``axiom.explain``.
+    """
+    import html
+
+    from ir_rag_axioms.output import write_text
+
+    esc = html.escape
+    parts = [f"<h1>Axioms vs. {esc(oracle_name)}</h1>",
+             f"<p>{len(truth)} topics. Decisiveness: share of pairs an axiom decides; consistency: share of "
+             "decided pairs on which it agrees with the oracle; effectiveness: their harmonic mean "
+             "(95% bootstrap intervals in brackets where computed).</p>",
+             '<h2>Evaluation</h2><table id="evaluation">' + _html_table(table) + "</table>"]
+    if preferences:
+        agreement = evaluation.agreement(preferences)
+        uri = _png_data_uri(lambda p: plot_agreement(agreement, p, f"Inter-axiom agreement ({len(truth)} topics)"))
+        parts.append(f'<h2>Agreement between axioms</h2><img id="agreement" alt="agreement heatmap" src="{uri}">')
+        sweep = evaluation.vote_sweep(preferences, truth)
+        uri = _png_data_uri(lambda p: plot_votes(sweep, p, f"Majority vote of {len(preferences)} axioms"))
+        parts.append(f'<h2>Majority vote trade-off</h2><img id="votes" alt="vote trade-off" src="{uri}">')
+    if axioms and items is not None:
+        parts.append("<h2>Explained examples</h2>")
+        for name, matrices in preferences.items():
+            if name not in axioms:
+                continue
+            parts.append(f"<h3>{esc(name)}</h3>")
+            for kind, pairs in example_pairs(matrices, truth, examples).items():
+                for t, i, j in pairs:
+                    request, responses = items[t]
+                    why = axioms[name].explain(request, responses[i], responses[j], responses=list(responses))
+                    human = "prefer " + (responses[i].id if truth[t][i, j] > 0 else responses[j].id)
+                    parts.append(f'<details class="{kind}"><summary>{kind} with the humans ({esc(human)}), '
+                                 f"topic {esc(str(request.id))}</summary><pre>{esc(str(why))}</pre></details>")
+    style = ("body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em}"
+             "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}"
+             "td:first-child,th:first-child{text-align:left}img{max-width:100%}pre{white-space:pre-wrap;"
+             "background:#f6f6f6;padding:.5em}.agreed summary{color:#060}.disagreed summary{color:#a00}")
+    page = ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<title>ir_rag_axioms report: {esc(oracle_name)}</title><style>{style}</style></head><body>"
+            + "\n".join(parts) + "</body></html>\n")
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_text(path, page)
+    return path
+
+
+def _html_table(table: pd.DataFrame) -> str:
+    import html
+
+    headers = ["axiom", *(HEADERS[m] for m in MEASURES)]
+    rows = ["<tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in headers) + "</tr>"]
+    for record in table.to_dict("records"):
+        cells = [html.escape(str(record["axiom"]))]
+        for measure in MEASURES:
+            cell = f"{record[measure]:.3f}"
+            if f"{measure}_low" in record:
+                cell += f" [{record[measure + '_low']:.3f}, {record[measure + '_high']:.3f}]"
+            cells.append(cell)
+        rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+    return "".join(rows)

@@ -15,7 +15,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 SHARED_DATA = Path(os.environ.get("IR_RAG_AXIOMS_SHARED", ROOT.parent / "shared")) / "data"
-NEEDS_SHARED = {"03_evaluating_axioms_against_humans.ipynb"}
+NEEDS_SHARED = {"03_evaluating_axioms_against_humans.ipynb", "04_write_your_own_axiom.ipynb"}
 """Notebooks that cannot run without the shared data folder (the others use it optionally)."""
 TIMEOUT = 600
 """Seconds per cell: generous for a loaded machine (each notebook takes well under a minute when idle)."""
@@ -68,7 +68,7 @@ def test_notebook_runs(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 def test_notebooks_exist() -> None:
     assert {p.name for p in NOTEBOOKS} >= {
         "01_axioms_on_the_demo_sample.ipynb", "02_pyterrier_reranking.ipynb",
-        "03_evaluating_axioms_against_humans.ipynb",
+        "03_evaluating_axioms_against_humans.ipynb", "04_write_your_own_axiom.ipynb",
     }
 
 

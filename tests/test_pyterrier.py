@@ -288,3 +288,20 @@ def test_features_feed_pyterrier_learning_to_rank() -> None:
     pipe.fit(topics, qrels)
     ranked = pipe(topics)
     assert ranked.sort_values(["qid", "rank"])["docno"].tolist() == ["c", "a", "b", "d", "e"]
+
+
+def test_preferences_explanation_column_agrees_with_the_preferences() -> None:
+    out = AxiomaticPreferences([Length(), Short()], explain=True).transform(frame())
+    assert list(out.columns) == ["qid", "query", "docno_a", "docno_b", "Length", "Short",
+                                 "Length_explanation", "Short_explanation"]
+    texts = dict(zip(frame()["docno"], frame()["text"], strict=True))
+    for row in out.itertuples():
+        for column in ("Length", "Short"):
+            why = getattr(row, f"{column}_explanation")
+            assert (why.first, why.second) == (row.docno_a, row.docno_b)
+            assert why.decision == getattr(row, column)
+            assert why.values == (len(texts[row.docno_a]), len(texts[row.docno_b]))
+    assert pt.inspect.transformer_outputs(AxiomaticPreferences(Length(), explain=True),
+                                          ["qid", "query", "docno", "text"])[-1] == "Length_explanation"
+    empty = AxiomaticPreferences(Length(), explain=True).transform(frame().iloc[:0])
+    assert list(empty.columns)[-1] == "Length_explanation"

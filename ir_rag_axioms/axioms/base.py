@@ -31,6 +31,7 @@ import numpy.typing as npt
 from ir_rag_axioms.analysis.cache import MAX_TEXT_CHARS, Analysis, default_analysis, is_analysable
 from ir_rag_axioms.analysis.features import Feature
 from ir_rag_axioms.analysis.resources import DEFAULT_SPACY_MODEL
+from ir_rag_axioms.explanation import Explanation, index_pair, rule_of, summary_of
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse, all_contexts
 
 Item = tuple[GenerationRequest, Sequence[GenerationResponse]]
@@ -197,6 +198,40 @@ class Axiom(ABC):
         from ir_rag_axioms.axioms.preconditions import AxiomPrecondition
 
         return AxiomPrecondition(self)
+
+    # -- explanations ----------------------------------------------------------------------------------
+    def explain(self, request: GenerationRequest, first: GenerationResponse, second: GenerationResponse, *,
+                responses: Sequence[GenerationResponse] | None = None,
+                analysis: Analysis | None = None) -> Explanation:
+        """Why P[first, second] is what it is: the numbers behind the decision (within ``responses`` if given)."""
+        if responses is None:
+            if first.id == second.id:
+                second = dataclasses.replace(second, id=f"{second.id}\x00second")
+            responses = [first, second]
+        responses = check_responses(responses)
+        return self.explanations(request, responses, [index_pair(responses, first, second)], analysis=analysis)[0]
+
+    def explanations(self, request: GenerationRequest, responses: Sequence[GenerationResponse],
+                     pairs: Iterable[tuple[int, int]] | None = None,
+                     analysis: Analysis | None = None) -> list[Explanation]:
+        """Explanations of the (i, j) pairs (default: every ordered pair i != j), after one analysis pass."""
+        request, checked = _check_request(request), check_responses(responses)
+        n = len(checked)
+        pairs = [(i, j) for i in range(n) for j in range(n) if i != j] if pairs is None else list(pairs)
+        for i, j in pairs:
+            if not (0 <= i < n and 0 <= j < n):
+                raise IndexError(f"pair ({i}, {j}) is out of range for {n} responses")
+        analysis = default_analysis() if analysis is None else analysis
+        analyse([self], [(request, checked)], analysis)
+        with analysis:
+            return self.explain_pairs(request, checked, pairs)
+
+    def explain_pairs(self, request: GenerationRequest, responses: list[GenerationResponse],
+                      pairs: Sequence[tuple[int, int]]) -> list[Explanation]:
+        """The hook of explanations (after ``analyse``); default: the matrix entry with the rule."""
+        matrix = np.asarray(self.matrix(request, responses), dtype=np.float64)
+        return [Explanation(repr(self), rule_of(self), responses[i].id, responses[j].id, float(matrix[i, j]) + 0.0)
+                for i, j in pairs]
 
     # -- composition --------------------------------------------------------------------------------------
     def __add__(self, other: Axiom | float) -> Axiom:
@@ -419,8 +454,15 @@ class FeatureAxiom(ConfigurableAxiom):
     def values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
         """One value per response (NaN where undefined: the response then ties with all others)."""
 
-    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
-        """compare(values, higher_is_better, margin_fraction); unanalysable responses abstain."""
+    undefined: ClassVar[str] = "value undefined"
+    """Why the value of an analysable response can be NaN (shown in explanations), e.g. ``"no aspects"``."""
+
+    def prefers_higher(self) -> bool:
+        """The direction the matrix uses: ``higher_is_better`` (an axiom may derive it from its configuration)."""
+        return self.higher_is_better
+
+    def checked_values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+        """values() with unanalysable responses as NaN: exactly what the matrix compares."""
         values = np.array(self.values(request, responses), dtype=np.float64)
         if self.abstain_on_blank:
             values[[not is_analysable(r.text) for r in responses]] = np.nan
@@ -428,8 +470,53 @@ class FeatureAxiom(ConfigurableAxiom):
             if too_long:
                 warnings.warn(f"{self!r}: response(s) {too_long} longer than {MAX_TEXT_CHARS} characters are not "
                               "analysed and abstain (set IR_RAG_AXIOMS_MAX_TEXT_CHARS to raise the limit)",
-                              stacklevel=2)
-        return compare(values, self.higher_is_better, self.margin_fraction)
+                              stacklevel=3)
+        return values
+
+    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+        """compare(values, direction, margin_fraction); unanalysable responses abstain."""
+        return compare(self.checked_values(request, responses), self.prefers_higher(), self.margin_fraction)
+
+    def meaning(self) -> str:
+        """What the value is (the first line of the ``values`` docstring), shown in explanations."""
+        return summary_of(type(self).values)
+
+    def abstention(self, request: GenerationRequest, response: GenerationResponse, value: float) -> str | None:
+        """Why a response's value is undefined (blank, over-long, ``undefined``), None if it is defined."""
+        if self.abstain_on_blank and not response.text.strip():
+            return "blank response"
+        if self.abstain_on_blank and len(response.text) > MAX_TEXT_CHARS:
+            return f"over-long response (more than {MAX_TEXT_CHARS} characters)"
+        return self.undefined if math.isnan(value) else None
+
+    def details(self, request: GenerationRequest, response: GenerationResponse) -> dict[str, Any]:
+        """Evidence behind one response's value for explanations (label -> evidence); default: none."""
+        return {}
+
+    def explain_pairs(self, request: GenerationRequest, responses: list[GenerationResponse],
+                      pairs: Sequence[tuple[int, int]]) -> list[Explanation]:
+        """The values compared, the direction, the margin test and the abstentions; the decision from ``compare``."""
+        values = self.checked_values(request, responses)
+        matrix = compare(values, self.prefers_higher(), self.margin_fraction)
+        evidence: dict[int, dict[str, Any]] = {}
+        out = []
+        for i, j in pairs:
+            for k in (i, j):
+                if k not in evidence:
+                    evidence[k] = self.details(request, responses[k]) if is_analysable(responses[k].text) else {}
+            reasons = [(responses[k].id, self.abstention(request, responses[k], float(values[k]))) for k in (i, j)]
+            abstention = "; ".join(f"{rid}: {why}" for rid, why in reasons if why) or None
+            defined = not (math.isnan(values[i]) or math.isnan(values[j]))
+            labels = list(dict.fromkeys([*evidence[i], *evidence[j]]))
+            out.append(Explanation(
+                repr(self), rule_of(self), responses[i].id, responses[j].id, float(matrix[i, j]),
+                meaning=self.meaning(), values=(float(values[i]), float(values[j])),
+                higher_is_better=self.prefers_higher(), margin_fraction=self.margin_fraction,
+                within_margin=bool(within_margin(values[i], values[j], self.margin_fraction)) if defined else None,
+                abstention=abstention,
+                details={label: (evidence[i].get(label), evidence[j].get(label)) for label in labels},
+            ))
+        return out
 
 
 def feature_values(model: str, feature: Feature, texts: Sequence[str]) -> list[Any]:
@@ -455,6 +542,10 @@ class ParsedAxiom(FeatureAxiom):
     def reads(self) -> tuple[Reads, ...]:
         """The feature, of every response."""
         return (Reads(self.spacy_model, responses=(self.feature(),)),)
+
+    def meaning(self) -> str:
+        """What the value is: the first line of the ``feature`` docstring."""
+        return summary_of(type(self).feature)
 
     def values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
         """The feature of each response."""

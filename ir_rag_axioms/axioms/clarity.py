@@ -1,9 +1,13 @@
-"""Clarity axioms (ICTIR 2025): fewer grammar errors (CLAR1, LanguageTool), better readability (CLAR2, Flesch)."""
+"""Clarity axioms (ICTIR 2025): fewer grammar errors (CLAR1, LanguageTool), better readability (CLAR2, Flesch).
+
+CLAR2 computes Flesch reading ease as the reference does (textacy on the spaCy parse); the other readability formulas
+(Flesch-Kincaid grade, Gunning fog, SMOG, Coleman-Liau, Dale-Chall) come from textstat.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 
@@ -86,19 +90,60 @@ def flesch_reading_ease(doc: Any) -> float:
 FLESCH_READING_EASE = Feature("flesch_reading_ease", ("parse",), flesch_reading_ease)
 """CLAR2's value: Flesch reading ease."""
 
+ReadabilityFormula = Literal["flesch_reading_ease", "flesch_kincaid_grade", "gunning_fog", "smog_index",
+                             "coleman_liau_index", "dale_chall_readability_score"]
+READABILITY_FORMULAS: dict[str, tuple[str, bool]] = {
+    "flesch_reading_ease": ("Flesch reading ease (textacy on the spaCy parse; 0-100, higher: easier)", True),
+    "flesch_kincaid_grade": ("Flesch-Kincaid grade level (textstat; US school grade, lower: easier)", False),
+    "gunning_fog": ("Gunning fog index (textstat; years of schooling, lower: easier)", False),
+    "smog_index": ("SMOG grade (textstat; years of schooling, lower: easier)", False),
+    "coleman_liau_index": ("Coleman-Liau index (textstat; US school grade, lower: easier)", False),
+    "dale_chall_readability_score": ("Dale-Chall readability score (textstat; lower: easier)", False),
+}
+"""Formula name -> (its meaning, whether a higher value means an easier text)."""
+
+
+def textstat_readability(doc: Any, formula: str) -> float:
+    """A textstat readability formula of the parse's text; NaN without words or sentences."""
+    import textstat
+
+    text = doc.text
+    if not any(token.is_alpha for token in doc):
+        return float("nan")
+    return float(getattr(textstat, formula)(text))
+
 
 @register
 class FleschReadingEaseClarityAxiom(ParsedAxiom):
     """CLAR2: prefer the more readable response.
 
-    Flesch(r1) > Flesch(r2) (the paper's Eq. 11 and the reference invert this) [Merker et al., 2025].
+    Flesch(r1) > Flesch(r2) (the paper's Eq. 11 and the reference invert this) [Merker et al., 2025]; ``formula``
+    selects another readability formula (textstat), compared in its own direction (a lower grade is easier).
     """
 
     name: ClassVar[str] = "CLAR2"
+    higher_is_better: bool = True
+    """Prefer the easier response (``False``: the harder one, as the paper and the reference); the value's own
+    direction follows the formula (a higher Flesch reading ease, a lower grade level)."""
+    formula: ReadabilityFormula = "flesch_reading_ease"
+    """Readability formula: Flesch reading ease (textacy, as the reference) or a textstat formula:
+    ``flesch_kincaid_grade``, ``gunning_fog``, ``smog_index``, ``coleman_liau_index``,
+    ``dale_chall_readability_score``."""
+    undefined: ClassVar[str] = "no words or sentences"
 
     def feature(self) -> Feature:
-        """Flesch reading ease (higher: easier; ``higher_is_better=False`` reproduces the paper and the reference)."""
-        return FLESCH_READING_EASE
+        """The readability formula's value of each response."""
+        if self.formula == "flesch_reading_ease":
+            return FLESCH_READING_EASE
+        return Feature(f"textstat_{self.formula}", (), textstat_readability, (self.formula,))
+
+    def prefers_higher(self) -> bool:
+        """Easier wins (``higher_is_better``): a higher Flesch reading ease, a lower grade or index."""
+        return self.higher_is_better == READABILITY_FORMULAS[self.formula][1]
+
+    def meaning(self) -> str:
+        """The formula and its scale."""
+        return READABILITY_FORMULAS[self.formula][0]
 
 
 CLAR1 = LanguageToolGrammarErrorProportionClarityAxiom()

@@ -49,6 +49,7 @@ class WordLengthDeviationCoherenceAxiom(ParsedAxiom):
 
     name: ClassVar[str] = "COH1"
     higher_is_better: bool = False
+    undefined: ClassVar[str] = "a sentence without terms"
 
     def feature(self) -> Feature:
         """Sigma (population std) of the per-sentence mean term length."""
@@ -62,6 +63,7 @@ class SubjectVerbClosenessCoherenceAxiom(ParsedAxiom):
     name: ClassVar[str] = "COH2"
     higher_is_better: bool = False
     margin_fraction: float = 0.1
+    undefined: ClassVar[str] = "no subject-verb-object triples"
 
     def feature(self) -> Feature:
         """Mean subject-verb token distance over SVO triples."""

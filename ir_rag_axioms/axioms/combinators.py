@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ir_rag_axioms.axioms.base import Axiom, Item, Reads
+from ir_rag_axioms.explanation import Explanation, rule_of
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 
@@ -98,6 +99,22 @@ class _Combination(Axiom, kw_only=False):
     def _matrices(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
         return np.stack([np.asarray(a.matrix(request, responses), dtype=np.float64) for a in self.axioms])
 
+    def explain_pairs(self, request: GenerationRequest, responses: list[GenerationResponse],
+                      pairs: Sequence[tuple[int, int]]) -> list[Explanation]:
+        """The decision from this combination's matrix, explained through each part's explanation."""
+        matrix = np.asarray(self.matrix(request, responses), dtype=np.float64)
+        parts = [a.explain_pairs(request, responses, pairs) for a in self.axioms]
+        out = []
+        for k, (i, j) in enumerate(pairs):
+            own = tuple(p[k] for p in parts)
+            out.append(Explanation(repr(self), rule_of(self), responses[i].id, responses[j].id,
+                                   float(matrix[i, j]) + 0.0, parts=own, note=self.how(own)))
+        return out
+
+    def how(self, parts: Sequence[Explanation]) -> str | None:
+        """How the parts' decisions made this one (shown in explanations); default: nothing to add."""
+        return None
+
     def __repr__(self) -> str:
         return "(" + f" {self.symbol} ".join(repr(a) for a in self.axioms) + ")"
 
@@ -133,6 +150,13 @@ class Cascade(_Combination):
         first = np.argmax(stack != 0, axis=0)
         return np.take_along_axis(stack, first[None], axis=0)[0]
 
+    def how(self, parts: Sequence[Explanation]) -> str | None:
+        """Which part decided: the first with a non-zero preference."""
+        deciding = [k for k, part in enumerate(parts) if part.decision != 0]
+        if not deciding:
+            return "no part prefers either response"
+        return f"decided by part {deciding[0] + 1} of {len(parts)}: {parts[deciding[0]].axiom}"
+
 
 class Conjunction(_Combination):
     """Conjunction (a & b): prefer only where all children prefer the same direction (their common sign), else 0."""
@@ -144,6 +168,11 @@ class Conjunction(_Combination):
         signs = np.sign(self._matrices(request, responses))
         agree = np.all(signs == signs[0], axis=0) & (signs[0] != 0)
         return np.where(agree, signs[0], 0.0)
+
+    def how(self, parts: Sequence[Explanation]) -> str | None:
+        """Whether all parts agree."""
+        signs = {int(np.sign(p.decision)) for p in parts}
+        return "all parts agree" if len(signs) == 1 and 0 not in signs else "the parts do not all prefer the same"
 
 
 class MajorityVote(_Combination):
@@ -172,6 +201,14 @@ class MajorityVote(_Combination):
 
         return majority_vote(self._matrices(request, responses), minimum_votes=self.minimum_votes)
 
+    def how(self, parts: Sequence[Explanation]) -> str | None:
+        """The votes: for the first response, for the second, abstaining; and the votes needed."""
+        pro = sum(p.decision > 0 for p in parts)
+        contra = sum(p.decision < 0 for p in parts)
+        return (f"votes: {pro} for {parts[0].first}, {contra} for {parts[0].second}, "
+                f"{len(parts) - pro - contra} abstain; the winner needs more votes than the other and at least "
+                f"{self.minimum_votes:.0%} of {len(parts)}")
+
     def __repr__(self) -> str:
         inner = ", ".join(repr(a) for a in self.axioms) + ("," if len(self.axioms) == 1 else "")
         extra = "" if self.minimum_votes == _DEFAULT_MINIMUM_VOTES else f", minimum_votes={self.minimum_votes!r}"
@@ -198,6 +235,14 @@ class _Unary(Axiom, kw_only=False):
     def prefetch(self, items: Sequence[Item]) -> None:
         """Forward to the child."""
         self.axiom.prefetch(items)
+
+    def explain_pairs(self, request: GenerationRequest, responses: list[GenerationResponse],
+                      pairs: Sequence[tuple[int, int]]) -> list[Explanation]:
+        """The decision from this axiom's matrix, explained through the child's explanation."""
+        matrix = np.asarray(self.matrix(request, responses), dtype=np.float64)
+        child = self.axiom.explain_pairs(request, responses, pairs)
+        return [Explanation(repr(self), rule_of(self), responses[i].id, responses[j].id, float(matrix[i, j]) + 0.0,
+                            parts=(part,)) for (i, j), part in zip(pairs, child, strict=True)]
 
 
 class Negated(_Unary):

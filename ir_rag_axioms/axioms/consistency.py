@@ -43,6 +43,7 @@ class RougeConsistencyAxiom(FeatureAxiom):
     margin_fraction: float = 0.1
     use_stemmer: bool = False
     """Porter-stem tokens before matching (rouge-score's option)."""
+    undefined: ClassVar[str] = "no context"
 
     def prefetch(self, items: Sequence[Item]) -> None:
         """Score every (response, context) pair once."""
@@ -83,6 +84,7 @@ class EntityContradictionConsistencyAxiom(ParsedAxiom):
     name: ClassVar[str] = "CONS3"
     higher_is_better: bool = False
     margin_fraction: float = 0.2
+    undefined: ClassVar[str] = "no entities"
     negation_termset: str = "en"
     """negspaCy termset of negation cues (``"en"`` general English, ``"en_clinical"`` adds clinical cues)."""
     numeric_entities: bool = False

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -35,6 +35,14 @@ class CitationSentenceCorrectnessAxiom(FeatureAxiom):
     """spaCy pipeline that splits sentences."""
     citation_pattern: str = PUBLISHED_CITATION_PATTERN
     """Regular expression of a citation; ``LIST_CITATION_PATTERN`` also matches ``[1,2]``."""
+    undefined: ClassVar[str] = "no sentences"
+
+    def details(self, request: GenerationRequest, response: GenerationResponse) -> dict[str, Any]:
+        """How many sentences cite, of how many."""
+        (found,) = feature_values(self.spacy_model, SENTENCES, [response.text])
+        pattern = _compiled(self.citation_pattern)
+        cited = sum(1 for s in found or () if pattern.search(s))
+        return {"sentences with a citation": f"{cited} of {len(found or ())}"}
 
     def __post_init__(self) -> None:
         super().__post_init__()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -50,6 +50,10 @@ class AspectCountCoverageAxiom(AspectAxiom):
 
     name: ClassVar[str] = "COV1"
 
+    def details(self, request: GenerationRequest, response: GenerationResponse) -> dict[str, Any]:
+        """The distinct aspects counted."""
+        return {"aspects": self.aspects_of([response.text])[0]}
+
     def reads(self) -> tuple[Reads, ...]:
         """The aspects of each response."""
         return (Reads(self.spacy_model, responses=(self.aspects,)),)
@@ -69,6 +73,11 @@ class AspectRedundancyCoverageAxiom(AspectAxiom):
     name: ClassVar[str] = "COV2"
     higher_is_better: bool = False
     margin_fraction: float = 0.2
+    undefined: ClassVar[str] = "no aspects"
+
+    def details(self, request: GenerationRequest, response: GenerationResponse) -> dict[str, Any]:
+        """The aspects whose similarities are averaged."""
+        return {"aspects": self.aspects_of([response.text])[0]}
 
     def reads(self) -> tuple[Reads, ...]:
         """The aspects of each response (embedded afterwards)."""
@@ -128,6 +137,29 @@ class AspectSentenceSimilarityAxiom(AspectAxiom):
         """The non-blank sentences of a response."""
         (found,) = feature_values(self.spacy_model, SENTENCES, [text])
         return [s for s in found or () if s.strip()]
+
+    def abstention(self, request: GenerationRequest, response: GenerationResponse, value: float) -> str | None:
+        """Blank or over-long, no context (for context aspects), or no reference aspects."""
+        reason = super().abstention(request, response, value)
+        if reason and self.reference == "context" and not context_of(request, response):
+            return "no context"
+        return reason
+
+    @property
+    def undefined(self) -> str:  # type: ignore[override]
+        """No aspects in the reference texts."""
+        return f"no {self.reference} aspects"
+
+    def details(self, request: GenerationRequest, response: GenerationResponse) -> dict[str, Any]:
+        """The best-matching sentence of the response per reference aspect, with its similarity."""
+        found = self.reference_aspects(request, response)
+        texts = self.sentences_of(response.text)
+        if not found or not texts:
+            return {}
+        similarity = self.embed(found) @ self.embed(texts).T
+        best = similarity.argmax(axis=1)
+        return {f"best-matching sentence per {self.reference} aspect": [
+            f"{aspect!r} ~ {float(similarity[k, best[k]]):.2f}: {texts[best[k]]}" for k, aspect in enumerate(found)]}
 
     def values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
         """Summed aspect-sentence similarity per response, averaged over its reference aspects (NaN without any).

@@ -22,6 +22,7 @@ from ir_rag_axioms.axioms.retrieval import (
     ContextStatistics,
     StatisticsTermAxiom,
 )
+from ir_rag_axioms.explanation import Explanation, renamed
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 
@@ -54,6 +55,11 @@ class Generative(ConfigurableAxiom, kw_only=False):
     def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
         """The wrapped axiom's matrix."""
         return self.axiom.matrix(request, responses)
+
+    def explain_pairs(self, request: GenerationRequest, responses: list[GenerationResponse],
+                      pairs: Sequence[tuple[int, int]]) -> list[Explanation]:
+        """The wrapped axiom's explanations, under this name."""
+        return [renamed(e, repr(self)) for e in self.axiom.explain_pairs(request, responses, pairs)]
 
 
 def generative(axiom: ConfigurableAxiom) -> Generative:

@@ -51,6 +51,13 @@ def get(name: str) -> Axiom:
     for candidate in (name, name.replace("-", "_"), name.replace("_", "-")):
         if candidate in REGISTRY:
             return REGISTRY[candidate]
+    import difflib
+
+    close = difflib.get_close_matches(name.upper(), {n.upper(): n for n in REGISTRY}, n=3, cutoff=0.5)
+    upper = {n.upper(): n for n in REGISTRY}
+    if close:
+        raise KeyError(f"unknown axiom {name!r}; did you mean {', '.join(upper[c] for c in close)}? "
+                       "(every name: ir_rag_axioms.names() or `ir-rag-axioms list`)")
     raise KeyError(f"unknown axiom {name!r}; known: {', '.join(REGISTRY)}")
 
 

@@ -146,18 +146,21 @@ class AxiomaticReranker(_AxiomTransformer):
 class AxiomaticPreferences(_AxiomTransformer):
     """One row per ordered pair of a query's responses with one preference column per axiom.
 
-    Columns: qid, query, docno_a, docno_b, then the axioms.
+    Columns: qid, query, docno_a, docno_b, then the axioms (and with ``explain=True`` an ``X_explanation`` per axiom).
     """
 
     def __init__(self, axioms: Axioms, *, axiom_names: Sequence[str] | None = None, verbose: bool = False,
-                 analysis: Analysis | None = None, backend: Backend = "local", workers: int | None = None) -> None:
+                 analysis: Analysis | None = None, backend: Backend = "local", workers: int | None = None,
+                 explain: bool = False) -> None:
         """Pairwise preferences of one or several axioms.
 
         axioms: one, several or ``{name: axiom}``; column ``X`` holds P_X[a, b] (> 0: a preferred over b), named by the
-        mapping's keys, ``axiom_names`` or the axioms' reprs; analysis / backend / workers as for the reranker.
+        mapping's keys, ``axiom_names`` or the axioms' reprs; analysis / backend / workers as for the reranker;
+        explain: also a column ``X_explanation`` with each pair's ``Explanation`` (the numbers behind P_X[a, b]).
         """
         self.axioms = axioms
         self.axiom_names = axiom_names
+        self.explain = explain
         self.verbose = verbose
         self.analysis, self.backend, self.workers = analysis, backend, workers
         named_axioms(axioms, axiom_names)
@@ -171,8 +174,10 @@ class AxiomaticPreferences(_AxiomTransformer):
         axioms, columns = list(named.values()), list(named)
         groups = frames.groups(inp, text_column)
         if not groups:
+            explained = [f"{c}_explanation" for c in columns] if self.explain else []
             return pd.DataFrame({c: pd.Series(dtype=object) for c in ("qid", "query", "docno_a", "docno_b")}
-                                | {c: pd.Series(dtype="float64") for c in columns})
+                                | {c: pd.Series(dtype="float64") for c in columns}
+                                | {c: pd.Series(dtype=object) for c in explained})
         stacks = self._stacks(axioms, groups, self.verbose)
         parts = []
         for group, stack in zip(groups, stacks, strict=True):
@@ -183,6 +188,11 @@ class AxiomaticPreferences(_AxiomTransformer):
             part = {"qid": [qid] * len(a), "query": [inp["query"].iloc[group.rows[0]]] * len(a),
                     "docno_a": docnos[a], "docno_b": docnos[b]}
             part |= {c: stack[k][a, b] for k, c in enumerate(columns)}
+            if self.explain:
+                pairs = list(zip(a.tolist(), b.tolist(), strict=True))
+                for axiom, column in zip(axioms, columns, strict=True):
+                    part[f"{column}_explanation"] = axiom.explanations(group.request, group.responses, pairs,
+                                                                       analysis=self.analysis)
             parts.append(pd.DataFrame(part))
         return pd.concat(parts, ignore_index=True)
 

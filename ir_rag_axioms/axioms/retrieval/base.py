@@ -17,6 +17,7 @@ from ir_rag_axioms.axioms.base import Axiom, ConfigurableAxiom, Item, Reads
 from ir_rag_axioms.axioms.preconditions import Precondition, apply_precondition, as_precondition, check_precondition
 from ir_rag_axioms.axioms.retrieval.statistics import ContextStatistics, StatisticsSource
 from ir_rag_axioms.axioms.utility import NopAxiom
+from ir_rag_axioms.explanation import Explanation
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 
@@ -112,6 +113,29 @@ class TermAxiom(ConfigurableAxiom):
         prefs = apply_precondition(prefs, self.active_precondition(), query, docs, request, responses)
         np.fill_diagonal(prefs, 0.0)
         return prefs + 0.0
+
+    def explain_pairs(self, request: GenerationRequest, responses: list[GenerationResponse],
+                      pairs: Sequence[tuple[int, int]]) -> list[Explanation]:
+        """The matrix entry, whether the precondition holds, and the preference before it; blank responses abstain."""
+        out = super().explain_pairs(request, responses, pairs)
+        (query,) = term_statistics([request.text], self.model)
+        docs = term_statistics([r.text for r in responses], self.model, self.needs_sentences)
+        precondition = self.active_precondition()
+        mask = precondition.mask(query, docs) if precondition is not None else None
+        core = np.asarray(self.core(query, list(docs), request, responses), dtype=np.float64)
+        terms = query_terms(query)
+        explained = []
+        for e, (i, j) in zip(out, pairs, strict=True):
+            blank = [r.id for r in (responses[i], responses[j]) if not is_analysable(r.text)]
+            details = {"terms": (docs[i].length, docs[j].length)}
+            explained.append(dataclasses.replace(
+                e, precondition=None if mask is None else bool(mask[i, j]),
+                abstention="; ".join(f"{rid}: blank or over-long response" for rid in blank) or None,
+                details=details,
+                note=f"query terms: {', '.join(terms) or '(none)'}; before the precondition "
+                     f"{precondition!r}: {core[i, j]:+.0f}" if precondition is not None else
+                     f"query terms: {', '.join(terms) or '(none)'}"))
+        return explained
 
 
 class StatisticsTermAxiom(TermAxiom):
