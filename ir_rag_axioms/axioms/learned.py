@@ -82,14 +82,16 @@ class Vote:
 
     @property
     def contribution(self) -> float:
-        """weight x preference: what this axiom adds to the score."""
+        """The weight x the preference: what this axiom adds to the score."""
         return self.weight * self.preference
 
 
 @dataclass(frozen=True)
 class LearnedDecision:
-    """A learned axiom's decision on (a, b): score = sum of the votes' contributions; preference = sign(score) if
-    |score| > threshold, else 0."""
+    """A learned decision on (a, b): score = sum of the contributions; preference = sign(score) if |score| > threshold.
+
+    The preference is 0 (abstain) otherwise.
+    """
 
     votes: tuple[Vote, ...]
     score: float
@@ -242,7 +244,8 @@ class LearnedAxiom(ConfigurableAxiom):
         s = np.asarray(scores, dtype=np.float64)
         return np.where(np.abs(s) > self.threshold, np.sign(s), 0.0) + 0.0
 
-    def votes(self, request: GenerationRequest, first: GenerationResponse, second: GenerationResponse) -> LearnedDecision:
+    def votes(self, request: GenerationRequest, first: GenerationResponse,
+              second: GenerationResponse) -> LearnedDecision:
         """The decision on (first, second) as weighted votes: P_k[first, second] x w_k per axiom (linear only)."""
         self._check_linear("votes")
         if first.id == second.id:
@@ -310,7 +313,7 @@ class LearnedAxiom(ConfigurableAxiom):
                 model.set_params(random_state=seed)
             model.fit(x, y)
             fitted = dataclasses.replace(self, estimator=model, threshold=0.0)
-        info = {"topics": len(stacks), "pairs": len(y) // 2}
+        info: dict[str, Any] = {"topics": len(stacks), "pairs": len(y) // 2}
         if decisiveness is not None:
             magnitudes = np.concatenate([np.abs(fitted.scores(s)[np.triu_indices(s.shape[1], k=1)]) for s in stacks])
             fitted = dataclasses.replace(fitted, threshold=threshold_for(magnitudes, decisiveness))
@@ -323,8 +326,9 @@ class LearnedAxiom(ConfigurableAxiom):
         self._check_linear("saving")
         from ir_rag_axioms import __version__
 
-        return {"format": FORMAT, "version": 1, "package_version": __version__, "axioms": [repr(a) for a in self.axioms],
-                "weights": list(self.weights), "threshold": self.threshold, "info": dict(self.info or {})}
+        return {"format": FORMAT, "version": 1, "package_version": __version__,
+                "axioms": [repr(a) for a in self.axioms], "weights": list(self.weights),
+                "threshold": self.threshold, "info": dict(self.info or {})}
 
     def save(self, path: str | os.PathLike) -> Path:
         """Write ``to_dict()`` as JSON to ``path`` (linear models only: they need no training data to run)."""
