@@ -144,12 +144,14 @@ def main(argv: list[str] | None = None) -> int:
           + fmt(ceiling["consistency_strict"], ceiling["consistency_strict_low"], ceiling["consistency_strict_high"]))
 
     # -- the shipped model: all crowd judgments ----------------------------------------------------------------
-    final = LearnedAxiom(axioms=tuple(every.values())).fit_stacks(stacks_of(every, matrices, len(items)), oracle)
+    final = LearnedAxiom(axioms=tuple(every.values())).fit_stacks(stacks_of(every, matrices, len(items)), oracle,
+                                                                  decisiveness=0.9)
     final = LearnedAxiom(axioms=final.axioms, weights=final.weights, threshold=final.threshold,
                          info={**(final.info or {}), "target": "CrowdOracle(utility='overall')",
                                "data": "CrowdRAG-25 (TREC RAG 2024 crowd judgments), 65 judged topics",
                                "model": "logistic regression, no intercept, C=1, both orientations of each pair"})
-    print("\n## Weights of the model fitted on all 65 topics (largest |weight| first)\n")
+    print(f"\n## Weights of the model fitted on all 65 topics (threshold {final.threshold:.4f}; largest |weight| "
+          "first)\n")
     weights = final.weights_table()
     print(weights.head(20).to_markdown(index=False, floatfmt=".3f"))
     if args.write_model:
