@@ -182,8 +182,9 @@ def test_cross_validated_predictions_come_from_models_that_did_not_see_the_topic
         for topic in fold.test_topics:
             t = topics.index(topic)
             assert np.array_equal(cv.predictions[0][t], fold.model.decide(fold.model.scores(stacks[t])))
+            train = [topics.index(u) for u in fold.train_topics]
             retrained = LearnedAxiom(axioms=(CORR1, RANDOM, LENGTH)).fit_stacks(
-                [stacks[topics.index(u)] for u in fold.train_topics], [oracle[topics.index(u)] for u in fold.train_topics])
+                [stacks[i] for i in train], [oracle[i] for i in train])
             assert retrained == fold.model
 
 
