@@ -23,7 +23,7 @@ $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet torch==2.13.0
-	$(PY) -m pip install --quiet -e ".[pyterrier,models,test,lint,ray,pisa]"
+	$(PY) -m pip install --quiet -e ".[pyterrier,models,test,lint,ray,pisa,learn]"
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -12,6 +12,7 @@ from ir_rag_axioms.analysis.features import Feature
 from ir_rag_axioms.axioms.base import Axiom, FeatureAxiom, ParsedAxiom, Reads, analyse, compare
 from ir_rag_axioms.axioms.combinators import Cascade, Conjunction, MajorityVote, Negated, Normalized, Product, Sum
 from ir_rag_axioms.axioms.generative import Generative
+from ir_rag_axioms.axioms.learned import LearnedAxiom, ResponseLength, ValueDifference
 from ir_rag_axioms.axioms.oracles import CrowdOracle, LlmRatingOracle, NuggetOracle
 from ir_rag_axioms.axioms.preconditions import LEN
 from ir_rag_axioms.axioms.registry import REGISTRY, get, names, parse, register
@@ -32,7 +33,8 @@ __version__ = "0.1.0"
 globals().update(REGISTRY)
 
 _LAZY = {"AxiomaticReranker": "ir_rag_axioms.pyterrier", "AxiomaticPreferences": "ir_rag_axioms.pyterrier",
-         "AxiomFeatures": "ir_rag_axioms.pyterrier", "MetricScorer": "ir_rag_axioms.metrics.transformer"}
+         "AxiomFeatures": "ir_rag_axioms.pyterrier",
+         "LearnedReranker": "ir_rag_axioms.pyterrier", "MetricScorer": "ir_rag_axioms.metrics.transformer"}
 
 
 def __getattr__(name: str) -> Any:
@@ -50,8 +52,9 @@ __all__ = [
     "REGISTRY", "Analysis", "AnswerRelevancy", "ArgumentTagger", "Axiom", "AxiomFeatures", "AxiomaticPreferences",
     "AxiomaticReranker", "Cascade", "Conjunction", "ContextRecall", "CrowdOracle", "Document", "Faithfulness",
     "Feature", "FeatureAxiom", "FunctionTagger", "GenerationRequest", "GenerationResponse", "Generative", "LEN",
-    "LlmJudge", "LlmRatingOracle", "MajorityVote", "MetricScorer", "Negated", "Normalized", "NuggetOracle",
-    "OfflineJudge", "ParsedAxiom", "Product", "Query", "Reads", "RubricAnswerRelevancy", "Sum", "__version__",
+    "LearnedAxiom", "LearnedReranker", "LlmJudge", "LlmRatingOracle", "MajorityVote", "MetricScorer", "Negated",
+    "Normalized", "NuggetOracle", "OfflineJudge", "ParsedAxiom", "Product", "Query", "Reads", "ResponseLength",
+    "RubricAnswerRelevancy", "Sum", "ValueDifference", "__version__",
     "analyse", "borda", "bradley_terry", "compare", "copeland", "evaluate_axioms", "evaluation_table", "get",
     "kwiksort", "majority_vote", "names", "parse", "register", *REGISTRY,
 ]

@@ -7,6 +7,7 @@ from ir_rag_axioms.axioms import (  # noqa: F401  (imported to register their ax
     correctness,
     coverage,
     generative,
+    learned,
     oracles,
     retrieval,
     utility,
