@@ -232,3 +232,41 @@ def test_kwiksort_reranker_defaults_to_a_seeded_random_pivot():
     assert KwikSortReranker(GT, pivot_selection=RandomPivotSelection(seed=3)).seed == 3
     with pytest.raises(TypeError, match="pivot_selection"):
         KwikSortReranker(GT, pivot_selection="middle")
+
+
+def test_estimator_names_are_the_learned_combination():
+    """``ScikitLearnEstimatorAxiom`` fits to a target axiom; ``EstimatorKwikSortReranker`` fits on qrels, reranks."""
+    pytest.importorskip("sklearn")
+    pytest.importorskip("pyterrier")
+    import numpy as np
+    import pandas as pd
+    import pyterrier as pt
+    from sklearn.ensemble import RandomForestClassifier
+
+    from ir_rag_axioms import GenerationRequest, GenerationResponse
+    from ir_rag_axioms.axioms.learned import LearnedAxiom, ResponseLength
+    from ir_rag_axioms.compat.axiom import ScikitLearnEstimatorAxiom
+    from ir_rag_axioms.compat.integrations.pyterrier import EstimatorKwikSortReranker
+    from ir_rag_axioms.compat.tools import MiddlePivotSelection
+
+    LENGTH = ResponseLength()  # noqa: N806  (the axioms' naming)
+    rng = np.random.default_rng(0)
+    items = [(GenerationRequest(f"q{q}", "cats"),
+              [GenerationResponse(f"d{d}", " ".join(["cat"] * int(rng.integers(3, 40)))) for d in range(4)])
+             for q in range(6)]
+    axiom = ScikitLearnEstimatorAxiom(axioms=[LENGTH], estimator=RandomForestClassifier(random_state=0))
+    assert isinstance(axiom, LearnedAxiom)
+    fitted = axiom.fit(items, LENGTH)  # learns the target axiom's preferences
+    request, responses = items[0]
+    assert np.array_equal(np.sign(fitted.preferences(request, responses)), LENGTH.preferences(request, responses))
+
+    rows = [{"qid": r.id, "query": r.text, "docno": f"{r.id}/{x.id}", "text": x.text} for r, xs in items for x in xs]
+    frame = pd.DataFrame(rows)
+    qrels = frame.assign(label=frame["text"].str.split().str.len() // 10)[["qid", "docno", "label"]]
+    reranker = EstimatorKwikSortReranker([LENGTH], pivot_selection=MiddlePivotSelection())
+    assert isinstance(reranker, pt.Estimator)
+    reranker.fit(frame, qrels)
+    out = reranker.transform(frame)
+    for _, group in out.groupby("qid"):
+        lengths = group.sort_values("rank")["text"].str.split().str.len().to_list()
+        assert lengths == sorted(lengths, reverse=True)

@@ -246,3 +246,15 @@ def test_single_response_pairs_give_an_empty_answer():
     learned = LearnedAxiom(axioms=(LENGTH,), weights=(1.0,))
     request = GenerationRequest("q", "cats")
     assert learned.preferences(request, [GenerationResponse("a", "one two")]).shape == (1, 1)
+
+
+def test_explanation_of_a_learned_decision_lists_the_weighted_votes():
+    """explain() agrees with the matrix and shows score = sum of weight x preference against the threshold."""
+    model = LearnedAxiom(axioms=(LENGTH, CORR1), weights=(2.0, -0.5), threshold=1.0)
+    request = GenerationRequest("q", "cats")
+    a = GenerationResponse("a", "Cats purr. They sleep a lot [1].")
+    b = GenerationResponse("b", "Cats.")
+    explanation = model.explain(request, a, b)
+    assert explanation.decision == model.preferences(request, [a, b])[0, 1]
+    assert len(explanation.parts) == 2 and "threshold 1" in explanation.note
+    assert "score +" in explanation.note or "score -" in explanation.note

@@ -120,9 +120,6 @@ def test_short_documents_run(name, tmp_path, data_dir, monkeypatch):
         assert repr(namespace["axiom"]).startswith("COV1(aspect_extraction='entities'")
 
 
-LEFT_TO_THE_LEARNED_COMBINATION = {"ScikitLearnEstimatorAxiom", "EstimatorKwikSortReranker"}
-
-
 @pytest.mark.shared
 @pytest.mark.parametrize("name", DOCUMENTS)
 def test_every_class_the_documents_link_exists_in_compat(name):
@@ -130,7 +127,7 @@ def test_every_class_the_documents_link_exists_in_compat(name):
     from ir_rag_axioms.compat import axiom, integrations
 
     linked = set(re.findall(r"\[`(\w+)`\]\[ir_axioms\.(?:axiom|integrations)[\w.]*\]", (SEEDS / name).read_text()))
-    missing = sorted(n for n in linked - LEFT_TO_THE_LEARNED_COMBINATION
+    missing = sorted(n for n in linked
                      if not callable(getattr(axiom, n, None)) and not callable(getattr(integrations, n, None)))
     assert not missing
 

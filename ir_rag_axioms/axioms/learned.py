@@ -23,6 +23,7 @@ import pandas as pd
 
 from ir_rag_axioms.analysis.cache import is_analysable
 from ir_rag_axioms.axioms.base import Axiom, ConfigurableAxiom, FeatureAxiom, Item, Reads
+from ir_rag_axioms.explanation import Explanation, rule_of
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 FORMAT = "ir_rag_axioms.LearnedAxiom"
@@ -243,6 +244,29 @@ class LearnedAxiom(ConfigurableAxiom):
         """P = sign(S) where |S| > threshold, else 0."""
         s = np.asarray(scores, dtype=np.float64)
         return np.where(np.abs(s) > self.threshold, np.sign(s), 0.0) + 0.0
+
+    def explain_pairs(self, request: GenerationRequest, responses: list[GenerationResponse],
+                      pairs: Sequence[tuple[int, int]]) -> list[Explanation]:
+        """The decision as the weighted votes of the axioms (score = sum_k w_k P_k against the threshold)."""
+        self._check_fitted()
+        stack = np.stack([np.asarray(a.matrix(request, responses), dtype=np.float64) for a in self.axioms])
+        scores = self.scores(stack)
+        decisions = self.decide(scores)
+        parts = [a.explain_pairs(request, responses, pairs) for a in self.axioms]
+        out = []
+        for k, (i, j) in enumerate(pairs):
+            if self.weights:
+                votes = sorted(((w * stack[m, i, j], repr(a)) for m, (a, w) in enumerate(zip(
+                    self.axioms, self.weights, strict=True)) if stack[m, i, j] != 0), key=lambda v: -abs(v[0]))
+                shown = ", ".join(f"{name} {value:+.3f}" for value, name in votes[:5])
+                more = f" and {len(votes) - 5} more" if len(votes) > 5 else ""
+                note = (f"score {scores[i, j]:+.3f} = sum of weight x preference ({shown}{more}); "
+                        f"|score| {'>' if abs(scores[i, j]) > self.threshold else '<='} threshold {self.threshold:g}")
+            else:
+                note = f"estimator score {scores[i, j]:+.3f}; threshold {self.threshold:g}"
+            out.append(Explanation(repr(self), rule_of(self), responses[i].id, responses[j].id,
+                                   float(decisions[i, j]) + 0.0, parts=tuple(p[k] for p in parts), note=note))
+        return out
 
     def votes(self, request: GenerationRequest, first: GenerationResponse,
               second: GenerationResponse) -> LearnedDecision:

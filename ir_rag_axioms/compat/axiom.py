@@ -162,6 +162,12 @@ def _cached(axiom: Axiom, path: Any = None, cache_dir: Any = None) -> Axiom:
     return Cached(axiom, path=os.fspath(path if path is not None else cache_dir))
 
 
+def _estimator(axioms: Iterable[Axiom] = (), estimator: Any = None, **keywords: Any) -> Axiom:
+    from ir_rag_axioms.axioms.learned import LearnedAxiom
+
+    return LearnedAxiom(axioms=_axioms(axioms), estimator=estimator, **keywords)
+
+
 _ARITHMETIC: dict[str, tuple[Callable[..., Axiom], str]] = {
     "SumAxiom": (lambda axioms: combinators.Sum(_axioms(axioms)), "Sum of the preferences (+)."),
     "ProductAxiom": (lambda axioms: combinators.Product(_axioms(axioms)), "Product of the preferences (*)."),
@@ -175,6 +181,8 @@ _ARITHMETIC: dict[str, tuple[Callable[..., Axiom], str]] = {
     "UniformAxiom": (lambda scalar: combinators.Uniform(scalar), "The constant preference scalar."),
     "CachedAxiom": (_cached, "axiom.cached(path): matrices kept in the persistent store at path."),
     "ParallelAxiom": (lambda axiom, n_jobs=None: Parallel(axiom, n_jobs=n_jobs), "axiom.parallel(n_jobs)."),
+    "ScikitLearnEstimatorAxiom": (_estimator, "LearnedAxiom(axioms, estimator): a classifier over the axioms' "
+                                  "preferences; fit with .fit(items, target)."),
 }
 for _name, (_build, _doc) in _ARITHMETIC.items():
     _add(_name, SpecName(_name, _build, _doc))

@@ -4,7 +4,9 @@ from ir_rag_axioms.compat.integrations.pyterrier import (
     AxiomaticExperiment,
     AxiomaticPreferences,
     AxiomaticReranker,
+    EstimatorKwikSortReranker,
     KwikSortReranker,
 )
 
-__all__ = ["AxiomaticExperiment", "AxiomaticPreferences", "AxiomaticReranker", "KwikSortReranker"]
+__all__ = ["AxiomaticExperiment", "AxiomaticPreferences", "AxiomaticReranker", "EstimatorKwikSortReranker",
+           "KwikSortReranker"]

@@ -11,6 +11,15 @@ from ir_rag_axioms.experiment import AxiomaticExperiment
 from ir_rag_axioms.pyterrier import AxiomaticPreferences, AxiomaticReranker
 
 
+def _pivot(pivot_selection: Tool | None) -> tuple[Pivot, int]:
+    """Our ``pivot`` and ``seed`` for a pivot-selection tool (default: random, seed 0, as the specification)."""
+    pivot = RandomPivotSelection() if pivot_selection is None else pivot_selection
+    if not isinstance(pivot, (MiddlePivotSelection, RandomPivotSelection)):
+        raise TypeError(f"pivot_selection must be MiddlePivotSelection() or RandomPivotSelection(), got {pivot!r}")
+    return ("random" if isinstance(pivot, RandomPivotSelection) else "middle",
+            pivot.seed if isinstance(pivot, RandomPivotSelection) else 0)
+
+
 def KwikSortReranker(  # noqa: N802  (the specification's class name)
     axiom: Axiom, pivot_selection: Tool | None = None, verbose: bool = False, **options: Any,
 ) -> AxiomaticReranker:
@@ -18,13 +27,24 @@ def KwikSortReranker(  # noqa: N802  (the specification's class name)
 
     The default pivot is the specification's, a random one (seeded per query: ``RandomPivotSelection(seed=0)``).
     """
-    pivot = RandomPivotSelection() if pivot_selection is None else pivot_selection
-    if not isinstance(pivot, (MiddlePivotSelection, RandomPivotSelection)):
-        raise TypeError(f"pivot_selection must be MiddlePivotSelection() or RandomPivotSelection(), got {pivot!r}")
-    seed = pivot.seed if isinstance(pivot, RandomPivotSelection) else 0
-    chosen: Pivot = "random" if isinstance(pivot, RandomPivotSelection) else "middle"
+    chosen, seed = _pivot(pivot_selection)
     return AxiomaticReranker(axiom, aggregation="kwiksort", pivot=chosen, seed=seed, verbose=verbose,
                              **options)
 
 
-__all__ = ["AxiomaticExperiment", "AxiomaticPreferences", "AxiomaticReranker", "KwikSortReranker"]
+def EstimatorKwikSortReranker(  # noqa: N802  (the specification's class name)
+    axioms: Any, estimator: Any = None, pivot_selection: Tool | None = None, verbose: bool = False, **options: Any,
+) -> Any:
+    """``LearnedReranker(axioms, estimator, aggregation="kwiksort")``: ``fit(topics, qrels)``, then rerank.
+
+    The default pivot is the specification's, a random one (seeded per query: ``RandomPivotSelection(seed=0)``).
+    """
+    from ir_rag_axioms.pyterrier.learned import LearnedReranker
+
+    chosen, seed = _pivot(pivot_selection)
+    return LearnedReranker(list(axioms), estimator, aggregation="kwiksort", pivot=chosen, seed=seed, verbose=verbose,
+                           **options)
+
+
+__all__ = ["AxiomaticExperiment", "AxiomaticPreferences", "AxiomaticReranker", "EstimatorKwikSortReranker",
+           "KwikSortReranker"]
