@@ -45,7 +45,7 @@ class LearnedReranker(_AxiomTransformer, pt.Estimator):
         regularization: float = 1.0,
         aggregation: str = "kwiksort",
         pivot: str = "middle",
-        seed: int = 0,
+        seed: int | None = 0,
         verbose: bool = False,
         analysis: Analysis | None = None,
         backend: Backend = "local",

@@ -11,7 +11,7 @@ from ir_rag_axioms.experiment import AxiomaticExperiment
 from ir_rag_axioms.pyterrier import AxiomaticPreferences, AxiomaticReranker
 
 
-def _pivot(pivot_selection: Tool | None) -> tuple[Pivot, int]:
+def _pivot(pivot_selection: Tool | None) -> tuple[Pivot, int | None]:
     """Our ``pivot`` and ``seed`` for a pivot-selection tool (default: random, seed 0, as the specification)."""
     pivot = RandomPivotSelection() if pivot_selection is None else pivot_selection
     if not isinstance(pivot, (MiddlePivotSelection, RandomPivotSelection)):
