@@ -94,7 +94,8 @@ class LearnedReranker(_AxiomTransformer, pt.Estimator):
         axioms = tuple(as_axioms(self.axioms))
         stacks = self._stacks(axioms, groups, self.verbose)
         self.learned = LearnedAxiom(axioms=axioms, estimator=self.estimator).fit_stacks(
-            stacks, oracle, decisiveness=self.decisiveness, regularization=self.regularization, seed=0 if self.seed is None else self.seed)
+            stacks, oracle, decisiveness=self.decisiveness, regularization=self.regularization,
+            seed=0 if self.seed is None else self.seed)
         return self
 
     def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
