@@ -16,7 +16,7 @@ from tqdm.auto import tqdm
 from ir_rag_axioms import evaluation
 from ir_rag_axioms.axioms.base import compare
 from ir_rag_axioms.axioms.learned import LearnedAxiom
-from ir_rag_axioms.datasets.crowd import utility_columns
+from ir_rag_axioms.datasets.crowd import judgment_rows
 
 
 @dataclass(frozen=True)
@@ -95,14 +95,8 @@ def judged_twice(ratings: pd.DataFrame, utility: str = "overall",
 
     Each judgment is compared as ``CrowdOracle`` compares (P(a better), P(b better)), with the same margin.
     """
-    columns = utility_columns(utility)
-    p_a = np.mean([ratings[f"{c}_p_a"].to_numpy(float) for c in columns], axis=0)
-    p_b = np.mean([ratings[f"{c}_p_b"].to_numpy(float) for c in columns], axis=0)
     seen: dict[tuple[str, str, str], list[float]] = {}
-    for topic, a, b, pa, pb in zip(ratings["query_id"].astype(str), ratings["response_a"].astype(str),
-                                   ratings["response_b"].astype(str), p_a, p_b, strict=True):
-        if a > b:
-            a, b, pa, pb = b, a, pb, pa
+    for topic, a, b, pa, pb in judgment_rows(ratings, utility):
         seen.setdefault((topic, a, b), []).append(float(compare(np.array([pa, pb]), True, margin_fraction)[0, 1]))
     return {key: (values[0], values[1]) for key, values in seen.items() if len(values) >= 2}
 

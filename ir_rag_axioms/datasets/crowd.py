@@ -6,7 +6,7 @@ As frames, judgment tables and (request, responses) items.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 import numpy as np
 import pandas as pd
@@ -140,22 +140,26 @@ def load_crowd_topics(path: PathLike | None = None) -> pd.DataFrame:
 
 
 # -- judgments -----------------------------------------------------------------------------------------
-def judgment_table(ratings: pd.DataFrame, utility: str = "overall", duplicates: str = "mean") -> Table:
-    """(topic, a, b) -> (P(a better), P(b better)), averaged over the utility's dimensions.
-
-    Repeated judgments are averaged (``"mean"``) or taken from the later row (``"last"``).
-    """
+def judgment_rows(ratings: pd.DataFrame, utility: str = "overall") -> Iterator[tuple[str, str, str, float, float]]:
+    """Each judgment as (topic, a, b, P(a better), P(b better)) with a <= b, averaged over the utility's dimensions."""
     columns = utility_columns(utility)
     for c in columns:
         if f"{c}_p_a" not in ratings or f"{c}_p_b" not in ratings:
             raise ValueError(f"the ratings frame lacks {c}_p_a / {c}_p_b for utility {utility!r}")
     p_a = np.mean([ratings[f"{c}_p_a"].to_numpy(float) for c in columns], axis=0)
     p_b = np.mean([ratings[f"{c}_p_b"].to_numpy(float) for c in columns], axis=0)
-    sums: dict[tuple[str, str, str], list[float]] = {}
     for topic, a, b, pa, pb in zip(ratings["query_id"].astype(str), ratings["response_a"].astype(str),
                                    ratings["response_b"].astype(str), p_a, p_b, strict=True):
-        if a > b:
-            a, b, pa, pb = b, a, pb, pa
+        yield (topic, a, b, float(pa), float(pb)) if a <= b else (topic, b, a, float(pb), float(pa))
+
+
+def judgment_table(ratings: pd.DataFrame, utility: str = "overall", duplicates: str = "mean") -> Table:
+    """(topic, a, b) -> (P(a better), P(b better)), averaged over the utility's dimensions.
+
+    Repeated judgments are averaged (``"mean"``) or taken from the later row (``"last"``).
+    """
+    sums: dict[tuple[str, str, str], list[float]] = {}
+    for topic, a, b, pa, pb in judgment_rows(ratings, utility):
         entry = sums.setdefault((topic, a, b), [0.0, 0.0, 0])
         if duplicates == "last":
             entry[:] = [pa, pb, 1]
