@@ -10,7 +10,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT, SHARED
 
 README = ROOT / "README.md"
