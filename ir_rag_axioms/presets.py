@@ -28,9 +28,11 @@ _ICTIR2025_RAG: dict[str, Axiom] = {
 }
 
 # The 14 GEN_ axioms of the study as published: the reference skipped LEN in GEN_TFC1, GEN_REG and GEN_aSL, and
-# its GEN_STMC2 matrix is not antisymmetric (reference behaviour, like CORR1 and CLAR2 above).
+# its GEN_STMC2 matrix is not antisymmetric and compares relative term frequencies with the length ratio (reference
+# behaviour, like CORR1 and CLAR2 above).
 _REFERENCE_MODE = {"GEN_TFC1": {"reference_preconditions": True}, "GEN_REG": {"reference_preconditions": True},
-                   "GEN_aSL": {"reference_preconditions": True}, "GEN_STMC2": {"reference_asymmetry": True}}
+                   "GEN_aSL": {"reference_preconditions": True},
+                   "GEN_STMC2": {"reference_asymmetry": True, "reference_relative_tf": True}}
 _ICTIR2025_GEN: dict[str, Axiom] = {
     name: GENERATIVE_AXIOMS[name](**_REFERENCE_MODE.get(name, {})) for name in ICTIR2025_GENERATIVE
 }

@@ -124,6 +124,12 @@ def test_stmc1_and_stmc2():
     # most similar pair (a, b); |d2| / |d1| = 4 / 2 = tf(b, d2) / tf(a, d1) = 2 / 1 -> d1 preferred
     out = prefs(R.STMC2(similarity=similarity), "a", ["a x", "b b y z", "y z"])
     assert out.tolist() == [[0, 1, 0], [-1, 0, 0], [0, 0, 0]]
+    # the reference divides each tf by its length before comparing with |d2| / |d1|: 2 ~ (2 / 4) / (1 / 2) fails, while
+    # "b b b b" (4 / 4) / (1 / 2) = 2 passes (but not our documented rule: 4 / 1 vs 2)
+    reference = R.STMC2(similarity=similarity, reference_asymmetry=True, reference_relative_tf=True)
+    assert prefs(reference, "a", ["a x", "b b y z", "y z"]).tolist() == [[0, 0, 0], [0, 0, 0], [0, 0, 0]]
+    assert prefs(reference, "a", ["a x", "b b b b"]).tolist() == [[0, 1], [-1, 0]]
+    assert prefs(R.STMC2(similarity=similarity), "a", ["a x", "b b b b"]).tolist() == [[0, 0], [0, 0]]
 
 
 def test_proximity_axioms():

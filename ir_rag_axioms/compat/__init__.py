@@ -3,8 +3,9 @@
 Change ``ir_axioms`` to ``ir_rag_axioms.compat`` in an import and the example runs: ``compat.axiom``, ``compat.model``,
 ``compat.precondition``, ``compat.tools``, ``compat.integrations`` (and ``compat.integrations.pyterrier``). Names
 build our axioms with the reference's behaviours (CLAR2 and CORR1 directions, preconditions skipped where it skipped
-them, STMC2's asymmetry, the crowd oracle keeping the later of two judgments) and accept its keywords
-(``language_name``, ``utility_type``, ``assignments_path``, tool objects). Our own namespace keeps its defaults.
+them, STMC2's asymmetry and relative term frequencies, the crowd oracle keeping the later of two judgments) and accept
+its keywords (``language_name``, ``utility_type``, ``assignments_path``, tool objects). Our own namespace keeps its
+defaults.
 """
 
 from ir_rag_axioms.compat import axiom, integrations, model, precondition, tools

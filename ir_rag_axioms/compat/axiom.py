@@ -6,7 +6,7 @@ with the specification's keywords returns our axiom, configured as the reference
 - CORR1 and CLAR2 prefer fewer citing sentences and lower Flesch reading ease (``higher_is_better=False``);
 - TFC1, TFC3, REG, ANTI-REG, aSL, ArgUC, QTArg and QTPArg (and their GEN_ forms) skip their length precondition
   (``reference_preconditions=True``); STMC2 returns the reference's raw, not antisymmetric answer
-  (``reference_asymmetry=True``);
+  (``reference_asymmetry=True``) and divides its term frequencies by the length twice (``reference_relative_tf=True``);
 - the crowd oracle keeps the later of two judgments of a pair (``duplicates="last"``).
 
 Keywords: ``language_name`` is our ``spacy_model`` (``model`` for term axioms); tool objects from ``compat.tools``
@@ -29,7 +29,7 @@ from ir_rag_axioms.axioms.wrappers import Cached, Parallel
 from ir_rag_axioms.compat import tools
 
 # The reference's behaviours by our parameter (set where the axiom has the parameter).
-_REFERENCE_FLAGS = {"reference_preconditions": True, "reference_asymmetry": True}
+_REFERENCE_FLAGS = {"reference_preconditions": True, "reference_asymmetry": True, "reference_relative_tf": True}
 _REFERENCE_DIRECTIONS = {"CORR1": {"higher_is_better": False}, "CLAR2": {"higher_is_better": False}}
 
 

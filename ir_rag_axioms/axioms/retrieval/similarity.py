@@ -52,14 +52,17 @@ class Stmc2Axiom(TermAxiom):
     """STMC2: prefer the document whose length ratio matches the tf ratio of the most similar term pair.
 
     For the most similar (query term t, non-query term t') pair(s) of both documents, prefer d1 if |d2| / |d1| ~
-    tf(t', d2) / tf(t, d1) for all.
+    tf(t', d2) / tf(t, d1) for all (equivalently: tf(t', d2) / |d2| ~ tf(t, d1) / |d1|, as documented).
     """
 
     name: ClassVar[str] = "STMC2"
     margin_fraction: float = 0.2
     similarity: TermSimilarity = WordNetTermSimilarity()
     reference_asymmetry: bool = False
-    """Return the reference's raw answer per ordered pair (not antisymmetric; diagonal may be 1)."""
+    """Return the reference's raw answer per ordered pair (not antisymmetric; its diagonal may be 1, ours stays 0)."""
+    reference_relative_tf: bool = False
+    """Compare |d2| / |d1| with the ratio of *relative* frequencies (tf / |d|), as the reference does: it divides by
+    the lengths twice, so in effect (|d2| / |d1|)^2 ~ tf(t', d2) / tf(t, d1) (a bug; 100 % of its GEN_STMC2 entries)."""
 
     prefetch = Stmc1Axiom.prefetch
 
@@ -91,13 +94,20 @@ class Stmc2Axiom(TermAxiom):
         best = np.flatnonzero(np.isclose(sims.ravel(), sims.max(), rtol=1e-9, atol=1e-12))
         pairs = [(terms[k // len(others)], others[k % len(others)]) for k in best]
         m = self.margin_fraction
+        # tf(t', d2) / tf(t, d1) is compared with |d2| / |d1|; the reference divides each tf by its length first.
+        scale1, scale2 = (d1.length, d2.length) if self.reference_relative_tf else (1, 1)
 
         def similar(x: float, y: float) -> bool:
             return bool(within_margin(x, y, m))
 
-        if all(d1.tf(t) and similar(d2.length / d1.length, d2.tf(o) / d1.tf(t)) for t, o in pairs):
+        def ratio(tf_other: int, scale_other: int, tf_query: int, scale_query: int) -> float:
+            return (tf_other / scale_other) / (tf_query / scale_query)
+
+        if all(d1.tf(t) and similar(d2.length / d1.length, ratio(d2.tf(o), scale2, d1.tf(t), scale1))
+               for t, o in pairs):
             return 1.0
-        if all(d2.tf(t) and similar(d1.length / d2.length, d1.tf(o) / d2.tf(t)) for t, o in pairs):
+        if all(d2.tf(t) and similar(d1.length / d2.length, ratio(d1.tf(o), scale1, d2.tf(t), scale2))
+               for t, o in pairs):
             return -1.0
         return 0.0
 
