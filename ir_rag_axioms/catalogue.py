@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Any
 
 from ir_rag_axioms.explanation import citation_of, rule_of
@@ -64,3 +65,58 @@ def catalogue() -> list[dict[str, Any]]:
 def _plain(value: Any) -> Any:
     """A JSON-friendly default: numbers, strings, booleans and None as they are, anything else as its repr."""
     return value if value is None or isinstance(value, (bool, int, float, str)) else repr(value)
+
+
+RAG_DIMENSIONS = ("coherence", "coverage", "consistency", "correctness", "clarity")
+"""The utility dimensions of the RAG axioms (Merker et al., ICTIR 2025)."""
+
+
+def markdown(entries: list[dict[str, Any]] | None = None) -> str:
+    """The catalogue as Markdown (the README's tables, printed by ``ir-rag-axioms list --markdown``).
+
+    Without ``entries``: every axiom of the package (axioms registered outside it are left out). Two tables: the RAG
+    axioms with the parameters the ICTIR 2025 preset changes, and every other registered axiom;
+    the GEN_ axioms share one row (each is the retrieval axiom of the same name, request = query, response =
+    document, with its defaults).
+    """
+    from ir_rag_axioms.presets import ICTIR2025
+
+    if entries is None:  # the package's own axioms, not those a session registered
+        entries = [e for e in catalogue() if e["dimension"] != "user-defined"]
+    rag = sorted((e for e in entries if e["dimension"] in RAG_DIMENSIONS),
+                 key=lambda e: RAG_DIMENSIONS.index(e["dimension"]))  # stable: registration order within one
+    generative = [e for e in entries if e["dimension"] == DIMENSIONS["generative"]]
+    other = [e for e in entries if e not in rag and e not in generative]
+    lines = ["| axiom | dimension | rule | defaults | ICTIR 2025 preset | citation |", "|---|---|---|---|---|---|"]
+    for entry in rag:
+        preset = ICTIR2025.get(entry["name"])
+        changed = {} if preset is None else {
+            k: _plain(v) for k, v in defaults_of(preset).items() if _plain(v) != entry["defaults"].get(k)}
+        lines.append(_row(entry["name"], entry["dimension"], _rule(entry), _arguments(entry["defaults"]),
+                          _arguments(changed) if preset is not None else "", entry["citation"]))
+    lines += ["", "| axiom | dimension | rule | defaults | citation |", "|---|---|---|---|---|"]
+    for entry in other:
+        lines.append(_row(entry["name"], entry["dimension"], _rule(entry), _arguments(entry["defaults"]),
+                          entry["citation"]))
+    if generative:
+        names = ", ".join(e["name"] for e in generative)
+        lines.append(_row(names, "generative", "the retrieval axiom of the same name on responses (request = query, "
+                          "response = document)", "as the retrieval axiom", ""))
+    return "\n".join(lines) + "\n"
+
+
+def _rule(entry: dict[str, Any]) -> str:
+    """The rule without the leading ``NAME:``, citations in brackets and reST literals."""
+    text = re.sub(rf"^{re.escape(entry['name'])}\s*:\s*", "", entry["rule"])
+    text = re.sub(r"\s*\[[^\[\]]*\d{4}[^\[\]]*\]", "", text)
+    return text.replace("``", "`")
+
+
+def _arguments(values: dict[str, Any]) -> str:
+    """Keyword arguments as they would be written in Python: ``margin_fraction=0.1, spacy_model='en_core_web_sm'``."""
+    return ", ".join(f"{k}={v!r}" for k, v in values.items())
+
+
+def _row(*cells: str) -> str:
+    """One Markdown table row; pipes inside a cell are escaped."""
+    return "| " + " | ".join(" ".join(str(c).split()).replace("|", "\\|") or " " for c in cells) + " |"

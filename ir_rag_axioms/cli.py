@@ -226,6 +226,11 @@ def list_axioms(args: argparse.Namespace) -> int:
     from ir_rag_axioms.catalogue import catalogue
 
     entries = catalogue()
+    if args.markdown:
+        from ir_rag_axioms.catalogue import markdown
+
+        print(markdown(entries), end="")
+        return 0
     if args.json:
         print(json.dumps(entries, indent=1))
         return 0
@@ -499,6 +504,7 @@ def build_parser() -> argparse.ArgumentParser:
     ls = sub.add_parser("list", help="the axiom catalogue: name, dimension, rule (-v: defaults, citation)")
     ls.add_argument("-v", "--verbose", action="store_true", help="also the full rule, defaults and citation")
     ls.add_argument("--json", action="store_true", help="the catalogue as JSON")
+    ls.add_argument("--markdown", action="store_true", help="the catalogue as the README's Markdown tables")
     ls.set_defaults(func=list_axioms)
     ex = sub.add_parser("explain", help="an axiom's rule, parameters, direction and citation; or its decision on a "
                         "pair (--pair A B --input FILE)")

@@ -14,6 +14,9 @@ from conftest import ROOT, SHARED
 
 README = ROOT / "README.md"
 BLOCK = re.compile(r"^```(\w+)\n(.*?)^```", re.S | re.M)
+PRINTS = re.compile(r"^```python\n.*?^```\nprints\n```text\n(.*?)^```", re.S | re.M)
+"""A Python block followed by ``prints`` and the output it shows."""
+CATALOGUE = re.compile(r"<!-- catalogue: start[^\n]*-->\n(.*?)<!-- catalogue: end -->", re.S)
 QUICK = {"evaluate": ["--topics", "3"]}
 """Options appended to slow commands so the test stays short (the README's own command evaluates every topic)."""
 
@@ -42,6 +45,7 @@ def workdir(tmp_path: Path) -> Path:
         pytest.skip(f"{SHARED} is not available")
     (tmp_path / "shared").symlink_to(SHARED)
     (tmp_path / "repo").mkdir()
+    (tmp_path / "repo" / "examples").symlink_to(ROOT / "examples")  # the commands' examples/requests.jsonl
     return tmp_path / "repo"
 
 
@@ -52,7 +56,28 @@ def _run(argv: list[str], cwd: Path) -> subprocess.CompletedProcess:
 
 def test_the_readme_has_the_blocks_this_test_runs() -> None:
     assert len(blocks(("python",))) >= 5
-    assert [c[0] for c in commands()] == ["demo", "list", "compare", "evaluate", "evaluate"]
+    assert [c[0] for c in commands()] == ["demo", "list", "explain", "explain", "preferences", "rerank", "compare",
+                                          "evaluate", "evaluate", "evaluate"]
+    assert len(PRINTS.findall(README.read_text())) >= 2  # the quick start and the explanation show their output
+
+
+def test_the_readme_catalogue_is_the_catalogue() -> None:
+    from ir_rag_axioms.catalogue import catalogue, markdown
+
+    found = CATALOGUE.findall(README.read_text())
+    assert len(found) == 1, "README: one block between <!-- catalogue: start --> and <!-- catalogue: end -->"
+    assert found[0] == markdown(), "README catalogue out of date: paste `ir-rag-axioms list --markdown` over it"
+    rows = [line for line in found[0].splitlines() if line.startswith("| ") and not line.startswith("| axiom |")]
+    listed = {name.strip() for row in rows for name in row.split(" | ")[0][2:].split(",")}
+    assert {e["name"] for e in catalogue() if e["dimension"] != "user-defined"} <= listed  # every axiom is there
+
+
+def test_the_readme_cites_this_version() -> None:
+    from ir_rag_axioms import __version__
+
+    bibtex = blocks(("bibtex",))
+    assert len(bibtex) == 1 and "Axioms for Retrieval-Augmented Generation" in bibtex[0]
+    assert f"version = {{{__version__}}}" in bibtex[0]
 
 
 @pytest.mark.shared
@@ -67,6 +92,8 @@ def test_every_python_block_runs(workdir: Path) -> None:
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert done.stdout.count("--- block") == len(codes)
     assert "axioms" in done.stdout and "bm25-gpt" in done.stdout
+    for shown in PRINTS.findall(README.read_text()):  # the output the README shows is what the block prints
+        assert shown in done.stdout, shown
 
 
 @pytest.mark.shared
