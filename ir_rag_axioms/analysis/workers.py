@@ -114,7 +114,8 @@ def feature_values(model: str, features: Sequence[Feature], texts: Sequence[str]
                    workers: int) -> list[tuple[Any, ...]]:
     """For each text, the values of ``features`` from one parse with the union of their needs, in worker processes."""
     load_spacy(model)  # load before forking, so that workers inherit the pipeline
-    size = max(MIN_TEXTS_PER_WORKER, -(-len(texts) // (4 * workers)))
+    rounds = max(1, min(4, len(texts) // (workers * MIN_TEXTS_PER_WORKER)))  # up to 4 shards per worker
+    size = -(-len(texts) // (workers * rounds))  # equal shards: 20 texts on 2 workers are 10 + 10, not 8 + 8 + 4
     futures = [_pool(workers).submit(_feature_shard, model, tuple(features), list(s), batch_size)
                for s in _shards(texts, size)]
     return [values for future in futures for values in future.result()]
