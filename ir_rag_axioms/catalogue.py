@@ -43,10 +43,11 @@ def describe(name: str) -> dict[str, Any]:
     from ir_rag_axioms.axioms.registry import get
 
     axiom = get(name)
-    if isinstance(axiom, Generative):  # the wrapped retrieval axiom's rule, parameters and citation
+    if isinstance(axiom, Generative):  # the wrapped retrieval axiom's rule and parameters; the adaptation's citation
         entry = describe(axiom.axiom.label)
         return entry | {"name": name, "dimension": dimension_of(axiom),
-                        "rule": f"{name}: {entry['rule']} (request = query, response = document)"}
+                        "rule": f"{name}: {entry['rule']} (request = query, response = document)",
+                        "citation": citation_of(axiom)}
     direction = None
     if isinstance(axiom, FeatureAxiom):
         direction = "higher is better" if axiom.prefers_higher() else "lower is better"
@@ -101,7 +102,7 @@ def markdown(entries: list[dict[str, Any]] | None = None) -> str:
     if generative:
         names = ", ".join(e["name"] for e in generative)
         lines.append(_row(names, "generative", "the retrieval axiom of the same name on responses (request = query, "
-                          "response = document)", "as the retrieval axiom", ""))
+                          "response = document)", "as the retrieval axiom", generative[0]["citation"]))
     return "\n".join(lines) + "\n"
 
 

@@ -39,6 +39,9 @@ def test_list_table_and_json(capsys):
     assert entries["CONS2"]["citation"] == "Merker et al., 2025"
     assert entries["COH1"]["direction"] == "lower is better"
     assert entries["GEN_TFC1"]["dimension"].startswith("generative")
+    assert entries["TFC1"]["citation"] == "Fang et al., 2004" and entries["LB1"]["citation"] == "Lv and Zhai, 2011"
+    assert entries["GEN_TFC1"]["citation"] == "Merker et al., 2025"  # the adaptation; the rule keeps TFC1's source
+    assert "[Fang et al., 2004]" in entries["GEN_TFC1"]["rule"] and entries["RANDOM"]["citation"] == ""
     assert cli.main(["list", "-v"]) == 0
     assert "    defaults: margin_fraction=0.1, higher_is_better=True, use_stemmer=False" in capsys.readouterr().out
 

@@ -27,7 +27,7 @@ from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 
 class Generative(ConfigurableAxiom, kw_only=False):
-    """GEN_X: the retrieval axiom X with the request as query and each response as document."""
+    """GEN_X: the retrieval axiom X with the request as query and each response as document [Merker et al., 2025]."""
 
     axiom: ConfigurableAxiom
 

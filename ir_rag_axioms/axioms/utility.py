@@ -16,7 +16,10 @@ from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 @register
 class OriginalAxiom(ConfigurableAxiom):
-    """ORIG: prefer the better (lower) original rank where both ranks are known, else the higher score; else 0."""
+    """ORIG: prefer the better (lower) original rank where both ranks are known, else the higher score; else 0.
+
+    [Hagen et al., 2016]
+    """
 
     name: ClassVar[str] = "ORIG"
 
@@ -136,6 +139,8 @@ class OracleAxiom(ConfigurableAxiom):
     """ORACLE: prefer the response with the higher relevance label in the qrels; unjudged responses abstain.
 
     Not registered (its qrels are data, not a parseable parameter): build it with ``OracleAxiom(qrels=...)``.
+
+    [Bondarenko et al., 2022]
     """
 
     name: ClassVar[str] = "ORACLE"

@@ -102,7 +102,7 @@ class _ArgumentAxiom(TermAxiom):
 
 @register
 class ArgumentativeUnitsCountAxiom(_ArgumentAxiom):
-    """ArgUC: prefer the document with more argumentative units."""
+    """ArgUC: prefer the document with more argumentative units [Bondarenko et al., 2022]."""
 
     name: ClassVar[str] = "ArgUC"
 
@@ -113,7 +113,7 @@ class ArgumentativeUnitsCountAxiom(_ArgumentAxiom):
 
 @register
 class QueryTermOccurrenceInArgumentativeUnitsAxiom(_ArgumentAxiom):
-    """QTArg: prefer more occurrences of query terms inside argumentative units."""
+    """QTArg: prefer more occurrences of query terms inside argumentative units [Bondarenko et al., 2022]."""
 
     name: ClassVar[str] = "QTArg"
 
@@ -126,7 +126,10 @@ class QueryTermOccurrenceInArgumentativeUnitsAxiom(_ArgumentAxiom):
 
 @register
 class QueryTermPositionInArgumentativeUnitsAxiom(_ArgumentAxiom):
-    """QTPArg: prefer the smaller mean over query terms of the first in-unit position (penalty if not in a unit)."""
+    """QTPArg: prefer the smaller mean over query terms of the first in-unit position (penalty if not in a unit).
+
+    [Bondarenko et al., 2022]
+    """
 
     name: ClassVar[str] = "QTPArg"
     penalty: float | None = 100000

@@ -13,7 +13,10 @@ from ir_rag_axioms.axioms.retrieval.base import TermAxiom, lengths, points_matri
 
 @register
 class Lnc1Axiom(TermAxiom):
-    """LNC1: if every query term's relative tf is equal within the margin, prefer the shorter document."""
+    """LNC1: if every query term's relative tf is equal within the margin, prefer the shorter document.
+
+    [Fang et al., 2004]
+    """
 
     name: ClassVar[str] = "LNC1"
     margin_fraction: float = 0.1
@@ -28,7 +31,10 @@ class Lnc1Axiom(TermAxiom):
 
 @register
 class TfLncAxiom(TermAxiom):
-    """TF-LNC: per query term t, if |d1| - tf(t,d1) = |d2| - tf(t,d2), the document with more t earns a point."""
+    """TF-LNC: per query term t, if |d1| - tf(t,d1) = |d2| - tf(t,d2), the document with more t earns a point.
+
+    [Fang et al., 2004]
+    """
 
     name: ClassVar[str] = "TF_LNC"
 

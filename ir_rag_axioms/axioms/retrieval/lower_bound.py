@@ -16,7 +16,7 @@ from ir_rag_axioms.axioms.retrieval.statistics import RetrievalScores, Statistic
 class Lb1Axiom(StatisticsTermAxiom):
     """LB1: prefer the document containing query terms the other lacks.
 
-    Only if retrieval scores are equal within the margin.
+    Only if retrieval scores are equal within the margin [Lv and Zhai, 2011].
     """
 
     name: ClassVar[str] = "LB1"

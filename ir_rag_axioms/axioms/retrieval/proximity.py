@@ -63,7 +63,10 @@ class _PairwiseProximity(TermAxiom):
 
 @register
 class Prox1Axiom(_PairwiseProximity):
-    """PROX1: same query terms (>= 2) in both; prefer the smaller sum over term pairs of |first(t) - first(t')|."""
+    """PROX1: same query terms (>= 2) in both; prefer the smaller sum over term pairs of |first(t) - first(t')|.
+
+    [Hagen et al., 2016]
+    """
 
     name: ClassVar[str] = "PROX1"
 
@@ -74,7 +77,10 @@ class Prox1Axiom(_PairwiseProximity):
 
 @register
 class Prox2Axiom(_PairwiseProximity):
-    """PROX2: same query terms (>= 2) in both; prefer the smaller sum of first-occurrence positions."""
+    """PROX2: same query terms (>= 2) in both; prefer the smaller sum of first-occurrence positions.
+
+    [Hagen et al., 2016]
+    """
 
     name: ClassVar[str] = "PROX2"
 
@@ -87,7 +93,7 @@ class Prox2Axiom(_PairwiseProximity):
 class Prox3Axiom(_PairwiseProximity):
     """PROX3: prefer the earlier first occurrence of the query term sequence as a phrase.
 
-    Both documents contain the same query terms (>= 2).
+    Both documents contain the same query terms (>= 2) [Hagen et al., 2016].
     """
 
     name: ClassVar[str] = "PROX3"
@@ -108,7 +114,7 @@ class Prox3Axiom(_PairwiseProximity):
 class Prox4Axiom(TermAxiom):
     """PROX4: prefer fewer non-query words in the closest grouping, then more such groupings.
 
-    Both documents contain all query terms.
+    Both documents contain all query terms [Hagen et al., 2016].
     """
 
     name: ClassVar[str] = "PROX4"
@@ -140,7 +146,7 @@ class Prox5Axiom(_PairwiseProximity):
     """PROX5: prefer the smaller mean span covering all query terms around each query term occurrence.
 
     Both documents contain all query terms; the mean is over query term occurrences, of the shortest span covering all
-    query terms around it.
+    query terms around it [Hagen et al., 2016].
     """
 
     name: ClassVar[str] = "PROX5"

@@ -18,7 +18,10 @@ from ir_rag_axioms.axioms.utility import NopAxiom
 
 @register
 class RegAxiom(TermAxiom):
-    """REG: prefer more occurrences (relative tf) of the query term(s) least similar on average to all query terms."""
+    """REG: prefer more occurrences (relative tf) of the query term(s) least similar on average to all query terms.
+
+    [Zheng and Fang, 2010]
+    """
 
     name: ClassVar[str] = "REG"
     anti: ClassVar[bool] = False
@@ -55,7 +58,7 @@ class RegAxiom(TermAxiom):
 
 @register
 class AntiRegAxiom(RegAxiom):
-    """ANTI-REG: as REG, for the query term most similar on average to the query terms."""
+    """ANTI-REG: as REG, for the query term most similar on average to the query terms [Hagen et al., 2016]."""
 
     name: ClassVar[str] = "ANTI_REG"
     anti: ClassVar[bool] = True
@@ -66,7 +69,8 @@ class AspectRegAxiom(StatisticsTermAxiom):
     """ASPECT_REG: with equally discriminative query terms, prefer the document covering more query aspects.
 
     Aspects (Zheng and Fang 2010): the connected groups of query terms with similarity >= ``aspect_similarity``;
-    applies only if all query term idfs are within ``margin_fraction`` of each other (else no preference).
+    applies only if all query term idfs are within ``margin_fraction`` of each other (else no preference)
+    [Zheng and Fang, 2010].
     """
 
     name: ClassVar[str] = "ASPECT_REG"
@@ -119,7 +123,7 @@ class AspectRegAxiom(StatisticsTermAxiom):
 
 @register
 class AndAxiom(TermAxiom):
-    """AND: prefer the document that contains all query terms."""
+    """AND: prefer the document that contains all query terms [Wu and Fang, 2012]."""
 
     name: ClassVar[str] = "AND"
 
@@ -131,7 +135,7 @@ class AndAxiom(TermAxiom):
 
 @register
 class LenAndAxiom(AndAxiom):
-    """LEN-AND: AND with the LEN precondition."""
+    """LEN-AND: AND with the LEN precondition [Wu and Fang, 2012]."""
 
     name: ClassVar[str] = "LEN_AND"
     precondition: Precondition | NopAxiom | None = LEN()
@@ -139,7 +143,7 @@ class LenAndAxiom(AndAxiom):
 
 @register
 class ModifiedAndAxiom(TermAxiom):
-    """M-AND: prefer the document that contains more distinct query terms."""
+    """M-AND: prefer the document that contains more distinct query terms [Wu and Fang, 2012]."""
 
     name: ClassVar[str] = "M_AND"
 
@@ -151,7 +155,7 @@ class ModifiedAndAxiom(TermAxiom):
 
 @register
 class LenModifiedAndAxiom(ModifiedAndAxiom):
-    """LEN-M-AND: M-AND with the LEN precondition."""
+    """LEN-M-AND: M-AND with the LEN precondition [Wu and Fang, 2012]."""
 
     name: ClassVar[str] = "LEN_M_AND"
     precondition: Precondition | NopAxiom | None = LEN()
@@ -159,7 +163,10 @@ class LenModifiedAndAxiom(ModifiedAndAxiom):
 
 @register
 class DivAxiom(TermAxiom):
-    """DIV: prefer the lower vocabulary overlap with the query, Jaccard |q & d| / |q | d|."""
+    """DIV: prefer the lower vocabulary overlap with the query, Jaccard |q & d| / |q | d|.
+
+    [Gollapudi and Sharma, 2009]
+    """
 
     name: ClassVar[str] = "DIV"
 
@@ -172,7 +179,7 @@ class DivAxiom(TermAxiom):
 
 @register
 class LenDivAxiom(DivAxiom):
-    """LEN-DIV: DIV with the LEN precondition."""
+    """LEN-DIV: DIV with the LEN precondition [Gollapudi and Sharma, 2009]."""
 
     name: ClassVar[str] = "LEN_DIV"
     precondition: Precondition | NopAxiom | None = LEN()

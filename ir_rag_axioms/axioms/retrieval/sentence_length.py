@@ -16,7 +16,10 @@ from ir_rag_axioms.axioms.utility import NopAxiom
 
 @register
 class AverageSentenceLengthAxiom(TermAxiom):
-    """aSL: prefer the document whose mean sentence length (terms per sentence) lies in [min, max] over one outside."""
+    """aSL: prefer the document whose mean sentence length (terms per sentence) lies in [min, max] over one outside.
+
+    [Bondarenko et al., 2022]
+    """
 
     name: ClassVar[str] = "aSL"
     needs_sentences: ClassVar[bool] = True

@@ -18,7 +18,7 @@ from ir_rag_axioms.axioms.retrieval.base import TermAxiom, query_terms
 class Stmc1Axiom(TermAxiom):
     """STMC1: prefer the higher mean similarity of query terms and document terms.
 
-    sim(t, t') over distinct query terms t and distinct document terms t'.
+    sim(t, t') over distinct query terms t and distinct document terms t' [Fang and Zhai, 2006].
     """
 
     name: ClassVar[str] = "STMC1"
@@ -52,7 +52,8 @@ class Stmc2Axiom(TermAxiom):
     """STMC2: prefer the document whose length ratio matches the tf ratio of the most similar term pair.
 
     For the most similar (query term t, non-query term t') pair(s) of both documents, prefer d1 if |d2| / |d1| ~
-    tf(t', d2) / tf(t, d1) for all (equivalently: tf(t', d2) / |d2| ~ tf(t, d1) / |d1|, as documented).
+    tf(t', d2) / tf(t, d1) for all (equivalently: tf(t', d2) / |d2| ~ tf(t, d1) / |d1|, as documented)
+    [Fang and Zhai, 2006].
     """
 
     name: ClassVar[str] = "STMC2"

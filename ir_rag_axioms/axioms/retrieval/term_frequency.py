@@ -16,7 +16,10 @@ from ir_rag_axioms.axioms.utility import NopAxiom
 
 @register
 class Tfc1Axiom(TermAxiom):
-    """TFC1: prefer more query term occurrences, sum_t tf(t, d) / |d|, within a relative margin (LEN precondition)."""
+    """TFC1: prefer more query term occurrences, sum_t tf(t, d) / |d|, within a relative margin (LEN precondition).
+
+    [Fang et al., 2004]
+    """
 
     name: ClassVar[str] = "TFC1"
     margin_fraction: float = 0.1
@@ -43,7 +46,7 @@ class Tfc3Axiom(StatisticsTermAxiom):
     """TFC3: prefer the document covering more distinct query terms of equal idf at equal total tf.
 
     For query term pairs with idf equal within the margin, d1 earns a point if tf(t1,d2) = tf(t1,d1) + tf(t2,d1),
-    tf(t2,d2) = 0, tf(t1,d1), tf(t2,d1) > 0.
+    tf(t2,d2) = 0, tf(t1,d1), tf(t2,d1) > 0 [Fang et al., 2011].
     """
 
     name: ClassVar[str] = "TFC3"
@@ -73,7 +76,7 @@ class Tfc3Axiom(StatisticsTermAxiom):
 class ModifiedTdcAxiom(StatisticsTermAxiom):
     """M-TDC: at equal total query tf, prefer more occurrences of the rarer query term.
 
-    Per query term pair with idf(t1) > idf(t2) (beyond the margin), a point for more t1 occurrences.
+    Per query term pair with idf(t1) > idf(t2) (beyond the margin), a point for more t1 occurrences [Shi et al., 2005].
     """
 
     name: ClassVar[str] = "M_TDC"
@@ -98,7 +101,7 @@ class ModifiedTdcAxiom(StatisticsTermAxiom):
 
 @register
 class LenModifiedTdcAxiom(ModifiedTdcAxiom):
-    """LEN-M-TDC: M-TDC with the LEN precondition."""
+    """LEN-M-TDC: M-TDC with the LEN precondition [Shi et al., 2005]."""
 
     name: ClassVar[str] = "LEN_M_TDC"
     precondition: Precondition | NopAxiom | None = LEN()
