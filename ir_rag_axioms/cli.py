@@ -552,6 +552,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv and argv[0] == "demo":
         return demo(argv[1:])
     args = build_parser().parse_args(argv)
+    if getattr(args, "quiet", False):  # every bar, also those of the analysis (spaCy, encoder) and its workers
+        os.environ["TQDM_DISABLE"] = "1"
     from ir_rag_axioms.analysis.resources import ToolUnavailableError
     from ir_rag_axioms.datasets.files import DataFileError
 

@@ -143,3 +143,17 @@ def test_rerank_errors(requests_file, tmp_path, capsys):
     assert "--weights gives 2 weights for 1 axioms" in capsys.readouterr().err
     assert cli.main(["rerank", "--input", str(tmp_path / "none.jsonl")]) == 2
     assert "none.jsonl" in capsys.readouterr().err
+
+
+def test_quiet_silences_every_progress_bar(requests_file, tmp_path, monkeypatch):
+    """--quiet turns off the analysis' own bars too (spaCy and encoder work of 500+ texts), not only the command's."""
+    from ir_rag_axioms.analysis import workers
+
+    monkeypatch.setenv("TQDM_DISABLE", "")  # recorded, so the "1" that --quiet sets is undone after the test
+    texts = range(600)
+    out = tmp_path / "run.txt"
+    assert cli.main(["rerank", "--axioms", "CONS2", "--input", str(requests_file), "--output", str(out)]) == 0
+    assert workers._progress(texts, 600, "spaCy") is not texts  # without --quiet: a bar
+    assert cli.main(["rerank", "--axioms", "CONS2", "--input", str(requests_file), "--output", str(out),
+                     "--quiet"]) == 0
+    assert workers._progress(texts, 600, "spaCy") is texts  # with --quiet: none

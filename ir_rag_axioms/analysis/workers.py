@@ -135,7 +135,7 @@ def _feature_shard(model: str, features: tuple[Feature, ...], texts: list[str], 
 def _progress(iterable: Any, total: int, desc: str) -> Any:
     from ir_rag_axioms.analysis.cache import PROGRESS_MIN_ITEMS
 
-    if total < PROGRESS_MIN_ITEMS:
+    if total < PROGRESS_MIN_ITEMS or os.environ.get("TQDM_DISABLE"):  # read now: tqdm reads it only on import
         return iterable
     from tqdm.auto import tqdm
 
