@@ -76,9 +76,9 @@ def max_text_chars() -> int:
     return env_int(MAX_TEXT_CHARS_ENV, 200_000, minimum=1)
 
 
-def torch_threads() -> int:
-    """$IR_RAG_AXIOMS_TORCH_THREADS (default 1; 0: leave torch's setting)."""
-    return env_int(TORCH_THREADS_ENV, 1, minimum=0)
+def torch_threads(default: int = 1) -> int:
+    """$IR_RAG_AXIOMS_TORCH_THREADS (unset: ``default``; 0: leave torch's setting)."""
+    return env_int(TORCH_THREADS_ENV, default, minimum=0)
 
 
 def languagetool_url() -> str | None:

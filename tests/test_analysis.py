@@ -67,15 +67,22 @@ def test_bounded_analysis_evicts_least_recently_used_texts_and_gives_the_same_ma
 
 def test_two_workers_give_identical_matrices(axioms, demo, reference, monkeypatch):
     monkeypatch.setattr(workers, "MIN_TEXTS_PER_WORKER", 1)  # use the pools even for the small demo sample
-    monkeypatch.setattr(workers, "MIN_BATCHES_PER_WORKER", 1)
-    monkeypatch.setattr("ir_rag_axioms.analysis.cache.EMBEDDING_BATCH", 4)  # several batches to share out
-    calls = []
-    original = workers._pool
+    monkeypatch.setattr("ir_rag_axioms.analysis.cache.EMBEDDING_BATCH", 4)  # several batches, on 2 torch threads
+    calls, threads = [], []
+    original, encode_batches = workers._pool, workers._encode_batches
     monkeypatch.setattr(workers, "_pool", lambda n: calls.append(n) or original(n))
+
+    def counted(model, batches, threads_wanted=1):
+        threads.append(threads_wanted)
+        return encode_batches(model, batches, threads_wanted)
+
+    monkeypatch.setattr(workers, "_encode_batches", lambda model, batches, threads=1: counted(model, batches, threads))
     single = matrices(axioms, demo, Analysis(workers=1, store=None))
-    assert not calls
+    assert not calls and set(threads) == {1}
+    threads.clear()
     assert_same(matrices(axioms, demo, Analysis(workers=2, store=None)), single)
-    assert calls and set(calls) == {2}
+    assert calls and set(calls) == {2}  # spaCy in 2 processes
+    assert threads and set(threads) == {2}  # the encoder on 2 torch threads
     assert_same(single, reference)
 
 
