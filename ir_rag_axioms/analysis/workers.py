@@ -1,9 +1,10 @@
-"""Analysis in worker processes: spaCy features over shards of the texts, the encoder over shards of its batches.
+"""Parallel analysis: spaCy features in worker processes over shards of the texts, the encoder on torch threads.
 
 Work is split into the same units whatever the number of workers (spaCy: texts, each parsed alone of any other
-state; encoder: batches formed by the caller, one torch thread everywhere), so 1 and N workers give identical
-results. One pool of forked processes starts on first use and lives until the process ends (forking, unlike
-spawning, never re-runs the caller's script); small jobs run in-process.
+state; encoder: batches formed here, whose matrix products torch splits over threads without changing their
+sums), so 1 and N workers give identical results. One pool of forked processes starts on first use and lives
+until the process ends (forking, unlike spawning, never re-runs the caller's script); small spaCy jobs run
+in-process.
 """
 
 from __future__ import annotations

@@ -188,7 +188,7 @@ class Axiom(ABC):
         return Cached(self, path=os.fspath(path))
 
     def parallel(self, n_jobs: int | None = None) -> Axiom:
-        """This axiom with its texts analysed by ``n_jobs`` worker processes (None: the free cores)."""
+        """This axiom analysed by ``n_jobs`` workers: spaCy processes, encoder threads (None: the free cores)."""
         from ir_rag_axioms.axioms.wrappers import Parallel
 
         return Parallel(self, n_jobs=n_jobs)
