@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import gzip
+import http.server
 import json
 import os
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -56,3 +60,32 @@ def judged_items(reference_dir: Path, data_dir: Path):
         responses = [GenerationResponse(name, rows[name]["raw_text"]) for name in index["response_names"]]
         items.append((request, responses))
     return items
+
+
+# -- small HTTP servers on the loopback address (stand-ins for LanguageTool) ----------------------------------
+class JsonHandler(http.server.BaseHTTPRequestHandler):
+    """A request handler that answers JSON bytes and logs nothing."""
+
+    def send_json(self, body: bytes) -> None:
+        """200 with ``body`` as application/json."""
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+@contextlib.contextmanager
+def loopback_server(handler: type[http.server.BaseHTTPRequestHandler]) -> Iterator[str]:
+    """Serve ``handler`` on 127.0.0.1 (a free port) in a thread; yields the base URL, shuts down afterwards."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import json
 import math
-import threading
 import warnings
-from http.server import BaseHTTPRequestHandler, HTTPServer
 from urllib.parse import parse_qs
 
 import numpy as np
 import pytest
+from conftest import JsonHandler, loopback_server
 
 from ir_rag_axioms import (
     CLAR1,
@@ -91,7 +90,7 @@ def test_pairwise_preference_is_read_from_the_matrix():
     assert CORR1.preference(REQUEST, GOOD[0], GOOD[0]) == 0.0
 
 
-class _LanguageToolHandler(BaseHTTPRequestHandler):
+class _LanguageToolHandler(JsonHandler):
     """The /v2/check endpoint of a LanguageTool server, with two rules: "he go" (grammar), "teh" (spelling)."""
 
     def do_POST(self):  # noqa: N802 - http.server's naming
@@ -109,32 +108,18 @@ class _LanguageToolHandler(BaseHTTPRequestHandler):
                              "category": {"id": category, "name": category}},
                 })
                 start = text.find(needle, start + 1)
-        body = json.dumps({"matches": matches}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.end_headers()
-        self.wfile.write(body)
+        self.send_json(json.dumps({"matches": matches}).encode())
 
     def do_GET(self):  # noqa: N802 - /v2/languages and health checks
         languages = [{"name": "English (US)", "code": "en", "longCode": "en-US"}]
         body = languages if "languages" in self.path else {"matches": []}
-        data = json.dumps(body).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, *args):
-        pass
+        self.send_json(json.dumps(body).encode())
 
 
 @pytest.fixture(scope="module")
 def languagetool_url():
-    server = HTTPServer(("127.0.0.1", 0), _LanguageToolHandler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
+    with loopback_server(_LanguageToolHandler) as url:
+        yield url
 
 
 def test_clar1_counts_grammar_error_characters_only(languagetool_url):

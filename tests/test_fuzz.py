@@ -8,13 +8,11 @@ from __future__ import annotations
 
 import contextlib
 import gzip
-import http.server
 import io
 import json
 import os
 import subprocess
 import sys
-import threading
 import time
 import warnings
 from pathlib import Path
@@ -22,6 +20,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import JsonHandler, loopback_server
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -245,38 +244,24 @@ def _exit_code(main, argv) -> int:
 
 
 # -- a misbehaving LanguageTool server ------------------------------------------------------------------------
-class _Misbehaving(http.server.BaseHTTPRequestHandler):
+class _Misbehaving(JsonHandler):
     reply: bytes | None = b"{}"
 
     def do_GET(self):  # noqa: N802 - http.server's naming
-        self._send(json.dumps([{"name": "English", "code": "en", "longCode": "en-US"}]).encode())
+        self.send_json(json.dumps([{"name": "English", "code": "en", "longCode": "en-US"}]).encode())
 
     def do_POST(self):  # noqa: N802
         self.rfile.read(int(self.headers.get("Content-Length", 0)))
         if type(self).reply is None:
             time.sleep(3)  # longer than the timeout of the test
             return
-        self._send(type(self).reply)
-
-    def _send(self, body: bytes) -> None:
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args):
-        pass
+        self.send_json(type(self).reply)
 
 
 @pytest.fixture(scope="module")
 def misbehaving_server():
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Misbehaving)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+    with loopback_server(_Misbehaving) as url:
+        yield url
 
 
 match_objects = st.fixed_dictionaries({}, optional={

@@ -6,12 +6,10 @@ The broader probe set is ``bench/probe_hardening.py``; the fuzz suite is ``tests
 from __future__ import annotations
 
 import gzip
-import http.server
 import json
 import os
 import subprocess
 import sys
-import threading
 import time
 import warnings
 from pathlib import Path
@@ -19,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import JsonHandler, loopback_server
 
 from ir_rag_axioms import (
     CLAR1,
@@ -319,14 +318,14 @@ def test_nugget_topics_of_different_sizes_and_numpy_keyword_names_are_kept(tmp_p
 
 
 # -- hangs --------------------------------------------------------------------------------------------------
-class _LanguageTool(http.server.BaseHTTPRequestHandler):
+class _LanguageTool(JsonHandler):
     """A LanguageTool stand-in: answers the connection check, then stalls or replies with ``body``."""
 
     body: bytes | None = None
     posts = 0
 
     def do_GET(self):  # noqa: N802 - http.server's naming
-        self._send(json.dumps([{"name": "English", "code": "en", "longCode": "en-US"}]).encode())
+        self.send_json(json.dumps([{"name": "English", "code": "en", "longCode": "en-US"}]).encode())
 
     def do_POST(self):  # noqa: N802
         self.rfile.read(int(self.headers.get("Content-Length", 0)))
@@ -334,31 +333,17 @@ class _LanguageTool(http.server.BaseHTTPRequestHandler):
         if type(self).body is None and type(self).posts > 1:
             time.sleep(5)  # stalls after the first check
             return
-        self._send(type(self).body or b'{"matches": []}')
-
-    def _send(self, body: bytes) -> None:
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args):
-        pass
+        self.send_json(type(self).body or b'{"matches": []}')
 
 
 @pytest.fixture()
 def languagetool(monkeypatch):
     monkeypatch.setenv("IR_RAG_AXIOMS_LANGUAGETOOL_TIMEOUT", "1")
     _LanguageTool.body, _LanguageTool.posts = None, 0
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _LanguageTool)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    resources.load_languagetool.cache_clear()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    resources.load_languagetool.cache_clear()
-    server.shutdown()
-    server.server_close()
+    with loopback_server(_LanguageTool) as url:
+        resources.load_languagetool.cache_clear()
+        yield url
+        resources.load_languagetool.cache_clear()
 
 
 def test_a_stalling_languagetool_server_times_out_with_a_clear_error(languagetool):
