@@ -40,6 +40,7 @@ test-fast: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check ir_rag_axioms tests bench examples
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports  # the import rules in setup.cfg
 
 bench: $(STAMP)
 	$(PY) bench/bench_axioms.py

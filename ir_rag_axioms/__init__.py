@@ -6,6 +6,7 @@ Every registered axiom is exported under its short name (``COH1``, ``CONS2``, ``
 from typing import Any
 
 from ir_rag_axioms import axioms as _axioms
+from ir_rag_axioms._version import __version__
 from ir_rag_axioms.aggregation import borda, bradley_terry, copeland, kwiksort, majority_vote
 from ir_rag_axioms.analysis.cache import Analysis
 from ir_rag_axioms.analysis.features import Feature
@@ -27,8 +28,6 @@ from ir_rag_axioms.metrics import (
     RubricAnswerRelevancy,
 )
 from ir_rag_axioms.model import Document, GenerationRequest, GenerationResponse, Query
-
-__version__ = "0.1.0"
 
 globals().update(REGISTRY)
 

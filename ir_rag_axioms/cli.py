@@ -451,7 +451,7 @@ def demo(argv: Sequence[str]) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with the subcommands evaluate, compare, list and demo."""
-    from ir_rag_axioms import __version__
+    from ir_rag_axioms._version import __version__
 
     parser = argparse.ArgumentParser(prog="ir-rag-axioms", description="Axiomatic preferences for RAG responses.")
     parser.add_argument("--version", action="version", version=f"ir-rag-axioms {__version__}")

@@ -28,14 +28,15 @@ def load_demo() -> list[Item]:
 
 def rag_axioms() -> dict[str, Axiom]:
     """The eleven RAG axioms with default parameters; CLAR1 only if a LanguageTool server answers."""
-    from ir_rag_axioms import CLAR1, CLAR2, COH1, COH2, CONS1, CONS2, CONS3, CORR1, COV1, COV2, COV3
+    from ir_rag_axioms.axioms import REGISTRY
+    from ir_rag_axioms.axioms.clarity import LanguageToolGrammarErrorProportionClarityAxiom
 
-    axioms: dict[str, Axiom] = {
-        "COH1": COH1, "COH2": COH2, "COV1": COV1, "COV2": COV2, "COV3": COV3, "CONS1": CONS1,
-        "CONS2": CONS2, "CONS3": CONS3, "CORR1": CORR1, "CLAR1": CLAR1, "CLAR2": CLAR2,
-    }
+    names = ("COH1", "COH2", "COV1", "COV2", "COV3", "CONS1", "CONS2", "CONS3", "CORR1", "CLAR1", "CLAR2")
+    axioms: dict[str, Axiom] = {name: REGISTRY[name] for name in names}
+    clar1 = axioms["CLAR1"]
+    assert isinstance(clar1, LanguageToolGrammarErrorProportionClarityAxiom)
     try:
-        CLAR1._tool()
+        clar1._tool()
     except ToolUnavailableError:
         print("[CLAR1 skipped: no LanguageTool server is reachable. Set IR_RAG_AXIOMS_LANGUAGETOOL to a server URL; "
               "see README, 'CLAR1 and LanguageTool'.]\n")

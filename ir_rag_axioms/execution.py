@@ -218,10 +218,8 @@ def driver_import_path() -> list[str]:
 
     So actors import the same code.
     """
-    import ir_rag_axioms
-
     prefixes = tuple(str(Path(p).resolve()) for p in {sys.prefix, sys.base_prefix, sys.exec_prefix})
-    paths = [str(Path(ir_rag_axioms.__file__).resolve().parents[1])]
+    paths = [str(Path(__file__).resolve().parents[1])]  # this file is ir_rag_axioms/execution.py
     for entry in sys.path:
         path = str(Path(entry or os.getcwd()).resolve())
         if Path(path).is_dir() and not path.startswith(prefixes) and path not in paths:

@@ -100,15 +100,17 @@ def languagetool_timeout() -> float:
 def fingerprint() -> str:
     """The environment settings that change a result (text length limit, LanguageTool server), for cache keys.
 
-    The text length limit is the one in effect (read when the package was imported).
+    The text length limit is the one in effect (``MAX_TEXT_CHARS``, read when the package was imported).
     """
-    from ir_rag_axioms.analysis.cache import MAX_TEXT_CHARS
-
     return f"max_text_chars={MAX_TEXT_CHARS};languagetool={languagetool_url() or ''}"
 
 
 def package_version() -> str:
     """The version of ir_rag_axioms (part of every persistent cache key)."""
-    import ir_rag_axioms
+    from ir_rag_axioms._version import __version__
 
-    return str(ir_rag_axioms.__version__)
+    return __version__
+
+
+MAX_TEXT_CHARS = max_text_chars()
+"""Texts longer than this many characters are not analysed: axioms abstain on them (with a warning); read once."""

@@ -28,7 +28,7 @@ from ir_rag_axioms.analysis.resources import load_spacy, sentence_encoder_dimens
 
 T = TypeVar("T")
 
-MAX_TEXT_CHARS = settings.max_text_chars()
+MAX_TEXT_CHARS = settings.MAX_TEXT_CHARS
 """Texts longer than this many characters are not analysed: axioms abstain on them (with a warning)."""
 
 PROGRESS_MIN_ITEMS = 500

@@ -348,7 +348,7 @@ class LearnedAxiom(ConfigurableAxiom):
     def to_dict(self) -> dict[str, Any]:
         """The model as JSON data: each axiom's repr (parseable), the weights, the threshold and ``info``."""
         self._check_linear("saving")
-        from ir_rag_axioms import __version__
+        from ir_rag_axioms._version import __version__
 
         return {"format": FORMAT, "version": 1, "package_version": __version__,
                 "axioms": [repr(a) for a in self.axioms], "weights": list(self.weights),

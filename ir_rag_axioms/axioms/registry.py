@@ -168,4 +168,4 @@ def _evaluate_chain(node: ast.BinOp, spec: str) -> Any:
 
 
 def _load_all() -> None:
-    import ir_rag_axioms  # noqa: F401  (importing the package registers every axiom)
+    import ir_rag_axioms.axioms  # noqa: F401  (importing the axioms registers every one)
