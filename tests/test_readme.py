@@ -1,4 +1,5 @@
-"""The README runs: every Python block (with the shared data) and every command-line command that needs no server."""
+"""The README and the documentation pages run: every Python block (with the shared data) and every command-line
+command that needs no server, in the order of the site's navigation."""
 
 from __future__ import annotations
 
@@ -13,17 +14,25 @@ import pytest
 from conftest import ROOT, SHARED
 
 README = ROOT / "README.md"
+NAV = re.compile(r"^\s*- [^:]+: ([\w-]+\.md)$", re.M)
+PAGES = [README] + [ROOT / "docs" / name for name in NAV.findall((ROOT / "mkdocs.yml").read_text())]
+"""The README, then the site's Markdown pages in the order of its navigation (the pages include README sections
+with ``--8<--``: those blocks run once, from the README)."""
 BLOCK = re.compile(r"^```(\w+)\n(.*?)^```", re.S | re.M)
 PRINTS = re.compile(r"^```python\n.*?^```\nprints\n```text\n(.*?)^```", re.S | re.M)
 """A Python block followed by ``prints`` and the output it shows."""
-CATALOGUE = re.compile(r"<!-- catalogue: start[^\n]*-->\n(.*?)<!-- catalogue: end -->", re.S)
 QUICK = {"evaluate": ["--topics", "3"]}
 """Options appended to slow commands so the test stays short (the README's own command evaluates every topic)."""
 
 
-def blocks(language: tuple[str, ...]) -> list[str]:
-    """The README's code blocks in these languages, in order."""
-    return [code for lang, code in BLOCK.findall(README.read_text()) if lang in language]
+def text() -> str:
+    """The README and the pages, one after the other."""
+    return "\n".join(page.read_text() for page in PAGES)
+
+
+def blocks(language: tuple[str, ...], source: str | None = None) -> list[str]:
+    """The code blocks in these languages of the README and the pages (or of ``source``), in order."""
+    return [code for lang, code in BLOCK.findall(text() if source is None else source) if lang in language]
 
 
 def commands() -> list[list[str]]:
@@ -54,28 +63,28 @@ def _run(argv: list[str], cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=1800)
 
 
-def test_the_readme_has_the_blocks_this_test_runs() -> None:
+def test_the_readme_and_the_pages_have_the_blocks_this_test_runs() -> None:
+    assert len(PAGES) >= 11 and all(page.is_file() for page in PAGES)
     assert len(blocks(("python",))) >= 5
-    assert [c[0] for c in commands()] == ["demo", "list", "explain", "explain", "preferences", "rerank", "compare",
-                                          "evaluate", "evaluate", "evaluate"]
-    assert len(PRINTS.findall(README.read_text())) >= 2  # the quick start and the explanation show their output
+    assert [c[0] for c in commands()] == ["evaluate", "evaluate", "evaluate", "demo", "list", "explain", "explain",
+                                          "preferences", "rerank", "compare"]
+    assert len(PRINTS.findall(text())) >= 2  # the quick start and the explanation show their output
+    assert len(PRINTS.findall(README.read_text())) == 1  # the quick start, shown in the README and its page
 
 
-def test_the_readme_catalogue_is_the_catalogue() -> None:
-    from ir_rag_axioms.catalogue import catalogue, markdown
-
-    found = CATALOGUE.findall(README.read_text())
-    assert len(found) == 1, "README: one block between <!-- catalogue: start --> and <!-- catalogue: end -->"
-    assert found[0] == markdown(), "README catalogue out of date: paste `ir-rag-axioms list --markdown` over it"
-    rows = [line for line in found[0].splitlines() if line.startswith("| ") and not line.startswith("| axiom |")]
-    listed = {name.strip() for row in rows for name in row.split(" | ")[0][2:].split(",")}
-    assert {e["name"] for e in catalogue() if e["dimension"] != "user-defined"} <= listed  # every axiom is there
+def test_the_pages_include_the_readme_sections_they_show() -> None:
+    readme = README.read_text()
+    for page in PAGES[1:]:
+        for name in re.findall(r'^--8<-- "README\.md:(\w+)"$', page.read_text(), re.M):
+            assert f"<!-- --8<-- [start:{name}] -->" in readme and f"<!-- --8<-- [end:{name}] -->" in readme, name
+    assert '--8<-- "README.md:quickstart"' in (ROOT / "docs" / "getting-started.md").read_text()
+    assert len(readme.splitlines()) <= 200  # the README is the front door; the documentation is in docs/
 
 
 def test_the_readme_cites_this_version() -> None:
     from ir_rag_axioms import __version__
 
-    bibtex = blocks(("bibtex",))
+    bibtex = blocks(("bibtex",), README.read_text())
     assert len(bibtex) == 1 and "Axioms for Retrieval-Augmented Generation" in bibtex[0]
     assert f"version = {{{__version__}}}" in bibtex[0]
 
@@ -92,7 +101,7 @@ def test_every_python_block_runs(workdir: Path) -> None:
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert done.stdout.count("--- block") == len(codes)
     assert "axioms" in done.stdout and "bm25-gpt" in done.stdout
-    for shown in PRINTS.findall(README.read_text()):  # the output the README shows is what the block prints
+    for shown in PRINTS.findall(text()):  # the output a page shows is what its block prints
         assert shown in done.stdout, shown
 
 

@@ -1,0 +1,196 @@
+"""The documentation site: the Development page lists every file, the rendered notebooks are current, and the built
+site works in headless Chromium (no console errors, the search finds pages, the catalogue lists every axiom)."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import importlib.util
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+
+DOCS = ROOT / "docs"
+PACKAGE = ROOT / "ir_rag_axioms"
+ROW = re.compile(r"^\| `([^`]+)` \| (.*) \|$", re.M)
+
+
+def _module(name: str, path: Path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module
+
+
+hooks = _module("docs_hooks", DOCS / "hooks.py")
+render_notebooks = _module("docs_render_notebooks", DOCS / "render_notebooks.py")
+
+
+def package_files() -> set[str]:
+    """Every file of the package, relative to it (no bytecode)."""
+    return {str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*")
+            if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"}
+
+
+def test_the_development_page_lists_every_file_of_the_package_once() -> None:
+    rows = ROW.findall((DOCS / "development.md").read_text())
+    listed = [name for name, _ in rows]
+    assert len(listed) == len(set(listed)), "a file is listed twice"
+    assert set(listed) - package_files() == set(), "listed in docs/development.md but not in the package"
+    assert package_files() - set(listed) == set(), "add these files to docs/development.md, one line each"
+    assert all(len(what.strip()) > 10 for _, what in rows), "every file needs its line"
+
+
+def test_the_development_page_catches_a_new_file(tmp_path: Path) -> None:
+    page = (DOCS / "development.md").read_text().replace("| `cli.py` |", "| `gone.py` |")
+    listed = {name for name, _ in ROW.findall(page)}
+    assert package_files() - listed == {"cli.py"} and listed - package_files() == {"gone.py"}
+
+
+def test_the_catalogue_page_is_generated_from_the_registry() -> None:
+    from ir_rag_axioms.catalogue import catalogue, markdown
+
+    page = (DOCS / "axioms.md").read_text()
+    assert page.count(hooks.CATALOGUE) == 1 and "| COH1 |" not in page  # nothing pasted by hand
+    rendered = hooks.on_page_markdown(page, page=None)
+    assert markdown() in rendered and hooks.CATALOGUE not in rendered
+    rows = [line for line in markdown().splitlines() if line.startswith("| ") and not line.startswith("| axiom |")]
+    listed = {name.strip() for row in rows for name in row.split(" | ")[0][2:].split(",")}
+    assert {e["name"] for e in catalogue() if e["dimension"] != "user-defined"} <= listed
+
+
+def test_the_api_page_documents_every_public_module() -> None:
+    rendered = hooks.on_page_markdown((DOCS / "api.md").read_text(), page=None)
+    documented = set(re.findall(r"^::: (\S+)$", rendered, re.M))
+    assert {"ir_rag_axioms", "ir_rag_axioms.axioms.base", "ir_rag_axioms.pyterrier.transformers"} <= documented
+    assert not {name for name in documented if any(part.startswith("_") for part in name.split("."))}
+    assert len(documented) == len([f for f in package_files() if f.endswith(".py") and "/_" not in f"/{f}"])
+
+
+def test_the_rendered_notebooks_are_current() -> None:
+    pytest.importorskip("nbformat")
+    assert render_notebooks.stale() == [], "run `python docs/render_notebooks.py` (it runs the notebooks)"
+
+
+# -- the built site in a browser ------------------------------------------------------------------------------
+CHECK = """<script>
+(() => {
+  const started = Date.now();
+  const done = () => {
+    const names = [...document.querySelectorAll("article table tr td:first-child")].map(td => td.textContent);
+    const results = [...document.querySelectorAll(".md-search-result__item")].map(li => li.textContent);
+    document.body.setAttribute("data-check", JSON.stringify({names, results: results.slice(0, 20),
+                                                             count: results.length}));
+  };
+  const poll = () => {
+    const waiting = new URLSearchParams(location.search).has("q")
+      && !document.querySelector(".md-search-result__item");
+    if (waiting && Date.now() - started < 20000) { setTimeout(poll, 100); } else { done(); }
+  };
+  window.addEventListener("load", poll);
+})();
+</script></body>"""
+
+
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    """Serves the site; adds the check script to HTML pages (``?check``) and keeps quiet."""
+
+    def end_headers(self) -> None:
+        self.send_header("Cache-Control", "no-store")
+        super().end_headers()
+
+    def send_head(self):  # type: ignore[no-untyped-def]
+        path = Path(self.translate_path(self.path))
+        if path.is_dir():
+            path = path / "index.html"
+        if "check" in self.path and path.suffix == ".html" and path.is_file():
+            body = path.read_text().replace("</body>", CHECK).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            import io
+
+            return io.BytesIO(body)
+        return super().send_head()
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def _browser() -> str:
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        if shutil.which(name):
+            return shutil.which(name)  # type: ignore[return-value]
+    pytest.skip("no Chromium here: install it with `apt-get install -y chromium` (make install does as root)")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory):
+    """The site built from the repository (``mkdocs build --strict``), served on 127.0.0.1."""
+    if importlib.util.find_spec("mkdocs") is None:
+        if os.environ.get("CI"):
+            pytest.fail("CI must build the site: mkdocs is missing (make install installs the docs extra)")
+        pytest.skip("mkdocs is not installed: `pip install -e '.[docs]'` (make install does)")
+    out = tmp_path_factory.mktemp("site")
+    built = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)], cwd=ROOT,
+                           capture_output=True, text=True, timeout=900,
+                           env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    assert built.returncode == 0, built.stderr[-4000:]
+    assert not re.search(r"^WARNING", built.stderr, re.M), built.stderr[-4000:]
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Handler, directory=str(out)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}", out
+    server.shutdown()
+    server.server_close()
+
+
+def _open(url: str, profile: Path) -> tuple[dict, list[str]]:
+    """The check's findings on the page at ``url`` and the browser console's messages."""
+    import json
+
+    done = subprocess.run([_browser(), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                           "--disable-extensions", "--enable-logging=stderr", "--v=0", f"--user-data-dir={profile}",
+                           "--virtual-time-budget=30000", "--dump-dom", url],
+                          capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr[-2000:]
+    found = re.search(r'data-check="([^"]*)"', done.stdout)
+    assert found, done.stdout[-2000:]
+    import html
+
+    console = [line for line in done.stderr.splitlines() if "CONSOLE" in line or "Uncaught" in line]
+    return json.loads(html.unescape(found.group(1))), console
+
+
+@pytest.mark.slow
+def test_the_site_opens_in_headless_chromium(site, tmp_path: Path) -> None:
+    from ir_rag_axioms.catalogue import catalogue
+
+    url, out = site
+    assert (out / "index.html").is_file() and (out / "search" / "search_index.json").is_file()
+    for page in ("", "getting-started/", "api/", "notebooks/01_axioms_on_the_demo_sample/"):
+        _, console = _open(f"{url}/{page}?check", tmp_path / "profile")
+        assert not console, (page, console)
+    found, console = _open(f"{url}/axioms/?check", tmp_path / "profile")
+    assert not console, console
+    listed = {name.strip() for cell in found["names"] for name in cell.split(",")}
+    assert {e["name"] for e in catalogue() if e["dimension"] != "user-defined"} <= listed  # every registered axiom
+
+
+@pytest.mark.slow
+def test_the_site_search_finds_pages(site, tmp_path: Path) -> None:
+    url, _ = site
+    found, console = _open(f"{url}/?q=KwikSort&check", tmp_path / "profile")
+    assert not console, console
+    assert found["count"] > 0, found
+    assert any("PyTerrier" in result or "kwiksort" in result.lower() for result in found["results"]), found
+    nothing, _ = _open(f"{url}/?q=zzqxjv&check", tmp_path / "profile")
+    assert nothing["count"] == 0  # the search answers, and not with every page
