@@ -8,13 +8,14 @@ package root's ``__init__`` is the part ``(root)``. Every ``import``/``from ... 
 (not the parent packages Python runs first). An import is *import-time* when it runs on import (module level,
 not under ``if TYPE_CHECKING``) and *deferred* when it sits inside a function.
 
-- upward imports: an import of the package root from inside the package, or a deferred (or type-checking) import
+- upward imports: an import of a package's own ``__init__`` (its facade: the package root, ``axioms``, ...) from a
+  module inside that package, or a deferred (or type-checking) import
   that closes a loop: its target already imports the importer, through import-time imports and the deferred imports
   taken before it (in the order of the modules' names);
 - levels: modules and parts ordered by the longest chain of the other imports below them (level 0 imports nothing
   of the package), a remaining import-time cycle collapsed to one node;
 - cycles: strongly connected groups of modules that import each other (any import, deferred ones included)
-  around a loop; the package root, a facade that imports everything, is left out (importing it is upward).
+  around a loop, leaving out the imports of a facade from inside its package (those are upward).
 """
 
 from __future__ import annotations
@@ -175,10 +176,15 @@ def structure(package_dir: Path, package: str) -> dict:
             first_line.setdefault((name, target), line)
             if runs_on_import:
                 at_import[name].add(target)
-    accepted = {m: at_import[m] - {package} for m in known}
-    upward = [(s, package, first_line[(s, package)]) for s in sorted(known) if s != package and package in every[s]]
+    def facade(source: str, target: str) -> bool:  # target is a package that contains source
+        return source.startswith(target + ".") or (target == package and source != package)
+
+    accepted = {m: {t for t in at_import[m] if not facade(m, t)} for m in known}
+    upward = [(s, t, first_line[(s, t)]) for s in sorted(known) for t in sorted(every[s]) if facade(s, t)]
     for source in sorted(known):
-        for target in sorted(every[source] - at_import[source] - {package}):
+        for target in sorted(every[source] - at_import[source]):
+            if facade(source, target):
+                continue
             if _reaches(accepted, target, source):
                 upward.append((source, target, first_line[(source, target)]))
             else:
@@ -195,8 +201,8 @@ def structure(package_dir: Path, package: str) -> dict:
                 if target in accepted[source]:
                     part_graph[a].add(b)
     part_level = _levels(part_graph)
-    without_root = {m: every[m] - {package} for m in known if m != package}
-    cycles = [c for c in strongly_connected(without_root) if len(c) > 1]
+    no_facades = {m: {t for t in every[m] if not facade(m, t)} for m in known}
+    cycles = [c for c in strongly_connected(no_facades) if len(c) > 1]
     return {"modules": len(known), "parts": parts, "imports": sum(len(t) for t in every.values()),
             "part_imports": len(part_imports), "module_levels": module_level, "levels": part_level,
             "upward": upward, "cycles": cycles}

@@ -1,0 +1,43 @@
+"""bench/import_structure.py on a crafted package: levels, upward imports and cycles as defined there."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+from conftest import ROOT
+
+_spec = importlib.util.spec_from_file_location("import_structure", ROOT / "bench" / "import_structure.py")
+import_structure = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]
+_spec.loader.exec_module(import_structure)  # type: ignore[union-attr]
+
+
+def _package(tmp_path: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = tmp_path / "pkg" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return tmp_path / "pkg"
+
+
+def test_levels_upward_imports_and_cycles_of_a_crafted_package(tmp_path: Path) -> None:
+    package = _package(tmp_path, {
+        "__init__.py": "from pkg import top\n",
+        "_version.py": "",
+        "settings.py": "from pkg._version import V\n\ndef f():\n    from pkg.low import cache\n",
+        "low/__init__.py": "",
+        "low/cache.py": "from pkg import settings\n",
+        "top.py": "from pkg.low.cache import x\n\ndef g():\n    import pkg\n",
+        "typed.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg import top\n",
+    })
+    s = import_structure.structure(package, "pkg")
+    assert s["modules"] == 7 and s["parts"] == ["(root)", "_version", "low", "settings", "top", "typed"]
+    assert s["levels"] == {"_version": 0, "settings": 1, "low": 2, "top": 3, "(root)": 4, "typed": 4}
+    assert [(a, b) for a, b, _ in s["upward"]] == [("pkg.top", "pkg"), ("pkg.settings", "pkg.low.cache")]
+    assert s["cycles"] == [["pkg.low.cache", "pkg.settings"]]  # the deferred import closes it; the root's is left out
+
+
+def test_the_package_has_no_import_of_its_root_from_inside() -> None:
+    s = import_structure.structure(ROOT / "ir_rag_axioms", "ir_rag_axioms")
+    assert not [(a, b) for a, b, _ in s["upward"] if b == "ir_rag_axioms"]
+    assert all("ir_rag_axioms.settings" not in cycle for cycle in s["cycles"])  # settings own their constants
