@@ -73,7 +73,7 @@ RAG_DIMENSIONS = ("coherence", "coverage", "consistency", "correctness", "clarit
 
 
 def markdown(entries: list[dict[str, Any]] | None = None) -> str:
-    """The catalogue as Markdown (the README's tables, printed by ``ir-rag-axioms list --markdown``).
+    """The catalogue as Markdown (the catalogue page's tables, printed by ``ir-rag-axioms list --markdown``).
 
     Without ``entries``: every axiom of the package (axioms registered outside it are left out). Two tables: the RAG
     axioms with the parameters the ICTIR 2025 preset changes, and every other registered axiom;

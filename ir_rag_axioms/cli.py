@@ -504,7 +504,7 @@ def build_parser() -> argparse.ArgumentParser:
     ls = sub.add_parser("list", help="the axiom catalogue: name, dimension, rule (-v: defaults, citation)")
     ls.add_argument("-v", "--verbose", action="store_true", help="also the full rule, defaults and citation")
     ls.add_argument("--json", action="store_true", help="the catalogue as JSON")
-    ls.add_argument("--markdown", action="store_true", help="the catalogue as the README's Markdown tables")
+    ls.add_argument("--markdown", action="store_true", help="the catalogue as Markdown tables (docs/axioms.md)")
     ls.set_defaults(func=list_axioms)
     ex = sub.add_parser("explain", help="an axiom's rule, parameters, direction and citation; or its decision on a "
                         "pair (--pair A B --input FILE)")

@@ -39,7 +39,7 @@ def rag_axioms() -> dict[str, Axiom]:
         clar1._tool()
     except ToolUnavailableError:
         print("[CLAR1 skipped: no LanguageTool server is reachable. Set IR_RAG_AXIOMS_LANGUAGETOOL to a server URL; "
-              "see README, 'CLAR1 and LanguageTool'.]\n")
+              "see docs/getting-started.md, 'CLAR1 and LanguageTool'.]\n")
         del axioms["CLAR1"]
     return axioms
 

@@ -97,7 +97,7 @@ class OfflineJudge(Judge):
     Relevance of a statement s to query q: cos(s, q) + w * |T(s) & T(q)| / |T(q)|. Support of an answer statement:
     its best match over the context statements, cos + w * |T(s) & T(c)| / |T(s)|; coverage of a reference fact: its
     best match (over the fact's statements) against the answer statements, likewise. Thresholds were calibrated on
-    the CrowdRAG-25 judgments (``ir_rag_axioms.metrics.calibration``; README "RAG metrics").
+    the CrowdRAG-25 judgments (``ir_rag_axioms.metrics.calibration``; docs/metrics.md, "RAG metrics").
     """
 
     spacy_model: str = DEFAULT_SPACY_MODEL
