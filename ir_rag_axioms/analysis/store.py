@@ -63,7 +63,7 @@ BUSY_TIMEOUT_S = 60.0
 """Seconds a call waits for another connection's write lock before it gives up."""
 
 CACHE_ENV = settings.CACHE_ENV
-"""Environment variable naming the directory of ``default_store()`` (one definition: ``settings``); unset: none."""
+"""Environment variable of ``default_store()``'s directory (defined in ``settings``); unset or empty: no store."""
 
 MAX_BYTES_ENV = "IR_RAG_AXIOMS_CACHE_MAX_BYTES"
 """Environment variable with the size limit of ``default_store()``: bytes, K/M/G/T suffix, or ``none``."""
