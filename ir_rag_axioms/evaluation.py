@@ -11,7 +11,6 @@ decisiveness and (relaxed) consistency. Sums run over all topics (micro average)
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import warnings
 import zipfile
@@ -259,19 +258,14 @@ def agreement(axiom_preferences: Mapping[str, Matrices], decided_only: bool = Tr
 
 # -- axioms and frames ---------------------------------------------------------------------------------
 def cache_file(cache_dir: str | os.PathLike, axiom: Any, items: Sequence) -> Path:
-    """cache_dir/<sha1 of the package version, the settings that change results, the axiom's repr and the items>.npz."""
-    from ir_rag_axioms import settings
+    """cache_dir/<analysis.cache.matrices_key(axiom, items)>.npz: the one cache key rule, as ``Cached`` uses it.
 
-    digest = hashlib.sha1(
-        f"ir_rag_axioms {settings.package_version()}\x00{settings.fingerprint()}\x00{axiom!r}".encode()
-    )
-    for request, responses in items:
-        digest.update(f"\x00{request.id}\x01{request.text}\x01{request.context}".encode())
-        for response in responses:
-            digest.update(f"\x02{response.id}\x03{response.text}".encode())
-            if response.context is not None:
-                digest.update(f"\x04{response.context}".encode())
-    return Path(cache_dir) / f"{digest.hexdigest()}.npz"
+    The key covers the axiom's identity (repr, judge URL and model, package and tool versions, settings) and every
+    field of every item (ids, texts, contexts, ranks, scores).
+    """
+    from ir_rag_axioms.analysis.cache import matrices_key
+
+    return Path(cache_dir) / f"{matrices_key(axiom, items)}.npz"
 
 
 def compute_preferences(

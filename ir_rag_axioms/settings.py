@@ -97,14 +97,17 @@ def languagetool_timeout() -> float:
     return env_float(LANGUAGETOOL_TIMEOUT_ENV, 30.0, minimum=0.1)
 
 
+WORDNET_ENV = "IR_RAG_AXIOMS_WORDNET"
+"""Directory of the WordNet database (default: nltk's data path, then the usual system folders)."""
+
+
 def fingerprint() -> str:
-    """The environment settings that change a result (text length limit, LanguageTool server), for cache keys.
+    """The environment settings that change a result, for cache keys: text length limit, LanguageTool, WordNet.
 
-    The text length limit is the one in effect (read when the package was imported).
+    Each read now (a bad value is a ValueError naming its variable).
     """
-    from ir_rag_axioms.analysis.cache import MAX_TEXT_CHARS
-
-    return f"max_text_chars={MAX_TEXT_CHARS};languagetool={languagetool_url() or ''}"
+    return (f"max_text_chars={max_text_chars()};languagetool={languagetool_url() or ''};"
+            f"wordnet={env_text(WORDNET_ENV) or ''}")
 
 
 def package_version() -> str:

@@ -413,3 +413,110 @@ def test_more_texts_than_the_doc_bound_in_one_call_in_process():
     with Analysis(workers=1, max_docs=2) as analysis:  # one core free: parsed in-process, 7 texts > 2 Docs kept
         matrix = COH1.preferences(REQUEST, responses, analysis=analysis)
     assert matrix.shape == (7, 7) and np.array_equal(matrix, COH1.preferences(REQUEST, responses))
+
+
+# -- one cache key rule (issue 20): every matrix cache misses when anything the axiom reads changes ------------
+def _judge_handler(model_seen: list[str]) -> type:
+    """An OpenAI-compatible judge: statements split at full stops, every verdict "yes"; records the model asked."""
+
+    class Judge(JsonHandler):
+        def do_POST(self) -> None:
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            model_seen.append(body["model"])
+            system, user = body["messages"][0]["content"], body["messages"][-1]["content"]
+            if "atomic statements" in system:
+                text = user.split("Response:\n", 1)[1]
+                content = json.dumps({"statements": [s for s in text.split(". ") if s.strip()]})
+            else:
+                statements = json.loads(user.split("Statements:\n", 1)[1])
+                content = json.dumps({"verdicts": [{"verdict": "yes", "reason": "r"} for _ in statements]})
+            self.send_json(json.dumps({"choices": [{"message": {"role": "assistant", "content": content}}]}).encode())
+
+    return Judge
+
+
+def _matrices_of(cache: str, directory: Path, axiom, item) -> np.ndarray:
+    from ir_rag_axioms.evaluation import compute_preferences
+
+    if cache == "npz":
+        return compute_preferences({"a": axiom}, [item], cache_dir=directory)["a"][0]
+    return axiom.cached(str(directory)).preferences(*item)
+
+
+def _doctor(cache: str, directory: Path, axiom, item) -> None:
+    """Overwrite the cached matrix of (axiom, item) with 7s (a hit then returns 7s)."""
+    from ir_rag_axioms.analysis.cache import axiom_identity, item_key
+    from ir_rag_axioms.analysis.store import DiskStore
+
+    sevens = np.full((len(item[1]), len(item[1])), 7.0)
+    if cache == "npz":
+        for file in directory.glob("*.npz"):
+            np.savez_compressed(file, **{"0": sevens})
+    else:
+        DiskStore(directory).put(axiom_identity(axiom), item_key(*item), sevens)
+
+
+def _rr(text_a: str = "Cats purr [1]. They do.", text_b: str = "Purring is a sound.", **fields):
+    return [GenerationResponse("a", text_a, **fields.get("a", {})),
+            GenerationResponse("b", text_b, **fields.get("b", {}))]
+
+
+CACHE_CASES = {
+    "ORIG ranks swapped": ("ORIG", (REQUEST, _rr(a={"rank": 1}, b={"rank": 2})),
+                           (REQUEST, _rr(a={"rank": 2}, b={"rank": 1}))),
+    "GT scores swapped": ("GT", (REQUEST, _rr(a={"score": 1.0}, b={"score": 2.0})),
+                          (REQUEST, _rr(a={"score": 2.0}, b={"score": 1.0}))),
+    "text changed": ("CORR1", (REQUEST, _rr()), (REQUEST, _rr(text_b="Purring is a sound [1]."))),
+    "request context changed": ("CONS2", (REQUEST, _rr()),
+                                (GenerationRequest("q", REQUEST.text, ["Lions roar at night."]), _rr())),
+    "response context changed": ("CONS2", (REQUEST, _rr(a={"context": ["Cats purr."]})),
+                                 (REQUEST, _rr(a={"context": ["Lions roar."]}))),
+    "response id changed": ("ORIG", (REQUEST, _rr(a={"rank": 1}, b={"rank": 2})),
+                            (REQUEST, [GenerationResponse("z", "Cats purr [1]. They do.", rank=1),
+                                       GenerationResponse("b", "Purring is a sound.", rank=2)])),
+    "request id changed": ("CORR1", (REQUEST, _rr()), (GenerationRequest("q2", REQUEST.text, REQUEST.context), _rr())),
+}
+
+
+@pytest.mark.parametrize("cache", ["npz", "cached"])
+@pytest.mark.parametrize("case", list(CACHE_CASES))
+def test_every_matrix_cache_misses_when_an_input_changes(case: str, cache: str, tmp_path: Path):
+    name, item, changed = CACHE_CASES[case]
+    axiom = parse(name)
+    first = _matrices_of(cache, tmp_path, axiom, item)
+    _doctor(cache, tmp_path, axiom, item)
+    assert (_matrices_of(cache, tmp_path, axiom, item) == 7).all()  # the doctored entry is a hit
+    again = _matrices_of(cache, tmp_path, axiom, changed)
+    assert not (again == 7).any() and np.array_equal(again, axiom.preferences(*changed))
+    if name in ("ORIG", "GT") and "id" not in case:
+        assert np.array_equal(again, -first)  # swapped ranks or scores: the opposite preference, not the old one
+
+
+@pytest.mark.parametrize("cache", ["npz", "cached"])
+def test_every_matrix_cache_misses_when_the_setting_or_the_judge_changes(cache: str, tmp_path: Path, monkeypatch):
+    from ir_rag_axioms import ANSWER_RELEVANCY
+
+    item = (GenerationRequest("q", "What does the laptop have?"),
+            _rr("The laptop has a screen. It is light.", "The laptop has a screen."))
+    seen_a: list[str] = []
+    seen_b: list[str] = []
+    monkeypatch.setenv("IR_RAG_AXIOMS_JUDGE_CACHE", "none")
+    axiom = ANSWER_RELEVANCY(judge="llm")
+    with loopback_server(_judge_handler(seen_a)) as url_a, loopback_server(_judge_handler(seen_b)) as url_b:
+        monkeypatch.setenv("IR_RAG_AXIOMS_JUDGE_BASE_URL", url_a + "/v1")
+        monkeypatch.setenv("IR_RAG_AXIOMS_JUDGE_MODEL", "model-1")
+        _matrices_of(cache, tmp_path, axiom, item)
+        asked = len(seen_a)
+        assert asked > 0
+        _doctor(cache, tmp_path, axiom, item)
+        assert (_matrices_of(cache, tmp_path, axiom, item) == 7).all() and len(seen_a) == asked  # a hit asks nobody
+        monkeypatch.setenv("IR_RAG_AXIOMS_JUDGE_MODEL", "model-2")  # another model: a miss, the server is asked
+        assert not (_matrices_of(cache, tmp_path, axiom, item) == 7).any() and seen_a[-1] == "model-2"
+        _doctor(cache, tmp_path, axiom, item)
+        monkeypatch.setenv("IR_RAG_AXIOMS_JUDGE_BASE_URL", url_b + "/v1")  # another server: a miss
+        assert not (_matrices_of(cache, tmp_path, axiom, item) == 7).any() and seen_b
+    _matrices_of(cache, tmp_path / "corr1", CORR1, (REQUEST, _rr()))
+    _doctor(cache, tmp_path / "corr1", CORR1, (REQUEST, _rr()))
+    assert (_matrices_of(cache, tmp_path / "corr1", CORR1, (REQUEST, _rr())) == 7).all()
+    monkeypatch.setenv("IR_RAG_AXIOMS_MAX_TEXT_CHARS", "12345")  # a setting that changes results: a miss
+    assert not (_matrices_of(cache, tmp_path / "corr1", CORR1, (REQUEST, _rr())) == 7).any()

@@ -28,7 +28,7 @@ from typing import Any, ClassVar, dataclass_transform
 import numpy as np
 import numpy.typing as npt
 
-from ir_rag_axioms.analysis.cache import MAX_TEXT_CHARS, Analysis, default_analysis, is_analysable
+from ir_rag_axioms.analysis.cache import Analysis, default_analysis, is_analysable, max_text_chars
 from ir_rag_axioms.analysis.features import Feature
 from ir_rag_axioms.analysis.resources import DEFAULT_SPACY_MODEL
 from ir_rag_axioms.explanation import Explanation, index_pair, rule_of, summary_of
@@ -466,9 +466,10 @@ class FeatureAxiom(ConfigurableAxiom):
         values = np.array(self.values(request, responses), dtype=np.float64)
         if self.abstain_on_blank:
             values[[not is_analysable(r.text) for r in responses]] = np.nan
-            too_long = [r.id for r in responses if len(r.text) > MAX_TEXT_CHARS]
+            limit = max_text_chars()
+            too_long = [r.id for r in responses if len(r.text) > limit]
             if too_long:
-                warnings.warn(f"{self!r}: response(s) {too_long} longer than {MAX_TEXT_CHARS} characters are not "
+                warnings.warn(f"{self!r}: response(s) {too_long} longer than {limit} characters are not "
                               "analysed and abstain (set IR_RAG_AXIOMS_MAX_TEXT_CHARS to raise the limit)",
                               stacklevel=3)
         return values
@@ -485,8 +486,8 @@ class FeatureAxiom(ConfigurableAxiom):
         """Why a response's value is undefined (blank, over-long, ``undefined``), None if it is defined."""
         if self.abstain_on_blank and not response.text.strip():
             return "blank response"
-        if self.abstain_on_blank and len(response.text) > MAX_TEXT_CHARS:
-            return f"over-long response (more than {MAX_TEXT_CHARS} characters)"
+        if self.abstain_on_blank and len(response.text) > max_text_chars():
+            return f"over-long response (more than {max_text_chars()} characters)"
         return self.undefined if math.isnan(value) else None
 
     def details(self, request: GenerationRequest, response: GenerationResponse) -> dict[str, Any]:
