@@ -520,3 +520,102 @@ def test_every_matrix_cache_misses_when_the_setting_or_the_judge_changes(cache: 
     assert (_matrices_of(cache, tmp_path / "corr1", CORR1, (REQUEST, _rr())) == 7).all()
     monkeypatch.setenv("IR_RAG_AXIOMS_MAX_TEXT_CHARS", "12345")  # a setting that changes results: a miss
     assert not (_matrices_of(cache, tmp_path / "corr1", CORR1, (REQUEST, _rr())) == 7).any()
+
+
+# -- each answer's own context in the CLI's input files (issue 20) -------------------------------------------
+def _jsonl(path: Path, rows: list[dict], gz: bool = False) -> Path:
+    text = "".join(json.dumps(r) + "\n" for r in rows)
+    if gz:
+        path.write_bytes(gzip.compress(text.encode(), mtime=0))
+    else:
+        path.write_text(text)
+    return path
+
+
+def test_flat_and_nested_inputs_keep_each_answers_own_context(tmp_path: Path):
+    from ir_rag_axioms.datasets.requests import read_requests
+
+    cats, lions = ["Cats purr when they are content."], ["Lions roar at night."]
+    flat = _jsonl(tmp_path / "flat.jsonl", [
+        {"qid": "q", "query": "Why do cats purr?", "docno": "a", "text": "Cats purr.", "context": cats},
+        {"qid": "q", "query": "Why do cats purr?", "docno": "b", "text": "Lions roar.", "context": lions}])
+    nested = _jsonl(tmp_path / "nested.jsonl", [{"id": "q", "query": "Why do cats purr?", "context": cats,
+                                                 "responses": [{"id": "a", "text": "Cats purr."},
+                                                               {"id": "b", "text": "Lions roar.", "context": lions}]}])
+    request = GenerationRequest("q", "Why do cats purr?", cats)
+    own = CONS2.preferences(request, [GenerationResponse("a", "Cats purr.", context=cats),
+                                      GenerationResponse("b", "Lions roar.", context=lions)])
+    shared = CONS2.preferences(request, [GenerationResponse("a", "Cats purr."), GenerationResponse("b", "Lions roar.")])
+    assert not np.array_equal(own, shared)  # the first row's context for both answers decides otherwise
+    for path in (flat, nested):
+        [(read, (a, b))] = read_requests(path)
+        assert read.context == tuple(cats) and a.context is None and b.context == tuple(lions)
+        assert np.array_equal(CONS2.preferences(read, [a, b]), own)
+        code, err = _cli("preferences", "--input", str(path), "--axioms", "CONS2", "--quiet",
+                         "-o", str(tmp_path / "out.csv"))
+        assert code == 0, err
+        assert pd.read_csv(tmp_path / "out.csv")["CONS2"].tolist() == [own[0, 1], own[1, 0]]
+
+
+def test_two_query_texts_for_one_qid_are_refused_with_file_and_line(tmp_path: Path):
+    from ir_rag_axioms.datasets.requests import read_requests, read_run_requests
+
+    rows = [{"qid": "q", "query": "Why do cats purr?", "docno": "a", "text": "x"},
+            {"qid": "q", "query": "Why do dogs bark?", "docno": "b", "text": "y"}]
+    path = _jsonl(tmp_path / "flat.jsonl", rows)
+    with pytest.raises(DataFileError, match=r"flat.jsonl line 2: query 'q' has the text .*but line 1 gave it"):
+        read_requests(path)
+    (tmp_path / "run").write_text("q Q0 a 1 2.0 r\nq Q0 b 2 1.0 r\n")
+    with pytest.raises(DataFileError, match=r"flat.jsonl line 2: query 'q'"):
+        read_run_requests(tmp_path / "run", path)
+
+
+def test_a_duplicated_response_id_names_file_and_line(tmp_path: Path, data_dir: Path):
+    from ir_rag_axioms.datasets.crowd import load_crowd_responses
+    from ir_rag_axioms.datasets.requests import read_requests, read_run
+
+    flat = _jsonl(tmp_path / "flat.jsonl", [{"qid": "q", "query": "Q?", "docno": "a", "text": "x"},
+                                            {"qid": "q", "query": "Q?", "docno": "a", "text": "y"}])
+    with pytest.raises(DataFileError, match=r"flat.jsonl line 2: response id 'a' of request 'q' is duplicated "
+                                            r"\(first on line 1\)"):
+        read_requests(flat)
+    nested = _jsonl(tmp_path / "nested.jsonl", [{"id": "q", "query": "Q?", "responses": [
+        {"id": "a", "text": "x"}, {"id": "a", "text": "y"}]}])
+    with pytest.raises(DataFileError, match=r"nested.jsonl line 1, response 2: response id 'a'"):
+        read_requests(nested)
+    (tmp_path / "run").write_text("q Q0 a 1 2.0 r\nq Q0 a 2 1.0 r\n")
+    with pytest.raises(DataFileError, match=r"run line 2: document 'a' is listed twice"):
+        read_run(tmp_path / "run")
+    lines = gzip.decompress((data_dir / "trec-rag-24-crowd" / "responses.jsonl.gz").read_bytes()).splitlines()
+    copy = tmp_path / "crowd" / "responses.jsonl"
+    copy.parent.mkdir()
+    copy.write_bytes(b"\n".join([lines[0], lines[1], lines[0]]) + b"\n")
+    with pytest.raises(DataFileError, match=r"responses.jsonl line 3: response='.*' is duplicated \(first on line 1"):
+        load_crowd_responses(copy)
+
+
+def test_a_regzipped_copy_with_identical_content_does_not_warn(tmp_path: Path, data_dir: Path):
+    from ir_rag_axioms.datasets import files
+
+    original = data_dir / "trec-rag-24-crowd" / "ratings.jsonl.gz"
+    again = tmp_path / "ratings.jsonl.gz"
+    again.write_bytes(gzip.compress(gzip.decompress(original.read_bytes()), compresslevel=1, mtime=12345))
+    assert again.read_bytes() != original.read_bytes()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DataFileWarning)
+        assert files.resolve(files.CROWD_RATINGS, again) == again
+    changed = tmp_path / "changed" / "ratings.jsonl.gz"
+    changed.parent.mkdir()
+    changed.write_bytes(gzip.compress(gzip.decompress(original.read_bytes())[:-200] + b"\n"))
+    with pytest.warns(DataFileWarning, match="differs from the published file"):
+        files.resolve(files.CROWD_RATINGS, changed)
+
+
+def test_ir_datasets_home_naming_a_file_is_a_clear_error(tmp_path: Path, monkeypatch):
+    from ir_rag_axioms.datasets import files
+
+    (tmp_path / "home").write_text("x")
+    monkeypatch.setenv("IR_DATASETS_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("IR_RAG_AXIOMS_DATA", raising=False)
+    with pytest.raises(DataFileError, match="environment variable IR_DATASETS_HOME=.* is a file, not a folder"):
+        files.resolve(files.CROWD_TOPICS, download=False)
