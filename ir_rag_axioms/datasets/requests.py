@@ -76,7 +76,7 @@ def read_requests(path: str | os.PathLike[str]) -> Items:
                 seen.query(request, number)
                 if not isinstance(row["responses"], list):
                     raise DataFileError(f"{where}: 'responses' must be a list of {{\"id\", \"text\"}} objects")
-                responses = []
+                responses: list[GenerationResponse] = []
                 for k, r in enumerate(row["responses"]):
                     at = f"{where}, response {k + 1}"
                     if not isinstance(r, dict):
