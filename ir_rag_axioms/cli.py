@@ -95,9 +95,9 @@ def parse_axioms(text: str) -> dict[str, Any]:
             continue
         named = re.match(r"^\s*([\w.-]+)\s*=(?!=)(.+)$", item)
         if named:
-            add(named.group(1), registry.parse(named.group(2)))
+            add(named.group(1), registry.parse(named.group(2), allow_paths=True))
         else:  # named as in the transformers' columns: the canonical repr without an empty "()"
-            axiom = registry.parse(item)
+            axiom = registry.parse(item, allow_paths=True)
             add(axiom_columns([axiom])[0], axiom)
     if not axioms:
         raise ValueError(f"--axioms {text!r} names no axiom; e.g. --axioms ictir2025 or --axioms 'COH1,CORR1'")
@@ -259,7 +259,7 @@ def _one_axiom(spec: str) -> Any:
     """One axiom from a spec (a registered name or an expression), or the preset's axiom of that name."""
     from ir_rag_axioms.axioms import registry
 
-    return registry.parse(spec)
+    return registry.parse(spec, allow_paths=True)
 
 
 def explain(args: argparse.Namespace) -> int:

@@ -619,3 +619,56 @@ def test_ir_datasets_home_naming_a_file_is_a_clear_error(tmp_path: Path, monkeyp
     monkeypatch.delenv("IR_RAG_AXIOMS_DATA", raising=False)
     with pytest.raises(DataFileError, match="environment variable IR_DATASETS_HOME=.* is a file, not a folder"):
         files.resolve(files.CROWD_TOPICS, download=False)
+
+
+# -- parse: literal arguments, no paths, no division by zero, the same whatever was imported (issue 20) ------
+@pytest.mark.parametrize("spec, words", [
+    ("COH1 / 0", "dividing an axiom by the number 0"),
+    ("COH1 / 0.0", "dividing an axiom by the number 0"),
+    ("COH1(spacy_model='a' * 100000000 * 5)", "operators join axioms"),
+    ("COH1(spacy_model='a' + 'b')", "operators join axioms"),
+    ("COH1 * (10 ** 100)", "unsupported syntax"),
+    ("COH1 * (999999999999999999999 * 999999999999999999999)", "operators join axioms"),
+    ("COH1(margin_fraction=1j)", "is not a string, number"),
+    ("COH1(margin_fraction=b'1')", "is not a string, number"),
+    ("COH1(**{'margin_fraction': 0.5})", "unsupported syntax"),
+    ("-'a' + COH1", "a sign applies to numbers and axioms"),
+])
+def test_parse_accepts_only_literal_arguments(spec: str, words: str):
+    with pytest.raises(ValueError, match=words):
+        parse(spec)
+
+
+def test_parse_refuses_file_system_paths_unless_allowed(tmp_path: Path):
+    target = tmp_path / "store"
+    for spec in (f"Cached(axiom=CORR1, path={str(target)!r})", f"CORR1.cached({str(target)!r})",
+                 f"CROWD(data_dir={str(tmp_path)!r})", "COH1(spacy_model='/etc')", "COV1(sentence_model='../x')"):
+        with pytest.raises(ValueError, match="names a file system path"):
+            parse(spec)
+    assert not target.exists()  # refused before a store was created
+    allowed = parse(f"Cached(axiom=CORR1, path={str(target)!r})", allow_paths=True)
+    assert repr(allowed) == f"CORR1().cached({str(target)!r})" and parse(repr(allowed), allow_paths=True) == allowed
+    assert parse("COV1(sentence_model='sentence-transformers/all-MiniLM-L6-v2')")  # a hub name is no path
+
+
+def test_what_parse_accepts_does_not_depend_on_import_state():
+    code = ("import sys, ir_rag_axioms; assert 'ir_rag_axioms.axioms.wrappers' not in sys.modules; "
+            "from ir_rag_axioms import parse\n"
+            "try:\n    parse(\"Cached(axiom=CORR1, path='/tmp/x')\")\nexcept ValueError as e:\n    print(e)\n"
+            "p = parse('Parallel(CORR1, n_jobs=2)')\n"
+            "print(p, parse('CORR1.parallel(2)') == p)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                            cwd=Path(__file__).resolve().parents[1], env={**os.environ})
+    assert result.returncode == 0, result.stderr
+    assert "names a file system path" in result.stdout and "CORR1().parallel(2) True" in result.stdout
+
+
+def test_numpy_scalars_are_numbers_and_print_parseably():
+    axiom = COH1(margin_fraction=np.float64(0.5), higher_is_better=np.bool_(False))
+    assert type(axiom.margin_fraction) is float and type(axiom.higher_is_better) is bool
+    assert parse(repr(axiom)) == axiom and "margin_fraction=0.5" in repr(axiom)
+    assert CORR1(margin_fraction=np.int64(1)).margin_fraction == 1
+    with pytest.raises(ValueError, match="COH1: margin_fraction must be a number, got NaN"):
+        COH1(margin_fraction=float("nan"))
+    with pytest.raises(ValueError, match="must be a number, got NaN"):
+        COH1(margin_fraction=np.float64("nan"))

@@ -268,6 +268,9 @@ class Axiom(ABC):
         """``a / b``: the product of a with the multiplicative inverse of b (1 / P_b where P_b != 0, else 0)."""
         from ir_rag_axioms.axioms.combinators import MultiplicativeInverse, Product, as_axiom
 
+        if not isinstance(other, Axiom) and isinstance(other, (int, float, np.number)) and other == 0:
+            raise ValueError(f"{self!r} / 0: dividing an axiom by the number 0 is undefined (like an "
+                             "infinite weight); divide by a non-zero number")
         return Product.of(self, MultiplicativeInverse(as_axiom(other)))
 
     def __rtruediv__(self, other: float) -> Axiom:
@@ -401,7 +404,10 @@ class ConfigurableAxiom(Axiom):
     def __post_init__(self) -> None:
         hints = _hints(type(self))
         for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
+            value = _plain(getattr(self, f.name))
+            object.__setattr__(self, f.name, value)  # numpy scalars as Python numbers: the repr parses back
+            if isinstance(value, float) and math.isnan(value):
+                raise ValueError(f"{self.label}: {f.name} must be a number, got NaN")
             error = _field_error(self.label, f.name, hints.get(f.name), value)
             if error:
                 is_choice = any(typing.get_origin(o) is typing.Literal for o in _options(hints.get(f.name)))
@@ -420,6 +426,13 @@ class ConfigurableAxiom(Axiom):
         changed = sorted(f"{f.name}={getattr(self, f.name)!r}" for f in dataclasses.fields(self)
                          if f.repr and getattr(self, f.name) != _default(f))
         return f"{self.label}({', '.join(changed)})"
+
+
+def _plain(value: Any) -> Any:
+    """A numpy scalar (``np.float64``, ``np.int64``, ``np.bool_``, ``np.str_``) as the Python value; others as given."""
+    if isinstance(value, np.generic) and isinstance(value, (np.bool_, np.integer, np.floating, np.str_)):
+        return value.item() if not isinstance(value, np.str_) else str(value)
+    return value
 
 
 def _default(f: dataclasses.Field) -> Any:
