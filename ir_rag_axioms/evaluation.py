@@ -110,7 +110,7 @@ def bootstrap(
     Seeded, deterministic; consistency over the samples where the axiom decides.
     """
     counts = topic_counts(preferences, oracle)
-    return _bootstrap_counts(counts, check_samples(samples), confidence, seed)
+    return _bootstrap_counts(counts, check_samples(samples), confidence, check_seed(seed))
 
 
 MAX_BOOTSTRAP_SAMPLES = 100_000
@@ -124,6 +124,15 @@ def check_samples(samples: object) -> int:
     if not 0 <= samples <= MAX_BOOTSTRAP_SAMPLES:
         raise ValueError(f"bootstrap samples must be between 0 (none) and {MAX_BOOTSTRAP_SAMPLES:,}, got {samples}")
     return int(samples)
+
+
+def check_seed(seed: object) -> int:
+    """``seed`` as a whole number >= 0 (what numpy's generators take); ValueError/TypeError naming it otherwise."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"seed must be a whole number, got {type(seed).__name__} {seed!r}")
+    if seed < 0:
+        raise ValueError(f"seed must be at least 0, got {seed}")
+    return int(seed)
 
 
 def _measures(sums: np.ndarray) -> np.ndarray:
@@ -173,6 +182,7 @@ def _table(counts: Mapping[str, np.ndarray], samples: int, confidence: float, se
     Measures (+ intervals if ``samples`` > 0), by effectiveness descending if ``sort``.
     """
     check_samples(samples)
+    check_seed(seed)
     rows = []
     for name, topic_rows in counts.items():
         row: dict[str, Any] = {"axiom": name, **scores_from_counts(topic_rows)}

@@ -275,14 +275,16 @@ def test_out_naming_a_file_fails_before_the_work(tmp_path: Path, data_dir: Path)
     assert time.monotonic() - start < 10 and (tmp_path / "outfile").read_text() == "x"
 
 
-@pytest.mark.slow
-def test_cache_naming_a_file_is_a_warning_and_the_report_is_written(tmp_path: Path, data_dir: Path):
+@pytest.mark.parametrize("command", ["evaluate", "compare"])
+def test_an_explicit_cache_that_cannot_be_used_is_refused_before_the_work(tmp_path: Path, data_dir: Path,
+                                                                          command: str):
     (tmp_path / "cachefile").write_text("x")
-    code, err = _cli("evaluate", "--data", str(data_dir / "trec-rag-24-crowd"), "--topics", "1", "--axioms",
-                     "CORR1", "--quiet", "--no-figures", "--cache", str(tmp_path / "cachefile"),
-                     "--out", str(tmp_path / "out"))
-    assert code == 0 and "warning: cannot write the cache (--cache)" in err and "running without a cache" in err
-    assert (tmp_path / "out" / "table.csv").is_file()
+    data = data_dir / ("trec-rag-24-crowd" if command == "evaluate" else "trec-rag-24-nuggets")
+    start = time.monotonic()
+    code, err = _cli(command, "--data", str(data), "--axioms", "CORR1", "--quiet", "--no-figures",
+                     "--cache", str(tmp_path / "cachefile"), "--out", str(tmp_path / "out"))
+    assert code == 2 and "cannot write the cache (--cache)" in err and "it is a file" in err
+    assert time.monotonic() - start < 10 and not (tmp_path / "out" / "table.csv").exists()
 
 
 def test_a_truncated_or_empty_matrix_cache_entry_is_recomputed(tmp_path: Path):
@@ -377,7 +379,8 @@ def test_match_offsets_outside_the_text_are_clipped():
 @pytest.mark.parametrize("name, value", [("IR_RAG_AXIOMS_MAX_TEXT_CHARS", "lots"), ("IR_RAG_AXIOMS_WORKERS", "1.5")])
 def test_garbage_environment_variables_are_named(name, value):
     result = subprocess.run([sys.executable, "-c", "import ir_rag_axioms; ir_rag_axioms.COH1.preferences("
-                             "ir_rag_axioms.GenerationRequest('q', 'Why?'), [])"], capture_output=True, text=True,
+                             "ir_rag_axioms.GenerationRequest('q', 'Why?'), [ir_rag_axioms.GenerationResponse("
+                             "'a', 'A.')])"], capture_output=True, text=True,
                             env={**os.environ, name: value}, cwd=Path(__file__).resolve().parents[1], timeout=120)
     assert result.returncode != 0
     assert f"environment variable {name}={value!r}" in result.stderr.strip().splitlines()[-1]
@@ -672,3 +675,123 @@ def test_numpy_scalars_are_numbers_and_print_parseably():
         COH1(margin_fraction=float("nan"))
     with pytest.raises(ValueError, match="must be a number, got NaN"):
         COH1(margin_fraction=np.float64("nan"))
+
+
+# -- outputs checked before the work (issue 20) ---------------------------------------------------------------
+def _requests_file(tmp_path: Path) -> Path:
+    return _jsonl(tmp_path / "in.jsonl", [{"qid": "q", "query": "Why do cats purr?", "docno": d, "text": t}
+                                          for d, t in (("a", "Cats purr [1]."), ("b", "Dogs bark."))])
+
+
+@pytest.mark.parametrize("command", ["preferences", "rerank"])
+def test_an_output_that_is_the_input_or_below_a_file_fails_before_the_work(tmp_path: Path, command: str):
+    source = _requests_file(tmp_path)
+    original = source.read_bytes()
+    (tmp_path / "afile").write_text("x")
+    for output, words in ((str(source), "it is the input"), (str(tmp_path / "afile" / "out.csv"), "it is a file"),
+                          (str(tmp_path), "it is a folder")):
+        start = time.monotonic()
+        code, err = _cli(command, "--input", str(source), "--axioms", "CORR1", "--quiet", "-o", output)
+        assert code == 2 and "cannot write the output (-o/--output)" in err and words in err, err
+        assert time.monotonic() - start < 10
+    assert source.read_bytes() == original and (tmp_path / "afile").read_text() == "x"
+
+
+def test_compare_checks_reference_bootstrap_seed_and_out_before_the_work(tmp_path: Path, data_dir: Path):
+    nuggets = str(data_dir / "trec-rag-24-nuggets")
+    (tmp_path / "afile").write_text("x")
+    for extra, words in ((["--reference", "nugget:bogus"], "unknown --reference 'nugget:bogus'"),
+                         (["--bootstrap", "-5"], "--bootstrap: must be at least 0"),
+                         (["--bootstrap", "100001"], "between 0 (none) and 100,000"),
+                         (["--seed", "-1"], "--seed: must be at least 0"),
+                         (["--out", str(tmp_path / "afile")], "cannot write the report (--out)")):
+        start = time.monotonic()
+        code, err = _cli("compare", "--data", nuggets, "--axioms", "CORR1", "--quiet", "--no-figures",
+                         *(["--out", str(tmp_path / "out")] if "--out" not in extra else []), *extra)
+        assert code == 2 and words in err, err
+        assert time.monotonic() - start < 10 and not (tmp_path / "out" / "systems.csv").exists()
+
+
+def test_rerank_seed_and_weights_are_checked_up_front(tmp_path: Path):
+    source = _requests_file(tmp_path)
+    code, err = _cli("rerank", "--input", str(source), "--axioms", "CORR1", "--seed", "-1", "--quiet")
+    assert code == 2 and "--seed: must be at least 0" in err
+    code, err = _cli("rerank", "--input", str(source), "--axioms", "CORR1", "--weights", "nan", "--quiet")
+    assert code == 2 and "every weight must be a finite number" in err
+
+
+def test_an_html_report_below_a_file_fails_before_the_work(tmp_path: Path, data_dir: Path):
+    (tmp_path / "afile").write_text("x")
+    code, err = _cli("evaluate", "--data", str(data_dir / "trec-rag-24-crowd"), "--axioms", "CORR1", "--quiet",
+                     "--out", str(tmp_path / "out"), "--report", str(tmp_path / "afile" / "r.html"))
+    assert code == 2 and "cannot write the HTML report (--report)" in err
+
+
+# -- bounded waits (issue 20) --------------------------------------------------------------------------------
+def test_an_unreachable_ray_address_fails_within_seconds(monkeypatch):
+    import socket
+
+    from ir_rag_axioms.execution import preference_stacks
+
+    pytest.importorskip("ray", reason="Ray is not installed")
+    monkeypatch.setenv("IR_RAG_AXIOMS_RAY_CONNECT_TIMEOUT", "2")
+    with socket.socket() as silent:  # accepts connections (the kernel does) but never answers: Ray would wait
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)
+        address = f"127.0.0.1:{silent.getsockname()[1]}"
+        start = time.monotonic()
+        with pytest.raises(ConnectionError, match=f"cannot reach the Ray cluster at '{address}' within 2 s"):
+            list(preference_stacks([CORR1], [(REQUEST, GOOD)], backend="ray", ray_address=address))
+        assert time.monotonic() - start < 10
+    with pytest.raises(ConnectionError, match="127.0.0.1:1"):  # nothing listens: refused at once
+        list(preference_stacks([CORR1], [(REQUEST, GOOD)], backend="ray", ray_address="127.0.0.1:1"))
+    with pytest.raises(ValueError, match="is not host:port"):
+        list(preference_stacks([CORR1], [(REQUEST, GOOD)], backend="ray", ray_address="head:port"))
+
+
+def test_a_catastrophically_backtracking_citation_pattern_is_an_error_within_seconds():
+    axiom = CORR1(citation_pattern=r"(a|aa)+$")
+    responses = [GenerationResponse("a", "a" * 30 + "!"), GenerationResponse("b", "Dogs bark.")]
+    COH1.preferences(REQUEST, responses)  # the parse is ready: the time below is the pattern's
+    start = time.monotonic()
+    with pytest.raises(ValueError, match=r"CORR1: citation_pattern .* backtracks catastrophically"):
+        axiom.preferences(REQUEST, responses)
+    assert time.monotonic() - start < 30
+    with pytest.raises(ValueError, match="over the limit of 1,000"):
+        CORR1(citation_pattern="a" * 1001)
+
+
+# -- errors at the boundary (issue 20) -----------------------------------------------------------------------
+def test_a_model_name_never_imports_an_arbitrary_module():
+    code = ("import sys; from ir_rag_axioms import COH1, GenerationRequest, GenerationResponse\n"
+            "from ir_rag_axioms.analysis.resources import ToolUnavailableError\n"
+            "sys.modules.pop('tabulate', None)\n"
+            "try:\n    COH1(spacy_model='tabulate').preferences(GenerationRequest('q', 'Why?'), "
+            "[GenerationResponse('a', 'A b.'), GenerationResponse('b', 'C d.')])\n"
+            "except ToolUnavailableError as e:\n    print(e)\n"
+            "print('imported' if 'tabulate' in sys.modules else 'not imported')")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                            cwd=Path(__file__).resolve().parents[1], env={**os.environ})
+    assert result.returncode == 0, result.stderr
+    assert "no spaCy pipeline package (no meta.json)" in result.stdout and "not imported" in result.stdout
+
+
+def test_a_folder_that_is_no_model_is_a_clear_error(tmp_path: Path):
+    from ir_rag_axioms import COV2
+
+    responses = [GenerationResponse("a", "Cats purr and dogs bark."), GenerationResponse("b", "Mice squeak.")]
+    with pytest.raises(ToolUnavailableError, match="sentence_model '/etc' is a path but no sentence-transformers"):
+        COV2(sentence_model="/etc").preferences(REQUEST, responses)
+    with pytest.raises(ToolUnavailableError, match="no spaCy pipeline folder"):
+        COH1(spacy_model=str(tmp_path)).preferences(REQUEST, responses)
+
+
+def test_max_text_chars_zero_is_a_clear_message_at_call_time_not_at_import():
+    code = ("import ir_rag_axioms\nfrom ir_rag_axioms import COH1, GenerationRequest, GenerationResponse\n"
+            "try:\n    COH1.preferences(GenerationRequest('q', 'Why?'), [GenerationResponse('a', 'A.')])\n"
+            "except ValueError as e:\n    print('error:', e)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                            cwd=Path(__file__).resolve().parents[1],
+                            env={**os.environ, "IR_RAG_AXIOMS_MAX_TEXT_CHARS": "0"})
+    assert result.returncode == 0, result.stderr
+    assert "error: environment variable IR_RAG_AXIOMS_MAX_TEXT_CHARS='0' must be at least 1" in result.stdout
