@@ -78,8 +78,10 @@ class CitationSentenceCorrectnessAxiom(FeatureAxiom):
         """Share of sentences that match the citation pattern (NaN without sentences)."""
         out = []
         for found in feature_values(self.spacy_model, SENTENCES, [r.text for r in responses]):
-            cited = sum(1 for s in found if _cites(self.citation_pattern, s))
-            out.append(cited / len(found) if found else float("nan"))
+            if not found:  # no sentences (or an unanalysable text): undefined
+                out.append(float("nan"))
+                continue
+            out.append(sum(1 for s in found if _cites(self.citation_pattern, s)) / len(found))
         return np.array(out, dtype=np.float64)
 
 
