@@ -516,8 +516,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="bootstrap samples for 95%% confidence intervals (0: none)")
     ev.add_argument("--seed", type=count(0), default=0, help="bootstrap seed")
     ev.add_argument("--cache", help="folder of the persistent analysis cache (default: $IR_RAG_AXIOMS_CACHE) and of "
-                    "each axiom's matrices (keyed by everything they read: ids, texts, contexts, ranks, scores, the axiom, "
-                    "its judge, package and tool versions, settings); one that cannot be written is an error")
+                    "each axiom's matrices (keyed by everything they read: ids, texts, contexts, ranks, scores, "
+                    "the axiom, its judge, package and tool versions, settings); one that cannot be written is an "
+                    "error")
     ev.add_argument("--workers", type=count(1), help="analysis worker processes (default: the free cores)")
     ev.add_argument("--backend", choices=["local", "ray"], default="local",
                     help="where to compute (ray: a Ray cluster)")
