@@ -3,7 +3,9 @@
 Run from the repository root: ``HF_HUB_OFFLINE=1 python bench/probe_hardening.py [--verbose]``. Each probe states the
 contract (a defined result, or an error of a documented type whose message says what to fix, nothing written half,
 no wait beyond its bound); a probe that breaks it is classified as a crash (unexpected exception), an unclear error,
-a silently wrong result, lost output or a hang (over the probe's time limit).
+a silently wrong result, lost output, a hang (over the probe's time limit) or a security problem (a spec that
+imports a module, writes a path or builds values without bound). ``PROBE_ROOT=/other/checkout`` probes another
+checkout with this script's probes (the before/after table of issue 20).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import math
 import os
 import resource
 import signal
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -71,6 +74,14 @@ class Unclear(AssertionError):
 
 class Hang(AssertionError):
     """The probe ran over its time limit."""
+
+
+class Lost(Wrong):
+    """Output was lost or overwritten, or the work ran before a failure it could have reported first."""
+
+
+class Insecure(Wrong):
+    """A spec or setting reached beyond what it names: code imported, a path written, memory without bound."""
 
 
 def probe(kind: str, timeout: float = 60.0) -> Callable[[Callable[[], None]], Callable[[], None]]:
@@ -1172,15 +1183,435 @@ def download_from_a_stalling_server() -> None:
         server.close()
 
 
+
+# == issue 20: caches, each answer's own context, parse, outputs, waits, boundaries ==========================
+def _judge_server(models: list[str]) -> tuple[http.server.ThreadingHTTPServer, str]:
+    """An OpenAI-compatible judge on the loopback: statements split at full stops, every verdict "yes"."""
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            models.append(body["model"])
+            system, user = body["messages"][0]["content"], body["messages"][-1]["content"]
+            if "atomic statements" in system:
+                content = json.dumps({"statements": [x for x in user.split("Response:\n", 1)[1].split(". ") if x]})
+            else:
+                statements = json.loads(user.split("Statements:\n", 1)[1])
+                content = json.dumps({"verdicts": [{"verdict": "yes", "reason": "r"} for _ in statements]})
+            data = json.dumps({"choices": [{"message": {"role": "assistant", "content": content}}]}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/v1"
+
+
+def _swapped_cache(name: str, field: str, how: str) -> None:
+    """A matrix cache must miss when ranks or scores are swapped: the second result is the opposite preference."""
+    from ir_rag_axioms.evaluation import compute_preferences
+    axiom = parse(name)
+    first = [GenerationResponse("a", "Cats purr.", **{field: 1}), GenerationResponse("b", "Dogs.", **{field: 2})]
+    second = [GenerationResponse("a", "Cats purr.", **{field: 2}), GenerationResponse("b", "Dogs.", **{field: 1})]
+    with tempfile.TemporaryDirectory() as folder:
+        def run(responses: list[GenerationResponse]) -> np.ndarray:
+            if how == "npz":
+                return compute_preferences({"a": axiom}, [(REQUEST, responses)], cache_dir=folder)["a"][0]
+            return axiom.cached(folder).preferences(REQUEST, responses)
+        run(first)
+        same(run(second), axiom.preferences(REQUEST, second))
+
+
+for _name, _field in (("ORIG", "rank"), ("GT", "score")):
+    for _how in ("npz", "cached"):
+        def _swap(name: str = _name, field: str = _field, how: str = _how) -> None:
+            _swapped_cache(name, field, how)
+        _swap.__name__ = f"{_how}_cache_misses_after_{_name}_{_field}s_swapped"
+        probe("caches")(_swap)
+
+
+def _judge_cache(how: str, change: str) -> None:
+    """A matrix cache must miss when the LLM judge's model or URL changes: the new judge is asked."""
+    from ir_rag_axioms import ANSWER_RELEVANCY
+    from ir_rag_axioms.evaluation import compute_preferences
+    axiom = ANSWER_RELEVANCY(judge="llm")
+    item = (GenerationRequest("q", "What does the laptop have?"),
+            [GenerationResponse("a", "The laptop has a screen. It is light."), GenerationResponse("b", "A screen.")])
+    seen_a: list[str] = []
+    seen_b: list[str] = []
+    (server_a, url_a), (server_b, url_b) = _judge_server(seen_a), _judge_server(seen_b)
+    try:
+        with tempfile.TemporaryDirectory() as folder, env(IR_RAG_AXIOMS_JUDGE_CACHE="none",
+                                                          IR_RAG_AXIOMS_JUDGE_BASE_URL=url_a,
+                                                          IR_RAG_AXIOMS_JUDGE_MODEL="model-1"):
+            def run() -> np.ndarray:
+                if how == "npz":
+                    return compute_preferences({"a": axiom}, [item], cache_dir=folder)["a"][0]
+                return axiom.cached(folder).preferences(*item)
+            run()
+            with env(**({"IR_RAG_AXIOMS_JUDGE_MODEL": "model-2"} if change == "model"
+                        else {"IR_RAG_AXIOMS_JUDGE_BASE_URL": url_b})):
+                asked = len(seen_a), len(seen_b)
+                run()
+                if change == "model" and (len(seen_a) == asked[0] or seen_a[-1] != "model-2"):
+                    raise Wrong("the judge's model changed but the cache answered with the old one's matrix")
+                if change == "url" and len(seen_b) == asked[1]:
+                    raise Wrong("the judge's URL changed but the cache answered with the old server's matrix")
+    finally:
+        server_a.shutdown()
+        server_b.shutdown()
+
+
+for _how in ("npz", "cached"):
+    for _change in ("model", "url"):
+        def _judge(how: str = _how, change: str = _change) -> None:
+            _judge_cache(how, change)
+        _judge.__name__ = f"{_how}_cache_misses_after_the_judge_{_change}_changed"
+        probe("caches", 60)(_judge)
+
+
+def _jsonl_file(folder: str, name: str, rows: list[dict]) -> Path:
+    path = Path(folder) / name
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return path
+
+
+_CATS, _LIONS = ["Cats purr when they are content."], ["Lions roar at night."]
+
+
+@probe("contexts")
+def flat_jsonl_keeps_each_rows_context() -> None:
+    from ir_rag_axioms.datasets.requests import read_requests
+    with tempfile.TemporaryDirectory() as folder:
+        path = _jsonl_file(folder, "flat.jsonl", [
+            {"qid": "q", "query": "Why?", "docno": "a", "text": "Cats purr.", "context": _CATS},
+            {"qid": "q", "query": "Why?", "docno": "b", "text": "Lions roar.", "context": _LIONS}])
+        [(request, responses)] = read_requests(path)
+    from ir_rag_axioms.model import context_of
+    if context_of(request, responses[1]) != tuple(_LIONS):
+        raise Wrong(f"row 2's context became {context_of(request, responses[1])}")
+
+
+@probe("contexts")
+def nested_jsonl_keeps_a_responses_context() -> None:
+    from ir_rag_axioms.datasets.requests import read_requests
+    from ir_rag_axioms.model import context_of
+    with tempfile.TemporaryDirectory() as folder:
+        path = _jsonl_file(folder, "nested.jsonl", [{"id": "q", "query": "Why?", "context": _CATS, "responses": [
+            {"id": "a", "text": "Cats purr."}, {"id": "b", "text": "Lions roar.", "context": _LIONS}]}])
+        [(request, responses)] = read_requests(path)
+    if context_of(request, responses[1]) != tuple(_LIONS):
+        raise Wrong(f"response b's context became {context_of(request, responses[1])}")
+
+
+@probe("contexts")
+def two_query_texts_for_one_qid_refused() -> None:
+    from ir_rag_axioms.datasets.requests import read_requests
+    with tempfile.TemporaryDirectory() as folder:
+        path = _jsonl_file(folder, "flat.jsonl", [{"qid": "q", "query": q, "docno": d, "text": "x"}
+                                                  for d, q in (("a", "Why do cats purr?"), ("b", "Why do dogs bark?"))])
+        refuses(lambda: read_requests(path), ValueError, "flat.jsonl line 2", "line 1")
+
+
+@probe("contexts")
+def duplicated_response_id_names_file_and_line() -> None:
+    from ir_rag_axioms.datasets.requests import read_requests
+    with tempfile.TemporaryDirectory() as folder:
+        path = _jsonl_file(folder, "flat.jsonl", [{"qid": "q", "query": "Q?", "docno": "a", "text": "x"},
+                                                  {"qid": "q", "query": "Q?", "docno": "a", "text": "y"}])
+        refuses(lambda: read_requests(path), ValueError, "flat.jsonl line 2", "'a'")
+
+
+@probe("contexts")
+def duplicated_crowd_response_id_names_file_and_line() -> None:
+    from ir_rag_axioms.datasets.crowd import load_crowd_responses
+    lines = gzip.decompress((CROWD / "responses.jsonl.gz").read_bytes()).splitlines()
+    with tempfile.TemporaryDirectory() as folder:
+        copy = Path(folder) / "responses.jsonl"
+        copy.write_bytes(b"\n".join([lines[0], lines[1], lines[0]]) + b"\n")
+        refuses(lambda: load_crowd_responses(copy), ValueError, "responses.jsonl line 3", "duplicated")
+
+
+@probe("contexts")
+def regzipped_identical_copy_does_not_warn() -> None:
+    from ir_rag_axioms.datasets import files
+    with tempfile.TemporaryDirectory() as folder:
+        again = Path(folder) / "ratings.jsonl.gz"
+        again.write_bytes(gzip.compress(gzip.decompress((CROWD / "ratings.jsonl.gz").read_bytes()), 1, mtime=1))
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            files.resolve(files.CROWD_RATINGS, again)
+        if caught:
+            raise Unclear(f"an identical content warned: {caught[0].message}")
+
+
+@probe("expressions")
+def division_by_zero_refused() -> None:
+    refuses(lambda: parse("COH1 / 0"), ValueError, "0")
+
+
+@probe("security", 30)
+def string_multiplication_in_a_spec_refused() -> None:
+    try:
+        result = parse("COH1(spacy_model='a' * 1000000 * 50)")
+    except ValueError:
+        return
+    raise Insecure(f"built a {len(result.spacy_model):,}-character argument from a 40-character spec")
+
+
+@probe("security")
+def cached_path_from_a_spec_refused() -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        target = Path(folder) / "made-by-a-spec"
+        with contextlib.suppress(ValueError, KeyError):
+            parse(f"Cached(axiom=CORR1, path={str(target)!r})").preferences(REQUEST, GOOD)
+        if target.exists():
+            raise Insecure("a spec created a store at a path of its choosing")
+
+
+@probe("security", 120)
+def parse_does_not_depend_on_import_state() -> None:
+    code = ("import ir_rag_axioms as i\nfrom ir_rag_axioms import parse\ndef outcome(s):\n    try:\n"
+            "        parse(s)\n        return 'ok'\n    except Exception as e:\n        return type(e).__name__\n"
+            "a = outcome('Parallel(CORR1, n_jobs=2)')\nimport ir_rag_axioms.axioms.wrappers\n"
+            "print(a, outcome('Parallel(CORR1, n_jobs=2)'))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=100, cwd=ROOT,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    words = result.stdout.split()
+    if len(words) != 2 or words[0] != words[1]:
+        raise Insecure(f"before and after importing the wrappers: {result.stdout.strip() or result.stderr[-200:]}")
+
+
+@probe("axiom parameters")
+def numpy_float_parameter_repr_parses_back() -> None:
+    axiom = COH1(margin_fraction=np.float64(0.5))
+    if parse(repr(axiom)) != axiom:
+        raise Wrong(f"{axiom!r} does not parse back")
+
+
+@probe("axiom parameters")
+def numpy_bool_parameter_accepted() -> None:
+    COH1(higher_is_better=np.bool_(True))
+
+
+@probe("axiom parameters")
+def nan_margin_message_names_nan() -> None:
+    refuses(lambda: COH1(margin_fraction=float("nan")), ValueError, "margin_fraction", "nan")
+
+
+def _must_not_work(module: str, name: str, kind: type[AssertionError] = Lost) -> contextlib.AbstractContextManager:
+    """Patch ``module.name`` to raise ``kind``: a command that checks its arguments first never gets there."""
+    import importlib
+    from unittest import mock
+
+    def started(*args: object, **kwargs: object) -> None:
+        raise kind("the work started before the arguments and outputs were checked")
+
+    return mock.patch.object(importlib.import_module(module), name, started)
+
+
+def _requests(folder: str) -> Path:
+    return _jsonl_file(folder, "in.jsonl", [{"qid": "q", "query": "Why?", "docno": d, "text": t}
+                                           for d, t in (("a", "Cats purr [1]."), ("b", "Dogs bark."))])
+
+
+@probe("lost output")
+def preferences_output_is_its_input() -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        source = _requests(folder)
+        before = source.read_bytes()
+        code, _, _ = cli("preferences", "--input", str(source), "--axioms", "CORR1", "--quiet", "-o", str(source))
+        if source.read_bytes() != before:
+            raise Lost(f"the input was overwritten (exit {code})")
+
+
+for _command in ("preferences", "rerank"):
+    def _below_a_file(command: str = _command) -> None:
+        with tempfile.TemporaryDirectory() as folder, _must_not_work("ir_rag_axioms.execution",
+                                                                     "preference_stacks"):
+            (Path(folder) / "afile").write_text("x")
+            code, _, err = cli(command, "--input", str(_requests(folder)), "--axioms", "CORR1", "--quiet",
+                               "-o", str(Path(folder) / "afile" / "out.csv"))
+            if code != 2 or "afile" not in err:
+                raise Unclear(f"exit {code}: {err[-200:]}")
+    _below_a_file.__name__ = f"{_command}_output_below_a_file_fails_first"
+    probe("lost output")(_below_a_file)
+
+
+def _compare_first(*extra: str, kind: type[AssertionError] = Lost) -> None:
+    nuggets = str(DATA / "trec-rag-24-nuggets")
+    with tempfile.TemporaryDirectory() as folder, _must_not_work("ir_rag_axioms.systems", "compare_systems", kind):
+        (Path(folder) / "afile").write_text("x")
+        arguments = ["compare", "--data", nuggets, "--axioms", "CORR1", "--quiet", "--no-figures"]
+        if "--out" not in extra:
+            arguments += ["--out", str(Path(folder) / "out")]
+        code, _, err = cli(*arguments, *[e.replace("AFILE", str(Path(folder) / "afile")) for e in extra])
+        if code != 2 or "error" not in err:
+            raise Unclear(f"exit {code}: {err[-200:]}")
+
+
+@probe("lost output")
+def compare_out_naming_a_file_fails_first() -> None:
+    _compare_first("--out", "AFILE")
+
+
+@probe("lost output")
+def compare_bogus_reference_fails_first() -> None:
+    _compare_first("--reference", "nugget:bogus")
+
+
+@probe("lost output")
+def explicit_cache_naming_a_file_is_refused() -> None:
+    with tempfile.TemporaryDirectory() as folder, _must_not_work("ir_rag_axioms.evaluation", "compute_preferences"):
+        (Path(folder) / "afile").write_text("x")
+        code, _, err = cli(*EVAL, "--axioms", "CORR1", "--cache", str(Path(folder) / "afile"),
+                           "--out", str(Path(folder) / "out"))
+        if code != 2 or "--cache" not in err:
+            raise Unclear(f"exit {code}: {err[-200:]}")
+
+
+@probe("lost output")
+def read_only_store_serves_reads() -> None:
+    from unittest import mock
+
+    from ir_rag_axioms.analysis import store as stores
+    with tempfile.TemporaryDirectory() as folder:
+        writer = stores.DiskStore(folder)
+        writer.put("ns", "k", [1, 2])
+        writer.close()
+        connect = sqlite3.connect
+
+        def read_only_fs(file: object, *args: object, **kwargs: object) -> sqlite3.Connection:
+            if not (kwargs.get("uri") and "mode=ro" in str(file)):
+                raise sqlite3.OperationalError("unable to open database file")
+            return connect(file, *args, **kwargs)  # type: ignore[arg-type]
+
+        with mock.patch.object(stores.sqlite3, "connect", read_only_fs), \
+                mock.patch.object(os, "access", lambda *a, **k: False):
+            value = stores.DiskStore(folder).get("ns", "k")
+        if value != [1, 2]:
+            raise Lost(f"a populated read-only store served {value!r}")
+
+
+@probe("waits")
+def compare_bootstrap_capped_up_front() -> None:
+    _compare_first("--bootstrap", "1000000000", kind=Hang)  # a billion resamples: found only after the work
+
+
+@probe("waits")
+def compare_negative_bootstrap_up_front() -> None:
+    _compare_first("--bootstrap", "-5", kind=Hang)
+
+
+@probe("waits")
+def rerank_negative_seed_up_front() -> None:
+    with tempfile.TemporaryDirectory() as folder, _must_not_work("ir_rag_axioms.execution", "preference_stacks",
+                                                                 Hang):
+        code, _, err = cli("rerank", "--input", str(_requests(folder)), "--axioms", "CORR1", "--seed", "-1",
+                           "--quiet")
+        if code != 2 or "seed" not in err:
+            raise Unclear(f"exit {code}: {err[-200:]}")
+
+
+def _in_subprocess(code: str, timeout: float, **variables: str) -> subprocess.CompletedProcess:
+    """Run ``code`` in a fresh interpreter on the probed checkout; over ``timeout``: a hang."""
+    try:
+        return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout,
+                              cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT), **variables})
+    except subprocess.TimeoutExpired:
+        raise Hang(f"over {timeout:.0f} s") from None
+
+
+@probe("waits", 90)
+def silent_ray_address_fails_within_seconds() -> None:
+    code = ("import socket\nfrom ir_rag_axioms import CORR1, GenerationRequest, GenerationResponse\n"
+            "from ir_rag_axioms.execution import preference_stacks\n"
+            "s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen(8)\n"
+            "items = [(GenerationRequest('q', 'Why?'), [GenerationResponse('a', 'A.'), "
+            "GenerationResponse('b', 'B.')])]\n"
+            "try:\n    list(preference_stacks([CORR1], items, backend='ray', "
+            "ray_address=f'127.0.0.1:{s.getsockname()[1]}'))\nexcept Exception as e:\n    print('refused:', e)")
+    result = _in_subprocess(code, 60, IR_RAG_AXIOMS_RAY_CONNECT_TIMEOUT="3")
+    if "refused:" not in result.stdout:
+        raise Wrong(result.stdout[-200:] + result.stderr[-200:])
+
+
+@probe("waits", 100)
+def backtracking_citation_pattern_is_bounded() -> None:
+    code = ("from ir_rag_axioms import CORR1, GenerationRequest, GenerationResponse\n"
+            "r = [GenerationResponse('a', 'a' * 32 + '!'), GenerationResponse('b', 'Dogs bark.')]\n"
+            "for p in (r'(a+)+$', r'(a|aa)+$'):\n"
+            "    try:\n        CORR1(citation_pattern=p).preferences(GenerationRequest('q', 'Why?'), r)\n"
+            "        print('answered')\n    except ValueError as e:\n        print('refused:', e)")
+    result = _in_subprocess(code, 75)  # each pattern answered or refused within its bound, not after minutes
+    lines = [line for line in result.stdout.splitlines() if line.startswith(("answered", "refused:"))]
+    if len(lines) != 2 or any(line.startswith("refused:") and "citation_pattern" not in line for line in lines):
+        raise Unclear(result.stdout[-200:] + result.stderr[-200:])
+
+
+@probe("security", 120)
+def spacy_model_names_no_arbitrary_module() -> None:
+    code = ("import sys\nfrom ir_rag_axioms import COH1, GenerationRequest, GenerationResponse\n"
+            "sys.modules.pop('tabulate', None)\n"
+            "try:\n    COH1(spacy_model='tabulate').preferences(GenerationRequest('q', 'Why?'), "
+            "[GenerationResponse('a', 'A b.'), GenerationResponse('b', 'C d.')])\nexcept Exception as e:\n"
+            "    print(type(e).__name__)\nprint('imported' if 'tabulate' in sys.modules else 'clean')")
+    result = _in_subprocess(code, 100)
+    if "clean" not in result.stdout:
+        raise Insecure(f"spacy_model='tabulate' imported that module: {result.stdout.strip()[-200:]}")
+
+
+@probe("environment")
+def sentence_model_naming_a_folder_that_is_no_model() -> None:
+    from ir_rag_axioms import COV2
+    from ir_rag_axioms.analysis.resources import ToolUnavailableError
+    responses = [GenerationResponse("a", "Cats purr and dogs bark."), GenerationResponse("b", "Mice squeak.")]
+    refuses(lambda: COV2(sentence_model="/etc").preferences(REQUEST, responses), ToolUnavailableError,
+            "sentence_model", "/etc")
+
+
+@probe("environment", 120)
+def max_text_chars_zero_is_a_message_not_an_import_error() -> None:
+    code = ("import ir_rag_axioms\nprint('imported')\nfrom ir_rag_axioms import COH1, GenerationRequest, "
+            "GenerationResponse\ntry:\n    COH1.preferences(GenerationRequest('q', 'Why?'), "
+            "[GenerationResponse('a', 'A.')])\nexcept ValueError as e:\n    print('refused:', e)")
+    result = _in_subprocess(code, 100, IR_RAG_AXIOMS_MAX_TEXT_CHARS="0")
+    if "imported" not in result.stdout:
+        raise RuntimeError(f"the import failed with a traceback: {result.stderr.strip().splitlines()[-1:]}")
+    if "IR_RAG_AXIOMS_MAX_TEXT_CHARS" not in result.stdout:
+        raise Unclear(result.stdout[-200:])
+
+
+@probe("environment")
+def ir_datasets_home_naming_a_file() -> None:
+    from ir_rag_axioms.datasets import files
+    with tempfile.TemporaryDirectory() as folder:
+        home = Path(folder) / "home"
+        home.write_text("x")
+        with env(IR_DATASETS_HOME=str(home), IR_RAG_AXIOMS_DATA=""):
+            refuses(lambda: files.resolve(files.CROWD_TOPICS, download=False), ValueError, "IR_DATASETS_HOME")
+
+
 # == running ============================================================================================
 def _alarm(timeout: float, *_: object) -> None:
     raise Hang(f"over {timeout:.0f} s")
 
 
+OUTCOMES = ("ok", "crash", "unclear", "silent wrong", "lost output", "hang", "security")
+"""The columns of the table: a held contract, then the kinds of breaking it."""
+
+
 def run(verbose: bool) -> dict[str, Counter]:
     table: dict[str, Counter] = defaultdict(Counter)
     for kind, name, fn, timeout in PROBES:
-        outcome, detail = "held", ""
+        outcome, detail = "ok", ""
         signal.signal(signal.SIGALRM, functools.partial(_alarm, timeout))
         signal.alarm(int(math.ceil(timeout)))
         try:
@@ -1190,28 +1621,32 @@ def run(verbose: bool) -> dict[str, Counter]:
         except Hang as error:
             outcome, detail = "hang", str(error)
         except Unclear as error:
-            outcome, detail = "unclear error", str(error)
+            outcome, detail = "unclear", str(error)
+        except Insecure as error:
+            outcome, detail = "security", str(error)
+        except Lost as error:
+            outcome, detail = "lost output", str(error)
         except Wrong as error:
-            outcome, detail = "wrong / lost", str(error)
+            outcome, detail = "lost output" if kind == "lost output" else "silent wrong", str(error)
         except Exception as error:  # noqa: BLE001 - a crash is what we count
             outcome, detail = "crash", f"{type(error).__name__}: {error}"
         finally:
             signal.alarm(0)
         table[kind][outcome] += 1
-        if verbose or outcome != "held":
+        if verbose or outcome != "ok":
             print(f"[{outcome}] {kind} / {name}: {detail[:300]}", file=sys.stderr)
     return table
 
 
 def main() -> None:
     table = run("--verbose" in sys.argv)
-    outcomes = ["held", "crash", "unclear error", "wrong / lost", "hang"]
-    print("| kind of probe | probes | " + " | ".join(outcomes) + " |")
-    print("|---|---|" + "---|" * len(outcomes))
+    print(f"probed: {ROOT}")
+    print("| area | probes | " + " | ".join(OUTCOMES) + " |")
+    print("|---|---|" + "---|" * len(OUTCOMES))
     for kind, counts in table.items():
-        print(f"| {kind} | {sum(counts.values())} | " + " | ".join(str(counts[o]) for o in outcomes) + " |")
+        print(f"| {kind} | {sum(counts.values())} | " + " | ".join(str(counts[o]) for o in OUTCOMES) + " |")
     total = sum((c for c in table.values()), Counter())
-    print(f"| all | {sum(total.values())} | " + " | ".join(str(total[o]) for o in outcomes) + " |")
+    print(f"| all | {sum(total.values())} | " + " | ".join(str(total[o]) for o in OUTCOMES) + " |")
 
 
 if __name__ == "__main__":

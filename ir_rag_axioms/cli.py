@@ -95,9 +95,9 @@ def parse_axioms(text: str) -> dict[str, Any]:
             continue
         named = re.match(r"^\s*([\w.-]+)\s*=(?!=)(.+)$", item)
         if named:
-            add(named.group(1), registry.parse(named.group(2)))
+            add(named.group(1), registry.parse(named.group(2), allow_paths=True))
         else:  # named as in the transformers' columns: the canonical repr without an empty "()"
-            axiom = registry.parse(item)
+            axiom = registry.parse(item, allow_paths=True)
             add(axiom_columns([axiom])[0], axiom)
     if not axioms:
         raise ValueError(f"--axioms {text!r} names no axiom; e.g. --axioms ictir2025 or --axioms 'COH1,CORR1'")
@@ -112,12 +112,14 @@ def evaluate(args: argparse.Namespace) -> int:
     """
     from ir_rag_axioms import evaluation, report
     from ir_rag_axioms.datasets import judged_items
-    from ir_rag_axioms.output import writable_folder
+    from ir_rag_axioms.output import writable_file, writable_folder
 
     oracle = parse_oracle(args.oracle, args.data, args.duplicates, args.responses)
     axioms = parse_axioms(args.axioms)
     evaluation.check_samples(args.bootstrap)
     out = writable_folder(args.out, "report (--out)")  # before any work: nothing is computed for nothing
+    if args.report:
+        writable_file(args.report, "HTML report (--report)")
     cache = _usable_cache(args.cache)
     items = judged_items(oracle, args.data, args.responses)
     if args.topics:
@@ -145,16 +147,12 @@ def evaluate(args: argparse.Namespace) -> int:
 
 
 def _usable_cache(cache: str | None) -> str | None:
-    """The cache folder if it can be written; else a warning and no cache (the evaluation still runs)."""
-    from ir_rag_axioms.output import OutputError, writable_folder
+    """The cache folder, checked before the work: an explicit --cache that cannot be written is an error."""
+    from ir_rag_axioms.output import writable_folder
 
     if not cache:
         return None
-    try:
-        writable_folder(Path(cache) / "matrices", "cache (--cache)")
-    except OutputError as error:
-        print(f"ir-rag-axioms evaluate: warning: {error}; running without a cache", file=sys.stderr)
-        return None
+    writable_folder(Path(cache) / "matrices", "cache (--cache)")  # OutputError: the user asked for this cache
     return cache
 
 
@@ -188,25 +186,33 @@ def _system_answers(args: argparse.Namespace) -> Any:
 
 def compare(args: argparse.Namespace) -> int:
     """Compare systems by axioms: print the overall ranking and write systems.csv/.md/.png in OUT."""
-    from ir_rag_axioms import report, systems
+    from ir_rag_axioms import evaluation, report, systems
+    from ir_rag_axioms.output import writable_folder
 
     if not args.answers and not args.data:
         raise ValueError("give --answers FILE (JSONL with qid, query, text, system) or --data NUGGET_FOLDER")
+    axioms = parse_axioms(args.axioms)  # specs, reference, samples and outputs first: nothing computed for nothing
+    reference = _reference_spec(args.reference) if args.reference else None
+    evaluation.check_samples(args.bootstrap)
+    writable_folder(args.out, "report (--out)")
+    cache = _usable_cache(args.cache)
+    answers = _system_answers(args)
+    reference_scores = _reference_scores(reference, args.data) if reference else None
     table = systems.compare_systems(
-        parse_axioms(args.axioms), _system_answers(args), samples=args.bootstrap, seed=args.seed,
-        cache_dir=Path(args.cache) / "matrices" if args.cache else None, progress=not args.quiet,
+        axioms, answers, samples=args.bootstrap, seed=args.seed,
+        cache_dir=Path(cache) / "matrices" if cache else None, progress=not args.quiet,
         workers=args.workers,
     )
     correlations = None
-    if args.reference:
-        correlations = systems.rank_correlation(table, _reference_scores(args.reference, args.data))
+    if reference_scores is not None:
+        correlations = systems.rank_correlation(table, reference_scores)
     print(report.write_systems(args.out, table, correlations, args.figures), end="")
     return 0
 
 
-def _reference_scores(spec: str, data: str | None) -> dict[str, float]:
-    """Each system's mean official score over the topics: ``nugget:<all|vital|weighted>[-strict]``."""
-    from ir_rag_axioms.datasets.nuggets import NUGGET_SCORES, load_nugget_assignments, score_column
+def _reference_spec(spec: str) -> tuple[str, bool]:
+    """The (score, strict) of a ``--reference nugget:<all|vital|weighted>[-strict]``; ValueError otherwise."""
+    from ir_rag_axioms.datasets.nuggets import NUGGET_SCORES
 
     kind, _, option = spec.partition(":")
     score, strict = (option or "vital").lower(), False
@@ -214,6 +220,14 @@ def _reference_scores(spec: str, data: str | None) -> dict[str, float]:
         score, strict = score[:-7], True
     if kind != "nugget" or score not in NUGGET_SCORES:
         raise ValueError(f"unknown --reference {spec!r}: use nugget:<all|vital|weighted>[-strict]")
+    return score, strict
+
+
+def _reference_scores(reference: tuple[str, bool], data: str | None) -> dict[str, float]:
+    """Each system's mean official score over the topics (``_reference_spec``'s score and strictness)."""
+    from ir_rag_axioms.datasets.nuggets import load_nugget_assignments, score_column
+
+    score, strict = reference
     frame = load_nugget_assignments(data)
     means = frame.groupby("run_id")[score_column(score, strict)].mean()
     return {str(k): float(v) for k, v in means.items()}
@@ -259,7 +273,7 @@ def _one_axiom(spec: str) -> Any:
     """One axiom from a spec (a registered name or an expression), or the preset's axiom of that name."""
     from ir_rag_axioms.axioms import registry
 
-    return registry.parse(spec)
+    return registry.parse(spec, allow_paths=True)
 
 
 def explain(args: argparse.Namespace) -> int:
@@ -376,6 +390,7 @@ def preferences(args: argparse.Namespace) -> int:
     from ir_rag_axioms.execution import preference_stacks
 
     axioms = parse_axioms(args.axioms)
+    _check_output(args)
     items = _items(args)
     columns = list(axioms)
     rows = []
@@ -400,11 +415,22 @@ def preferences(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_output(args: argparse.Namespace) -> None:
+    """Before the work: -o/--output can be written and is none of the inputs (--input, --run, --texts)."""
+    from ir_rag_axioms.output import writable_file
+
+    if args.output and args.output != "-":
+        inputs = tuple(getattr(args, name, None) for name in ("input", "run", "texts"))
+        writable_file(args.output, "output (-o/--output)", inputs)
+
+
 def _write(text: str, output: str | None) -> None:
-    """Write to a file (its folder created) or to standard output."""
+    """Write to a file atomically (its folder created) or to standard output."""
+    from ir_rag_axioms.output import write_text
+
     if output and output != "-":
         Path(output).parent.mkdir(parents=True, exist_ok=True)
-        Path(output).write_text(text, encoding="utf-8")
+        write_text(output, text)
     else:
         sys.stdout.write(text)
 
@@ -419,10 +445,9 @@ def rerank(args: argparse.Namespace) -> int:
     from ir_rag_axioms.runs import write_trec_run
 
     axioms = parse_axioms(args.axioms)
+    weights = _weights(args.weights, len(axioms))
+    _check_output(args)
     items = _items(args)
-    weights = [float(w) for w in args.weights.split(",")] if args.weights else None
-    if weights is not None and len(weights) != len(axioms):
-        raise ValueError(f"--weights gives {len(weights)} weights for {len(axioms)} axioms")
     rows = []
     stacks = preference_stacks(list(axioms.values()), items, workers=args.workers, progress=not args.quiet)
     for (request, responses), stack in zip(items, stacks, strict=True):
@@ -439,6 +464,23 @@ def rerank(args: argparse.Namespace) -> int:
         with tempfile.TemporaryDirectory() as folder:
             sys.stdout.write(write_trec_run(frame, Path(folder) / "run", args.run_name).read_text())
     return 0
+
+
+def _weights(text: str | None, count: int) -> list[float] | None:
+    """--weights: one finite number per axiom; ValueError naming the option otherwise."""
+    import math
+
+    if not text:
+        return None
+    try:
+        weights = [float(w) for w in text.split(",")]
+    except ValueError:
+        raise ValueError(f"--weights {text!r}: give comma-separated numbers, one per axiom") from None
+    if len(weights) != count:
+        raise ValueError(f"--weights gives {len(weights)} weights for {count} axioms")
+    if not all(math.isfinite(w) for w in weights):
+        raise ValueError(f"--weights {text!r}: every weight must be a finite number")
+    return weights
 
 
 def demo(argv: Sequence[str]) -> int:
@@ -472,9 +514,11 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--topics", type=count(0), default=0, help="evaluate only the first N judged topics")
     ev.add_argument("--bootstrap", type=count(0), default=0,
                     help="bootstrap samples for 95%% confidence intervals (0: none)")
-    ev.add_argument("--seed", type=int, default=0, help="bootstrap seed")
+    ev.add_argument("--seed", type=count(0), default=0, help="bootstrap seed")
     ev.add_argument("--cache", help="folder of the persistent analysis cache (default: $IR_RAG_AXIOMS_CACHE) and of "
-                    "each axiom's matrices (keyed by the package version, settings, its repr and the texts)")
+                    "each axiom's matrices (keyed by everything they read: ids, texts, contexts, ranks, scores, "
+                    "the axiom, its judge, package and tool versions, settings); one that cannot be written is an "
+                    "error")
     ev.add_argument("--workers", type=count(1), help="analysis worker processes (default: the free cores)")
     ev.add_argument("--backend", choices=["local", "ray"], default="local",
                     help="where to compute (ray: a Ray cluster)")
@@ -494,10 +538,11 @@ def build_parser() -> argparse.ArgumentParser:
     cmp.add_argument("--reference",
                      help="also Kendall's tau with official scores: nugget:<all|vital|weighted>[-strict]")
     cmp.add_argument("--out", required=True, help="output folder for systems.csv, systems.md and systems.png")
-    cmp.add_argument("--bootstrap", type=int, default=1000, help="bootstrap samples over topics (0: no intervals)")
-    cmp.add_argument("--seed", type=int, default=0, help="bootstrap seed")
+    cmp.add_argument("--bootstrap", type=count(0), default=1000,
+                     help="bootstrap samples over topics (0: no intervals; at most 100,000)")
+    cmp.add_argument("--seed", type=count(0), default=0, help="bootstrap seed")
     cmp.add_argument("--cache", help="folder for each axiom's matrices (reused across runs)")
-    cmp.add_argument("--workers", type=int, help="analysis worker processes (default: the free cores)")
+    cmp.add_argument("--workers", type=count(1), help="analysis worker processes (default: the free cores)")
     cmp.add_argument("--no-figures", dest="figures", action="store_false", help="skip the figure")
     cmp.add_argument("--quiet", action="store_true", help="no progress bars")
     cmp.set_defaults(func=compare)
@@ -530,7 +575,7 @@ def build_parser() -> argparse.ArgumentParser:
             cmd.add_argument("--aggregation", default="borda", choices=["borda", "copeland", "kwiksort",
                                                                           "bradley_terry"])
             cmd.add_argument("--weights", help="comma-separated weight per axiom")
-            cmd.add_argument("--seed", type=int, default=0, help="seed of KwikSort's pivots")
+            cmd.add_argument("--seed", type=count(0), default=0, help="seed of KwikSort's pivots")
             cmd.add_argument("--run-name", default="ir_rag_axioms", help="the run's tag column")
         else:
             cmd.add_argument("--format", choices=["csv", "jsonl"], help="default: by the output's suffix, else csv")

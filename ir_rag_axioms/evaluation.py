@@ -11,7 +11,6 @@ decisiveness and (relaxed) consistency. Sums run over all topics (micro average)
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import warnings
 import zipfile
@@ -111,7 +110,7 @@ def bootstrap(
     Seeded, deterministic; consistency over the samples where the axiom decides.
     """
     counts = topic_counts(preferences, oracle)
-    return _bootstrap_counts(counts, check_samples(samples), confidence, seed)
+    return _bootstrap_counts(counts, check_samples(samples), confidence, check_seed(seed))
 
 
 MAX_BOOTSTRAP_SAMPLES = 100_000
@@ -125,6 +124,15 @@ def check_samples(samples: object) -> int:
     if not 0 <= samples <= MAX_BOOTSTRAP_SAMPLES:
         raise ValueError(f"bootstrap samples must be between 0 (none) and {MAX_BOOTSTRAP_SAMPLES:,}, got {samples}")
     return int(samples)
+
+
+def check_seed(seed: object) -> int:
+    """``seed`` as a whole number >= 0 (what numpy's generators take); ValueError/TypeError naming it otherwise."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"seed must be a whole number, got {type(seed).__name__} {seed!r}")
+    if seed < 0:
+        raise ValueError(f"seed must be at least 0, got {seed}")
+    return int(seed)
 
 
 def _measures(sums: np.ndarray) -> np.ndarray:
@@ -174,6 +182,7 @@ def _table(counts: Mapping[str, np.ndarray], samples: int, confidence: float, se
     Measures (+ intervals if ``samples`` > 0), by effectiveness descending if ``sort``.
     """
     check_samples(samples)
+    check_seed(seed)
     rows = []
     for name, topic_rows in counts.items():
         row: dict[str, Any] = {"axiom": name, **scores_from_counts(topic_rows)}
@@ -259,19 +268,14 @@ def agreement(axiom_preferences: Mapping[str, Matrices], decided_only: bool = Tr
 
 # -- axioms and frames ---------------------------------------------------------------------------------
 def cache_file(cache_dir: str | os.PathLike, axiom: Any, items: Sequence) -> Path:
-    """cache_dir/<sha1 of the package version, the settings that change results, the axiom's repr and the items>.npz."""
-    from ir_rag_axioms import settings
+    """cache_dir/<analysis.cache.matrices_key(axiom, items)>.npz: the one cache key rule, as ``Cached`` uses it.
 
-    digest = hashlib.sha1(
-        f"ir_rag_axioms {settings.package_version()}\x00{settings.fingerprint()}\x00{axiom!r}".encode()
-    )
-    for request, responses in items:
-        digest.update(f"\x00{request.id}\x01{request.text}\x01{request.context}".encode())
-        for response in responses:
-            digest.update(f"\x02{response.id}\x03{response.text}".encode())
-            if response.context is not None:
-                digest.update(f"\x04{response.context}".encode())
-    return Path(cache_dir) / f"{digest.hexdigest()}.npz"
+    The key covers the axiom's identity (repr, judge URL and model, package and tool versions, settings) and every
+    field of every item (ids, texts, contexts, ranks, scores).
+    """
+    from ir_rag_axioms.analysis.cache import matrices_key
+
+    return Path(cache_dir) / f"{matrices_key(axiom, items)}.npz"
 
 
 def compute_preferences(

@@ -183,10 +183,50 @@ def _ray_start(ray: Any, address: str | None, workers: int | None) -> bool:
         return False
     address = address or settings.env_text("RAY_ADDRESS")
     if address:
+        _check_reachable(address)
         ray.init(address=address, log_to_driver=False)
     else:
         ray.init(num_cpus=workers or os.cpu_count() or 1, include_dashboard=False, log_to_driver=False)
     return True
+
+
+RAY_CONNECT_TIMEOUT_ENV = "IR_RAG_AXIOMS_RAY_CONNECT_TIMEOUT"
+"""Seconds to wait for a Ray cluster's address to accept a connection (default 10) before ``ray.init``."""
+
+
+def _check_reachable(address: str) -> None:
+    """ConnectionError within the connect timeout if a ``host:port`` (or ``ray://host:port``) address is unreachable.
+
+    ``auto``/``local`` and addresses without a port are left to Ray (they name a cluster on this machine).
+    """
+    import socket
+    import urllib.parse
+
+    target = address if "://" in address else f"tcp://{address}"
+    parsed = urllib.parse.urlsplit(target)
+    try:
+        host, port = parsed.hostname, parsed.port
+    except ValueError:
+        raise ValueError(f"ray_address {address!r} is not host:port (e.g. 10.0.0.5:6379 or ray://head:10001)") from None
+    if not host or port is None:
+        return
+    timeout = settings.env_float(RAY_CONNECT_TIMEOUT_ENV, 10.0, minimum=0.1)
+    try:
+        with socket.create_connection((host, port), timeout=timeout) as connection:
+            connection.settimeout(timeout)
+            connection.sendall(_HTTP2_PREFACE)  # Ray's GCS (and Ray Client) speak gRPC: HTTP/2 answers SETTINGS
+            reply = connection.recv(9)
+        if len(reply) < 9 or reply[3] != 0x04:
+            raise OSError(f"it does not answer as a Ray (gRPC) server: {reply[:9]!r}")
+    except OSError as error:
+        reason = "no answer" if isinstance(error, TimeoutError) else str(error)
+        raise ConnectionError(f"cannot reach the Ray cluster at {address!r} within {timeout:g} s ({reason}); start "
+                              f"it (ray start --head) or fix ray_address/$RAY_ADDRESS (wait longer: "
+                              f"{RAY_CONNECT_TIMEOUT_ENV})") from error
+
+
+_HTTP2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + b"\x00\x00\x00\x04\x00\x00\x00\x00\x00"
+"""The HTTP/2 client connection preface and an empty SETTINGS frame; a server's first frame is its SETTINGS."""
 
 
 def _ordered_results(

@@ -21,9 +21,27 @@ def writable_folder(path: str | os.PathLike[str], what: str) -> Path:
         with tempfile.NamedTemporaryFile(dir=folder, prefix=".write-test-"):
             pass
     except OSError as error:
-        reason = "it is a file" if folder.is_file() else f"{type(error).__name__}: {error.strerror or error}"
+        blocking = next((p for p in (folder, *folder.parents) if p.exists() and not p.is_dir()), None)
+        reason = ("it is a file" if blocking == folder else f"{blocking} is a file, not a folder: it is a file"
+                  if blocking else f"{type(error).__name__}: {error.strerror or error}")
         raise OutputError(f"cannot write the {what} in {folder} ({reason}); choose another folder") from error
     return folder
+
+
+def writable_file(path: str | os.PathLike[str], what: str, inputs: tuple[object, ...] = ()) -> Path:
+    """Check before the work that ``path`` can be written: not a folder, not one of ``inputs``, its folder writable.
+
+    The folder is created if missing; OutputError naming ``what`` and the reason otherwise.
+    """
+    target = Path(path)
+    if target.is_dir():
+        raise OutputError(f"cannot write the {what} to {target}: it is a folder; name a file")
+    for given in inputs:
+        if given and target.exists() and Path(str(given)).exists() and os.path.samefile(target, str(given)):
+            raise OutputError(f"cannot write the {what} to {target}: it is the input {given}, which would be "
+                              "overwritten; choose another file")
+    writable_folder(target.parent if str(target.parent) else Path("."), f"{what} ({target.name})")
+    return target
 
 
 def atomic_write(path: str | os.PathLike[str], write: Callable[[Path], object]) -> Path:

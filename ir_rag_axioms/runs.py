@@ -80,7 +80,8 @@ def nugget_answers(path: str | os.PathLike[str]) -> pd.DataFrame:
     answer_text, rank (file order), score, system = run_id.
     """
     records = [dict(r, docno=answer_docno(r["qid"], r["run_id"]))
-               for r in read_jsonl(path, NUGGET_ASSIGNMENTS, ("qid", "query", "run_id", "answer_text"))]
+               for r in read_jsonl(path, NUGGET_ASSIGNMENTS, ("qid", "query", "run_id", "answer_text"),
+                                    unique=("qid", "run_id"))]
     frame = responses_frame(records, text="answer_text")
     frame["system"] = [str(r["run_id"]).removeprefix(f"{r['qid']}/") for r in records]
     return frame
@@ -95,7 +96,8 @@ def nugget_qrels(
     score itself in ``nugget_score``; no qrel where the score is undefined.
     """
     rows = [(str(r["qid"]), answer_docno(r["qid"], r["run_id"]), nugget_score(r["nuggets"], score, strict))
-            for r in read_jsonl(path, NUGGET_ASSIGNMENTS, ("qid", "run_id", "nuggets"), check_nugget_record)]
+            for r in read_jsonl(path, NUGGET_ASSIGNMENTS, ("qid", "run_id", "nuggets"), check_nugget_record,
+                                  unique=("qid", "run_id"))]
     qrels = pd.DataFrame(rows, columns=["qid", "docno", "nugget_score"]).dropna(subset=["nugget_score"])
     qrels["label"] = np.rint(qrels["nugget_score"] * scale).astype("int64")
     return qrels[["qid", "docno", "label", "nugget_score"]].reset_index(drop=True)

@@ -97,12 +97,17 @@ def languagetool_timeout() -> float:
     return env_float(LANGUAGETOOL_TIMEOUT_ENV, 30.0, minimum=0.1)
 
 
-def fingerprint() -> str:
-    """The environment settings that change a result (text length limit, LanguageTool server), for cache keys.
+WORDNET_ENV = "IR_RAG_AXIOMS_WORDNET"
+"""Directory of the WordNet database (default: nltk's data path, then the usual system folders)."""
 
-    The text length limit is the one in effect (``MAX_TEXT_CHARS``, read when the package was imported).
+
+def fingerprint() -> str:
+    """The environment settings that change a result, for cache keys: text length limit, LanguageTool, WordNet.
+
+    Each read now (a bad value is a ValueError naming its variable).
     """
-    return f"max_text_chars={MAX_TEXT_CHARS};languagetool={languagetool_url() or ''}"
+    return (f"max_text_chars={max_text_chars()};languagetool={languagetool_url() or ''};"
+            f"wordnet={env_text(WORDNET_ENV) or ''}")
 
 
 def package_version() -> str:
@@ -110,7 +115,3 @@ def package_version() -> str:
     from ir_rag_axioms._version import __version__
 
     return __version__
-
-
-MAX_TEXT_CHARS = max_text_chars()
-"""Texts longer than this many characters are not analysed: axioms abstain on them (with a warning); read once."""

@@ -123,8 +123,9 @@ def compare_systems(
     (named by ``axiom_columns``). Execution options as for ``evaluation.compute_preferences``.
     """
     from ir_rag_axioms.axioms.naming import named_axioms
-    from ir_rag_axioms.evaluation import compute_preferences
+    from ir_rag_axioms.evaluation import check_samples, check_seed, compute_preferences
 
+    samples, seed = check_samples(samples), check_seed(seed)  # before the work: bounded, valid
     named = named_axioms(axioms)
     systems, items = system_items(_as_frame(source, topics, system_column), system_column)
     if len(systems) < 2:

@@ -323,3 +323,43 @@ def test_a_full_disk_leaves_no_half_written_report(limit, data_dir: Path, tmp_pa
                            timeout=600, env={**os.environ, "HF_HUB_OFFLINE": "1"})
     assert again.returncode == 0, again.stderr
     assert (out / "table.csv").read_text().startswith("axiom,")
+
+
+# -- issue 20: parse builds nothing larger than the spec, caches key on every field -----------------------------
+literals = st.one_of(st.integers(-10**6, 10**6).map(repr), st.floats(allow_nan=False).map(repr),
+                     st.text(max_size=5).map(repr), st.sampled_from(["True", "None", "1j", "b'x'", "..."]))
+operators = st.sampled_from(["+", "-", "*", "/", "%", "|", "&", "**", "//", "<<"])
+
+
+@FAST
+@given(st.lists(st.tuples(operators, literals), min_size=1, max_size=6), st.booleans())
+def test_spec_arguments_are_literals_and_never_larger_than_the_spec(steps, as_weight):
+    argument = steps[0][1] + "".join(f" {op} {value}" for op, value in steps[1:])
+    spec = f"COH1 * ({argument})" if as_weight else f"CORR1(citation_pattern={argument})"
+    try:
+        axiom = parse(spec)
+    except (ValueError, TypeError) as error:
+        assert str(error)  # refused with a message
+        return
+    assert len(repr(axiom)) <= 4 * len(spec) + 64  # nothing built beyond the spec's own size
+
+
+@FAST
+@given(st.sampled_from(["id", "text", "context", "rank", "score", "request_id", "request_text", "request_context"]),
+       st.text(min_size=1, max_size=8), st.integers(1, 50))
+def test_the_cache_key_changes_with_every_field(field, text, number):
+    import dataclasses
+
+    from ir_rag_axioms.analysis.cache import item_key
+
+    request = GenerationRequest("q", "Why?", ["P."])
+    responses = [GenerationResponse("a", "A.", rank=1, score=0.5, context=["C."]), GenerationResponse("b", "B.")]
+    before = item_key(request, responses)
+    changes = {"id": text + "\x00", "text": text + "!", "context": [text + "?"], "rank": number + 1,
+               "score": number + 0.25}
+    if field.startswith("request_"):
+        name = field.removeprefix("request_")
+        request = dataclasses.replace(request, **{name: changes.get(name, text)})
+    else:
+        responses = [dataclasses.replace(responses[0], **{field: changes[field]}), responses[1]]
+    assert item_key(request, responses) != before

@@ -275,14 +275,16 @@ def test_out_naming_a_file_fails_before_the_work(tmp_path: Path, data_dir: Path)
     assert time.monotonic() - start < 10 and (tmp_path / "outfile").read_text() == "x"
 
 
-@pytest.mark.slow
-def test_cache_naming_a_file_is_a_warning_and_the_report_is_written(tmp_path: Path, data_dir: Path):
+@pytest.mark.parametrize("command", ["evaluate", "compare"])
+def test_an_explicit_cache_that_cannot_be_used_is_refused_before_the_work(tmp_path: Path, data_dir: Path,
+                                                                          command: str):
     (tmp_path / "cachefile").write_text("x")
-    code, err = _cli("evaluate", "--data", str(data_dir / "trec-rag-24-crowd"), "--topics", "1", "--axioms",
-                     "CORR1", "--quiet", "--no-figures", "--cache", str(tmp_path / "cachefile"),
-                     "--out", str(tmp_path / "out"))
-    assert code == 0 and "warning: cannot write the cache (--cache)" in err and "running without a cache" in err
-    assert (tmp_path / "out" / "table.csv").is_file()
+    data = data_dir / ("trec-rag-24-crowd" if command == "evaluate" else "trec-rag-24-nuggets")
+    start = time.monotonic()
+    code, err = _cli(command, "--data", str(data), "--axioms", "CORR1", "--quiet", "--no-figures",
+                     "--cache", str(tmp_path / "cachefile"), "--out", str(tmp_path / "out"))
+    assert code == 2 and "cannot write the cache (--cache)" in err and "it is a file" in err
+    assert time.monotonic() - start < 10 and not (tmp_path / "out" / "table.csv").exists()
 
 
 def test_a_truncated_or_empty_matrix_cache_entry_is_recomputed(tmp_path: Path):
@@ -377,7 +379,8 @@ def test_match_offsets_outside_the_text_are_clipped():
 @pytest.mark.parametrize("name, value", [("IR_RAG_AXIOMS_MAX_TEXT_CHARS", "lots"), ("IR_RAG_AXIOMS_WORKERS", "1.5")])
 def test_garbage_environment_variables_are_named(name, value):
     result = subprocess.run([sys.executable, "-c", "import ir_rag_axioms; ir_rag_axioms.COH1.preferences("
-                             "ir_rag_axioms.GenerationRequest('q', 'Why?'), [])"], capture_output=True, text=True,
+                             "ir_rag_axioms.GenerationRequest('q', 'Why?'), [ir_rag_axioms.GenerationResponse("
+                             "'a', 'A.')])"], capture_output=True, text=True,
                             env={**os.environ, name: value}, cwd=Path(__file__).resolve().parents[1], timeout=120)
     assert result.returncode != 0
     assert f"environment variable {name}={value!r}" in result.stderr.strip().splitlines()[-1]
@@ -413,3 +416,382 @@ def test_more_texts_than_the_doc_bound_in_one_call_in_process():
     with Analysis(workers=1, max_docs=2) as analysis:  # one core free: parsed in-process, 7 texts > 2 Docs kept
         matrix = COH1.preferences(REQUEST, responses, analysis=analysis)
     assert matrix.shape == (7, 7) and np.array_equal(matrix, COH1.preferences(REQUEST, responses))
+
+
+# -- one cache key rule (issue 20): every matrix cache misses when anything the axiom reads changes ------------
+def _judge_handler(model_seen: list[str]) -> type:
+    """An OpenAI-compatible judge: statements split at full stops, every verdict "yes"; records the model asked."""
+
+    class Judge(JsonHandler):
+        def do_POST(self) -> None:
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            model_seen.append(body["model"])
+            system, user = body["messages"][0]["content"], body["messages"][-1]["content"]
+            if "atomic statements" in system:
+                text = user.split("Response:\n", 1)[1]
+                content = json.dumps({"statements": [s for s in text.split(". ") if s.strip()]})
+            else:
+                statements = json.loads(user.split("Statements:\n", 1)[1])
+                content = json.dumps({"verdicts": [{"verdict": "yes", "reason": "r"} for _ in statements]})
+            self.send_json(json.dumps({"choices": [{"message": {"role": "assistant", "content": content}}]}).encode())
+
+    return Judge
+
+
+def _matrices_of(cache: str, directory: Path, axiom, item) -> np.ndarray:
+    from ir_rag_axioms.evaluation import compute_preferences
+
+    if cache == "npz":
+        return compute_preferences({"a": axiom}, [item], cache_dir=directory)["a"][0]
+    return axiom.cached(str(directory)).preferences(*item)
+
+
+def _doctor(cache: str, directory: Path, axiom, item) -> None:
+    """Overwrite the cached matrix of (axiom, item) with 7s (a hit then returns 7s)."""
+    from ir_rag_axioms.analysis.cache import axiom_identity, item_key
+    from ir_rag_axioms.analysis.store import DiskStore
+
+    sevens = np.full((len(item[1]), len(item[1])), 7.0)
+    if cache == "npz":
+        for file in directory.glob("*.npz"):
+            np.savez_compressed(file, **{"0": sevens})
+    else:
+        DiskStore(directory).put(axiom_identity(axiom), item_key(*item), sevens)
+
+
+def _rr(text_a: str = "Cats purr [1]. They do.", text_b: str = "Purring is a sound.", **fields):
+    return [GenerationResponse("a", text_a, **fields.get("a", {})),
+            GenerationResponse("b", text_b, **fields.get("b", {}))]
+
+
+CACHE_CASES = {
+    "ORIG ranks swapped": ("ORIG", (REQUEST, _rr(a={"rank": 1}, b={"rank": 2})),
+                           (REQUEST, _rr(a={"rank": 2}, b={"rank": 1}))),
+    "GT scores swapped": ("GT", (REQUEST, _rr(a={"score": 1.0}, b={"score": 2.0})),
+                          (REQUEST, _rr(a={"score": 2.0}, b={"score": 1.0}))),
+    "text changed": ("CORR1", (REQUEST, _rr()), (REQUEST, _rr(text_b="Purring is a sound [1]."))),
+    "request context changed": ("CONS2", (REQUEST, _rr()),
+                                (GenerationRequest("q", REQUEST.text, ["Lions roar at night."]), _rr())),
+    "response context changed": ("CONS2", (REQUEST, _rr(a={"context": ["Cats purr."]})),
+                                 (REQUEST, _rr(a={"context": ["Lions roar."]}))),
+    "response id changed": ("ORIG", (REQUEST, _rr(a={"rank": 1}, b={"rank": 2})),
+                            (REQUEST, [GenerationResponse("z", "Cats purr [1]. They do.", rank=1),
+                                       GenerationResponse("b", "Purring is a sound.", rank=2)])),
+    "request id changed": ("CORR1", (REQUEST, _rr()), (GenerationRequest("q2", REQUEST.text, REQUEST.context), _rr())),
+}
+
+
+@pytest.mark.parametrize("cache", ["npz", "cached"])
+@pytest.mark.parametrize("case", list(CACHE_CASES))
+def test_every_matrix_cache_misses_when_an_input_changes(case: str, cache: str, tmp_path: Path):
+    name, item, changed = CACHE_CASES[case]
+    axiom = parse(name)
+    first = _matrices_of(cache, tmp_path, axiom, item)
+    _doctor(cache, tmp_path, axiom, item)
+    assert (_matrices_of(cache, tmp_path, axiom, item) == 7).all()  # the doctored entry is a hit
+    again = _matrices_of(cache, tmp_path, axiom, changed)
+    assert not (again == 7).any() and np.array_equal(again, axiom.preferences(*changed))
+    if name in ("ORIG", "GT") and "id" not in case:
+        assert np.array_equal(again, -first)  # swapped ranks or scores: the opposite preference, not the old one
+
+
+@pytest.mark.parametrize("cache", ["npz", "cached"])
+def test_every_matrix_cache_misses_when_the_setting_or_the_judge_changes(cache: str, tmp_path: Path, monkeypatch):
+    from ir_rag_axioms import ANSWER_RELEVANCY
+
+    item = (GenerationRequest("q", "What does the laptop have?"),
+            _rr("The laptop has a screen. It is light.", "The laptop has a screen."))
+    seen_a: list[str] = []
+    seen_b: list[str] = []
+    monkeypatch.setenv("IR_RAG_AXIOMS_JUDGE_CACHE", "none")
+    axiom = ANSWER_RELEVANCY(judge="llm")
+    with loopback_server(_judge_handler(seen_a)) as url_a, loopback_server(_judge_handler(seen_b)) as url_b:
+        monkeypatch.setenv("IR_RAG_AXIOMS_JUDGE_BASE_URL", url_a + "/v1")
+        monkeypatch.setenv("IR_RAG_AXIOMS_JUDGE_MODEL", "model-1")
+        _matrices_of(cache, tmp_path, axiom, item)
+        asked = len(seen_a)
+        assert asked > 0
+        _doctor(cache, tmp_path, axiom, item)
+        assert (_matrices_of(cache, tmp_path, axiom, item) == 7).all() and len(seen_a) == asked  # a hit asks nobody
+        monkeypatch.setenv("IR_RAG_AXIOMS_JUDGE_MODEL", "model-2")  # another model: a miss, the server is asked
+        assert not (_matrices_of(cache, tmp_path, axiom, item) == 7).any() and seen_a[-1] == "model-2"
+        _doctor(cache, tmp_path, axiom, item)
+        monkeypatch.setenv("IR_RAG_AXIOMS_JUDGE_BASE_URL", url_b + "/v1")  # another server: a miss
+        assert not (_matrices_of(cache, tmp_path, axiom, item) == 7).any() and seen_b
+    _matrices_of(cache, tmp_path / "corr1", CORR1, (REQUEST, _rr()))
+    _doctor(cache, tmp_path / "corr1", CORR1, (REQUEST, _rr()))
+    assert (_matrices_of(cache, tmp_path / "corr1", CORR1, (REQUEST, _rr())) == 7).all()
+    monkeypatch.setenv("IR_RAG_AXIOMS_MAX_TEXT_CHARS", "12345")  # a setting that changes results: a miss
+    assert not (_matrices_of(cache, tmp_path / "corr1", CORR1, (REQUEST, _rr())) == 7).any()
+
+
+# -- each answer's own context in the CLI's input files (issue 20) -------------------------------------------
+def _jsonl(path: Path, rows: list[dict], gz: bool = False) -> Path:
+    text = "".join(json.dumps(r) + "\n" for r in rows)
+    if gz:
+        path.write_bytes(gzip.compress(text.encode(), mtime=0))
+    else:
+        path.write_text(text)
+    return path
+
+
+def test_flat_and_nested_inputs_keep_each_answers_own_context(tmp_path: Path):
+    from ir_rag_axioms.datasets.requests import read_requests
+
+    cats, lions = ["Cats purr when they are content."], ["Lions roar at night."]
+    flat = _jsonl(tmp_path / "flat.jsonl", [
+        {"qid": "q", "query": "Why do cats purr?", "docno": "a", "text": "Cats purr.", "context": cats},
+        {"qid": "q", "query": "Why do cats purr?", "docno": "b", "text": "Lions roar.", "context": lions}])
+    nested = _jsonl(tmp_path / "nested.jsonl", [{"id": "q", "query": "Why do cats purr?", "context": cats,
+                                                 "responses": [{"id": "a", "text": "Cats purr."},
+                                                               {"id": "b", "text": "Lions roar.", "context": lions}]}])
+    request = GenerationRequest("q", "Why do cats purr?", cats)
+    own = CONS2.preferences(request, [GenerationResponse("a", "Cats purr.", context=cats),
+                                      GenerationResponse("b", "Lions roar.", context=lions)])
+    shared = CONS2.preferences(request, [GenerationResponse("a", "Cats purr."), GenerationResponse("b", "Lions roar.")])
+    assert not np.array_equal(own, shared)  # the first row's context for both answers decides otherwise
+    for path in (flat, nested):
+        [(read, (a, b))] = read_requests(path)
+        assert read.context == tuple(cats) and a.context is None and b.context == tuple(lions)
+        assert np.array_equal(CONS2.preferences(read, [a, b]), own)
+        code, err = _cli("preferences", "--input", str(path), "--axioms", "CONS2", "--quiet",
+                         "-o", str(tmp_path / "out.csv"))
+        assert code == 0, err
+        assert pd.read_csv(tmp_path / "out.csv")["CONS2"].tolist() == [own[0, 1], own[1, 0]]
+
+
+def test_two_query_texts_for_one_qid_are_refused_with_file_and_line(tmp_path: Path):
+    from ir_rag_axioms.datasets.requests import read_requests, read_run_requests
+
+    rows = [{"qid": "q", "query": "Why do cats purr?", "docno": "a", "text": "x"},
+            {"qid": "q", "query": "Why do dogs bark?", "docno": "b", "text": "y"}]
+    path = _jsonl(tmp_path / "flat.jsonl", rows)
+    with pytest.raises(DataFileError, match=r"flat.jsonl line 2: query 'q' has the text .*but line 1 gave it"):
+        read_requests(path)
+    (tmp_path / "run").write_text("q Q0 a 1 2.0 r\nq Q0 b 2 1.0 r\n")
+    with pytest.raises(DataFileError, match=r"flat.jsonl line 2: query 'q'"):
+        read_run_requests(tmp_path / "run", path)
+
+
+def test_a_duplicated_response_id_names_file_and_line(tmp_path: Path, data_dir: Path):
+    from ir_rag_axioms.datasets.crowd import load_crowd_responses
+    from ir_rag_axioms.datasets.requests import read_requests, read_run
+
+    flat = _jsonl(tmp_path / "flat.jsonl", [{"qid": "q", "query": "Q?", "docno": "a", "text": "x"},
+                                            {"qid": "q", "query": "Q?", "docno": "a", "text": "y"}])
+    with pytest.raises(DataFileError, match=r"flat.jsonl line 2: response id 'a' of request 'q' is duplicated "
+                                            r"\(first on line 1\)"):
+        read_requests(flat)
+    nested = _jsonl(tmp_path / "nested.jsonl", [{"id": "q", "query": "Q?", "responses": [
+        {"id": "a", "text": "x"}, {"id": "a", "text": "y"}]}])
+    with pytest.raises(DataFileError, match=r"nested.jsonl line 1, response 2: response id 'a'"):
+        read_requests(nested)
+    (tmp_path / "run").write_text("q Q0 a 1 2.0 r\nq Q0 a 2 1.0 r\n")
+    with pytest.raises(DataFileError, match=r"run line 2: document 'a' is listed twice"):
+        read_run(tmp_path / "run")
+    lines = gzip.decompress((data_dir / "trec-rag-24-crowd" / "responses.jsonl.gz").read_bytes()).splitlines()
+    copy = tmp_path / "crowd" / "responses.jsonl"
+    copy.parent.mkdir()
+    copy.write_bytes(b"\n".join([lines[0], lines[1], lines[0]]) + b"\n")
+    with pytest.raises(DataFileError, match=r"responses.jsonl line 3: response='.*' is duplicated \(first on line 1"):
+        load_crowd_responses(copy)
+
+
+def test_a_regzipped_copy_with_identical_content_does_not_warn(tmp_path: Path, data_dir: Path):
+    from ir_rag_axioms.datasets import files
+
+    original = data_dir / "trec-rag-24-crowd" / "ratings.jsonl.gz"
+    again = tmp_path / "ratings.jsonl.gz"
+    again.write_bytes(gzip.compress(gzip.decompress(original.read_bytes()), compresslevel=1, mtime=12345))
+    assert again.read_bytes() != original.read_bytes()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DataFileWarning)
+        assert files.resolve(files.CROWD_RATINGS, again) == again
+    changed = tmp_path / "changed" / "ratings.jsonl.gz"
+    changed.parent.mkdir()
+    changed.write_bytes(gzip.compress(gzip.decompress(original.read_bytes())[:-200] + b"\n"))
+    with pytest.warns(DataFileWarning, match="differs from the published file"):
+        files.resolve(files.CROWD_RATINGS, changed)
+
+
+def test_ir_datasets_home_naming_a_file_is_a_clear_error(tmp_path: Path, monkeypatch):
+    from ir_rag_axioms.datasets import files
+
+    (tmp_path / "home").write_text("x")
+    monkeypatch.setenv("IR_DATASETS_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("IR_RAG_AXIOMS_DATA", raising=False)
+    with pytest.raises(DataFileError, match="environment variable IR_DATASETS_HOME=.* is a file, not a folder"):
+        files.resolve(files.CROWD_TOPICS, download=False)
+
+
+# -- parse: literal arguments, no paths, no division by zero, the same whatever was imported (issue 20) ------
+@pytest.mark.parametrize("spec, words", [
+    ("COH1 / 0", "dividing an axiom by the number 0"),
+    ("COH1 / 0.0", "dividing an axiom by the number 0"),
+    ("COH1(spacy_model='a' * 100000000 * 5)", "operators join axioms"),
+    ("COH1(spacy_model='a' + 'b')", "operators join axioms"),
+    ("COH1 * (10 ** 100)", "unsupported syntax"),
+    ("COH1 * (999999999999999999999 * 999999999999999999999)", "operators join axioms"),
+    ("COH1(margin_fraction=1j)", "is not a string, number"),
+    ("COH1(margin_fraction=b'1')", "is not a string, number"),
+    ("COH1(**{'margin_fraction': 0.5})", "unsupported syntax"),
+    ("-'a' + COH1", "a sign applies to numbers and axioms"),
+])
+def test_parse_accepts_only_literal_arguments(spec: str, words: str):
+    with pytest.raises(ValueError, match=words):
+        parse(spec)
+
+
+def test_parse_refuses_file_system_paths_unless_allowed(tmp_path: Path):
+    target = tmp_path / "store"
+    for spec in (f"Cached(axiom=CORR1, path={str(target)!r})", f"CORR1.cached({str(target)!r})",
+                 f"CROWD(data_dir={str(tmp_path)!r})", "COH1(spacy_model='/etc')", "COV1(sentence_model='../x')"):
+        with pytest.raises(ValueError, match="names a file system path"):
+            parse(spec)
+    assert not target.exists()  # refused before a store was created
+    allowed = parse(f"Cached(axiom=CORR1, path={str(target)!r})", allow_paths=True)
+    assert repr(allowed) == f"CORR1().cached({str(target)!r})" and parse(repr(allowed), allow_paths=True) == allowed
+    assert parse("COV1(sentence_model='sentence-transformers/all-MiniLM-L6-v2')")  # a hub name is no path
+
+
+def test_what_parse_accepts_does_not_depend_on_import_state():
+    code = ("import sys, ir_rag_axioms; assert 'ir_rag_axioms.axioms.wrappers' not in sys.modules; "
+            "from ir_rag_axioms import parse\n"
+            "try:\n    parse(\"Cached(axiom=CORR1, path='/tmp/x')\")\nexcept ValueError as e:\n    print(e)\n"
+            "p = parse('Parallel(CORR1, n_jobs=2)')\n"
+            "print(p, parse('CORR1.parallel(2)') == p)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                            cwd=Path(__file__).resolve().parents[1], env={**os.environ})
+    assert result.returncode == 0, result.stderr
+    assert "names a file system path" in result.stdout and "CORR1().parallel(2) True" in result.stdout
+
+
+def test_numpy_scalars_are_numbers_and_print_parseably():
+    axiom = COH1(margin_fraction=np.float64(0.5), higher_is_better=np.bool_(False))
+    assert type(axiom.margin_fraction) is float and type(axiom.higher_is_better) is bool
+    assert parse(repr(axiom)) == axiom and "margin_fraction=0.5" in repr(axiom)
+    assert CORR1(margin_fraction=np.int64(1)).margin_fraction == 1
+    with pytest.raises(ValueError, match="COH1: margin_fraction must be a number, got NaN"):
+        COH1(margin_fraction=float("nan"))
+    with pytest.raises(ValueError, match="must be a number, got NaN"):
+        COH1(margin_fraction=np.float64("nan"))
+
+
+# -- outputs checked before the work (issue 20) ---------------------------------------------------------------
+def _requests_file(tmp_path: Path) -> Path:
+    return _jsonl(tmp_path / "in.jsonl", [{"qid": "q", "query": "Why do cats purr?", "docno": d, "text": t}
+                                          for d, t in (("a", "Cats purr [1]."), ("b", "Dogs bark."))])
+
+
+@pytest.mark.parametrize("command", ["preferences", "rerank"])
+def test_an_output_that_is_the_input_or_below_a_file_fails_before_the_work(tmp_path: Path, command: str):
+    source = _requests_file(tmp_path)
+    original = source.read_bytes()
+    (tmp_path / "afile").write_text("x")
+    for output, words in ((str(source), "it is the input"), (str(tmp_path / "afile" / "out.csv"), "it is a file"),
+                          (str(tmp_path), "it is a folder")):
+        start = time.monotonic()
+        code, err = _cli(command, "--input", str(source), "--axioms", "CORR1", "--quiet", "-o", output)
+        assert code == 2 and "cannot write the output (-o/--output)" in err and words in err, err
+        assert time.monotonic() - start < 10
+    assert source.read_bytes() == original and (tmp_path / "afile").read_text() == "x"
+
+
+def test_compare_checks_reference_bootstrap_seed_and_out_before_the_work(tmp_path: Path, data_dir: Path):
+    nuggets = str(data_dir / "trec-rag-24-nuggets")
+    (tmp_path / "afile").write_text("x")
+    for extra, words in ((["--reference", "nugget:bogus"], "unknown --reference 'nugget:bogus'"),
+                         (["--bootstrap", "-5"], "--bootstrap: must be at least 0"),
+                         (["--bootstrap", "100001"], "between 0 (none) and 100,000"),
+                         (["--seed", "-1"], "--seed: must be at least 0"),
+                         (["--out", str(tmp_path / "afile")], "cannot write the report (--out)")):
+        start = time.monotonic()
+        code, err = _cli("compare", "--data", nuggets, "--axioms", "CORR1", "--quiet", "--no-figures",
+                         *(["--out", str(tmp_path / "out")] if "--out" not in extra else []), *extra)
+        assert code == 2 and words in err, err
+        assert time.monotonic() - start < 10 and not (tmp_path / "out" / "systems.csv").exists()
+
+
+def test_rerank_seed_and_weights_are_checked_up_front(tmp_path: Path):
+    source = _requests_file(tmp_path)
+    code, err = _cli("rerank", "--input", str(source), "--axioms", "CORR1", "--seed", "-1", "--quiet")
+    assert code == 2 and "--seed: must be at least 0" in err
+    code, err = _cli("rerank", "--input", str(source), "--axioms", "CORR1", "--weights", "nan", "--quiet")
+    assert code == 2 and "every weight must be a finite number" in err
+
+
+def test_an_html_report_below_a_file_fails_before_the_work(tmp_path: Path, data_dir: Path):
+    (tmp_path / "afile").write_text("x")
+    code, err = _cli("evaluate", "--data", str(data_dir / "trec-rag-24-crowd"), "--axioms", "CORR1", "--quiet",
+                     "--out", str(tmp_path / "out"), "--report", str(tmp_path / "afile" / "r.html"))
+    assert code == 2 and "cannot write the HTML report (--report)" in err
+
+
+# -- bounded waits (issue 20) --------------------------------------------------------------------------------
+def test_an_unreachable_ray_address_fails_within_seconds(monkeypatch):
+    import socket
+
+    from ir_rag_axioms.execution import preference_stacks
+
+    pytest.importorskip("ray", reason="Ray is not installed")
+    monkeypatch.setenv("IR_RAG_AXIOMS_RAY_CONNECT_TIMEOUT", "2")
+    with socket.socket() as silent:  # accepts connections (the kernel does) but never answers: Ray would wait
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)
+        address = f"127.0.0.1:{silent.getsockname()[1]}"
+        start = time.monotonic()
+        with pytest.raises(ConnectionError, match=f"cannot reach the Ray cluster at '{address}' within 2 s"):
+            list(preference_stacks([CORR1], [(REQUEST, GOOD)], backend="ray", ray_address=address))
+        assert time.monotonic() - start < 10
+    with pytest.raises(ConnectionError, match="127.0.0.1:1"):  # nothing listens: refused at once
+        list(preference_stacks([CORR1], [(REQUEST, GOOD)], backend="ray", ray_address="127.0.0.1:1"))
+    with pytest.raises(ValueError, match="is not host:port"):
+        list(preference_stacks([CORR1], [(REQUEST, GOOD)], backend="ray", ray_address="head:port"))
+
+
+def test_a_catastrophically_backtracking_citation_pattern_is_an_error_within_seconds():
+    axiom = CORR1(citation_pattern=r"(a|aa)+$")
+    responses = [GenerationResponse("a", "a" * 30 + "!"), GenerationResponse("b", "Dogs bark.")]
+    COH1.preferences(REQUEST, responses)  # the parse is ready: the time below is the pattern's
+    start = time.monotonic()
+    with pytest.raises(ValueError, match=r"CORR1: citation_pattern .* backtracks catastrophically"):
+        axiom.preferences(REQUEST, responses)
+    assert time.monotonic() - start < 30
+    with pytest.raises(ValueError, match="over the limit of 1,000"):
+        CORR1(citation_pattern="a" * 1001)
+
+
+# -- errors at the boundary (issue 20) -----------------------------------------------------------------------
+def test_a_model_name_never_imports_an_arbitrary_module():
+    code = ("import sys; from ir_rag_axioms import COH1, GenerationRequest, GenerationResponse\n"
+            "from ir_rag_axioms.analysis.resources import ToolUnavailableError\n"
+            "sys.modules.pop('tabulate', None)\n"
+            "try:\n    COH1(spacy_model='tabulate').preferences(GenerationRequest('q', 'Why?'), "
+            "[GenerationResponse('a', 'A b.'), GenerationResponse('b', 'C d.')])\n"
+            "except ToolUnavailableError as e:\n    print(e)\n"
+            "print('imported' if 'tabulate' in sys.modules else 'not imported')")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                            cwd=Path(__file__).resolve().parents[1], env={**os.environ})
+    assert result.returncode == 0, result.stderr
+    assert "no spaCy pipeline package (no meta.json)" in result.stdout and "not imported" in result.stdout
+
+
+def test_a_folder_that_is_no_model_is_a_clear_error(tmp_path: Path):
+    from ir_rag_axioms import COV2
+
+    responses = [GenerationResponse("a", "Cats purr and dogs bark."), GenerationResponse("b", "Mice squeak.")]
+    with pytest.raises(ToolUnavailableError, match="sentence_model '/etc' is a path but no sentence-transformers"):
+        COV2(sentence_model="/etc").preferences(REQUEST, responses)
+    with pytest.raises(ToolUnavailableError, match="no spaCy pipeline folder"):
+        COH1(spacy_model=str(tmp_path)).preferences(REQUEST, responses)
+
+
+def test_max_text_chars_zero_is_a_clear_message_at_call_time_not_at_import():
+    code = ("import ir_rag_axioms\nfrom ir_rag_axioms import COH1, GenerationRequest, GenerationResponse\n"
+            "try:\n    COH1.preferences(GenerationRequest('q', 'Why?'), [GenerationResponse('a', 'A.')])\n"
+            "except ValueError as e:\n    print('error:', e)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                            cwd=Path(__file__).resolve().parents[1],
+                            env={**os.environ, "IR_RAG_AXIOMS_MAX_TEXT_CHARS": "0"})
+    assert result.returncode == 0, result.stderr
+    assert "error: environment variable IR_RAG_AXIOMS_MAX_TEXT_CHARS='0' must be at least 1" in result.stdout

@@ -497,3 +497,32 @@ def test_default_store_follows_the_environment(tmp_path: Path, monkeypatch: pyte
 )
 def test_parse_max_bytes(text: str | None, expected: int | None) -> None:
     assert parse_max_bytes(text) == expected
+
+
+# -- a read-only file system (issue 20) -----------------------------------------------------------------------
+def _read_only_file_system(file: Any, *args: Any, **kwargs: Any) -> sqlite3.Connection:
+    """Connect as on a read-only file system: only a read-only open succeeds (WAL cannot create its index)."""
+    if not (kwargs.get("uri") and "mode=ro" in str(file)):
+        raise sqlite3.OperationalError("unable to open database file")
+    return _CONNECT(file, *args, **kwargs)
+
+
+@pytest.mark.parametrize("how", ["os.access says no", "the writable open fails"])
+def test_a_populated_store_on_a_read_only_file_system_serves_reads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    directory = tmp_path / "cache"
+    keys = _fill(directory, 10)
+    before = {p.name: p.read_bytes() for p in directory.iterdir()}
+    monkeypatch.setattr(store_module.sqlite3, "connect", _read_only_file_system)
+    if how == "os.access says no":
+        monkeypatch.setattr(store_module, "_may_write", lambda *_: False)
+    with pytest.warns(StoreWarning, match="is read-only.*serves the stored results"):
+        opened = DiskStore(directory)
+    assert not opened.writable and len(opened.get_many("ns", keys)) == 10 and len(opened) == 10
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no second warning, no write
+        opened.put("ns", "new", 1)
+        assert opened.get("ns", "new") is None
+    opened.close()
+    assert {p.name: p.read_bytes() for p in directory.iterdir()} == before

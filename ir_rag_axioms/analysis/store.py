@@ -325,7 +325,13 @@ class DiskStore:
         return self._conn
 
     def _open(self) -> sqlite3.Connection | None:
-        """A prepared connection, or None (after a warning) when the directory or file cannot be created."""
+        """A prepared connection, or None (after a warning) when the directory or file cannot be created.
+
+        A populated store whose folder or file may not be written (a read-only file system, another user's cache) is
+        opened read-only (``immutable``: WAL needs a writable folder): it serves reads and drops writes.
+        """
+        if self.file.is_file() and not _may_write(self.directory, self.file):
+            return self._open_read_only(None)
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
             conn = sqlite3.connect(self.file, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
@@ -333,12 +339,42 @@ class DiskStore:
         except OSError as exc:
             self._degrade(exc, write=True)
             return None
+        except sqlite3.OperationalError as exc:
+            if self.file.is_file():
+                return self._open_read_only(exc)
+            raise
         self._identity = (stat.st_dev, stat.st_ino)
         try:
             _prepare(conn)
+        except sqlite3.OperationalError as exc:
+            conn.close()
+            if self.file.is_file() and not _is_corrupt(exc) and "schema version" not in str(exc):
+                return self._open_read_only(exc)
+            raise
         except BaseException:
             conn.close()
             raise
+        return conn
+
+    def _open_read_only(self, cause: BaseException | None) -> sqlite3.Connection | None:
+        """The file opened read-only and immutable (nothing is written, not even the WAL index); None if it fails."""
+        uri = f"{self.file.resolve().as_uri()}?mode=ro&immutable=1"
+        try:
+            conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_S, isolation_level=None,
+                                   check_same_thread=False)
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+        except (OSError, sqlite3.DatabaseError) as exc:
+            self._degrade(exc, write=True)
+            return None
+        if version != SCHEMA_VERSION:
+            conn.close()
+            self._degrade(sqlite3.OperationalError(f"schema version {version}, this module reads {SCHEMA_VERSION}"),
+                          write=True)
+            return None
+        self.writable = False
+        reason = f" ({cause})" if cause else ""
+        self._warn_once("write", f"analysis store {self.file} is read-only{reason}: it serves the stored results, "
+                                 "new ones are not persisted")
         return conn
 
     def _set_aside(self, exc: sqlite3.DatabaseError) -> bool:
@@ -380,6 +416,11 @@ class DiskStore:
         if kind not in self._warned:
             self._warned.add(kind)
             warnings.warn(message, StoreWarning, stacklevel=4)
+
+
+def _may_write(directory: Path, file: Path) -> bool:
+    """Whether this process may write the store's folder and file (a read-only file system says no)."""
+    return os.access(directory, os.W_OK) and os.access(file, os.W_OK)
 
 
 class _Damaged(Exception):

@@ -28,7 +28,7 @@ from typing import Any, ClassVar, dataclass_transform
 import numpy as np
 import numpy.typing as npt
 
-from ir_rag_axioms.analysis.cache import MAX_TEXT_CHARS, Analysis, default_analysis, is_analysable
+from ir_rag_axioms.analysis.cache import Analysis, default_analysis, is_analysable, max_text_chars
 from ir_rag_axioms.analysis.features import Feature
 from ir_rag_axioms.analysis.resources import DEFAULT_SPACY_MODEL
 from ir_rag_axioms.explanation import Explanation, index_pair, rule_of, summary_of
@@ -268,6 +268,9 @@ class Axiom(ABC):
         """``a / b``: the product of a with the multiplicative inverse of b (1 / P_b where P_b != 0, else 0)."""
         from ir_rag_axioms.axioms.combinators import MultiplicativeInverse, Product, as_axiom
 
+        if not isinstance(other, Axiom) and isinstance(other, (int, float, np.number)) and other == 0:
+            raise ValueError(f"{self!r} / 0: dividing an axiom by the number 0 is undefined (like an "
+                             "infinite weight); divide by a non-zero number")
         return Product.of(self, MultiplicativeInverse(as_axiom(other)))
 
     def __rtruediv__(self, other: float) -> Axiom:
@@ -401,7 +404,10 @@ class ConfigurableAxiom(Axiom):
     def __post_init__(self) -> None:
         hints = _hints(type(self))
         for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
+            value = _plain(getattr(self, f.name))
+            object.__setattr__(self, f.name, value)  # numpy scalars as Python numbers: the repr parses back
+            if isinstance(value, float) and math.isnan(value):
+                raise ValueError(f"{self.label}: {f.name} must be a number, got NaN")
             error = _field_error(self.label, f.name, hints.get(f.name), value)
             if error:
                 is_choice = any(typing.get_origin(o) is typing.Literal for o in _options(hints.get(f.name)))
@@ -420,6 +426,13 @@ class ConfigurableAxiom(Axiom):
         changed = sorted(f"{f.name}={getattr(self, f.name)!r}" for f in dataclasses.fields(self)
                          if f.repr and getattr(self, f.name) != _default(f))
         return f"{self.label}({', '.join(changed)})"
+
+
+def _plain(value: Any) -> Any:
+    """A numpy scalar (``np.float64``, ``np.int64``, ``np.bool_``, ``np.str_``) as the Python value; others as given."""
+    if isinstance(value, np.generic) and isinstance(value, (np.bool_, np.integer, np.floating, np.str_)):
+        return value.item() if not isinstance(value, np.str_) else str(value)
+    return value
 
 
 def _default(f: dataclasses.Field) -> Any:
@@ -466,9 +479,10 @@ class FeatureAxiom(ConfigurableAxiom):
         values = np.array(self.values(request, responses), dtype=np.float64)
         if self.abstain_on_blank:
             values[[not is_analysable(r.text) for r in responses]] = np.nan
-            too_long = [r.id for r in responses if len(r.text) > MAX_TEXT_CHARS]
+            limit = max_text_chars()
+            too_long = [r.id for r in responses if len(r.text) > limit]
             if too_long:
-                warnings.warn(f"{self!r}: response(s) {too_long} longer than {MAX_TEXT_CHARS} characters are not "
+                warnings.warn(f"{self!r}: response(s) {too_long} longer than {limit} characters are not "
                               "analysed and abstain (set IR_RAG_AXIOMS_MAX_TEXT_CHARS to raise the limit)",
                               stacklevel=3)
         return values
@@ -485,8 +499,8 @@ class FeatureAxiom(ConfigurableAxiom):
         """Why a response's value is undefined (blank, over-long, ``undefined``), None if it is defined."""
         if self.abstain_on_blank and not response.text.strip():
             return "blank response"
-        if self.abstain_on_blank and len(response.text) > MAX_TEXT_CHARS:
-            return f"over-long response (more than {MAX_TEXT_CHARS} characters)"
+        if self.abstain_on_blank and len(response.text) > max_text_chars():
+            return f"over-long response (more than {max_text_chars()} characters)"
         return self.undefined if math.isnan(value) else None
 
     def details(self, request: GenerationRequest, response: GenerationResponse) -> dict[str, Any]:

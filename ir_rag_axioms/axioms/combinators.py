@@ -23,7 +23,8 @@ class Constant(Axiom, kw_only=False):
         return np.full((n, n), float(self.value)) * (1 - np.eye(n))
 
     def __repr__(self) -> str:
-        return repr(float(self.value)) if not float(self.value).is_integer() else repr(int(self.value))
+        value = float(self.value)
+        return repr(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)  # 1e+180, not 180 digits
 
 
 def as_axiom(value: Axiom | float) -> Axiom:

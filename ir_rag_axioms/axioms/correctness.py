@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from typing import Any, ClassVar
 
 import numpy as np
+import regex
 
 from ir_rag_axioms.analysis.features import SENTENCES
 from ir_rag_axioms.analysis.resources import DEFAULT_SPACY_MODEL
@@ -20,9 +20,26 @@ LIST_CITATION_PATTERN = r"\[[0-9]+(?:\s*,\s*[0-9]+)*\]"
 """Also matches citation lists such as ``[0,1]`` and ``[1, 2]`` (used by the crowd responses)."""
 
 
+REGEX_TIMEOUT_S = 1.0
+"""Longest time one citation search may take; a pattern that backtracks catastrophically is an error after it."""
+MAX_PATTERN_CHARS = 1_000
+"""Longest citation pattern accepted."""
+
+
 @lru_cache(maxsize=64)
-def _compiled(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern)
+def _compiled(pattern: str) -> Any:
+    """The pattern compiled by the ``regex`` package (``re``'s syntax; searches can be given a time bound)."""
+    return regex.compile(pattern)
+
+
+def _cites(pattern: str, sentence: str) -> bool:
+    """Whether ``sentence`` matches ``pattern``, within ``REGEX_TIMEOUT_S``; ValueError naming the pattern after it."""
+    try:
+        return _compiled(pattern).search(sentence, timeout=REGEX_TIMEOUT_S) is not None
+    except TimeoutError:
+        raise ValueError(f"CORR1: citation_pattern {pattern!r} took over {REGEX_TIMEOUT_S:g} s on a sentence of "
+                         f"{len(sentence)} characters: it backtracks catastrophically (nested quantifiers such "
+                         "as (a+)+); write it without nested repetition") from None
 
 
 @register
@@ -40,15 +57,17 @@ class CitationSentenceCorrectnessAxiom(FeatureAxiom):
     def details(self, request: GenerationRequest, response: GenerationResponse) -> dict[str, Any]:
         """How many sentences cite, of how many."""
         (found,) = feature_values(self.spacy_model, SENTENCES, [response.text])
-        pattern = _compiled(self.citation_pattern)
-        cited = sum(1 for s in found or () if pattern.search(s))
+        cited = sum(1 for s in found or () if _cites(self.citation_pattern, s))
         return {"sentences with a citation": f"{cited} of {len(found or ())}"}
 
     def __post_init__(self) -> None:
         super().__post_init__()
+        if isinstance(self.citation_pattern, str) and len(self.citation_pattern) > MAX_PATTERN_CHARS:
+            raise ValueError(f"CORR1: citation_pattern of {len(self.citation_pattern):,} characters is over the "
+                             f"limit of {MAX_PATTERN_CHARS:,}")
         try:
             _compiled(self.citation_pattern)
-        except re.error as error:
+        except (regex.error, ValueError, OverflowError) as error:
             raise ValueError(f"CORR1: invalid citation_pattern {self.citation_pattern!r}: {error}") from error
 
     def reads(self) -> tuple[Reads, ...]:
@@ -57,10 +76,12 @@ class CitationSentenceCorrectnessAxiom(FeatureAxiom):
 
     def values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
         """Share of sentences that match the citation pattern (NaN without sentences)."""
-        pattern = _compiled(self.citation_pattern)
         out = []
         for found in feature_values(self.spacy_model, SENTENCES, [r.text for r in responses]):
-            out.append(sum(1 for s in found if pattern.search(s)) / len(found) if found else float("nan"))
+            if not found:  # no sentences (or an unanalysable text): undefined
+                out.append(float("nan"))
+                continue
+            out.append(sum(1 for s in found if _cites(self.citation_pattern, s)) / len(found))
         return np.array(out, dtype=np.float64)
 
 

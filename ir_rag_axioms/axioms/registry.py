@@ -72,12 +72,24 @@ _UNARY: dict[type[ast.unaryop], Callable[[Any], Any]] = {ast.USub: operator.neg,
 MAX_SPEC_CHARS = 200_000
 """Longest axiom spec ``parse`` reads; Python's parser also limits a spec to about 2,500 operators."""
 
+PATH_FIELDS = frozenset({"path", "data_dir", "ratings_path", "responses_path", "cache_dir", "directory"})
+"""Parameters that name a file system location: a spec may set them only where the caller allows paths."""
+MODEL_FIELDS = frozenset({"spacy_model", "sentence_model", "model", "encoder"})
+"""Parameters that name a model: a package name, or (where the caller allows paths) a folder."""
+_LITERALS = (str, int, float, bool, type(None))
+"""The constants a spec may hold (no bytes, complex numbers or ``...``)."""
 
-def parse(spec: str) -> Axiom:
+
+def parse(spec: str, *, allow_paths: bool = False) -> Axiom:
     """Build an axiom from its ``repr``-style spec, e.g. ``"COV1(aspect_extraction='entities') | ORIG()"``.
 
-    Chains of operators are evaluated iteratively, within ``MAX_SPEC_CHARS`` characters, about 2,500 operators
-    and ``combinators.MAX_DEPTH`` levels of nesting (ValueError beyond); no code in the spec is run.
+    Arguments are literals (strings, numbers, booleans, None, tuples) and axioms; numbers combine with + - * only
+    with numbers or axioms (no ``'a' * 10**8``), so nothing larger than the spec is built. Chains of operators are
+    evaluated iteratively, within ``MAX_SPEC_CHARS`` characters, about 2,500 operators and
+    ``combinators.MAX_DEPTH`` levels of nesting (ValueError beyond); no code in the spec is run. A spec that names
+    a file system path (``Cached(path=...)``, ``data_dir=``, a model folder) is refused unless ``allow_paths``
+    (the command line allows them: its specs are the user's own). What is accepted never depends on which
+    modules were imported before.
     """
     _load_all()
     if not isinstance(spec, str):
@@ -94,7 +106,7 @@ def parse(spec: str) -> Axiom:
     except (RecursionError, MemoryError) as error:
         raise ValueError(f"axiom spec over the parser's limit (about 2,500 operators or deep nesting): "
                          f"{spec[:100]!r}...; build long combinations in Python (e.g. Sum.of(*axioms))") from error
-    result = _evaluate(tree.body, spec)
+    result = _evaluate(tree.body, spec, allow_paths)
     if not isinstance(result, Axiom):
         raise ValueError(f"axiom spec {spec!r} does not describe an axiom")
     return result
@@ -103,6 +115,7 @@ def parse(spec: str) -> Axiom:
 def _constructors() -> dict[str, type]:
     """Public classes a spec may call besides registered axioms: every public subclass of the configurable kinds."""
     from ir_rag_axioms.analysis.similarity import TermSimilarity
+    from ir_rag_axioms.axioms import wrappers  # noqa: F401  (Cached, Parallel: known whatever was imported before)
     from ir_rag_axioms.axioms.preconditions import Precondition
     from ir_rag_axioms.axioms.retrieval.statistics import StatisticsSource
 
@@ -116,8 +129,11 @@ def _constructors() -> dict[str, type]:
     return found
 
 
-def _evaluate(node: ast.AST, spec: str) -> Any:
+def _evaluate(node: ast.AST, spec: str, allow_paths: bool) -> Any:
     if isinstance(node, ast.Constant):
+        if not isinstance(node.value, _LITERALS):
+            raise ValueError(f"in axiom spec {spec[:200]!r}: {ast.unparse(node)[:60]} is not a string, number, "
+                             "boolean or None")
         return node.value
     if isinstance(node, ast.Name):
         constructors = _constructors()
@@ -125,40 +141,103 @@ def _evaluate(node: ast.AST, spec: str) -> Any:
             return constructors[node.id]
         return get(node.id)
     if isinstance(node, (ast.Tuple, ast.List)):
-        return tuple(_evaluate(e, spec) for e in node.elts)
+        return tuple(_evaluate(e, spec, allow_paths) for e in node.elts)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        return _method(node, spec, allow_paths)
     if isinstance(node, ast.Call):
-        target = _evaluate(node.func, spec)
-        args = [_evaluate(a, spec) for a in node.args]
-        kwargs = {k.arg: _evaluate(k.value, spec) for k in node.keywords if k.arg}
-        if isinstance(target, type):
-            return target(*args, **kwargs)
-        if isinstance(target, Axiom) and callable(target):
-            return target(*args, **kwargs)
+        target = _evaluate(node.func, spec, allow_paths)
+        args = [_evaluate(a, spec, allow_paths) for a in node.args]
+        kwargs = {k.arg: _evaluate(k.value, spec, allow_paths) for k in node.keywords if k.arg}
+        if any(k.arg is None for k in node.keywords) or any(isinstance(a, ast.Starred) for a in node.args):
+            raise ValueError(f"unsupported syntax in axiom spec {spec[:200]!r}: ** and * arguments")
+        if isinstance(target, type) or (isinstance(target, Axiom) and callable(target)):
+            built = target(*args, **kwargs)
+            if not allow_paths:
+                _refuse_paths(built, spec)
+            return built
         raise ValueError(f"in {spec!r}: {ast.unparse(node.func)} is not a configurable axiom")
     if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
-        return _evaluate_chain(node, spec)
+        return _evaluate_chain(node, spec, allow_paths)
     if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
-        operand = _evaluate(node.operand, spec)
-        if isinstance(operand, (int, float)) and isinstance(node.op, ast.USub):
-            return -operand
+        operand = _evaluate(node.operand, spec, allow_paths)
+        if _is_number(operand):
+            return -operand if isinstance(node.op, ast.USub) else operand
+        if not isinstance(operand, Axiom):
+            raise ValueError(f"in axiom spec {spec[:200]!r}: a sign applies to numbers and axioms, "
+                             f"not {type(operand).__name__}")
         return _UNARY[type(node.op)](operand)
     raise ValueError(f"unsupported syntax in axiom spec {spec!r}: {ast.unparse(node)}")
 
 
-def _evaluate_chain(node: ast.BinOp, spec: str) -> Any:
+_METHODS = ("cached", "parallel", "normalized")
+"""Axiom methods a spec may call (their results' reprs use them): ``CORR1().cached('dir')``, ``.parallel(2)``."""
+
+
+def _method(node: ast.Call, spec: str, allow_paths: bool) -> Any:
+    """``<axiom>.cached(path)``, ``.parallel(n_jobs)`` or ``.normalized()``, as the wrappers' reprs write them."""
+    func = node.func
+    assert isinstance(func, ast.Attribute)
+    owner = _evaluate(func.value, spec, allow_paths)
+    if not isinstance(owner, Axiom) or func.attr not in _METHODS or node.keywords and any(
+            k.arg is None for k in node.keywords):
+        raise ValueError(f"unsupported syntax in axiom spec {spec[:200]!r}: {ast.unparse(func)[:80]} (an axiom's "
+                         f"methods {', '.join(_METHODS)} only)")
+    args = [_evaluate(a, spec, allow_paths) for a in node.args]
+    kwargs = {k.arg: _evaluate(k.value, spec, allow_paths) for k in node.keywords if k.arg}
+    built = getattr(owner, func.attr)(*args, **kwargs)
+    if not allow_paths:
+        _refuse_paths(built, spec)
+    return built
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _looks_like_path(value: str) -> bool:
+    """Whether a model name is a location on disk rather than a package or hub name (``org/name``).
+
+    Absolute, ``~`` or ``.`` first, a backslash, ``..``, more than one ``/``, or an existing folder.
+    """
+    import os
+
+    return (value.startswith(("/", "~", ".")) or "\\" in value or ".." in value or value.count("/") > 1
+            or os.path.isdir(value))
+
+
+def _refuse_paths(built: Any, spec: str) -> None:
+    """ValueError if an object built from a spec names a file system path (see ``parse``'s ``allow_paths``)."""
+    import dataclasses
+
+    if not dataclasses.is_dataclass(built):
+        return
+    for f in dataclasses.fields(built):
+        value = getattr(built, f.name, None)
+        if not isinstance(value, str) or not value:
+            continue
+        if f.name in PATH_FIELDS or (f.name in MODEL_FIELDS and _looks_like_path(value)):
+            raise ValueError(f"axiom spec {spec[:200]!r} names a file system path ({type(built).__name__}."
+                             f"{f.name}={value!r:.80}); specs from others may not: build it in Python, or "
+                             "parse(spec, allow_paths=True) for a spec you trust (the command line does)")
+
+
+def _evaluate_chain(node: ast.BinOp, spec: str, allow_paths: bool) -> Any:
     """A left-nested chain ``a + b - c | d ...`` evaluated iteratively (the left spine), not recursively."""
     spine: list[ast.BinOp] = []
     left: ast.AST = node
     while isinstance(left, ast.BinOp) and type(left.op) in _BINARY:
         spine.append(left)
         left = left.left
-    value = _evaluate(left, spec)
+    value = _evaluate(left, spec, allow_paths)
     for step in reversed(spine):
-        right = _evaluate(step.right, spec)
-        numbers = not isinstance(value, Axiom) and not isinstance(right, Axiom)
+        right = _evaluate(step.right, spec, allow_paths)
+        operands_ok = all(isinstance(v, Axiom) or _is_number(v) for v in (value, right))
+        numbers = _is_number(value) and _is_number(right)
         try:
-            if numbers and not isinstance(step.op, (ast.Add, ast.Sub, ast.Mult)):
-                raise TypeError("only + - * between numbers")
+            if not operands_ok or (numbers and not isinstance(step.op, (ast.Add, ast.Sub, ast.Mult))):
+                raise TypeError("operators join axioms and numbers only")
+            if numbers and any(isinstance(v, int) and abs(v) > 10**18 for v in (value, right)):
+                raise TypeError("whole numbers beyond 10**18")
             value = _BINARY[type(step.op)](value, right)
         except (TypeError, ArithmeticError):
             raise ValueError(f"in axiom spec {spec[:200]!r}: cannot combine {value!r:.60} and {right!r:.60} with "

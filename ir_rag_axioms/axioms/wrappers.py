@@ -7,31 +7,24 @@ axiom's analysis with ``n_jobs`` worker processes (``Analysis(workers=...)``).
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Sequence
 
 import numpy as np
 
-from ir_rag_axioms.analysis.cache import default_analysis
+from ir_rag_axioms.analysis.cache import axiom_identity, default_analysis, item_key
 from ir_rag_axioms.axioms.base import Item, Reads, analyse
 from ir_rag_axioms.axioms.combinators import _Unary
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
-
-def item_key(request: GenerationRequest, responses: Sequence[GenerationResponse]) -> str:
-    """Content address of one (request, responses) item: ids, texts, contexts, ranks and scores."""
-    digest = hashlib.blake2b(digest_size=32)
-    digest.update(repr((request.id, request.text, request.context)).encode("utf-8", "surrogatepass"))
-    for r in responses:
-        digest.update(repr((r.id, r.text, r.context, r.rank, r.score)).encode("utf-8", "surrogatepass"))
-    return digest.hexdigest()
+__all__ = ["Cached", "Parallel", "item_key"]
 
 
 class Cached(_Unary):
     """Cached(axiom, path): the wrapped axiom's matrices, computed once per item and kept in the store at ``path``.
 
-    Keyed by the wrapped axiom's canonical ``repr``, the package version and settings, and the item's content.
+    Keyed by the one cache key rule: ``analysis.cache.axiom_identity`` of the wrapped axiom (canonical ``repr``,
+    judge URL and model, package and tool versions, settings) and ``item_key`` of the item (every field it reads).
     """
 
     path: str = ""
@@ -50,15 +43,13 @@ class Cached(_Unary):
         return self.__dict__["_disk"]
 
     def _namespace(self) -> str:
-        from ir_rag_axioms import settings
-        from ir_rag_axioms.analysis.store import namespace
+        return axiom_identity(self.axiom)
 
-        return namespace("matrix", settings.package_version(), settings.fingerprint(), repr(self.axiom))
-
-    def _memo(self) -> dict[str, np.ndarray]:
+    def _memo(self, namespace: str) -> dict[str, np.ndarray]:
+        """The matrices held in memory under ``namespace`` (a changed judge or setting starts an empty table)."""
         if "_matrices" not in self.__dict__:
             object.__setattr__(self, "_matrices", {})
-        return self.__dict__["_matrices"]
+        return self.__dict__["_matrices"].setdefault(namespace, {})
 
     def reads(self) -> tuple[Reads, ...]:
         """None: the wrapped axiom's analysis runs in ``prefetch``, and only for items not in the store."""
@@ -66,11 +57,11 @@ class Cached(_Unary):
 
     def prefetch(self, items: Sequence[Item]) -> None:
         """Load the stored matrices of the items; analyse and compute the missing ones, then store them."""
-        memo, keys = self._memo(), {item_key(r, rs): (r, list(rs)) for r, rs in items if len(rs)}
+        namespace = self._namespace()
+        memo, keys = self._memo(namespace), {item_key(r, rs): (r, list(rs)) for r, rs in items if len(rs)}
         wanted = [k for k in keys if k not in memo]
         if not wanted:
             return
-        namespace = self._namespace()
         memo.update({k: np.asarray(v, dtype=np.float64) for k, v in self._store().get_many(namespace, wanted).items()})
         missing = [keys[k] for k in wanted if k not in memo]
         if not missing:
@@ -82,10 +73,10 @@ class Cached(_Unary):
 
     def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
         """The stored matrix of this item (computed and stored now if ``prefetch`` did not see it)."""
-        key = item_key(request, responses)
-        if key not in self._memo():
+        key, memo = item_key(request, responses), self._memo(self._namespace())
+        if key not in memo:
             self.prefetch([(request, responses)])
-        return self._memo()[key].copy()
+        return memo[key].copy()
 
     def __getstate__(self) -> dict:
         return {k: v for k, v in self.__dict__.items() if k not in ("_disk", "_matrices")}

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator, Mapping
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -101,7 +102,8 @@ def load_crowd_responses(path: PathLike | None = None) -> pd.DataFrame:
 
     Each record is checked (``check_response``); a bad one raises DataFileError naming the file and line.
     """
-    return load_frame(CROWD_RESPONSES, path, RESPONSE_FIELDS, "responses", _with_names, check_response)
+    return load_frame(CROWD_RESPONSES, path, RESPONSE_FIELDS, "responses", _with_names, check_response,
+                      unique=("response",))
 
 
 def check_rating(row: dict) -> str | None:
@@ -234,6 +236,12 @@ def read_judgments(
 
 
 # -- items ---------------------------------------------------------------------------------------------
+def _own(request: GenerationRequest, passages: Any) -> Any:
+    """A response's passages when they differ from its request's (each answer judged against its own context)."""
+    own = GenerationResponse("-", "", context=passages).context
+    return None if own == request.context else own
+
+
 def items(
     responses: pd.DataFrame, topics: set[str] | None = None,
 ) -> list[tuple[GenerationRequest, list[GenerationResponse]]]:
@@ -248,6 +256,6 @@ def items(
         group = group.sort_values("name", kind="stable")
         first = group.iloc[0]
         request = GenerationRequest(str(topic), first["query"], first["references_texts"])
-        pairs = zip(group["response"], group["raw_text"], strict=True)
-        out.append((request, [GenerationResponse(str(r), t) for r, t in pairs]))
+        pairs = zip(group["response"], group["raw_text"], group["references_texts"], strict=True)
+        out.append((request, [GenerationResponse(str(r), t, context=_own(request, c)) for r, t, c in pairs]))
     return out

@@ -5,11 +5,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import hashlib
 import json
 import os
 import warnings
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -54,6 +56,8 @@ class DataFile:
     """Expected MD5 of the downloaded file (``None``: not verified)."""
     hint: str = ""
     """How the user passes a local copy (parameter names), quoted in errors."""
+    content_md5: str | None = None
+    """MD5 of the decompressed content of a gzipped published file: a re-compressed identical copy is the same file."""
 
     @property
     def download_name(self) -> str:
@@ -64,10 +68,12 @@ class DataFile:
 CROWD_RESPONSES = DataFile(
     "crowd/responses", "trec-rag-24-crowd", ("responses.jsonl.gz", "responses.jsonl"),
     BASE_URL + "crowd/responses.jsonl.gz", "36f71d164befa760fa0763be52a1781e", "data_dir=... or responses_path=...",
+    "8071ad6d82cf6bd755d14ceedb180a3b",
 )
 CROWD_RATINGS = DataFile(
     "crowd/ratings", "trec-rag-24-crowd", ("ratings.jsonl.gz", "ratings.jsonl"),
     BASE_URL + "crowd/ratings.jsonl.gz", "c63c06902a80cdf4feb2061b562462dd", "data_dir=... or ratings_path=...",
+    "4341eeea3e9837a6cff4f04ea0abd0f5",
 )
 CROWD_TOPICS = DataFile(
     "crowd/topics", "trec-rag-24-crowd", ("topics.rag24.test.txt",),
@@ -90,9 +96,14 @@ def llm_ratings_file(model: str) -> DataFile:
 
 
 def cache_root() -> Path:
-    """Our folder in ir_datasets' home (``$IR_DATASETS_HOME``, default ``~/.ir_datasets``)."""
+    """Our folder in ir_datasets' home (``$IR_DATASETS_HOME``, default ``~/.ir_datasets``); it must be a folder."""
     home = settings.env_text("IR_DATASETS_HOME")
-    return (Path(home) if home else Path.home() / ".ir_datasets") / "ir-rag-axioms"
+    root = Path(home).expanduser() if home else Path.home() / ".ir_datasets"
+    if root.exists() and not root.is_dir():
+        name = "environment variable IR_DATASETS_HOME" if home else "ir_datasets' home"
+        raise DataFileError(f"{name}={str(root)!r} is a file, not a folder: point it at a folder (where "
+                            "ir_datasets keeps downloads and caches)")
+    return root / "ir-rag-axioms"
 
 
 def _find_in(folder: Path, spec: DataFile) -> Path | None:
@@ -164,6 +175,10 @@ def verified(spec: DataFile, file: Path) -> Path:
     if spec.md5 is None or file.name != spec.download_name or settings.env_flag(ACCEPT_MODIFIED_ENV):
         return file
     actual = file_md5(str(file), *_version(file))
+    if actual != spec.md5 and spec.content_md5 and file.suffix == ".gz":
+        with contextlib.suppress(OSError, EOFError, zlib.error):  # a damaged file is reported when it is read
+            if content_md5(str(file), *_version(file)) == spec.content_md5:
+                return file  # the same content, compressed anew (another gzip level, time stamp or tool)
     if actual != spec.md5:
         warnings.warn(
             f"{spec.key}: {file} differs from the published file (MD5 {actual}, published {spec.md5}): results "
@@ -187,6 +202,16 @@ def file_md5(file: str, mtime: int, size: int) -> str:
     return digest.hexdigest()
 
 
+@lru_cache(maxsize=64)
+def content_md5(file: str, mtime: int, size: int) -> str:
+    """The MD5 of a gzipped file's decompressed content, computed once per file version (path, mtime, size)."""
+    digest = hashlib.md5(usedforsecurity=False)
+    with gzip.open(file, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
 def _download(spec: DataFile, target: Path) -> Path:
     """Download ``spec.url`` into ``target`` through ir_datasets (verifying the MD5 if known)."""
     from ir_datasets.util import Download, RequestsDownload
@@ -205,17 +230,18 @@ def _download(spec: DataFile, target: Path) -> Path:
 
 def read_jsonl(
     path: str | os.PathLike[str], spec: DataFile | None = None, required: tuple[str, ...] = (),
-    check: RecordCheck | None = None,
+    check: RecordCheck | None = None, unique: tuple[str, ...] = (),
 ) -> list[dict[str, Any]]:
     """The JSON objects of a (gzipped) JSONL file.
 
-    A corrupt file, a line that is not an object, a missing ``required`` field or a record that fails ``check``
-    raises DataFileError naming the file and line.
+    A corrupt file, a line that is not an object, a missing ``required`` field, a record that fails ``check`` or
+    a repeated value of the ``unique`` fields (e.g. a response id) raises DataFileError naming the file and line.
     """
     path, key = Path(path), spec.key if spec else "jsonl"
     fix = _how(spec) if spec else "check the file"
     opener = gzip.open if path.suffix == ".gz" else open
     rows: list[dict[str, Any]] = []
+    first_seen: dict[str, int] = {}
     number = 0
     try:
         with opener(path, "rt", encoding="utf-8") as lines:
@@ -223,6 +249,8 @@ def read_jsonl(
                 if line.strip():
                     rows.append(json.loads(line))
                     _check_record(rows[-1], required, check, f"{key}: {path} line {number}", fix)
+                    if unique:
+                        _check_unique(rows[-1], unique, first_seen, number, f"{key}: {path} line {number}")
     except DataFileError:
         raise
     except (OSError, EOFError, UnicodeDecodeError, json.JSONDecodeError) as error:
@@ -245,23 +273,34 @@ def _check_record(row: Any, required: tuple[str, ...], check: RecordCheck | None
         raise DataFileError(f"{where}: {problem}; correct or remove that record ({fix})")
 
 
+def _check_unique(row: dict[str, Any], unique: tuple[str, ...], first_seen: dict[str, int], number: int,
+                  where: str) -> None:
+    value = json.dumps([row.get(name) for name in unique], default=str)
+    first = first_seen.setdefault(value, number)
+    if first != number:
+        shown = ", ".join(f"{name}={row.get(name)!r}" for name in unique)
+        raise DataFileError(f"{where}: {shown} is duplicated (first on line {first}); each record once")
+
+
 def load_frame(
     spec: DataFile, path: str | os.PathLike[str] | None, required: tuple[str, ...], what: str,
     prepare: Callable[[pd.DataFrame], pd.DataFrame] | None = None, check: RecordCheck | None = None,
+    unique: tuple[str, ...] = (),
 ) -> pd.DataFrame:
     """The JSONL file of ``spec`` as a frame, ``prepare``d; a copy each call.
 
-    Read once per file version (path, mtime, size).
+    Read once per file version (path, mtime, size); records checked as by ``read_jsonl``.
     """
     file = resolve(spec, path)
     stat = file.stat()
-    return _frame(str(file), stat.st_mtime_ns, stat.st_size, spec, required, what, prepare, check).copy()
+    return _frame(str(file), stat.st_mtime_ns, stat.st_size, spec, required, what, prepare, check, unique).copy()
 
 
 @lru_cache(maxsize=16)
 def _frame(file: str, mtime: int, size: int, spec: DataFile, required: tuple[str, ...], what: str,
-           prepare: Callable[[pd.DataFrame], pd.DataFrame] | None, check: RecordCheck | None) -> pd.DataFrame:
-    frame = pd.DataFrame(read_jsonl(file, spec, required, check))
+           prepare: Callable[[pd.DataFrame], pd.DataFrame] | None, check: RecordCheck | None,
+           unique: tuple[str, ...] = ()) -> pd.DataFrame:
+    frame = pd.DataFrame(read_jsonl(file, spec, required, check, unique))
     if frame.empty:
         raise DataFileError(f"{spec.key}: {file} holds no {what}")
     return prepare(frame) if prepare else frame

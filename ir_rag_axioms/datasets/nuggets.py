@@ -104,7 +104,8 @@ def load_nugget_assignments(path: str | os.PathLike | None = None) -> pd.DataFra
 
     With a column per score (``all``, ..., ``weighted_strict``).
     """
-    return load_frame(NUGGET_ASSIGNMENTS, path, NUGGET_FIELDS, "answers", _with_scores, check_nugget_record)
+    return load_frame(NUGGET_ASSIGNMENTS, path, NUGGET_FIELDS, "answers", _with_scores, check_nugget_record,
+                      unique=("qid", "run_id"))
 
 
 def answer_scores(

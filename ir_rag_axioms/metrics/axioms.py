@@ -43,6 +43,15 @@ class MetricAxiom(FeatureAxiom):
 
         return _llm_judge(_env(BASE_URL_ENV), _env(MODEL_ENV), _env(API_KEY_ENV))
 
+    def cache_identity(self) -> dict[str, str] | None:
+        """What results depend on besides the configuration: the LLM judge's base URL and model (judge="llm")."""
+        if self.judge != "llm":
+            return None
+        from ir_rag_axioms.metrics.llm import BASE_URL_ENV, MODEL_ENV, _env
+
+        return {"judge_base_url": (_env(BASE_URL_ENV) or "").strip().rstrip("/"),
+                "judge_model": (_env(MODEL_ENV) or "").strip()}
+
     def reads(self) -> tuple[Reads, ...]:
         """What the offline judge reads from spaCy for this metric (nothing for the LLM judge)."""
         return OFFLINE_JUDGE.reads(self.metric_name) if self.judge == "offline" else ()
