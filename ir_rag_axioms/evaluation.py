@@ -419,6 +419,43 @@ def evaluate_frame(
 
 
 # -- ir_measures / pt.Experiment ------------------------------------------------------------------------
+class DefinedMean:
+    """ir_measures aggregator: the mean over the queries where a measure is defined; warns how many were not.
+
+    An undefined query (NaN) is left out, never counted as 0; no defined query gives NaN. The warning names the reason.
+    """
+
+    def __init__(self, name: str, reason: str) -> None:
+        self.name, self.reason = name, reason
+        self.total, self.count, self.undefined = 0.0, 0, 0
+
+    def add(self, value: float) -> None:
+        """Add one query's value (NaN: undefined)."""
+        if value is None or np.isnan(value):
+            self.undefined += 1
+        else:
+            self.total += float(value)
+            self.count += 1
+
+    def result(self) -> float:
+        """The sum / count over the defined queries (NaN if none), with a warning when some were undefined."""
+        if self.undefined:
+            warnings.warn(f"{self.name} is undefined (NaN) for {self.undefined} of {self.undefined + self.count} "
+                          f"queries ({self.reason}); the mean is over the {self.count} where it is defined",
+                          UndefinedMeasureWarning, stacklevel=2)
+        return self.total / self.count if self.count else float("nan")
+
+
+class UndefinedMeasureWarning(UserWarning):
+    """A measure is NaN for some queries (constant scores, no decided pair, ...): left out of the mean."""
+
+
+def with_defined_mean(measure: Any, reason: str) -> Any:
+    """The ir_measures measure, aggregated by ``DefinedMean`` (pt.Experiment and ``calc_aggregate`` ask for it)."""
+    measure.aggregator = lambda: DefinedMean(str(measure), reason)
+    return measure
+
+
 def _run_vs_qrels(qrels: pd.DataFrame, run: pd.DataFrame) -> np.ndarray:
     """Counts for one query: the run's score order as P, the qrels' relevance order as O (unjudged documents: O = 0)."""
     relevance = dict(zip(qrels["doc_id"].astype(str), qrels["relevance"].astype(float), strict=True))
@@ -430,23 +467,33 @@ def _run_vs_qrels(qrels: pd.DataFrame, run: pd.DataFrame) -> np.ndarray:
     return topic_counts([p], [o])
 
 
+_UNDEFINED = {"decisiveness": "a single answer: no pair", "effectiveness": "a single answer: no pair",
+              "consistency": "the run's scores decide no pair (all equal)",
+              "consistency_strict": "the run's scores decide no pair (all equal)"}
+
+
 def _measure(name: str):
     def impl(qrels: pd.DataFrame, run: pd.DataFrame) -> float:
-        return scores_from_counts(_run_vs_qrels(qrels, run))[name]
+        sums = _run_vs_qrels(qrels, run).sum(axis=0)
+        if sums[0] == 0:
+            return float("nan")
+        return float(_measures(sums)[MEASURES.index(name)])
     impl.__name__ = name
     return impl
 
 
-def measures() -> dict[str, Any]:
-    """Measures (ir_measures) for ``pt.Experiment``: a run's score order vs. the qrels' label order.
+def measures() -> list[Any]:
+    """Measures (ir_measures) for ``pt.Experiment``'s ``eval_metrics``: a run's score order vs. the qrels' labels.
 
-    Per query, then averaged over queries.
+    AxiomDecisiveness, AxiomConsistency, AxiomConsistencyStrict, AxiomEffectiveness, per query of the run, then
+    averaged over the queries where they are defined (consistency is NaN where the scores decide no pair; a warning
+    says how many queries were left out).
     """
     import ir_measures
 
-    return {
-        name: ir_measures.define_byquery(
-            _measure(name), name=f"Axiom{name.title().replace('_', '')}", support_cutoff=False
-        )
+    return [
+        with_defined_mean(ir_measures.define_byquery(
+            _measure(name), name=f"Axiom{name.title().replace('_', '')}", support_cutoff=False,
+        ), _UNDEFINED[name])
         for name in MEASURES
-    }
+    ]

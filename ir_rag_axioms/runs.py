@@ -123,7 +123,8 @@ def check_run(run: pd.DataFrame, qrels: pd.DataFrame, name: str = "run") -> floa
 def write_trec_run(frame: pd.DataFrame, path: str | os.PathLike[str], run_name: str = "ir_rag_axioms") -> Path:
     """Write ``qid Q0 docno rank score run_name`` lines (``pt.io.write_results``).
 
-    Rank is 1-based by descending score per qid; without a score, the ``rank`` order gives one.
+    Rank is 1-based by descending score per qid; without a score, the ``rank`` order gives one; tied scores are made
+    strictly decreasing in rank order (``aggregation.fold_ties``), so no docno decides a tie in trec_eval.
     """
     import pyterrier as pt
 
@@ -140,26 +141,42 @@ def write_trec_run(frame: pd.DataFrame, path: str | os.PathLike[str], run_name: 
         if len(bad):
             raise ValueError(f"write_trec_run: {column}s must be non-empty and without whitespace; found "
                              f"{bad.head(3).tolist()!r}: replace or quote them before writing a TREC run")
-    if "rank" in run.columns:  # ties in score keep the rank order
-        run = run.sort_values(["qid", "rank"], kind="stable")
-    if "score" not in run.columns:  # n, n - 1, ..., 1 in rank order
-        size = run.groupby("qid", sort=False)["qid"].transform("size")
-        run["score"] = (size - run.groupby("qid", sort=False).cumcount()).astype("float64")
-    run = pt.model.add_ranks(run.assign(score=run["score"].astype("float64")))
-    run = run.assign(rank=run["rank"] + 1).sort_values(["qid", "rank"], kind="stable")  # pyterrier ranks from 0
+    run = _total_order(run)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     pt.io.write_results(run, str(path), run_name=run_name)
     return path
 
 
+def _total_order(run: pd.DataFrame) -> pd.DataFrame:
+    """Rows by qid, then descending score (ties: rank order, then row order); score strictly decreasing, rank 1..n.
+
+    Tied scores are folded by ``aggregation.fold_ties``: trec_eval and ir_measures order by score (ties by docno),
+    so a tie left in a run file would let the docnos' names decide.
+    """
+    from ir_rag_axioms.aggregation import fold_ties
+
+    run = run.reset_index(drop=True)
+    if "rank" in run.columns:
+        run = run.sort_values(["qid", "rank"], kind="stable")
+    if "score" not in run.columns:  # n, n - 1, ..., 1 in rank order
+        size = run.groupby("qid", sort=False)["qid"].transform("size")
+        run["score"] = (size - run.groupby("qid", sort=False).cumcount()).astype("float64")
+    score = pd.to_numeric(run["score"], errors="coerce").astype("float64")
+    run = run.assign(score=score, _key=-score.fillna(-np.inf)).sort_values(["qid", "_key"], kind="stable")
+    folded = [fold_ties(g.to_numpy(), np.arange(len(g))) for _, g in run.groupby("qid", sort=False)["score"]]
+    run["score"] = np.concatenate(folded) if folded else run["score"]
+    run["rank"] = run.groupby("qid", sort=False).cumcount() + 1
+    return run.drop(columns="_key")
+
+
 def kendall_tau(x: np.ndarray, y: np.ndarray) -> float:
-    """Kendall's tau-b (``scipy.stats.kendalltau``); 0 when either side is constant."""
+    """Kendall's tau-b (``scipy.stats.kendalltau``); NaN (undefined) when either side is constant."""
     from scipy.stats import kendalltau
 
     x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
     if len(np.unique(x)) < 2 or len(np.unique(y)) < 2:
-        return 0.0
+        return float("nan")
     return float(kendalltau(x, y).statistic)
 
 
@@ -171,10 +188,12 @@ def _kendall_tau_by_query(qrels: pd.DataFrame, run: pd.DataFrame) -> float:
 def _define_kendall_tau() -> Any:
     import ir_measures
 
-    return ir_measures.define_byquery(
+    from ir_rag_axioms.evaluation import with_defined_mean
+
+    return with_defined_mean(ir_measures.define_byquery(
         _kendall_tau_by_query, name="KendallTau", support_cutoff=False,
         pretty_name="Kendall's tau-b", short_desc="Kendall's tau-b between run scores and qrels labels (unjudged = 0)",
-    )
+    ), "constant run scores or constant labels")
 
 
 def __getattr__(name: str) -> Any:

@@ -157,7 +157,7 @@ def test_ir_measures_in_pt_experiment():
                         "score": [4.0, 3.0, 3.0, 1.0]})
     qrels = pd.DataFrame({"qid": ["q"] * 3, "docno": ["a", "b", "c"], "label": [2, 0, 1]})
     result = pt.Experiment([pt.Transformer.from_df(run)], run[["qid", "query"]].drop_duplicates(), qrels,
-                           eval_metrics=list(measures.values()), names=["run"])
+                           eval_metrics=measures, names=["run"])
     # 12 ordered pairs; b and c tie in the run -> 10 decisive. Oracle: a > c > b, d unjudged (ties with all).
     # Relaxed: no run preference contradicts the oracle (b > c is not expressed) -> 10 / 10.
     # Strict: only a > b, a > c and their mirrors match the oracle exactly -> 4 / 10.

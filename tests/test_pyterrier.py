@@ -305,3 +305,104 @@ def test_preferences_explanation_column_agrees_with_the_preferences() -> None:
                                           ["qid", "query", "docno", "text"])[-1] == "Length_explanation"
     empty = AxiomaticPreferences(Length(), explain=True).transform(frame().iloc[:0])
     assert list(empty.columns)[-1] == "Length_explanation"
+
+
+# -- scores are a total order: evaluation never depends on docno names or row order -----------------------------
+AGGREGATIONS = ("borda", "copeland", "kwiksort", "bradley_terry")
+
+
+def tied_answers(seed: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Three queries of eight answers whose lengths tie often (a first-stage rank orders them), with graded qrels."""
+    rng = np.random.default_rng(seed)
+    rows, qrels = [], []
+    for q in range(3):
+        for k in range(8):
+            words = int(rng.integers(1, 4))
+            docno = f"q{q}-d{k}"
+            rows.append({"qid": str(q), "query": f"query {q}", "docno": docno, "text": " ".join(["w" * words] * words),
+                         "rank": k, "score": 10.0 - k})
+            qrels.append({"qid": str(q), "docno": docno, "label": int(rng.integers(0, 4))})
+    return pd.DataFrame(rows), pd.DataFrame(qrels)
+
+
+def renamed_and_permuted(answers: pd.DataFrame, qrels: pd.DataFrame, seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The same data with docnos renamed (alphabetical order scrambled) and rows shuffled."""
+    rng = np.random.default_rng(seed)
+    names = dict(zip(answers["docno"], [f"x{v:03d}" for v in rng.permutation(len(answers))], strict=True))
+    moved = answers.assign(docno=answers["docno"].map(names)).sample(frac=1.0, random_state=seed)
+    return moved, qrels.assign(docno=qrels["docno"].map(names)).sample(frac=1.0, random_state=seed)
+
+
+@pytest.mark.parametrize("aggregation", AGGREGATIONS)
+@pytest.mark.parametrize("tie_breaker", [None, "ResponseLength"])
+def test_scores_strictly_decrease_in_rank(aggregation: str, tie_breaker: str | None) -> None:
+    from ir_rag_axioms import ResponseLength
+
+    answers, _ = tied_answers()
+    breaker = ResponseLength() if tie_breaker else None
+    out = AxiomaticReranker([Length(), Short(margin_fraction=0.5)], aggregation, tie_breaker=breaker)(answers)
+    for _, group in out.groupby("qid"):
+        assert group["rank"].tolist() == list(range(len(group)))
+        assert bool((np.diff(group["score"].to_numpy()) < 0).all()), group[["docno", "score", "rank"]]
+
+
+@pytest.mark.parametrize("aggregation", AGGREGATIONS)
+@pytest.mark.parametrize("tie_breaker", [None, "ResponseLength", "Short"])
+def test_experiment_is_identical_with_docnos_renamed_and_rows_permuted(aggregation: str, tie_breaker: str) -> None:
+    from ir_measures import AP, RR, P, nDCG
+
+    from ir_rag_axioms import ResponseLength
+    from ir_rag_axioms.evaluation import measures
+    from ir_rag_axioms.runs import KendallTau
+
+    breaker = {None: None, "ResponseLength": ResponseLength(), "Short": Short()}[tie_breaker]
+    metrics = [nDCG @ 3, nDCG @ 10, P @ 2, RR, AP, KendallTau, *measures()]
+    answers, qrels = tied_answers()
+    reranker = AxiomaticReranker([Length(), Short(margin_fraction=0.5)], aggregation, tie_breaker=breaker)
+
+    def experiment(frame: pd.DataFrame, judged: pd.DataFrame) -> pd.DataFrame:
+        topics = frame[["qid", "query"]].drop_duplicates()
+        return pt.Experiment([pt.Transformer.from_df(frame) >> reranker], topics, judged, metrics, names=["axioms"],
+                             perquery=True).sort_values(["qid", "measure"]).reset_index(drop=True)
+
+    expected = experiment(answers, qrels)
+    assert expected["value"].notna().sum() > 0 and expected["value"].nunique() > 3
+    for seed in range(3):
+        pd.testing.assert_frame_equal(experiment(*renamed_and_permuted(answers, qrels, seed)), expected)
+
+
+def _readme_block(marker: str) -> str:
+    import re
+
+    from conftest import ROOT
+
+    blocks = re.findall(r"^```python\n(.*?)^```", (ROOT / "README.md").read_text(), re.S | re.M)
+    return next(code for code in blocks if marker in code)
+
+
+@pytest.mark.shared
+@pytest.mark.slow
+def test_the_readme_pyterrier_example_is_identical_with_docnos_renamed_and_rows_permuted(
+        data_dir, tmp_path, monkeypatch, capsys) -> None:
+    import hashlib
+
+    from ir_rag_axioms import runs
+
+    code = _readme_block("pt.Experiment([answers, pipeline]")
+    (tmp_path / "shared").symlink_to(data_dir.parent)
+    (tmp_path / "repo").mkdir()
+    monkeypatch.chdir(tmp_path / "repo")
+    exec(compile(code, "README.md", "exec"), {})
+    expected = capsys.readouterr().out
+
+    def scrambled(docnos: pd.Series) -> pd.Series:
+        return docnos.map(lambda d: "z" + hashlib.sha1(d.encode()).hexdigest()[:12])  # no relation to the old order
+
+    answers, qrels = runs.nugget_answers, runs.nugget_qrels
+    monkeypatch.setattr(runs, "nugget_answers", lambda path: (lambda f: f.assign(docno=scrambled(f["docno"])).sample(
+        frac=1.0, random_state=7))(answers(path)))
+    monkeypatch.setattr(runs, "nugget_qrels", lambda path: (lambda q: q.assign(docno=scrambled(q["docno"])).sample(
+        frac=1.0, random_state=8))(qrels(path)))
+    exec(compile(code, "README.md", "exec"), {})
+    again = capsys.readouterr().out
+    assert "nDCG@10" in expected and again == expected

@@ -118,7 +118,7 @@ def test_write_trec_run_exact_lines_and_round_trip(tmp_path: Path) -> None:
     assert ranks_only.read_text().splitlines()[:2] == ["1 Q0 a 1 2.0 ir_rag_axioms", "1 Q0 b 2 1.0 ir_rag_axioms"]
     ties = pd.DataFrame({"qid": ["1"] * 3, "docno": ["c", "b", "a"], "score": [1.0, 1.0, 0.25], "rank": [1, 0, 2]})
     assert write_trec_run(ties, tmp_path / "ties.txt").read_text().splitlines() == [
-        "1 Q0 b 1 1.0 ir_rag_axioms", "1 Q0 c 2 1.0 ir_rag_axioms", "1 Q0 a 3 0.25 ir_rag_axioms"]
+        "1 Q0 b 1 1.1875 ir_rag_axioms", "1 Q0 c 2 1.0 ir_rag_axioms", "1 Q0 a 3 0.25 ir_rag_axioms"]  # tie folded
     ir_measures = pytest.importorskip("ir_measures")
     run = list(ir_measures.read_trec_run(str(path)))
     assert [(r.query_id, r.doc_id, r.score) for r in run] == [("1", "a", 2.0), ("1", "b", 1.0), ("2", "x", 0.5)]
@@ -131,7 +131,7 @@ def test_write_trec_run_exact_lines_and_round_trip(tmp_path: Path) -> None:
 def test_kendall_tau_b_exact_values() -> None:
     assert kendall_tau([1, 2, 3, 4], [10, 20, 30, 40]) == 1.0
     assert kendall_tau([1, 2, 3, 4], [4, 3, 2, 1]) == -1.0
-    assert kendall_tau([1, 2, 3], [5, 5, 5]) == 0.0
+    assert np.isnan(kendall_tau([1, 2, 3], [5, 5, 5]))  # undefined, not 0
     # x = [1, 2, 3], y = [1, 1, 2]: pairs (C, D, ties in y) = (2, 0, 1) -> 2 / sqrt(3 * 2)
     assert kendall_tau([1, 2, 3], [1, 1, 2]) == pytest.approx(2 / np.sqrt(6))
     stats = pytest.importorskip("scipy.stats")
