@@ -491,9 +491,11 @@ def measures() -> list[Any]:
     """
     import ir_measures
 
+    from ir_rag_axioms.runs import checked_byquery
+
     return [
-        with_defined_mean(ir_measures.define_byquery(
-            _measure(name), name=f"Axiom{name.title().replace('_', '')}", support_cutoff=False,
+        with_defined_mean(ir_measures.define(
+            checked_byquery(_measure(name)), name=f"Axiom{name.title().replace('_', '')}", support_cutoff=False,
         ), _UNDEFINED[name])
         for name in MEASURES
     ]

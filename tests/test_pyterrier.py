@@ -406,3 +406,81 @@ def test_the_readme_pyterrier_example_is_identical_with_docnos_renamed_and_rows_
     exec(compile(code, "README.md", "exec"), {})
     again = capsys.readouterr().out
     assert "nDCG@10" in expected and again == expected
+
+
+# -- Pool: scores, pyterrier-rag's columns, docnos that meet the qrels -------------------------------------------
+def _rag(answer: str, context: list[str] | None = None, **columns) -> pt.Transformer:
+    """A stand-in for a pyterrier-rag pipeline: one answer per query in qanswer (and qcontext)."""
+    def run(topics: pd.DataFrame) -> pd.DataFrame:
+        out = topics.assign(qanswer=answer, **columns)
+        if context is not None:
+            out["qcontext"] = [context] * len(out)
+        return out
+    return pt.apply.generic(run)
+
+
+TOPICS = pd.DataFrame({"qid": ["1", "2"], "query": ["first", "second"]})
+
+
+def test_pool_keeps_a_score_and_both_column_conventions() -> None:
+    from ir_rag_axioms.pyterrier import Pool
+
+    pooled = Pool({"scored": _rag("a a a", ["p"], score=7.5), "ranked": _rag("b", rank=2),
+                   "plain": _rag("c c", ["q"])})(TOPICS)
+    assert pooled["score"].tolist() == [7.5, -2.0, 0.0] * 2  # own score, minus rank, the constant
+    assert pooled["qanswer"].tolist() == pooled["text"].tolist() == ["a a a", "b", "c c"] * 2
+    assert pooled["qcontext"].tolist() == pooled["context"].tolist() == [["p"], None, ["q"]] * 2
+    ranked = (Pool({"plain": _rag("x"), "longer": _rag("x x")}) >> AxiomaticReranker(Length()))(TOPICS)
+    assert ranked["docno"].tolist() == ["longer", "plain"] * 2 and "qanswer" in ranked.columns
+
+
+def test_pool_docnos_from_a_template_or_a_function_and_a_short_repr() -> None:
+    from ir_rag_axioms.pyterrier import Pool
+
+    systems = {f"system-{k}": _rag(f"answer {k}") for k in range(44)}
+    assert Pool(systems, docno="{qid}/{system}")(TOPICS)["docno"].iloc[44] == "2/system-0"
+    made = Pool(systems, docno=lambda qid, system: f"{system}@{qid}")(TOPICS)
+    assert made["docno"].iloc[1] == "system-1@1"
+    assert repr(Pool(systems)) == "Pool(44 systems: system-0, system-1, system-2, ... 41 more)"
+    with pytest.raises(ValueError, match="non-empty string"):
+        Pool(systems, docno=lambda qid, system: "")(TOPICS)
+    with pytest.raises(TypeError, match="template string or a function"):
+        Pool(systems, docno=3)  # type: ignore[arg-type]
+
+
+@pytest.mark.shared
+def test_pool_docnos_meet_the_crowdrag25_qrels(data_dir) -> None:
+    from ir_rag_axioms.datasets import crowd
+    from ir_rag_axioms.pyterrier import Pool
+    from ir_rag_axioms.pyterrier.pool import crowd_response_ids
+    from ir_rag_axioms.runs import check_run
+
+    responses = crowd.load_crowd_responses(data_dir / "trec-rag-24-crowd")
+    topic = responses["topic"].iloc[0]
+    mine = responses[responses["topic"] == topic]
+    systems = {name: _rag(text) for name, text in zip(mine["name"], mine["raw_text"], strict=True)}
+    topics = pd.DataFrame({"qid": [topic], "query": [mine["query"].iloc[0]]})
+    pooled = Pool(systems, docno=crowd_response_ids(data_dir / "trec-rag-24-crowd"))(topics)
+    assert pooled["docno"].tolist() == mine["response"].tolist()  # the ids the crowd qrels and docpairs use
+    qrels = pd.DataFrame({"qid": topic, "docno": mine["response"], "label": range(len(mine))})
+    assert check_run(pooled, qrels) == 1.0
+    with pytest.raises(ValueError, match="no response of system 'mystery'"):
+        Pool({"mystery": _rag("x")}, docno=crowd_response_ids(data_dir / "trec-rag-24-crowd"))(topics)
+
+
+def test_check_run_warns_inside_pt_experiment() -> None:
+    from ir_measures import nDCG
+
+    from ir_rag_axioms.pyterrier import Pool
+    from ir_rag_axioms.runs import KendallTau, RunWarning, check_run
+
+    pool = Pool({"a": _rag("x"), "b": _rag("x x")})
+    qrels = pd.DataFrame({"qid": ["1", "1", "2", "2"], "docno": ["1/a", "1/b", "2/a", "2/b"], "label": [0, 2, 1, 0]})
+    with pytest.warns(RunWarning, match="share no docno with the qrels"):
+        table = pt.Experiment([pool >> AxiomaticReranker(Length())], TOPICS, qrels, [nDCG @ 5, KendallTau])
+    assert table["nDCG@5"].iloc[0] == 0.0  # what the warning is about
+    with pytest.warns(RunWarning, match="one score for all their answers"):
+        pt.Experiment([Pool({"a": _rag("x"), "b": _rag("x x")}, docno="{qid}/{system}")], TOPICS, qrels,
+                      [nDCG @ 5, KendallTau])
+    with pytest.warns(RunWarning, match="the qrels have 1 queries the run lacks"):
+        check_run(Pool({"a": _rag("x")}, docno="{qid}/{system}")(TOPICS.head(1)), qrels)
