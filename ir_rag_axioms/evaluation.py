@@ -420,9 +420,10 @@ def evaluate_frame(
 
 # -- ir_measures / pt.Experiment ------------------------------------------------------------------------
 class DefinedMean:
-    """ir_measures aggregator: the mean over the queries where a measure is defined; warns how many were not.
+    """ir_measures aggregator: the mean over the queries where a measure is defined (the measure warns about the rest).
 
-    An undefined query (NaN) is left out, never counted as 0; no defined query gives NaN. The warning names the reason.
+    An undefined query (NaN) is left out, never counted as 0; no defined query gives NaN. ``ir_measures.calc_aggregate``
+    uses it; pt.Experiment averages by itself (a NaN query makes its mean NaN).
     """
 
     def __init__(self, name: str, reason: str) -> None:
@@ -438,11 +439,7 @@ class DefinedMean:
             self.count += 1
 
     def result(self) -> float:
-        """The sum / count over the defined queries (NaN if none), with a warning when some were undefined."""
-        if self.undefined:
-            warnings.warn(f"{self.name} is undefined (NaN) for {self.undefined} of {self.undefined + self.count} "
-                          f"queries ({self.reason}); the mean is over the {self.count} where it is defined",
-                          UndefinedMeasureWarning, stacklevel=2)
+        """The sum / count over the defined queries (NaN if none)."""
         return self.total / self.count if self.count else float("nan")
 
 
@@ -486,8 +483,8 @@ def measures() -> list[Any]:
     """Measures (ir_measures) for ``pt.Experiment``'s ``eval_metrics``: a run's score order vs. the qrels' labels.
 
     AxiomDecisiveness, AxiomConsistency, AxiomConsistencyStrict, AxiomEffectiveness, per query of the run, then
-    averaged over the queries where they are defined (consistency is NaN where the scores decide no pair; a warning
-    says how many queries were left out).
+    then averaged (consistency is NaN where the scores decide no pair, with a warning naming the reason;
+    pt.Experiment's mean is then NaN, ``ir_measures.calc_aggregate`` averages the queries where it is defined).
     """
     import ir_measures
 
@@ -495,7 +492,8 @@ def measures() -> list[Any]:
 
     return [
         with_defined_mean(ir_measures.define(
-            checked_byquery(_measure(name)), name=f"Axiom{name.title().replace('_', '')}", support_cutoff=False,
+            checked_byquery(_measure(name), f"Axiom{name.title().replace('_', '')}", _UNDEFINED[name]),
+            name=f"Axiom{name.title().replace('_', '')}", support_cutoff=False,
         ), _UNDEFINED[name])
         for name in MEASURES
     ]

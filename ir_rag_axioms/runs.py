@@ -227,14 +227,25 @@ def _kendall_tau_by_query(qrels: pd.DataFrame, run: pd.DataFrame) -> float:
     return kendall_tau(merged["score"].to_numpy(), merged["relevance"].fillna(0).to_numpy())
 
 
-def checked_byquery(impl: Any) -> Any:
-    """An ir_measures ``define`` implementation: ``run_problems`` warned (inside pt.Experiment too), then per query."""
+def checked_byquery(impl: Any, name: str, reason: str) -> Any:
+    """An ir_measures ``define`` implementation: ``run_problems`` warned (inside pt.Experiment too), then per query.
+
+    A query where ``impl`` is undefined gives NaN, and one warning names the measure, the count and the ``reason``.
+    """
 
     def measure(qrels: pd.DataFrame, run: pd.DataFrame) -> Iterable[tuple[str, float]]:
         for problem in run_problems(run, qrels):
             warnings.warn(problem, RunWarning, stacklevel=2)
-        for qid, part in run.groupby("query_id", sort=False):
-            yield str(qid), impl(qrels[qrels["query_id"] == qid], part)
+        values = [(str(qid), float(impl(qrels[qrels["query_id"] == qid], part)))
+                  for qid, part in run.groupby("query_id", sort=False)]
+        undefined = [qid for qid, value in values if np.isnan(value)]
+        if undefined:
+            from ir_rag_axioms.evaluation import UndefinedMeasureWarning
+
+            warnings.warn(f"{name} is undefined (NaN) for {len(undefined)} of {len(values)} queries (e.g. qid "
+                          f"{undefined[0]}: {reason}); pt.Experiment's mean is then NaN, ir_measures.calc_aggregate "
+                          "averages the others", UndefinedMeasureWarning, stacklevel=2)
+        return values
 
     return measure
 
@@ -245,9 +256,12 @@ def _define_kendall_tau() -> Any:
     from ir_rag_axioms.evaluation import with_defined_mean
 
     return with_defined_mean(ir_measures.define(
-        checked_byquery(_kendall_tau_by_query), name="KendallTau", support_cutoff=False,
+        checked_byquery(_kendall_tau_by_query, "KendallTau", _TAU_UNDEFINED), name="KendallTau", support_cutoff=False,
         pretty_name="Kendall's tau-b", short_desc="Kendall's tau-b between run scores and qrels labels (unjudged = 0)",
-    ), "constant run scores or constant labels")
+    ), _TAU_UNDEFINED)
+
+
+_TAU_UNDEFINED = "constant run scores or constant labels"
 
 
 def __getattr__(name: str) -> Any:

@@ -484,3 +484,42 @@ def test_check_run_warns_inside_pt_experiment() -> None:
                       [nDCG @ 5, KendallTau])
     with pytest.warns(RunWarning, match="the qrels have 1 queries the run lacks"):
         check_run(Pool({"a": _rag("x")}, docno="{qid}/{system}")(TOPICS.head(1)), qrels)
+
+
+# -- MetricScorer: pointwise on any frame, ir_measures measures for its columns ----------------------------------
+def test_metric_scorer_is_pointwise_on_a_single_systems_output() -> None:
+    from ir_rag_axioms import AnswerRelevancy, Faithfulness
+    from ir_rag_axioms.metrics.transformer import MetricScorer
+
+    passages = ["Tides are caused by the gravitational pull of the Moon and the Sun."]
+    single = pd.DataFrame({"qid": ["1", "2"], "query": ["What causes tides?", "What causes tides?"],
+                           "qanswer": ["Tides are caused by the gravitational pull of the Moon and the Sun.",
+                                       "Tides come from wind."], "qcontext": [passages, None]})  # no docno
+    scorer = MetricScorer([AnswerRelevancy(), Faithfulness()])
+    out = scorer(single)
+    assert list(out.columns[:4]) == list(single.columns) and len(out) == 2
+    assert out["faithfulness_level"].iloc[0] == 5.0 and np.isnan(out["faithfulness_score"].iloc[1])  # no context
+    alone = pd.concat([scorer(single.iloc[[k]]) for k in range(2)], ignore_index=True)  # pointwise: row by row
+    pd.testing.assert_frame_equal(alone, out)
+    pooled = pd.concat([single.assign(docno="a"), single.assign(docno="b", qcontext=[None, passages])])
+    both = scorer(pooled)  # each row its own context, even when the contexts of a query differ
+    assert both["faithfulness_level"].tolist()[:2] == [5.0, 5.0] or np.isnan(both["faithfulness_score"].iloc[1])
+    assert np.isnan(both["faithfulness_score"].iloc[2]) and not np.isnan(both["faithfulness_score"].iloc[3])
+
+
+def test_metric_measures_read_the_top_answer_in_pt_experiment() -> None:
+    from ir_rag_axioms import Faithfulness
+    from ir_rag_axioms.evaluation import UndefinedMeasureWarning
+    from ir_rag_axioms.metrics.transformer import MetricScorer
+
+    passages = ["Tides are caused by the gravitational pull of the Moon and the Sun."]
+    answers = pd.DataFrame({"qid": ["1", "1", "2", "2"], "query": "What causes tides?", "docno": list("abcd"),
+                            "text": [passages[0], "Tides come from wind.", "Tides come from wind.", passages[0]],
+                            "context": [passages, passages, None, None], "score": [2.0, 1.0, 2.0, 1.0]})
+    scorer = MetricScorer([Faithfulness()])
+    qrels = pd.DataFrame({"qid": ["1", "2"], "docno": ["a", "d"], "label": [1, 1]})
+    with pytest.warns(UndefinedMeasureWarning, match="undefined .* for 1 of 2 queries .*no context"):
+        table = pt.Experiment([pt.Transformer.from_df(answers) >> scorer], answers[["qid", "query"]].drop_duplicates(),
+                              qrels, scorer.measures(), names=["run"], perquery=True).set_index("qid")
+    assert table.loc["1", "value"] == scorer(answers)["faithfulness_score"].iloc[0] == 1.0
+    assert np.isnan(table.loc["2", "value"])  # its top answer has no context
