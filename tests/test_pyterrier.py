@@ -523,3 +523,13 @@ def test_metric_measures_read_the_top_answer_in_pt_experiment() -> None:
                               qrels, scorer.measures(), names=["run"], perquery=True).set_index("qid")
     assert table.loc["1", "value"] == scorer(answers)["faithfulness_score"].iloc[0] == 1.0
     assert np.isnan(table.loc["2", "value"])  # its top answer has no context
+
+
+def test_the_reranker_refuses_pyterrier_cachings_scorer_cache(tmp_path) -> None:
+    caching = pytest.importorskip("pyterrier_caching", reason="pyterrier-caching is not installed (the rag extra)")
+    reranker = AxiomaticReranker(Length())
+    assert reranker.depends_on_candidate_set and AxiomFeatures(Length()).depends_on_candidate_set
+    cached = caching.ScorerCache(tmp_path / "cache", reranker)
+    with pytest.raises(TypeError, match="depend on the whole candidate set .*Analysis\\(store=DIR\\)"):
+        cached(frame())
+    pd.testing.assert_frame_equal(reranker(frame()), AxiomaticReranker(Length())(frame()))  # directly: fine
