@@ -9,6 +9,7 @@ import sys
 import warnings
 import zlib
 from collections.abc import Sequence
+from types import FrameType
 from typing import Any
 
 import numpy as np
@@ -57,7 +58,7 @@ class _AxiomTransformer(pt.Transformer):
 
         ScorerCache keys a score by (query, docno) and asks the scorer for the uncached rows only.
         """
-        frame = sys._getframe(2)
+        frame: FrameType | None = sys._getframe(2)
         for _ in range(40):
             if frame is None:
                 return
