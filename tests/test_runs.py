@@ -174,3 +174,20 @@ def test_kendall_tau_measure_in_ir_measures() -> None:
     assert ir_measures.calc_aggregate([KendallTau], qrels, run)[KendallTau] == pytest.approx(1.0)
     run["score"] = [1.0, 2.0, 3.0]
     assert ir_measures.calc_aggregate([KendallTau], qrels, run)[KendallTau] == pytest.approx(-1.0)
+
+
+def test_written_files_follow_the_umask(tmp_path) -> None:
+    import os
+
+    from ir_rag_axioms.output import write_text
+
+    old = os.umask(0o027)
+    try:
+        mode = write_text(tmp_path / "a.txt", "x").stat().st_mode & 0o777
+        plain = tmp_path / "b.txt"
+        plain.write_text("x")
+        assert mode == plain.stat().st_mode & 0o777 == 0o640
+        run = write_trec_run(pd.DataFrame({"qid": ["1"], "docno": ["a"], "score": [1.0]}), tmp_path / "run.txt")
+        assert run.stat().st_mode & 0o777 == 0o640
+    finally:
+        os.umask(old)
