@@ -191,3 +191,13 @@ def test_written_files_follow_the_umask(tmp_path) -> None:
         assert run.stat().st_mode & 0o777 == 0o640
     finally:
         os.umask(old)
+
+
+def test_tool_errors_are_brief() -> None:
+    from ir_rag_axioms.analysis.resources import brief_error
+
+    raw = ("HTTPConnectionPool(host='localhost', port=8081): Max retries exceeded with url: /v2/check (Caused by "
+           "NewConnectionError('<urllib3.connection.HTTPConnection object at 0x7f00aa>: Failed to establish a new "
+           "connection: [Errno 111] Connection refused'))")
+    assert brief_error(ConnectionError(raw)) == "ConnectionError: [Errno 111] Connection refused"
+    assert len(brief_error(ValueError("x" * 500))) == len("ValueError: ") + 160
