@@ -76,10 +76,11 @@ def harmonic_mean(a: float, b: float) -> float:
 def scores_from_counts(counts: np.ndarray) -> dict[str, float]:
     """The four measures from summed topic counts.
 
-    Consistency is 0 when the axiom never decides, as in the walkthrough.
+    Consistency (relaxed and strict) is NaN when the axiom decides no pair (0/0: undefined, not 0), and
+    effectiveness is then 0 (decisiveness 0).
     """
     sums = np.asarray(counts, dtype=np.float64).reshape(-1, 4).sum(axis=0)
-    return {name: float(value) for name, value in zip(MEASURES, np.nan_to_num(_measures(sums)), strict=True)}
+    return {name: float(value) for name, value in zip(MEASURES, _measures(sums), strict=True)}
 
 
 def decisiveness(preferences: Matrices) -> float:
@@ -168,12 +169,21 @@ def _interval(values: np.ndarray, alpha: float) -> tuple[float, float]:
     return (float(np.quantile(values, alpha)), float(np.quantile(values, 1 - alpha)))
 
 
+class UndecidedAxiomWarning(UserWarning):
+    """An axiom decided no pair of the evaluation: its consistency is NaN (0/0), not 0."""
+
+
 def _table(counts: Mapping[str, np.ndarray], samples: int, confidence: float, seed: int, sort: bool) -> pd.DataFrame:
     """One row per name from its topic counts.
 
     Measures (+ intervals if ``samples`` > 0), by effectiveness descending if ``sort``.
     """
     check_samples(samples)
+    silent = [name for name, topic_rows in counts.items() if np.asarray(topic_rows).reshape(-1, 4)[:, 1].sum() == 0]
+    if silent:
+        warnings.warn(f"{', '.join(silent)} decided no pair: consistency is undefined (NaN), effectiveness 0. An "
+                      "axiom that reads the context (CONS1, CONS2, ...) abstains on answers without one, e.g. the "
+                      "nugget answers", UndecidedAxiomWarning, stacklevel=3)
     rows = []
     for name, topic_rows in counts.items():
         row: dict[str, Any] = {"axiom": name, **scores_from_counts(topic_rows)}
