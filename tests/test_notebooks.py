@@ -149,12 +149,12 @@ def _verify_03(notebook: Any, data: dict[str, Any]) -> None:
                             decided += 1
                             agree += abs(np.sign(p[i, j]) - np.sign(o[i, j])) <= 1
                             same += np.sign(p[i, j]) == np.sign(o[i, j])
-        d, c = decided / pairs, (agree / decided if decided else 0.0)
-        e = 2 * d * c / (d + c) if d + c else 0.0
-        expected = {"decisiveness": d, "consistency": c, "consistency_strict": same / decided if decided else 0.0,
-                    "effectiveness": e}
+        d, c = decided / pairs, (agree / decided if decided else float("nan"))  # 0/0: undefined
+        e = 2 * d * c / (d + c) if decided else 0.0
+        expected = {"decisiveness": d, "consistency": c,
+                    "consistency_strict": same / decided if decided else float("nan"), "effectiveness": e}
         for measure, value in expected.items():
-            assert table.loc[name, measure] == pytest.approx(round(value, 3), abs=1e-9), (name, measure)
+            assert table.loc[name, measure] == pytest.approx(round(value, 3), abs=1e-9, nan_ok=True), (name, measure)
 
 
 def _verify_05(notebook: Any, data: dict[str, Any]) -> None:
