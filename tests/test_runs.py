@@ -201,3 +201,21 @@ def test_tool_errors_are_brief() -> None:
            "connection: [Errno 111] Connection refused'))")
     assert brief_error(ConnectionError(raw)) == "ConnectionError: [Errno 111] Connection refused"
     assert len(brief_error(ValueError("x" * 500))) == len("ValueError: ") + 160
+
+
+@pytest.mark.parametrize("aggregation", ["borda", "copeland", "kwiksort", "bradley_terry"])
+def test_cli_rerank_runs_have_strictly_decreasing_scores(tmp_path, aggregation) -> None:
+    from conftest import ROOT
+
+    from ir_rag_axioms import cli
+
+    run = tmp_path / "run.txt"
+    assert cli.main(["rerank", "--input", str(ROOT / "examples" / "requests.jsonl"), "--axioms", "CORR1",
+                     "--aggregation", aggregation, "-o", str(run), "--quiet"]) == 0
+    lines = pd.DataFrame([line.split() for line in run.read_text().splitlines()],
+                         columns=["qid", "q0", "docno", "rank", "score", "name"])
+    lines = lines.astype({"rank": int, "score": float})
+    assert lines["qid"].nunique() >= 2
+    for _, group in lines.groupby("qid"):  # CORR1 ties often: the ties are folded into the score
+        assert group["rank"].tolist() == list(range(1, len(group) + 1))
+        assert (np.diff(group["score"].to_numpy()) < 0).all(), group
