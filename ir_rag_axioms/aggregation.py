@@ -120,6 +120,42 @@ def rank_by_scores(scores: np.ndarray, tie_breaker: np.ndarray | None = None) ->
     return np.lexsort((np.arange(n), -tb, -v))
 
 
+def fold_ties(scores: np.ndarray, order: np.ndarray) -> np.ndarray:
+    """Scores made strictly decreasing along ``order`` (a ranking consistent with them), ties broken as ``order`` does.
+
+    A group of m equal scores s at places k = 0..m-1 gets s + g (m - 1 - k) / (2m), g = the smallest gap between
+    distinct scores (1 if all are equal): untied scores stay, no tie group reaches the score above it. NaN counts as
+    -inf (last); if float precision cannot separate a tie, the scores become n - position.
+    """
+    v = np.nan_to_num(np.asarray(scores, dtype=np.float64), nan=-np.inf, posinf=np.inf, neginf=-np.inf)
+    order = np.asarray(order, dtype=np.int64)
+    n = v.shape[0]
+    if order.shape != (n,) or (n and not np.array_equal(np.sort(order), np.arange(n))):
+        raise ValueError(f"order must be a permutation of the {n} items")
+    ranked = v[order]
+    with np.errstate(invalid="ignore"):  # -inf - -inf
+        rising = bool(n and np.any(np.diff(ranked) > 0))
+    if rising:
+        raise ValueError("order must rank higher scores first")
+    finite = np.unique(ranked[np.isfinite(ranked)])
+    if len(finite) < len(ranked) or not np.all(np.isfinite(ranked)):
+        gap = float(np.diff(finite).min()) if len(finite) > 1 else 1.0
+        start = np.flatnonzero(np.r_[True, ranked[1:] != ranked[:-1]])  # first place of each group of equal scores
+        sizes = np.diff(np.r_[start, n])
+        group = np.repeat(np.arange(len(start)), sizes)
+        k = np.arange(n) - start[group]
+        m = sizes[group]
+        low, high = (finite.min() - gap, finite.max() + gap) if len(finite) else (-1.0, 1.0)
+        base = np.where(np.isposinf(ranked), high, np.where(np.isneginf(ranked), low, ranked))
+        folded = base + gap * (m - 1 - k) / (2 * m)
+        if not np.all(np.diff(folded) < 0):
+            folded = np.arange(n, 0, -1, dtype=np.float64)
+        ranked = folded
+    out = np.empty(n)
+    out[order] = ranked
+    return out + 0.0
+
+
 def kwiksort(
     prefs: np.ndarray,
     pivot: Pivot = "random",
@@ -201,9 +237,10 @@ def scored_ranking(
     pivot: Pivot = "middle",
     seed: int | np.random.Generator | None = 0,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The ranking of ``aggregate`` and each item's own score (index = item), which never increases down the ranking.
+    """The ranking of ``aggregate`` and each item's score (index = item), strictly decreasing down the ranking.
 
-    Borda points, Copeland score, Bradley-Terry log-strength, or n - position for KwikSort (an order, no score).
+    Borda points, Copeland score, Bradley-Terry log-strength (ties folded in by ``fold_ties``: the tie-breaker and
+    the original order become part of the score), or n - position for KwikSort (an order, no score).
     """
     s, w = _stack(stack, weights)
     if method == "kwiksort":
@@ -219,4 +256,5 @@ def scored_ranking(
         scores = np.round(bradley_terry(s, w), 9)  # equal strengths must tie exactly despite float noise
     else:
         raise ValueError(f"unknown aggregation {method!r}; use one of {AGGREGATIONS}")
-    return rank_by_scores(scores, tie_breaker), scores + 0.0
+    order = rank_by_scores(scores, tie_breaker)
+    return order, fold_ties(scores, order)

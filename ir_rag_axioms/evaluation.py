@@ -75,10 +75,11 @@ def harmonic_mean(a: float, b: float) -> float:
 def scores_from_counts(counts: np.ndarray) -> dict[str, float]:
     """The four measures from summed topic counts.
 
-    Consistency is 0 when the axiom never decides, as in the walkthrough.
+    Consistency (relaxed and strict) is NaN when the axiom decides no pair (0/0: undefined, not 0), and
+    effectiveness is then 0 (decisiveness 0).
     """
     sums = np.asarray(counts, dtype=np.float64).reshape(-1, 4).sum(axis=0)
-    return {name: float(value) for name, value in zip(MEASURES, np.nan_to_num(_measures(sums)), strict=True)}
+    return {name: float(value) for name, value in zip(MEASURES, _measures(sums), strict=True)}
 
 
 def decisiveness(preferences: Matrices) -> float:
@@ -176,6 +177,10 @@ def _interval(values: np.ndarray, alpha: float) -> tuple[float, float]:
     return (float(np.quantile(values, alpha)), float(np.quantile(values, 1 - alpha)))
 
 
+class UndecidedAxiomWarning(UserWarning):
+    """An axiom decided no pair of the evaluation: its consistency is NaN (0/0), not 0."""
+
+
 def _table(counts: Mapping[str, np.ndarray], samples: int, confidence: float, seed: int, sort: bool) -> pd.DataFrame:
     """One row per name from its topic counts.
 
@@ -183,6 +188,11 @@ def _table(counts: Mapping[str, np.ndarray], samples: int, confidence: float, se
     """
     check_samples(samples)
     check_seed(seed)
+    silent = [name for name, topic_rows in counts.items() if np.asarray(topic_rows).reshape(-1, 4)[:, 1].sum() == 0]
+    if silent:
+        warnings.warn(f"{', '.join(silent)} decided no pair: consistency is undefined (NaN), effectiveness 0. An "
+                      "axiom that reads the context (CONS1, CONS2, ...) abstains on answers without one, e.g. the "
+                      "nugget answers", UndecidedAxiomWarning, stacklevel=3)
     rows = []
     for name, topic_rows in counts.items():
         row: dict[str, Any] = {"axiom": name, **scores_from_counts(topic_rows)}
@@ -423,6 +433,40 @@ def evaluate_frame(
 
 
 # -- ir_measures / pt.Experiment ------------------------------------------------------------------------
+class DefinedMean:
+    """ir_measures aggregator: the mean over the queries where a measure is defined (the measure warns about the rest).
+
+    An undefined query (NaN) is left out, never counted as 0; no defined query gives NaN. ``ir_measures.calc_aggregate``
+    uses it; pt.Experiment averages by itself (a NaN query makes its mean NaN).
+    """
+
+    def __init__(self, name: str, reason: str) -> None:
+        self.name, self.reason = name, reason
+        self.total, self.count, self.undefined = 0.0, 0, 0
+
+    def add(self, value: float) -> None:
+        """Add one query's value (NaN: undefined)."""
+        if value is None or np.isnan(value):
+            self.undefined += 1
+        else:
+            self.total += float(value)
+            self.count += 1
+
+    def result(self) -> float:
+        """The sum / count over the defined queries (NaN if none)."""
+        return self.total / self.count if self.count else float("nan")
+
+
+class UndefinedMeasureWarning(UserWarning):
+    """A measure is NaN for some queries (constant scores, no decided pair, ...): left out of the mean."""
+
+
+def with_defined_mean(measure: Any, reason: str) -> Any:
+    """The ir_measures measure, aggregated by ``DefinedMean`` (pt.Experiment and ``calc_aggregate`` ask for it)."""
+    measure.aggregator = lambda: DefinedMean(str(measure), reason)
+    return measure
+
+
 def _run_vs_qrels(qrels: pd.DataFrame, run: pd.DataFrame) -> np.ndarray:
     """Counts for one query: the run's score order as P, the qrels' relevance order as O (unjudged documents: O = 0)."""
     relevance = dict(zip(qrels["doc_id"].astype(str), qrels["relevance"].astype(float), strict=True))
@@ -434,23 +478,36 @@ def _run_vs_qrels(qrels: pd.DataFrame, run: pd.DataFrame) -> np.ndarray:
     return topic_counts([p], [o])
 
 
+_UNDEFINED = {"decisiveness": "a single answer: no pair", "effectiveness": "a single answer: no pair",
+              "consistency": "the run's scores decide no pair (all equal)",
+              "consistency_strict": "the run's scores decide no pair (all equal)"}
+
+
 def _measure(name: str):
     def impl(qrels: pd.DataFrame, run: pd.DataFrame) -> float:
-        return scores_from_counts(_run_vs_qrels(qrels, run))[name]
+        sums = _run_vs_qrels(qrels, run).sum(axis=0)
+        if sums[0] == 0:
+            return float("nan")
+        return float(_measures(sums)[MEASURES.index(name)])
     impl.__name__ = name
     return impl
 
 
-def measures() -> dict[str, Any]:
-    """Measures (ir_measures) for ``pt.Experiment``: a run's score order vs. the qrels' label order.
+def measures() -> list[Any]:
+    """Measures (ir_measures) for ``pt.Experiment``'s ``eval_metrics``: a run's score order vs. the qrels' labels.
 
-    Per query, then averaged over queries.
+    AxiomDecisiveness, AxiomConsistency, AxiomConsistencyStrict, AxiomEffectiveness, per query of the run, then
+    then averaged (consistency is NaN where the scores decide no pair, with a warning naming the reason;
+    pt.Experiment's mean is then NaN, ``ir_measures.calc_aggregate`` averages the queries where it is defined).
     """
     import ir_measures
 
-    return {
-        name: ir_measures.define_byquery(
-            _measure(name), name=f"Axiom{name.title().replace('_', '')}", support_cutoff=False
-        )
+    from ir_rag_axioms.runs import checked_byquery
+
+    return [
+        with_defined_mean(ir_measures.define(
+            checked_byquery(_measure(name), f"Axiom{name.title().replace('_', '')}", _UNDEFINED[name]),
+            name=f"Axiom{name.title().replace('_', '')}", support_cutoff=False,
+        ), _UNDEFINED[name])
         for name in MEASURES
-    }
+    ]

@@ -44,10 +44,18 @@ def writable_file(path: str | os.PathLike[str], what: str, inputs: tuple[object,
     return target
 
 
+def _umask() -> int:
+    """The process's umask (read by setting it and restoring it at once)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def atomic_write(path: str | os.PathLike[str], write: Callable[[Path], object]) -> Path:
     """Call ``write(temporary path)`` beside ``path``, then rename it to ``path``: the file is complete or absent.
 
-    A failure (e.g. a full disk) removes the temporary file and raises OutputError naming ``path``.
+    A failure (e.g. a full disk) removes the temporary file and raises OutputError naming ``path``. The file's mode
+    follows the umask (0644 under the usual 022), as for files written with ``open``.
     """
     target = Path(path)
     handle, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
@@ -55,6 +63,7 @@ def atomic_write(path: str | os.PathLike[str], write: Callable[[Path], object]) 
     temporary = Path(name)
     try:
         write(temporary)
+        os.chmod(temporary, 0o666 & ~_umask())  # mkstemp creates 0600: give the mode a plain open() would
         os.replace(temporary, target)
     except OSError as error:
         raise OutputError(f"could not write {target} ({type(error).__name__}: {error}); nothing was written "

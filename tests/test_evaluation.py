@@ -33,9 +33,10 @@ def test_exact_small_case():
     assert ev.decisiveness(np.stack([P, np.zeros((3, 3))])) == pytest.approx(4 / 12)
 
 
-def test_never_deciding_axiom_scores_zero():
+def test_never_deciding_axiom_has_undefined_consistency():
     scores = ev.evaluate_preferences([np.zeros((3, 3))], [ORC])
-    assert scores == {"decisiveness": 0.0, "consistency": 0.0, "consistency_strict": 0.0, "effectiveness": 0.0}
+    assert scores["decisiveness"] == scores["effectiveness"] == 0.0
+    assert np.isnan(scores["consistency"]) and np.isnan(scores["consistency_strict"])  # 0/0, not 0
 
 
 def test_diagonal_and_magnitudes_are_ignored():
@@ -157,7 +158,7 @@ def test_ir_measures_in_pt_experiment():
                         "score": [4.0, 3.0, 3.0, 1.0]})
     qrels = pd.DataFrame({"qid": ["q"] * 3, "docno": ["a", "b", "c"], "label": [2, 0, 1]})
     result = pt.Experiment([pt.Transformer.from_df(run)], run[["qid", "query"]].drop_duplicates(), qrels,
-                           eval_metrics=list(measures.values()), names=["run"])
+                           eval_metrics=measures, names=["run"])
     # 12 ordered pairs; b and c tie in the run -> 10 decisive. Oracle: a > c > b, d unjudged (ties with all).
     # Relaxed: no run preference contradicts the oracle (b > c is not expressed) -> 10 / 10.
     # Strict: only a > b, a > c and their mirrors match the oracle exactly -> 4 / 10.
@@ -212,3 +213,10 @@ def test_bootstrap_uses_scipy_with_the_same_resamples(reference_dir: Path):
         values = values[~np.isnan(values)]
         expected[name] = (float(np.quantile(values, alpha)), float(np.quantile(values, 1 - alpha)))
     assert ev.bootstrap(prefs, oracle, samples=400, confidence=0.9, seed=3) == expected
+
+
+def test_an_undecided_axiom_is_named_in_a_warning_and_nan_in_the_table():
+    with pytest.warns(ev.UndecidedAxiomWarning, match="SILENT decided no pair"):
+        table = ev.evaluation_table({"SILENT": [np.zeros((3, 3))], "P": [P]}, [ORC]).set_index("axiom")
+    assert np.isnan(table.loc["SILENT", "consistency"]) and table.loc["SILENT", "effectiveness"] == 0.0
+    assert not np.isnan(table.loc["P", "consistency"])

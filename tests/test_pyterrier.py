@@ -305,3 +305,231 @@ def test_preferences_explanation_column_agrees_with_the_preferences() -> None:
                                           ["qid", "query", "docno", "text"])[-1] == "Length_explanation"
     empty = AxiomaticPreferences(Length(), explain=True).transform(frame().iloc[:0])
     assert list(empty.columns)[-1] == "Length_explanation"
+
+
+# -- scores are a total order: evaluation never depends on docno names or row order -----------------------------
+AGGREGATIONS = ("borda", "copeland", "kwiksort", "bradley_terry")
+
+
+def tied_answers(seed: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Three queries of eight answers whose lengths tie often (a first-stage rank orders them), with graded qrels."""
+    rng = np.random.default_rng(seed)
+    rows, qrels = [], []
+    for q in range(3):
+        for k in range(8):
+            words = int(rng.integers(1, 4))
+            docno = f"q{q}-d{k}"
+            rows.append({"qid": str(q), "query": f"query {q}", "docno": docno, "text": " ".join(["w" * words] * words),
+                         "rank": k, "score": 10.0 - k})
+            qrels.append({"qid": str(q), "docno": docno, "label": int(rng.integers(0, 4))})
+    return pd.DataFrame(rows), pd.DataFrame(qrels)
+
+
+def renamed_and_permuted(answers: pd.DataFrame, qrels: pd.DataFrame, seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The same data with docnos renamed (alphabetical order scrambled) and rows shuffled."""
+    rng = np.random.default_rng(seed)
+    names = dict(zip(answers["docno"], [f"x{v:03d}" for v in rng.permutation(len(answers))], strict=True))
+    moved = answers.assign(docno=answers["docno"].map(names)).sample(frac=1.0, random_state=seed)
+    return moved, qrels.assign(docno=qrels["docno"].map(names)).sample(frac=1.0, random_state=seed)
+
+
+@pytest.mark.parametrize("aggregation", AGGREGATIONS)
+@pytest.mark.parametrize("tie_breaker", [None, "ResponseLength"])
+def test_scores_strictly_decrease_in_rank(aggregation: str, tie_breaker: str | None) -> None:
+    from ir_rag_axioms import ResponseLength
+
+    answers, _ = tied_answers()
+    breaker = ResponseLength() if tie_breaker else None
+    out = AxiomaticReranker([Length(), Short(margin_fraction=0.5)], aggregation, tie_breaker=breaker)(answers)
+    for _, group in out.groupby("qid"):
+        assert group["rank"].tolist() == list(range(len(group)))
+        assert bool((np.diff(group["score"].to_numpy()) < 0).all()), group[["docno", "score", "rank"]]
+
+
+@pytest.mark.parametrize("aggregation", AGGREGATIONS)
+@pytest.mark.parametrize("tie_breaker", [None, "ResponseLength", "Short"])
+def test_experiment_is_identical_with_docnos_renamed_and_rows_permuted(aggregation: str, tie_breaker: str) -> None:
+    from ir_measures import AP, RR, P, nDCG
+
+    from ir_rag_axioms import ResponseLength
+    from ir_rag_axioms.evaluation import measures
+    from ir_rag_axioms.runs import KendallTau
+
+    breaker = {None: None, "ResponseLength": ResponseLength(), "Short": Short()}[tie_breaker]
+    metrics = [nDCG @ 3, nDCG @ 10, P @ 2, RR, AP, KendallTau, *measures()]
+    answers, qrels = tied_answers()
+    reranker = AxiomaticReranker([Length(), Short(margin_fraction=0.5)], aggregation, tie_breaker=breaker)
+
+    def experiment(frame: pd.DataFrame, judged: pd.DataFrame) -> pd.DataFrame:
+        topics = frame[["qid", "query"]].drop_duplicates()
+        return pt.Experiment([pt.Transformer.from_df(frame) >> reranker], topics, judged, metrics, names=["axioms"],
+                             perquery=True).sort_values(["qid", "measure"]).reset_index(drop=True)
+
+    expected = experiment(answers, qrels)
+    assert expected["value"].notna().sum() > 0 and expected["value"].nunique() > 3
+    for seed in range(3):
+        pd.testing.assert_frame_equal(experiment(*renamed_and_permuted(answers, qrels, seed)), expected)
+
+
+def _readme_block(marker: str) -> str:
+    import re
+
+    from conftest import ROOT
+
+    blocks = re.findall(r"^```python\n(.*?)^```", (ROOT / "README.md").read_text(), re.S | re.M)
+    return next(code for code in blocks if marker in code)
+
+
+@pytest.mark.shared
+@pytest.mark.slow
+def test_the_readme_pyterrier_example_is_identical_with_docnos_renamed_and_rows_permuted(
+        data_dir, tmp_path, monkeypatch, capsys) -> None:
+    import hashlib
+
+    from ir_rag_axioms import runs
+
+    code = _readme_block("pt.Experiment([answers, pipeline]")
+    (tmp_path / "shared").symlink_to(data_dir.parent)
+    (tmp_path / "repo").mkdir()
+    monkeypatch.chdir(tmp_path / "repo")
+    exec(compile(code, "README.md", "exec"), {})
+    expected = capsys.readouterr().out
+
+    def scrambled(docnos: pd.Series) -> pd.Series:
+        return docnos.map(lambda d: "z" + hashlib.sha1(d.encode()).hexdigest()[:12])  # no relation to the old order
+
+    answers, qrels = runs.nugget_answers, runs.nugget_qrels
+    monkeypatch.setattr(runs, "nugget_answers", lambda path: (lambda f: f.assign(docno=scrambled(f["docno"])).sample(
+        frac=1.0, random_state=7))(answers(path)))
+    monkeypatch.setattr(runs, "nugget_qrels", lambda path: (lambda q: q.assign(docno=scrambled(q["docno"])).sample(
+        frac=1.0, random_state=8))(qrels(path)))
+    exec(compile(code, "README.md", "exec"), {})
+    again = capsys.readouterr().out
+    assert "nDCG@10" in expected and again == expected
+
+
+# -- Pool: scores, pyterrier-rag's columns, docnos that meet the qrels -------------------------------------------
+def _rag(answer: str, context: list[str] | None = None, **columns) -> pt.Transformer:
+    """A stand-in for a pyterrier-rag pipeline: one answer per query in qanswer (and qcontext)."""
+    def run(topics: pd.DataFrame) -> pd.DataFrame:
+        out = topics.assign(qanswer=answer, **columns)
+        if context is not None:
+            out["qcontext"] = [context] * len(out)
+        return out
+    return pt.apply.generic(run)
+
+
+TOPICS = pd.DataFrame({"qid": ["1", "2"], "query": ["first", "second"]})
+
+
+def test_pool_keeps_a_score_and_both_column_conventions() -> None:
+    from ir_rag_axioms.pyterrier import Pool
+
+    pooled = Pool({"scored": _rag("a a a", ["p"], score=7.5), "ranked": _rag("b", rank=2),
+                   "plain": _rag("c c", ["q"])})(TOPICS)
+    assert pooled["score"].tolist() == [7.5, -2.0, 0.0] * 2  # own score, minus rank, the constant
+    assert pooled["qanswer"].tolist() == pooled["text"].tolist() == ["a a a", "b", "c c"] * 2
+    assert pooled["qcontext"].tolist() == pooled["context"].tolist() == [["p"], None, ["q"]] * 2
+    ranked = (Pool({"plain": _rag("x"), "longer": _rag("x x")}) >> AxiomaticReranker(Length()))(TOPICS)
+    assert ranked["docno"].tolist() == ["longer", "plain"] * 2 and "qanswer" in ranked.columns
+
+
+def test_pool_docnos_from_a_template_or_a_function_and_a_short_repr() -> None:
+    from ir_rag_axioms.pyterrier import Pool
+
+    systems = {f"system-{k}": _rag(f"answer {k}") for k in range(44)}
+    assert Pool(systems, docno="{qid}/{system}")(TOPICS)["docno"].iloc[44] == "2/system-0"
+    made = Pool(systems, docno=lambda qid, system: f"{system}@{qid}")(TOPICS)
+    assert made["docno"].iloc[1] == "system-1@1"
+    assert repr(Pool(systems)) == "Pool(44 systems: system-0, system-1, system-2, ... 41 more)"
+    with pytest.raises(ValueError, match="non-empty string"):
+        Pool(systems, docno=lambda qid, system: "")(TOPICS)
+    with pytest.raises(TypeError, match="template string or a function"):
+        Pool(systems, docno=3)  # type: ignore[arg-type]
+
+
+@pytest.mark.shared
+def test_pool_docnos_meet_the_crowdrag25_qrels(data_dir) -> None:
+    from ir_rag_axioms.datasets import crowd
+    from ir_rag_axioms.pyterrier import Pool
+    from ir_rag_axioms.pyterrier.pool import crowd_response_ids
+    from ir_rag_axioms.runs import check_run
+
+    responses = crowd.load_crowd_responses(data_dir / "trec-rag-24-crowd")
+    topic = responses["topic"].iloc[0]
+    mine = responses[responses["topic"] == topic]
+    systems = {name: _rag(text) for name, text in zip(mine["name"], mine["raw_text"], strict=True)}
+    topics = pd.DataFrame({"qid": [topic], "query": [mine["query"].iloc[0]]})
+    pooled = Pool(systems, docno=crowd_response_ids(data_dir / "trec-rag-24-crowd"))(topics)
+    assert pooled["docno"].tolist() == mine["response"].tolist()  # the ids the crowd qrels and docpairs use
+    qrels = pd.DataFrame({"qid": topic, "docno": mine["response"], "label": range(len(mine))})
+    assert check_run(pooled, qrels) == 1.0
+    with pytest.raises(ValueError, match="no response of system 'mystery'"):
+        Pool({"mystery": _rag("x")}, docno=crowd_response_ids(data_dir / "trec-rag-24-crowd"))(topics)
+
+
+def test_check_run_warns_inside_pt_experiment() -> None:
+    from ir_measures import nDCG
+
+    from ir_rag_axioms.pyterrier import Pool
+    from ir_rag_axioms.runs import KendallTau, RunWarning, check_run
+
+    pool = Pool({"a": _rag("x"), "b": _rag("x x")})
+    qrels = pd.DataFrame({"qid": ["1", "1", "2", "2"], "docno": ["1/a", "1/b", "2/a", "2/b"], "label": [0, 2, 1, 0]})
+    with pytest.warns(RunWarning, match="share no docno with the qrels"):
+        table = pt.Experiment([pool >> AxiomaticReranker(Length())], TOPICS, qrels, [nDCG @ 5, KendallTau])
+    assert table["nDCG@5"].iloc[0] == 0.0  # what the warning is about
+    with pytest.warns(RunWarning, match="one score for all their answers"):
+        pt.Experiment([Pool({"a": _rag("x"), "b": _rag("x x")}, docno="{qid}/{system}")], TOPICS, qrels,
+                      [nDCG @ 5, KendallTau])
+    with pytest.warns(RunWarning, match="the qrels have 1 queries the run lacks"):
+        check_run(Pool({"a": _rag("x")}, docno="{qid}/{system}")(TOPICS.head(1)), qrels)
+
+
+# -- MetricScorer: pointwise on any frame, ir_measures measures for its columns ----------------------------------
+def test_metric_scorer_is_pointwise_on_a_single_systems_output() -> None:
+    from ir_rag_axioms import AnswerRelevancy, Faithfulness
+    from ir_rag_axioms.metrics.transformer import MetricScorer
+
+    passages = ["Tides are caused by the gravitational pull of the Moon and the Sun."]
+    single = pd.DataFrame({"qid": ["1", "2"], "query": ["What causes tides?", "What causes tides?"],
+                           "qanswer": ["Tides are caused by the gravitational pull of the Moon and the Sun.",
+                                       "Tides come from wind."], "qcontext": [passages, None]})  # no docno
+    scorer = MetricScorer([AnswerRelevancy(), Faithfulness()])
+    out = scorer(single)
+    assert list(out.columns[:4]) == list(single.columns) and len(out) == 2
+    assert out["faithfulness_level"].iloc[0] == 5.0 and np.isnan(out["faithfulness_score"].iloc[1])  # no context
+    alone = pd.concat([scorer(single.iloc[[k]]) for k in range(2)], ignore_index=True)  # pointwise: row by row
+    pd.testing.assert_frame_equal(alone, out)
+    pooled = pd.concat([single.assign(docno="a"), single.assign(docno="b", qcontext=[None, passages])])
+    both = scorer(pooled)  # each row its own context, even when the contexts of a query differ
+    assert both["faithfulness_level"].tolist()[:2] == [5.0, 5.0] or np.isnan(both["faithfulness_score"].iloc[1])
+    assert np.isnan(both["faithfulness_score"].iloc[2]) and not np.isnan(both["faithfulness_score"].iloc[3])
+
+
+def test_metric_measures_read_the_top_answer_in_pt_experiment() -> None:
+    from ir_rag_axioms import Faithfulness
+    from ir_rag_axioms.evaluation import UndefinedMeasureWarning
+    from ir_rag_axioms.metrics.transformer import MetricScorer
+
+    passages = ["Tides are caused by the gravitational pull of the Moon and the Sun."]
+    answers = pd.DataFrame({"qid": ["1", "1", "2", "2"], "query": "What causes tides?", "docno": list("abcd"),
+                            "text": [passages[0], "Tides come from wind.", "Tides come from wind.", passages[0]],
+                            "context": [passages, passages, None, None], "score": [2.0, 1.0, 2.0, 1.0]})
+    scorer = MetricScorer([Faithfulness()])
+    qrels = pd.DataFrame({"qid": ["1", "2"], "docno": ["a", "d"], "label": [1, 1]})
+    with pytest.warns(UndefinedMeasureWarning, match="undefined .* for 1 of 2 queries .*no context"):
+        table = pt.Experiment([pt.Transformer.from_df(answers) >> scorer], answers[["qid", "query"]].drop_duplicates(),
+                              qrels, scorer.measures(), names=["run"], perquery=True).set_index("qid")
+    assert table.loc["1", "value"] == scorer(answers)["faithfulness_score"].iloc[0] == 1.0
+    assert np.isnan(table.loc["2", "value"])  # its top answer has no context
+
+
+def test_the_reranker_refuses_pyterrier_cachings_scorer_cache(tmp_path) -> None:
+    caching = pytest.importorskip("pyterrier_caching", reason="pyterrier-caching is not installed (the rag extra)")
+    reranker = AxiomaticReranker(Length())
+    assert reranker.depends_on_candidate_set and AxiomFeatures(Length()).depends_on_candidate_set
+    cached = caching.ScorerCache(tmp_path / "cache", reranker)
+    with pytest.raises(TypeError, match="depend on the whole candidate set .*Analysis\\(store=DIR\\)"):
+        cached(frame())
+    pd.testing.assert_frame_equal(reranker(frame()), AxiomaticReranker(Length())(frame()))  # directly: fine

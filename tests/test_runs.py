@@ -118,7 +118,7 @@ def test_write_trec_run_exact_lines_and_round_trip(tmp_path: Path) -> None:
     assert ranks_only.read_text().splitlines()[:2] == ["1 Q0 a 1 2.0 ir_rag_axioms", "1 Q0 b 2 1.0 ir_rag_axioms"]
     ties = pd.DataFrame({"qid": ["1"] * 3, "docno": ["c", "b", "a"], "score": [1.0, 1.0, 0.25], "rank": [1, 0, 2]})
     assert write_trec_run(ties, tmp_path / "ties.txt").read_text().splitlines() == [
-        "1 Q0 b 1 1.0 ir_rag_axioms", "1 Q0 c 2 1.0 ir_rag_axioms", "1 Q0 a 3 0.25 ir_rag_axioms"]
+        "1 Q0 b 1 1.1875 ir_rag_axioms", "1 Q0 c 2 1.0 ir_rag_axioms", "1 Q0 a 3 0.25 ir_rag_axioms"]  # tie folded
     ir_measures = pytest.importorskip("ir_measures")
     run = list(ir_measures.read_trec_run(str(path)))
     assert [(r.query_id, r.doc_id, r.score) for r in run] == [("1", "a", 2.0), ("1", "b", 1.0), ("2", "x", 0.5)]
@@ -131,7 +131,7 @@ def test_write_trec_run_exact_lines_and_round_trip(tmp_path: Path) -> None:
 def test_kendall_tau_b_exact_values() -> None:
     assert kendall_tau([1, 2, 3, 4], [10, 20, 30, 40]) == 1.0
     assert kendall_tau([1, 2, 3, 4], [4, 3, 2, 1]) == -1.0
-    assert kendall_tau([1, 2, 3], [5, 5, 5]) == 0.0
+    assert np.isnan(kendall_tau([1, 2, 3], [5, 5, 5]))  # undefined, not 0
     # x = [1, 2, 3], y = [1, 1, 2]: pairs (C, D, ties in y) = (2, 0, 1) -> 2 / sqrt(3 * 2)
     assert kendall_tau([1, 2, 3], [1, 1, 2]) == pytest.approx(2 / np.sqrt(6))
     stats = pytest.importorskip("scipy.stats")
@@ -174,3 +174,48 @@ def test_kendall_tau_measure_in_ir_measures() -> None:
     assert ir_measures.calc_aggregate([KendallTau], qrels, run)[KendallTau] == pytest.approx(1.0)
     run["score"] = [1.0, 2.0, 3.0]
     assert ir_measures.calc_aggregate([KendallTau], qrels, run)[KendallTau] == pytest.approx(-1.0)
+
+
+def test_written_files_follow_the_umask(tmp_path) -> None:
+    import os
+
+    from ir_rag_axioms.output import write_text
+
+    old = os.umask(0o027)
+    try:
+        mode = write_text(tmp_path / "a.txt", "x").stat().st_mode & 0o777
+        plain = tmp_path / "b.txt"
+        plain.write_text("x")
+        assert mode == plain.stat().st_mode & 0o777 == 0o640
+        run = write_trec_run(pd.DataFrame({"qid": ["1"], "docno": ["a"], "score": [1.0]}), tmp_path / "run.txt")
+        assert run.stat().st_mode & 0o777 == 0o640
+    finally:
+        os.umask(old)
+
+
+def test_tool_errors_are_brief() -> None:
+    from ir_rag_axioms.analysis.resources import brief_error
+
+    raw = ("HTTPConnectionPool(host='localhost', port=8081): Max retries exceeded with url: /v2/check (Caused by "
+           "NewConnectionError('<urllib3.connection.HTTPConnection object at 0x7f00aa>: Failed to establish a new "
+           "connection: [Errno 111] Connection refused'))")
+    assert brief_error(ConnectionError(raw)) == "ConnectionError: [Errno 111] Connection refused"
+    assert len(brief_error(ValueError("x" * 500))) == len("ValueError: ") + 160
+
+
+@pytest.mark.parametrize("aggregation", ["borda", "copeland", "kwiksort", "bradley_terry"])
+def test_cli_rerank_runs_have_strictly_decreasing_scores(tmp_path, aggregation) -> None:
+    from conftest import ROOT
+
+    from ir_rag_axioms import cli
+
+    run = tmp_path / "run.txt"
+    assert cli.main(["rerank", "--input", str(ROOT / "examples" / "requests.jsonl"), "--axioms", "CORR1",
+                     "--aggregation", aggregation, "-o", str(run), "--quiet"]) == 0
+    lines = pd.DataFrame([line.split() for line in run.read_text().splitlines()],
+                         columns=["qid", "q0", "docno", "rank", "score", "name"])
+    lines = lines.astype({"rank": int, "score": float})
+    assert lines["qid"].nunique() >= 2
+    for _, group in lines.groupby("qid"):  # CORR1 ties often: the ties are folded into the score
+        assert group["rank"].tolist() == list(range(1, len(group) + 1))
+        assert (np.diff(group["score"].to_numpy()) < 0).all(), group

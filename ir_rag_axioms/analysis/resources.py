@@ -247,9 +247,24 @@ def load_languagetool(language: str = "en-US", url: str | None = None) -> Any:
     except Exception as error:
         where = f"at {url}" if url else "locally"
         raise ToolUnavailableError(
-            f"No LanguageTool reachable {where} ({type(error).__name__}: {error}). {_how_languagetool()}"
+            f"No LanguageTool reachable {where} ({brief_error(error)}). {_how_languagetool()}"
         ) from error
     return tool
+
+
+def brief_error(error: BaseException) -> str:
+    """``Type: message`` of an error in at most 160 characters.
+
+    A connection error keeps its cause only (``[Errno 111] Connection refused``, not urllib3's pool and object reprs).
+    """
+    import re
+
+    text = str(error)
+    cause = re.search(r"\[Errno -?\d+\][^'\")]*", text) or re.search(r"(Read|Connect) timed out[^'\")]*", text)
+    if cause:
+        text = cause.group(0).strip()
+    text = re.sub(r"<[\w.]+ object at 0x[0-9a-f]+>:?\s*", "", text)
+    return f"{type(error).__name__}: {text[:157] + '...' if len(text) > 160 else text}"
 
 
 def check_grammar(tool: Any, text: str, url: str | None) -> list[Any]:
@@ -259,6 +274,6 @@ def check_grammar(tool: Any, text: str, url: str | None) -> list[Any]:
     except (KeyError, TypeError, AttributeError, ValueError) as error:
         problem = f"a malformed reply ({type(error).__name__}: {error})"
     except Exception as error:  # language_tool_python wraps timeouts and connection errors in its own types
-        problem = f"no usable reply ({type(error).__name__}: {error})"
+        problem = f"no usable reply ({brief_error(error)})"
     where = url or "the local LanguageTool server"
     raise ToolUnavailableError(f"LanguageTool at {where} gave {problem}. {_how_languagetool()}")

@@ -49,19 +49,27 @@ class MetricScorer(pt.Transformer):
         return f"MetricScorer({list(self.metrics)!r})"
 
     def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
-        """The input rows with the metric columns added."""
-        text_column = frames.validate(inp, self)
+        """The input rows with the metric columns added; each row is scored alone (pointwise), with its own context.
+
+        Any frame with qid, query and an answer (``text`` or ``qanswer``): a single system's output (no docno), a
+        pool, a reranked run; the context is the row's ``context`` or ``qcontext`` (a list of passages or a text).
+        """
+        text_column = _answer_column(inp, self)
         out = inp.copy()
-        n = len(inp)
-        requests: list[GenerationRequest | None] = [None] * n
-        for group in frames.groups(inp, text_column) if n else []:
-            for row in group.rows:
-                requests[row] = group.request
+        context_column = next((c for c in frames.CONTEXT_COLUMNS if c in inp.columns), None)
+        contexts = [frames._passages(c) for c in inp[context_column]] if context_column else [None] * len(inp)
+        requests: list[GenerationRequest] = [
+            GenerationRequest(str(qid), query, context)
+            for qid, query, context in zip(inp["qid"], inp["query"], contexts, strict=True)]
         texts = [str(t) if isinstance(t, str) else "" for t in inp[text_column]]
-        references = list(inp["reference"]) if "reference" in inp.columns else [None] * n
+        references = list(inp["reference"]) if "reference" in inp.columns else [None] * len(inp)
         for metric in self.metrics:
             out = out.assign(**self._columns(metric, requests, texts, references))
         return out
+
+    def measures(self) -> list[Any]:
+        """ir_measures measures of this scorer's columns (``metric_measures``), for ``pt.Experiment``."""
+        return metric_measures(self.metrics)
 
     def _columns(self, metric: Metric, requests: list[Any], texts: list[str], references: list[Any]
                  ) -> dict[str, Any]:
@@ -83,6 +91,46 @@ class MetricScorer(pt.Transformer):
         if isinstance(metric, RubricMetric):
             columns[f"{metric.name}_level"] = level
         return columns
+
+
+def _answer_column(frame: pd.DataFrame, transformer: Any) -> str:
+    """The answer column (``text``, else ``qanswer``); ValueError naming what is missing."""
+    text = next((c for c in frames.TEXT_COLUMNS if c in frame.columns), None)
+    missing = [c for c in ("qid", "query") if c not in frame.columns] + ([] if text else ["text or qanswer"])
+    if missing:
+        raise ValueError(f"{type(transformer).__name__} needs the columns qid, query and an answer (text or "
+                         f"qanswer); missing {missing}, found {list(frame.columns)}")
+    return str(text)
+
+
+def _top_value(column: str) -> Any:
+    def impl(qrels: pd.DataFrame, run: pd.DataFrame) -> float:
+        if column not in run.columns:
+            raise KeyError(f"the run has no column {column!r}: put MetricScorer([...]) at the end of the pipeline")
+        return float(run[column].iloc[0])  # ir_measures sorts the run by descending score: the top answer
+    return impl
+
+
+def metric_measures(metrics: Sequence[Metric] | None = None) -> list[Any]:
+    """One ir_measures measure per metric, named ``<metric>_score``: that column of each query's top answer.
+
+    The top answer is the run's highest-scored (pyterrier-rag's measures read the same row); NaN where undefined
+    (e.g. Faithfulness without context), with a warning.
+    """
+    import ir_measures
+
+    from ir_rag_axioms.evaluation import with_defined_mean
+    from ir_rag_axioms.runs import checked_byquery
+
+    out = []
+    for metric in metrics if metrics is not None else default_metrics():
+        column = f"{metric.name}_score"
+        reason = "no context or reference for the top answer"
+        out.append(with_defined_mean(ir_measures.define(
+            checked_byquery(_top_value(column), column, reason), name=column, support_cutoff=False,
+            run_inputs=["query_id", column],
+        ), reason))
+    return out
 
 
 def _given(value: Any) -> bool:

@@ -3,10 +3,10 @@
 from ir_rag_axioms.axioms.naming import as_axioms, axiom_columns, named_axioms
 from ir_rag_axioms.pyterrier.frames import TEXT_COLUMNS, groups, validate
 from ir_rag_axioms.pyterrier.learned import LearnedReranker
-from ir_rag_axioms.pyterrier.pool import SYSTEM_COLUMN, Pool
+from ir_rag_axioms.pyterrier.pool import SYSTEM_COLUMN, Pool, crowd_response_ids
 from ir_rag_axioms.pyterrier.transformers import AxiomaticPreferences, AxiomaticReranker, AxiomFeatures
 
 __all__ = [
     "SYSTEM_COLUMN", "TEXT_COLUMNS", "AxiomFeatures", "AxiomaticPreferences", "AxiomaticReranker", "LearnedReranker",
-    "Pool", "as_axioms", "axiom_columns", "groups", "named_axioms", "validate",
+    "Pool", "as_axioms", "axiom_columns", "crowd_response_ids", "groups", "named_axioms", "validate",
 ]

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import os
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -13,10 +14,33 @@ from ir_rag_axioms.pyterrier.frames import CONTEXT_COLUMNS, TEXT_COLUMNS
 
 SYSTEM_COLUMN = "system"
 """The column that names the pipeline an answer came from (also the docno of a pipeline's only answer)."""
+POOL_SCORE = 0.0
+"""The score of an answer whose pipeline gives neither score nor rank (evaluation warns: the order is the docnos')."""
+
+DocnoRule = str | Callable[[str, str], str]
+"""A docno template over ``{system}`` and ``{qid}``, or a function (qid, system) -> docno."""
 
 
-def _answers(name: str, frame: pd.DataFrame, docno: str) -> pd.DataFrame:
-    """One pipeline's output as candidates: qid, query, docno, text, context, score, system."""
+def _docno(rule: DocnoRule, qid: str, system: str) -> str:
+    """The docno of a pipeline's only answer to a query, by the template or the function; refuses an empty one."""
+    docno = rule.format(qid=qid, system=system) if isinstance(rule, str) else rule(qid, system)
+    if not isinstance(docno, str) or not docno.strip():
+        raise ValueError(f"Pool: the docno rule gave {docno!r} for qid {qid!r} and system {system!r}; it must give a "
+                         "non-empty string")
+    return docno
+
+
+def _scores(name: str, frame: pd.DataFrame) -> np.ndarray:
+    """The pipeline's own score, else minus its rank (rank 0 best), else POOL_SCORE for every answer."""
+    if "score" in frame.columns:
+        return pd.to_numeric(frame["score"], errors="coerce").to_numpy(np.float64)
+    if "rank" in frame.columns:
+        return -pd.to_numeric(frame["rank"], errors="coerce").to_numpy(np.float64)
+    return np.full(len(frame), POOL_SCORE)
+
+
+def _answers(name: str, frame: pd.DataFrame, docno: DocnoRule) -> pd.DataFrame:
+    """One pipeline's output as candidates: qid, query, docno, text + qanswer, context + qcontext, score, system."""
     text = next((c for c in TEXT_COLUMNS if c in frame.columns), None)
     missing = [c for c in ("qid", "query") if c not in frame.columns] + ([] if text else ["qanswer or text"])
     if missing:
@@ -29,31 +53,59 @@ def _answers(name: str, frame: pd.DataFrame, docno: str) -> pd.DataFrame:
     if several.any() and "docno" not in frame.columns:
         raise ValueError(f"Pool: pipeline {name!r} gave several answers for a query without a docno to tell them "
                          "apart; give each answer a docno, or one answer per query")
-    out["docno"] = [f"{name}/{d}" if many else docno.format(qid=q, system=name)
+    out["docno"] = [f"{name}/{d}" if many else _docno(docno, q, name)
                     for q, d, many in zip(out["qid"], frame.get("docno", [None] * len(frame)), several, strict=True)]
     out["context"] = frame[context].to_numpy() if context else None
-    out["score"] = pd.to_numeric(frame["score"], errors="coerce").to_numpy() if "score" in frame else np.nan
+    out["qanswer"] = out["text"]  # pyterrier-rag's names, for its measures and transformers downstream
+    out["qcontext"] = out["context"]
+    out["score"] = _scores(name, frame)
     out[SYSTEM_COLUMN] = name
     return out
+
+
+def crowd_response_ids(data: str | os.PathLike[str] | None = None) -> Callable[[str, str], str]:
+    """A docno rule for CrowdRAG-25: (topic, kind-style system name such as ``human-bullet``) -> the response id.
+
+    The ids are those of the crowd qrels and docpairs (``irds:ir-rag-axioms/crowdrag-25``); an unknown pair raises.
+    """
+    from ir_rag_axioms.datasets import crowd
+
+    ids = crowd.aliases(crowd.load_crowd_responses(data))
+    names = sorted({name for _, name in ids})
+
+    def response_id(qid: str, system: str) -> str:
+        try:
+            return ids[(qid, system)]
+        except KeyError:
+            raise ValueError(f"Pool: CrowdRAG-25 has no response of system {system!r} for topic {qid!r}; name the "
+                             f"pipelines by kind-style ({', '.join(names)}) and use the crowd topic ids") from None
+
+    response_id.__name__ = "crowd_response_ids"
+    return response_id
 
 
 class Pool(pt.Transformer):
     """Run several answer-producing pipelines on the same topics and stack their answers as candidates.
 
-    docno = the pipeline's name (``name/docno`` when it gives several answers per query), ``text`` its answer
-    (``qanswer``), ``context`` its own passages (``qcontext``), ``score`` its original score (NaN without one) and
-    ``system`` its name; row order = the mapping's order, which breaks ties downstream.
+    docno = the pipeline's name, or the ``docno`` rule (``name/docno`` when it gives several answers per query);
+    ``text`` and ``qanswer`` its answer, ``context`` and ``qcontext`` its own passages (both names, so that ours and
+    pyterrier-rag's transformers and measures read them); ``score`` its own score, else minus its rank, else
+    POOL_SCORE (0.0: tied, ``check_run`` and our measures warn); ``system`` its name; row order = the mapping's
+    order, which breaks ties downstream.
     """
 
-    def __init__(self, pipelines: Mapping[str, Any], docno: str = "{system}") -> None:
+    def __init__(self, pipelines: Mapping[str, Any], docno: DocnoRule = "{system}") -> None:
         """Pool the pipelines of a mapping ``{system name: transformer}`` (at least one).
 
-        ``docno``: the format of a pipeline's only answer's docno, from ``{system}`` and ``{qid}`` (``"{qid}/{system}"``
-        matches the registered nugget dataset's docnos).
+        ``docno``: a template over ``{system}`` and ``{qid}`` (``"{qid}/{system}"`` matches the nugget dataset's
+        docnos) or a function (qid, system) -> docno, e.g. ``crowd_response_ids()`` for CrowdRAG-25's response ids.
         """
-        if "{system}" not in docno:
+        if isinstance(docno, str) and "{system}" not in docno:
             raise ValueError(f"Pool: docno must contain '{{system}}' (two systems' answers need two docnos), "
                              f"got {docno!r}")
+        if not isinstance(docno, str) and not callable(docno):
+            raise TypeError(f"Pool: docno must be a template string or a function (qid, system) -> docno, got "
+                            f"{type(docno).__name__}")
         self.docno = docno
         if not isinstance(pipelines, Mapping) or not pipelines:
             raise TypeError("Pool takes a non-empty mapping {system name: pipeline}, "
@@ -64,8 +116,11 @@ class Pool(pt.Transformer):
         self.pipelines = dict(pipelines)
 
     def __repr__(self) -> str:
-        extra = "" if self.docno == "{system}" else f", docno={self.docno!r}"
-        return f"Pool({list(self.pipelines)!r}{extra})"
+        names = list(self.pipelines)
+        shown = ", ".join(names[:3]) + (f", ... {len(names) - 3} more" if len(names) > 3 else "")
+        rule = self.docno if isinstance(self.docno, str) else getattr(self.docno, "__name__", "function")
+        extra = "" if rule == "{system}" else f", docno={rule!r}"
+        return f"Pool({len(names)} systems: {shown}{extra})"
 
     def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
         """Topics (qid, query) in, one candidate row per pipeline and answer out, grouped by qid in input order."""

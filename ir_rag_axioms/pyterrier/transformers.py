@@ -5,9 +5,11 @@ Rerank responses by aggregated axiom preferences, list pairwise preferences, emi
 
 from __future__ import annotations
 
+import sys
 import warnings
 import zlib
 from collections.abc import Sequence
+from types import FrameType
 from typing import Any
 
 import numpy as np
@@ -48,6 +50,27 @@ class _AxiomTransformer(pt.Transformer):
     analysis: Analysis | None = None
     backend: Backend = "local"
     workers: int | None = None
+    depends_on_candidate_set: bool = True
+    """A response's output depends on the other candidates of its query: no per-(query, docno) score cache fits."""
+
+    def _refuse_scorer_cache(self) -> None:
+        """Raise TypeError when called by pyterrier-caching (ScorerCache): it would mix scores of other candidate sets.
+
+        ScorerCache keys a score by (query, docno) and asks the scorer for the uncached rows only.
+        """
+        frame: FrameType | None = sys._getframe(2)
+        for _ in range(40):
+            if frame is None:
+                return
+            if str(frame.f_globals.get("__name__", "")).startswith("pyterrier_caching"):
+                raise TypeError(
+                    f"{type(self).__name__} cannot run inside pyterrier-caching's ScorerCache: its scores depend on "
+                    "the whole candidate set of a query (Borda points, net wins, positions), while the cache keys a "
+                    "score by (query, docno) and passes only the uncached candidates, so it would serve scores "
+                    "computed for another set. Cache the stages before it (e.g. RetrieverCache around the pool) and "
+                    "make reruns fast with a persistent analysis store: analysis=Analysis(store=DIR) or "
+                    "IR_RAG_AXIOMS_CACHE.")
+            frame = frame.f_back
 
     def _stacks(self, axioms: Sequence[Axiom], groups: list[frames.Group], verbose: bool) -> list[np.ndarray]:
         """One (k, n, n) stack per group, in chunks of queries (each chunk: one batched analysis, then the matrices)."""
@@ -117,6 +140,7 @@ class AxiomaticReranker(_AxiomTransformer):
 
     def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
         """The input rows with new ``score`` and ``rank`` (0 = best), sorted by qid and rank."""
+        self._refuse_scorer_cache()
         text_column = frames.validate(inp, self)
         if inp.empty:
             out = inp.copy()
@@ -224,6 +248,7 @@ class AxiomFeatures(_AxiomTransformer):
 
     def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
         """The input rows in input order with a ``features`` vector (existing features first)."""
+        self._refuse_scorer_cache()
         text_column = frames.validate(inp, self)
         axioms = list(named_axioms(self.axioms, self.axiom_names).values())
         out = inp.copy()
