@@ -181,7 +181,7 @@ def test_bootstrap_consistency_ignores_samples_without_decisions():
 
 
 def test_compute_preferences_caches_by_version_and_skips_unavailable_tools(tmp_path: Path, monkeypatch):
-    import ir_rag_axioms
+    import ir_rag_axioms._version
     from ir_rag_axioms import CORR1, ArgUC
     from ir_rag_axioms.demo import load_demo
 
@@ -194,7 +194,7 @@ def test_compute_preferences_caches_by_version_and_skips_unavailable_tools(tmp_p
     np.savez_compressed(stored, **{str(k): np.zeros_like(m) for k, m in enumerate(first["CORR1"])})  # doctored
     reused = ev.evaluate_axioms({"CORR1": CORR1}, items, first["CORR1"], cache_dir=tmp_path)
     assert reused.loc[0, "decisiveness"] == 0.0
-    monkeypatch.setattr(ir_rag_axioms, "__version__", "0.0.0+other")  # another version: another cache entry
+    monkeypatch.setattr(ir_rag_axioms._version, "__version__", "0.0.0+other")  # another version: another cache entry
     assert ev.cache_file(tmp_path, CORR1, items) != stored
     fresh = ev.evaluate_axioms({"CORR1": CORR1}, items, first["CORR1"], cache_dir=tmp_path)
     assert fresh.loc[0, "decisiveness"] > 0 and fresh.loc[0, "consistency_strict"] == 1.0
