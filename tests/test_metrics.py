@@ -50,7 +50,7 @@ def test_green_tea_scores_one():
     result = AnswerRelevancy().measure(*GREEN_TEA)
     assert result.score == 1.0 and result.passed
     assert result.total_statements_count == 2 and result.irrelevant_statements_count == 0
-    assert result.judge == "offline(all-MiniLM-L6-v2)"
+    assert result.judge == "heuristic(all-MiniLM-L6-v2)"
 
 
 def test_laptop_customer_service_sentence_is_no_and_lowers_the_score():
@@ -127,7 +127,8 @@ def test_rubric_levels_and_evidence():
                                     " ".join(TIDES_CONTEXT))
     assert (supported.level, supported.score, supported.passed) == (5, 1.0, True)
     assert (invented.level, invented.score, invented.passed) == (1, 0.0, False)
-    assert supported.evidence == {"raw_score": 5, "reason": supported.explanation, "threshold": 4, "negated": False}
+    assert supported.evidence == {"raw_score": 5, "reason": supported.explanation, "threshold": 4, "negated": False,
+                                  "confidence": 1.0}
     assert Faithfulness(threshold=4, negate=True).measure("Pizza comes from Naples.", TIDES_CONTEXT).passed
     recall = ContextRecall().measure("The Moon's gravity causes the tides.",
                                      ["The Moon's gravity causes tides.", "Bananas are rich in potassium."])

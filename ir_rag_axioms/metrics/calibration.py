@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -37,10 +38,15 @@ def raw_scores(items: Sequence[Item], judge: OfflineJudge) -> RawScores:
     queries = [q.text for q, responses in items for _ in responses]
     relevance = judge.relevance(list(zip(queries, statements, strict=True)))
     cases = [RubricCase(r.text, reference=q.context) for q, responses in items for r in responses]
-    support = [scores for _, scores, _ in judge.support(cases)]
-    coverage = [scores for _, scores, _ in judge.coverage(cases)]
+    support = [_thresholdable(rows) for rows in judge.support(cases)]
+    coverage = [_thresholdable(rows) for rows in judge.coverage(cases)]
     sizes = [len(responses) for _, responses in items]
     return RawScores(_split(relevance, sizes), _split(support, sizes), _split(coverage, sizes))
+
+
+def _thresholdable(rows: list[dict[str, Any]]) -> np.ndarray:
+    """Each unit's match score, -inf where a check failed (no threshold makes it supported or covered)."""
+    return np.array([-np.inf if r["checks_failed"] else r["score"] for r in rows], dtype=np.float64)
 
 
 def _split(flat: list[np.ndarray], sizes: list[int]) -> list[list[np.ndarray]]:
