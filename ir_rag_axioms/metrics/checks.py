@@ -19,10 +19,13 @@ from ir_rag_axioms.metrics.statements import Facts
 _EXTRA_ANTONYMS = (("before", "after"), ("above", "below"), ("more", "less"), ("most", "least"),
                    ("increase", "decrease"), ("rise", "fall"), ("gain", "lose"), ("inside", "outside"),
                    ("first", "last"), ("always", "never"), ("east", "west"), ("north", "south"),
-                   ("maximum", "minimum"), ("import", "export"), ("higher", "lower"), ("success", "failure"),
+                   ("maximum", "minimum"),
+                   ("close", "far"), ("near", "far"), ("import", "export"), ("higher", "lower"), ("success", "failure"),
                    ("benefit", "harm"), ("safe", "dangerous"), ("increase", "reduce"), ("raise", "lower"))
 _WORDNET_POS = {"ADJ": ("a", "s"), "ADV": ("r",), "VERB": ("v",), "NOUN": ("n",)}
 _PLACES = frozenset({"GPE", "LOC", "FAC"})
+_MONTH_NAMES = frozenset("january february march april may june july august september october november "
+                         "december".split())
 _STOP = frozenset("the a an of and in on at to for by with from 's".split())
 
 
@@ -73,11 +76,11 @@ def _number(n: tuple[float, float, str, bool]) -> str:
 
 
 def _matches(n: tuple[float, float, str, bool], m: tuple[float, float, str, bool]) -> bool:
-    """Whether number n agrees with m: the same unit and n's value inside m's range.
+    """Whether number n agrees with m: n's value inside m's range (units are not compared).
 
-    Either may lack a unit; months only match months; 15 % either way when one of them is hedged ("about 30").
+    "2.7 km" is "2.7 kilometres"; units only decide which numbers can contradict each other. Months only match months; 15 % either way when one of them is hedged ("about 30"; not for years).
     """
-    if (n[2] == "month") != (m[2] == "month") or (n[2] and m[2] and n[2] != m[2]):
+    if (n[2] == "month") != (m[2] == "month"):
         return False
     tolerance = 0.15 if (n[3] or m[3]) and not 1000 <= n[0] <= 2100 else 1e-9
     low, high = m[0] - tolerance * abs(m[0]), m[1] + tolerance * abs(m[1])
@@ -116,16 +119,19 @@ def _lemma_set(facts: Facts) -> set[str]:
     return {lemma for lemma, _ in facts.lemmas}
 
 
-def contradictions(statement: Facts, sentence: Facts, where: str) -> list[str]:
-    """How the sentence contradicts the statement: negation, antonyms, flipped comparisons (reasons, may be empty)."""
+def contradictions(statement: Facts, sentence: Facts, where: str, own: str = "the statement") -> list[str]:
+    """How the sentence contradicts the statement: negation, antonyms, flipped comparisons (reasons, may be empty).
+
+    ``own`` names the statement in the reasons ("the statement", "the fact").
+    """
     out: list[str] = []
     mine, theirs = _lemma_set(statement), _lemma_set(sentence)
     for lemma in statement.negated:
         if lemma in theirs and lemma not in sentence.negated:
-            out.append(f"negation: the statement negates '{lemma}', {where} affirms it")
+            out.append(f"negation: {own} negates '{lemma}', {where} affirms it")
     for lemma in sentence.negated:
         if lemma in mine and lemma not in statement.negated:
-            out.append(f"negation: {where} negates '{lemma}', the statement affirms it")
+            out.append(f"negation: {where} negates '{lemma}', {own} affirms it")
     consistent: set[tuple[str, str]] = set()
     for adjective, sign, kind, subject, other in statement.comparisons:
         for adjective2, sign2, kind2, subject2, other2 in sentence.comparisons:
@@ -146,9 +152,10 @@ def contradictions(statement: Facts, sentence: Facts, where: str) -> list[str]:
             if agrees:
                 consistent.add((adjective, adjective2))
             else:
-                said = f"{'more' if sign > 0 else 'less'} {adjective}"
-                out.append(f"{'comparison' if kind == 'cmp' else 'superlative'} flipped: the statement says "
-                           f"'{said}' ({subject} vs {other or '-'}), {where} the opposite")
+                degree = ("more" if sign > 0 else "less") if kind == "cmp" else ("most" if sign > 0 else "least")
+                than = f" than {other}" if other else ""
+                out.append(f"{'comparison' if kind == 'cmp' else 'superlative'} flipped: {own} says '{subject} "
+                           f"{degree} {adjective}{than}', {where} the opposite")
     flipped = {a for a, _ in consistent} | {b for _, b in consistent}
     for lemma, pos in statement.lemmas:
         if pos not in _WORDNET_POS or lemma in theirs or lemma in flipped:
@@ -183,10 +190,16 @@ def differences(statement: Facts, sentence: Facts, pool: Pool, where: str) -> tu
             continue
         others = [e for e, lab in sentence.entities if (_group(lab) == _group(label) or "PROPN" in (lab, label))
                   and not _entity_words(e) <= statement_words and _entity_words(e)]
+        others.sort(key=lambda e: -len(_entity_words(e) & needed))
         if others:
             contradicted.append(f"entity '{entity}' vs '{others[0]}' in {where}")
         else:
             unsupported.append(f"entity '{entity}' is not in the {pool_name(where)}")
+    named = {w for e, _ in statement.entities for w in _entity_words(e)}
+    for lemma, pos in statement.lemmas:
+        if pos == "PROPN" and lemma.isalpha() and lemma not in pool.words and lemma not in named \
+                and lemma not in _MONTH_NAMES:
+            unsupported.append(f"name '{lemma}' is not in the {pool_name(where)}")
     return contradicted, unsupported
 
 
@@ -228,7 +241,7 @@ _EVASION = re.compile(
     r"(?:factors|things|circumstances))?\s*[.!]?$"
     r"|\b(?:there are|there is) (?:many|various|several|a lot of|lots of|numerous) (?:factors|things|aspects|"
     r"opinions|views|perspectives|ways to look at|considerations)\b(?: to consider| involved| at play)?\s*[.!]?$"
-    r"|\b(?:hard|difficult|impossible|not easy) to (?:say|tell|answer|know|determine)\b"
+    r"|\b(?:hard|difficult|impossible|not easy) to (?:say|tell|answer|know|determine|predict|judge|estimate)\b"
     r"|\b(?:i hope this helps|hope (?:this|that) helps|let me know if|feel free to|happy to help|glad to help)\b"
     r"|\b(?:everyone|people|experts) (?:has|have) (?:their own|different|differing|varying) (?:opinions?|views?)\b"
     r"|\b(?:that's|that is|it's|it is) an? (?:complex|complicated|tricky|difficult|broad) (?:question|topic|issue|"

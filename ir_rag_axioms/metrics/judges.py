@@ -283,13 +283,13 @@ class HeuristicJudge(Judge):
         return out
 
     def _findings(self, claim: Statement, matched: Statement, score: float, pool: checks.Pool,
-                  where: str) -> tuple[list[str], list[str]]:
+                  where: str, own: str = "the statement") -> tuple[list[str], list[str]]:
         """(contradicted, unsupported) reasons of a claim against its matched sentence and the whole pool."""
         mine, theirs = claim.facts or Facts(), matched.facts or Facts()
         close = score >= self.check_threshold
         contradicted, unsupported = checks.differences(mine, theirs if close else Facts(), pool, where)
         if close:
-            contradicted += checks.contradictions(mine, theirs, where)
+            contradicted += checks.contradictions(mine, theirs, where, own)
         return contradicted, unsupported
 
     def _faithfulness_level(self, rows: list[dict[str, Any]]) -> RubricJudgment:
@@ -332,7 +332,7 @@ class HeuristicJudge(Judge):
                 matched = answer[best[k]] if answer else Statement("")
                 merged = _merge([u.facts or Facts() for u in fact_units])
                 contradicted, missing = self._findings(Statement(text, facts=merged), matched, score, pool,
-                                                       "the answer")
+                                                       "the answer", "the fact")
                 absent = checks.missing_content(merged, pool, self.content_share)
                 if absent:
                     missing.append(f"content words missing from the answer: {checks.describe(absent)}")

@@ -32,6 +32,8 @@ _MONTHS = {m: i for i, m in enumerate("january february march april may june jul
                                       "november december".split(), start=1)}
 _HEDGES = frozenset({"about", "around", "approximately", "roughly", "nearly", "almost", "some", "over", "under",
                      "than", "circa", "~", "up", "estimated", "an", "approx", "upwards", "least", "most"})
+_LEMMA_FIXES = {"farth": "far", "farther": "far", "farthest": "far", "further": "far", "furthest": "far",
+                "better": "good", "best": "good", "worse": "bad", "worst": "bad"}
 _NEGATION_EXTRA = frozenset({"none", "nothing", "nobody", "neither", "nor", "never", "no", "not", "without",
                              "cannot", "n't"})
 
@@ -224,7 +226,7 @@ def _comparisons(span: Any) -> list[tuple[str, int, str, str, str]]:
         subject = _subject(adjective)
         than = [g for c in (*adjective.children, *token.children) if c.lower_ == "than" for g in c.children
                 if g.dep_ == "pobj"]
-        out.append((adjective.lemma_.lower(), sign, kind, subject.lemma_.lower() if subject is not None else "",
+        out.append((_lemma(adjective), sign, kind, subject.lemma_.lower() if subject is not None else "",
                     than[0].lemma_.lower() if than else ""))
     return out
 
@@ -239,9 +241,15 @@ def _entities(span: Any) -> list[tuple[str, str]]:
     return out
 
 
+def _lemma(token: Any) -> str:
+    """A token's lowercased lemma, with the irregular comparatives spaCy misses ("farthest" -> "far")."""
+    lemma = token.lemma_.lower()
+    return _LEMMA_FIXES.get(lemma, _LEMMA_FIXES.get(token.lower_, lemma))
+
+
 def facts(span: Any) -> Facts:
     """The checked facts of one statement span."""
-    lemmas = tuple(dict.fromkeys((t.lemma_.lower(), t.pos_) for t in span if t.pos_ in _CONTENT_POS
+    lemmas = tuple(dict.fromkeys((_lemma(t), t.pos_) for t in span if t.pos_ in _CONTENT_POS
                                  and not _in_citation(t)))
     return Facts(tuple(_entities(span)), tuple(_numbers(span)), tuple(dict.fromkeys(_negated(span))), lemmas,
                  tuple(_comparisons(span)))
