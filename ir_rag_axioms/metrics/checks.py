@@ -78,7 +78,8 @@ def _number(n: tuple[float, float, str, bool]) -> str:
 def _matches(n: tuple[float, float, str, bool], m: tuple[float, float, str, bool]) -> bool:
     """Whether number n agrees with m: n's value inside m's range (units are not compared).
 
-    "2.7 km" is "2.7 kilometres"; units only decide which numbers can contradict each other. Months only match months; 15 % either way when one of them is hedged ("about 30"; not for years).
+    "2.7 km" is "2.7 kilometres"; units only decide which numbers can contradict each other. Months only match
+    months; 15 % either way when one of them is hedged ("about 30"; not for years).
     """
     if (n[2] == "month") != (m[2] == "month"):
         return False
