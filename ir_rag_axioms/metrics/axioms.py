@@ -1,8 +1,9 @@
 """The metrics as axioms: prefer the response with the higher metric score (with a relative margin).
 
-``ANSWER_RELEVANCY`` (statement verdicts against the request), ``FAITHFULNESS`` (against the request's context
-passages) and ``CONTEXT_RECALL`` (the context passages as the reference facts); the last two abstain without context.
-``judge="offline"`` (default) uses the calibrated offline judge, ``judge="llm"`` the LLM judge of the environment.
+``ANSWER_RELEVANCY`` (statement verdicts against the request), ``FAITHFULNESS`` (against each response's own context
+passages, else the request's) and ``CONTEXT_RECALL`` (those passages as the reference facts); the last two abstain
+without context. ``judge="offline"`` (default) uses the heuristic judge, ``judge="llm"`` the LLM judge of the
+environment.
 """
 
 from __future__ import annotations
@@ -17,10 +18,10 @@ from ir_rag_axioms.axioms.base import FeatureAxiom, Item, Reads
 from ir_rag_axioms.axioms.registry import register
 from ir_rag_axioms.metrics.judges import OFFLINE_JUDGE, Judge, RubricCase
 from ir_rag_axioms.metrics.metrics import AnswerRelevancy, ContextRecall, Faithfulness, RelevancyMode, RubricMetric
-from ir_rag_axioms.model import GenerationRequest, GenerationResponse
+from ir_rag_axioms.model import GenerationRequest, GenerationResponse, context_of
 
 JudgeName = Literal["offline", "llm"]
-"""Which judge an axiom uses: the calibrated offline judge, or the LLM judge configured in the environment."""
+"""Which judge an axiom uses: the offline heuristic judge, or the LLM judge configured in the environment."""
 
 
 class MetricAxiom(FeatureAxiom):
@@ -51,15 +52,17 @@ class MetricAxiom(FeatureAxiom):
         """Score every response of every item in one batched metric pass (embeddings, judge answers are kept)."""
         if self.judge == "llm":
             self.judge_instance()  # an unconfigured LLM judge raises ToolUnavailableError here, before any work
-        usable = [(q, rs) for q, rs in items if q.context or not self.needs_context]
-        if usable:
-            self.scores([(request, r) for request, responses in usable for r in responses])
+        pairs = [(q, r) for q, rs in items for r in rs if context_of(q, r) or not self.needs_context]
+        if pairs:
+            self.scores(pairs)
 
     def values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
-        """The metric score of each response (NaN without context where the metric needs it)."""
-        if self.needs_context and not request.context:
-            return np.full(len(responses), np.nan)
-        return np.array(self.scores([(request, r) for r in responses]), dtype=np.float64)
+        """The metric score of each response (NaN without context where the metric needs it, or undefined)."""
+        usable = [k for k, r in enumerate(responses) if context_of(request, r) or not self.needs_context]
+        out = np.full(len(responses), np.nan)
+        if usable:
+            out[usable] = self.scores([(request, responses[k]) for k in usable])
+        return out
 
     def scores(self, pairs: Sequence[tuple[GenerationRequest, GenerationResponse]]) -> list[float]:
         """The metric score of each (request, response)."""
@@ -98,14 +101,15 @@ class _RubricAxiom(MetricAxiom):
     metric: ClassVar[type[RubricMetric]]
 
     def scores(self, pairs: Sequence[tuple[GenerationRequest, GenerationResponse]]) -> list[float]:
-        """The level of each response, (level - 1) / 4, against the request's context passages."""
+        """The level of each response, (level - 1) / 4, against its own context passages (else the request's)."""
         metric = self.metric(judge=self.judge_instance())
-        return [r.score for r in metric.measure_cases([RubricCase(a.text, reference=q.context) for q, a in pairs])]
+        cases = [RubricCase(a.text, reference=context_of(q, a)) for q, a in pairs]
+        return [r.score for r in metric.measure_cases(cases)]
 
 
 @register
 class FaithfulnessAxiom(_RubricAxiom):
-    """FAITHFULNESS: prefer the higher 1-5 level of support by the context passages; abstains without context."""
+    """FAITHFULNESS: prefer the higher 1-5 level of support by the response's context; abstains without context."""
 
     name: ClassVar[str] = "FAITHFULNESS"
     metric_name: ClassVar[str] = "faithfulness"
