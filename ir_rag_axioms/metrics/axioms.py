@@ -16,7 +16,7 @@ import numpy as np
 
 from ir_rag_axioms.axioms.base import FeatureAxiom, Item, Reads
 from ir_rag_axioms.axioms.registry import register
-from ir_rag_axioms.metrics.judges import OFFLINE_JUDGE, Judge, RubricCase
+from ir_rag_axioms.metrics.judges import HEURISTIC_JUDGE, Judge, RubricCase
 from ir_rag_axioms.metrics.metrics import AnswerRelevancy, ContextRecall, Faithfulness, RelevancyMode, RubricMetric
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse, context_of
 
@@ -25,7 +25,7 @@ JudgeName = Literal["offline", "llm"]
 
 
 class MetricAxiom(FeatureAxiom):
-    """Shared machinery: the judge by name, the offline judge's reads, and one batched metric pass in ``prefetch``."""
+    """Shared machinery: the judge by name, the heuristic judge's reads, and one batched metric pass in ``prefetch``."""
 
     judge: JudgeName = "offline"
     metric_name: ClassVar[str] = ""
@@ -37,16 +37,16 @@ class MetricAxiom(FeatureAxiom):
             raise ValueError(f"{self.label}: judge must be 'offline' or 'llm', got {self.judge!r}")
 
     def judge_instance(self) -> Judge:
-        """The offline judge, or an ``LlmJudge`` from the environment (raises with instructions if none is set)."""
+        """The heuristic judge, or an ``LlmJudge`` from the environment (raises with instructions if none is set)."""
         if self.judge == "offline":
-            return OFFLINE_JUDGE
+            return HEURISTIC_JUDGE
         from ir_rag_axioms.metrics.llm import API_KEY_ENV, BASE_URL_ENV, MODEL_ENV, _env
 
         return _llm_judge(_env(BASE_URL_ENV), _env(MODEL_ENV), _env(API_KEY_ENV))
 
     def reads(self) -> tuple[Reads, ...]:
-        """What the offline judge reads from spaCy for this metric (nothing for the LLM judge)."""
-        return OFFLINE_JUDGE.reads(self.metric_name) if self.judge == "offline" else ()
+        """What the heuristic judge reads from spaCy for this metric (nothing for the LLM judge)."""
+        return HEURISTIC_JUDGE.reads(self.metric_name) if self.judge == "offline" else ()
 
     def prefetch(self, items: Sequence[Item]) -> None:
         """Score every response of every item in one batched metric pass (embeddings, judge answers are kept)."""

@@ -2,7 +2,7 @@
 
 Each metric is a frozen configuration with ``measure(...)`` for one observation and ``measure_many(...)`` for a batch
 (one batched judge call per step). ``judge=None`` uses ``default_judge()``: an LLM judge when the environment
-configures one, else the offline judge.
+configures one, else the heuristic (offline) judge.
 """
 
 from __future__ import annotations
