@@ -53,9 +53,25 @@ def antonyms(lemma: str) -> frozenset[str]:
     return frozenset(found)
 
 
+@lru_cache(maxsize=100_000)
+def synonyms(lemma: str) -> frozenset[str]:
+    """The other lemmas of a lemma's first three WordNet senses per part of speech ("fall" -> "drop")."""
+    try:
+        from ir_rag_axioms.analysis.similarity import load_wordnet
+
+        wordnet = load_wordnet()
+    except Exception:  # noqa: BLE001 - WordNet missing: no synonyms
+        return frozenset()
+    found = {name.name().lower() for pos in ("n", "v", "a", "r") for synset in wordnet.synsets(lemma, pos=pos)[:3]
+             for name in synset.lemmas() if "_" not in name.name()}
+    found.discard(lemma)
+    return frozenset(found)
+
+
 def words(text: str) -> frozenset[str]:
-    """Lowercased alphanumeric words of a text."""
-    return frozenset(re.findall(r"[a-z0-9]+", text.lower()))
+    """Lowercased alphanumeric words of a text ("%" counts as "percent")."""
+    found = set(re.findall(r"[a-z0-9]+", text.lower()))
+    return frozenset(found | {"percent"} if "%" in text else found)
 
 
 def _entity_words(entity: str) -> set[str]:
@@ -84,8 +100,22 @@ def _matches(n: tuple[float, float, str, bool], m: tuple[float, float, str, bool
     if (n[2] == "month") != (m[2] == "month"):
         return False
     tolerance = 0.15 if (n[3] or m[3]) and not 1000 <= n[0] <= 2100 else 1e-9
+    if n[0] < n[1] and m[0] < m[1]:  # two ranges agree when their ends do
+        return all(abs(a - b) <= tolerance * abs(b) + 1e-9 for a, b in ((n[0], m[0]), (n[1], m[1])))
     low, high = m[0] - tolerance * abs(m[0]), m[1] + tolerance * abs(m[1])
     return low - 1e-9 <= n[0] and n[1] <= high + 1e-9
+
+
+def _present(n: tuple[float, float, str, bool], pool: Sequence[tuple[float, float, str, bool]]) -> bool:
+    """Whether a number agrees with one of the pool's, or a range's two ends are there.
+
+    The ends count as single numbers or ends of a range: "from 1837 until 1901" and "1837 ... 1901" agree, a range
+    1837-1910 does not contain "1837-1901".
+    """
+    if any(_matches(n, m) for m in pool):
+        return True
+    ends = [(e, e, m[2], m[3]) for m in pool for e in dict.fromkeys(m[:2])]
+    return n[0] < n[1] and all(any(_matches((end, end, n[2], n[3]), m) for m in ends) for end in n[:2])
 
 
 def _comparable(n: tuple[float, float, str, bool], m: tuple[float, float, str, bool]) -> bool:
@@ -161,7 +191,7 @@ def contradictions(statement: Facts, sentence: Facts, where: str, own: str = "th
     for lemma, pos in statement.lemmas:
         if pos not in _WORDNET_POS or lemma in theirs or lemma in flipped:
             continue
-        for other in antonyms(lemma) & (theirs - mine):
+        for other in sorted(o for o in theirs - mine if o in antonyms(lemma) or lemma in antonyms(o)):
             if (lemma in statement.negated) == (other in sentence.negated) and other not in flipped:
                 out.append(f"antonym '{lemma}' vs '{other}' in {where}")
     return list(dict.fromkeys(out))
@@ -176,7 +206,7 @@ def differences(statement: Facts, sentence: Facts, pool: Pool, where: str) -> tu
     contradicted: list[str] = []
     unsupported: list[str] = []
     for n in statement.numbers:
-        if any(_matches(n, m) for m in pool.numbers):
+        if _present(n, pool.numbers):
             continue
         rivals = [m for m in sentence.numbers if _comparable(n, m) and not any(_matches(m, k) for k in
                                                                               statement.numbers)]
@@ -196,12 +226,37 @@ def differences(statement: Facts, sentence: Facts, pool: Pool, where: str) -> tu
             contradicted.append(f"entity '{entity}' vs '{others[0]}' in {where}")
         else:
             unsupported.append(f"entity '{entity}' is not in the {pool_name(where)}")
+    unsupported += _swapped_nouns(statement, sentence, pool, where)
     named = {w for e, _ in statement.entities for w in _entity_words(e)}
     for lemma, pos in statement.lemmas:
         if pos == "PROPN" and lemma.isalpha() and lemma not in pool.words and lemma not in named \
                 and lemma not in _MONTH_NAMES:
             unsupported.append(f"name '{lemma}' is not in the {pool_name(where)}")
     return contradicted, unsupported
+
+
+def _content(facts: Facts) -> list[tuple[str, str]]:
+    return [(lemma, pos) for lemma, pos in facts.lemmas if pos in ("NOUN", "PROPN", "ADJ", "VERB")
+            and lemma not in ("be", "have", "do") and len(lemma) > 1]
+
+
+def _swapped_nouns(statement: Facts, sentence: Facts, pool: Pool, where: str) -> list[str]:
+    """A noun the pool lacks (nor a WordNet synonym) where the sentence has another: "liver" for "pancreas".
+
+    Only in a statement otherwise like the sentence (60 % of its content words there).
+    """
+    content = _content(statement)
+    theirs = {lemma for lemma, _ in sentence.lemmas}
+    if not content or sum(lemma in theirs for lemma, _ in content) < 0.6 * len(content):
+        return []
+    mine = {lemma for lemma, _ in statement.lemmas}
+    others = [lemma for lemma, pos in sentence.lemmas if pos == "NOUN" and lemma not in mine
+              and not synonyms(lemma) & mine]
+    out = []
+    for lemma, pos in content:
+        if pos == "NOUN" and lemma not in pool.words and not synonyms(lemma) & pool.words and others:
+            out.append(f"'{lemma}' is not in the {pool_name(where)} ({where} has '{others[0]}')")
+    return out
 
 
 def pool_name(where: str) -> str:
@@ -213,7 +268,8 @@ def missing_content(fact: Facts, pool: Pool, share: float) -> list[str]:
     """Content nouns, verbs and adjectives of a fact the pool lacks, when more than ``1 - share`` of them are."""
     content = [lemma for lemma, pos in fact.lemmas if pos in ("NOUN", "PROPN", "ADJ", "VERB") and lemma not in
                ("be", "have", "do") and len(lemma) > 1]
-    absent = [lemma for lemma in content if lemma not in pool.words and not (words(lemma) <= pool.words)]
+    absent = [lemma for lemma in content if lemma not in pool.words and not (words(lemma) <= pool.words)
+              and not synonyms(lemma) & pool.words]
     if content and len(absent) > (1 - share) * len(content) + 1e-9:
         return absent
     return []
@@ -232,6 +288,8 @@ _REFUSAL = re.compile(
     r"|\bas an (?:ai|artificial intelligence|language model)\b"
     r"|\b(?:the )?(?:provided |given |available )?(?:context|passages?|documents?|sources?|information|text) "
     r"(?:does not|doesn't|do not|don't|did not) (?:contain|provide|mention|include|say|specify|answer|cover|give)"
+    r"|\bthere (?:is|was|are) no (?:relevant |specific |available )?(?:information|mention|data|details) "
+    r"(?:about|on|regarding|of|for)\b"
     r"|\bno (?:relevant )?(?:information|answer|data|details) (?:is |are |was )?(?:available|provided|given|found)"
     r"|\bi have no (?:information|idea|knowledge|data)\b|\bi (?:don't|do not) have (?:enough |any )?(?:information|"
     r"data|access|knowledge)|\b(?:i'm|i am) not (?:sure|certain|aware)\b|^i don't know\b|^no idea\b",

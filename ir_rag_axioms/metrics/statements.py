@@ -167,7 +167,8 @@ def _numbers(span: Any) -> list[tuple[float, float, str, bool]]:
             group.append(tokens[i])
         hedged = any(t.lower_ in _HEDGES for t in span.doc[max(group[0].i - 2, 0): group[0].i])
         low = high = value
-        if i + 2 < len(tokens) and tokens[i + 1].lower_ in ("-", "–", "to", "and") and tokens[i + 2].like_num:
+        if i + 2 < len(tokens) and tokens[i + 1].lower_ in ("-", "–", "to", "and", "until", "till",
+                                                                     "through") and tokens[i + 2].like_num:
             other = _value(tokens[i + 2])
             if other is not None and (tokens[i + 1].lower_ != "and" or span.doc[max(group[0].i - 1, 0)].lower_
                                       == "between"):
