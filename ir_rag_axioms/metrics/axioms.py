@@ -109,7 +109,7 @@ class _RubricAxiom(MetricAxiom):
 
 @register
 class FaithfulnessAxiom(_RubricAxiom):
-    """FAITHFULNESS: prefer the higher 1-5 level of support by the response's context; abstains without context."""
+    """FAITHFULNESS: prefer the higher 1-5 level of support by the context passages; abstains without context."""
 
     name: ClassVar[str] = "FAITHFULNESS"
     metric_name: ClassVar[str] = "faithfulness"
