@@ -363,3 +363,12 @@ def test_specification_sample_format_with_reference_fallback_and_evidence(tmp_pa
         parse_samples({"samples": [{"sampleId": "x", "evaluationContext": {"assertions": [{"type": "bleu"}]}}]})
     with pytest.raises(ValueError, match="schemaVersion"):
         parse_samples({"schemaVersion": "omk.eval-sample-set/v2", "samples": [{"sampleId": "x"}]})
+
+
+def test_offline_judge_is_a_deprecated_name_of_the_heuristic_judge():
+    from ir_rag_axioms.metrics import HEURISTIC_JUDGE, HeuristicJudge
+
+    with pytest.warns(DeprecationWarning, match="use HeuristicJudge"):
+        old = OfflineJudge(support_threshold=0.9)
+    assert isinstance(old, HeuristicJudge) and old.support_threshold == 0.9 and OFFLINE_JUDGE is HEURISTIC_JUDGE
+    assert HEURISTIC_JUDGE.name == "heuristic(all-MiniLM-L6-v2)"
