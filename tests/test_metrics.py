@@ -50,7 +50,7 @@ def test_green_tea_scores_one():
     result = AnswerRelevancy().measure(*GREEN_TEA)
     assert result.score == 1.0 and result.passed
     assert result.total_statements_count == 2 and result.irrelevant_statements_count == 0
-    assert result.judge == "offline(all-MiniLM-L6-v2)"
+    assert result.judge == "heuristic(all-MiniLM-L6-v2)"
 
 
 def test_laptop_customer_service_sentence_is_no_and_lowers_the_score():
@@ -127,7 +127,8 @@ def test_rubric_levels_and_evidence():
                                     " ".join(TIDES_CONTEXT))
     assert (supported.level, supported.score, supported.passed) == (5, 1.0, True)
     assert (invented.level, invented.score, invented.passed) == (1, 0.0, False)
-    assert supported.evidence == {"raw_score": 5, "reason": supported.explanation, "threshold": 4, "negated": False}
+    assert supported.evidence == {"raw_score": 5, "reason": supported.explanation, "threshold": 4, "negated": False,
+                                  "confidence": 1.0}
     assert Faithfulness(threshold=4, negate=True).measure("Pizza comes from Naples.", TIDES_CONTEXT).passed
     recall = ContextRecall().measure("The Moon's gravity causes the tides.",
                                      ["The Moon's gravity causes tides.", "Bananas are rich in potassium."])
@@ -210,7 +211,7 @@ def test_padding_crowd_responses_never_raises_relevancy_or_faithfulness(data_dir
                for a, b in zip(after, before, strict=True))
     before_levels = [r.level for r in faithfulness.measure_many([(t, q.context) for q, t in pairs])]
     after_levels = [r.level for r in faithfulness.measure_many([(t + PADDING, q.context) for q, t in pairs])]
-    assert all(a <= b for a, b in zip(after_levels, before_levels, strict=True))
+    assert all(a <= b for a, b in zip(after_levels, before_levels, strict=True) if a is not None and b is not None)
 
 
 def test_reranker_orders_answers_by_answer_relevancy():
@@ -220,3 +221,154 @@ def test_reranker_orders_answers_by_answer_relevancy():
                           "text": [PASSWORD[1], f"{LAPTOP} {CUSTOMER}", LAPTOP]})
     ranked = AxiomaticReranker(["ANSWER_RELEVANCY", FAITHFULNESS])(frame)
     assert list(ranked["docno"]) == ["laptop", "mixed", "pw"]
+
+
+WARRANTY = ("What features does this laptop have?",
+            "The laptop has a 15-inch Retina display and 16GB of RAM. It also comes with a 1-year warranty. Our "
+            "company was founded in 2010.")
+PYTHON_REWORDED = CONVERSATION[:3] + [("assistant", "Python is used for web development, data science and automation.")]
+MODES = (("task", False), ("strict", False), ("task", True), ("strict", True))
+SEED_SCORES = {  # the seed's worked examples; the numbers its verdicts imply in each mode (README table)
+    "green tea": (GREEN_TEA, (1.0, 1.0, 1.0, 1.0)),
+    "laptop": ((LAPTOP_QUERY, f"{LAPTOP} {CUSTOMER}"), (2 / 3, 2 / 3, 2 / 3, 2 / 3)),
+    "password": (PASSWORD, (0.25, 0.25, 0.25, 0.25)),
+    "laptop with warranty": (WARRANTY, (2 / 3, 2 / 3, 1 / 3, 1 / 3)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SEED_SCORES))
+def test_seed_worked_examples_in_all_four_modes(name):
+    (query, answer), expected = SEED_SCORES[name]
+    scores = [AnswerRelevancy(relevancy_mode=m, penalize_ambiguity=p).measure(query, answer).score for m, p in MODES]
+    assert scores == pytest.approx(expected)
+
+
+def test_seed_conversation_and_its_rewording_score_one_in_all_four_modes_with_history():
+    for conversation in (CONVERSATION, PYTHON_REWORDED):
+        for mode, penalize in MODES:
+            metric = AnswerRelevancy(relevancy_mode=mode, penalize_ambiguity=penalize, multi_turn_strategy="all_turns")
+            result = metric.measure(conversation=conversation)
+            assert (result.score, result.evaluated_turns_count) == (1.0, 2)
+    alone = AnswerRelevancy(window_size=0, penalize_ambiguity=True).measure(conversation=PYTHON_REWORDED)
+    assert alone.score == 0.0 and alone.statement_breakdown[0].verdict == "no"  # "its uses" without the history
+    with pytest.raises(ValueError, match="window_size"):
+        AnswerRelevancy(window_size=-1)
+
+
+def test_granular_mode_keeps_per_statement_signals_and_summary_only_counts():
+    granular = AnswerRelevancy(mode="granular").measure(*WARRANTY)
+    assert [(s.verdict, s.is_relevant, s.turn_index) for s in granular.statement_breakdown] == [
+        ("yes", True, 0), ("idk", False, 0), ("no", False, 0)]
+    assert all(s.reason for s in granular.statement_breakdown)
+    summary = AnswerRelevancy(mode="summary").measure(*WARRANTY)
+    assert summary.statement_breakdown == () and summary.score == granular.score
+    assert (summary.relevant_statements_count, summary.ambiguous_statements_count,
+            summary.irrelevant_statements_count, summary.total_statements_count) == (1, 1, 1, 3)
+    with pytest.raises(ValueError, match="granular"):
+        AnswerRelevancy(mode="holistic")
+
+
+def test_empty_answer_scores_zero_and_says_why():
+    result = AnswerRelevancy().measure("Why is the sky blue?", "")
+    assert (result.score, result.passed, result.total_statements_count) == (0.0, False, 0)
+    assert "no statements" in result.explanation and "DeepEval scores 1" in result.explanation
+
+
+def test_reference_facts_are_split_as_the_specification_writes_them():
+    recall = ContextRecall().measure("Green tea contains caffeine. Green tea contains catechins.",
+                                     "green tea contains caffeine; green tea contains catechins; green tea lowers "
+                                     "blood pressure")
+    assert [d["reference fact"] for d in recall.breakdown] == ["green tea contains caffeine",
+                                                               "green tea contains catechins",
+                                                               "green tea lowers blood pressure"]
+    assert [d["ok"] for d in recall.breakdown] == [True, True, False] and recall.level == 3
+
+
+def test_length_debias_block_is_the_specification_s_bytes_and_our_additions_are_separate():
+    from ir_rag_axioms.metrics import prompts
+
+    spec = ("## 重要：长度不是质量信号\n评分时聚焦内容实质，不要因输出更长就给更高分。\n"
+            "简洁正确的回答与冗长正确的回答应得相同分数。")
+    assert prompts.RAG_LENGTH_DEBIAS == spec
+    system = prompts.rubric_messages("faithfulness", "out", reference="ctx")[0]["content"]
+    assert f"{spec}\n{prompts.RAG_LENGTH_DEBIAS_EN}" in system and prompts.RAG_PRESENTATION_NEUTRALITY in system
+
+
+def test_transformer_keeps_evidence_and_reads_each_row_s_own_context():
+    from ir_rag_axioms.metrics.transformer import MetricScorer
+
+    paris = ["The Eiffel Tower is in Paris and was completed in 1889."]
+    frame = pd.DataFrame({"qid": "1", "query": "Where is the Eiffel Tower?", "docno": ["a", "b"],
+                          "text": ["The Eiffel Tower is in Paris.", "The Eiffel Tower is in Berlin."],
+                          "context": [paris, ["The Eiffel Tower is in Berlin."]]})
+    out = MetricScorer([Faithfulness()])(frame)
+    assert list(out["faithfulness_level"]) == [5.0, 5.0]  # each answer against its own context
+    assert list(out["faithfulness_threshold"]) == [3.0, 3.0] and list(out["faithfulness_confidence"]) == [1.0, 1.0]
+    assert out["faithfulness_reason"][0].startswith("1 of 1 statements supported")
+    frame["context"] = [paris, paris]
+    out = MetricScorer([Faithfulness(), AnswerRelevancy()])(frame)
+    assert list(out["faithfulness_level"]) == [5.0, 1.0] and "'berlin' vs 'paris'" in out["faithfulness_reason"][1]
+    assert out["answer_relevancy_reason"][0].startswith("The score is") and "answer_relevancy_threshold" in out
+
+
+def test_metric_axioms_read_each_response_s_own_context():
+    request = GenerationRequest("q", "Where is the Eiffel Tower?", ("The Eiffel Tower is in Paris.",))
+    responses = [GenerationResponse("a", "The Eiffel Tower is in Berlin."),
+                 GenerationResponse("b", "The Eiffel Tower is in Berlin.", context=("The Eiffel Tower is in Berlin.",))]
+    assert FAITHFULNESS.preferences(request, responses).tolist() == [[0, -1], [1, 0]]
+    assert CONTEXT_RECALL.preferences(request, responses).tolist() == [[0, -1], [1, 0]]
+    assert CONTEXT_RECALL.preferences(GenerationRequest("q", "Where?"), responses).tolist() == [[0, 0], [0, 0]]
+
+
+SAMPLES = """
+samples:
+  - sampleId: my_rag_sample
+    input:
+      inputKind: text
+      text: |-
+        Where is the Eiffel Tower and when was it completed?
+    evaluationContext:
+      reference: The Eiffel Tower is in Paris and was completed in 1889.
+      assertions:
+        - type: faithfulness
+          threshold: 4
+        - type: answer_relevancy
+        - type: context_recall
+          reference: "The Eiffel Tower is in Paris; it was completed in 1889; it is 330 metres tall"
+schemaVersion: omk.eval-sample-set/v3
+"""
+
+
+def test_specification_sample_format_with_reference_fallback_and_evidence(tmp_path, capsys):
+    from ir_rag_axioms.metrics.__main__ import main
+    from ir_rag_axioms.metrics.samples import evaluate_samples, parse_samples, read_samples
+
+    path = tmp_path / "samples.yaml"
+    path.write_text(SAMPLES)
+    samples = read_samples(path)
+    assert samples[0].assertions[0].reference is None and samples[0].reference.startswith("The Eiffel Tower")
+    rows = evaluate_samples(samples, {"my_rag_sample": "The Eiffel Tower is in Paris and was completed in 1925."})
+    assert [(r["type"], r["level"], r["passed"]) for r in rows] == [
+        ("faithfulness", 1, False), ("answer_relevancy", 5, True), ("context_recall", 2, False)]
+    assert "number 1925 vs 1889 in passage 1" in rows[0]["evidence"]["reason"]  # evaluationContext.reference
+    assert set(rows[0]["evidence"]) >= {"raw_score", "reason", "threshold"} and rows[0]["evidence"]["threshold"] == 4
+    outputs = tmp_path / "outputs.jsonl"
+    outputs.write_text('{"sampleId": "my_rag_sample", "output": "The Eiffel Tower is in Paris."}\n')
+    main([str(path), "--outputs", str(outputs)])
+    printed = [__import__("json").loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [p["evidence"]["raw_score"] for p in printed] == [5, 5, 2] and printed[0]["evidence"]["threshold"] == 4
+    with pytest.raises(ValueError, match="has no output"):
+        evaluate_samples(samples)
+    with pytest.raises(ValueError, match="not a RAG metric"):
+        parse_samples({"samples": [{"sampleId": "x", "evaluationContext": {"assertions": [{"type": "bleu"}]}}]})
+    with pytest.raises(ValueError, match="schemaVersion"):
+        parse_samples({"schemaVersion": "omk.eval-sample-set/v2", "samples": [{"sampleId": "x"}]})
+
+
+def test_offline_judge_is_a_deprecated_name_of_the_heuristic_judge():
+    from ir_rag_axioms.metrics import HEURISTIC_JUDGE, HeuristicJudge
+
+    with pytest.warns(DeprecationWarning, match="use HeuristicJudge"):
+        old = OfflineJudge(support_threshold=0.9)
+    assert isinstance(old, HeuristicJudge) and old.support_threshold == 0.9 and OFFLINE_JUDGE is HEURISTIC_JUDGE
+    assert HEURISTIC_JUDGE.name == "heuristic(all-MiniLM-L6-v2)"

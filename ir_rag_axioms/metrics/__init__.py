@@ -1,15 +1,26 @@
 """RAG metrics users know from LLM-judge suites: AnswerRelevancy (statement verdicts) and 1-5 judged metrics.
 
 ``AnswerRelevancy``, ``Faithfulness``, ``ContextRecall`` and ``RubricAnswerRelevancy``, judged by an LLM over the
-OpenAI-compatible API (``LlmJudge``) or offline (``OfflineJudge``, the default without a configured LLM); each is
+OpenAI-compatible API (``LlmJudge``) or offline by ``HeuristicJudge`` (the default without a configured LLM: similarity
+plus checks of numbers, entities, negation, antonyms and comparisons; ``OfflineJudge`` is its deprecated name); each is
 also an axiom (``ANSWER_RELEVANCY``, ``FAITHFULNESS``, ``CONTEXT_RECALL``) and a PyTerrier transformer column.
 """
 
-from ir_rag_axioms.metrics.judges import OFFLINE_JUDGE, Judge, OfflineJudge, RubricCase, Statement, default_judge
+from ir_rag_axioms.metrics.judges import (
+    HEURISTIC_JUDGE,
+    OFFLINE_JUDGE,
+    HeuristicJudge,
+    Judge,
+    OfflineJudge,
+    RubricCase,
+    Statement,
+    default_judge,
+)
 from ir_rag_axioms.metrics.llm import JudgeError, JudgeOutputError, LlmJudge
 from ir_rag_axioms.metrics.metrics import (
     AnswerRelevancy,
     ContextRecall,
+    EvaluationMode,
     Faithfulness,
     RubricAnswerRelevancy,
     RubricMetric,
@@ -17,7 +28,8 @@ from ir_rag_axioms.metrics.metrics import (
 from ir_rag_axioms.metrics.results import AnswerRelevancyResult, RubricJudgment, RubricResult, StatementVerdict
 
 __all__ = [
-    "OFFLINE_JUDGE", "AnswerRelevancy", "AnswerRelevancyResult", "ContextRecall", "Faithfulness", "Judge",
+    "HEURISTIC_JUDGE", "OFFLINE_JUDGE", "AnswerRelevancy", "AnswerRelevancyResult", "ContextRecall", "EvaluationMode",
+    "Faithfulness", "HeuristicJudge", "Judge",
     "JudgeError", "JudgeOutputError", "LlmJudge", "OfflineJudge", "RubricAnswerRelevancy", "RubricCase",
     "RubricJudgment", "RubricMetric", "RubricResult", "Statement", "StatementVerdict", "default_judge",
 ]

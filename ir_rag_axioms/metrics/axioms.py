@@ -1,8 +1,9 @@
 """The metrics as axioms: prefer the response with the higher metric score (with a relative margin).
 
-``ANSWER_RELEVANCY`` (statement verdicts against the request), ``FAITHFULNESS`` (against the request's context
-passages) and ``CONTEXT_RECALL`` (the context passages as the reference facts); the last two abstain without context.
-``judge="offline"`` (default) uses the calibrated offline judge, ``judge="llm"`` the LLM judge of the environment.
+``ANSWER_RELEVANCY`` (statement verdicts against the request), ``FAITHFULNESS`` (against each response's own context
+passages, else the request's) and ``CONTEXT_RECALL`` (those passages as the reference facts); the last two abstain
+without context. ``judge="offline"`` (default) uses the heuristic judge, ``judge="llm"`` the LLM judge of the
+environment.
 """
 
 from __future__ import annotations
@@ -15,16 +16,16 @@ import numpy as np
 
 from ir_rag_axioms.axioms.base import FeatureAxiom, Item, Reads
 from ir_rag_axioms.axioms.registry import register
-from ir_rag_axioms.metrics.judges import OFFLINE_JUDGE, Judge, RubricCase
+from ir_rag_axioms.metrics.judges import HEURISTIC_JUDGE, Judge, RubricCase
 from ir_rag_axioms.metrics.metrics import AnswerRelevancy, ContextRecall, Faithfulness, RelevancyMode, RubricMetric
-from ir_rag_axioms.model import GenerationRequest, GenerationResponse
+from ir_rag_axioms.model import GenerationRequest, GenerationResponse, context_of
 
 JudgeName = Literal["offline", "llm"]
-"""Which judge an axiom uses: the calibrated offline judge, or the LLM judge configured in the environment."""
+"""Which judge an axiom uses: the offline heuristic judge, or the LLM judge configured in the environment."""
 
 
 class MetricAxiom(FeatureAxiom):
-    """Shared machinery: the judge by name, the offline judge's reads, and one batched metric pass in ``prefetch``."""
+    """Shared machinery: the judge by name, the heuristic judge's reads, and one batched metric pass in ``prefetch``."""
 
     judge: JudgeName = "offline"
     metric_name: ClassVar[str] = ""
@@ -36,9 +37,9 @@ class MetricAxiom(FeatureAxiom):
             raise ValueError(f"{self.label}: judge must be 'offline' or 'llm', got {self.judge!r}")
 
     def judge_instance(self) -> Judge:
-        """The offline judge, or an ``LlmJudge`` from the environment (raises with instructions if none is set)."""
+        """The heuristic judge, or an ``LlmJudge`` from the environment (raises with instructions if none is set)."""
         if self.judge == "offline":
-            return OFFLINE_JUDGE
+            return HEURISTIC_JUDGE
         from ir_rag_axioms.metrics.llm import API_KEY_ENV, BASE_URL_ENV, MODEL_ENV, _env
 
         return _llm_judge(_env(BASE_URL_ENV), _env(MODEL_ENV), _env(API_KEY_ENV))
@@ -53,22 +54,24 @@ class MetricAxiom(FeatureAxiom):
                 "judge_model": (_env(MODEL_ENV) or "").strip()}
 
     def reads(self) -> tuple[Reads, ...]:
-        """What the offline judge reads from spaCy for this metric (nothing for the LLM judge)."""
-        return OFFLINE_JUDGE.reads(self.metric_name) if self.judge == "offline" else ()
+        """What the heuristic judge reads from spaCy for this metric (nothing for the LLM judge)."""
+        return HEURISTIC_JUDGE.reads(self.metric_name) if self.judge == "offline" else ()
 
     def prefetch(self, items: Sequence[Item]) -> None:
         """Score every response of every item in one batched metric pass (embeddings, judge answers are kept)."""
         if self.judge == "llm":
             self.judge_instance()  # an unconfigured LLM judge raises ToolUnavailableError here, before any work
-        usable = [(q, rs) for q, rs in items if q.context or not self.needs_context]
-        if usable:
-            self.scores([(request, r) for request, responses in usable for r in responses])
+        pairs = [(q, r) for q, rs in items for r in rs if context_of(q, r) or not self.needs_context]
+        if pairs:
+            self.scores(pairs)
 
     def values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
-        """The metric score of each response (NaN without context where the metric needs it)."""
-        if self.needs_context and not request.context:
-            return np.full(len(responses), np.nan)
-        return np.array(self.scores([(request, r) for r in responses]), dtype=np.float64)
+        """The metric score of each response (NaN without context where the metric needs it, or undefined)."""
+        usable = [k for k, r in enumerate(responses) if context_of(request, r) or not self.needs_context]
+        out = np.full(len(responses), np.nan)
+        if usable:
+            out[usable] = self.scores([(request, responses[k]) for k in usable])
+        return out
 
     def scores(self, pairs: Sequence[tuple[GenerationRequest, GenerationResponse]]) -> list[float]:
         """The metric score of each (request, response)."""
@@ -107,9 +110,10 @@ class _RubricAxiom(MetricAxiom):
     metric: ClassVar[type[RubricMetric]]
 
     def scores(self, pairs: Sequence[tuple[GenerationRequest, GenerationResponse]]) -> list[float]:
-        """The level of each response, (level - 1) / 4, against the request's context passages."""
+        """The level of each response, (level - 1) / 4, against its own context passages (else the request's)."""
         metric = self.metric(judge=self.judge_instance())
-        return [r.score for r in metric.measure_cases([RubricCase(a.text, reference=q.context) for q, a in pairs])]
+        cases = [RubricCase(a.text, reference=context_of(q, a)) for q, a in pairs]
+        return [r.score for r in metric.measure_cases(cases)]
 
 
 @register

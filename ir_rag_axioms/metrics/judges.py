@@ -1,13 +1,16 @@
-"""The judge interface and the offline judge (shared spaCy parse, packaged sentence encoder, token overlap).
+"""The judge interface and the heuristic judge (shared spaCy parse, packaged sentence encoder, checks).
 
 A judge answers three batched questions: the statements of texts, a yes/no/idk verdict per statement for a query, and
-a 1-5 level for a RAG rubric. ``OfflineJudge`` is deterministic and runs here; ``LlmJudge`` (``llm.py``) asks an
-OpenAI-compatible server. ``default_judge()`` is the LLM judge when one is configured in the environment, else the
-offline one.
+a 1-5 level for a RAG rubric. ``HeuristicJudge`` is deterministic and runs offline: it matches statements by
+similarity and then checks them (numbers, entities, negation, antonyms, comparisons; ``checks.py``); ``LlmJudge``
+(``llm.py``) asks an OpenAI-compatible server. ``default_judge()`` is the LLM judge when one is configured in the
+environment, else the heuristic one.
 """
 
 from __future__ import annotations
 
+import re
+import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -19,19 +22,29 @@ from ir_rag_axioms.analysis.cache import default_analysis
 from ir_rag_axioms.analysis.features import TERMS
 from ir_rag_axioms.analysis.resources import DEFAULT_SENTENCE_MODEL, DEFAULT_SPACY_MODEL
 from ir_rag_axioms.axioms.base import Reads
+from ir_rag_axioms.metrics import checks
 from ir_rag_axioms.metrics.prompts import RubricName
 from ir_rag_axioms.metrics.results import RubricJudgment, Verdict
-from ir_rag_axioms.metrics.statements import statement_feature
+from ir_rag_axioms.metrics.statements import Facts, statement_feature
 
 RelevancyMode = Literal["task", "strict"]
 """``task``: helpful related information counts as relevant; ``strict``: only direct answers."""
 
 
 class Statement(NamedTuple):
-    """An atomic statement and, when the offline judge extracted it, its terms (lemmas without stopwords)."""
+    """An atomic statement; when the heuristic judge extracted it, also its terms, resolved text and facts."""
 
     text: str
     terms: tuple[str, ...] | None = None
+    resolved: str | None = None
+    """The text with a leading subject pronoun replaced by the subject before ("It has" -> "The laptop has")."""
+    facts: Facts | None = None
+    """Entities, numbers, negations, lemmas and comparisons the heuristic judge checks."""
+
+    @property
+    def matched_text(self) -> str:
+        """The text that is embedded and matched: the resolved text if there is one."""
+        return self.resolved or self.text
 
 
 @dataclass(frozen=True)
@@ -90,14 +103,22 @@ def overlap_matrix(left: Sequence[Sequence[str]], right: Sequence[Sequence[str]]
     return out
 
 
-@dataclass(frozen=True, kw_only=True)
-class OfflineJudge(Judge):
-    """Deterministic judge: statements from the spaCy parse, matches = cosine similarity + weight x token overlap.
+Units = list[tuple[Statement, int]]
+"""Statements of a context with the index of the passage each comes from."""
 
-    Relevance of a statement s to query q: cos(s, q) + w * |T(s) & T(q)| / |T(q)|. Support of an answer statement:
-    its best match over the context statements, cos + w * |T(s) & T(c)| / |T(s)|; coverage of a reference fact: its
-    best match (over the fact's statements) against the answer statements, likewise. Thresholds were calibrated on
-    the CrowdRAG-25 judgments (``ir_rag_axioms.metrics.calibration``; docs/metrics.md, "RAG metrics").
+
+@dataclass(frozen=True, kw_only=True)
+class HeuristicJudge(Judge):
+    """Deterministic offline judge: statements from the spaCy parse, matched by similarity, then checked.
+
+    Match of statements s and c: cos(s, c) + w * |T(s) & T(c)| / |T(s)| (relevance to a query q: cos(s, q) +
+    w * |T(s) & T(q)| / |T(q)|). A statement is supported when its best context match reaches ``support_threshold``
+    and no check fails (``checks.py``: numbers, dates, entities, negation, antonyms, comparisons); a reference fact
+    is covered when its best answer match reaches ``recall_threshold`` and its key content (entities, numbers, most
+    content words) is in the answer; refusals and evasions are off topic. Matches between the idk and the decision
+    thresholds are "cannot tell" (idk), never counted as support. It sees words, not meaning: a contradiction
+    in other words, or one that needs world knowledge, passes unseen (docs/metrics.md, "What the heuristic judge
+    cannot see").
     """
 
     spacy_model: str = DEFAULT_SPACY_MODEL
@@ -106,42 +127,52 @@ class OfflineJudge(Judge):
     """Sentences with more words are split into clauses (at ';' and at 'and'/'but' joining clauses)."""
     overlap_weight: float = 0.5
     no_threshold: float = 0.325
-    """Relevance below this: "no" (task mode). Calibrated: best effectiveness vs crowd topical correctness among the
-    thresholds that reproduce the seed's verdicts."""
-    yes_threshold: float = 0.9
-    """Relevance at or above this: "yes" (task mode); between the two: "idk". Calibrated: best effectiveness of the
-    share of "yes" (``penalize_ambiguity=True``) vs crowd topical correctness."""
-    strict_no_threshold: float = 0.6
-    """Strict mode: derived, about midway between the task thresholds (not calibrated)."""
-    strict_yes_threshold: float = 1.0
-    """Strict mode: derived, the task yes threshold + 0.1 (not calibrated)."""
+    """Relevance below this: "no" (task mode). Chosen on the crowd topics among the thresholds that reproduce the
+    seed's verdicts (``calibration.py``)."""
+    yes_threshold: float = 0.7
+    """Relevance at or above this: "yes" (task mode); between the two: "idk"."""
+    strict_no_threshold: float = 0.4
+    """Strict mode: relevance below this is "no" (related but not direct information)."""
+    strict_yes_threshold: float = 0.75
+    """Strict mode: relevance at or above this is "yes" (a direct answer)."""
     support_threshold: float = 0.85
-    """A statement is supported by the context when its best match reaches this (calibrated vs internal
-    consistency)."""
+    """A statement is supported when its best context match reaches this and every check passes."""
     recall_threshold: float = 0.8
-    """A reference fact is covered when its best match in the answer reaches this (calibrated vs broad coverage)."""
+    """A reference fact is covered when its best answer match reaches this and its key content is in the answer."""
+    idk_margin: float = 0.15
+    """Matches within this below a support or recall threshold are "cannot tell" (idk)."""
+    check_threshold: float = 0.5
+    """Matches from this on are close enough for a differing number, entity or negation to be a contradiction."""
+    content_share: float = 0.5
+    """A covered fact has at least this share of its content words in the answer."""
     level_bands: tuple[float, ...] = (0.25, 0.5, 0.75, 1.0)
     """Fraction (supported, covered, relevant) -> level: 1 + the number of edges reached."""
+    contradiction_cap: int = 2
+    """Faithfulness level at most this when any statement contradicts the context (anchor 1-2)."""
     duplicate_threshold: float = 0.9
     """Rubric levels count near-duplicate statements (cosine >= this) once, so repetition cannot raise a level."""
 
     def __post_init__(self) -> None:
         if not (self.no_threshold <= self.yes_threshold and self.strict_no_threshold <= self.strict_yes_threshold):
-            raise ValueError("OfflineJudge: each no threshold must be <= its yes threshold")
+            raise ValueError(f"{type(self).__name__}: each no threshold must be <= its yes threshold")
         if self.strict_no_threshold < self.no_threshold or self.strict_yes_threshold < self.yes_threshold:
-            raise ValueError("OfflineJudge: strict thresholds must be >= the task thresholds (strict is never "
-                             "more lenient)")
+            raise ValueError(f"{type(self).__name__}: strict thresholds must be >= the task thresholds (strict is "
+                             "never more lenient)")
         if len(self.level_bands) != 4 or list(self.level_bands) != sorted(self.level_bands):
-            raise ValueError(f"OfflineJudge: level_bands must be 4 increasing edges, got {self.level_bands!r}")
+            raise ValueError(f"{type(self).__name__}: level_bands must be 4 increasing edges, got "
+                             f"{self.level_bands!r}")
+        if not (0 <= self.idk_margin and 0 <= self.content_share <= 1 and 1 <= self.contradiction_cap <= 5):
+            raise ValueError(f"{type(self).__name__}: idk_margin >= 0, content_share in [0, 1] and "
+                             "contradiction_cap in 1-5 are required")
 
     @property
     def name(self) -> str:
-        """``offline(<encoder>)``."""
-        return f"offline({self.sentence_model})"
+        """``heuristic(<encoder>)``."""
+        return f"heuristic({self.sentence_model})"
 
     @property
     def statement_feature(self) -> Any:
-        """The spaCy feature that holds each text's statements with their terms."""
+        """The spaCy feature that holds each text's statements with their terms and facts."""
         return statement_feature(self.max_clause_words)
 
     def reads(self, metric: str) -> tuple[Reads, ...]:
@@ -156,122 +187,250 @@ class OfflineJudge(Judge):
     def statements(self, texts: Sequence[str]) -> list[list[Statement]]:
         """Sentences, bullet items and clauses of long sentences, from the shared parse."""
         found = self._features(self.statement_feature, texts)
-        return [[Statement(text, tuple(terms)) for text, terms in value or ()] for value in found]
+        return [[Statement(text, tuple(terms), resolved, Facts.of(facts)) for text, terms, resolved, facts in
+                 value or ()] for value in found]
 
     def verdicts(self, cases: Sequence[tuple[str, Sequence[Statement]]],
                  mode: RelevancyMode) -> list[list[tuple[Verdict, str]]]:
-        """Thresholded relevance of each statement to its query (strict mode: the stricter thresholds)."""
+        """Refusals and evasions "no"; else thresholded relevance to the query (strict: the stricter thresholds)."""
         low, high = ((self.no_threshold, self.yes_threshold) if mode == "task"
                      else (self.strict_no_threshold, self.strict_yes_threshold))
-        return [[(verdict_of(r, low, high), f"relevance {r:.3f} (no < {low:g} <= idk < {high:g} <= yes)")
-                 for r in scores] for scores in self.relevance(cases)]
+        out = []
+        for (_, found), scores in zip(cases, self.relevance(cases), strict=True):
+            judged: list[tuple[Verdict, str]] = []
+            for statement, r in zip(found, scores, strict=True):
+                kind = checks.refusal(statement.text)
+                if kind:
+                    judged.append(("no", f"{kind}: the statement does not address the query"))
+                else:
+                    judged.append((verdict_of(r, low, high),
+                                   f"relevance {r:.3f} (no < {low:g} <= idk < {high:g} <= yes; {mode} mode)"))
+            out.append(judged)
+        return out
 
     def relevance(self, cases: Sequence[tuple[str, Sequence[Statement]]]) -> list[np.ndarray]:
-        """Per case, each statement's relevance cos(s, q) + w * |T(s) & T(q)| / |T(q)|, embedded in one batch."""
+        """Per case, each statement's relevance cos(s, q) + w * |T(s) & T(q)| / |T(q)|, embedded in one batch.
+
+        A query of several lines (a turn with the user messages before it) scores the better of the whole and its
+        last line, so history can resolve a reference ("its uses") but never dilute the turn's own question.
+        """
+        whole = self._relevance(cases)
+        last = [(query.strip().splitlines()[-1] if query.strip() else query, found) for query, found in cases]
+        multi = [i for i, (query, _) in enumerate(cases) if "\n" in query.strip()]
+        if not multi:
+            return whole
+        for i, scores in zip(multi, self._relevance([last[i] for i in multi]), strict=True):
+            whole[i] = np.maximum(whole[i], scores)
+        return whole
+
+    def _relevance(self, cases: Sequence[tuple[str, Sequence[Statement]]]) -> list[np.ndarray]:
         queries = [query for query, _ in cases]
         query_terms = self._terms(queries)
         statements = [[self._with_terms(s) for s in found] for _, found in cases]
-        vectors = self._embed(queries + [s.text for found in statements for s in found])
+        vectors = self._embed(queries + [s.matched_text for found in statements for s in found])
         query_vectors, offset, out = vectors[: len(queries)], len(queries), []
         for k, found in enumerate(statements):
             own = vectors[offset: offset + len(found)]
             offset += len(found)
             overlap = overlap_matrix([query_terms[k]], [s.terms or () for s in found])[0]
-            out.append(own @ query_vectors[k] + self.overlap_weight * overlap)
+            out.append(own @ query_vectors[k] + self.overlap_weight * overlap if found else np.zeros(0))
         return out
 
     def rubric(self, metric: RubricName, cases: Sequence[RubricCase]) -> list[RubricJudgment]:
         """A level from the share of supported statements, covered facts or relevant (yes or idk) statements."""
         if metric == "answer_relevancy":
             return self._relevancy_levels(cases)
-        fractions = self.support(cases) if metric == "faithfulness" else self.coverage(cases)
-        unit, verb = ("statement", "supported by the context") if metric == "faithfulness" else (
-            "reference fact", "covered by the output")
-        threshold = self.support_threshold if metric == "faithfulness" else self.recall_threshold
-        return [self._level(units, scores, matches, threshold, unit, verb) for units, scores, matches in fractions]
+        if metric == "faithfulness":
+            return [self._faithfulness_level(units) for units in self.support(cases)]
+        return [self._recall_level(units) for units in self.coverage(cases)]
 
-    # -- matching -----------------------------------------------------------------------------------------------
-    def support(self, cases: Sequence[RubricCase]) -> list[tuple[list[str], np.ndarray, list[str]]]:
-        """Per case: the output's distinct statements, each one's best match score and the matched context sentence."""
-        outputs = self._distinct(self.statements([c.output for c in cases]))
-        references = [self._reference_units(c.reference) for c in cases]
-        return self._best_matches(outputs, references)
+    # -- faithfulness ---------------------------------------------------------------------------------------------
+    def support(self, cases: Sequence[RubricCase]) -> list[list[dict[str, Any]]]:
+        """Per case, each claim of the output (refusals left out) with its verdict, best match, passage and reasons.
 
-    def coverage(self, cases: Sequence[RubricCase]) -> list[tuple[list[str], np.ndarray, list[str]]]:
-        """Per case: the reference facts, each one's best match score (over its statements) and the matched output.
+        verdict: "contradicted" (a check failed against the matched sentence), "unsupported" (a number or entity the
+        context lacks, or no match from ``support_threshold - idk_margin``), "idk" (a match below
+        ``support_threshold``) or "supported".
+        """
+        outputs = [[s for s in found if not checks.refusal(s.text)]
+                   for found in self._distinct(self.statements([c.output for c in cases]))]
+        contexts = [self._reference_units(c.reference) for c in cases]
+        out = []
+        for claims, units, (scores, best) in zip(outputs, contexts, self._match(outputs, contexts), strict=True):
+            pool = checks.Pool.of([u.text for u, _ in units], [u.facts or Facts() for u, _ in units])
+            rows = []
+            for claim, score, b in zip(claims, scores, best, strict=True):
+                matched, passage = units[b] if units else (Statement(""), -1)
+                where = f"passage {passage + 1}"
+                contradicted, unsupported = self._findings(claim, matched, float(score), pool, where)
+                failed = bool(contradicted or unsupported)
+                low = self.support_threshold - self.idk_margin
+                if contradicted:
+                    verdict = "contradicted"
+                elif unsupported or score < low:
+                    verdict = "unsupported"
+                    unsupported = unsupported or [f"no matching sentence in the context (best {score:.3f} < "
+                                                  f"{low:g})"]
+                elif score < self.support_threshold:
+                    verdict, unsupported = "idk", [f"cannot tell: best match {score:.3f} in [{low:g}, "
+                                                   f"{self.support_threshold:g})"]
+                else:
+                    verdict = "supported"
+                rows.append({"statement": claim.text, "verdict": verdict, "best_match": matched.text,
+                             "passage": passage + 1 if units else None, "score": round(float(score), 4),
+                             "reasons": contradicted + unsupported, "ok": verdict == "supported",
+                             "checks_failed": failed})
+            out.append(rows)
+        return out
 
-        A list's items are the facts, a text's statements are; a fact's score is the best match of any of its
-        statements against the output's statements.
+    def _findings(self, claim: Statement, matched: Statement, score: float, pool: checks.Pool,
+                  where: str, own: str = "the statement") -> tuple[list[str], list[str]]:
+        """(contradicted, unsupported) reasons of a claim against its matched sentence and the whole pool."""
+        mine, theirs = claim.facts or Facts(), matched.facts or Facts()
+        close = score >= self.check_threshold
+        contradicted, unsupported = checks.differences(mine, theirs if close else Facts(), pool, where)
+        if close:
+            contradicted += checks.contradictions(mine, theirs, where, own)
+        return contradicted, unsupported
+
+    def _faithfulness_level(self, rows: list[dict[str, Any]]) -> RubricJudgment:
+        if not rows:
+            return RubricJudgment(None, "undefined: the output makes no claim to check (empty, or only refusals)",
+                                  (), 0.0)
+        counts = {v: sum(r["verdict"] == v for r in rows) for v in ("supported", "contradicted", "unsupported", "idk")}
+        share = counts["supported"] / len(rows)
+        level = level_from_fraction(share, self.level_bands)
+        if counts["contradicted"]:
+            level = min(level, self.contradiction_cap)
+        named = "; ".join(f"{r['verdict']}: '{r['statement']}' ({', '.join(r['reasons'])})" for r in rows
+                          if r["verdict"] != "supported")
+        reason = (f"{counts['supported']} of {len(rows)} statements supported by the context ({counts['contradicted']}"
+                  f" contradicted, {counts['unsupported']} unsupported, {counts['idk']} cannot tell); share "
+                  f"{share:.2f} -> level {level}" + (f" (capped at {self.contradiction_cap}: a contradiction)"
+                                                     if counts["contradicted"] and level == self.contradiction_cap
+                                                     else "") + (f". {named}" if named else ""))
+        return RubricJudgment(level, reason, tuple(rows), 1 - counts["idk"] / len(rows))
+
+    # -- context recall -------------------------------------------------------------------------------------------
+    def coverage(self, cases: Sequence[RubricCase]) -> list[list[dict[str, Any]]]:
+        """Per case, each reference fact with its verdict, best match in the answer and reasons.
+
+        verdict: "covered" (a match from ``recall_threshold``, the fact's key content in the answer: its numbers,
+        entities and ``content_share`` of its content words; no check failed), "contradicted", "missing", "idk".
         """
         facts = [self._facts(c.reference) for c in cases]
-        outputs = self.statements([c.output for c in cases])
-        units = [[u for _, fact_units in found for u in fact_units] for found in facts]
+        answers = self.statements([c.output for c in cases])
         out = []
-        for found, (_, scores, matches) in zip(facts, self._best_matches(units, outputs), strict=True):
+        for found, answer in zip(facts, answers, strict=True):
+            pool = checks.Pool.of([s.text for s in answer], [s.facts or Facts() for s in answer])
+            units = [u for _, fact_units in found for u in fact_units]
+            ((scores, best),) = self._match([units], [[(s, 0) for s in answer]])
             bounds = np.cumsum([0, *(len(fact_units) for _, fact_units in found)])
-            best = [int(a + np.argmax(scores[a:b])) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
-            out.append(([text for text, _ in found], scores[best], [matches[i] for i in best]))
+            rows = []
+            for (text, fact_units), a, b in zip(found, bounds[:-1], bounds[1:], strict=True):
+                k = int(a + np.argmax(scores[a:b]))
+                score = float(scores[k])
+                matched = answer[best[k]] if answer else Statement("")
+                merged = _merge([u.facts or Facts() for u in fact_units])
+                contradicted, missing = self._findings(Statement(text, facts=merged), matched, score, pool,
+                                                       "the answer", "the fact")
+                absent = checks.missing_content(merged, pool, self.content_share)
+                if absent:
+                    missing.append(f"content words missing from the answer: {checks.describe(absent)}")
+                failed = bool(contradicted or missing)
+                low = self.recall_threshold - self.idk_margin
+                if contradicted:
+                    verdict = "contradicted"
+                elif missing or score < low:
+                    verdict = "missing"
+                    missing = missing or [f"no matching statement in the answer (best {score:.3f} < {low:g})"]
+                elif score < self.recall_threshold:
+                    verdict, missing = "idk", [f"cannot tell: best match {score:.3f} in [{low:g}, "
+                                               f"{self.recall_threshold:g})"]
+                else:
+                    verdict = "covered"
+                rows.append({"reference fact": text, "verdict": verdict, "best_match": matched.text,
+                             "score": round(score, 4), "reasons": contradicted + missing, "ok": verdict == "covered",
+                             "checks_failed": failed})
+            out.append(rows)
         return out
 
-    def _best_matches(self, left: list[list[Statement]], right: list[list[Statement]]
-                      ) -> list[tuple[list[str], np.ndarray, list[str]]]:
-        vectors = iter(self._embed([s.text for group in (*left, *right) for s in group]))
-        left_vectors = [np.array([next(vectors) for _ in group]) for group in left]
-        right_vectors = [np.array([next(vectors) for _ in group]) for group in right]
-        out = []
-        for units, targets, lv, rv in zip(left, right, left_vectors, right_vectors, strict=True):
-            if not units or not targets:
-                out.append(([u.text for u in units], np.zeros(len(units)), [""] * len(units)))
-                continue
-            scores = lv @ rv.T + self.overlap_weight * overlap_matrix([u.terms or () for u in units],
-                                                                      [t.terms or () for t in targets])
-            best = scores.argmax(axis=1)
-            out.append(([u.text for u in units], scores.max(axis=1), [targets[b].text for b in best]))
-        return out
+    def _recall_level(self, rows: list[dict[str, Any]]) -> RubricJudgment:
+        if not rows:
+            return RubricJudgment(None, "undefined: no reference fact to look for", (), 0.0)
+        covered = sum(r["ok"] for r in rows)
+        idk = sum(r["verdict"] == "idk" for r in rows)
+        share = covered / len(rows)
+        level = level_from_fraction(share, self.level_bands)
+        named = "; ".join(f"{r['verdict']}: '{r['reference fact']}' ({', '.join(r['reasons'])})" for r in rows
+                          if not r["ok"])
+        reason = (f"{covered} of {len(rows)} reference facts covered by the output ({idk} cannot tell); share "
+                  f"{share:.2f} -> level {level}" + (f". {named}" if named else ""))
+        return RubricJudgment(level, reason, tuple(rows), 1 - idk / len(rows))
 
+    # -- answer relevancy -------------------------------------------------------------------------------------
     def _relevancy_levels(self, cases: Sequence[RubricCase]) -> list[RubricJudgment]:
         statements = self._distinct(self.statements([c.output for c in cases]))
         verdicts = self.verdicts([(c.question or "", s) for c, s in zip(cases, statements, strict=True)], "task")
         out = []
         for found, judged in zip(statements, verdicts, strict=True):
             counts = {v: sum(j[0] == v for j in judged) for v in ("yes", "no", "idk")}
-            fraction = (counts["yes"] + counts["idk"]) / len(judged) if judged else 0.0
+            if not judged:
+                out.append(RubricJudgment(1, "the output has no statements: it answers nothing (level 1)", (), 1.0))
+                continue
+            refused = [j for j in judged if j[1].startswith(("refusal", "evasion"))]
+            fraction = (counts["yes"] + counts["idk"]) / len(judged)
             level = level_from_fraction(fraction, self.level_bands)
+            if refused and len(refused) == len(judged):
+                level = 1
+            elif refused:
+                level = min(level, 3)  # anchor 3: partly on topic, partly evasive
             details = tuple({"statement": s.text, "verdict": j[0], "reason": j[1]}
                             for s, j in zip(found, judged, strict=True))
             reason = (f"{counts['yes']} yes, {counts['idk']} idk, {counts['no']} no of {len(judged)} distinct "
-                      f"statements (relevant share {fraction:.2f} -> level {level})")
-            out.append(RubricJudgment(level, reason, details))
+                      f"statements (relevant share {fraction:.2f} -> level {level})"
+                      + (f"; {len(refused)} refusal or evasion" if refused else ""))
+            out.append(RubricJudgment(level, reason, details, 1 - counts["idk"] / len(judged)))
         return out
 
-    def _level(self, units: list[str], scores: np.ndarray, matches: list[str], threshold: float, unit: str,
-               verb: str) -> RubricJudgment:
-        ok = scores >= threshold
-        fraction = float(ok.mean()) if len(units) else 0.0
-        level = level_from_fraction(fraction, self.level_bands)
-        details = tuple({unit: u, "best_match": m, "score": round(float(s), 4), "ok": bool(o)}
-                        for u, m, s, o in zip(units, matches, scores, ok, strict=True))
-        reason = (f"{int(ok.sum())} of {len(units)} {unit}s {verb} (best match >= {threshold:g}); share "
-                  f"{fraction:.2f} -> level {level}")
-        return RubricJudgment(level, reason, details)
-
     # -- helpers ------------------------------------------------------------------------------------------------
-    def _reference_units(self, reference: str | tuple[str, ...] | None) -> list[Statement]:
-        """The statements of a context text or of every passage of a list."""
+    def _match(self, left: list[list[Statement]], right: list[Units]) -> list[tuple[np.ndarray, np.ndarray]]:
+        """Per group, each left statement's best match score over the right ones and the index of that match."""
+        vectors = iter(self._embed([s.matched_text for group in left for s in group]
+                                   + [s.matched_text for group in right for s, _ in group]))
+        left_vectors = [np.array([next(vectors) for _ in group]) for group in left]
+        right_vectors = [np.array([next(vectors) for _ in group]) for group in right]
+        out = []
+        for units, targets, lv, rv in zip(left, right, left_vectors, right_vectors, strict=True):
+            if not units or not targets:
+                out.append((np.zeros(len(units)), np.zeros(len(units), dtype=int)))
+                continue
+            scores = lv @ rv.T + self.overlap_weight * overlap_matrix([u.terms or () for u in units],
+                                                                      [t.terms or () for t, _ in targets])
+            out.append((scores.max(axis=1), scores.argmax(axis=1)))
+        return out
+
+    def _reference_units(self, reference: str | tuple[str, ...] | None) -> Units:
+        """The statements of a context text or of every passage of a list, with their passage index."""
         if reference is None:
             return []
         texts = [reference] if isinstance(reference, str) else list(reference)
-        return [s for found in self.statements(texts) for s in found]
+        return [(s, k) for k, found in enumerate(self.statements(texts)) for s in found]
 
     def _facts(self, reference: str | tuple[str, ...] | None) -> list[tuple[str, list[Statement]]]:
-        """(fact, its statements) of each non-blank list item (an item without statements stands for itself).
+        """(fact, its statements): a list's non-blank items; a text split at ';' and line breaks, then statements.
 
-        A text's facts are its statements.
+        The specification writes facts as "fact one; fact two; fact three". A piece without statements stands for
+        itself.
         """
         if reference is None:
             return []
         if isinstance(reference, str):
-            return [(s.text, [s]) for s in self.statements([reference])[0]]
+            pieces = [p.strip() for p in re.split(r"[;\n]", reference) if p.strip()]
+            out: list[tuple[str, list[Statement]]] = []
+            for piece, found in zip(pieces, self.statements(pieces), strict=True):
+                out += [(s.text, [s]) for s in found] if found else [(piece, [Statement(piece, ())])]
+            return out
         items = [r for r in reference if r.strip()]
         return [(item, found or [Statement(item, ())]) for item, found in
                 zip(items, self.statements(items), strict=True)]
@@ -292,7 +451,9 @@ class OfflineJudge(Judge):
         return out
 
     def _with_terms(self, statement: Statement) -> Statement:
-        return statement if statement.terms is not None else Statement(statement.text, self._terms([statement.text])[0])
+        if statement.terms is not None:
+            return statement
+        return statement._replace(terms=self._terms([statement.text])[0])
 
     def _terms(self, texts: Sequence[str]) -> list[tuple[str, ...]]:
         return [tuple(t or ()) for t in self._features(TERMS, texts)]
@@ -311,12 +472,29 @@ class OfflineJudge(Judge):
         return default_analysis().embed(list(strings), self.sentence_model)
 
 
+def _merge(found: Sequence[Facts]) -> Facts:
+    """The facts of several statements as one."""
+    return Facts(*(tuple(x for f in found for x in getattr(f, name)) for name in Facts._fields))
+
+
+@dataclass(frozen=True, kw_only=True)
+class OfflineJudge(HeuristicJudge):
+    """Deprecated name of ``HeuristicJudge`` (same parameters and behaviour)."""
+
+    def __post_init__(self) -> None:
+        warnings.warn("OfflineJudge is deprecated: use HeuristicJudge (same parameters)", DeprecationWarning,
+                      stacklevel=3)
+        super().__post_init__()
+
+
 def default_judge() -> Judge:
-    """The LLM judge if the environment configures one (base URL and model), else the offline judge."""
+    """The LLM judge if the environment configures one (base URL and model), else the heuristic judge."""
     from ir_rag_axioms.metrics.llm import LlmJudge, configured
 
-    return LlmJudge() if configured() else OFFLINE_JUDGE
+    return LlmJudge() if configured() else HEURISTIC_JUDGE
 
 
-OFFLINE_JUDGE = OfflineJudge()
-"""The offline judge with the calibrated thresholds."""
+HEURISTIC_JUDGE = HeuristicJudge()
+"""The heuristic judge with its default thresholds (README "Thresholds of the heuristic judge")."""
+OFFLINE_JUDGE = HEURISTIC_JUDGE
+"""Deprecated name of ``HEURISTIC_JUDGE``."""

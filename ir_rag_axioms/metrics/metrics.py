@@ -2,19 +2,23 @@
 
 Each metric is a frozen configuration with ``measure(...)`` for one observation and ``measure_many(...)`` for a batch
 (one batched judge call per step). ``judge=None`` uses ``default_judge()``: an LLM judge when the environment
-configures one, else the offline judge.
+configures one, else the heuristic (offline) judge.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import ClassVar, Literal
 
+from ir_rag_axioms.analysis.cache import MAX_TEXT_CHARS
 from ir_rag_axioms.metrics.judges import Judge, RelevancyMode, RubricCase, default_judge
 from ir_rag_axioms.metrics.prompts import RubricName
-from ir_rag_axioms.metrics.results import AnswerRelevancyResult, RubricResult, StatementVerdict
+from ir_rag_axioms.metrics.results import AnswerRelevancyResult, RubricJudgment, RubricResult, StatementVerdict
 
 MultiTurnStrategy = Literal["last_turn", "all_turns"]
 """Conversations: evaluate the last user -> assistant exchange, or all of them (micro-averaged)."""
@@ -22,6 +26,26 @@ Conversation = Sequence[tuple[str, str]]
 """(role, content) messages; roles ``user``/``human`` and ``assistant``/``ai``."""
 
 _USER, _ASSISTANT = frozenset({"user", "human"}), frozenset({"assistant", "ai"})
+
+
+class EvaluationMode(StrEnum):
+    """The seed's detail level: GRANULAR keeps every statement's verdict and reason (the default).
+
+    SUMMARY (our addition) keeps only the counts, score and explanation.
+    """
+
+    GRANULAR = "granular"
+    SUMMARY = "summary"
+
+
+def _too_long(texts: Sequence[str], what: str) -> list[bool]:
+    """Which texts are over the analysis limit (warned once, naming how many); they are not judged (NaN)."""
+    flags = [len(t) > MAX_TEXT_CHARS for t in texts]
+    if any(flags):
+        warnings.warn(f"{what}: {sum(flags)} output(s) longer than {MAX_TEXT_CHARS} characters are not judged "
+                      "(NaN, as the axioms abstain; set IR_RAG_AXIOMS_MAX_TEXT_CHARS to raise the limit)",
+                      stacklevel=3)
+    return flags
 
 
 def turns(conversation: Conversation) -> list[tuple[str, str]]:
@@ -45,16 +69,32 @@ def turns(conversation: Conversation) -> list[tuple[str, str]]:
 
 @dataclass(frozen=True, kw_only=True)
 class AnswerRelevancy:
-    """Share of an answer's statements relevant to the query: (yes + idk) / statements (idk 0 if penalised)."""
+    """Share of an answer's statements relevant to the query: (yes + idk) / statements (idk 0 if penalised).
+
+    An answer without statements (empty, blank, only punctuation) scores 0.0 and fails: it addresses nothing
+    (DeepEval scores 1.0 there, since no statement is irrelevant; we do not let an empty answer pass). An answer over
+    the text limit is not judged: NaN with a warning.
+    """
 
     relevancy_mode: RelevancyMode = "task"
     penalize_ambiguity: bool = False
     multi_turn_strategy: MultiTurnStrategy = "last_turn"
+    window_size: int = 3
+    """Multi-turn: how many previous user messages are judged with a turn's own (as DeepEval's ``window_size``;
+    0: the turn's own message only). They resolve "its" in "What are its main uses?"."""
+    mode: EvaluationMode | str = EvaluationMode.GRANULAR
+    """GRANULAR: per-statement verdicts, reasons and turns in the result (the seed's default); SUMMARY: counts only."""
     threshold: float = 0.5
     judge: Judge | None = None
     name: ClassVar[str] = "answer_relevancy"
 
     def __post_init__(self) -> None:
+        try:
+            object.__setattr__(self, "mode", EvaluationMode(self.mode))
+        except ValueError:
+            raise ValueError(f"mode must be 'granular' or 'summary', got {self.mode!r}") from None
+        if isinstance(self.window_size, bool) or not isinstance(self.window_size, int) or self.window_size < 0:
+            raise ValueError(f"window_size must be an integer >= 0, got {self.window_size!r}")
         if self.relevancy_mode not in ("task", "strict"):
             raise ValueError(f"relevancy_mode must be 'task' or 'strict', got {self.relevancy_mode!r}")
         if self.multi_turn_strategy not in ("last_turn", "all_turns"):
@@ -69,7 +109,8 @@ class AnswerRelevancy:
         if conversation is not None:
             exchanges = turns(conversation)
             first = len(exchanges) - 1 if self.multi_turn_strategy == "last_turn" else 0
-            return self._score(exchanges[first:], first=first)[0]
+            asked = [self._with_history(exchanges, k) for k in range(len(exchanges))]
+            return self._score(asked[first:], first=first)[0]
         if query is None or answer is None:
             raise TypeError("AnswerRelevancy.measure needs a query and an answer, or conversation=[(role, text), ...]")
         return self.measure_many([(query, answer)])[0]
@@ -78,10 +119,22 @@ class AnswerRelevancy:
         """Score many (query, answer) pairs with batched judge calls."""
         return self._score(list(cases), grouped=False)
 
+    def _with_history(self, exchanges: list[tuple[str, str]], k: int) -> tuple[str, str]:
+        """Turn k's query with the ``window_size`` user messages before it, one per line (oldest first)."""
+        history = [question for question, _ in exchanges[max(0, k - self.window_size): k]]
+        return "\n".join([*history, exchanges[k][0]]), exchanges[k][1]
+
     def _score(self, exchanges: list[tuple[str, str]], grouped: bool = True,
                first: int = 0) -> list[AnswerRelevancyResult]:
         """One result for all exchanges (``grouped``: turns micro-averaged, numbered from ``first``) or one each."""
         judge = self.judge or default_judge()
+        long = _too_long([answer for _, answer in exchanges], type(self).__name__)
+        if any(long) and grouped:
+            return [self._undefined(len(exchanges), judge.name)]
+        if any(long):
+            kept = [i for i, flag in enumerate(long) if not flag]
+            scored = iter(self._score([exchanges[i] for i in kept], grouped=False) if kept else [])
+            return [self._undefined(1, judge.name) if flag else next(scored) for flag in long]
         statements = judge.statements([answer for _, answer in exchanges])
         verdicts = judge.verdicts([(q, s) for (q, _), s in zip(exchanges, statements, strict=True)],
                                   self.relevancy_mode)
@@ -90,6 +143,10 @@ class AnswerRelevancy:
         if grouped:
             return [self._result([r for row in rows for r in row], len(exchanges), judge.name)]
         return [self._result([dataclasses.replace(r, turn_index=0) for r in row], 1, judge.name) for row in rows]
+
+    def _undefined(self, turns_count: int, judge: str) -> AnswerRelevancyResult:
+        return AnswerRelevancyResult(math.nan, False, self.threshold, f"Not judged: an answer is longer than "
+                                     f"{MAX_TEXT_CHARS} characters (NaN).", (), turns_count, judge)
 
     def _result(self, breakdown: list[StatementVerdict], turns_count: int, judge: str) -> AnswerRelevancyResult:
         yes = sum(r.verdict == "yes" for r in breakdown)
@@ -101,9 +158,13 @@ class AnswerRelevancy:
                            f"relevant ({yes} yes, {idk} idk{' counted as 0' if self.penalize_ambiguity and idk else ''}"
                            f", {len(breakdown) - yes - idk} no; {self.relevancy_mode} mode).")
         else:
-            explanation = "The score is 0 because the answer has no statements."
-        return AnswerRelevancyResult(score, score >= self.threshold, self.threshold, explanation, tuple(breakdown),
-                                     turns_count, judge)
+            explanation = ("The score is 0.00 because the answer has no statements: an empty answer addresses nothing "
+                           "(DeepEval scores 1 here, as no statement is irrelevant; this metric never lets an empty "
+                           "answer pass).")
+        counts = (yes, len(breakdown) - yes - idk, idk, len(breakdown))
+        kept = tuple(breakdown) if self.mode is EvaluationMode.GRANULAR else ()
+        return AnswerRelevancyResult(score, score >= self.threshold, self.threshold, explanation, kept,
+                                     turns_count, judge, counts)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -120,11 +181,35 @@ class RubricMetric:
         if isinstance(self.threshold, bool) or not isinstance(self.threshold, int) or not 1 <= self.threshold <= 5:
             raise ValueError(f"{type(self).__name__}: threshold must be an integer level 1-5, got {self.threshold!r}")
 
+    needs_reference: ClassVar[str] = ""
+    """What an observation is undefined without ("context", "reference facts"; "" for none)."""
+
     def measure_cases(self, cases: Sequence[RubricCase]) -> list[RubricResult]:
-        """Judge many observations (one batched judge call)."""
-        judge = self.judge or default_judge()
-        return [RubricResult(self.name, j.level, self.threshold, self.negate, j.reason, judge.name, j.details)
-                for j in judge.rubric(self.rubric, list(cases))]
+        """Judge many observations (one batched judge call).
+
+        Undefined ones (no context or reference, an output over the text limit) are not sent to the judge and come
+        back with level None (score NaN, passed None).
+        """
+        judge, cases = self.judge or default_judge(), list(cases)
+        long = _too_long([c.output for c in cases], type(self).__name__)
+        why = [f"undefined: the output is longer than {MAX_TEXT_CHARS} characters (not judged)" if flag else
+               f"undefined: no {self.needs_reference} to judge against" if self.needs_reference
+               and not _has_text(c.reference) else None for c, flag in zip(cases, long, strict=True)]
+        judged = iter(judge.rubric(self.rubric, [c for c, w in zip(cases, why, strict=True) if w is None])
+                      if any(w is None for w in why) else [])
+        out = []
+        for reason in why:
+            j = RubricJudgment(None, reason, ()) if reason else next(judged)
+            out.append(RubricResult(self.name, j.level, self.threshold, self.negate, j.reason, judge.name,
+                                    j.details, j.confidence))
+        return out
+
+
+def _has_text(reference: str | tuple[str, ...] | None) -> bool:
+    """Whether a context or reference has any non-blank text."""
+    if reference is None:
+        return False
+    return bool(reference.strip()) if isinstance(reference, str) else any(str(r).strip() for r in reference)
 
 
 def as_reference(value: str | Sequence[str]) -> str | tuple[str, ...]:
@@ -138,6 +223,7 @@ class Faithfulness(RubricMetric):
 
     name: ClassVar[str] = "faithfulness"
     rubric: ClassVar[RubricName] = "faithfulness"
+    needs_reference: ClassVar[str] = "context"
 
     def measure(self, answer: str, context: str | Sequence[str]) -> RubricResult:
         """Judge one answer against its context."""
@@ -150,10 +236,15 @@ class Faithfulness(RubricMetric):
 
 @dataclass(frozen=True, kw_only=True)
 class ContextRecall(RubricMetric):
-    """Are the given reference facts (a text, or a list of facts) used in the answer? 5 = all covered."""
+    """Are the given reference facts used in the answer? 5 = all covered.
+
+    The facts: a list's items, or a text split as the specification writes them ("fact one; fact two; fact
+    three": at ';' and line breaks, then into statements).
+    """
 
     name: ClassVar[str] = "context_recall"
     rubric: ClassVar[RubricName] = "context_recall"
+    needs_reference: ClassVar[str] = "reference facts"
 
     def measure(self, answer: str, reference: str | Sequence[str]) -> RubricResult:
         """Judge one answer against its reference facts."""

@@ -16,17 +16,29 @@ RUBRICS: tuple[RubricName, ...] = ("faithfulness", "answer_relevancy", "context_
 RAG_LENGTH_DEBIAS = (
     "## 重要：长度不是质量信号\n"
     "评分时聚焦内容实质，不要因输出更长就给更高分。\n"
-    "简洁正确的回答与冗长正确的回答应得相同分数。\n"
+    "简洁正确的回答与冗长正确的回答应得相同分数。"
+)
+"""The short length-debias paragraph, byte for byte as the specification quotes it (its three lines, nothing else)."""
+RAG_LENGTH_DEBIAS_EN = (
     "(Important: length is not a quality signal. Judge the substance; do not give a higher score because the "
     "output is longer. A concise correct answer and a verbose correct answer get the same score.)"
 )
-"""The short length-debias paragraph, quoted byte for byte from the specification, with an English rendering."""
+"""Our addition, not the specification's: an English rendering of ``RAG_LENGTH_DEBIAS``, on the line after it."""
 RAG_PRESENTATION_NEUTRALITY = (
     "## Presentation is neutral\n"
     "Formatting (bullet points, headings, bold text, citations markers), tone and style are not quality signals: "
     "score the same content the same way however it is presented."
 )
-"""The presentation-neutrality paragraph every rubric prompt carries."""
+"""Our text: the specification names RAG_PRESENTATION_NEUTRALITY but does not quote it."""
+SPEC_RUBRIC_ANCHORS: dict[str, str] = {
+    "faithfulness": "5 = 全部陈述都有 context 支持，无编造\n4 = 多数有支持，有 1-2 处不重要的编造\n3 = 一半有支持\n"
+                    "2 = 多数无支持\n1 = 完全编造或与 context 矛盾",
+    "answer_relevancy": "5 = 完整切题回答，无冗余无遗漏\n4 = 切题但有少量冗余或小遗漏\n"
+                        "3 = 部分切题，部分跑题或避而不答\n2 = 大部分跑题\n1 = 完全跑题或拒答",
+    "context_recall": "5 = 全部关键事实被覆盖\n4 = 大部分覆盖，缺 1-2 条次要事实\n3 = 一半覆盖\n"
+                      "2 = 仅覆盖少量\n1 = 完全未覆盖",
+}
+"""The 1-5 anchors as the specification writes them (verbatim); ``RUBRIC_ANCHORS`` is our English translation."""
 
 STATEMENT_EXTRACTION = (
     "You split a response into atomic statements. Each statement is one self-contained claim (resolve pronouns to "
@@ -44,7 +56,7 @@ VERDICTS_TEMPLATE = (
     "Give exactly one verdict per statement, in order. "
     'Answer with JSON only: {{"verdicts": [{{"verdict": "yes" | "no" | "idk", "reason": "..."}}, ...]}}.'
 )
-RUBRIC_ANCHORS: dict[RubricName, tuple[str, str]] = {
+RUBRIC_ANCHORS: dict[RubricName, tuple[str, str]] = {  # ours: the question, and SPEC_RUBRIC_ANCHORS in English
     "faithfulness": (
         "Is the output supported by the given reference context?",
         "5 = every statement is supported by the context, nothing fabricated\n"
@@ -93,7 +105,8 @@ def rubric_messages(metric: RubricName, output: str, question: str | None = None
                     reference: str | Sequence[str] | None = None) -> list[dict[str, str]]:
     """Chat messages asking for one 1-5 level of ``metric``, always with the debias and neutrality paragraphs."""
     goal, anchors = RUBRIC_ANCHORS[metric]
-    system = RUBRIC_TEMPLATE.format(question=goal, anchors=anchors, debias=RAG_LENGTH_DEBIAS,
+    system = RUBRIC_TEMPLATE.format(question=goal, anchors=anchors,
+                                    debias=f"{RAG_LENGTH_DEBIAS}\n{RAG_LENGTH_DEBIAS_EN}",
                                     neutrality=RAG_PRESENTATION_NEUTRALITY)
     parts = []
     if question is not None:

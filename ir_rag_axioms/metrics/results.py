@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -42,6 +43,8 @@ class AnswerRelevancyResult:
     statement_breakdown: tuple[StatementVerdict, ...]
     evaluated_turns_count: int
     judge: str
+    counts: tuple[int, int, int, int] | None = None
+    """(yes, no, idk, total) statements; kept when the breakdown is not (``mode="summary"``)."""
 
     @property
     def overall_score(self) -> float:
@@ -49,6 +52,8 @@ class AnswerRelevancyResult:
         return self.score
 
     def _count(self, verdict: Verdict) -> int:
+        if self.counts is not None:
+            return self.counts[VERDICTS.index(verdict)]
         return sum(s.verdict == verdict for s in self.statement_breakdown)
 
     @property
@@ -69,7 +74,7 @@ class AnswerRelevancyResult:
     @property
     def total_statements_count(self) -> int:
         """All statements of the evaluated turns."""
-        return len(self.statement_breakdown)
+        return self.counts[3] if self.counts is not None else len(self.statement_breakdown)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict with the seed's signal fields, plus passed, threshold and judge."""
@@ -96,44 +101,54 @@ class AnswerRelevancyResult:
 
 @dataclass(frozen=True)
 class RubricJudgment:
-    """A judge's 1-5 level for one observation, its reason and (offline judge) the per-unit details."""
+    """A judge's 1-5 level for one observation (None: undefined), its reason, per-unit details and confidence."""
 
-    level: int
+    level: int | None
     reason: str
     details: tuple[dict[str, Any], ...] = ()
+    confidence: float | None = None
+    """Share of units the judge could decide (heuristic judge; 1 - idk share), None when the judge does not say."""
 
 
 @dataclass(frozen=True)
 class RubricResult:
     """A 1-5 judged metric: the Boolean observation (level >= threshold, negated if asked) and its evidence.
 
-    ``score`` maps the level linearly to [0, 1] ((level - 1) / 4); the raw level, the reason and the threshold are the
-    evidence.
+    ``score`` maps the level linearly to [0, 1] ((level - 1) / 4, our convenience: the specification's observation
+    is the Boolean, and the 1-5 level is not a ratio); the raw level, the reason and the threshold are the evidence.
+    An undefined observation (no context, no claim, an over-long output) has level None, score NaN, passed None.
     """
 
     metric: str
-    level: int
+    level: int | None
     threshold: int
     negated: bool
     explanation: str
     judge: str
     breakdown: tuple[dict[str, Any], ...] = field(default=())
+    confidence: float | None = None
+    """Share of the units the judge could decide (None: the judge does not say)."""
 
     @property
     def score(self) -> float:
-        """The level mapped linearly to [0, 1]."""
-        return (self.level - 1) / 4
+        """The level mapped linearly to [0, 1]; NaN when undefined."""
+        return math.nan if self.level is None else (self.level - 1) / 4
 
     @property
-    def passed(self) -> bool:
-        """The Boolean observation: level >= threshold, inverted when negated."""
-        return (self.level >= self.threshold) != self.negated
+    def defined(self) -> bool:
+        """Whether the judge gave a level."""
+        return self.level is not None
+
+    @property
+    def passed(self) -> bool | None:
+        """The Boolean observation: level >= threshold, inverted when negated; None when undefined."""
+        return None if self.level is None else (self.level >= self.threshold) != self.negated
 
     @property
     def evidence(self) -> dict[str, Any]:
-        """The raw score, the reason and the threshold, kept beside the observation."""
+        """The raw score, the reason and the threshold, kept beside the observation (and the judge's confidence)."""
         return {"raw_score": self.level, "reason": self.explanation, "threshold": self.threshold,
-                "negated": self.negated}
+                "negated": self.negated, "confidence": self.confidence}
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict: metric, score, level, passed, evidence, breakdown and judge."""
@@ -144,5 +159,8 @@ class RubricResult:
     def pretty(self) -> str:
         """A readable summary: level, score, pass/fail and the reason."""
         negation = ", negated" if self.negated else ""
+        if self.level is None:
+            return f"{self.metric}: undefined (threshold {self.threshold}{negation}; judge {self.judge})\n  " \
+                   f"{self.explanation}"
         return (f"{self.metric}: level {self.level}/5 (score {self.score:.2f}; {'PASS' if self.passed else 'FAIL'}, "
                 f"threshold {self.threshold}{negation}; judge {self.judge})\n  {self.explanation}")

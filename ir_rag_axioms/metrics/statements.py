@@ -1,14 +1,16 @@
 """Statements read off the shared spaCy parse: sentences, bullet items, and the clauses of long sentences.
 
-A statement is kept with its terms (lemmas without stopwords, punctuation and citation markers), so the offline judge
-needs no second parse. The feature is declared with ``Feature`` and computed by the one planner.
+A statement is kept with its terms (lemmas without stopwords, punctuation and citation markers), its text with a
+leading subject pronoun resolved to the subject of the statement before ("It has 16GB RAM" -> "The laptop has 16GB
+RAM"), and the facts the heuristic judge checks (``Facts``: entities, numbers, negations, lemmas, comparisons), so the
+judge needs no second parse. The feature is declared with ``Feature`` and computed by the one planner.
 """
 
 from __future__ import annotations
 
 import re
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from ir_rag_axioms.analysis.features import Feature
 from ir_rag_axioms.analysis.text import sentences, term_tokens
@@ -18,6 +20,62 @@ _BULLET = re.compile(r"^\s*(?:[-*•#>]+|\d+[.)])\s*")
 _SPACE = re.compile(r"\s+")
 _LEADING_LINK = re.compile(r"^(?:and|but|while|whereas|so|yet)\s+", re.IGNORECASE)
 _CLAUSE_LINKS = frozenset({"and", "but", "while", "whereas", "so", "yet"})
+_PRONOUNS = frozenset({"it", "they", "he", "she", "this", "these", "its"})
+_NUMERIC_LABELS = frozenset({"CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", "MONEY", "DATE", "TIME"})
+_CONTENT_POS = frozenset({"NOUN", "PROPN", "VERB", "AUX", "ADJ", "ADV", "NUM", "ADP"})
+_WORD_NUMBERS = {w: i for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen twenty".split())} | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
+                                                      "seventy": 70, "eighty": 80, "ninety": 90, "dozen": 12}
+_MULTIPLIERS = {"hundred": 1e2, "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+_MONTHS = {m: i for i, m in enumerate("january february march april may june july august september october "
+                                      "november december".split(), start=1)}
+_HEDGES = frozenset({"about", "around", "approximately", "roughly", "nearly", "almost", "some", "over", "under",
+                     "than", "circa", "~", "up", "estimated", "an", "approx", "upwards", "least", "most"})
+_LEMMA_FIXES = {"farth": "far", "farther": "far", "farthest": "far", "further": "far", "furthest": "far",
+                "better": "good", "best": "good", "worse": "bad", "worst": "bad"}
+_NEGATION_EXTRA = frozenset({"none", "nothing", "nobody", "neither", "nor", "never", "no", "not", "without",
+                             "cannot", "n't"})
+
+
+def negation_cues() -> frozenset[str]:
+    """Single-word negation cues: negspaCy's English preceding negations and none/nothing/nobody/neither/nor.
+
+    'versus', 'declined', 'denied' and 'doubt' are left out: they do not negate a fact.
+    """
+    try:
+        from negspacy.termsets import termset
+
+        words = {w for w in termset("en").get_patterns()["preceding_negations"] if " " not in w}
+    except ImportError:  # pragma: no cover - negspaCy is a dependency
+        words = set()
+    return frozenset(words - {"versus", "declined", "denied", "denies", "denying", "doubt"}) | _NEGATION_EXTRA
+
+
+_CUES = negation_cues()
+
+
+class Facts(NamedTuple):
+    """What the heuristic judge checks in one statement (all lowercased lemmas or texts)."""
+
+    entities: tuple[tuple[str, str], ...] = ()
+    """(text, label) of named entities (not numbers or dates) and of proper nouns outside them (label PROPN)."""
+    numbers: tuple[tuple[float, float, str, bool], ...] = ()
+    """(low, high, unit, hedged) of each number, range, year or month (unit "month"); low == high for one value."""
+    negated: tuple[str, ...] = ()
+    """Lemmas a negation cue applies to (the verb, or a copula's complement, or the noun after "no"/"without")."""
+    lemmas: tuple[tuple[str, str], ...] = ()
+    """(lemma, part of speech) of the content words."""
+    comparisons: tuple[tuple[str, int, str, str, str], ...] = ()
+    """(adjective lemma, +1 more / -1 less, "cmp" or "sup", subject lemma, than-object lemma)."""
+
+    @classmethod
+    def of(cls, value: Any) -> Facts:
+        """Facts from a stored value (nested lists become tuples)."""
+        if value is None:
+            return cls()
+        fields = (tuple(tuple(x) if isinstance(x, list) else x for x in field) for field in value)
+        return cls(*fields)  # type: ignore[arg-type]
 
 
 def clean(text: str) -> str:
@@ -59,9 +117,159 @@ def _in_citation(token: Any) -> bool:
     return doc[i].text == "[" and i != token.i
 
 
-def statements(doc: Any, max_words: int) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """(text, terms) of every statement: non-empty pieces with at least two words."""
+def _value(token: Any) -> float | None:
+    """The number a token spells ("1,889", "1.5", "twenty", "3rd"), None if it is none."""
+    text = token.lower_.replace(",", "")
+    text = re.sub(r"(?<=\d)(?:st|nd|rd|th|s)$", "", text)
+    if text in _WORD_NUMBERS:
+        return float(_WORD_NUMBERS[text])
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def _unit(tokens: list[Any]) -> str:
+    """The unit of a number: the next noun or symbol ("mg", "%", "metres"), else its head noun; "" if none."""
+    last = tokens[-1]
+    doc = last.doc
+    after = doc[last.i + 1] if last.i + 1 < len(doc) else None
+    if after is not None and (after.pos_ in ("NOUN", "PROPN", "SYM") or after.text == "%"):
+        return "%" if after.lower_ in ("%", "percent", "per") else after.lemma_.lower()
+    if tokens[0].i > 0 and doc[tokens[0].i - 1].text in ("$", "€", "£"):
+        return doc[tokens[0].i - 1].text
+    head = last.head
+    return head.lemma_.lower() if head.pos_ == "NOUN" and head.i != last.i else ""
+
+
+def _numbers(span: Any) -> list[tuple[float, float, str, bool]]:
+    """Numbers, ranges ("20-45", "between 20 and 45", "20 to 45"), years and months of a span."""
+    out: list[tuple[float, float, str, bool]] = []
+    tokens = [t for t in span if not _in_citation(t)]
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        if token.lower_ in _MONTHS and token.ent_type_ == "DATE":
+            out.append((float(_MONTHS[token.lower_]),) * 2 + ("month", False))
+            i += 1
+            continue
+        value = _value(token) if (token.like_num or token.pos_ == "NUM") else None
+        if value is None:
+            if "-" in token.text and re.fullmatch(r"\d[\d.,]*[-–]\d[\d.,]*", token.text):
+                low, high = (float(x.replace(",", "")) for x in re.split(r"[-–]", token.text))
+                out.append((low, high, _unit([token]), False))
+            i += 1
+            continue
+        group = [token]
+        while i + 1 < len(tokens) and tokens[i + 1].lower_ in _MULTIPLIERS:
+            i += 1
+            value *= _MULTIPLIERS[tokens[i].lower_]
+            group.append(tokens[i])
+        hedged = any(t.lower_ in _HEDGES for t in span.doc[max(group[0].i - 2, 0): group[0].i])
+        low = high = value
+        if i + 2 < len(tokens) and tokens[i + 1].lower_ in ("-", "–", "to", "and", "until", "till",
+                                                                     "through") and tokens[i + 2].like_num:
+            other = _value(tokens[i + 2])
+            if other is not None and (tokens[i + 1].lower_ != "and" or span.doc[max(group[0].i - 1, 0)].lower_
+                                      == "between"):
+                low, high = min(value, other), max(value, other)
+                i += 2
+                group.append(tokens[i])
+        out.append((low, high, _unit(group), hedged))
+        i += 1
+    return out
+
+
+def _negated(span: Any) -> list[str]:
+    """The lemmas negation cues apply to: the verb, a copula's complements, the noun after no/without/none."""
+    out: list[str] = []
+    for token in span:
+        if not (token.dep_ == "neg" or token.lower_ in _CUES):
+            continue
+        head = token.head
+        if token.lower_ in ("no", "without", "none", "nothing", "nobody") and token.dep_ != "neg":
+            target = [c for c in token.children if c.dep_ == "pobj"] or ([head] if head.i != token.i else [])
+            out += [t.lemma_.lower() for t in target]
+            continue
+        if head.lemma_ == "be" or head.pos_ == "AUX":
+            complements = [c for c in head.children if c.dep_ in ("acomp", "attr", "oprd")]
+            complements += [g for c in head.children if c.dep_ == "prep" for g in c.children if g.dep_ == "pobj"]
+            out += [c.lemma_.lower() for c in complements] or [head.lemma_.lower()]
+        elif head.i != token.i:
+            out.append(head.lemma_.lower())
+    return out
+
+
+def _subject(token: Any) -> Any:
+    """The subject of the clause a token is in (walking up to the verb), None if there is none."""
+    for _ in range(6):
+        subjects = [c for c in token.children if c.dep_ in ("nsubj", "nsubjpass")]
+        if subjects:
+            return subjects[0]
+        if token.head.i == token.i:
+            return None
+        token = token.head
+    return None
+
+
+def _comparisons(span: Any) -> list[tuple[str, int, str, str, str]]:
+    """(adjective, sign, cmp/sup, subject, than-object) of comparatives and superlatives."""
     out = []
+    for token in span:
+        if token.lower_ in ("more", "less", "most", "least") and token.head.pos_ in ("ADJ", "ADV") \
+                and token.head.i != token.i:
+            adjective, sign = token.head, -1 if token.lower_ in ("less", "least") else 1
+            kind = "sup" if token.lower_ in ("most", "least") else "cmp"
+        elif token.tag_ in ("JJR", "RBR", "JJS", "RBS") and token.lower_ not in ("more", "less", "most", "least"):
+            adjective, sign, kind = token, 1, "sup" if token.tag_ in ("JJS", "RBS") else "cmp"
+        else:
+            continue
+        subject = _subject(adjective)
+        than = [g for c in (*adjective.children, *token.children) if c.lower_ == "than" for g in c.children
+                if g.dep_ == "pobj"]
+        out.append((_lemma(adjective), sign, kind, subject.lemma_.lower() if subject is not None else "",
+                    than[0].lemma_.lower() if than else ""))
+    return out
+
+
+def _entities(span: Any) -> list[tuple[str, str]]:
+    """Named entities (not numeric) and proper nouns outside entities."""
+    out = [(e.text.lower(), e.label_) for e in span.ents if e.label_ not in _NUMERIC_LABELS]
+    covered = {t.i for e in span.ents for t in e}
+    out += [(t.text.lower(), "PROPN") for t in span if t.pos_ == "PROPN" and t.i not in covered
+            and t.text[:1].isupper() and not t.is_sent_start and t.lower_ not in _MONTHS and not _in_citation(t)
+            and t.is_alpha]
+    return out
+
+
+def _lemma(token: Any) -> str:
+    """A token's lowercased lemma, with the irregular comparatives spaCy misses ("farthest" -> "far")."""
+    lemma = token.lemma_.lower()
+    return _LEMMA_FIXES.get(lemma, _LEMMA_FIXES.get(token.lower_, lemma))
+
+
+def facts(span: Any) -> Facts:
+    """The checked facts of one statement span."""
+    lemmas = tuple(dict.fromkeys((_lemma(t), t.pos_) for t in span if t.pos_ in _CONTENT_POS
+                                 and not _in_citation(t)))
+    return Facts(tuple(_entities(span)), tuple(_numbers(span)), tuple(dict.fromkeys(_negated(span))), lemmas,
+                 tuple(_comparisons(span)))
+
+
+def _resolve(clause: Any, text: str, antecedent: Any) -> tuple[str, tuple[str, ...]]:
+    """The text with a leading subject pronoun replaced by the antecedent subject, and the antecedent's terms."""
+    subject = _subject(clause.root)
+    if antecedent is None or subject is None or subject.lower_ not in _PRONOUNS or subject.i - clause.start > 2:
+        return text, ()
+    replacement = antecedent.text + ("'s" if subject.lower_ == "its" else "")
+    resolved = re.sub(rf"\b{re.escape(subject.text)}\b", replacement, text, count=1)
+    return resolved, tuple(t.lemma_.lower() for t in term_tokens(antecedent) if not t.is_space)
+
+
+def statements(doc: Any, max_words: int) -> tuple[tuple[str, tuple[str, ...], str, Facts], ...]:
+    """(text, terms, resolved text, facts) of every statement: non-empty pieces with at least two words."""
+    out = []
+    antecedent = None
     for sentence in sentences(doc):
         for piece in _pieces(sentence):
             for clause in _clauses(piece, max_words):
@@ -70,11 +278,15 @@ def statements(doc: Any, max_words: int) -> tuple[tuple[str, tuple[str, ...]], .
                     continue
                 terms = tuple(t.lemma_.lower() for t in term_tokens(clause)
                               if not t.is_space and not _in_citation(t) and t.text not in "[]*#-•")
-                out.append((text, terms))
+                resolved, extra = _resolve(clause, text, antecedent)
+                out.append((text, tuple(dict.fromkeys(extra + terms)) if extra else terms, resolved, facts(clause)))
+                subject = _subject(clause.root)
+                if subject is not None and subject.lower_ not in _PRONOUNS and subject.pos_ in ("NOUN", "PROPN"):
+                    antecedent = clause.doc[subject.left_edge.i: subject.right_edge.i + 1]
     return tuple(out)
 
 
 @cache
 def statement_feature(max_words: int = 25) -> Feature:
     """The statements feature (sentences, bullet items, clauses of sentences over ``max_words`` words)."""
-    return Feature("rag_statements", ("lemmas", "parse"), statements, (max_words,))
+    return Feature("rag_claims", ("lemmas", "parse", "ents"), statements, (max_words,))

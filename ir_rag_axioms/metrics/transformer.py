@@ -31,10 +31,12 @@ def default_metrics() -> tuple[Metric, ...]:
 
 
 class MetricScorer(pt.Transformer):
-    """Add ``<metric>_score`` and ``<metric>_pass`` (rubric metrics also ``<metric>_level``) to each answer row.
+    """Add ``<metric>_score``, ``<metric>_pass`` and the evidence to each answer row.
 
-    Faithfulness reads the ``context`` column (a list of passages), ContextRecall the ``reference`` column if present,
-    else the context; without one their columns are NaN / NA. Rows and their order are kept.
+    Evidence columns: ``<metric>_reason`` (the judge's explanation) and ``<metric>_threshold``; rubric metrics also
+    ``<metric>_level`` (the raw 1-5 score) and ``<metric>_confidence``. Faithfulness reads each row's own ``context``
+    (a list of passages; else the query's), ContextRecall the ``reference`` column if present, else the context;
+    without one their columns are NaN / NA. Rows and their order are kept.
     """
 
     schematic: dict[str, Any] = {"label": "MetricScorer", "help_url": None}
@@ -64,32 +66,37 @@ class MetricScorer(pt.Transformer):
         texts = [str(t) if isinstance(t, str) else "" for t in inp[text_column]]
         references = list(inp["reference"]) if "reference" in inp.columns else [None] * len(inp)
         for metric in self.metrics:
-            out = out.assign(**self._columns(metric, requests, texts, references))
+            out = out.assign(**self._columns(metric, requests, texts, references, contexts))
         return out
 
     def measures(self) -> list[Any]:
         """ir_measures measures of this scorer's columns (``metric_measures``), for ``pt.Experiment``."""
         return metric_measures(self.metrics)
 
-    def _columns(self, metric: Metric, requests: list[Any], texts: list[str], references: list[Any]
-                 ) -> dict[str, Any]:
+    def _columns(self, metric: Metric, requests: list[Any], texts: list[str], references: list[Any],
+                 contexts: list[Any]) -> dict[str, Any]:
         """The new columns of one metric."""
         if isinstance(metric, (AnswerRelevancy, RubricAnswerRelevancy)):
             rows = list(range(len(texts)))
             results: list[Any] = metric.measure_many([(requests[i].text, texts[i]) for i in rows])
         else:
             sources = [references[i] if isinstance(metric, ContextRecall) and _given(references[i])
-                       else requests[i].context for i in range(len(texts))]
+                       else contexts[i] for i in range(len(texts))]
             rows = [i for i, source in enumerate(sources) if source]
             results = metric.measure_cases([RubricCase(texts[i], reference=as_reference(sources[i])) for i in rows])
         score, passed = np.full(len(texts), np.nan), pd.array([pd.NA] * len(texts), dtype="boolean")
-        level = np.full(len(texts), np.nan)
+        level, confidence = np.full(len(texts), np.nan), np.full(len(texts), np.nan)
+        reason: list[str | None] = [None] * len(texts)
         for i, result in zip(rows, results, strict=True):
-            score[i], passed[i] = result.score, result.passed
-            level[i] = getattr(result, "level", np.nan)
-        columns = {f"{metric.name}_score": score, f"{metric.name}_pass": passed}
+            score[i], reason[i] = result.score, result.explanation
+            passed[i] = pd.NA if result.passed is None else result.passed
+            level[i] = np.nan if getattr(result, "level", None) is None else result.level
+            confidence[i] = np.nan if getattr(result, "confidence", None) is None else result.confidence
+        columns = {f"{metric.name}_score": score, f"{metric.name}_pass": passed, f"{metric.name}_reason": reason,
+                   f"{metric.name}_threshold": np.full(len(texts), float(metric.threshold))}
         if isinstance(metric, RubricMetric):
             columns[f"{metric.name}_level"] = level
+            columns[f"{metric.name}_confidence"] = confidence
         return columns
 
 

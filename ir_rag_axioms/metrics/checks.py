@@ -1,0 +1,317 @@
+"""The heuristic judge's checks of one statement against one sentence and the whole text it is judged against.
+
+A statement can be contradicted (a number, date or quantity given differently, another named entity where the
+matched sentence has one, a negation the sentence does not have or the reverse, an antonym, a comparison or
+superlative flipped) or unsupported (a number or named entity the text does not have anywhere). Each finding is a
+short reason naming both sides ("number 1925 vs 1889"). Antonyms come from WordNet (the loader REG and STMC use)
+plus a few pairs WordNet lacks. The checks see words, not meaning: a contradiction in other words is not found.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ir_rag_axioms.metrics.statements import Facts
+
+_EXTRA_ANTONYMS = (("before", "after"), ("above", "below"), ("more", "less"), ("most", "least"),
+                   ("increase", "decrease"), ("rise", "fall"), ("gain", "lose"), ("inside", "outside"),
+                   ("first", "last"), ("always", "never"), ("east", "west"), ("north", "south"),
+                   ("maximum", "minimum"),
+                   ("close", "far"), ("near", "far"), ("import", "export"), ("higher", "lower"), ("success", "failure"),
+                   ("benefit", "harm"), ("safe", "dangerous"), ("increase", "reduce"), ("raise", "lower"))
+_WORDNET_POS = {"ADJ": ("a", "s"), "ADV": ("r",), "VERB": ("v",), "NOUN": ("n",)}
+_PLACES = frozenset({"GPE", "LOC", "FAC"})
+_MONTH_NAMES = frozenset("january february march april may june july august september october november "
+                         "december".split())
+_STOP = frozenset("the a an of and in on at to for by with from 's".split())
+
+
+@lru_cache(maxsize=100_000)
+def antonyms(lemma: str) -> frozenset[str]:
+    """WordNet antonyms of a lemma's first three senses per part of speech, plus a few pairs WordNet lacks.
+
+    Adjective satellites ("tiny") count through their head adjective ("small" -> "large"); without WordNet data only
+    the extra pairs are used.
+    """
+    found = {b for a, b in _EXTRA_ANTONYMS if a == lemma} | {a for a, b in _EXTRA_ANTONYMS if b == lemma}
+    try:
+        from ir_rag_axioms.analysis.similarity import load_wordnet
+
+        wordnet = load_wordnet()
+    except Exception:  # noqa: BLE001 - WordNet missing: the extra pairs only (the README says so)
+        return frozenset(found)
+    for pos in ("a", "r", "v", "n"):
+        for synset in wordnet.synsets(lemma, pos=pos)[:3]:
+            heads = [synset, *synset.similar_tos()] if synset.pos() == "s" else [synset]
+            for head in heads:
+                for name in head.lemmas():
+                    found |= {a.name().replace("_", " ") for a in name.antonyms()}
+    found.discard(lemma)
+    return frozenset(found)
+
+
+@lru_cache(maxsize=100_000)
+def synonyms(lemma: str) -> frozenset[str]:
+    """The other lemmas of a lemma's first three WordNet senses per part of speech ("fall" -> "drop")."""
+    try:
+        from ir_rag_axioms.analysis.similarity import load_wordnet
+
+        wordnet = load_wordnet()
+    except Exception:  # noqa: BLE001 - WordNet missing: no synonyms
+        return frozenset()
+    found = {name.name().lower() for pos in ("n", "v", "a", "r") for synset in wordnet.synsets(lemma, pos=pos)[:3]
+             for name in synset.lemmas() if "_" not in name.name()}
+    found.discard(lemma)
+    return frozenset(found)
+
+
+def words(text: str) -> frozenset[str]:
+    """Lowercased alphanumeric words of a text ("%" counts as "percent")."""
+    found = set(re.findall(r"[a-z0-9]+", text.lower()))
+    return frozenset(found | {"percent"} if "%" in text else found)
+
+
+def _entity_words(entity: str) -> set[str]:
+    return set(re.findall(r"[a-z0-9]+", entity)) - _STOP
+
+
+def _group(label: str) -> str:
+    return "place" if label in _PLACES else label
+
+
+def _number(n: tuple[float, float, str, bool]) -> str:
+    low, high, unit, _ = n
+    def spell(v: float) -> str:
+        return f"{v:g}" if abs(v) < 1e6 else f"{v:.6g}"
+
+    value = spell(low) if low == high else f"{spell(low)}-{spell(high)}"
+    return f"{value} {unit}".strip() if unit not in ("month", "") else value if unit == "" else f"month {value}"
+
+
+def _matches(n: tuple[float, float, str, bool], m: tuple[float, float, str, bool]) -> bool:
+    """Whether number n agrees with m: n's value inside m's range (units are not compared).
+
+    "2.7 km" is "2.7 kilometres"; units only decide which numbers can contradict each other. Months only match
+    months; 15 % either way when one of them is hedged ("about 30"; not for years).
+    """
+    if (n[2] == "month") != (m[2] == "month"):
+        return False
+    tolerance = 0.15 if (n[3] or m[3]) and not 1000 <= n[0] <= 2100 else 1e-9
+    if n[0] < n[1] and m[0] < m[1]:  # two ranges agree when their ends do
+        return all(abs(a - b) <= tolerance * abs(b) + 1e-9 for a, b in ((n[0], m[0]), (n[1], m[1])))
+    low, high = m[0] - tolerance * abs(m[0]), m[1] + tolerance * abs(m[1])
+    return low - 1e-9 <= n[0] and n[1] <= high + 1e-9
+
+
+def _present(n: tuple[float, float, str, bool], pool: Sequence[tuple[float, float, str, bool]]) -> bool:
+    """Whether a number agrees with one of the pool's, or a range's two ends are there.
+
+    The ends count as single numbers or ends of a range: "from 1837 until 1901" and "1837 ... 1901" agree, a range
+    1837-1910 does not contain "1837-1901".
+    """
+    if any(_matches(n, m) for m in pool):
+        return True
+    ends = [(e, e, m[2], m[3]) for m in pool for e in dict.fromkeys(m[:2])]
+    return n[0] < n[1] and all(any(_matches((end, end, n[2], n[3]), m) for m in ends) for end in n[:2])
+
+
+def _comparable(n: tuple[float, float, str, bool], m: tuple[float, float, str, bool]) -> bool:
+    """Whether m is the kind of number n could contradict: same unit, or both years, or both without a unit."""
+    if (n[2] == "month") != (m[2] == "month"):
+        return False
+    if n[2] and m[2]:
+        return n[2] == m[2]
+    return _year(n) == _year(m) and not (n[2] or m[2]) or (_year(n) and _year(m))
+
+
+def _year(x: tuple[float, float, str, bool]) -> bool:
+    return 1000 <= x[0] <= 2100 and x[0] == int(x[0]) and x[0] == x[1]
+
+
+@dataclass(frozen=True)
+class Pool:
+    """Everything a text (the context, or the answer) says, for "is it anywhere" checks."""
+
+    words: frozenset[str]
+    numbers: tuple[tuple[float, float, str, bool], ...]
+
+    @classmethod
+    def of(cls, texts: Iterable[str], facts: Iterable[Facts]) -> Pool:
+        """The pool of some statements' texts and facts."""
+        facts = list(facts)
+        lemmas = {lemma for f in facts for lemma, _ in f.lemmas}
+        return cls(frozenset().union(lemmas, *(words(t) for t in texts)), tuple(n for f in facts for n in f.numbers))
+
+
+def _lemma_set(facts: Facts) -> set[str]:
+    return {lemma for lemma, _ in facts.lemmas}
+
+
+def contradictions(statement: Facts, sentence: Facts, where: str, own: str = "the statement") -> list[str]:
+    """How the sentence contradicts the statement: negation, antonyms, flipped comparisons (reasons, may be empty).
+
+    ``own`` names the statement in the reasons ("the statement", "the fact").
+    """
+    out: list[str] = []
+    mine, theirs = _lemma_set(statement), _lemma_set(sentence)
+    for lemma in statement.negated:
+        if lemma in theirs and lemma not in sentence.negated:
+            out.append(f"negation: {own} negates '{lemma}', {where} affirms it")
+    for lemma in sentence.negated:
+        if lemma in mine and lemma not in statement.negated:
+            out.append(f"negation: {where} negates '{lemma}', {own} affirms it")
+    consistent: set[tuple[str, str]] = set()
+    for adjective, sign, kind, subject, other in statement.comparisons:
+        for adjective2, sign2, kind2, subject2, other2 in sentence.comparisons:
+            if kind != kind2:
+                continue
+            if adjective2 == adjective:
+                flip = 1
+            elif adjective2 in antonyms(adjective):
+                flip = -1
+            else:
+                continue
+            same = (subject, other) == (subject2, other2) or (kind == "sup" and (not subject or not subject2
+                                                                                 or subject == subject2))
+            swapped = kind == "cmp" and (subject, other) == (other2, subject2) and subject != other
+            if not (same or swapped):
+                continue
+            agrees = (sign == sign2 * flip) if same else (sign == -sign2 * flip)
+            if agrees:
+                consistent.add((adjective, adjective2))
+            else:
+                degree = ("more" if sign > 0 else "less") if kind == "cmp" else ("most" if sign > 0 else "least")
+                than = f" than {other}" if other else ""
+                out.append(f"{'comparison' if kind == 'cmp' else 'superlative'} flipped: {own} says '{subject} "
+                           f"{degree} {adjective}{than}', {where} the opposite")
+    flipped = {a for a, _ in consistent} | {b for _, b in consistent}
+    for lemma, pos in statement.lemmas:
+        if pos not in _WORDNET_POS or lemma in theirs or lemma in flipped:
+            continue
+        for other in sorted(o for o in theirs - mine if o in antonyms(lemma) or lemma in antonyms(o)):
+            if (lemma in statement.negated) == (other in sentence.negated) and other not in flipped:
+                out.append(f"antonym '{lemma}' vs '{other}' in {where}")
+    return list(dict.fromkeys(out))
+
+
+def differences(statement: Facts, sentence: Facts, pool: Pool, where: str) -> tuple[list[str], list[str]]:
+    """(contradicted, unsupported) reasons from the statement's numbers and named entities.
+
+    A number or entity the pool has anywhere is fine; one it lacks contradicts when the matched sentence has a
+    comparable one (same unit / year / entity type) the statement does not, else it is unsupported.
+    """
+    contradicted: list[str] = []
+    unsupported: list[str] = []
+    for n in statement.numbers:
+        if _present(n, pool.numbers):
+            continue
+        rivals = [m for m in sentence.numbers if _comparable(n, m) and not any(_matches(m, k) for k in
+                                                                              statement.numbers)]
+        if rivals:
+            contradicted.append(f"number {_number(n)} vs {', '.join(_number(m) for m in rivals)} in {where}")
+        else:
+            unsupported.append(f"number {_number(n)} is not in the {pool_name(where)}")
+    statement_words = set().union(*(_entity_words(e) for e, _ in statement.entities)) if statement.entities else set()
+    for entity, label in statement.entities:
+        needed = _entity_words(entity)
+        if not needed or needed <= pool.words:
+            continue
+        others = [e for e, lab in sentence.entities if (_group(lab) == _group(label) or "PROPN" in (lab, label))
+                  and not _entity_words(e) <= statement_words and _entity_words(e)]
+        others.sort(key=lambda e: -len(_entity_words(e) & needed))
+        if others:
+            contradicted.append(f"entity '{entity}' vs '{others[0]}' in {where}")
+        else:
+            unsupported.append(f"entity '{entity}' is not in the {pool_name(where)}")
+    unsupported += _swapped_nouns(statement, sentence, pool, where)
+    named = {w for e, _ in statement.entities for w in _entity_words(e)}
+    for lemma, pos in statement.lemmas:
+        if pos == "PROPN" and lemma.isalpha() and lemma not in pool.words and lemma not in named \
+                and lemma not in _MONTH_NAMES:
+            unsupported.append(f"name '{lemma}' is not in the {pool_name(where)}")
+    return contradicted, unsupported
+
+
+def _content(facts: Facts) -> list[tuple[str, str]]:
+    return [(lemma, pos) for lemma, pos in facts.lemmas if pos in ("NOUN", "PROPN", "ADJ", "VERB")
+            and lemma not in ("be", "have", "do") and len(lemma) > 1]
+
+
+def _swapped_nouns(statement: Facts, sentence: Facts, pool: Pool, where: str) -> list[str]:
+    """A noun the pool lacks (nor a WordNet synonym) where the sentence has another: "liver" for "pancreas".
+
+    Only in a statement otherwise like the sentence (60 % of its content words there).
+    """
+    content = _content(statement)
+    theirs = {lemma for lemma, _ in sentence.lemmas}
+    if not content or sum(lemma in theirs for lemma, _ in content) < 0.6 * len(content):
+        return []
+    mine = {lemma for lemma, _ in statement.lemmas}
+    others = [lemma for lemma, pos in sentence.lemmas if pos == "NOUN" and lemma not in mine
+              and not synonyms(lemma) & mine]
+    out = []
+    for lemma, pos in content:
+        if pos == "NOUN" and lemma not in pool.words and not synonyms(lemma) & pool.words and others:
+            out.append(f"'{lemma}' is not in the {pool_name(where)} ({where} has '{others[0]}')")
+    return out
+
+
+def pool_name(where: str) -> str:
+    """The pool a place belongs to: "answer" for answer statements, else "context"."""
+    return "answer" if where.startswith("the answer") else "context"
+
+
+def missing_content(fact: Facts, pool: Pool, share: float) -> list[str]:
+    """Content nouns, verbs and adjectives of a fact the pool lacks, when more than ``1 - share`` of them are."""
+    content = [lemma for lemma, pos in fact.lemmas if pos in ("NOUN", "PROPN", "ADJ", "VERB") and lemma not in
+               ("be", "have", "do") and len(lemma) > 1]
+    absent = [lemma for lemma in content if lemma not in pool.words and not (words(lemma) <= pool.words)
+              and not synonyms(lemma) & pool.words]
+    if content and len(absent) > (1 - share) * len(content) + 1e-9:
+        return absent
+    return []
+
+
+def describe(units: Sequence[str]) -> str:
+    """A quoted, comma-separated list."""
+    return ", ".join(f"'{u}'" for u in units)
+
+
+_REFUSAL = re.compile(
+    r"\b(?:i|we)(?: am|'m)? (?:do not|don't|cannot|can't|can not|am unable to|'m unable to|unable to|am not able to|"
+    r"'m not able to|won't|will not|not able to|have no way to) (?:know|answer|help|provide|say|tell|assist|comment|"
+    r"share|find|determine|give|answer that|respond)\b"
+    r"|\b(?:sorry|apologi[sz]e)\b.{0,40}\b(?:can't|cannot|unable|not able|don't|do not)\b"
+    r"|\bas an (?:ai|artificial intelligence|language model)\b"
+    r"|\b(?:the )?(?:provided |given |available )?(?:context|passages?|documents?|sources?|information|text) "
+    r"(?:does not|doesn't|do not|don't|did not) (?:contain|provide|mention|include|say|specify|answer|cover|give)"
+    r"|\bthere (?:is|was|are) no (?:relevant |specific |available )?(?:information|mention|data|details) "
+    r"(?:about|on|regarding|of|for)\b"
+    r"|\bno (?:relevant )?(?:information|answer|data|details) (?:is |are |was )?(?:available|provided|given|found)"
+    r"|\bi have no (?:information|idea|knowledge|data)\b|\bi (?:don't|do not) have (?:enough |any )?(?:information|"
+    r"data|access|knowledge)|\b(?:i'm|i am) not (?:sure|certain|aware)\b|^i don't know\b|^no idea\b",
+    re.IGNORECASE)
+_EVASION = re.compile(
+    r"\b(?:that's|that is|what) an? (?:great|good|interesting|excellent|important) question\b"
+    r"|\bit (?:all |really |simply )?depends(?: on (?:many|various|several|a (?:number|variety|lot) of) "
+    r"(?:factors|things|circumstances))?\s*[.!]?$"
+    r"|\b(?:there are|there is) (?:many|various|several|a lot of|lots of|numerous) (?:factors|things|aspects|"
+    r"opinions|views|perspectives|ways to look at|considerations)\b(?: to consider| involved| at play)?\s*[.!]?$"
+    r"|\b(?:hard|difficult|impossible|not easy) to (?:say|tell|answer|know|determine|predict|judge|estimate)\b"
+    r"|\b(?:i hope this helps|hope (?:this|that) helps|let me know if|feel free to|happy to help|glad to help)\b"
+    r"|\b(?:everyone|people|experts) (?:has|have) (?:their own|different|differing|varying) (?:opinions?|views?)\b"
+    r"|\b(?:that's|that is|it's|it is) an? (?:complex|complicated|tricky|difficult|broad) (?:question|topic|issue|"
+    r"subject|matter)\b|\bthe answer (?:varies|is not (?:simple|straightforward|clear))\b",
+    re.IGNORECASE)
+
+
+def refusal(text: str) -> str | None:
+    """The kind of non-answer a statement is ("refusal" or "evasion", by patterns), None for an answer."""
+    if _REFUSAL.search(text):
+        return "refusal"
+    if _EVASION.search(text.strip()):
+        return "evasion"
+    return None

@@ -1,0 +1,142 @@
+"""The RAG metrics specification's sample format as input: samples with RAG assertions, judged with evidence.
+
+A sample set (``schemaVersion: omk.eval-sample-set/v3``) lists samples with ``sampleId``, ``input`` (``inputKind:
+text``, ``text``: the question) and ``evaluationContext`` (``assertions``: ``type`` faithfulness / answer_relevancy /
+context_recall, optional ``threshold`` (default 3) and ``reference``; optional ``reference`` for all of them). An
+assertion without its own ``reference`` falls back to ``evaluationContext.reference``, as the specification says.
+Ours, not the specification's: the output to judge comes from a sample's ``output`` field or from ``outputs``
+(sampleId -> text), and ``negate: true`` on an assertion inverts its observation. Every observation keeps the
+evidence: raw 1-5 score, reason and threshold.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ir_rag_axioms.metrics.judges import Judge, RubricCase
+from ir_rag_axioms.metrics.metrics import ContextRecall, Faithfulness, RubricAnswerRelevancy, RubricMetric
+
+SCHEMA_VERSION = "omk.eval-sample-set/v3"
+"""The sample-set schema the specification's example declares."""
+METRICS: dict[str, type[RubricMetric]] = {"faithfulness": Faithfulness, "answer_relevancy": RubricAnswerRelevancy,
+                                          "context_recall": ContextRecall}
+"""Assertion type -> the 1-5 metric that judges it."""
+
+
+@dataclass(frozen=True)
+class Assertion:
+    """One RAG assertion of a sample: its type, threshold, own reference (if any) and negation (ours)."""
+
+    type: str
+    threshold: int = 3
+    reference: str | tuple[str, ...] | None = None
+    negate: bool = False
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One sample: id, question text, the evaluation context's reference, its assertions and the output (ours)."""
+
+    sample_id: str
+    text: str | None
+    reference: str | tuple[str, ...] | None
+    assertions: tuple[Assertion, ...]
+    output: str | None = None
+
+
+def _reference(value: Any, where: str) -> str | tuple[str, ...] | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return tuple(value)
+    raise ValueError(f"{where}: reference must be a text or a list of texts, got {type(value).__name__}")
+
+
+def _assertion(raw: Any, where: str) -> Assertion:
+    if not isinstance(raw, Mapping) or "type" not in raw:
+        raise ValueError(f"{where}: an assertion is a mapping with a 'type'")
+    if raw["type"] not in METRICS:
+        raise ValueError(f"{where}: assertion type {raw['type']!r} is not a RAG metric; use one of {sorted(METRICS)}")
+    threshold = raw.get("threshold", 3)
+    if isinstance(threshold, bool) or not isinstance(threshold, int) or not 1 <= threshold <= 5:
+        raise ValueError(f"{where}: threshold must be an integer 1-5, got {threshold!r}")
+    return Assertion(raw["type"], threshold, _reference(raw.get("reference"), where), bool(raw.get("negate", False)))
+
+
+def parse_samples(document: Mapping[str, Any]) -> list[Sample]:
+    """The samples of a parsed sample-set document (checked: schema version, ids, assertion types, thresholds)."""
+    version = document.get("schemaVersion")
+    if version is not None and version != SCHEMA_VERSION:
+        raise ValueError(f"schemaVersion {version!r} is not supported; this reader knows {SCHEMA_VERSION!r}")
+    raw_samples = document.get("samples")
+    if not isinstance(raw_samples, list) or not raw_samples:
+        raise ValueError("a sample set needs a non-empty 'samples' list")
+    out, seen = [], set()
+    for k, raw in enumerate(raw_samples):
+        where = f"samples[{k}]"
+        if not isinstance(raw, Mapping) or not str(raw.get("sampleId", "")).strip():
+            raise ValueError(f"{where}: every sample needs a sampleId")
+        sample_id = str(raw["sampleId"])
+        if sample_id in seen:
+            raise ValueError(f"{where}: sampleId {sample_id!r} appears twice")
+        seen.add(sample_id)
+        given = raw.get("input") or {}
+        kind = given.get("inputKind", "text")
+        text = given.get("text") if kind == "text" else None
+        context = raw.get("evaluationContext") or {}
+        assertions = tuple(_assertion(a, f"{where} ({sample_id})") for a in context.get("assertions") or ())
+        out.append(Sample(sample_id, text, _reference(context.get("reference"), where), assertions,
+                          raw.get("output")))
+    return out
+
+
+def read_samples(path: str | Path) -> list[Sample]:
+    """The samples of a sample-set file (YAML, or JSON by the suffix ``.json``)."""
+    text = Path(path).read_text(encoding="utf-8")
+    if str(path).endswith(".json"):
+        return parse_samples(json.loads(text))
+    try:
+        import yaml
+    except ImportError as error:  # pragma: no cover - PyYAML comes with the pyterrier extra
+        raise ImportError("reading a YAML sample set needs PyYAML: `pip install pyyaml` (or pass JSON)") from error
+    return parse_samples(yaml.safe_load(text))
+
+
+def evaluate_samples(samples: Sequence[Sample], outputs: Mapping[str, str] | None = None,
+                     judge: Judge | None = None) -> list[dict[str, Any]]:
+    """One observation per (sample, assertion): sampleId, type, passed, evidence, level, judge.
+
+    The evidence holds the raw score, the reason and the threshold; each metric is judged in one batch. A sample
+    without an output is an error naming it.
+    """
+    outputs = outputs or {}
+    rows: list[tuple[Sample, Assertion, str]] = []
+    for sample in samples:
+        output = outputs.get(sample.sample_id, sample.output)
+        if output is None:
+            raise ValueError(f"sample {sample.sample_id!r} has no output: give it an 'output' field or pass outputs=")
+        rows += [(sample, assertion, output) for assertion in sample.assertions]
+    results: dict[int, Any] = {}
+    for kind, metric_type in METRICS.items():
+        mine = [(k, row) for k, row in enumerate(rows) if row[1].type == kind]
+        groups: dict[tuple[int, bool], list[tuple[int, RubricCase]]] = {}
+        for k, (sample, assertion, output) in mine:
+            if kind == "answer_relevancy" and sample.text is None:
+                raise ValueError(f"sample {sample.sample_id!r}: answer_relevancy needs a text input (inputKind: text)")
+            reference = assertion.reference if assertion.reference is not None else sample.reference
+            case = RubricCase(output, question=sample.text) if kind == "answer_relevancy" else \
+                RubricCase(output, reference=reference)
+            groups.setdefault((assertion.threshold, assertion.negate), []).append((k, case))
+        for (threshold, negate), cases in groups.items():
+            metric = metric_type(threshold=threshold, negate=negate, judge=judge)
+            for (k, _), result in zip(cases, metric.measure_cases([c for _, c in cases]), strict=True):
+                results[k] = result
+    return [{"sampleId": sample.sample_id, "type": assertion.type, "passed": results[k].passed,
+             "evidence": results[k].evidence, "level": results[k].level, "judge": results[k].judge}
+            for k, (sample, assertion, _) in enumerate(rows)]
