@@ -8,13 +8,15 @@ configures one, else the offline judge.
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
 from ir_rag_axioms.metrics.judges import Judge, RelevancyMode, RubricCase, default_judge
 from ir_rag_axioms.metrics.prompts import RubricName
-from ir_rag_axioms.metrics.results import AnswerRelevancyResult, RubricResult, StatementVerdict
+from ir_rag_axioms.metrics.results import AnswerRelevancyResult, RubricResult, StatementVerdict, Usage, Verdict
+from ir_rag_axioms.metrics.running import JudgedMetric, check_text, with_usage
 
 MultiTurnStrategy = Literal["last_turn", "all_turns"]
 """Conversations: evaluate the last user -> assistant exchange, or all of them (micro-averaged)."""
@@ -44,7 +46,7 @@ def turns(conversation: Conversation) -> list[tuple[str, str]]:
 
 
 @dataclass(frozen=True, kw_only=True)
-class AnswerRelevancy:
+class AnswerRelevancy(JudgedMetric):
     """Share of an answer's statements relevant to the query: (yes + idk) / statements (idk 0 if penalised)."""
 
     relevancy_mode: RelevancyMode = "task"
@@ -55,6 +57,7 @@ class AnswerRelevancy:
     name: ClassVar[str] = "answer_relevancy"
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         if self.relevancy_mode not in ("task", "strict"):
             raise ValueError(f"relevancy_mode must be 'task' or 'strict', got {self.relevancy_mode!r}")
         if self.multi_turn_strategy not in ("last_turn", "all_turns"):
@@ -76,38 +79,75 @@ class AnswerRelevancy:
 
     def measure_many(self, cases: Sequence[tuple[str, str]]) -> list[AnswerRelevancyResult]:
         """Score many (query, answer) pairs with batched judge calls."""
-        return self._score(list(cases), grouped=False)
+        cases = list(cases)
+        for k, case in enumerate(cases):
+            if not isinstance(case, tuple | list) or len(case) != 2:
+                raise TypeError(f"AnswerRelevancy.measure_many: case {k} must be a (query, answer) pair, got "
+                                f"{case!r:.60}")
+            check_text("AnswerRelevancy", query=case[0], answer=case[1])
+        return self._score(cases, grouped=False)
+
+    @property
+    def effective_threshold(self) -> float:
+        """The threshold results use: 1.0 in ``strict_mode``, else ``threshold``."""
+        return 1.0 if self.strict_mode else self.threshold
 
     def _score(self, exchanges: list[tuple[str, str]], grouped: bool = True,
                first: int = 0) -> list[AnswerRelevancyResult]:
         """One result for all exchanges (``grouped``: turns micro-averaged, numbered from ``first``) or one each."""
         judge = self.judge or default_judge()
-        statements = judge.statements([answer for _, answer in exchanges])
-        verdicts = judge.verdicts([(q, s) for (q, _), s in zip(exchanges, statements, strict=True)],
-                                  self.relevancy_mode)
+
+        def ask() -> list[list[tuple[Verdict, str]]]:
+            found = judge.statements([answer for _, answer in exchanges])
+            statements.extend(found)
+            return judge.verdicts([(q, s) for (q, _), s in zip(exchanges, found, strict=True)], self.relevancy_mode)
+
+        statements: list = []
+        verdicts, usages = with_usage(judge, 1 if grouped else len(exchanges), ask)
         rows = [[StatementVerdict(s.text, v, reason, turn) for s, (v, reason) in zip(found, judged, strict=True)]
                 for turn, (found, judged) in enumerate(zip(statements, verdicts, strict=True), start=first)]
         if grouped:
-            return [self._result([r for row in rows for r in row], len(exchanges), judge.name)]
-        return [self._result([dataclasses.replace(r, turn_index=0) for r in row], 1, judge.name) for row in rows]
+            return [self._result([r for row in rows for r in row], len(exchanges), judge, exchanges[-1][0],
+                                 usages[0])]
+        return [self._result([dataclasses.replace(r, turn_index=0) for r in row], 1, judge, query, usage)
+                for row, (query, _), usage in zip(rows, exchanges, usages, strict=True)]
 
-    def _result(self, breakdown: list[StatementVerdict], turns_count: int, judge: str) -> AnswerRelevancyResult:
+    def _result(self, breakdown: list[StatementVerdict], turns_count: int, judge: Judge, query: str,
+                usage: Usage | None) -> AnswerRelevancyResult:
+        """The score, strict mode, the explanation and (``include_reason``) the written reason of one result.
+
+        An answer without statements is undefined: score NaN (fails), with the reason. (DeepEval scores it 1; as an
+        axiom, 1 would rank an answer that says nothing above every answer that says something.)
+        """
         yes = sum(r.verdict == "yes" for r in breakdown)
         idk = sum(r.verdict == "idk" for r in breakdown)
         counted = yes + (0 if self.penalize_ambiguity else idk)
-        score = counted / len(breakdown) if breakdown else 0.0
-        if breakdown:
-            explanation = (f"The score is {score:.2f} because {counted} of {len(breakdown)} statements count as "
-                           f"relevant ({yes} yes, {idk} idk{' counted as 0' if self.penalize_ambiguity and idk else ''}"
-                           f", {len(breakdown) - yes - idk} no; {self.relevancy_mode} mode).")
-        else:
-            explanation = "The score is 0 because the answer has no statements."
-        return AnswerRelevancyResult(score, score >= self.threshold, self.threshold, explanation, tuple(breakdown),
-                                     turns_count, judge)
+        threshold = self.effective_threshold
+        if not breakdown:
+            explanation = ("The score is undefined (NaN) because the judge found no statements in the answer: "
+                           "nothing to judge relevant or irrelevant.")
+            return AnswerRelevancyResult(math.nan, False, threshold, explanation, (), turns_count, judge.name,
+                                         explanation if self.include_reason else None, usage)
+        score = counted / len(breakdown)
+        if self.strict_mode and score < threshold:
+            score = 0.0
+        explanation = (f"The score is {score:.2f} because {counted} of {len(breakdown)} statements count as "
+                       f"relevant ({yes} yes, {idk} idk{' counted as 0' if self.penalize_ambiguity and idk else ''}"
+                       f", {len(breakdown) - yes - idk} no; {self.relevancy_mode} mode"
+                       f"{'; strict mode: 1 only if all count' if self.strict_mode else ''}).")
+        reason = None
+        if self.include_reason:
+            triples = [(r.statement, r.verdict, r.reason) for r in breakdown]
+            reasons, extra = with_usage(judge, 1, lambda: [judge.reason(query, score, triples)])
+            reason = reasons[0]
+            if usage is not None and extra[0] is not None:
+                usage += extra[0]
+        return AnswerRelevancyResult(score, score >= threshold, threshold, explanation, tuple(breakdown),
+                                     turns_count, judge.name, reason, usage)
 
 
 @dataclass(frozen=True, kw_only=True)
-class RubricMetric:
+class RubricMetric(JudgedMetric):
     """A 1-5 judged RAG metric: one judge call per observation; passed = level >= threshold (inverted if negated)."""
 
     threshold: int = 3
@@ -117,14 +157,19 @@ class RubricMetric:
     rubric: ClassVar[RubricName]
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         if isinstance(self.threshold, bool) or not isinstance(self.threshold, int) or not 1 <= self.threshold <= 5:
             raise ValueError(f"{type(self).__name__}: threshold must be an integer level 1-5, got {self.threshold!r}")
 
     def measure_cases(self, cases: Sequence[RubricCase]) -> list[RubricResult]:
         """Judge many observations (one batched judge call)."""
         judge = self.judge or default_judge()
-        return [RubricResult(self.name, j.level, self.threshold, self.negate, j.reason, judge.name, j.details)
-                for j in judge.rubric(self.rubric, list(cases))]
+        cases = list(cases)
+        judged, usages = with_usage(judge, len(cases), lambda: judge.rubric(self.rubric, cases))
+        threshold = 5 if self.strict_mode else self.threshold
+        return [RubricResult(self.name, j.level, threshold, self.negate, j.reason, judge.name, j.details,
+                             j.reason if self.include_reason else None, self.strict_mode, usage)
+                for j, usage in zip(judged, usages, strict=True)]
 
 
 def as_reference(value: str | Sequence[str]) -> str | tuple[str, ...]:
@@ -141,6 +186,7 @@ class Faithfulness(RubricMetric):
 
     def measure(self, answer: str, context: str | Sequence[str]) -> RubricResult:
         """Judge one answer against its context."""
+        check_text("Faithfulness", answer=answer)
         return self.measure_many([(answer, context)])[0]
 
     def measure_many(self, cases: Sequence[tuple[str, str | Sequence[str]]]) -> list[RubricResult]:
@@ -157,6 +203,7 @@ class ContextRecall(RubricMetric):
 
     def measure(self, answer: str, reference: str | Sequence[str]) -> RubricResult:
         """Judge one answer against its reference facts."""
+        check_text("ContextRecall", answer=answer)
         return self.measure_many([(answer, reference)])[0]
 
     def measure_many(self, cases: Sequence[tuple[str, str | Sequence[str]]]) -> list[RubricResult]:
@@ -173,6 +220,7 @@ class RubricAnswerRelevancy(RubricMetric):
 
     def measure(self, query: str, answer: str) -> RubricResult:
         """Judge one answer to a query."""
+        check_text("RubricAnswerRelevancy", query=query, answer=answer)
         return self.measure_many([(query, answer)])[0]
 
     def measure_many(self, cases: Sequence[tuple[str, str]]) -> list[RubricResult]:
