@@ -56,9 +56,25 @@ def _answer(messages: list[dict]) -> str:
         statements = json.loads(user.split("Statements:\n", 1)[1])
         return json.dumps({"verdicts": [{"verdict": "no" if s in OFF_TOPIC else "yes", "reason": "seed"}
                                         for s in statements]})
+    if "compare two responses" in system:
+        return _pairwise(system, user)
     if "explain an answer-relevancy score" in system:
         return json.dumps({"reason": "One statement is about customer service, not the laptop."})
     return "```json\n" + json.dumps({"score": 4, "reason": "mostly supported"}) + "\n```"
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"\w+", text.lower()))
+
+
+def _pairwise(system: str, user: str) -> str:
+    """Prefer the response sharing more words with the context ("tie" on equal counts); "A" always if biased."""
+    if "POSITION-BIASED" in system:
+        return json.dumps({"preferred": "A", "reason": "A comes first"})
+    context = user.split("Context:\n", 1)[1].split("\n\nResponse A:\n", 1)[0] if "Context:\n" in user else ""
+    first, second = user.split("Response A:\n", 1)[1].split("\n\nResponse B:\n", 1)
+    a, b = (len(_words(text) & _words(context)) for text in (first, second))
+    return json.dumps({"preferred": "A" if a > b else "B" if b > a else "tie", "reason": f"{a} vs {b} shared words"})
 
 
 def completion(shape: str, content: str | None, finish_reason: str = "stop") -> dict:
