@@ -390,6 +390,13 @@ def test_parameters_are_checked_with_their_names(option, value):
         LlmJudge("http://127.0.0.1:9/v1", "m", cache_dir=None, **{option: value})
 
 
+def test_numpy_numbers_are_numbers():
+    import numpy as np
+
+    judge = LlmJudge("http://127.0.0.1:9/v1", "m", cache_dir=None, retries=np.int64(2), request_timeout=np.float64(9))
+    assert (judge.retries, judge.request_timeout) == (2, 9.0) and type(judge.retries) is int
+
+
 def test_bad_arguments_to_the_metrics_are_type_errors_at_the_boundary():
     with pytest.raises(TypeError, match="AnswerRelevancy: query must be a string, got int 5"):
         AnswerRelevancy().measure(5, "an answer")

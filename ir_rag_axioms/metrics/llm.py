@@ -15,6 +15,7 @@ import contextvars
 import http.client
 import json
 import math
+import numbers
 import os
 import re
 import socket
@@ -26,6 +27,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
+
+import numpy as np
 
 from ir_rag_axioms.analysis.resources import ToolUnavailableError
 from ir_rag_axioms.analysis.store import DiskStore, namespace, text_key
@@ -171,22 +174,27 @@ class _Answer:
     finish_reason: str | None
 
 
+def _real(value: Any) -> bool:
+    """Whether a value is a real number (numpy scalars included), not a bool."""
+    return isinstance(value, numbers.Real) and not isinstance(value, bool | np.bool_)
+
+
 def _positive(name: str, value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value <= 0:
+    if not _real(value) or not math.isfinite(value) or value <= 0:
         raise ValueError(f"LlmJudge: {name} must be a finite number of seconds > 0, got {value!r}")
     return float(value)
 
 
 def _count(name: str, value: Any, low: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+    if not isinstance(value, numbers.Integral) or isinstance(value, bool | np.bool_) or value < low:
         raise ValueError(f"LlmJudge: {name} must be an integer >= {low}, got {value!r}")
-    return value
+    return int(value)
 
 
 def _price(name: str, value: Any) -> float | None:
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value < 0:
+    if not _real(value) or not math.isfinite(value) or value < 0:
         raise ValueError(f"LlmJudge: {name} must be a finite price >= 0 per 1M tokens (or None), got {value!r}")
     return float(value)
 
@@ -223,7 +231,7 @@ class LlmJudge(Judge):
         self.read_timeout = _positive("read_timeout", read_timeout)
         self.request_timeout = _positive("request_timeout", request_timeout)
         self.max_retry_after = _positive("max_retry_after", max_retry_after)
-        if isinstance(backoff, bool) or not isinstance(backoff, int | float) or not 0 <= backoff < math.inf:
+        if not _real(backoff) or not 0 <= backoff < math.inf:
             raise ValueError(f"LlmJudge: backoff must be a finite number of seconds >= 0, got {backoff!r}")
         self.backoff = float(backoff)
         self.retries = _count("retries", retries, 0)
@@ -486,10 +494,12 @@ class LlmJudge(Judge):
                 raise TimeoutError
             return response.status, b"".join(chunks).decode("utf-8", "replace"), _seconds(
                 response.getheader("Retry-After"))
-        except (OSError, http.client.HTTPException, ValueError):
+        except (OSError, http.client.HTTPException, ValueError) as error:
             if time.monotonic() >= deadline - 1e-3:
                 raise TimeoutError(f"no complete answer within the request deadline of {self.request_timeout:g} s"
                                    ) from None
+            if isinstance(error, ValueError):  # http.client on a garbled status line, header or chunk size
+                raise http.client.HTTPException(f"malformed HTTP response ({error})") from None
             raise
         finally:
             timer.cancel()
