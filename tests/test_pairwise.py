@@ -89,6 +89,16 @@ def test_offline_judge_stands_in_with_the_registry_properties():
         ("tie", "no context to judge faithfulness against")]
 
 
+def test_over_long_responses_abstain_with_a_warning(monkeypatch):
+    import ir_rag_axioms.metrics.pairwise as pairwise
+
+    monkeypatch.setattr(pairwise, "MAX_TEXT_CHARS", 40)
+    monkeypatch.setattr(pairwise, "is_analysable", lambda text: bool(text.strip()) and len(text) <= 40)
+    with pytest.warns(UserWarning, match=r"\['full'\] longer than 40 characters"):
+        matrix = LLM_PAIRWISE.preferences(REQUEST, RESPONSES)
+    assert not matrix[0].any() and not matrix[:, 0].any()
+
+
 def test_criteria_and_judges_are_checked():
     with pytest.raises(ValueError, match="offline judge cannot decide the criterion 'conciseness'.*judge='llm'"):
         LLM_PAIRWISE(criterion="conciseness")

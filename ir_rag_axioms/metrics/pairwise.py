@@ -10,6 +10,7 @@ of the matching metric; ``judge="llm"`` asks the LLM judge of the environment an
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from typing import ClassVar
 
@@ -145,6 +146,10 @@ class PairwiseJudgeAxiom(ConfigurableAxiom):
 
     def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
         """P[i, j] = +1 if the judge prefers i in both orders, -1 if j in both, else 0; unanalysable responses tie."""
+        too_long = [r.id for r in responses if len(r.text) > MAX_TEXT_CHARS]
+        if too_long:
+            warnings.warn(f"{self!r}: response(s) {too_long} longer than {MAX_TEXT_CHARS} characters are not judged "
+                          "and abstain (set IR_RAG_AXIOMS_MAX_TEXT_CHARS to raise the limit)", stacklevel=3)
         matrix = np.zeros((len(responses), len(responses)))
         for (i, j), (value, _, _) in self._decisions(request, responses).items():
             matrix[i, j], matrix[j, i] = value, -value + 0.0
