@@ -43,7 +43,7 @@ def test_assert_test_lists_every_failing_metric_with_score_threshold_and_reason(
 
 
 def test_assert_metric_fails_on_an_undefined_score_and_says_why():
-    empty = AnswerRelevancy().measure("Why?", "   ")
+    empty = AnswerRelevancy().measure("Why?", "Yes!")  # not blank, but no statement the judge can read
     assert math.isnan(empty.score)
     with pytest.raises(AssertionError, match=r"undefined score \(NaN\).*no statements"):
         assert_metric(empty)

@@ -108,26 +108,32 @@ class AnswerRelevancy(JudgedMetric):
                 for turn, (found, judged) in enumerate(zip(statements, verdicts, strict=True), start=first)]
         if grouped:
             return [self._result([r for row in rows for r in row], len(exchanges), judge, exchanges[-1][0],
-                                 usages[0])]
-        return [self._result([dataclasses.replace(r, turn_index=0) for r in row], 1, judge, query, usage)
-                for row, (query, _), usage in zip(rows, exchanges, usages, strict=True)]
+                                 usages[0], blank=all(not a.strip() for _, a in exchanges))]
+        return [self._result([dataclasses.replace(r, turn_index=0) for r in row], 1, judge, query, usage,
+                             blank=not answer.strip())
+                for row, (query, answer), usage in zip(rows, exchanges, usages, strict=True)]
 
     def _result(self, breakdown: list[StatementVerdict], turns_count: int, judge: Judge, query: str,
-                usage: Usage | None) -> AnswerRelevancyResult:
+                usage: Usage | None, blank: bool) -> AnswerRelevancyResult:
         """The score, strict mode, the explanation and (``include_reason``) the written reason of one result.
 
-        An answer without statements is undefined: score NaN (fails), with the reason. (DeepEval scores it 1; as an
-        axiom, 1 would rank an answer that says nothing above every answer that says something.)
+        No statements: a blank answer scores 0.0 (it addresses nothing; DeepEval scores 1, as no statement is
+        irrelevant); a non-blank answer in which the judge finds no statement is undefined, NaN with the reason (the
+        judge could not read it: 0 would report it as the worst answer).
         """
         yes = sum(r.verdict == "yes" for r in breakdown)
         idk = sum(r.verdict == "idk" for r in breakdown)
         counted = yes + (0 if self.penalize_ambiguity else idk)
         threshold = self.effective_threshold
         if not breakdown:
-            explanation = ("The score is undefined (NaN) because the judge found no statements in the answer: "
-                           "nothing to judge relevant or irrelevant.")
-            return AnswerRelevancyResult(math.nan, False, threshold, explanation, (), turns_count, judge.name,
-                                         explanation if self.include_reason else None, usage)
+            score, explanation = (0.0, "The score is 0.00 because the answer is blank: it addresses nothing "
+                                       "(DeepEval scores 1 here, as no statement is irrelevant).") if blank else (
+                math.nan, f"The score is undefined (NaN) because the judge ({judge.name}) found no statements in "
+                          "the answer: nothing to judge relevant or irrelevant.")
+            return AnswerRelevancyResult(score=score, passed=False, threshold=threshold, explanation=explanation,
+                                         statement_breakdown=(), evaluated_turns_count=turns_count,
+                                         judge=judge.name, reason=explanation if self.include_reason else None,
+                                         usage=usage)
         score = counted / len(breakdown)
         if self.strict_mode and score < threshold:
             score = 0.0
@@ -142,8 +148,9 @@ class AnswerRelevancy(JudgedMetric):
             reason = reasons[0]
             if usage is not None and extra[0] is not None:
                 usage += extra[0]
-        return AnswerRelevancyResult(score, score >= threshold, threshold, explanation, tuple(breakdown),
-                                     turns_count, judge.name, reason, usage)
+        return AnswerRelevancyResult(score=score, passed=score >= threshold, threshold=threshold,
+                                     explanation=explanation, statement_breakdown=tuple(breakdown),
+                                     evaluated_turns_count=turns_count, judge=judge.name, reason=reason, usage=usage)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -167,8 +174,9 @@ class RubricMetric(JudgedMetric):
         cases = list(cases)
         judged, usages = with_usage(judge, len(cases), lambda: judge.rubric(self.rubric, cases))
         threshold = 5 if self.strict_mode else self.threshold
-        return [RubricResult(self.name, j.level, threshold, self.negate, j.reason, judge.name, j.details,
-                             j.reason if self.include_reason else None, self.strict_mode, usage)
+        return [RubricResult(metric=self.name, level=j.level, threshold=threshold, negated=self.negate,
+                             explanation=j.reason, judge=judge.name, breakdown=j.details,
+                             reason=j.reason if self.include_reason else None, strict=self.strict_mode, usage=usage)
                 for j, usage in zip(judged, usages, strict=True)]
 
 

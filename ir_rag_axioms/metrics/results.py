@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -167,7 +168,10 @@ class RubricResult:
     @property
     def score(self) -> float:
         """The level mapped linearly to [0, 1] (``strict_mode``: 1.0 if passed, else 0.0)."""
-        return float(self.passed) if self.strict else (self.level - 1) / 4
+        if self.strict:
+            passed = self.passed
+            return math.nan if passed is None else float(passed)
+        return (self.level - 1) / 4
 
     @property
     def passed(self) -> bool:
