@@ -57,7 +57,8 @@ def offline_pairwise(judge: Judge, criterion: str, cases: Sequence[PairCase]) ->
     rubric_cases = list(dict.fromkeys(
         RubricCase(text, question=question if not needs_context else None, reference=context if needs_context else None)
         for question, context, first, second in cases if context or not needs_context for text in (first, second)))
-    levels = dict(zip(rubric_cases, (j.level for j in judge.rubric(metric, rubric_cases)), strict=True))
+    levels: dict[RubricCase, int | None] = dict(zip(rubric_cases, (j.level for j in judge.rubric(metric, rubric_cases)),
+                                                    strict=True))
     out: list[tuple[Preferred, str]] = []
     for question, context, first, second in cases:
         if needs_context and not context:
@@ -65,6 +66,9 @@ def offline_pairwise(judge: Judge, criterion: str, cases: Sequence[PairCase]) ->
             continue
         a, b = (levels[RubricCase(text, question=question if not needs_context else None,
                                   reference=context if needs_context else None)] for text in (first, second))
+        if a is None or b is None:  # the judge left a level undefined: no preference
+            out.append(("tie", f"{metric} level {a} (A) vs {b} (B): undefined"))
+            continue
         choice: Preferred = "first" if a > b else "second" if b > a else "tie"
         out.append((choice, f"{metric} level {a} (A) vs {b} (B)"))
     return out
