@@ -126,10 +126,11 @@ class AnswerRelevancy(JudgedMetric):
         counted = yes + (0 if self.penalize_ambiguity else idk)
         threshold = self.effective_threshold
         if not breakdown:
-            score, explanation = (0.0, "The score is 0.00 because the answer is blank: it addresses nothing "
-                                       "(DeepEval scores 1 here, as no statement is irrelevant).") if blank else (
-                math.nan, f"The score is undefined (NaN) because the judge ({judge.name}) found no statements in "
-                          "the answer: nothing to judge relevant or irrelevant.")
+            blank_text = ("The score is 0.00 because the answer is blank (no statements): it addresses nothing "
+                          "(DeepEval scores 1 here, as no statement is irrelevant).")
+            unread_text = (f"The score is undefined (NaN) because the judge ({judge.name}) found no statements in "
+                           "the answer: nothing to judge relevant or irrelevant.")
+            score, explanation = (0.0, blank_text) if blank else (math.nan, unread_text)
             return AnswerRelevancyResult(score=score, passed=False, threshold=threshold, explanation=explanation,
                                          statement_breakdown=(), evaluated_turns_count=turns_count,
                                          judge=judge.name, reason=explanation if self.include_reason else None,
