@@ -1,4 +1,9 @@
-"""Property checks for any axiom, for test suites and notebooks: ``check_axiom(MY_AXIOM)``."""
+"""Checks for test suites: ``check_axiom(MY_AXIOM)`` (axiom properties) and DeepEval-style metric assertions.
+
+``assert_test(RagTestCase(...), [AnswerRelevancy(), Faithfulness()])`` and ``assert_metric(result)`` come from
+``ir_rag_axioms.metrics.assertions``; the pytest plugin ``ir_rag_axioms.pytest_plugin`` adds the ``rag_assert``
+fixture.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +12,10 @@ from collections.abc import Sequence
 import numpy as np
 
 from ir_rag_axioms.axioms.base import Axiom
+from ir_rag_axioms.metrics.assertions import RagTestCase, assert_metric, assert_test, check_test
+
+__all__ = ["SAMPLE_REQUEST", "SAMPLE_RESPONSES", "RagTestCase", "assert_metric", "assert_test", "check_axiom",
+           "check_test"]
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 SAMPLE_REQUEST = GenerationRequest(

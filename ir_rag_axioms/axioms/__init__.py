@@ -14,5 +14,6 @@ from ir_rag_axioms.axioms import (  # noqa: F401  (imported to register their ax
 )
 from ir_rag_axioms.axioms.registry import REGISTRY, get, names, parse, register
 from ir_rag_axioms.metrics import axioms as _metric_axioms  # noqa: F401  (registers the metric axioms)
+from ir_rag_axioms.metrics import pairwise as _pairwise_axioms  # noqa: F401  (registers LLM_PAIRWISE)
 
 __all__ = ["REGISTRY", "get", "names", "parse", "register"]

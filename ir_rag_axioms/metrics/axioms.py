@@ -99,7 +99,7 @@ class AnswerRelevancyAxiom(MetricAxiom):
     def scores(self, pairs: Sequence[tuple[GenerationRequest, GenerationResponse]]) -> list[float]:
         """AnswerRelevancy of each response to its request."""
         metric = AnswerRelevancy(relevancy_mode=self.relevancy_mode, penalize_ambiguity=self.penalize_ambiguity,
-                                 judge=self.judge_instance())
+                                 judge=self.judge_instance(), include_reason=False)
         return [r.score for r in metric.measure_many([(q.text, a.text) for q, a in pairs])]
 
 

@@ -24,7 +24,7 @@ from ir_rag_axioms.analysis.resources import DEFAULT_SENTENCE_MODEL, DEFAULT_SPA
 from ir_rag_axioms.axioms.base import Reads
 from ir_rag_axioms.metrics import checks
 from ir_rag_axioms.metrics.prompts import RubricName
-from ir_rag_axioms.metrics.results import RubricJudgment, Verdict
+from ir_rag_axioms.metrics.results import Preferred, RubricJudgment, Verdict
 from ir_rag_axioms.metrics.statements import Facts, statement_feature
 
 RelevancyMode = Literal["task", "strict"]
@@ -80,6 +80,25 @@ class Judge(ABC):
     def reads(self, metric: str) -> tuple[Reads, ...]:
         """The spaCy features this judge reads for a metric (data for the planner); default: none."""
         return ()
+
+    # -- used by the LLM path (llm.py, running.py, pairwise.py); the offline judge keeps these defaults ---------------
+    reports_usage: bool = False
+    """Whether results carry the judge's token usage (the LLM judge: True)."""
+
+    def reason(self, query: str, score: float, verdicts: Sequence[tuple[str, str, str]]) -> str:
+        """A written reason for an AnswerRelevancy score from its (statement, verdict, reason); default: a template."""
+        shown = [f"'{s}' ({v}: {r})" for s, v, r in verdicts if v != "yes"]
+        return (f"The score is {score:.2f}: " + ("; ".join(shown) if shown else "every statement is relevant") + ".")
+
+    def pairwise(self, criterion: str, cases: Sequence[tuple[str | None, tuple[str, ...] | None, str, str]]
+                 ) -> list[tuple[Preferred, str]]:
+        """For each (question, context, first, second): "first", "second" or "tie" on the criterion, and why.
+
+        Default: the offline decision of ``pairwise.offline_pairwise`` (the rubric level of the criterion's metric).
+        """
+        from ir_rag_axioms.metrics.pairwise import offline_pairwise
+
+        return offline_pairwise(self, criterion, cases)
 
 
 def level_from_fraction(fraction: float, bands: Sequence[float]) -> int:

@@ -1,29 +1,40 @@
 """An LLM judge over the OpenAI-compatible chat-completions HTTP API (vLLM, Ollama, llama.cpp, LM Studio, hosted).
 
-Temperature 0, the prompts of ``prompts.py``, strict JSON parsing, bounded connect/read timeouts, bounded retries with
-exponential back-off on 429 and 5xx, a concurrency limit, and a content-addressed cache of answers keyed by
-(base URL, model, messages, temperature) in a ``DiskStore`` so that a rerun sends no request.
+Temperature 0, streaming off, the prompts of ``prompts.py`` (or checked custom templates), tolerant JSON reading (a
+fence or prose around one object; scores as 3, 3.0 or "3"), a total deadline per HTTP attempt, bounded retries with
+exponential back-off on connection errors, timeouts, 429 and 5xx (``Retry-After`` capped, never slept after the last
+attempt), a concurrency limit, token and cost accounting from the server's ``usage``, and a content-addressed cache of
+answers keyed by (base URL, model, messages, temperature, max_tokens) in a ``DiskStore``: an answer is cached only
+after it validated, so a malformed or failed answer is never replayed.
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import http.client
 import json
+import math
+import numbers
 import os
 import re
+import socket
 import threading
 import time
 import urllib.parse
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
+
+import numpy as np
 
 from ir_rag_axioms.analysis.resources import ToolUnavailableError
 from ir_rag_axioms.analysis.store import DiskStore, namespace, text_key
 from ir_rag_axioms.metrics import prompts
 from ir_rag_axioms.metrics.judges import Judge, RelevancyMode, RubricCase, Statement
-from ir_rag_axioms.metrics.results import VERDICTS, RubricJudgment, Verdict
+from ir_rag_axioms.metrics.results import VERDICTS, Preferred, RubricJudgment, Usage, Verdict
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -36,6 +47,8 @@ API_KEY_ENV = ("IR_RAG_AXIOMS_JUDGE_API_KEY", "OPENAI_API_KEY")
 """Environment variables with the API key (optional for local servers)."""
 CACHE_DIR_ENV = "IR_RAG_AXIOMS_JUDGE_CACHE"
 """Directory of the judge's answer cache (default ``~/.cache/ir_rag_axioms/judge``; ``none`` disables it)."""
+MAX_RESPONSE_BYTES = 8 * 1024 * 1024
+"""Longest HTTP response body read from the server (a longer one is an error, not a memory problem)."""
 
 _HOW = (f"Pass base_url= and model= (and api_key= if the server needs one) to LlmJudge, or set {BASE_URL_ENV[0]}, "
         f"{MODEL_ENV[0]} (and {API_KEY_ENV[0]}); without them the metrics use the offline judge.")
@@ -58,28 +71,151 @@ def configured() -> bool:
     return bool(_env(BASE_URL_ENV) and _env(MODEL_ENV))
 
 
+# -- reading answers ------------------------------------------------------------------------------------------------
+_FENCE = re.compile(r"```[ \t]*(?:json|JSON)?[ \t]*\n?(.*?)```", re.DOTALL)
+_MAX_OBJECT_STARTS = 64
+"""At most this many '{' positions are tried when looking for a JSON object in prose."""
+
+
 def parse_json(content: str, expected: str) -> dict[str, Any]:
-    """The JSON object in an answer (a ```json fence is allowed); ``JudgeOutputError`` naming what was expected."""
+    """The one JSON object in an answer: the whole answer, a ```json fence, or one object inside prose.
+
+    Several different objects, or none, raise ``JudgeOutputError`` naming what was expected and what came back.
+    """
     text = content.strip()
-    fenced = re.fullmatch(r"```(?:json)?\s*(.*?)\s*```", text, re.DOTALL)
-    try:
-        value = json.loads(fenced.group(1) if fenced else text)
-    except json.JSONDecodeError as error:
-        raise JudgeOutputError(f"the judge's answer is not valid JSON ({error.msg}); expected {expected}, got: "
-                               f"{content[:300]!r}") from None
-    if not isinstance(value, dict):
-        raise JudgeOutputError(f"the judge's answer is not a JSON object; expected {expected}, got: {content[:300]!r}")
+    with contextlib.suppress(json.JSONDecodeError):
+        whole = json.loads(text)
+        if isinstance(whole, dict):
+            return whole
+        raise JudgeOutputError(f"the judge's answer is JSON but not an object; expected {expected}, got: "
+                               f"{content[:300]!r}")
+    found: list[dict[str, Any]] = []
+    for block in _FENCE.findall(text):
+        with contextlib.suppress(json.JSONDecodeError):
+            value = json.loads(block.strip())
+            if isinstance(value, dict):
+                found.append(value)
+    if not found:
+        decoder, position, starts = json.JSONDecoder(), 0, 0
+        while starts < _MAX_OBJECT_STARTS and (start := text.find("{", position)) >= 0:
+            starts += 1
+            try:
+                value, end = decoder.raw_decode(text, start)
+            except json.JSONDecodeError:
+                position = start + 1
+                continue
+            if isinstance(value, dict):
+                found.append(value)
+            position = end
+    distinct = [v for k, v in enumerate(found) if v not in found[:k]]
+    if len(distinct) == 1:
+        return distinct[0]
+    what = "several different JSON objects" if distinct else "no JSON object"
+    raise JudgeOutputError(f"the judge's answer has {what}; expected {expected}, got: {content[:300]!r}")
+
+
+def integer(value: Any, low: int, high: int, what: str, expected: str) -> int:
+    """An integer answer given as 3, 3.0 or "3" (or "3.0") within [low, high]; ``JudgeOutputError`` otherwise."""
+    number: float | None = None
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        number = float(value)
+    elif isinstance(value, str):
+        with contextlib.suppress(ValueError):
+            number = float(value.strip())
+    if number is None or not math.isfinite(number) or number != int(number) or not low <= number <= high:
+        raise JudgeOutputError(f"expected {expected}: {what} must be an integer {low}-{high} (3, 3.0 or \"3\"), "
+                               f"got {value!r:.80}")
+    return int(number)
+
+
+def _text(value: Any, what: str, expected: str) -> str:
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise JudgeOutputError(f"expected {expected}: {what} must be a string, got {value!r:.80}")
     return value
 
 
+# -- usage of one call, attributed to the cases of a batch -----------------------------------------------------------
+_METER: contextvars.ContextVar[list[Usage] | None] = contextvars.ContextVar("ir_rag_axioms_judge_usage", default=None)
+
+
+@contextlib.contextmanager
+def metered(cases: int) -> Iterator[list[Usage]]:
+    """Collect the usage of the judge calls inside the block: one ``Usage`` per case of each batched call.
+
+    A meter of one case sums every answer; a meter of n cases adds answer k of an n-case call to case k.
+    """
+    meter = [Usage() for _ in range(cases)]
+    token = _METER.set(meter)
+    try:
+        yield meter
+    finally:
+        _METER.reset(token)
+
+
+def _record(usages: Sequence[Usage]) -> None:
+    meter = _METER.get()
+    if meter is None:
+        return
+    if len(meter) == 1:
+        for usage in usages:
+            meter[0] += usage
+    elif len(meter) == len(usages):
+        for k, usage in enumerate(usages):
+            meter[k] += usage
+
+
+# -- the judge --------------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Answer:
+    content: str
+    usage: Usage
+    finish_reason: str | None
+
+
+def _real(value: Any) -> bool:
+    """Whether a value is a real number (numpy scalars included), not a bool."""
+    return isinstance(value, numbers.Real) and not isinstance(value, bool | np.bool_)
+
+
+def _positive(name: str, value: Any) -> float:
+    if not _real(value) or not math.isfinite(value) or value <= 0:
+        raise ValueError(f"LlmJudge: {name} must be a finite number of seconds > 0, got {value!r}")
+    return float(value)
+
+
+def _count(name: str, value: Any, low: int) -> int:
+    if not isinstance(value, numbers.Integral) or isinstance(value, bool | np.bool_) or value < low:
+        raise ValueError(f"LlmJudge: {name} must be an integer >= {low}, got {value!r}")
+    return int(value)
+
+
+def _price(name: str, value: Any) -> float | None:
+    if value is None:
+        return None
+    if not _real(value) or not math.isfinite(value) or value < 0:
+        raise ValueError(f"LlmJudge: {name} must be a finite price >= 0 per 1M tokens (or None), got {value!r}")
+    return float(value)
+
+
 class LlmJudge(Judge):
-    """A judge that asks an OpenAI-compatible chat-completions server; every answer is cached by content."""
+    """A judge that asks an OpenAI-compatible chat-completions server; every valid answer is cached by content."""
 
     def __init__(self, base_url: str | None = None, model: str | None = None, api_key: str | None = None, *,
-                 connect_timeout: float = 5.0, read_timeout: float = 120.0, retries: int = 3, backoff: float = 1.0,
-                 max_concurrency: int = 4, cache_dir: str | os.PathLike | None = "default",
-                 max_tokens: int = 1024) -> None:
-        """Configure the server (parameters, else environment variables), timeouts, retries, concurrency and cache."""
+                 connect_timeout: float = 5.0, read_timeout: float = 60.0, request_timeout: float = 120.0,
+                 retries: int = 3, backoff: float = 1.0, max_retry_after: float = 30.0, max_concurrency: int = 4,
+                 cache_dir: str | os.PathLike | None = "default", max_tokens: int = 1024,
+                 input_price: float | None = None, output_price: float | None = None,
+                 templates: Mapping[str, str] | None = None) -> None:
+        """Configure the server (parameters, else environment variables), waits, retries, concurrency, prices, cache.
+
+        ``request_timeout`` is the total deadline of one HTTP attempt, from connecting to the last byte (a server that
+        trickles bytes is cut off); ``read_timeout`` bounds each wait for bytes within it. The longest a call can
+        take is (retries + 1) x request_timeout plus the back-off sleeps (each <= max(backoff x 2^k,
+        max_retry_after)). ``input_price`` / ``output_price`` are per 1M prompt / completion tokens. ``templates``
+        maps a task (``prompts.TEMPLATE_FIELDS``) to a custom prompt, sent as one user message.
+        """
         self.base_url = (base_url or _env(BASE_URL_ENV) or "").rstrip("/")
         self.model = model or _env(MODEL_ENV) or ""
         if not self.base_url or not self.model:
@@ -91,15 +227,31 @@ class LlmJudge(Judge):
                              f"{self.base_url!r}")
         self._url = url
         self.api_key = api_key if api_key is not None else _env(API_KEY_ENV)
-        self.connect_timeout, self.read_timeout = float(connect_timeout), float(read_timeout)
-        self.retries, self.backoff, self.max_tokens = int(retries), float(backoff), int(max_tokens)
-        self.max_concurrency = max(1, int(max_concurrency))
+        self.connect_timeout = _positive("connect_timeout", connect_timeout)
+        self.read_timeout = _positive("read_timeout", read_timeout)
+        self.request_timeout = _positive("request_timeout", request_timeout)
+        self.max_retry_after = _positive("max_retry_after", max_retry_after)
+        if not _real(backoff) or not 0 <= backoff < math.inf:
+            raise ValueError(f"LlmJudge: backoff must be a finite number of seconds >= 0, got {backoff!r}")
+        self.backoff = float(backoff)
+        self.retries = _count("retries", retries, 0)
+        self.max_concurrency = _count("max_concurrency", max_concurrency, 1)
+        self.max_tokens = _count("max_tokens", max_tokens, 1)
+        self.input_price = _price("input_price", input_price)
+        self.output_price = _price("output_price", output_price)
+        if templates is not None and not isinstance(templates, Mapping):
+            raise TypeError(f"LlmJudge: templates must be a mapping task -> template, got {type(templates).__name__}")
+        self.templates = {task: prompts.check_template(task, t) for task, t in (templates or {}).items()}
         self._slots = threading.BoundedSemaphore(self.max_concurrency)
         self.store = _open_cache(cache_dir)
-        self._memo: dict[str, str] = {}
+        self._memo: dict[str, dict[str, Any]] = {}
         self.requests_sent = 0
         """HTTP requests sent so far (cache hits send none)."""
-        self._count = threading.Lock()
+        self.usage = Usage(cost=0.0 if self._priced else None)
+        """Running total over the answers this judge received from the server (cache hits are not counted)."""
+        self._lock = threading.Lock()
+
+    reports_usage = True
 
     def __repr__(self) -> str:
         return f"LlmJudge(base_url={self.base_url!r}, model={self.model!r})"
@@ -109,17 +261,26 @@ class LlmJudge(Judge):
         """``llm(<model> at <base URL>)``."""
         return f"llm({self.model} at {self.base_url})"
 
-    # -- the three questions --------------------------------------------------------------------------------
+    @property
+    def _priced(self) -> bool:
+        return self.input_price is not None or self.output_price is not None
+
+    # -- the questions ------------------------------------------------------------------------------------------
     def statements(self, texts: Sequence[str]) -> list[list[Statement]]:
         """One extraction request per non-blank text."""
-        def one(text: str) -> list[Statement]:
-            if not text.strip():
-                return []
-            found = self._ask(prompts.extraction_messages(text), '{"statements": [strings]}')
+        expected = '{"statements": [strings]}'
+
+        def read(found: dict[str, Any]) -> list[Statement]:
             items = found.get("statements")
             if not isinstance(items, list) or not all(isinstance(s, str) for s in items):
-                raise JudgeOutputError(f'expected {{"statements": [strings]}}, got {found!r:.300}')
+                raise JudgeOutputError(f"expected {expected}, got {found!r:.300}")
             return [Statement(s.strip()) for s in items if s.strip()]
+
+        def one(text: str) -> tuple[list[Statement], Usage]:
+            if not text.strip():
+                return [], Usage()
+            messages = self._messages("statements", prompts.extraction_messages(text), response=text)
+            return self._ask(messages, expected, read)
 
         return self._map(one, texts)
 
@@ -128,121 +289,285 @@ class LlmJudge(Judge):
         """One verdict request per case with all its statements; exactly one verdict per statement."""
         expected = '{"verdicts": [{"verdict": "yes" | "no" | "idk", "reason": string}, ...] (one per statement)}'
 
-        def one(case: tuple[str, Sequence[Statement]]) -> list[tuple[Verdict, str]]:
+        def one(case: tuple[str, Sequence[Statement]]) -> tuple[list[tuple[Verdict, str]], Usage]:
             query, statements = case
             if not statements:
-                return []
-            found = self._ask(prompts.verdict_messages(query, [s.text for s in statements], mode), expected)
-            items = found.get("verdicts")
-            if not isinstance(items, list) or len(items) != len(statements):
-                raise JudgeOutputError(f"expected {expected} for {len(statements)} statements, got {found!r:.300}")
-            return [_verdict(item, expected) for item in items]
+                return [], Usage()
+
+            def read(found: dict[str, Any]) -> list[tuple[Verdict, str]]:
+                items = found.get("verdicts")
+                if not isinstance(items, list) or len(items) != len(statements):
+                    raise JudgeOutputError(f"expected {expected} for {len(statements)} statements, got "
+                                           f"{found!r:.300}")
+                return [_verdict(item, expected) for item in items]
+
+            texts = [s.text for s in statements]
+            if mode == "strict" and "verdicts" in self.templates:
+                raise ValueError("LlmJudge: a custom 'verdicts' template has no strict mode; use relevancy_mode="
+                                 "'task' with it, or put the strict rule in the template")
+            messages = self._messages("verdicts", prompts.verdict_messages(query, texts, mode), query=query,
+                                      statements=json.dumps(texts, ensure_ascii=False))
+            return self._ask(messages, expected, read)
 
         return self._map(one, cases)
 
     def rubric(self, metric: prompts.RubricName, cases: Sequence[RubricCase]) -> list[RubricJudgment]:
-        """One rubric request per case; the score must be an integer 1-5."""
+        """One rubric request per case; the score must be an integer 1-5 (3, 3.0 or "3")."""
         expected = '{"score": integer 1-5, "reason": string}'
 
-        def one(case: RubricCase) -> RubricJudgment:
-            found = self._ask(prompts.rubric_messages(metric, case.output, case.question, case.reference), expected)
-            score, reason = found.get("score"), found.get("reason", "")
-            if isinstance(score, str) and score.strip().isdigit():
-                score = int(score)
-            if isinstance(score, bool) or not isinstance(score, int) or not 1 <= score <= 5:
-                raise JudgeOutputError(f"expected {expected}, got score {score!r} in {found!r:.300}")
-            return RubricJudgment(score, str(reason))
+        def read(found: dict[str, Any]) -> RubricJudgment:
+            score = integer(found.get("score"), 1, 5, "score", expected)
+            return RubricJudgment(score, _text(found.get("reason"), "reason", expected))
+
+        def one(case: RubricCase) -> tuple[RubricJudgment, Usage]:
+            reference = case.reference if case.reference is None or isinstance(case.reference, str) else \
+                "\n".join(f"- {r}" for r in case.reference)
+            messages = self._messages(metric, prompts.rubric_messages(metric, case.output, case.question,
+                                                                      case.reference),
+                                      output=case.output, question=case.question or "", reference=reference or "")
+            return self._ask(messages, expected, read)
 
         return self._map(one, cases)
 
+    def pairwise(self, criterion: str, cases: Sequence[tuple[str | None, tuple[str, ...] | None, str, str]]
+                 ) -> list[tuple[Preferred, str]]:
+        """For each (question, context, first, second): which response better satisfies ``criterion``, and why."""
+        expected = '{"preferred": "A" | "B" | "tie", "reason": string}'
+        choices: dict[str, Preferred] = {"a": "first", "b": "second", "tie": "tie"}
+
+        def read(found: dict[str, Any]) -> tuple[Preferred, str]:
+            preferred = found.get("preferred")
+            choice = choices.get(preferred.strip().lower()) if isinstance(preferred, str) else None
+            if choice is None:
+                raise JudgeOutputError(f'expected {expected}, got "preferred" = {preferred!r:.80}')
+            return choice, _text(found.get("reason"), "reason", expected)
+
+        def one(case: tuple[str | None, tuple[str, ...] | None, str, str]) -> tuple[tuple[Preferred, str], Usage]:
+            question, context, first, second = case
+            messages = self._messages(
+                "pairwise", prompts.pairwise_messages(criterion, first, second, question, context),
+                criterion=criterion, first=first, second=second, question=question or "",
+                context="\n".join(f"- {c}" for c in context or ()))
+            return self._ask(messages, expected, read)
+
+        return self._map(one, cases)
+
+    def reason(self, query: str, score: float, verdicts: Sequence[tuple[str, str, str]]) -> str:
+        """A written reason for an AnswerRelevancy score (one request), from its (statement, verdict, reason)."""
+        expected = '{"reason": string}'
+
+        def read(found: dict[str, Any]) -> str:
+            text = _text(found.get("reason"), "reason", expected).strip()
+            if not text:
+                raise JudgeOutputError(f"expected {expected} with a non-empty reason, got {found!r:.300}")
+            return text
+
+        messages = self._messages("reason", prompts.reason_messages(query, score, verdicts), query=query,
+                                  score=f"{score:.2f}", statements=json.dumps(
+                                      [{"statement": s, "verdict": v, "reason": r} for s, v, r in verdicts],
+                                      ensure_ascii=False))
+        return self._map(lambda _: self._ask(messages, expected, read), [None])[0]
+
     # -- requests ---------------------------------------------------------------------------------------------
-    def _map(self, function: Callable[[T], R], inputs: Sequence[T]) -> list[R]:
+    def _messages(self, task: str, default: list[dict[str, str]], **values: str) -> list[dict[str, str]]:
+        """The task's custom template filled in if there is one, else the default messages."""
+        template = self.templates.get(task)
+        return default if template is None else prompts.template_messages(template, **values)
+
+    def _map(self, function: Callable[[T], tuple[R, Usage]], inputs: Sequence[T]) -> list[R]:
+        """``function`` over the inputs (concurrently when there are several); their usage goes to the meter."""
         if len(inputs) <= 1:
-            return [function(x) for x in inputs]
-        with ThreadPoolExecutor(self.max_concurrency) as pool:
-            return list(pool.map(function, inputs))
+            results = [function(x) for x in inputs]
+        else:
+            context = contextvars.copy_context()
+            with ThreadPoolExecutor(self.max_concurrency) as pool:
+                results = list(pool.map(lambda x: context.copy().run(function, x), inputs))
+        _record([usage for _, usage in results])
+        return [value for value, _ in results]
 
-    def _ask(self, messages: list[dict[str, str]], expected: str) -> dict[str, Any]:
-        return parse_json(self.complete(messages), expected)
+    def _ask(self, messages: list[dict[str, str]], expected: str, read: Callable[[dict[str, Any]], R]
+             ) -> tuple[R, Usage]:
+        """The validated answer to the messages and its usage: from the cache, else from the server (then cached).
 
-    def complete(self, messages: list[dict[str, str]]) -> str:
-        """The answer's content: from the cache, else from the server (then cached)."""
-        body = {"model": self.model, "messages": messages, "temperature": 0, "max_tokens": self.max_tokens}
+        A cached entry that no longer validates is asked again; an answer that does not validate is not cached.
+        """
+        body = {"model": self.model, "messages": messages, "temperature": 0, "max_tokens": self.max_tokens,
+                "stream": False}
         key = text_key(json.dumps(body, sort_keys=True, ensure_ascii=False))
         space = namespace("llm-judge", self.base_url, self.model)
-        if key in self._memo:
-            return self._memo[key]
-        cached = self.store.get(space, key) if self.store is not None else None
-        if isinstance(cached, str):
-            self._memo[key] = cached
-            return cached
+        entry = self._memo.get(key)
+        if entry is None and self.store is not None:
+            entry = _entry(self.store.get(space, key))
+        if entry is not None:
+            with contextlib.suppress(JudgeOutputError):
+                value = read(parse_json(entry["content"], expected))
+                self._memo[key] = entry
+                return value, self._usage(entry.get("usage"), cached=True)
         with self._slots:
-            content = self._post(body)
-        self._memo[key] = content
+            answer = self._post(body)
+        try:
+            value = read(parse_json(answer.content, expected))
+        except JudgeOutputError as error:
+            if answer.finish_reason == "length":
+                raise JudgeOutputError(f"{error} (the server cut the answer at max_tokens={self.max_tokens}: "
+                                       "finish_reason 'length'; raise max_tokens)") from None
+            raise
+        entry = {"content": answer.content, "usage": _usage_fields(answer.usage)}
+        self._memo[key] = entry
         if self.store is not None:
-            self.store.put(space, key, content)
-        return content
+            self.store.put(space, key, entry)
+        return value, answer.usage
 
-    def _post(self, body: dict[str, Any]) -> str:
-        """POST /chat/completions with retries on connection errors, timeouts, 429 and 5xx."""
+    def _usage(self, fields: Any, cached: bool = False) -> Usage:
+        """A Usage from the server's usage object (or a cached copy), priced with this judge's prices."""
+        if not isinstance(fields, Mapping):
+            return Usage(1, cost=0.0 if self._priced else None, cached=int(cached), unreported=1)
+        prompt_tokens, completion_tokens = fields.get("prompt_tokens"), fields.get("completion_tokens")
+        if not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0
+                   for n in (prompt_tokens, completion_tokens)):
+            return Usage(1, cost=0.0 if self._priced else None, cached=int(cached), unreported=1)
+        assert isinstance(prompt_tokens, int) and isinstance(completion_tokens, int)
+        cost = None
+        if self._priced:
+            cost = (prompt_tokens * (self.input_price or 0.0) + completion_tokens * (self.output_price or 0.0)) / 1e6
+        return Usage(1, prompt_tokens, completion_tokens, cost, int(cached))
+
+    def _post(self, body: dict[str, Any]) -> _Answer:
+        """POST /chat/completions with retries on connection errors, timeouts, 429 and 5xx (no sleep after the last)."""
         payload = json.dumps(body).encode()
-        headers = {"Content-Type": "application/json"}
+        headers = {"Content-Type": "application/json", "Accept": "application/json"}
         if self.api_key:
             headers["Authorization"] = f"Bearer {self.api_key}"
         problem = ""
         for attempt in range(self.retries + 1):
-            if attempt:
-                time.sleep(self.backoff * 2 ** (attempt - 1))
+            wait = self.backoff * 2 ** attempt
             try:
                 status, text, retry_after = self._send(payload, headers)
             except (OSError, http.client.HTTPException) as error:
                 problem = f"{type(error).__name__}: {error}"
-                continue
-            if status == 200:
-                return _content(text)
-            problem = f"HTTP {status}: {text[:300]}"
-            if status != 429 and status < 500:
-                raise JudgeError(f"the judge at {self.base_url} refused the request ({problem}). {_HOW}")
-            if retry_after:
-                time.sleep(min(retry_after, 30.0))
+            else:
+                if status == 200:
+                    answer = self._completion(text)
+                    with self._lock:
+                        self.usage += answer.usage
+                    return answer
+                problem = f"HTTP {status}: {_error_message(text)}"
+                if status != 429 and status < 500:
+                    raise JudgeError(f"the judge at {self.base_url} (model {self.model}) refused the request "
+                                     f"({problem}). {_HOW}")
+                if retry_after is not None:
+                    wait = max(wait, min(retry_after, self.max_retry_after))
+            if attempt < self.retries:
+                time.sleep(wait)
         raise ToolUnavailableError(f"the LLM judge at {self.base_url} (model {self.model}) did not answer after "
                                    f"{self.retries + 1} attempts (last: {problem}; connect timeout "
-                                   f"{self.connect_timeout:g} s, read timeout {self.read_timeout:g} s). Start the "
-                                   f"server or point the judge elsewhere: {_HOW}")
+                                   f"{self.connect_timeout:g} s, read timeout {self.read_timeout:g} s, request "
+                                   f"deadline {self.request_timeout:g} s). Start the server or point the judge "
+                                   f"elsewhere: {_HOW}")
 
-    def _send(self, payload: bytes, headers: dict[str, str]) -> tuple[int, str, float]:
-        """One request: connect within ``connect_timeout``, then each read within ``read_timeout``."""
+    def _send(self, payload: bytes, headers: dict[str, str]) -> tuple[int, str, float | None]:
+        """One attempt within ``request_timeout`` in total: a timer shuts the socket at the deadline."""
         url = self._url
         kind = http.client.HTTPSConnection if url.scheme == "https" else http.client.HTTPConnection
-        connection = kind(url.hostname or "", url.port, timeout=self.connect_timeout)
-        with self._count:
+        connection = kind(url.hostname or "", url.port, timeout=min(self.connect_timeout, self.request_timeout))
+        deadline = time.monotonic() + self.request_timeout
+        opened: list[socket.socket] = []  # the socket, kept: the connection forgets it once the response owns it
+        timer = threading.Timer(self.request_timeout, _cut, (opened,))
+        timer.daemon = True
+        with self._lock:
             self.requests_sent += 1
+        timer.start()
         try:
             connection.connect()
             if connection.sock is not None:
-                connection.sock.settimeout(self.read_timeout)
+                connection.sock.settimeout(min(self.read_timeout, self.request_timeout))
+                opened.append(connection.sock)
             connection.request("POST", f"{url.path.rstrip('/')}/chat/completions", payload, headers)
             response = connection.getresponse()
-            text = response.read().decode("utf-8", "replace")
-            retry_after = response.getheader("Retry-After") or ""
-            return response.status, text, float(retry_after) if retry_after.replace(".", "", 1).isdigit() else 0.0
+            chunks, size = [], 0
+            while chunk := response.read(65536):
+                size += len(chunk)
+                if size > MAX_RESPONSE_BYTES:
+                    raise http.client.HTTPException(f"response over {MAX_RESPONSE_BYTES} bytes")
+                chunks.append(chunk)
+            if time.monotonic() >= deadline:
+                raise TimeoutError
+            return response.status, b"".join(chunks).decode("utf-8", "replace"), _seconds(
+                response.getheader("Retry-After"))
+        except (OSError, http.client.HTTPException, ValueError) as error:
+            if time.monotonic() >= deadline - 1e-3:
+                raise TimeoutError(f"no complete answer within the request deadline of {self.request_timeout:g} s"
+                                   ) from None
+            if isinstance(error, ValueError):  # http.client on a garbled status line, header or chunk size
+                raise http.client.HTTPException(f"malformed HTTP response ({error})") from None
+            raise
         finally:
+            timer.cancel()
             connection.close()
 
+    def _completion(self, text: str) -> _Answer:
+        """The first choice's message content, finish reason and usage of a chat-completions response."""
+        try:
+            body = json.loads(text)
+            choice = body["choices"][0]
+            content = choice["message"]["content"]
+        except (json.JSONDecodeError, KeyError, IndexError, TypeError):
+            raise JudgeOutputError(f"the server's answer is not a chat completion (expected choices[0].message."
+                                   f"content): {text[:300]!r}") from None
+        if not isinstance(content, str):
+            raise JudgeOutputError(f"the server's chat completion has no text content (content {content!r:.80}, "
+                                   f"finish_reason {choice.get('finish_reason')!r}): {text[:300]!r}")
+        reason = choice.get("finish_reason")
+        return _Answer(content, self._usage(body.get("usage")), reason if isinstance(reason, str) else None)
 
-def _content(text: str) -> str:
-    """The first choice's message content of a chat-completions response."""
+
+def _cut(opened: list[socket.socket]) -> None:
+    """Shut the request's socket (the request deadline passed): a blocked read returns at once."""
+    for sock in opened:
+        with contextlib.suppress(OSError):
+            sock.shutdown(socket.SHUT_RDWR)
+
+
+def _seconds(header: str | None) -> float | None:
+    """A Retry-After header in seconds (an HTTP date or garbage: None)."""
     try:
-        return str(json.loads(text)["choices"][0]["message"]["content"])
-    except (json.JSONDecodeError, KeyError, IndexError, TypeError):
-        raise JudgeOutputError(f"the server's answer is not a chat completion: {text[:300]!r}") from None
+        value = float(header) if header is not None else math.nan
+    except ValueError:
+        return None
+    return value if math.isfinite(value) and value >= 0 else None
+
+
+def _error_message(text: str) -> str:
+    """The message of an OpenAI-style ({"error": {"message"}}) or vLLM-style ({"message"}) error body, else the text."""
+    with contextlib.suppress(json.JSONDecodeError, AttributeError, TypeError):
+        body = json.loads(text)
+        error = body.get("error", body)
+        message = error.get("message") if isinstance(error, dict) else error
+        if isinstance(message, str):
+            return message[:300]
+    return text[:300]
+
+
+def _usage_fields(usage: Usage) -> dict[str, int] | None:
+    return None if usage.unreported else {"prompt_tokens": usage.prompt_tokens,
+                                          "completion_tokens": usage.completion_tokens}
+
+
+def _entry(cached: Any) -> dict[str, Any] | None:
+    """A cache entry ({"content", "usage"}); an entry of the older format (the bare content) reads as one."""
+    if isinstance(cached, str):
+        return {"content": cached, "usage": None}
+    if isinstance(cached, dict) and isinstance(cached.get("content"), str):
+        return cached
+    return None
 
 
 def _verdict(item: Any, expected: str) -> tuple[Verdict, str]:
-    verdict = str(item.get("verdict", "")).strip().lower() if isinstance(item, dict) else ""
+    verdict = item.get("verdict") if isinstance(item, dict) else None
+    verdict = verdict.strip().lower() if isinstance(verdict, str) else ""
     if verdict not in VERDICTS:
         raise JudgeOutputError(f"expected {expected}, got the verdict {item!r:.200}")
-    return verdict, str(item.get("reason", ""))
+    return verdict, _text(item.get("reason"), "reason", expected)
 
 
 def _open_cache(cache_dir: str | os.PathLike | None) -> DiskStore | None:

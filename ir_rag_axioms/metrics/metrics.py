@@ -18,7 +18,15 @@ from typing import ClassVar, Literal
 from ir_rag_axioms.analysis.cache import MAX_TEXT_CHARS
 from ir_rag_axioms.metrics.judges import Judge, RelevancyMode, RubricCase, default_judge
 from ir_rag_axioms.metrics.prompts import RubricName
-from ir_rag_axioms.metrics.results import AnswerRelevancyResult, RubricJudgment, RubricResult, StatementVerdict
+from ir_rag_axioms.metrics.results import (
+    AnswerRelevancyResult,
+    RubricJudgment,
+    RubricResult,
+    StatementVerdict,
+    Usage,
+    Verdict,
+)
+from ir_rag_axioms.metrics.running import JudgedMetric, check_text, with_usage
 
 MultiTurnStrategy = Literal["last_turn", "all_turns"]
 """Conversations: evaluate the last user -> assistant exchange, or all of them (micro-averaged)."""
@@ -68,12 +76,12 @@ def turns(conversation: Conversation) -> list[tuple[str, str]]:
 
 
 @dataclass(frozen=True, kw_only=True)
-class AnswerRelevancy:
+class AnswerRelevancy(JudgedMetric):
     """Share of an answer's statements relevant to the query: (yes + idk) / statements (idk 0 if penalised).
 
-    An answer without statements (empty, blank, only punctuation) scores 0.0 and fails: it addresses nothing
-    (DeepEval scores 1.0 there, since no statement is irrelevant; we do not let an empty answer pass). An answer over
-    the text limit is not judged: NaN with a warning.
+    A blank answer scores 0.0 and fails: it addresses nothing (DeepEval scores 1.0 there, since no statement is
+    irrelevant). A non-blank answer in which the judge finds no statement, or one over the text limit, is not
+    judged: NaN with the reason (and a warning for the limit).
     """
 
     relevancy_mode: RelevancyMode = "task"
@@ -89,6 +97,7 @@ class AnswerRelevancy:
     name: ClassVar[str] = "answer_relevancy"
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         try:
             object.__setattr__(self, "mode", EvaluationMode(self.mode))
         except ValueError:
@@ -117,7 +126,18 @@ class AnswerRelevancy:
 
     def measure_many(self, cases: Sequence[tuple[str, str]]) -> list[AnswerRelevancyResult]:
         """Score many (query, answer) pairs with batched judge calls."""
-        return self._score(list(cases), grouped=False)
+        cases = list(cases)
+        for k, case in enumerate(cases):
+            if not isinstance(case, tuple | list) or len(case) != 2:
+                raise TypeError(f"AnswerRelevancy.measure_many: case {k} must be a (query, answer) pair, got "
+                                f"{case!r:.60}")
+            check_text("AnswerRelevancy", query=case[0], answer=case[1])
+        return self._score(cases, grouped=False)
+
+    @property
+    def effective_threshold(self) -> float:
+        """The threshold results use: 1.0 in ``strict_mode``, else ``threshold``."""
+        return 1.0 if self.strict_mode else self.threshold
 
     def _with_history(self, exchanges: list[tuple[str, str]], k: int) -> tuple[str, str]:
         """Turn k's query with the ``window_size`` user messages before it, one per line (oldest first)."""
@@ -135,40 +155,75 @@ class AnswerRelevancy:
             kept = [i for i, flag in enumerate(long) if not flag]
             scored = iter(self._score([exchanges[i] for i in kept], grouped=False) if kept else [])
             return [self._undefined(1, judge.name) if flag else next(scored) for flag in long]
-        statements = judge.statements([answer for _, answer in exchanges])
-        verdicts = judge.verdicts([(q, s) for (q, _), s in zip(exchanges, statements, strict=True)],
-                                  self.relevancy_mode)
+
+        def ask() -> list[list[tuple[Verdict, str]]]:
+            found = judge.statements([answer for _, answer in exchanges])
+            statements.extend(found)
+            return judge.verdicts([(q, s) for (q, _), s in zip(exchanges, found, strict=True)], self.relevancy_mode)
+
+        statements: list = []
+        verdicts, usages = with_usage(judge, 1 if grouped else len(exchanges), ask)
         rows = [[StatementVerdict(s.text, v, reason, turn) for s, (v, reason) in zip(found, judged, strict=True)]
                 for turn, (found, judged) in enumerate(zip(statements, verdicts, strict=True), start=first)]
         if grouped:
-            return [self._result([r for row in rows for r in row], len(exchanges), judge.name)]
-        return [self._result([dataclasses.replace(r, turn_index=0) for r in row], 1, judge.name) for row in rows]
+            return [self._result([r for row in rows for r in row], len(exchanges), judge, exchanges[-1][0],
+                                 usages[0], blank=all(not a.strip() for _, a in exchanges))]
+        return [self._result([dataclasses.replace(r, turn_index=0) for r in row], 1, judge, query, usage,
+                             blank=not answer.strip())
+                for row, (query, answer), usage in zip(rows, exchanges, usages, strict=True)]
 
     def _undefined(self, turns_count: int, judge: str) -> AnswerRelevancyResult:
-        return AnswerRelevancyResult(math.nan, False, self.threshold, f"Not judged: an answer is longer than "
-                                     f"{MAX_TEXT_CHARS} characters (NaN).", (), turns_count, judge)
+        explanation = f"Not judged: an answer is longer than {MAX_TEXT_CHARS} characters (NaN)."
+        return AnswerRelevancyResult(score=math.nan, passed=False, threshold=self.effective_threshold,
+                                     explanation=explanation, statement_breakdown=(), evaluated_turns_count=turns_count,
+                                     judge=judge, reason=explanation if self.include_reason else None)
 
-    def _result(self, breakdown: list[StatementVerdict], turns_count: int, judge: str) -> AnswerRelevancyResult:
+    def _result(self, breakdown: list[StatementVerdict], turns_count: int, judge: Judge, query: str,
+                usage: Usage | None, blank: bool) -> AnswerRelevancyResult:
+        """The score, strict mode, the explanation and (``include_reason``) the written reason of one result.
+
+        No statements: a blank answer scores 0.0 (it addresses nothing; DeepEval scores 1, as no statement is
+        irrelevant); a non-blank answer in which the judge finds no statement is undefined, NaN with the reason (the
+        judge could not read it: 0 would report it as the worst answer).
+        """
         yes = sum(r.verdict == "yes" for r in breakdown)
         idk = sum(r.verdict == "idk" for r in breakdown)
         counted = yes + (0 if self.penalize_ambiguity else idk)
-        score = counted / len(breakdown) if breakdown else 0.0
-        if breakdown:
-            explanation = (f"The score is {score:.2f} because {counted} of {len(breakdown)} statements count as "
-                           f"relevant ({yes} yes, {idk} idk{' counted as 0' if self.penalize_ambiguity and idk else ''}"
-                           f", {len(breakdown) - yes - idk} no; {self.relevancy_mode} mode).")
-        else:
-            explanation = ("The score is 0.00 because the answer has no statements: an empty answer addresses nothing "
-                           "(DeepEval scores 1 here, as no statement is irrelevant; this metric never lets an empty "
-                           "answer pass).")
+        threshold = self.effective_threshold
+        if not breakdown:
+            blank_text = ("The score is 0.00 because the answer is blank (no statements): it addresses nothing "
+                          "(DeepEval scores 1 here, as no statement is irrelevant).")
+            unread_text = (f"The score is undefined (NaN) because the judge ({judge.name}) found no statements in "
+                           "the answer: nothing to judge relevant or irrelevant.")
+            score, explanation = (0.0, blank_text) if blank else (math.nan, unread_text)
+            return AnswerRelevancyResult(score=score, passed=False, threshold=threshold, explanation=explanation,
+                                         statement_breakdown=(), evaluated_turns_count=turns_count,
+                                         judge=judge.name, counts=(0, 0, 0, 0),
+                                         reason=explanation if self.include_reason else None, usage=usage)
+        score = counted / len(breakdown)
+        if self.strict_mode and score < threshold:
+            score = 0.0
+        explanation = (f"The score is {score:.2f} because {counted} of {len(breakdown)} statements count as "
+                       f"relevant ({yes} yes, {idk} idk{' counted as 0' if self.penalize_ambiguity and idk else ''}"
+                       f", {len(breakdown) - yes - idk} no; {self.relevancy_mode} mode"
+                       f"{'; strict mode: 1 only if all count' if self.strict_mode else ''}).")
+        reason = None
+        if self.include_reason:
+            triples = [(r.statement, r.verdict, r.reason) for r in breakdown]
+            reasons, extra = with_usage(judge, 1, lambda: [judge.reason(query, score, triples)])
+            reason = reasons[0]
+            if usage is not None and extra[0] is not None:
+                usage += extra[0]
         counts = (yes, len(breakdown) - yes - idk, idk, len(breakdown))
         kept = tuple(breakdown) if self.mode is EvaluationMode.GRANULAR else ()
-        return AnswerRelevancyResult(score, score >= self.threshold, self.threshold, explanation, kept,
-                                     turns_count, judge, counts)
+        return AnswerRelevancyResult(score=score, passed=score >= threshold, threshold=threshold,
+                                     explanation=explanation, statement_breakdown=kept,
+                                     evaluated_turns_count=turns_count, judge=judge.name, counts=counts,
+                                     reason=reason, usage=usage)
 
 
 @dataclass(frozen=True, kw_only=True)
-class RubricMetric:
+class RubricMetric(JudgedMetric):
     """A 1-5 judged RAG metric: one judge call per observation; passed = level >= threshold (inverted if negated)."""
 
     threshold: int = 3
@@ -178,6 +233,7 @@ class RubricMetric:
     rubric: ClassVar[RubricName]
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         if isinstance(self.threshold, bool) or not isinstance(self.threshold, int) or not 1 <= self.threshold <= 5:
             raise ValueError(f"{type(self).__name__}: threshold must be an integer level 1-5, got {self.threshold!r}")
 
@@ -195,13 +251,17 @@ class RubricMetric:
         why = [f"undefined: the output is longer than {MAX_TEXT_CHARS} characters (not judged)" if flag else
                f"undefined: no {self.needs_reference} to judge against" if self.needs_reference
                and not _has_text(c.reference) else None for c, flag in zip(cases, long, strict=True)]
-        judged = iter(judge.rubric(self.rubric, [c for c, w in zip(cases, why, strict=True) if w is None])
-                      if any(w is None for w in why) else [])
+        asked = [c for c, w in zip(cases, why, strict=True) if w is None]
+        found, found_usage = with_usage(judge, len(asked), lambda: judge.rubric(self.rubric, asked) if asked else [])
+        judged, usages = iter(found), iter(found_usage)
+        threshold = 5 if self.strict_mode else self.threshold
         out = []
         for reason in why:
-            j = RubricJudgment(None, reason, ()) if reason else next(judged)
-            out.append(RubricResult(self.name, j.level, self.threshold, self.negate, j.reason, judge.name,
-                                    j.details, j.confidence))
+            j, usage = (RubricJudgment(None, reason, ()), None) if reason else (next(judged), next(usages))
+            out.append(RubricResult(metric=self.name, level=j.level, threshold=threshold, negated=self.negate,
+                                    explanation=j.reason, judge=judge.name, breakdown=j.details,
+                                    confidence=j.confidence, reason=j.reason if self.include_reason else None,
+                                    strict=self.strict_mode, usage=usage))
         return out
 
 
@@ -227,6 +287,7 @@ class Faithfulness(RubricMetric):
 
     def measure(self, answer: str, context: str | Sequence[str]) -> RubricResult:
         """Judge one answer against its context."""
+        check_text("Faithfulness", answer=answer)
         return self.measure_many([(answer, context)])[0]
 
     def measure_many(self, cases: Sequence[tuple[str, str | Sequence[str]]]) -> list[RubricResult]:
@@ -248,6 +309,7 @@ class ContextRecall(RubricMetric):
 
     def measure(self, answer: str, reference: str | Sequence[str]) -> RubricResult:
         """Judge one answer against its reference facts."""
+        check_text("ContextRecall", answer=answer)
         return self.measure_many([(answer, reference)])[0]
 
     def measure_many(self, cases: Sequence[tuple[str, str | Sequence[str]]]) -> list[RubricResult]:
@@ -264,6 +326,7 @@ class RubricAnswerRelevancy(RubricMetric):
 
     def measure(self, query: str, answer: str) -> RubricResult:
         """Judge one answer to a query."""
+        check_text("RubricAnswerRelevancy", query=query, answer=answer)
         return self.measure_many([(query, answer)])[0]
 
     def measure_many(self, cases: Sequence[tuple[str, str]]) -> list[RubricResult]:

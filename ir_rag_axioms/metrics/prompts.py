@@ -117,3 +117,92 @@ def rubric_messages(metric: RubricName, output: str, question: str | None = None
         parts.append(f"{label}:\n{body}")
     parts.append(f"Output:\n{output}")
     return [{"role": "system", "content": system}, {"role": "user", "content": "\n\n".join(parts)}]
+
+
+# -- pairwise preferences, written reasons and custom templates (LLM judge) --------------------------------------
+PAIRWISE_SYSTEM = (
+    "You compare two responses to the same question on ONE criterion only: {criterion}. Ignore every other quality "
+    "(length, style, formatting, politeness) unless the criterion names it. Answer \"A\" if response A satisfies the "
+    "criterion better, \"B\" if response B does, \"tie\" if neither does better.\n\n{neutrality}\n\n"
+    'Answer with JSON only: {{"preferred": "A" | "B" | "tie", "reason": "<one sentence>"}}.'
+)
+"""The pairwise prompt: one named criterion, A/B/tie; the presentation-neutrality paragraph."""
+REASON_SYSTEM = (
+    "You explain an answer-relevancy score in one or two sentences: say why the score is what it is, naming the "
+    "irrelevant or ambiguous statements if there are any. Do not change the score. "
+    'Answer with JSON only: {"reason": "..."}.'
+)
+"""The prompt of AnswerRelevancy's written reason (``include_reason=True``)."""
+
+
+def pairwise_messages(criterion: str, first: str, second: str, question: str | None = None,
+                      context: str | Sequence[str] | None = None) -> list[dict[str, str]]:
+    """Chat messages asking which of responses A (``first``) and B (``second``) better satisfies ``criterion``."""
+    system = PAIRWISE_SYSTEM.format(criterion=criterion, neutrality=RAG_PRESENTATION_NEUTRALITY)
+    parts = [f"Question:\n{question}"] if question is not None else []
+    if context:
+        parts.append("Context:\n" + (context if isinstance(context, str) else "\n".join(f"- {c}" for c in context)))
+    parts += [f"Response A:\n{first}", f"Response B:\n{second}"]
+    return [{"role": "system", "content": system}, {"role": "user", "content": "\n\n".join(parts)}]
+
+
+def reason_messages(query: str, score: float, verdicts: Sequence[tuple[str, str, str]]) -> list[dict[str, str]]:
+    """Chat messages asking for a written reason of an AnswerRelevancy score from its (statement, verdict, reason)."""
+    lines = [f"- [{verdict}] {statement} ({reason})" for statement, verdict, reason in verdicts]
+    user = f"Query:\n{query}\n\nScore: {score:.2f}\n\nStatements with verdicts:\n" + "\n".join(lines)
+    return [{"role": "system", "content": REASON_SYSTEM}, {"role": "user", "content": user}]
+
+
+TEMPLATE_FIELDS: dict[str, tuple[frozenset[str], frozenset[str], str]] = {
+    "statements": (frozenset({"response"}), frozenset({"response"}), "statements"),
+    "verdicts": (frozenset({"query", "statements"}), frozenset({"query", "statements"}), "verdicts"),
+    "faithfulness": (frozenset({"output", "reference"}), frozenset({"output", "reference", "question"}), "score"),
+    "answer_relevancy": (frozenset({"output", "question"}), frozenset({"output", "question", "reference"}), "score"),
+    "context_recall": (frozenset({"output", "reference"}), frozenset({"output", "reference", "question"}), "score"),
+    "pairwise": (frozenset({"criterion", "first", "second"}),
+                 frozenset({"criterion", "first", "second", "question", "context"}), "preferred"),
+    "reason": (frozenset({"query", "score", "statements"}), frozenset({"query", "score", "statements"}), "reason"),
+}
+"""Custom template task -> (required placeholders, allowed placeholders, the JSON key the answer must have)."""
+
+
+def check_template(task: str, template: str) -> str:
+    """The template if its placeholders fit the task and it names the answer's JSON key; ValueError naming the fault.
+
+    Placeholders are ``{name}`` (no positions, attributes, indexes, conversions or format specs); literal braces are
+    doubled (``{{"score": 3}}``).
+    """
+    import string
+
+    if task not in TEMPLATE_FIELDS:
+        raise ValueError(f"prompt template for unknown task {task!r}; tasks: {', '.join(TEMPLATE_FIELDS)}")
+    if not isinstance(template, str) or not template.strip():
+        raise ValueError(f"prompt template {task!r} must be a non-empty string, got {template!r:.80}")
+    required, allowed, key = TEMPLATE_FIELDS[task]
+    try:
+        fields = list(string.Formatter().parse(template))
+    except ValueError as error:
+        raise ValueError(f"prompt template {task!r}: {error} (write literal braces as {{{{ and }}}})") from None
+    used = set()
+    for _, name, spec, conversion in fields:
+        if name is None:
+            continue
+        if not name.isidentifier() or spec or conversion:
+            raise ValueError(f"prompt template {task!r}: placeholder {{{name}{'!' + conversion if conversion else ''}"
+                             f"{':' + spec if spec else ''}}} is not a plain {{name}}; allowed: "
+                             f"{', '.join(sorted(allowed))}")
+        used.add(name)
+    if used - allowed:
+        raise ValueError(f"prompt template {task!r}: unknown placeholder(s) {sorted(used - allowed)}; allowed: "
+                         f"{', '.join(sorted(allowed))}")
+    if required - used:
+        raise ValueError(f"prompt template {task!r}: missing placeholder(s) {sorted(required - used)}")
+    if f'"{key}"' not in template.format(**dict.fromkeys(used, "")):
+        raise ValueError(f'prompt template {task!r} must ask for JSON with the key "{key}" (write it as "{key}" '
+                         f"in the template)")
+    return template
+
+
+def template_messages(template: str, **values: str) -> list[dict[str, str]]:
+    """A checked custom template filled in, as one user message."""
+    return [{"role": "user", "content": template.format(**values)}]

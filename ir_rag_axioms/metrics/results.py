@@ -10,6 +10,40 @@ from typing import Any, Literal
 Verdict = Literal["yes", "no", "idk"]
 """A statement's relevance to the query: relevant, irrelevant, ambiguous."""
 VERDICTS: tuple[Verdict, ...] = ("yes", "no", "idk")
+Preferred = Literal["first", "second", "tie"]
+"""A pairwise judgment: the first response, the second, or neither is better on the criterion."""
+
+
+@dataclass(frozen=True)
+class Usage:
+    """Tokens of judge answers from the server's ``usage``, and their cost when prices are given (else None)."""
+
+    answers: int = 0
+    """Judge answers counted (sent or read from the cache)."""
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost: float | None = None
+    """prompt_tokens x input price + completion_tokens x output price (prices per 1M tokens); None without prices."""
+    cached: int = 0
+    """Answers read from the cache (their tokens were paid when they were first asked)."""
+    unreported: int = 0
+    """Answers whose server sent no ``usage`` (their tokens are not counted)."""
+
+    @property
+    def total_tokens(self) -> int:
+        """prompt_tokens + completion_tokens."""
+        return self.prompt_tokens + self.completion_tokens
+
+    def __add__(self, other: Usage) -> Usage:
+        """Field-wise sum (cost None only when both are None)."""
+        cost = None if self.cost is None and other.cost is None else (self.cost or 0.0) + (other.cost or 0.0)
+        return Usage(self.answers + other.answers, self.prompt_tokens + other.prompt_tokens,
+                     self.completion_tokens + other.completion_tokens, cost, self.cached + other.cached,
+                     self.unreported + other.unreported)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain dict with total_tokens."""
+        return {**dataclasses.asdict(self), "total_tokens": self.total_tokens}
 
 
 @dataclass(frozen=True)
@@ -45,6 +79,10 @@ class AnswerRelevancyResult:
     judge: str
     counts: tuple[int, int, int, int] | None = None
     """(yes, no, idk, total) statements; kept when the breakdown is not (``mode="summary"``)."""
+    reason: str | None = None
+    """The written reason (``include_reason=True``), else None."""
+    usage: Usage | None = None
+    """Tokens and cost of the LLM judge's answers behind this result (None for the offline judge)."""
 
     @property
     def overall_score(self) -> float:
@@ -85,7 +123,8 @@ class AnswerRelevancyResult:
             "ambiguous_statements_count": self.ambiguous_statements_count,
             "total_statements_count": self.total_statements_count,
             "statement_breakdown": [s.to_dict() for s in self.statement_breakdown],
-            "evaluated_turns_count": self.evaluated_turns_count, "judge": self.judge,
+            "evaluated_turns_count": self.evaluated_turns_count, "judge": self.judge, "reason": self.reason,
+            "usage": None if self.usage is None else self.usage.to_dict(),
         }
 
     def pretty(self) -> str:
@@ -128,11 +167,21 @@ class RubricResult:
     breakdown: tuple[dict[str, Any], ...] = field(default=())
     confidence: float | None = None
     """Share of the units the judge could decide (None: the judge does not say)."""
+    reason: str | None = None
+    """The judge's written reason (``include_reason=True``), else None."""
+    strict: bool = False
+    """``strict_mode``: pass only at level 5 and score 1.0 or 0.0."""
+    usage: Usage | None = None
+    """Tokens and cost of the LLM judge's answers behind this result (None for the offline judge)."""
 
     @property
     def score(self) -> float:
-        """The level mapped linearly to [0, 1]; NaN when undefined."""
-        return math.nan if self.level is None else (self.level - 1) / 4
+        """The level mapped linearly to [0, 1]; NaN when undefined (``strict_mode``: 1.0 if passed, else 0.0)."""
+        if self.level is None:
+            return math.nan
+        if self.strict:
+            return float(bool(self.passed))
+        return (self.level - 1) / 4
 
     @property
     def defined(self) -> bool:
@@ -153,7 +202,8 @@ class RubricResult:
     def to_dict(self) -> dict[str, Any]:
         """Plain dict: metric, score, level, passed, evidence, breakdown and judge."""
         out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
-        out.update(score=self.score, passed=self.passed, evidence=self.evidence, breakdown=list(self.breakdown))
+        out.update(score=self.score, passed=self.passed, evidence=self.evidence, breakdown=list(self.breakdown),
+                   usage=None if self.usage is None else self.usage.to_dict())
         return out
 
     def pretty(self) -> str:

@@ -1,0 +1,103 @@
+"""Metrics in a RAG team's own test suite as DeepEval's: a test case, ``assert_test`` and ``assert_metric``.
+
+``assert_test(case, metrics)`` measures every metric on the case and fails with one ``AssertionError`` that lists
+each failing metric with its score, threshold and reason; an undefined score (NaN) fails and says why.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ir_rag_axioms.metrics.metrics import AnswerRelevancy, ContextRecall, Faithfulness, RubricAnswerRelevancy
+from ir_rag_axioms.metrics.results import AnswerRelevancyResult, RubricResult
+
+Result = AnswerRelevancyResult | RubricResult
+"""What a metric's ``measure`` returns."""
+
+
+@dataclass(frozen=True)
+class RagTestCase:
+    """One observation to test, with DeepEval's field names: the question, the answer, the retrieved passages."""
+
+    input: str  # noqa: A003  (DeepEval's field name)
+    actual_output: str
+    retrieval_context: Sequence[str] | None = None
+    """The passages the answer was generated from (Faithfulness; ContextRecall without ``reference``)."""
+    reference: str | Sequence[str] | None = None
+    """The reference facts ContextRecall looks for in the answer (default: the retrieval context)."""
+    name: str | None = None
+    """Shown in failure messages."""
+
+    def __post_init__(self) -> None:
+        for field in ("input", "actual_output"):
+            if not isinstance(getattr(self, field), str):
+                raise TypeError(f"RagTestCase: {field} must be a string, got {type(getattr(self, field)).__name__}")
+        if isinstance(self.retrieval_context, str):
+            raise TypeError("RagTestCase: retrieval_context must be a list of passages, not one string")
+
+
+def measure(case: RagTestCase, metric: Any) -> Result:
+    """The metric's result on the case: each metric reads the fields it needs (ValueError if one is missing)."""
+    if isinstance(metric, AnswerRelevancy | RubricAnswerRelevancy):
+        return metric.measure(case.input, case.actual_output)
+    if isinstance(metric, Faithfulness):
+        if not case.retrieval_context:
+            raise ValueError(f"{_label(case)}: Faithfulness needs the case's retrieval_context")
+        return metric.measure(case.actual_output, list(case.retrieval_context))
+    if isinstance(metric, ContextRecall):
+        reference = case.reference if case.reference is not None else case.retrieval_context
+        if not reference:
+            raise ValueError(f"{_label(case)}: ContextRecall needs the case's reference (or retrieval_context)")
+        return metric.measure(case.actual_output, reference if isinstance(reference, str) else list(reference))
+    raise TypeError(f"assert_test: {metric!r:.80} is not a metric of ir_rag_axioms.metrics (AnswerRelevancy, "
+                    "Faithfulness, ContextRecall, RubricAnswerRelevancy)")
+
+
+def failure(result: Result) -> str | None:
+    """Why a result fails (score, threshold, reason), or None if it passed."""
+    if result.passed:
+        return None
+    name = getattr(result, "metric", "answer_relevancy")
+    reason = result.reason or result.explanation
+    if math.isnan(result.score):
+        return f"{name}: undefined score (NaN) - {reason}"
+    level = f" (level {result.level}/5)" if isinstance(result, RubricResult) else ""
+    negated = ", negated" if isinstance(result, RubricResult) and result.negated else ""
+    return (f"{name}: score {result.score:.2f}{level} below threshold {result.threshold:g}{negated} "
+            f"(judge {result.judge}) - {reason}")
+
+
+def assert_metric(result: Result, name: str | None = None) -> Result:
+    """Fail (AssertionError with the score, threshold and reason) unless the result passed; return it."""
+    why = failure(result)
+    if why is not None:
+        raise AssertionError(f"{name}: {why}" if name else why)
+    return result
+
+
+def check_test(case: RagTestCase, metrics: Sequence[Any]) -> tuple[list[Result], str | None]:
+    """Every metric's result on the case, and the failure message listing each failing metric (None if all pass)."""
+    if not isinstance(case, RagTestCase):
+        raise TypeError(f"assert_test: case must be a RagTestCase, got {type(case).__name__}")
+    if not metrics or isinstance(metrics, str):
+        raise TypeError("assert_test: metrics must be a non-empty list of metrics")
+    results = [measure(case, metric) for metric in metrics]
+    failed = [why for why in map(failure, results) if why is not None]
+    message = (f"{_label(case)}: {len(failed)} of {len(results)} metrics failed:\n  " + "\n  ".join(failed)
+               if failed else None)
+    return results, message
+
+
+def assert_test(case: RagTestCase, metrics: Sequence[Any]) -> list[Result]:
+    """Measure every metric on the case; fail once, listing every failing metric; return the results."""
+    results, message = check_test(case, metrics)
+    if message is not None:
+        raise AssertionError(message)
+    return results
+
+
+def _label(case: RagTestCase) -> str:
+    return case.name or f"case {case.input[:60]!r}"

@@ -1,0 +1,211 @@
+"""LLM_PAIRWISE: ask a judge which of two responses better satisfies one named, narrow criterion.
+
+The specification's roadmap: "axioms that ask an LLM for a pairwise preference on a specific, narrow criterion, with
+caching by default". Each pair is asked in both orders (A = i, B = j and A = j, B = i) to cancel position bias: i is
+preferred only when both answers prefer i; when they disagree (or either says tie) the pair ties. The LLM judge
+caches every answer by content (base URL, model, messages), so a rerun sends no request. ``judge="offline"`` (the
+default, deterministic) decides criteria about faithfulness, relevance or coverage by the offline judge's 1-5 level
+of the matching metric; ``judge="llm"`` asks the LLM judge of the environment any criterion.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from typing import ClassVar
+
+import numpy as np
+
+from ir_rag_axioms.analysis.cache import MAX_TEXT_CHARS, is_analysable
+from ir_rag_axioms.axioms.base import ConfigurableAxiom, Item, Reads, check_responses
+from ir_rag_axioms.axioms.registry import register
+from ir_rag_axioms.explanation import Explanation, rule_of
+from ir_rag_axioms.metrics.axioms import JudgeName, _llm_judge
+from ir_rag_axioms.metrics.judges import OFFLINE_JUDGE, Judge, RubricCase
+from ir_rag_axioms.metrics.prompts import RubricName
+from ir_rag_axioms.metrics.results import Preferred
+from ir_rag_axioms.model import GenerationRequest, GenerationResponse, context_of
+
+PairCase = tuple[str | None, tuple[str, ...] | None, str, str]
+"""(question, context, first response, second response) of one pairwise question."""
+OFFLINE_CRITERIA: tuple[tuple[tuple[str, ...], RubricName], ...] = (
+    (("faithful", "support", "grounded", "hallucinat", "fabricat"), "faithfulness"),
+    (("recall", "cover", "complete", "use of the context", "uses the context"), "context_recall"),
+    (("relevan", "on topic", "on-topic", "answers the question", "addresses the question"), "answer_relevancy"),
+)
+"""Words of a criterion -> the metric whose 1-5 level the offline judge compares (the first match wins)."""
+MAX_CRITERION_CHARS = 500
+"""Longest criterion: one narrow criterion, not a rubric."""
+
+
+def offline_metric(criterion: str) -> RubricName | None:
+    """The metric the offline judge compares for a criterion (None: the offline judge cannot decide it)."""
+    text = criterion.lower()
+    return next((metric for words, metric in OFFLINE_CRITERIA if any(w in text for w in words)), None)
+
+
+def offline_pairwise(judge: Judge, criterion: str, cases: Sequence[PairCase]) -> list[tuple[Preferred, str]]:
+    """The better 1-5 level of the criterion's metric ("tie" on equal levels), one batched rubric call.
+
+    Faithfulness and context recall tie without context (undefined, not worse).
+    """
+    metric = offline_metric(criterion)
+    if metric is None:
+        raise ValueError(f"the offline judge cannot decide the criterion {criterion!r}: it compares faithfulness, "
+                         "context recall or answer relevancy (name one of them in the criterion), or use judge='llm'")
+    needs_context = metric != "answer_relevancy"
+    rubric_cases = list(dict.fromkeys(
+        RubricCase(text, question=question if not needs_context else None, reference=context if needs_context else None)
+        for question, context, first, second in cases if context or not needs_context for text in (first, second)))
+    levels: dict[RubricCase, int | None] = dict(zip(rubric_cases, (j.level for j in judge.rubric(metric, rubric_cases)),
+                                                    strict=True))
+    out: list[tuple[Preferred, str]] = []
+    for question, context, first, second in cases:
+        if needs_context and not context:
+            out.append(("tie", f"no context to judge {metric} against"))
+            continue
+        a, b = (levels[RubricCase(text, question=question if not needs_context else None,
+                                  reference=context if needs_context else None)] for text in (first, second))
+        if a is None or b is None:  # the judge left a level undefined: no preference
+            out.append(("tie", f"{metric} level {a} (A) vs {b} (B): undefined"))
+            continue
+        choice: Preferred = "first" if a > b else "second" if b > a else "tie"
+        out.append((choice, f"{metric} level {a} (A) vs {b} (B)"))
+    return out
+
+
+def _combined(forward: Preferred, backward: Preferred) -> float:
+    """+1 if i wins as A and as B (answers "first" then "second"), -1 if j wins both times, else 0 (disagreement)."""
+    if forward == "first" and backward == "second":
+        return 1.0
+    if forward == "second" and backward == "first":
+        return -1.0
+    return 0.0
+
+
+@register
+class PairwiseJudgeAxiom(ConfigurableAxiom):
+    """LLM_PAIRWISE: prefer the response the judge finds better on the criterion in both orders; tie otherwise."""
+
+    name: ClassVar[str] = "LLM_PAIRWISE"
+    criterion: str = "faithfulness to the context"
+    """The one narrow criterion the judge compares, in words (e.g. "answer relevancy to the question")."""
+    judge: JudgeName = "offline"
+    """"offline": the offline judge's level of the criterion's metric; "llm": the LLM judge of the environment."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if not self.criterion.strip() or len(self.criterion) > MAX_CRITERION_CHARS:
+            raise ValueError(f"LLM_PAIRWISE: criterion must be a non-blank text of at most {MAX_CRITERION_CHARS} "
+                             f"characters, got {self.criterion!r:.80}")
+        if self.judge not in ("offline", "llm"):
+            raise ValueError(f"LLM_PAIRWISE: judge must be 'offline' or 'llm', got {self.judge!r}")
+        if self.judge == "offline" and offline_metric(self.criterion) is None:
+            offline_pairwise(OFFLINE_JUDGE, self.criterion, [])  # raises the ValueError that says what to do
+
+    def judge_instance(self) -> Judge:
+        """The offline judge, or the ``LlmJudge`` of the environment (raises with instructions if none is set)."""
+        if self.judge == "offline":
+            return OFFLINE_JUDGE
+        from ir_rag_axioms.metrics.llm import API_KEY_ENV, BASE_URL_ENV, MODEL_ENV, _env
+
+        return _llm_judge(_env(BASE_URL_ENV), _env(MODEL_ENV), _env(API_KEY_ENV))
+
+    def reads(self) -> tuple[Reads, ...]:
+        """What the offline judge reads from spaCy for the criterion's metric (nothing for the LLM judge)."""
+        metric = offline_metric(self.criterion)
+        return OFFLINE_JUDGE.reads(metric) if self.judge == "offline" and metric else ()
+
+    def prefetch(self, items: Sequence[Item]) -> None:
+        """LLM judge: every pair of every item asked in one batch (concurrent requests; the answers are cached)."""
+        if self.judge == "llm":
+            judge = self.judge_instance()  # unconfigured: ToolUnavailableError here, before any work
+            cases = [case for request, responses in items for case in self._cases(request, list(responses))[1]]
+            if cases:
+                judge.pairwise(self.criterion, cases)
+
+    def _cases(self, request: GenerationRequest, responses: list[GenerationResponse],
+               pairs: Sequence[tuple[int, int]] | None = None) -> tuple[list[tuple[int, int]], list[PairCase]]:
+        """The pairs i < j of analysable responses and their two questions each (i first, then j first)."""
+        usable = [is_analysable(r.text) for r in responses]
+        n = len(responses)
+        wanted = [(i, j) for i in range(n) for j in range(i + 1, n)] if pairs is None else \
+            sorted({(min(i, j), max(i, j)) for i, j in pairs if i != j})
+        asked = [(i, j) for i, j in wanted if usable[i] and usable[j]]
+        cases: list[PairCase] = []
+        for i, j in asked:
+            context = _pair_context(request, responses[i], responses[j])
+            cases += [(request.text, context, responses[i].text, responses[j].text),
+                      (request.text, context, responses[j].text, responses[i].text)]
+        return asked, cases
+
+    def _decisions(self, request: GenerationRequest, responses: list[GenerationResponse],
+                   pairs: Sequence[tuple[int, int]] | None = None
+                   ) -> dict[tuple[int, int], tuple[float, tuple[Preferred, str], tuple[Preferred, str]]]:
+        """(i, j) with i < j -> (P[i, j], the answer with i first, the answer with j first)."""
+        asked, cases = self._cases(request, responses, pairs)
+        answers = self.judge_instance().pairwise(self.criterion, cases) if cases else []
+        return {pair: (_combined(answers[2 * k][0], answers[2 * k + 1][0]), answers[2 * k],
+                       answers[2 * k + 1]) for k, pair in enumerate(asked)}
+
+    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+        """P[i, j] = +1 if the judge prefers i in both orders, -1 if j in both, else 0; unanalysable responses tie."""
+        too_long = [r.id for r in responses if len(r.text) > MAX_TEXT_CHARS]
+        if too_long:
+            warnings.warn(f"{self!r}: response(s) {too_long} longer than {MAX_TEXT_CHARS} characters are not judged "
+                          "and abstain (set IR_RAG_AXIOMS_MAX_TEXT_CHARS to raise the limit)", stacklevel=3)
+        matrix = np.zeros((len(responses), len(responses)))
+        for (i, j), (value, _, _) in self._decisions(request, responses).items():
+            matrix[i, j], matrix[j, i] = value, -value + 0.0
+        return matrix
+
+    def explain_pairs(self, request: GenerationRequest, responses: list[GenerationResponse],
+                      pairs: Sequence[tuple[int, int]]) -> list[Explanation]:
+        """Both orders' answers and reasons; an abstention for blank or over-long responses."""
+        responses = check_responses(responses)
+        decided = self._decisions(request, responses, pairs)
+        out = []
+        for i, j in pairs:
+            low, high = min(i, j), max(i, j)
+            found = decided.get((low, high))
+            reasons = [f"{responses[k].id}: {_unusable(responses[k])}" for k in (i, j) if _unusable(responses[k])]
+            if found is None:
+                out.append(Explanation(repr(self), rule_of(self), responses[i].id, responses[j].id, 0.0,
+                                       meaning=f"which response is better on: {self.criterion}",
+                                       abstention="; ".join(reasons) or None))
+                continue
+            value, low_first, high_first = found
+            a_first, b_first = (low_first, high_first) if i == low else (high_first, low_first)
+            decision = value if i == low else -value + 0.0
+            out.append(Explanation(
+                repr(self), rule_of(self), responses[i].id, responses[j].id, decision,
+                meaning=f"which response is better on: {self.criterion}",
+                details={"answer when shown as A": (_named(a_first[0], responses[i].id, responses[j].id),
+                                                    _named(b_first[0], responses[j].id, responses[i].id)),
+                         "reason": (a_first[1], b_first[1])},
+            ))
+        return out
+
+
+def _named(answer: Preferred, shown_a: str, shown_b: str) -> str:
+    return {"first": f"prefers {shown_a}", "second": f"prefers {shown_b}", "tie": "tie"}[answer]
+
+
+def _unusable(response: GenerationResponse) -> str | None:
+    if not response.text.strip():
+        return "blank response"
+    if len(response.text) > MAX_TEXT_CHARS:
+        return f"over-long response (more than {MAX_TEXT_CHARS} characters)"
+    return None
+
+
+def _pair_context(request: GenerationRequest, first: GenerationResponse, second: GenerationResponse
+                  ) -> tuple[str, ...] | None:
+    """The context both responses are judged against: their shared one, or the passages of both (first use order)."""
+    a, b = context_of(request, first), context_of(request, second)
+    if a == b or not b:
+        return a or None
+    return tuple(dict.fromkeys((*(a or ()), *b)))
+
+
+LLM_PAIRWISE = PairwiseJudgeAxiom()

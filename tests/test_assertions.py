@@ -1,0 +1,83 @@
+"""assert_test / assert_metric and the pytest plugin, as a RAG team puts our metrics in its own test suite."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import math
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+from conftest import ROOT
+
+from ir_rag_axioms import AnswerRelevancy, ContextRecall, Faithfulness, RubricAnswerRelevancy
+from ir_rag_axioms.testing import RagTestCase, assert_metric, assert_test
+
+GOOD = RagTestCase(input="Is green tea healthy?",
+                   actual_output="Green tea contains antioxidants called catechins. A cup has about 30 mg of "
+                                 "caffeine.",
+                   retrieval_context=["Green tea is rich in catechins, a kind of antioxidant.",
+                                      "A cup of green tea has 20-45 mg of caffeine."])
+OFF = RagTestCase(input="Is green tea healthy?", name="off-topic",
+                  actual_output="Our company has excellent customer service. We were founded in 2015.",
+                  retrieval_context=["Green tea is rich in catechins, a kind of antioxidant."])
+
+
+def test_assert_test_returns_the_results_of_a_passing_case():
+    results = assert_test(GOOD, [AnswerRelevancy(), Faithfulness(threshold=4), ContextRecall(),
+                                 RubricAnswerRelevancy(threshold=2)])
+    assert [r.passed for r in results] == [True] * 4
+    assert results[1].level == 5  # both statements supported by the passages
+
+
+def test_assert_test_lists_every_failing_metric_with_score_threshold_and_reason():
+    with pytest.raises(AssertionError) as failure:
+        assert_test(OFF, [AnswerRelevancy(), Faithfulness()])
+    message = str(failure.value)
+    assert message.startswith("off-topic: 2 of 2 metrics failed:")
+    assert re.search(r"answer_relevancy: score 0\.00 below threshold 0\.5 .*'Our company has excellent", message)
+    assert "faithfulness: score 0.00 (level 1/5) below threshold 3" in message
+    assert "0 of 2 statements supported by the context" in message
+
+
+def test_assert_metric_fails_on_an_undefined_score_and_says_why():
+    empty = AnswerRelevancy().measure("Why?", "Yes!")  # not blank, but no statement the judge can read
+    assert math.isnan(empty.score)
+    with pytest.raises(AssertionError, match=r"undefined score \(NaN\).*no statements"):
+        assert_metric(empty)
+    passed = Faithfulness().measure(GOOD.actual_output, GOOD.retrieval_context)
+    assert assert_metric(passed) is passed
+
+
+def test_missing_fields_and_wrong_arguments_are_clear():
+    no_context = RagTestCase(input="Why?", actual_output="Because it rains.")
+    with pytest.raises(ValueError, match="Faithfulness needs the case's retrieval_context"):
+        assert_test(no_context, [Faithfulness()])
+    with pytest.raises(TypeError, match="not a metric of ir_rag_axioms.metrics"):
+        assert_test(GOOD, ["faithfulness"])
+    with pytest.raises(TypeError, match="retrieval_context must be a list of passages"):
+        RagTestCase(input="Why?", actual_output="So.", retrieval_context="one passage")
+    with pytest.raises(TypeError, match="case must be a RagTestCase"):
+        assert_test(("Why?", "So."), [AnswerRelevancy()])
+
+
+def _readme_test_file() -> str:
+    blocks = re.findall(r"^```python\n(.*?)^```", (ROOT / "docs" / "metrics.md").read_text(), re.S | re.M)
+    found = [b for b in blocks if "def test_" in b and "rag_assert" in b]
+    assert len(found) == 1, "docs/metrics.md: one Python block with the pytest example"
+    return found[0]
+
+
+@pytest.mark.slow
+def test_the_readme_example_runs_under_pytest_with_the_plugin(tmp_path):
+    (tmp_path / "test_rag.py").write_text(_readme_test_file())
+    registered = any(e.name == "ir_rag_axioms" for e in importlib.metadata.entry_points(group="pytest11"))
+    plugin = [] if registered else ["-p", "ir_rag_axioms.pytest_plugin"]  # before the package is reinstalled
+    env = dict(os.environ, PYTHONPATH=str(ROOT), HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *plugin, "test_rag.py"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "3 passed" in done.stdout and "ir_rag_axioms metrics" in done.stdout
+    assert "faithfulness: 1/1 passed, mean score 1.000" in done.stdout
