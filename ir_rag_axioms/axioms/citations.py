@@ -128,15 +128,38 @@ def _zero_based(citations: Sequence[Citation]) -> bool:
     return any(0 in c.numbers for c in citations)
 
 
+def only_citations(text: str) -> bool:
+    """Whether a text holds citations and nothing else but punctuation (``[2].``)."""
+    found = find_citations(text)
+    if not found:
+        return False
+    rest = _ANY.sub(" ", text)
+    return not any(ch.isalnum() for ch in rest)
+
+
+def merge_citation_sentences(texts: Sequence[str]) -> list[str]:
+    """Sentences with a citation-only sentence (spaCy splits ``... hours [2]. Next``) joined to the one before."""
+    out: list[str] = []
+    for text in texts:
+        if out and only_citations(text):
+            out[-1] = f"{out[-1]} {text}"
+        else:
+            out.append(text)
+    return out
+
+
 def _sentence_terms(doc: Any) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """(sentence text, its terms outside citation markers) per sentence."""
-    out = []
+    """(sentence text, its terms outside citation markers) per sentence; citation-only sentences join the previous."""
+    out: list[tuple[str, tuple[str, ...]]] = []
     for sentence in sentences(doc):
         spans = [(sentence.start_char + c.start, sentence.start_char + c.start + len(c.text))
                  for c in find_citations(sentence.text)]
-        kept = [t.lemma_.lower() for t in term_tokens(sentence)
-                if not any(a <= t.idx < b for a, b in spans)]
-        out.append((sentence.text, tuple(kept)))
+        kept = tuple(t.lemma_.lower() for t in term_tokens(sentence)
+                     if not any(a <= t.idx < b for a, b in spans))
+        if out and only_citations(sentence.text):
+            out[-1] = (f"{out[-1][0]} {sentence.text}", out[-1][1])
+        else:
+            out.append((sentence.text, kept))
     return tuple(out)
 
 
@@ -149,7 +172,7 @@ class CitationFormatsCorrectnessAxiom(FeatureAxiom):
     """CORR2: prefer a higher share of sentences with a citation in any format, |S_ref|/|S| >_10% (new in this library).
 
     CORR1 with the shared citation parser: bracketed, parenthesised, superscript and footnote numbers, labelled
-    sources, URLs and author-year references.
+    sources, URLs and author-year references; a sentence of citations only (``[2].``) belongs to the one before.
     """
 
     name: ClassVar[str] = "CORR2"
@@ -163,18 +186,20 @@ class CitationFormatsCorrectnessAxiom(FeatureAxiom):
         return (Reads(self.spacy_model, responses=(SENTENCES,)),)
 
     def values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
-        """Share of sentences with at least one citation (NaN without sentences)."""
+        """Share of sentences with a citation (NaN without sentences); a citation-only sentence joins the previous."""
         out = []
         for found in feature_values(self.spacy_model, SENTENCES, [r.text for r in responses]):
+            found = merge_citation_sentences(found or ())
             out.append(sum(1 for s in found if find_citations(s)) / len(found) if found else float("nan"))
         return np.array(out, dtype=np.float64)
 
     def details(self, request: GenerationRequest, response: GenerationResponse) -> dict[str, Any]:
         """How many sentences cite, and in which formats."""
         (found,) = feature_values(self.spacy_model, SENTENCES, [response.text])
-        kinds = sorted({c.kind for s in found or () for c in find_citations(s)})
-        cited = sum(1 for s in found or () if find_citations(s))
-        return {"sentences with a citation": f"{cited} of {len(found or ())}", "formats": ", ".join(kinds)}
+        found = merge_citation_sentences(found or ())
+        kinds = sorted({c.kind for s in found for c in find_citations(s)})
+        cited = sum(1 for s in found if find_citations(s))
+        return {"sentences with a citation": f"{cited} of {len(found)}", "formats": ", ".join(kinds) or "none"}
 
 
 @register
