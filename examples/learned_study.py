@@ -2,7 +2,9 @@
 
 Usage:
     python examples/learned_study.py [--data ../shared/data] [--cache DIR] [--repetitions 10] [--samples 1000]
-                                     [--write-model ir_rag_axioms/data/learned-crowd-overall.json]
+                                     [--pool all|published] [--write-model FILE]
+
+``--write-model ir_rag_axioms/data/learned-crowd-overall.json`` replaces the shipped model.
 
 1. Topic-cross-validated consistency with the crowd's "overall" judgments (5 folds, repeated with seeds), beside
    every single axiom, the majority vote, the LLM raters, the learned length baseline and the human ceiling.
@@ -29,14 +31,21 @@ from ir_rag_axioms import REGISTRY, CrowdOracle, LlmRatingOracle, NuggetOracle, 
 from ir_rag_axioms.aggregation import borda, kwiksort
 from ir_rag_axioms.axioms.base import FeatureAxiom
 from ir_rag_axioms.axioms.learned import LearnedAxiom, ResponseLength, ValueDifference
+from ir_rag_axioms.axioms.retrieval import ROADMAP_AXIOMS
 from ir_rag_axioms.datasets import crowd, nuggets
 from ir_rag_axioms.learning import cross_validate, human_ceiling, repetition_scores
 
 RAG = ["COH1", "COH2", "COV1", "COV2", "COV3", "CONS1", "CONS2", "CONS3", "CORR1", "CLAR2"]
 """The RAG axioms at their defaults (CLAR1 needs LanguageTool, which is unavailable offline)."""
-GENERATIVE = [n for n in REGISTRY if n.startswith("GEN_") and "Arg" not in n]
-"""The GEN_ axioms (the argument axioms need an argument tagger)."""
-POOL = {name: REGISTRY[name] for name in RAG + GENERATIVE} | {"LENGTH": ResponseLength()}
+NEW_RAG = ["CORR2", "CORR3", "CORR4", "COH3", "COH4", "COH5", "CLAR3", "CLAR4", "CLAR5", "COV4", "CONS4", "CONS5"]
+"""The RAG axioms beyond the paper (``--pool all``)."""
+NEW_GENERATIVE = [f"GEN_{a.name}" for a in ROADMAP_AXIOMS]
+"""The GEN_ variants of the roadmap's retrieval axioms (``--pool all``)."""
+GENERATIVE = [n for n in REGISTRY if n.startswith("GEN_") and "Arg" not in n and n not in NEW_GENERATIVE]
+"""The published GEN_ axioms (the argument axioms need an argument tagger)."""
+POOLS = {"published": RAG + GENERATIVE, "all": RAG + GENERATIVE + NEW_RAG + NEW_GENERATIVE}
+"""``--pool``: the axioms of the published study, or with the new ones too."""
+POOL = {name: REGISTRY[name] for name in POOLS["published"]} | {"LENGTH": ResponseLength()}
 DIMENSIONS = ("overall", "logical coherence", "stylistic coherence", "internal consistency", "topical correctness",
               "broad coverage", "deep coverage")
 LLMS = ("HuggingFaceTB-SmolLM-135M-Instruct", "Qwen-Qwen2.5-0.5B-Instruct")
@@ -88,7 +97,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--samples", type=int, default=1000, help="bootstrap samples over topics")
     parser.add_argument("--no-nuggets", action="store_true", help="only the crowd parts")
     parser.add_argument("--write-model", default=None, help="save the model fitted on all crowd judgments here")
+    parser.add_argument("--pool", choices=sorted(POOLS), default="all",
+                        help="the axioms: those of the published study, or all (with the new ones; default)")
     args = parser.parse_args(argv)
+    global POOL
+    POOL = {name: REGISTRY[name] for name in POOLS[args.pool]} | {"LENGTH": ResponseLength()}
     data = Path(args.data)
     crowd_dir, nugget_dir = data / "trec-rag-24-crowd", data / "trec-rag-24-nuggets"
 

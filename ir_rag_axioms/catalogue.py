@@ -12,6 +12,8 @@ DIMENSIONS = {
     "coherence": "coherence", "coverage": "coverage", "consistency": "consistency", "correctness": "correctness",
     "clarity": "clarity", "generative": "generative (retrieval axiom on responses)", "retrieval": "retrieval",
     "oracles": "oracle", "utility": "utility", "metrics": "metric",
+    "citations": "correctness", "style": "coherence", "discourse": "clarity", "facets": "coverage",
+    "grounding": "consistency",
 }
 """Module name -> utility dimension shown in the catalogue."""
 

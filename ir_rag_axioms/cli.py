@@ -146,6 +146,49 @@ def evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
+def dimensions(args: argparse.Namespace) -> int:
+    """Axioms against every crowd dimension (and Kendall's tau on nugget topics): write the agreement table to OUT."""
+    from ir_rag_axioms import dimensions as agreement
+    from ir_rag_axioms import evaluation
+    from ir_rag_axioms.axioms.oracles import CrowdOracle, NuggetOracle
+    from ir_rag_axioms.datasets import judged_items
+    from ir_rag_axioms.output import writable_folder
+
+    axioms = agreement.default_axioms() if args.axioms == "all" else parse_axioms(args.axioms)
+    evaluation.check_samples(args.bootstrap)
+    out = writable_folder(args.out, "agreement table (--out)")
+    cache = _usable_cache(args.cache)
+    matrices = Path(cache) / "matrices" if cache else None
+    execution: dict[str, Any] = {"workers": args.workers}
+    if cache:
+        from ir_rag_axioms.analysis.cache import Analysis
+
+        execution["analysis"] = Analysis(workers=args.workers, store=cache, max_texts=200_000)
+    oracles = {d: CrowdOracle(utility=d, duplicates=args.duplicates, data_dir=args.data)
+               for d in agreement.CROWD_DIMENSIONS}
+    items = judged_items(oracles["overall"], args.data)[: args.topics or None]
+    preferences = evaluation.compute_preferences(axioms, items, not args.quiet, matrices, **execution)
+    truths = {d: oracle.preferences_batch(items) for d, oracle in oracles.items()}
+    long = agreement.dimension_table(preferences, truths, samples=args.bootstrap, seed=args.seed)
+    tau = None
+    if args.nuggets:
+        nugget = NuggetOracle(score_type="vital", data_dir=args.nuggets)
+        nugget_items = judged_items(nugget, args.nuggets)
+        nugget_preferences = evaluation.compute_preferences(axioms, nugget_items, not args.quiet, matrices,
+                                                            **execution)
+        scores = nugget.load()
+        tau = agreement.nugget_tau(nugget_preferences, [scores.values(r, list(rs)) for r, rs in nugget_items])
+    table = agreement.agreement_table(long, tau)
+    long.to_csv(out / "dimensions.csv", index=False)
+    table.to_csv(out / "agreement.csv", index=False)
+    text = agreement.markdown(table)
+    (out / "agreement.md").write_text(text, encoding="utf-8")
+    print(f"{len(preferences)} axioms on {len(items)} crowd topics, {len(truths)} dimensions"
+          + (f"; nugget tau on {len(nugget_items)} topics" if args.nuggets else ""))
+    print(text, end="")
+    return 0
+
+
 def _usable_cache(cache: str | None) -> str | None:
     """The cache folder, checked before the work: an explicit --cache that cannot be written is an error."""
     from ir_rag_axioms.output import writable_folder
@@ -529,6 +572,22 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--report", metavar="HTML", help="also write one self-contained HTML page: table, figures and "
                     "explained example pairs per axiom")
     ev.set_defaults(func=evaluate)
+    dim = sub.add_parser("dimensions", help="consistency of axioms with every crowd dimension (agreement table), "
+                         "Kendall tau against nugget scores")
+    dim.add_argument("--data", help="crowd folder (responses.jsonl.gz, ratings.jsonl.gz); default: $IR_RAG_AXIOMS_DATA")
+    dim.add_argument("--nuggets", help="also: a folder with a nugget assignment file (mean Kendall tau-b per topic)")
+    dim.add_argument("--axioms", default="all", help="'all' (every RAG and GEN_ axiom that runs offline) or specs "
+                     "as in evaluate")
+    dim.add_argument("--out", required=True, help="output folder for agreement.md/.csv and dimensions.csv")
+    dim.add_argument("--duplicates", choices=["mean", "last"], default="mean", help="pairs judged twice")
+    dim.add_argument("--topics", type=count(0), default=0, help="only the first N judged topics")
+    dim.add_argument("--bootstrap", type=count(0), default=0, help="bootstrap samples over topics (95 % intervals)")
+    dim.add_argument("--seed", type=int, default=0, help="bootstrap seed")
+    dim.add_argument("--cache", help="folder of the persistent analysis cache and the axiom matrices")
+    dim.add_argument("--workers", type=count(1), help="analysis worker processes (default: the free cores)")
+    dim.add_argument("--quiet", action="store_true", help="no progress bars")
+    dim.set_defaults(func=dimensions)
+
     cmp = sub.add_parser("compare", help="which system is better: win rates and Bradley-Terry strengths by axioms")
     cmp.add_argument("--answers", help="JSONL(.gz) of answers: qid, query, text (or qanswer), system[, context]")
     cmp.add_argument("--data", help="instead: a folder with a nugget assignment file (system = run_id)")

@@ -15,6 +15,8 @@ from typing import Any
 
 CITATION = re.compile(r"\[([^\[\]]*\d{4}[^\[\]]*)\]")
 """A citation in brackets with a year, e.g. ``[Merker et al., 2025]``."""
+NEW_IN_THIS_LIBRARY = "new in this library"
+"""What a rule without a published source says instead of a citation."""
 
 
 def rule_of(axiom: Any) -> str:
@@ -25,8 +27,9 @@ def rule_of(axiom: Any) -> str:
 
 def citation_of(axiom: Any) -> str:
     """The citation in the axiom's docstring (``""`` if none)."""
-    found = CITATION.findall(rule_of(axiom))
-    return found[-1] if found else ""
+    rule = rule_of(axiom)
+    found = CITATION.findall(rule)
+    return found[-1] if found else (NEW_IN_THIS_LIBRARY if NEW_IN_THIS_LIBRARY in rule else "")
 
 
 def summary_of(function: Any) -> str:

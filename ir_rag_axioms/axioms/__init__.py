@@ -1,15 +1,20 @@
 """The axioms: importing this package imports every dimension module, which registers its axioms."""
 
-from ir_rag_axioms.axioms import (  # noqa: F401  (imported to register their axioms)
+from ir_rag_axioms.axioms import (  # noqa: F401  (imported to register their axioms)  # noqa: F401  (axioms beyond the paper, registered after the published ones)
+    citations,
     clarity,
     coherence,
     consistency,
     correctness,
     coverage,
+    discourse,
+    facets,
     generative,
+    grounding,
     learned,
     oracles,
     retrieval,
+    style,
     utility,
 )
 from ir_rag_axioms.axioms.registry import REGISTRY, get, names, parse, register

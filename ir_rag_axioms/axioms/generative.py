@@ -19,6 +19,7 @@ from ir_rag_axioms.axioms.retrieval import (
     ARGUMENT_AXIOMS,
     PROXIMITY_AXIOMS,
     RETRIEVAL_AXIOMS,
+    ROADMAP_AXIOMS,
     ContextStatistics,
     StatisticsTermAxiom,
 )
@@ -70,7 +71,7 @@ def generative(axiom: ConfigurableAxiom) -> Generative:
 
 
 GENERATIVE_AXIOMS: dict[str, Generative] = {
-    g.name: g for g in map(generative, (*RETRIEVAL_AXIOMS, *PROXIMITY_AXIOMS, *ARGUMENT_AXIOMS))
+    g.name: g for g in map(generative, (*RETRIEVAL_AXIOMS, *PROXIMITY_AXIOMS, *ARGUMENT_AXIOMS, *ROADMAP_AXIOMS))
 }
 """Every GEN_ axiom by short name (GEN_TFC1, ..., GEN_aSL), each registered."""
 

@@ -91,6 +91,30 @@ from ir_rag_axioms.axioms.retrieval.proximity import (
     minimal_windows,
     shared_terms_mask,
 )
+from ir_rag_axioms.axioms.retrieval.roadmap import (
+    LB2,
+    LNC2,
+    P_RANK,
+    QPHRA,
+    ROADMAP_AXIOMS,
+    RSIM,
+    STMC3,
+    TDC,
+    TFC2,
+    TSSC1,
+    TSSC2,
+    Lb2Axiom,
+    Lnc2Axiom,
+    PRankAxiom,
+    QphraAxiom,
+    RsimAxiom,
+    Stmc3Axiom,
+    TdcAxiom,
+    Tfc2Axiom,
+    Tssc1Axiom,
+    Tssc2Axiom,
+    pagerank,
+)
 # isort: on
 
 RETRIEVAL_AXIOMS = [
@@ -99,7 +123,9 @@ RETRIEVAL_AXIOMS = [
 ]
 
 __all__ = [
-    "AND", "ANTI_REG", "ARGUMENT_AXIOMS", "ASPECT_REG",
+    "AND", "ANTI_REG", "LB2", "LNC2", "P_RANK", "QPHRA", "ROADMAP_AXIOMS", "RSIM", "STMC3", "TDC", "TFC2", "TSSC1",
+    "TSSC2", "Lb2Axiom", "Lnc2Axiom", "PRankAxiom", "QphraAxiom", "RsimAxiom", "Stmc3Axiom", "TdcAxiom", "Tfc2Axiom",
+    "Tssc1Axiom", "Tssc2Axiom", "pagerank", "ARGUMENT_AXIOMS", "ASPECT_REG",
     "AspectRegAxiom", "DIV", "LB1", "LEN_AND", "LEN_DIV", "LEN_M_AND", "LEN_M_TDC", "LNC1",
     "M_AND", "M_TDC", "PROX1", "PROX2", "PROX3", "PROX4", "PROX5", "PROXIMITY_AXIOMS", "REG", "RETRIEVAL_AXIOMS",
     "STMC1", "STMC2", "TFC1", "TFC3", "TF_LNC", "AndAxiom", "AntiRegAxiom", "ArgUC", "ArgumentFeatures",
