@@ -137,3 +137,33 @@ class ContextRecallAxiom(_RubricAxiom):
 ANSWER_RELEVANCY = AnswerRelevancyAxiom()
 FAITHFULNESS = FaithfulnessAxiom()
 CONTEXT_RECALL = ContextRecallAxiom()
+
+
+@register
+class ContradictionAxiom(MetricAxiom):
+    """CONS6: prefer fewer answer statements contradicted by the context, contradicted / statements (new here).
+
+    The heuristic judge's checks (numbers, dates, entities, negation, antonyms, flipped comparisons) of each statement
+    against its best-matching context sentence; lower is better; abstains without context or without statements.
+    """
+
+    name: ClassVar[str] = "CONS6"
+    metric_name: ClassVar[str] = "faithfulness"
+    needs_context: ClassVar[bool] = True
+    higher_is_better: bool = False
+    margin_fraction: float = 0.0
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.judge != "offline":
+            raise ValueError(f"{self.label}: the contradiction checks are the heuristic judge's; judge must be "
+                             "'offline'")
+
+    def scores(self, pairs: Sequence[tuple[GenerationRequest, GenerationResponse]]) -> list[float]:
+        """Share of each response's statements that a check contradicts (NaN without statements)."""
+        rows = HEURISTIC_JUDGE.support([RubricCase(a.text, reference=context_of(q, a)) for q, a in pairs])
+        return [sum(r["verdict"] == "contradicted" for r in found) / len(found) if found else float("nan")
+                for found in rows]
+
+
+CONS6 = ContradictionAxiom()
