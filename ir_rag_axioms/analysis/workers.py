@@ -175,14 +175,15 @@ def _encode_batches(model: str, batches: Sequence[Sequence[str]], threads: int =
     encoder = load_sentence_encoder(model, device, precision)
     with torch_threads(threads):
         return [_unit_float32(encoder.encode(list(batch), batch_size=len(batch), convert_to_numpy=True,
-                                             normalize_embeddings=True, show_progress_bar=False))
+                                             normalize_embeddings=True, show_progress_bar=False),
+                              renormalise=precision != "float32")
                 for batch in batches]
 
 
-def _unit_float32(vectors: Any) -> np.ndarray:
-    """Vectors as float32, re-normalised when they were computed in half precision (unit length in float32)."""
+def _unit_float32(vectors: Any, renormalise: bool) -> np.ndarray:
+    """Vectors as float32; ``renormalise``: scaled to unit length in float32 (after a half-precision model)."""
     out = np.asarray(vectors, dtype=np.float32)
-    if vectors.dtype != np.float32 and len(out):
+    if renormalise and len(out):
         out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), np.float32(1e-12))
     return out
 
