@@ -167,3 +167,12 @@ def test_the_default_analysis_is_public_and_a_with_block_overrides_it(fresh_defa
     with Analysis(store=None) as mine:
         assert default_analysis() is mine
     assert default_analysis() is process
+
+
+def test_the_default_sees_a_cache_folder_set_after_it_was_created(monkeypatch, tmp_path, fresh_default) -> None:
+    monkeypatch.delenv("IR_RAG_AXIOMS_CACHE", raising=False)
+    analysis = default_analysis()
+    assert analysis.store is None
+    monkeypatch.setenv("IR_RAG_AXIOMS_CACHE", str(tmp_path / "cache"))
+    assert analysis.store is not None and analysis.store.directory == tmp_path / "cache"
+    assert Analysis(store=None).store is None

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextvars
 import hashlib
+import os
 import sys
 import threading
 import warnings
@@ -104,7 +105,9 @@ class Analysis:
         self.device = settings.encoder_device(device) if device is not None else None
         self.precision = settings.encoder_precision(precision) if precision is not None else None
         settings.encoder_device(), settings.encoder_precision()  # a garbage setting is named now, not at first use
-        self.store = _open_store(store)
+        self._from_env = isinstance(store, str) and store == "env"
+        self._env_seen: tuple[str, str] | None = None
+        self._store = None if self._from_env else _open_store(store)
         self._entries: OrderedDict[str, dict[Hashable, Any]] = OrderedDict()
         self._sizes: dict[str, int] = {}
         self._bytes = 0
@@ -112,6 +115,7 @@ class Analysis:
         self._lock = threading.RLock()
         self._compute = threading.RLock()
         self._scopes = threading.local()  # per thread: the tokens of the ``with`` blocks entered
+        self.store  # noqa: B018  (opened now: a bad $IR_RAG_AXIOMS_CACHE setting is named at construction)
 
     def __repr__(self) -> str:
         return (f"Analysis(workers={self.workers}, max_texts={self.max_texts}, max_mb={self.max_mb}, "
@@ -125,6 +129,15 @@ class Analysis:
     def __bool__(self) -> bool:
         """Always true: an analysis is a thing, also while it holds nothing (``analysis or default`` is safe)."""
         return True
+
+    @property
+    def store(self) -> Any:
+        """The persistent store (a DiskStore) or None; with ``store="env"``, $IR_RAG_AXIOMS_CACHE as it is now."""
+        if self._from_env:
+            seen = (os.environ.get(settings.CACHE_ENV, ""), os.environ.get("IR_RAG_AXIOMS_CACHE_MAX_BYTES", ""))
+            if seen != self._env_seen:  # set or changed since the last call (a long-lived default sees it)
+                self._store, self._env_seen = _open_store("env"), seen
+        return self._store
 
     def size_mb(self) -> float:
         """Estimated megabytes of the results held in memory (values, keys and texts; spaCy Docs not counted)."""
