@@ -15,7 +15,9 @@ Prints, in one process:
 - agreement: for the axioms that read the encoder, the share of off-diagonal entries of their ICTIR 2025 matrices
   on ``--agreement-topics`` judged topics identical to the reference's (``prefs_ictir.npz``), float32 vs half
   precision (0: skipped; default 65 on CUDA, 0 on the CPU, where it takes minutes).
-Without CUDA it says so and measures the CPU.
+Without CUDA it says so and measures the CPU. The device check on a GPU machine, in one go::
+
+    python -m pytest -q tests/test_device.py && python bench/bench_gpu.py --json gpu.json
 """
 
 from __future__ import annotations
