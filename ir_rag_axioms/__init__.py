@@ -8,7 +8,7 @@ from typing import Any
 from ir_rag_axioms import axioms as _axioms
 from ir_rag_axioms._version import __version__
 from ir_rag_axioms.aggregation import borda, bradley_terry, copeland, kwiksort, majority_vote
-from ir_rag_axioms.analysis.cache import Analysis
+from ir_rag_axioms.analysis.cache import Analysis, default_analysis
 from ir_rag_axioms.analysis.features import Feature
 from ir_rag_axioms.axioms.base import Axiom, FeatureAxiom, ParsedAxiom, Reads, analyse, compare
 from ir_rag_axioms.axioms.combinators import Cascade, Conjunction, MajorityVote, Negated, Normalized, Product, Sum
@@ -54,7 +54,7 @@ __all__ = [
     "LearnedAxiom", "LearnedReranker", "LlmJudge", "LlmRatingOracle", "MajorityVote", "MetricScorer", "Negated",
     "Normalized", "NuggetOracle", "OfflineJudge", "ParsedAxiom", "Product", "Query", "Reads", "ResponseLength",
     "RubricAnswerRelevancy", "Sum", "ValueDifference", "__version__",
-    "analyse", "borda", "bradley_terry", "compare", "copeland", "evaluate_axioms", "evaluation_table", "get",
-    "kwiksort", "majority_vote", "names", "parse", "register", *REGISTRY,
+    "analyse", "borda", "bradley_terry", "compare", "copeland", "default_analysis", "evaluate_axioms",
+    "evaluation_table", "get", "kwiksort", "majority_vote", "names", "parse", "register", *REGISTRY,
 ]
 del _axioms

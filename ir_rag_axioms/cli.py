@@ -645,6 +645,10 @@ def build_parser() -> argparse.ArgumentParser:
         cmd.add_argument("--workers", type=count(1), help="analysis worker processes (default: the free cores)")
         cmd.add_argument("--quiet", action="store_true", help="no progress bars")
         cmd.set_defaults(func=func)
+    for name in ("evaluate", "compare", "preferences", "rerank"):  # the commands that may embed
+        sub.choices[name].add_argument(
+            "--device", help="sentence encoder device: auto (CUDA when torch sees one, else CPU), cpu, cuda, cuda:N "
+            "(default: $IR_RAG_AXIOMS_DEVICE, else auto); spaCy always runs on the CPU")
     sub.add_parser("demo", help="a short demonstration (arguments go to the demo)", add_help=False)
     return parser
 
@@ -658,6 +662,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if getattr(args, "quiet", False):  # every bar, also those of the analysis (spaCy, encoder) and its workers
         os.environ["TQDM_DISABLE"] = "1"
+    if getattr(args, "device", None) is not None:  # for every analysis of the run, as the variable would be
+        from ir_rag_axioms import settings
+
+        try:
+            os.environ[settings.DEVICE_ENV] = settings.encoder_device(args.device)
+        except ValueError as error:
+            print(f"ir-rag-axioms {args.command}: error: --device: {error}", file=sys.stderr)
+            return 2
     from ir_rag_axioms.analysis.resources import ToolUnavailableError
     from ir_rag_axioms.datasets.files import DataFileError
 

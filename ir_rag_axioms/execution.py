@@ -1,8 +1,10 @@
 """Preference stacks for many requests with bounded memory: in chunks of topics locally, or on a pool of Ray actors.
 
-Both backends give identical matrices: each chunk of topics gets one batched analysis pass (``analyse``) in
-its own ``Analysis``, which is dropped after the chunk, so peak memory depends on the chunk size, not on the
-number of topics. The Ray backend sends the chunks round-robin to ``workers`` actors (each loads the models once)
+Both backends give identical matrices: each chunk of topics gets one batched analysis pass (``analyse``) in the
+analysis in effect (the given one, else an enclosing ``with`` block's, else the process default), whose LRU bound
+keeps peak memory flat whatever the number of topics, while the texts of recent chunks stay for the next call (a
+second aggregation, another pipeline of a ``pt.Experiment``, a re-run cell) so that it analyses nothing again.
+The Ray backend sends the chunks round-robin to ``workers`` actors (each loads the models once)
 with at most ``IN_FLIGHT_PER_WORKER`` chunks per actor queued, and yields the stacks in input order.
 """
 
@@ -19,7 +21,7 @@ from typing import Any, Literal, get_args
 import numpy as np
 
 from ir_rag_axioms import settings
-from ir_rag_axioms.analysis.cache import Analysis, scoped_analysis
+from ir_rag_axioms.analysis.cache import Analysis, default_analysis
 from ir_rag_axioms.axioms.base import Axiom, Item, analyse, check_responses
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
@@ -40,10 +42,10 @@ def preference_stacks(
 ) -> Iterator[np.ndarray]:
     """For each (request, responses) item in input order, the (k, n, n) stack of the k axioms' preference matrices.
 
-    ``local``: chunks of ``chunk_size`` topics, each analysed in one batched pass inside a fresh ``Analysis``
-    (or inside ``analysis`` if given, which then keeps everything). ``ray``: the chunks go to ``workers`` Ray
-    actors (default: the CPUs Ray reports) of the cluster at ``ray_address`` or ``$RAY_ADDRESS``, else of a
-    local Ray started (and stopped) here. Lazy: items are read one chunk ahead (Ray: a bounded window ahead).
+    ``local``: chunks of ``chunk_size`` topics, each analysed in one batched pass inside ``analysis``, else the
+    analysis in effect (``default_analysis()``: bounded, kept for later calls). ``ray``: the chunks go to
+    ``workers`` Ray actors (default: the CPUs Ray reports) of the cluster at ``ray_address`` or ``$RAY_ADDRESS``,
+    else of a local Ray started (and stopped) here. Lazy: items are read one chunk ahead (Ray: a bounded window ahead).
     """
     axioms = _check_arguments(axioms, backend, chunk_size, workers, analysis)
     chunks = _chunks(items, chunk_size)
@@ -110,9 +112,9 @@ def _chunk_stacks(
 ) -> list[np.ndarray]:
     """One chunk's stacks: ``analyse`` in ``analysis``, then the matrices.
 
-    Without ``analysis``: the one of an enclosing ``with`` block, else a fresh one, dropped afterwards.
+    Without ``analysis``: the one of an enclosing ``with`` block, else the process default (bounded LRU).
     """
-    with analysis or scoped_analysis() or Analysis():
+    with analysis or default_analysis():
         analyse(axioms, chunk)
         return [_stack(axioms, request, responses) for request, responses in chunk]
 
@@ -140,7 +142,7 @@ def _import_ray() -> Any:
 class StackWorker:
     """A Ray actor's state: the axioms.
 
-    Models load once per actor, each chunk gets a fresh analysis (bounded memory).
+    Models load once per actor; the chunks share the actor's default analysis (bounded memory).
     """
 
     def __init__(self, axioms: Sequence[Axiom]) -> None:

@@ -6,6 +6,7 @@ import re
 import warnings
 from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -136,3 +137,17 @@ Query = GenerationRequest
 """Retrieval axioms read a query as a request without context."""
 Document = GenerationResponse
 """Retrieval axioms read a document as a response."""
+
+
+def check_ids(frame: pd.DataFrame, transformer: Any = None, columns: Sequence[str] = ("qid", "docno")) -> None:
+    """Refuse missing (None, NaN, NA) or blank ids, naming the column and the first rows; pass otherwise."""
+    for column in columns:
+        if column not in frame.columns:
+            continue
+        values = frame[column]
+        bad = values.isna().to_numpy() | values.astype(str).str.strip().eq("").to_numpy()
+        if bad.any():
+            rows = np.flatnonzero(bad)[:5].tolist()
+            who = f"{type(transformer).__name__}: " if transformer is not None else ""
+            raise ValueError(f"{who}column {column!r} has missing or blank values at row position(s) {rows}; "
+                             f"give every row a {column} (e.g. frame.dropna(subset=[{column!r}]))")

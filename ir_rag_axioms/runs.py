@@ -50,7 +50,7 @@ def responses_frame(
     if missing:
         raise KeyError(f"responses_frame: missing field(s) {missing}; found {list(records.columns)} "
                        f"(map yours with qid=, query=, docno=, text=, context=)")
-    from ir_rag_axioms.pyterrier.frames import check_ids
+    from ir_rag_axioms.model import check_ids
 
     frame = records[list(fields)].rename(columns=fields).reset_index(drop=True)
     check_ids(frame)

@@ -115,3 +115,44 @@ def package_version() -> str:
     from ir_rag_axioms._version import __version__
 
     return __version__
+
+
+ANALYSIS_MAX_TEXTS_ENV = "IR_RAG_AXIOMS_ANALYSIS_MAX_TEXTS"
+"""Texts (and strings) an ``Analysis`` keeps in memory by default, least recently used dropped first (100,000)."""
+ANALYSIS_MAX_MB_ENV = "IR_RAG_AXIOMS_ANALYSIS_MAX_MB"
+"""Megabytes (estimated) of results an ``Analysis`` keeps in memory by default (128; 0: no bound)."""
+DEVICE_ENV = "IR_RAG_AXIOMS_DEVICE"
+"""Device of the sentence encoder: ``auto`` (default: CUDA when torch sees one, else CPU), ``cpu``, ``cuda[:N]``."""
+PRECISION_ENV = "IR_RAG_AXIOMS_PRECISION"
+"""Precision of the sentence encoder: ``float32`` (default), ``float16`` or ``bfloat16``."""
+PRECISIONS = ("float32", "float16", "bfloat16")
+"""Encoder precisions: float32, or a half-precision mode (its agreement with float32 is in the README)."""
+
+
+def analysis_max_texts() -> int | None:
+    """$IR_RAG_AXIOMS_ANALYSIS_MAX_TEXTS (default 100,000; 0: no bound)."""
+    return env_int(ANALYSIS_MAX_TEXTS_ENV, 100_000, minimum=0) or None
+
+
+def analysis_max_mb() -> float | None:
+    """$IR_RAG_AXIOMS_ANALYSIS_MAX_MB (default 128; 0: no bound)."""
+    return env_float(ANALYSIS_MAX_MB_ENV, 128.0, minimum=0.0) or None
+
+
+def encoder_device(device: str | None = None) -> str:
+    """``device`` else $IR_RAG_AXIOMS_DEVICE else ``auto``, checked: auto, cpu, cuda, cuda:N or mps."""
+    raw = (device if device is not None else os.environ.get(DEVICE_ENV, "")).strip().lower() or "auto"
+    name, _, index = raw.partition(":")
+    if name not in ("auto", "cpu", "cuda", "mps") or (index and (name != "cuda" or not index.isdigit())):
+        source = "device" if device is not None else f"environment variable {DEVICE_ENV}"
+        raise ValueError(f"{source}={raw!r} must be auto, cpu, cuda, cuda:N or mps")
+    return raw
+
+
+def encoder_precision(precision: str | None = None) -> str:
+    """``precision`` else $IR_RAG_AXIOMS_PRECISION else ``float32``, checked against ``PRECISIONS``."""
+    raw = (precision if precision is not None else os.environ.get(PRECISION_ENV, "")).strip().lower() or "float32"
+    if raw not in PRECISIONS:
+        source = "precision" if precision is not None else f"environment variable {PRECISION_ENV}"
+        raise ValueError(f"{source}={raw!r} must be one of {PRECISIONS}")
+    return raw

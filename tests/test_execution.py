@@ -1,6 +1,6 @@
 """preference_stacks: identical matrices for every chunk size and on Ray.
 
-Also lazy streaming, fresh analysis per chunk, input checks.
+Also lazy streaming, the chunks' analysis (the one in effect, kept for later calls), input checks.
 """
 
 from __future__ import annotations
@@ -106,19 +106,23 @@ def test_local_streaming_reads_one_chunk_ahead_only():
     assert consumed == list(range(8))
 
 
-def test_each_chunk_gets_a_fresh_analysis_unless_one_is_given():
+def test_chunks_share_the_analysis_in_effect_unless_one_is_given():
     seen: list = []
     outer = default_analysis()
     stacks = preference_stacks([TopicNumber(seen=seen)], numbered(5), chunk_size=2)
     next(stacks)
-    assert default_analysis() is outer  # the chunk's analysis does not leak to the caller between stacks
+    assert default_analysis() is outer  # the chunk's ``with`` block does not leak to the caller between stacks
     list(stacks)
     assert [ids for _, ids in seen] == [["0", "1"], ["2", "3"], ["4"]]
-    assert len({analysis for analysis, _ in seen}) == 3 and id(outer) not in {a for a, _ in seen}
+    assert {analysis for analysis, _ in seen} == {id(outer)}  # the process default: kept for the next call
     seen.clear()
     shared = Analysis()
     list(preference_stacks([TopicNumber(seen=seen)], numbered(5), chunk_size=2, analysis=shared))
     assert {analysis for analysis, _ in seen} == {id(shared)}
+    seen.clear()
+    with Analysis() as block:
+        list(preference_stacks([TopicNumber(seen=seen)], numbered(3), chunk_size=2))
+    assert {analysis for analysis, _ in seen} == {id(block)}
 
 
 def test_no_responses_give_an_empty_stack_per_axiom():

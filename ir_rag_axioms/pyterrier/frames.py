@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ir_rag_axioms.model import GenerationRequest, GenerationResponse, is_missing
+from ir_rag_axioms.model import GenerationRequest, GenerationResponse, check_ids, is_missing
 
 TEXT_COLUMNS: tuple[str, ...] = ("text", "qanswer")
 """Accepted response text columns, in order of preference (``qanswer`` is pyterrier-rag's answer column)."""
@@ -47,20 +47,6 @@ def validate(frame: pd.DataFrame, transformer: Any) -> str:
 
 def _is_missing(value: Any) -> bool:
     return is_missing(value)
-
-
-def check_ids(frame: pd.DataFrame, transformer: Any = None, columns: Sequence[str] = ("qid", "docno")) -> None:
-    """Refuse missing (None, NaN, NA) or blank ids, naming the column and the first rows; pass otherwise."""
-    for column in columns:
-        if column not in frame.columns:
-            continue
-        values = frame[column]
-        bad = values.isna().to_numpy() | values.astype(str).str.strip().eq("").to_numpy()
-        if bad.any():
-            rows = np.flatnonzero(bad)[:5].tolist()
-            who = f"{type(transformer).__name__}: " if transformer is not None else ""
-            raise ValueError(f"{who}column {column!r} has missing or blank values at row position(s) {rows}; "
-                             f"give every row a {column} (e.g. frame.dropna(subset=[{column!r}]))")
 
 
 def _passages(value: Any) -> tuple[str, ...] | None:
