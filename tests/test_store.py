@@ -526,3 +526,15 @@ def test_a_populated_store_on_a_read_only_file_system_serves_reads(
         assert opened.get("ns", "new") is None
     opened.close()
     assert {p.name: p.read_bytes() for p in directory.iterdir()} == before
+
+
+def test_a_named_tuple_is_stored_as_a_tuple(tmp_path):
+    """The heuristic judge's statements hold Facts (a NamedTuple): the store keeps them as plain tuples."""
+    from ir_rag_axioms.analysis.store import DiskStore
+    from ir_rag_axioms.metrics.statements import Facts
+
+    store = DiskStore(tmp_path)
+    facts = Facts(entities=(("paris", "GPE"),), numbers=((1889.0, 1889.0, "", False),))
+    store.put("ns", "k", ("text", facts))
+    text, stored = store.get("ns", "k")
+    assert text == "text" and Facts.of(stored) == facts

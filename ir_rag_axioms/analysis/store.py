@@ -494,9 +494,9 @@ def _to_json(value: Any) -> Any:
     kind = type(value)
     if kind in _PLAIN or isinstance(value, (str, int, float)):
         return value
-    if kind is list or kind is tuple:
+    if kind is list or isinstance(value, tuple):  # a NamedTuple is stored as a plain tuple (its reader rebuilds it)
         items = value if all(type(item) in _PLAIN for item in value) else [_to_json(item) for item in value]
-        return items if kind is list else {"t": items}
+        return items if kind is list else {"t": list(items)}
     if isinstance(value, dict):
         for key in value:
             if not isinstance(key, str):
