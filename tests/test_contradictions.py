@@ -1,20 +1,31 @@
-"""The heuristic judge on hand-written contradictions, paraphrases, refusals, evasions and partial recall.
+"""The heuristic judge and the LLM judge path on hand-written contradictions, paraphrases, refusals, evasions, recall.
 
-Each offline metric must be right on at least 90 % of the cases of each kind (``tests/data/contradictions.json``);
-the per-kind table is printed (``pytest -s``). Also: undefined observations are NaN, never the worst level.
+Each offline metric must be right on at least 90 % of the cases of each kind (``tests/data/contradictions.json``).
+The LLM judge path (``LlmJudge``: prompts, HTTP client, JSON reading, scoring) must be right on every case against a
+loopback server that plays a correct judge: it recognises the task and the case from the prompt and answers what the
+case's expected outcome says. The per-kind table of both paths is printed side by side (``pytest -s``). Also:
+undefined observations are NaN, never the worst level.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import math
+import re
+import threading
 import warnings
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 import pytest
+from conftest import JsonHandler, loopback_server
+from test_metrics_llm import SHAPES, completion
 
-from ir_rag_axioms.metrics import AnswerRelevancy, ContextRecall, Faithfulness, RubricAnswerRelevancy
+from ir_rag_axioms.metrics import AnswerRelevancy, ContextRecall, Faithfulness, LlmJudge, RubricAnswerRelevancy
+from ir_rag_axioms.metrics.judges import Judge
+from ir_rag_axioms.metrics.prompts import RUBRIC_ANCHORS
 
 CASES = json.loads((Path(__file__).parent / "data" / "contradictions.json").read_text())["cases"]
 
@@ -25,20 +36,31 @@ def _offline(monkeypatch):
         monkeypatch.delenv(name, raising=False)
 
 
-def outcomes() -> dict[tuple[str, str], list[tuple[bool, str]]]:
-    """(kind, metric) -> [(right, what happened)] over every case and every metric it has an expectation for."""
+Outcomes = dict[tuple[str, str], list[tuple[bool, str]]]
+
+
+def outcomes(judge: Judge | None = None) -> Outcomes:
+    """(kind, metric) -> [(right, what happened)] over every case and every metric it has an expectation for.
+
+    ``judge=None``: the default judge (the heuristic judge, as the environment names no LLM judge here).
+    """
     out: dict[tuple[str, str], list[tuple[bool, str]]] = defaultdict(list)
     by_metric: dict[str, list[dict]] = defaultdict(list)
     for case in CASES:
         for metric in case["expected"]:
             by_metric[metric].append(case)
+    def answers(cs: list[dict], other: str) -> list[tuple[str, Any]]:
+        return [(c["answer"], [c["context"]] if other == "context" else c[other]) for c in cs]
+
+    def queries(cs: list[dict]) -> list[tuple[str, str]]:
+        return [(c["query"], c["answer"]) for c in cs]
+
     runs = {
-        "faithfulness": lambda cs: Faithfulness().measure_many([(c["answer"], [c["context"]]) for c in cs]),
-        "context_recall": lambda cs: ContextRecall().measure_many([(c["answer"], [c["context"]]) for c in cs]),
-        "context_recall_level": lambda cs: ContextRecall().measure_many([(c["answer"], c["reference"]) for c in cs]),
-        "answer_relevancy": lambda cs: AnswerRelevancy().measure_many([(c["query"], c["answer"]) for c in cs]),
-        "rubric_answer_relevancy": lambda cs: RubricAnswerRelevancy().measure_many(
-            [(c["query"], c["answer"]) for c in cs]),
+        "faithfulness": lambda cs: Faithfulness(judge=judge).measure_many(answers(cs, "context")),
+        "context_recall": lambda cs: ContextRecall(judge=judge).measure_many(answers(cs, "context")),
+        "context_recall_level": lambda cs: ContextRecall(judge=judge).measure_many(answers(cs, "reference")),
+        "answer_relevancy": lambda cs: AnswerRelevancy(judge=judge).measure_many(queries(cs)),
+        "rubric_answer_relevancy": lambda cs: RubricAnswerRelevancy(judge=judge).measure_many(queries(cs)),
     }
     for metric, cases in by_metric.items():
         for case, result in zip(cases, runs[metric](cases), strict=True):
@@ -53,18 +75,163 @@ def outcomes() -> dict[tuple[str, str], list[tuple[bool, str]]]:
     return out
 
 
+@functools.cache
+def offline_outcomes() -> Outcomes:
+    """The outcomes of the default (heuristic) judge, computed once for both tests that show them."""
+    return outcomes()
+
+
+def _share(rows: list[tuple[bool, str]]) -> str:
+    right = sum(r for r, _ in rows)
+    return f"{right}/{len(rows)} ({right / len(rows):.0%})"
+
+
+def table(**paths: Outcomes) -> str:
+    """The per-kind table: one row per (kind, metric), one column per judge path."""
+    first = next(iter(paths.values()))
+    lines = [f"{'kind':<22} {'metric':<24} " + " ".join(f"{name:<16}" for name in paths), "-" * (47 + 17 * len(paths))]
+    lines += [f"{kind:<22} {metric:<24} " + " ".join(f"{_share(found[(kind, metric)]):<16}" for found in paths.values())
+              for kind, metric in sorted(first)]
+    return "\n".join(lines)
+
+
 def test_each_metric_is_right_on_90_percent_of_each_kind():
-    found = outcomes()
-    lines = [f"{'kind':<22} {'metric':<24} right", "-" * 56]
-    lines += [f"{kind:<22} {metric:<24} {sum(r for r, _ in rows)}/{len(rows)} "
-              f"({sum(r for r, _ in rows) / len(rows):.0%})" for (kind, metric), rows in sorted(found.items())]
-    print("\n" + "\n".join(lines))
+    found = offline_outcomes()
+    print("\n" + table(offline=found))
     wrong = {key: [what for r, what in rows if not r] for key, rows in found.items()}
     below = {key: wrong[key] for key, rows in found.items() if sum(r for r, _ in rows) < 0.9 * len(rows)}
     assert not below, below
     assert len(CASES) >= 40 and {c["kind"] for c in CASES} >= {
         "entity_swap", "number_change", "date_change", "negation", "antonym", "comparative_flip",
         "superlative_flip", "faithful_paraphrase", "refusal", "evasion", "partial_recall"}
+
+
+# -- the LLM judge path against a loopback server that plays a correct judge ---------------------------------------
+_FIELD = re.compile(r"(Question|Context|Reference facts|Output):\n(.*?)(?=\n\n(?:Question|Context|Reference facts"
+                    r"|Output):\n|\Z)", re.DOTALL)
+
+
+def _sentences(text: str) -> list[str]:
+    """The correct judge's statements of a response: its sentences."""
+    return [s.strip() for s in re.split(r"(?<=[.!?])\s+", text) if s.strip()]
+
+
+def _listed(reference: str | list[str]) -> str:
+    """A context or reference as the rubric prompt writes it: a text as is, passages/facts as "- " lines."""
+    return reference if isinstance(reference, str) else "\n".join(f"- {r}" for r in reference)
+
+
+def _correct_answers() -> dict[tuple[str, ...], dict[str, Any]]:
+    """(task, what identifies the case in the prompt...) -> the JSON a correct judge answers, from the expected labels.
+
+    Faithfulness / ContextRecall / RubricAnswerRelevancy: level 5 where the case must pass, 1 where it must fail, the
+    expected level for partial recall; a contradiction's reason names the case's reason. AnswerRelevancy: the answer's
+    sentences as its statements, each "yes" where the case must pass and "no" where it must fail, and a written
+    reason for the score 1.00 or 0.00 (``include_reason``).
+    """
+    answers: dict[tuple[str, ...], dict[str, Any]] = {}
+
+    def add(key: tuple[str, ...], answer: dict[str, Any]) -> None:
+        assert answers.setdefault(key, answer) == answer, f"two cases ask {key} with different answers"
+
+    def level(passed: bool, why: str) -> dict[str, Any]:
+        return {"score": 5, "reason": f"{why}: yes"} if passed else {"score": 1, "reason": f"{why}: no"}
+
+    for case in CASES:
+        expected, answer = case["expected"], case["answer"]
+        if "faithfulness" in expected:
+            reason = "every statement is supported by the context" if expected["faithfulness"] else \
+                f"the output contradicts the context ({case.get('reason', case['kind'])})"
+            add(("faithfulness", _listed([case["context"]]), answer),
+                {"score": 5 if expected["faithfulness"] else 1, "reason": reason})
+        if "context_recall" in expected:
+            add(("context_recall", _listed([case["context"]]), answer),
+                level(expected["context_recall"], "the reference fact is covered"))
+        if "context_recall_level" in expected:
+            add(("context_recall", _listed(case["reference"]), answer),
+                {"score": expected["context_recall_level"], "reason": "the share of reference facts covered"})
+        if "rubric_answer_relevancy" in expected:
+            add(("answer_relevancy", case["query"], answer),
+                level(expected["rubric_answer_relevancy"], "the output answers the question"))
+        if "answer_relevancy" in expected:
+            statements = _sentences(answer)
+            add(("statements", answer), {"statements": statements})
+            verdict = "yes" if expected["answer_relevancy"] else "no"
+            add(("verdicts", case["query"], json.dumps(statements, ensure_ascii=False)), {"verdicts": [
+                {"verdict": verdict, "reason": "answers the query" if expected["answer_relevancy"] else
+                 "does not answer the query: a refusal or an evasion"} for _ in statements]})
+            add(("reason", case["query"], "1.00" if expected["answer_relevancy"] else "0.00",
+                 json.dumps([[verdict, s] for s in statements])),
+                {"reason": "every statement answers the query" if expected["answer_relevancy"] else
+                 "no statement answers the query"})
+    return answers
+
+
+def _request_key(messages: list[dict[str, str]]) -> tuple[str, ...]:
+    """The task and the case a request of the project's prompts asks about (read from its system and user message)."""
+    system, user = messages[0]["content"], messages[-1]["content"]
+    if "atomic statements" in system:
+        return "statements", user.removeprefix("Response:\n")
+    if "relevant to the query" in system:
+        query, statements = user.removeprefix("Query:\n").split("\n\nStatements:\n", 1)
+        return "verdicts", query, statements
+    if "explain an answer-relevancy score" in system:
+        query, rest = user.removeprefix("Query:\n").split("\n\nScore: ", 1)
+        score, lines = rest.split("\n\nStatements with verdicts:\n", 1)
+        return "reason", query, score, json.dumps(re.findall(r"^- \[(\w+)\] (.*) \([^()]*\)$", lines, re.MULTILINE))
+    fields = dict(_FIELD.findall(user))
+    for metric, (question, _) in RUBRIC_ANCHORS.items():
+        if question in system:
+            what = fields.get("Question") if metric == "answer_relevancy" else \
+                fields.get("Context" if metric == "faithfulness" else "Reference facts")
+            return metric, what or "", fields.get("Output", "")
+    return ("unknown task", system[:80])
+
+
+class _CorrectJudge(JsonHandler):
+    """Answers each chat completion as a correct judge (rotating through the vLLM, Ollama and llama.cpp shapes)."""
+
+    answers: dict[tuple[str, ...], dict[str, Any]] = {}
+    asked: list[tuple[str, ...]] = []
+    lock = threading.Lock()
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        key = _request_key(body["messages"])
+        with self.lock:
+            self.asked.append(key)
+            shape = SHAPES[len(self.asked) % len(SHAPES)]
+        if key not in self.answers:  # a prompt that names no case: the client's error says which
+            payload = json.dumps({"error": {"message": f"no case matches {key!r:.300}"}}).encode()
+            self.send_response(400)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(payload)))
+            self.end_headers()
+            self.wfile.write(payload)
+            return
+        self.send_json(json.dumps(completion(shape, json.dumps(self.answers[key]))).encode())
+
+
+@pytest.fixture(scope="module")
+def llm_outcomes() -> tuple[Outcomes, list[tuple[str, ...]], dict[tuple[str, ...], dict[str, Any]]]:
+    """The outcomes of the LLM judge path against the correct judge, the requests it got and its answers."""
+    answers = _correct_answers()
+    handler = type("CorrectJudge", (_CorrectJudge,), {"answers": answers, "asked": [], "lock": threading.Lock()})
+    with loopback_server(handler) as url:
+        judge = LlmJudge(f"{url}/v1", "correct-judge", cache_dir=None, retries=0, max_concurrency=8)
+        found = outcomes(judge)
+    return found, handler.asked, answers
+
+
+def test_the_llm_judge_path_is_right_on_every_case_against_a_correct_judge(llm_outcomes):
+    found, asked, answers = llm_outcomes
+    print("\n" + table(offline=offline_outcomes(), llm=found))
+    wrong = {key: [what for r, what in rows if not r] for key, rows in found.items() if not all(r for r, _ in rows)}
+    assert not wrong, wrong
+    assert set(found) == set(offline_outcomes())  # the same kinds and metrics as the offline path
+    assert sum(map(len, found.values())) == sum(len(c["expected"]) for c in CASES)
+    assert set(asked) == set(answers)  # every case was asked about; nothing else was asked
+    assert len(asked) == len(answers)  # once each (no retries, nothing asked twice)
 
 
 def test_the_issue_examples_are_named_in_the_evidence():
