@@ -103,10 +103,13 @@ def test_nugget_score_rule():
         loaders.nugget_score(nuggets, "okay")
 
 
-def test_pyterrier_get_dataset(crowd, nuggets):
+def test_pyterrier_get_dataset(crowd, nuggets, capsys):
     pt = pytest.importorskip("pyterrier")
     topics = pt.get_dataset("irds:test/crowdrag-25").get_topics("query")
-    assert len(topics) == 301 and set(topics.columns) >= {"qid", "query"}
+    assert len(topics) == 301 and list(topics.columns) == ["qid", "query"]
+    assert "multiple query fields" not in capsys.readouterr().out  # as docs/evaluation.md says
+    full = pt.get_dataset("irds:test/crowdrag-25").get_topics()
+    assert list(full.columns) == ["qid", "query", "context_ids", "context"] and full["query"].equals(topics["query"])
     qrels = pt.get_dataset("irds:test/nuggets/all").get_qrels()
     assert len(qrels) == 883 and qrels["label"].between(0, 4).all()
 
