@@ -542,8 +542,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"ir-rag-axioms {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     ev = sub.add_parser("evaluate", help="decisiveness, consistency and effectiveness of axioms against an oracle")
-    ev.add_argument("--data", help="folder with the oracle's files (crowd: responses.jsonl.gz, ratings.jsonl.gz; "
-                    f"nugget: nugget_assignment*.jsonl.gz); default: ${'IR_RAG_AXIOMS_DATA'} or download")
+    ev.add_argument("--data", help="folder with the oracle's files (crowd: ir-rag-axioms/crowdrag-25's "
+                    "responses.jsonl.gz, ratings.jsonl.gz, e.g. trec-rag-24-crowd/; nugget: "
+                    "ir-rag-axioms/trec-rag-2024-nuggets' nugget_assignment*.jsonl.gz); "
+                    f"default: ${'IR_RAG_AXIOMS_DATA'} or download")
     ev.add_argument("--oracle", default="crowd:overall",
                     help="crowd:<utility> | nugget:<all|vital|weighted>[-strict] | llm:<model> (default crowd:overall)")
     ev.add_argument("--axioms", default="ictir2025",
@@ -574,7 +576,8 @@ def build_parser() -> argparse.ArgumentParser:
     ev.set_defaults(func=evaluate)
     dim = sub.add_parser("dimensions", help="consistency of axioms with every crowd dimension (agreement table), "
                          "Kendall tau against nugget scores")
-    dim.add_argument("--data", help="crowd folder (responses.jsonl.gz, ratings.jsonl.gz); default: $IR_RAG_AXIOMS_DATA")
+    dim.add_argument("--data", help="ir-rag-axioms/crowdrag-25 folder (responses.jsonl.gz, ratings.jsonl.gz); "
+                     "default: $IR_RAG_AXIOMS_DATA")
     dim.add_argument("--nuggets", help="also: a folder with a nugget assignment file (mean Kendall tau-b per topic)")
     dim.add_argument("--axioms", default="all", help="'all' (every RAG and GEN_ axiom that runs offline) or specs "
                      "as in evaluate")
@@ -590,7 +593,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     cmp = sub.add_parser("compare", help="which system is better: win rates and Bradley-Terry strengths by axioms")
     cmp.add_argument("--answers", help="JSONL(.gz) of answers: qid, query, text (or qanswer), system[, context]")
-    cmp.add_argument("--data", help="instead: a folder with a nugget assignment file (system = run_id)")
+    cmp.add_argument("--data", help="instead: a folder with the nugget assignment file of "
+                     "ir-rag-axioms/trec-rag-2024-nuggets (system = run_id)")
     cmp.add_argument("--system-column", default="system", help="the answers' field naming the system")
     cmp.add_argument("--axioms", default="COH1,COH2,COV1,COV2,COV3,CONS1,CONS2,CONS3,CORR1,CLAR2",
                      help="comma-separated: 'ictir2025', NAME=SPEC or SPEC (default: the RAG axioms but CLAR1)")

@@ -57,8 +57,28 @@ def preference_stacks(
     if progress:
         from tqdm.auto import tqdm
 
+        if backend == "local":
+            _load_models(axioms, analysis)  # before the bar starts: its ETA then covers the analysis only
         stacks = tqdm(stacks, desc="preference stacks", unit="topic", total=_length(items))
     return iter(stacks)
+
+
+def _load_models(axioms: Sequence[Axiom], analysis: Analysis | None) -> None:
+    """Load the spaCy pipelines and sentence encoders the axioms read (on the analysis' device and precision).
+
+    A model that fails to load is skipped here: the axiom reports it where it loads it (error or abstention).
+    """
+    from ir_rag_axioms.analysis.resources import load_sentence_encoder, load_spacy
+
+    analysis = analysis or default_analysis()
+    for reads in dict.fromkeys(r for axiom in axioms for r in axiom.reads()):
+        try:
+            if reads.request or reads.responses or reads.context:
+                load_spacy(reads.model)
+            if reads.encoder:
+                load_sentence_encoder(reads.encoder, analysis.encoder_device(), analysis.encoder_precision())
+        except Exception:  # noqa: BLE001, S112 - reported by the axiom at its first use
+            continue
 
 
 def _check_arguments(

@@ -137,7 +137,13 @@ def compare_systems(
     preferences = compute_preferences(named, items, progress, cache_dir, **execution)
     stacks = {name: global_matrices(systems, items, matrices) for name, matrices in preferences.items()}
     stacks[OVERALL] = np.sign(sum(stacks.values()))
-    tables = [system_table(name, systems, prefs, present, samples, seed, confidence) for name, prefs in stacks.items()]
+    named_stacks: Any = stacks.items()
+    if progress:  # the bootstrap refits Bradley-Terry ``samples`` times per axiom: minutes for many systems
+        from tqdm.auto import tqdm
+
+        named_stacks = tqdm(named_stacks, desc=f"Bradley-Terry strengths ({samples} bootstrap samples)",
+                            unit="axiom", total=len(stacks))
+    tables = [system_table(name, systems, prefs, present, samples, seed, confidence) for name, prefs in named_stacks]
     return pd.concat(tables, ignore_index=True)
 
 

@@ -103,12 +103,42 @@ def test_nugget_score_rule():
         loaders.nugget_score(nuggets, "okay")
 
 
-def test_pyterrier_get_dataset(crowd, nuggets):
+def test_pyterrier_get_dataset(crowd, nuggets, capsys):
     pt = pytest.importorskip("pyterrier")
     topics = pt.get_dataset("irds:test/crowdrag-25").get_topics("query")
-    assert len(topics) == 301 and set(topics.columns) >= {"qid", "query"}
+    assert len(topics) == 301 and list(topics.columns) == ["qid", "query"]
+    assert "multiple query fields" not in capsys.readouterr().out  # as docs/evaluation.md says
+    full = pt.get_dataset("irds:test/crowdrag-25").get_topics()
+    assert list(full.columns) == ["qid", "query", "context_ids", "context"] and full["query"].equals(topics["query"])
     qrels = pt.get_dataset("irds:test/nuggets/all").get_qrels()
     assert len(qrels) == 883 and qrels["label"].between(0, 4).all()
+
+
+def test_one_name_per_dataset_and_its_aliases_warn():
+    """The registered ir_datasets names are canonical; the data folders' and short names map to them, with a warning."""
+    import warnings
+
+    from ir_rag_axioms.datasets.irds import CROWD_NAME, NUGGETS_NAME, canonical_name
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert canonical_name(CROWD_NAME) == "ir-rag-axioms/crowdrag-25"
+        assert canonical_name(f"{NUGGETS_NAME}/vital") == "ir-rag-axioms/trec-rag-2024-nuggets/vital"
+        assert canonical_name("test/crowdrag-25") == "test/crowdrag-25"  # a name of one's own: unchanged
+    for alias, expected in [("trec-rag-24-crowd", CROWD_NAME), ("crowdrag-25", CROWD_NAME),
+                            ("trec-rag-24-nuggets/all-strict", f"{NUGGETS_NAME}/all-strict")]:
+        with pytest.warns(DeprecationWarning, match=f"{alias!r} is an alias: use .*{expected!r}"):
+            assert canonical_name(alias) == expected
+
+
+def test_nugget_oracle_accepts_an_alias_with_a_warning(monkeypatch, data_dir: Path):
+    from ir_rag_axioms import NuggetOracle
+
+    monkeypatch.setenv("IR_RAG_AXIOMS_DATA", str(data_dir))
+    table = NuggetOracle.from_irds("ir-rag-axioms/trec-rag-2024-nuggets/all").table
+    with pytest.warns(DeprecationWarning, match="alias"):
+        aliased = NuggetOracle.from_irds("trec-rag-24-nuggets/all").table
+    assert len(table) == 883 and aliased.equals(table)
 
 
 def test_importing_the_package_registers_nothing_until_asked():

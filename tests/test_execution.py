@@ -168,3 +168,31 @@ def test_actors_import_this_package_offline_with_one_thread():
     root = driver_import_path()[0]
     assert ir_rag_axioms.__file__.startswith(root) and env["PYTHONPATH"].split(":")[0] == root
     assert env["IR_RAG_AXIOMS_TORCH_THREADS"] == "1" and env["HF_HUB_OFFLINE"] == "1"
+
+
+def test_the_progress_bar_starts_after_the_models_are_loaded(monkeypatch):
+    """Model loading stays outside the bar's ETA: spaCy and the encoder load before tqdm starts, then the stacks."""
+    import tqdm.auto
+
+    from ir_rag_axioms.analysis import resources
+
+    events: list[str] = []
+
+    def recording(name, real):
+        def load(*args, **kwargs):
+            events.append(name)
+            return real(*args, **kwargs)
+        return load
+
+    class Bar(tqdm.auto.tqdm):  # a subclass: huggingface_hub subclasses tqdm.auto.tqdm on import
+        def __init__(self, *args, **kwargs):
+            events.append("bar")
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(resources, "load_spacy", recording("spacy", resources.load_spacy))
+    monkeypatch.setattr(resources, "load_sentence_encoder", recording("encoder", resources.load_sentence_encoder))
+    monkeypatch.setattr(tqdm.auto, "tqdm", Bar)
+    items = load_demo()[:1]
+    stacks = preference_stacks([COV1, COV3], items, progress=True)
+    assert events[-1] == "bar" and {"spacy", "encoder"} <= set(events[:-1])
+    assert_identical(list(preference_stacks([COV1, COV3], items)), list(stacks))

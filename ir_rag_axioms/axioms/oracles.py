@@ -82,13 +82,17 @@ class CrowdOracle(ConfigurableAxiom):
 
     @classmethod
     def from_irds(cls, dataset: str = "ir-rag-axioms/crowdrag-25", **params: Any) -> CrowdOracle:
-        """An oracle over a registered ir_datasets dataset's docpairs (probabilities) and docs (kind-style names)."""
+        """An oracle over a registered ir_datasets dataset's docpairs (probabilities) and docs (kind-style names).
+
+        ``dataset``: a registered name; the aliases ``crowdrag-25`` and ``trec-rag-24-crowd`` warn (DeprecationWarning).
+        """
         import ir_datasets
 
         from ir_rag_axioms.datasets import register
+        from ir_rag_axioms.datasets.irds import canonical_name
 
         register()
-        loaded = ir_datasets.load(dataset)
+        loaded = ir_datasets.load(canonical_name(dataset))
         ratings = pd.DataFrame([p._asdict() for p in loaded.docpairs_iter()]).rename(
             columns={"doc_id_a": "response_a", "doc_id_b": "response_b"})
         responses = pd.DataFrame(
@@ -181,10 +185,12 @@ class NuggetOracle(ConfigurableAxiom):
         import ir_datasets
 
         from ir_rag_axioms.datasets import register
+        from ir_rag_axioms.datasets.irds import canonical_name
 
         register()
-        table = pd.DataFrame([(q.query_id, q.doc_id, float(getattr(q, "score", q.relevance)))
-                              for q in ir_datasets.load(dataset).qrels_iter()], columns=["qid", "run_id", "score"])
+        qrels = ir_datasets.load(canonical_name(dataset)).qrels_iter()
+        table = pd.DataFrame([(q.query_id, q.doc_id, float(getattr(q, "score", q.relevance))) for q in qrels],
+                             columns=["qid", "run_id", "score"])
         return cls(table=table, **params)
 
     def load(self) -> _Scores:

@@ -10,6 +10,7 @@ and ``pt.text.get_text`` read them. Docnos of the nugget answers are ``<qid>/<ru
 import hashlib
 import os
 import re
+import warnings
 from pathlib import Path
 from typing import NamedTuple
 
@@ -27,6 +28,26 @@ NUGGETS_NAME = "ir-rag-axioms/trec-rag-2024-nuggets"
 """TREC RAG 2024 system answers with AutoNuggetizer assignments; qrels from nugget scores (default: vital)."""
 NUGGET_QRELS = ("all", "vital", "weighted", "all-strict", "vital-strict", "weighted-strict")
 """Sub-datasets ``<NUGGETS_NAME>/<score>`` with qrels from that nugget score."""
+ALIASES = {
+    "crowdrag-25": CROWD_NAME, "trec-rag-24-crowd": CROWD_NAME, "ir-rag-axioms/trec-rag-24-crowd": CROWD_NAME,
+    "trec-rag-24-nuggets": NUGGETS_NAME, "trec-rag-2024-nuggets": NUGGETS_NAME,
+    "ir-rag-axioms/trec-rag-24-nuggets": NUGGETS_NAME,
+}
+"""Other names of the datasets (their data folders, short names): accepted with a DeprecationWarning."""
+
+
+def canonical_name(name: str) -> str:
+    """The registered ir_datasets name of ``name``: itself, or (DeprecationWarning) an alias's (``/<score>`` kept).
+
+    E.g. ``trec-rag-24-crowd`` (the data folder) and ``crowdrag-25`` name ``ir-rag-axioms/crowdrag-25``.
+    """
+    for alias, canonical in ALIASES.items():
+        if name == alias or name.startswith(alias + "/"):
+            renamed = canonical + name[len(alias):]
+            warnings.warn(f"dataset name {name!r} is an alias: use the registered ir_datasets name {renamed!r}",
+                          DeprecationWarning, stacklevel=3)
+            return renamed
+    return name
 
 
 class CrowdQuery(NamedTuple):
