@@ -127,7 +127,7 @@ def test_registered_short_names_and_repr(crowd_dir):
     assert registry.REGISTRY["LLM_ORIG"] is LLM_ORIG
     configured = CROWD(utility="coverage", margin_fraction=0.0, data_dir=str(crowd_dir))
     assert repr(configured) == f"CROWD(data_dir={str(crowd_dir)!r}, margin_fraction=0.0, utility='coverage')"
-    assert registry.parse(repr(configured)) == configured
+    assert registry.parse(repr(configured), allow_paths=True) == configured  # a data folder is a path
     assert repr(NUGGET(score_type="all", strict=True)) == "NUGGET(score_type='all', strict=True)"
 
 
