@@ -90,10 +90,7 @@ def test_offline_judge_stands_in_with_the_registry_properties():
 
 
 def test_over_long_responses_abstain_with_a_warning(monkeypatch):
-    import ir_rag_axioms.metrics.pairwise as pairwise
-
-    monkeypatch.setattr(pairwise, "MAX_TEXT_CHARS", 40)
-    monkeypatch.setattr(pairwise, "is_analysable", lambda text: bool(text.strip()) and len(text) <= 40)
+    monkeypatch.setenv("IR_RAG_AXIOMS_MAX_TEXT_CHARS", "40")  # read at call time
     with pytest.warns(UserWarning, match=r"\['full'\] longer than 40 characters"):
         matrix = LLM_PAIRWISE.preferences(REQUEST, RESPONSES)
     assert not matrix[0].any() and not matrix[:, 0].any()

@@ -376,7 +376,8 @@ def _readme_block(marker: str) -> str:
 
     from conftest import ROOT
 
-    blocks = re.findall(r"^```python\n(.*?)^```", (ROOT / "README.md").read_text(), re.S | re.M)
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]  # the README's sections moved to docs/
+    blocks = [b for page in pages for b in re.findall(r"^```python\n(.*?)^```", page.read_text(), re.S | re.M)]
     return next(code for code in blocks if marker in code)
 
 

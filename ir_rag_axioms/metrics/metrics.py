@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import ClassVar, Literal
 
-from ir_rag_axioms.analysis.cache import MAX_TEXT_CHARS
+from ir_rag_axioms.analysis.cache import max_text_chars
 from ir_rag_axioms.metrics.judges import Judge, RelevancyMode, RubricCase, default_judge
 from ir_rag_axioms.metrics.prompts import RubricName
 from ir_rag_axioms.metrics.results import (
@@ -48,9 +48,9 @@ class EvaluationMode(StrEnum):
 
 def _too_long(texts: Sequence[str], what: str) -> list[bool]:
     """Which texts are over the analysis limit (warned once, naming how many); they are not judged (NaN)."""
-    flags = [len(t) > MAX_TEXT_CHARS for t in texts]
+    flags = [len(t) > max_text_chars() for t in texts]
     if any(flags):
-        warnings.warn(f"{what}: {sum(flags)} output(s) longer than {MAX_TEXT_CHARS} characters are not judged "
+        warnings.warn(f"{what}: {sum(flags)} output(s) longer than {max_text_chars()} characters are not judged "
                       "(NaN, as the axioms abstain; set IR_RAG_AXIOMS_MAX_TEXT_CHARS to raise the limit)",
                       stacklevel=3)
     return flags
@@ -173,7 +173,7 @@ class AnswerRelevancy(JudgedMetric):
                 for row, (query, answer), usage in zip(rows, exchanges, usages, strict=True)]
 
     def _undefined(self, turns_count: int, judge: str) -> AnswerRelevancyResult:
-        explanation = f"Not judged: an answer is longer than {MAX_TEXT_CHARS} characters (NaN)."
+        explanation = f"Not judged: an answer is longer than {max_text_chars()} characters (NaN)."
         return AnswerRelevancyResult(score=math.nan, passed=False, threshold=self.effective_threshold,
                                      explanation=explanation, statement_breakdown=(), evaluated_turns_count=turns_count,
                                      judge=judge, reason=explanation if self.include_reason else None)
@@ -248,7 +248,7 @@ class RubricMetric(JudgedMetric):
         """
         judge, cases = self.judge or default_judge(), list(cases)
         long = _too_long([c.output for c in cases], type(self).__name__)
-        why = [f"undefined: the output is longer than {MAX_TEXT_CHARS} characters (not judged)" if flag else
+        why = [f"undefined: the output is longer than {max_text_chars()} characters (not judged)" if flag else
                f"undefined: no {self.needs_reference} to judge against" if self.needs_reference
                and not _has_text(c.reference) else None for c, flag in zip(cases, long, strict=True)]
         asked = [c for c, w in zip(cases, why, strict=True) if w is None]

@@ -16,7 +16,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from ir_rag_axioms.analysis.cache import MAX_TEXT_CHARS, is_analysable
+from ir_rag_axioms.analysis.cache import is_analysable, max_text_chars
 from ir_rag_axioms.axioms.base import ConfigurableAxiom, Item, Reads, check_responses
 from ir_rag_axioms.axioms.registry import register
 from ir_rag_axioms.explanation import Explanation, rule_of
@@ -150,9 +150,9 @@ class PairwiseJudgeAxiom(ConfigurableAxiom):
 
     def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
         """P[i, j] = +1 if the judge prefers i in both orders, -1 if j in both, else 0; unanalysable responses tie."""
-        too_long = [r.id for r in responses if len(r.text) > MAX_TEXT_CHARS]
+        too_long = [r.id for r in responses if len(r.text) > max_text_chars()]
         if too_long:
-            warnings.warn(f"{self!r}: response(s) {too_long} longer than {MAX_TEXT_CHARS} characters are not judged "
+            warnings.warn(f"{self!r}: response(s) {too_long} longer than {max_text_chars()} characters are not judged "
                           "and abstain (set IR_RAG_AXIOMS_MAX_TEXT_CHARS to raise the limit)", stacklevel=3)
         matrix = np.zeros((len(responses), len(responses)))
         for (i, j), (value, _, _) in self._decisions(request, responses).items():
@@ -194,8 +194,8 @@ def _named(answer: Preferred, shown_a: str, shown_b: str) -> str:
 def _unusable(response: GenerationResponse) -> str | None:
     if not response.text.strip():
         return "blank response"
-    if len(response.text) > MAX_TEXT_CHARS:
-        return f"over-long response (more than {MAX_TEXT_CHARS} characters)"
+    if len(response.text) > max_text_chars():
+        return f"over-long response (more than {max_text_chars()} characters)"
     return None
 
 

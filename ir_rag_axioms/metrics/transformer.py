@@ -92,7 +92,8 @@ class MetricScorer(pt.Transformer):
             passed[i] = pd.NA if result.passed is None else result.passed
             level[i] = np.nan if getattr(result, "level", None) is None else result.level
             confidence[i] = np.nan if getattr(result, "confidence", None) is None else result.confidence
-        columns = {f"{metric.name}_score": score, f"{metric.name}_pass": passed, f"{metric.name}_reason": reason,
+        columns = {f"{metric.name}_score": score, f"{metric.name}_pass": passed,
+                   f"{metric.name}_reason": pd.array(reason, dtype="string"),
                    f"{metric.name}_threshold": np.full(len(texts), float(metric.threshold))}
         if isinstance(metric, RubricMetric):
             columns[f"{metric.name}_level"] = level
