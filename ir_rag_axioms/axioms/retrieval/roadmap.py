@@ -139,6 +139,12 @@ class _SimilarityTermAxiom(TermAxiom):
                 sims[i, vocabulary.index(t)] = 1.0
         return vocabulary, sims
 
+    def _per_document(self, terms: list[str], docs: list[TermStatistics]) -> list[np.ndarray | None]:
+        """Per document, sim(query term, its term) as a (query terms x its terms) matrix; None if either is empty."""
+        vocabulary, sims = self._similar(terms, docs)
+        index = {t: k for k, t in enumerate(vocabulary)}
+        return [sims[:, [index[t] for t in d.vocabulary]] if d.vocabulary and terms else None for d in docs]
+
 
 @register
 class Stmc3Axiom(_SimilarityTermAxiom):
@@ -156,11 +162,8 @@ class Stmc3Axiom(_SimilarityTermAxiom):
 
     def core(self, query, docs, request, responses):
         """compare(number of query terms matched exactly or semantically)."""
-        terms = query_terms(query)
-        vocabulary, sims = self._similar(terms, docs)
-        index = {t: k for k, t in enumerate(vocabulary)}
-        values = [float((sims[:, [index[t] for t in d.vocabulary]] >= self.min_similarity).any(axis=1).sum())
-                  if d.vocabulary and terms else 0.0 for d in docs]
+        values = [0.0 if m is None else float((m >= self.min_similarity).any(axis=1).sum())
+                  for m in self._per_document(query_terms(query), docs)]
         return compare(np.array(values))
 
 
@@ -177,11 +180,8 @@ class Tssc1Axiom(_SimilarityTermAxiom):
 
     def core(self, query, docs, request, responses):
         """compare(mean_t max_t' sim(t, t'))."""
-        terms = query_terms(query)
-        vocabulary, sims = self._similar(terms, docs)
-        index = {t: k for k, t in enumerate(vocabulary)}
-        values = [float(sims[:, [index[t] for t in d.vocabulary]].max(axis=1).mean())
-                  if d.vocabulary and terms else 0.0 for d in docs]
+        values = [0.0 if m is None else float(m.max(axis=1).mean())
+                  for m in self._per_document(query_terms(query), docs)]
         return compare(np.array(values), True, self.margin_fraction)
 
 
