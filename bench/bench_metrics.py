@@ -90,7 +90,7 @@ def scores_from(counts):
 def agreement(data: Path) -> None:
     from ir_rag_axioms import ANSWER_RELEVANCY, CONTEXT_RECALL, FAITHFULNESS, evaluation_table
     from ir_rag_axioms.evaluation import compute_preferences
-    from ir_rag_axioms.report import markdown
+    from ir_rag_axioms.evaluation.report import markdown
 
     items = judged(data)
     axioms = {"ANSWER_RELEVANCY": ANSWER_RELEVANCY, "FAITHFULNESS": FAITHFULNESS, "CONTEXT_RECALL": CONTEXT_RECALL}

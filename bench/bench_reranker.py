@@ -44,8 +44,8 @@ def main() -> None:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
     from ir_rag_axioms.axioms.registry import parse
+    from ir_rag_axioms.datasets.runs import nugget_answers
     from ir_rag_axioms.pyterrier import AxiomaticReranker
-    from ir_rag_axioms.runs import nugget_answers
 
     answers = nugget_answers(args.nuggets)
     if args.topics:

@@ -606,7 +606,7 @@ def second_tie_breaker_refused() -> None:
 
 @probe("frames")
 def write_trec_run_whitespace_ids() -> None:
-    from ir_rag_axioms.runs import write_trec_run
+    from ir_rag_axioms.datasets.runs import write_trec_run
     with tempfile.TemporaryDirectory() as tmp:
         frame = pd.DataFrame({"qid": ["1", "1"], "docno": ["a b", "c\n1 Q0 evil 1 99 x"], "score": [2.0, 1.0]})
         refuses(lambda: write_trec_run(frame, Path(tmp) / "run.txt"), ValueError, "docno")
@@ -614,7 +614,7 @@ def write_trec_run_whitespace_ids() -> None:
 
 @probe("frames")
 def write_trec_run_empty_qid() -> None:
-    from ir_rag_axioms.runs import write_trec_run
+    from ir_rag_axioms.datasets.runs import write_trec_run
     with tempfile.TemporaryDirectory() as tmp:
         frame = pd.DataFrame({"qid": ["", "1"], "docno": ["a", "b"], "score": [2.0, 1.0]})
         refuses(lambda: write_trec_run(frame, Path(tmp) / "run.txt"), ValueError, "qid")
@@ -622,7 +622,7 @@ def write_trec_run_empty_qid() -> None:
 
 @probe("frames")
 def responses_frame_nan_qid() -> None:
-    from ir_rag_axioms.runs import responses_frame
+    from ir_rag_axioms.datasets.runs import responses_frame
     refuses(lambda: responses_frame([{"qid": float("nan"), "query": "q", "docno": "a", "text": "t"}]),
             ValueError, "qid")
 
@@ -798,7 +798,7 @@ def modified_local_file_checked() -> None:
 
 @probe("files")
 def nugget_file_bad_record() -> None:
-    from ir_rag_axioms.runs import nugget_qrels
+    from ir_rag_axioms.datasets.runs import nugget_qrels
     tmp = Path(tempfile.mkdtemp())
     path = _gz(tmp / "nugget_assignment.x.jsonl.gz", [json.dumps({"qid": "1", "run_id": "r", "nuggets": "none"})])
     refuses(lambda: nugget_qrels(path), ValueError, "line 1", "nuggets")
@@ -937,7 +937,7 @@ def cli_numpy_keyword_axiom_names() -> None:
 
 
 def _read_npz(path: Path) -> dict:
-    from ir_rag_axioms import report
+    from ir_rag_axioms.evaluation import report
     reader = getattr(report, "read_preferences", None)
     if reader is not None:
         return reader(path)
@@ -1447,7 +1447,8 @@ for _command in ("preferences", "rerank"):
 
 def _compare_first(*extra: str, kind: type[AssertionError] = Lost) -> None:
     nuggets = str(DATA / "trec-rag-24-nuggets")
-    with tempfile.TemporaryDirectory() as folder, _must_not_work("ir_rag_axioms.systems", "compare_systems", kind):
+    with (tempfile.TemporaryDirectory() as folder,
+          _must_not_work("ir_rag_axioms.evaluation.systems", "compare_systems", kind)):
         (Path(folder) / "afile").write_text("x")
         arguments = ["compare", "--data", nuggets, "--axioms", "CORR1", "--quiet", "--no-figures"]
         if "--out" not in extra:

@@ -8,9 +8,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ir_rag_axioms import report, runs, systems
+from ir_rag_axioms.datasets import runs
 from ir_rag_axioms.datasets.files import NUGGET_ASSIGNMENTS, resolve
 from ir_rag_axioms.datasets.nuggets import NUGGET_SCORES, load_nugget_assignments, score_column
+from ir_rag_axioms.evaluation import report, systems
 
 AXIOMS = ["COH1", "COH2", "COV1", "COV2", "COV3", "CONS3", "CORR1", "CLAR2"]
 """The RAG axioms that read no context (the nugget answers have none) and need no LanguageTool."""

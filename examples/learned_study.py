@@ -27,13 +27,14 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 import numpy as np
 import pandas as pd
 
-from ir_rag_axioms import REGISTRY, CrowdOracle, LlmRatingOracle, NuggetOracle, evaluation, report
+from ir_rag_axioms import REGISTRY, CrowdOracle, LlmRatingOracle, NuggetOracle, evaluation
 from ir_rag_axioms.aggregation import borda, kwiksort
 from ir_rag_axioms.axioms.base import FeatureAxiom
 from ir_rag_axioms.axioms.learned import LearnedAxiom, ResponseLength, ValueDifference
 from ir_rag_axioms.axioms.retrieval import ROADMAP_AXIOMS
 from ir_rag_axioms.datasets import crowd, nuggets
-from ir_rag_axioms.learning import cross_validate, human_ceiling, repetition_scores
+from ir_rag_axioms.evaluation import report
+from ir_rag_axioms.evaluation.learning import cross_validate, human_ceiling, repetition_scores
 
 RAG = ["COH1", "COH2", "COV1", "COV2", "COV3", "CONS1", "CONS2", "CONS3", "CORR1", "CLAR2"]
 """The RAG axioms at their defaults (CLAR1 needs LanguageTool, which is unavailable offline)."""
@@ -73,7 +74,7 @@ def run_nuggets(ranked: dict[str, list[np.ndarray]], items, qrels: pd.DataFrame)
     import ir_measures
     from ir_measures import nDCG
 
-    from ir_rag_axioms.runs import KendallTau
+    from ir_rag_axioms.evaluation.run_measures import KendallTau
 
     rows = []
     for name, orders in ranked.items():
@@ -195,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.no_nuggets:
         return 0
     # -- nuggets -----------------------------------------------------------------------------------------------
-    from ir_rag_axioms.runs import nugget_qrels
+    from ir_rag_axioms.datasets.runs import nugget_qrels
 
     nugget_file = next(nugget_dir.glob("nugget_assignment*.jsonl*"))
     nugget_items = nuggets.items(nuggets.load_nugget_assignments(nugget_dir))

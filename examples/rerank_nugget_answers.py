@@ -21,7 +21,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 import ir_rag_axioms
 from ir_rag_axioms import AxiomaticReranker
-from ir_rag_axioms.runs import nugget_answers, nugget_qrels, write_trec_run
+from ir_rag_axioms.datasets.runs import nugget_answers, nugget_qrels, write_trec_run
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -5,6 +5,7 @@ Every registered axiom is exported under its short name (``COH1``, ``CONS2``, ``
 
 from typing import Any
 
+from ir_rag_axioms import _moved
 from ir_rag_axioms import axioms as _axioms
 from ir_rag_axioms._version import __version__
 from ir_rag_axioms.aggregation import borda, bradley_terry, copeland, kwiksort, majority_vote
@@ -33,7 +34,7 @@ globals().update(REGISTRY)
 
 _LAZY = {"AxiomaticReranker": "ir_rag_axioms.pyterrier", "AxiomaticPreferences": "ir_rag_axioms.pyterrier",
          "AxiomFeatures": "ir_rag_axioms.pyterrier",
-         "LearnedReranker": "ir_rag_axioms.pyterrier", "MetricScorer": "ir_rag_axioms.metrics.transformer"}
+         "LearnedReranker": "ir_rag_axioms.pyterrier", "MetricScorer": "ir_rag_axioms.pyterrier.metrics"}
 
 
 def __getattr__(name: str) -> Any:
@@ -58,3 +59,4 @@ __all__ = [
     "evaluation_table", "get", "kwiksort", "majority_vote", "names", "parse", "register", *REGISTRY,
 ]
 del _axioms
+_moved.install()

@@ -3,7 +3,7 @@
 Argument parsing only; the work is done by the library.
 
 Data: ``ir_rag_axioms.datasets``; preferences, cache and measures: ``ir_rag_axioms.evaluation``; files and figures:
-``ir_rag_axioms.report``.
+``ir_rag_axioms.evaluation.report``.
 """
 
 from __future__ import annotations
@@ -110,8 +110,9 @@ def evaluate(args: argparse.Namespace) -> int:
 
     The report: table.csv/.md, agreement.png, votes.png (+ csv).
     """
-    from ir_rag_axioms import evaluation, report
+    from ir_rag_axioms import evaluation
     from ir_rag_axioms.datasets import judged_items
+    from ir_rag_axioms.evaluation import report
     from ir_rag_axioms.output import writable_file, writable_folder
 
     oracle = parse_oracle(args.oracle, args.data, args.duplicates, args.responses)
@@ -215,7 +216,7 @@ def count(minimum: int) -> Any:
 
 def _system_answers(args: argparse.Namespace) -> Any:
     """The answers to compare: a JSONL file with a system field, or the nugget file's answers (system = run_id)."""
-    from ir_rag_axioms import runs
+    from ir_rag_axioms.datasets import runs
     from ir_rag_axioms.datasets.files import NUGGET_ASSIGNMENTS, resolve
 
     if args.answers:
@@ -229,7 +230,8 @@ def _system_answers(args: argparse.Namespace) -> Any:
 
 def compare(args: argparse.Namespace) -> int:
     """Compare systems by axioms: print the overall ranking and write systems.csv/.md/.png in OUT."""
-    from ir_rag_axioms import evaluation, report, systems
+    from ir_rag_axioms import evaluation
+    from ir_rag_axioms.evaluation import report, systems
     from ir_rag_axioms.output import writable_folder
 
     if not args.answers and not args.data:
@@ -484,8 +486,8 @@ def rerank(args: argparse.Namespace) -> int:
     import pandas as pd
 
     from ir_rag_axioms.aggregation import scored_ranking
+    from ir_rag_axioms.datasets.runs import write_trec_run
     from ir_rag_axioms.execution import preference_stacks
-    from ir_rag_axioms.runs import write_trec_run
 
     axioms = parse_axioms(args.axioms)
     weights = _weights(args.weights, len(axioms))

@@ -79,7 +79,7 @@ def nugget_tau(preferences: Mapping[str, Matrices], scores: Sequence[np.ndarray]
 
     Answers without a nugget score are left out of their topic; a topic where either side is constant counts 0.
     """
-    from ir_rag_axioms.runs import kendall_tau
+    from ir_rag_axioms.evaluation.run_measures import kendall_tau
 
     out = {}
     for name, matrices in preferences.items():

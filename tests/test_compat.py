@@ -191,7 +191,7 @@ def test_index_statistics_read_the_terrier_api():
 
 
 def test_axiomatic_experiment_counts_agreement_and_correctable_pairs():
-    from ir_rag_axioms.experiment import AxiomaticExperiment
+    from ir_rag_axioms.evaluation.experiment import AxiomaticExperiment
 
     run = pd.DataFrame({"qid": ["q"] * 3, "query": ["x"] * 3, "docno": ["a", "b", "c"], "text": ["x", "y", "z"],
                         "score": [3.0, 2.0, 1.0]})

@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 from ir_rag_axioms import evaluation as ev
+from ir_rag_axioms.evaluation import evaluate
 
 # One topic, 3 responses. Off-diagonal pairs: 6.
 P = np.array([[0, 1, -1], [-1, 0, 0], [1, 0, 0]], dtype=float)
@@ -209,7 +210,7 @@ def test_bootstrap_uses_scipy_with_the_same_resamples(reference_dir: Path):
     draws = np.random.default_rng(3).integers(0, len(counts), size=(400, len(counts)))
     sums = counts[draws].sum(axis=1)
     expected, alpha = {}, (1 - 0.9) / 2
-    for name, values in zip(ev.MEASURES, ev._measures(sums), strict=True):
+    for name, values in zip(ev.MEASURES, evaluate._measures(sums), strict=True):
         values = values[~np.isnan(values)]
         expected[name] = (float(np.quantile(values, alpha)), float(np.quantile(values, 1 - alpha)))
     assert ev.bootstrap(prefs, oracle, samples=400, confidence=0.9, seed=3) == expected

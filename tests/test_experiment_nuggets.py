@@ -35,8 +35,9 @@ def run_experiment(path: Path, axiom_names: list[str], verbose: bool = False) ->
     from ir_measures import nDCG
 
     from ir_rag_axioms.axioms.registry import get
+    from ir_rag_axioms.datasets.runs import nugget_answers, nugget_qrels
+    from ir_rag_axioms.evaluation.run_measures import KendallTau
     from ir_rag_axioms.pyterrier import AxiomaticReranker
-    from ir_rag_axioms.runs import KendallTau, nugget_answers, nugget_qrels
 
     answers = nugget_answers(path)
     topics = answers[["qid", "query"]].drop_duplicates("qid").reset_index(drop=True)

@@ -141,7 +141,7 @@ def test_bradley_terry_refuses_a_non_finite_prior(prior):
 @pytest.mark.parametrize("column, value", [("docno", "a b"), ("docno", "c\n1 Q0 evil 1 99 x"), ("qid", ""),
                                            ("qid", "1 2")])
 def test_the_trec_run_writer_refuses_ids_with_whitespace(tmp_path: Path, column, value):
-    from ir_rag_axioms.runs import write_trec_run
+    from ir_rag_axioms.datasets.runs import write_trec_run
 
     frame = pd.DataFrame({"qid": ["1", "1"], "docno": ["a", "b"], "score": [2.0, 1.0]})
     frame.loc[0, column] = value
@@ -302,7 +302,7 @@ def test_a_truncated_or_empty_matrix_cache_entry_is_recomputed(tmp_path: Path):
 
 
 def test_nugget_topics_of_different_sizes_and_numpy_keyword_names_are_kept(tmp_path: Path):
-    from ir_rag_axioms import report
+    from ir_rag_axioms.evaluation import report
 
     nuggets = [{"text": "n", "importance": "vital", "assignment": "support"}]
     records = [{"qid": qid, "query": "Why do cats purr?", "run_id": f"r{k}", "answer_text": f"Cats purr{' [1]' * k}.",

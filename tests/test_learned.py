@@ -10,7 +10,7 @@ import pytest
 
 from ir_rag_axioms import CORR1, RANDOM, LearnedAxiom, ResponseLength, ValueDifference, evaluation, parse
 from ir_rag_axioms.axioms.learned import pretrained_names, threshold_for, training_pairs
-from ir_rag_axioms.learning import cross_validate, human_ceiling, judged_twice, topic_folds
+from ir_rag_axioms.evaluation.learning import cross_validate, human_ceiling, judged_twice, topic_folds
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 from ir_rag_axioms.testing import SAMPLE_REQUEST, SAMPLE_RESPONSES, check_axiom
 

@@ -184,7 +184,7 @@ def test_transformer_adds_score_and_pass_columns():
     frame = pd.DataFrame({"qid": ["1", "1", "2"], "query": [LAPTOP_QUERY, LAPTOP_QUERY, GREEN_TEA[0]],
                           "docno": ["a", "b", "c"], "text": [f"{LAPTOP} {CUSTOMER}", LAPTOP, GREEN_TEA[1]],
                           "context": [TIDES_CONTEXT, TIDES_CONTEXT, None]})
-    from ir_rag_axioms.metrics.transformer import MetricScorer
+    from ir_rag_axioms.pyterrier.metrics import MetricScorer
 
     out = MetricScorer()(frame)
     assert list(out["docno"]) == ["a", "b", "c"]
@@ -295,7 +295,7 @@ def test_length_debias_block_is_the_specification_s_bytes_and_our_additions_are_
 
 
 def test_transformer_keeps_evidence_and_reads_each_row_s_own_context():
-    from ir_rag_axioms.metrics.transformer import MetricScorer
+    from ir_rag_axioms.pyterrier.metrics import MetricScorer
 
     paris = ["The Eiffel Tower is in Paris and was completed in 1889."]
     frame = pd.DataFrame({"qid": "1", "query": "Where is the Eiffel Tower?", "docno": ["a", "b"],

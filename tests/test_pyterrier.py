@@ -353,7 +353,7 @@ def test_experiment_is_identical_with_docnos_renamed_and_rows_permuted(aggregati
 
     from ir_rag_axioms import ResponseLength
     from ir_rag_axioms.evaluation import measures
-    from ir_rag_axioms.runs import KendallTau
+    from ir_rag_axioms.evaluation.run_measures import KendallTau
 
     breaker = {None: None, "ResponseLength": ResponseLength(), "Short": Short()}[tie_breaker]
     metrics = [nDCG @ 3, nDCG @ 10, P @ 2, RR, AP, KendallTau, *measures()]
@@ -387,7 +387,7 @@ def test_the_readme_pyterrier_example_is_identical_with_docnos_renamed_and_rows_
         data_dir, tmp_path, monkeypatch, capsys) -> None:
     import hashlib
 
-    from ir_rag_axioms import runs
+    from ir_rag_axioms.datasets import runs
 
     code = _readme_block("pt.Experiment([answers, pipeline]")
     (tmp_path / "shared").symlink_to(data_dir.parent)
@@ -452,9 +452,9 @@ def test_pool_docnos_from_a_template_or_a_function_and_a_short_repr() -> None:
 @pytest.mark.shared
 def test_pool_docnos_meet_the_crowdrag25_qrels(data_dir) -> None:
     from ir_rag_axioms.datasets import crowd
+    from ir_rag_axioms.evaluation.run_measures import check_run
     from ir_rag_axioms.pyterrier import Pool
     from ir_rag_axioms.pyterrier.pool import crowd_response_ids
-    from ir_rag_axioms.runs import check_run
 
     responses = crowd.load_crowd_responses(data_dir / "trec-rag-24-crowd")
     topic = responses["topic"].iloc[0]
@@ -472,8 +472,8 @@ def test_pool_docnos_meet_the_crowdrag25_qrels(data_dir) -> None:
 def test_check_run_warns_inside_pt_experiment() -> None:
     from ir_measures import nDCG
 
+    from ir_rag_axioms.evaluation.run_measures import KendallTau, RunWarning, check_run
     from ir_rag_axioms.pyterrier import Pool
-    from ir_rag_axioms.runs import KendallTau, RunWarning, check_run
 
     pool = Pool({"a": _rag("x"), "b": _rag("x x")})
     qrels = pd.DataFrame({"qid": ["1", "1", "2", "2"], "docno": ["1/a", "1/b", "2/a", "2/b"], "label": [0, 2, 1, 0]})
@@ -490,7 +490,7 @@ def test_check_run_warns_inside_pt_experiment() -> None:
 # -- MetricScorer: pointwise on any frame, ir_measures measures for its columns ----------------------------------
 def test_metric_scorer_is_pointwise_on_a_single_systems_output() -> None:
     from ir_rag_axioms import AnswerRelevancy, Faithfulness
-    from ir_rag_axioms.metrics.transformer import MetricScorer
+    from ir_rag_axioms.pyterrier.metrics import MetricScorer
 
     passages = ["Tides are caused by the gravitational pull of the Moon and the Sun."]
     single = pd.DataFrame({"qid": ["1", "2"], "query": ["What causes tides?", "What causes tides?"],
@@ -511,7 +511,7 @@ def test_metric_scorer_is_pointwise_on_a_single_systems_output() -> None:
 def test_metric_measures_read_the_top_answer_in_pt_experiment() -> None:
     from ir_rag_axioms import Faithfulness
     from ir_rag_axioms.evaluation import UndefinedMeasureWarning
-    from ir_rag_axioms.metrics.transformer import MetricScorer
+    from ir_rag_axioms.pyterrier.metrics import MetricScorer
 
     passages = ["Tides are caused by the gravitational pull of the Moon and the Sun."]
     answers = pd.DataFrame({"qid": ["1", "1", "2", "2"], "query": "What causes tides?", "docno": list("abcd"),

@@ -19,9 +19,9 @@ from pyterrier_rag.measures import EM, F1, AnswerLen  # noqa: E402
 from pyterrier_rag.prompt import Concatenator  # noqa: E402
 
 from ir_rag_axioms import CONS2, COV1, AnswerRelevancy, Faithfulness  # noqa: E402
-from ir_rag_axioms.metrics.transformer import MetricScorer  # noqa: E402
+from ir_rag_axioms.datasets.runs import KendallTau  # noqa: E402
 from ir_rag_axioms.pyterrier import AxiomaticReranker, Pool  # noqa: E402
-from ir_rag_axioms.runs import KendallTau  # noqa: E402
+from ir_rag_axioms.pyterrier.metrics import MetricScorer  # noqa: E402
 
 TOPICS = pd.DataFrame({"qid": ["1", "2"], "query": ["What causes ocean tides?", "Why is the sky blue?"]})
 PASSAGES = pd.DataFrame({

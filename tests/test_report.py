@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ir_rag_axioms import report
+from ir_rag_axioms.evaluation import report
 
 TABLE = pd.DataFrame({"axiom": ["COV1", "A-long-name"], "decisiveness": [0.5, 1.0], "consistency": [1 / 3, 0.0],
                       "consistency_strict": [0.25, 0.0], "effectiveness": [0.4, 0.0]})

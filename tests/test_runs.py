@@ -11,9 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ir_rag_axioms.runs import (
-    check_run,
-    kendall_tau,
+from ir_rag_axioms.datasets.runs import (
     nugget_answers,
     nugget_qrels,
     nugget_score,
@@ -21,6 +19,7 @@ from ir_rag_axioms.runs import (
     responses_frame,
     write_trec_run,
 )
+from ir_rag_axioms.evaluation.run_measures import check_run, kendall_tau
 
 NUGGETS = Path("trec-rag-24-nuggets") / "nugget_assignment.dev20.jsonl.gz"
 EXAMPLE = [
@@ -167,7 +166,7 @@ def test_kendall_tau_equals_the_handwritten_one_on_the_nugget_runs(data_dir: Pat
 
 def test_kendall_tau_measure_in_ir_measures() -> None:
     ir_measures = pytest.importorskip("ir_measures")
-    from ir_rag_axioms.runs import KendallTau
+    from ir_rag_axioms.evaluation.run_measures import KendallTau
 
     qrels = pd.DataFrame({"query_id": ["1"] * 3, "doc_id": ["a", "b", "c"], "relevance": [2, 1, 0]})
     run = pd.DataFrame({"query_id": ["1"] * 3, "doc_id": ["a", "b", "c"], "score": [3.0, 2.0, 1.0]})

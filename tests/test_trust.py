@@ -10,8 +10,8 @@ import pytest
 from ir_rag_axioms import CONS2, GenerationRequest, GenerationResponse
 from ir_rag_axioms.axioms.base import FeatureAxiom
 from ir_rag_axioms.evaluation import evaluate_axioms
+from ir_rag_axioms.evaluation.systems import compare_systems
 from ir_rag_axioms.pyterrier import AxiomaticPreferences, AxiomaticReranker, AxiomFeatures, Pool
-from ir_rag_axioms.systems import compare_systems
 
 PASSAGES = {
     "1": ["The Eiffel Tower in Paris was completed in 1889 for the World's Fair.",
@@ -258,7 +258,8 @@ def test_re_registration_serves_the_new_files(data_dir, tmp_path) -> None:
 def test_experiment_with_the_datasets_qrels_over_pooled_answers(data_dir, nugget_dataset) -> None:
     from ir_measures import nDCG
 
-    from ir_rag_axioms.runs import check_run, nugget_answers, nugget_qrels
+    from ir_rag_axioms.datasets.runs import nugget_answers, nugget_qrels
+    from ir_rag_axioms.evaluation.run_measures import check_run
 
     answers = nugget_answers(next((data_dir / NUGGETS).glob("*.jsonl.gz")))
     systems = list(dict.fromkeys(answers["system"]))[:12]

@@ -7,7 +7,7 @@ from typing import Any
 from ir_rag_axioms.aggregation import Pivot
 from ir_rag_axioms.axioms.base import Axiom
 from ir_rag_axioms.compat.tools import MiddlePivotSelection, RandomPivotSelection, Tool
-from ir_rag_axioms.experiment import AxiomaticExperiment
+from ir_rag_axioms.evaluation.experiment import AxiomaticExperiment
 from ir_rag_axioms.pyterrier import AxiomaticPreferences, AxiomaticReranker
 
 

@@ -1,6 +1,6 @@
-"""Runs from data: frames of requests and candidate responses, graded nugget qrels, TREC run files.
+"""Runs from data: frames of requests and responses (from JSONL or nugget answers), nugget qrels, TREC run files.
 
-Frames from JSONL or nugget answers.
+Checks and measures of a run against qrels (``check_run``, ``KendallTau``) are in ``ir_rag_axioms.evaluation.measures``.
 
 Nugget scores are those of ``ir_rag_axioms.datasets.nuggets`` (TREC 2024 RAG AutoNuggetizer; formulas there): an
 answer whose score is undefined (``vital`` without vital nuggets) has no qrel, as in the registered dataset.
@@ -9,7 +9,6 @@ answer whose score is undefined (``vital`` without vital nuggets) has no qrel, a
 from __future__ import annotations
 
 import os
-import warnings
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -20,8 +19,8 @@ import pandas as pd
 from ir_rag_axioms.datasets.files import NUGGET_ASSIGNMENTS, read_jsonl
 from ir_rag_axioms.datasets.nuggets import GRADES, NUGGET_SCORES, answer_docno, check_nugget_record, nugget_score
 
-__all__ = ["NUGGET_SCORES", "RunWarning", "check_run", "kendall_tau", "nugget_answers", "nugget_qrels", "nugget_score",
-           "read_answers", "read_jsonl", "responses_frame", "write_trec_run"]
+__all__ = ["NUGGET_SCORES", "nugget_answers", "nugget_qrels", "nugget_score", "read_answers", "read_jsonl",
+           "responses_frame", "write_trec_run"]
 
 
 def responses_frame(
@@ -103,67 +102,6 @@ def nugget_qrels(
     return qrels[["qid", "docno", "label", "nugget_score"]].reset_index(drop=True)
 
 
-def check_run(run: pd.DataFrame, qrels: pd.DataFrame, name: str = "run") -> float:
-    """The share of a run's (qid, docno) rows that the qrels judge; warns about what would make its measures lie.
-
-    Warns when a query with qrels shares no docno with them (docno conventions that differ, e.g. ``run_id``
-    against ``<qid>/<run_id>``: its measures would be 0), when the qrels have queries the run lacks
-    (``ir_measures.calc_aggregate`` scores them 0), and when a query's scores are all equal (measures then order
-    its answers by docno). Takes ``qid, docno[, score]`` / ``qid, docno, label`` frames or ir_measures' names.
-    """
-    run_ir, qrels_ir = _ir_names(run, "run"), _ir_names(qrels, "qrels")
-    run_keys = set(zip(run_ir["query_id"].astype(str), run_ir["doc_id"].astype(str), strict=True))
-    judged = set(zip(qrels_ir["query_id"].astype(str), qrels_ir["doc_id"].astype(str), strict=True))
-    for problem in run_problems(run_ir, qrels_ir):
-        warnings.warn(f"{name}: {problem}", RunWarning, stacklevel=2)
-    return len(run_keys & judged) / len(run_keys) if run_keys else 0.0
-
-
-class RunWarning(UserWarning):
-    """A run and its qrels would give figures that mislead: no shared docno, missing queries, constant scores."""
-
-
-def _ir_names(frame: pd.DataFrame, what: str) -> pd.DataFrame:
-    """The frame with ir_measures' column names (query_id, doc_id, score / relevance)."""
-    names = {"qid": "query_id", "docno": "doc_id", "label": "relevance"}
-    out = frame.rename(columns={k: v for k, v in names.items() if k in frame.columns and v not in frame.columns})
-    missing = [c for c in ("query_id", "doc_id") if c not in out.columns]
-    if missing:
-        raise KeyError(f"check_run: the {what} need qid and docno columns (or query_id and doc_id); found "
-                       f"{list(frame.columns)}")
-    return out
-
-
-def run_problems(run: pd.DataFrame, qrels: pd.DataFrame) -> list[str]:
-    """What would make a run's measures mislead (ir_measures column names): one sentence per problem, [] if none."""
-    run_keys = set(zip(run["query_id"].astype(str), run["doc_id"].astype(str), strict=True))
-    judged = set(zip(qrels["query_id"].astype(str), qrels["doc_id"].astype(str), strict=True))
-    judged_qids, run_qids = {q for q, _ in judged}, {q for q, _ in run_keys}
-    problems = []
-    blind = sorted((run_qids & judged_qids) - {q for q, _ in run_keys & judged})
-    if blind:
-        example = next(d for q, d in sorted(run_keys) if q == blind[0])
-        qrel_example = next(d for q, d in sorted(judged) if q == blind[0])
-        problems.append(f"{len(blind)} of {len(run_qids)} queries share no docno with the qrels (e.g. qid {blind[0]}: "
-                        f"run docno {example!r}, qrels docno {qrel_example!r}); their measures will be 0. Nugget "
-                        "answers use docno '<qid>/<run_id>' (datasets.nuggets.answer_docno), CrowdRAG-25 its "
-                        "response ids (Pool(..., docno=crowd_response_ids()))")
-    absent = sorted(judged_qids - run_qids)
-    if absent and run_qids:
-        problems.append(f"the qrels have {len(absent)} queries the run lacks (e.g. qid {absent[0]}); "
-                        "ir_measures.calc_aggregate scores each of them 0: keep the qrels of the run's queries "
-                        "(qrels[qrels.qid.isin(run.qid)]) or use pt.Experiment with the run's topics")
-    if "score" in run.columns:
-        scores = pd.to_numeric(run["score"], errors="coerce")
-        spread = scores.groupby(run["query_id"].astype(str)).agg(["size", "nunique"])
-        constant = spread.index[(spread["size"] > 1) & (spread["nunique"] <= 1)].tolist()
-        if constant:
-            problems.append(f"{len(constant)} of {len(spread)} queries have one score for all their answers (e.g. "
-                            f"qid {constant[0]}: e.g. a Pool of pipelines without scores); measures order them by "
-                            "docno: rerank them (AxiomaticReranker) or give them scores")
-    return problems
-
-
 def write_trec_run(frame: pd.DataFrame, path: str | os.PathLike[str], run_name: str = "ir_rag_axioms") -> Path:
     """Write ``qid Q0 docno rank score run_name`` lines (``pt.io.write_results``).
 
@@ -214,61 +152,3 @@ def _total_order(run: pd.DataFrame) -> pd.DataFrame:
     return run.drop(columns="_key")
 
 
-def kendall_tau(x: np.ndarray, y: np.ndarray) -> float:
-    """Kendall's tau-b (``scipy.stats.kendalltau``); NaN (undefined) when either side is constant."""
-    from scipy.stats import kendalltau
-
-    x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
-    if len(np.unique(x)) < 2 or len(np.unique(y)) < 2:
-        return float("nan")
-    return float(kendalltau(x, y).statistic)
-
-
-def _kendall_tau_by_query(qrels: pd.DataFrame, run: pd.DataFrame) -> float:
-    merged = run.merge(qrels[["doc_id", "relevance"]], on="doc_id", how="left")
-    return kendall_tau(merged["score"].to_numpy(), merged["relevance"].fillna(0).to_numpy())
-
-
-def checked_byquery(impl: Any, name: str, reason: str) -> Any:
-    """An ir_measures ``define`` implementation: ``run_problems`` warned (inside pt.Experiment too), then per query.
-
-    A query where ``impl`` is undefined gives NaN, and one warning names the measure, the count and the ``reason``.
-    """
-
-    def measure(qrels: pd.DataFrame, run: pd.DataFrame) -> Iterable[tuple[str, float]]:
-        for problem in run_problems(run, qrels):
-            warnings.warn(problem, RunWarning, stacklevel=2)
-        values = [(str(qid), float(impl(qrels[qrels["query_id"] == qid], part)))
-                  for qid, part in run.groupby("query_id", sort=False)]
-        undefined = [qid for qid, value in values if np.isnan(value)]
-        if undefined:
-            from ir_rag_axioms.evaluation import UndefinedMeasureWarning
-
-            warnings.warn(f"{name} is undefined (NaN) for {len(undefined)} of {len(values)} queries (e.g. qid "
-                          f"{undefined[0]}: {reason}); pt.Experiment's mean is then NaN, ir_measures.calc_aggregate "
-                          "averages the others", UndefinedMeasureWarning, stacklevel=2)
-        return values
-
-    return measure
-
-
-def _define_kendall_tau() -> Any:
-    import ir_measures
-
-    from ir_rag_axioms.evaluation import with_defined_mean
-
-    return with_defined_mean(ir_measures.define(
-        checked_byquery(_kendall_tau_by_query, "KendallTau", _TAU_UNDEFINED), name="KendallTau", support_cutoff=False,
-        pretty_name="Kendall's tau-b", short_desc="Kendall's tau-b between run scores and qrels labels (unjudged = 0)",
-    ), _TAU_UNDEFINED)
-
-
-_TAU_UNDEFINED = "constant run scores or constant labels"
-
-
-def __getattr__(name: str) -> Any:
-    if name == "KendallTau":  # built lazily: ir_measures is an optional dependency
-        measure = _define_kendall_tau()
-        globals()["KendallTau"] = measure
-        return measure
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

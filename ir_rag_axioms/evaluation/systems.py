@@ -123,7 +123,7 @@ def compare_systems(
     (named by ``axiom_columns``). Execution options as for ``evaluation.compute_preferences``.
     """
     from ir_rag_axioms.axioms.naming import named_axioms
-    from ir_rag_axioms.evaluation import check_samples, check_seed, compute_preferences
+    from ir_rag_axioms.evaluation.evaluate import check_samples, check_seed, compute_preferences
 
     samples, seed = check_samples(samples), check_seed(seed)  # before the work: bounded, valid
     named = named_axioms(axioms)
@@ -149,7 +149,7 @@ def compare_systems(
 
 def rank_correlation(table: pd.DataFrame, reference: Mapping[str, float]) -> pd.DataFrame:
     """Kendall's tau-b between each axiom's system strengths and a reference score per system (e.g. nugget scores)."""
-    from ir_rag_axioms.runs import kendall_tau
+    from ir_rag_axioms.evaluation.run_measures import kendall_tau
 
     rows = []
     for name, part in table.groupby("axiom", sort=False):

@@ -13,10 +13,10 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-from ir_rag_axioms import evaluation
 from ir_rag_axioms.axioms.base import compare
 from ir_rag_axioms.axioms.learned import LearnedAxiom
 from ir_rag_axioms.datasets.crowd import judgment_rows
+from ir_rag_axioms.evaluation import evaluate as evaluation
 
 
 @dataclass(frozen=True)

@@ -128,7 +128,7 @@ def metric_measures(metrics: Sequence[Metric] | None = None) -> list[Any]:
     import ir_measures
 
     from ir_rag_axioms.evaluation import with_defined_mean
-    from ir_rag_axioms.runs import checked_byquery
+    from ir_rag_axioms.evaluation.run_measures import checked_byquery
 
     out = []
     for metric in metrics if metrics is not None else default_metrics():

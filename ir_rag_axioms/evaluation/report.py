@@ -13,8 +13,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ir_rag_axioms import evaluation
-from ir_rag_axioms.evaluation import MEASURES
+from ir_rag_axioms.evaluation import evaluate as evaluation
+from ir_rag_axioms.evaluation.evaluate import MEASURES
 
 HEADERS = {"axiom": "axiom", "decisiveness": "decisiveness", "consistency": "consistency",
            "consistency_strict": "strict consistency", "effectiveness": "effectiveness"}

@@ -1,0 +1,216 @@
+"""Measures for ``pt.Experiment`` and ir_measures: a run's score order against the qrels, and checks of a run.
+
+``measures()`` are the axiom measures (decisiveness, consistency, effectiveness of the run's score order against the
+qrels' labels), ``KendallTau`` Kendall's tau-b per query; undefined queries are NaN and left out of the mean
+(``DefinedMean``), with a warning. ``check_run`` warns about what would make a run's measures mislead.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ir_rag_axioms.evaluation.evaluate import MEASURES, _measures, topic_counts
+
+__all__ = ["DefinedMean", "RunWarning", "UndefinedMeasureWarning", "check_run", "checked_byquery",
+           "kendall_tau", "measures", "run_problems", "with_defined_mean"]  # and KendallTau, built on first use
+
+
+def check_run(run: pd.DataFrame, qrels: pd.DataFrame, name: str = "run") -> float:
+    """The share of a run's (qid, docno) rows that the qrels judge; warns about what would make its measures lie.
+
+    Warns when a query with qrels shares no docno with them (docno conventions that differ, e.g. ``run_id``
+    against ``<qid>/<run_id>``: its measures would be 0), when the qrels have queries the run lacks
+    (``ir_measures.calc_aggregate`` scores them 0), and when a query's scores are all equal (measures then order
+    its answers by docno). Takes ``qid, docno[, score]`` / ``qid, docno, label`` frames or ir_measures' names.
+    """
+    run_ir, qrels_ir = _ir_names(run, "run"), _ir_names(qrels, "qrels")
+    run_keys = set(zip(run_ir["query_id"].astype(str), run_ir["doc_id"].astype(str), strict=True))
+    judged = set(zip(qrels_ir["query_id"].astype(str), qrels_ir["doc_id"].astype(str), strict=True))
+    for problem in run_problems(run_ir, qrels_ir):
+        warnings.warn(f"{name}: {problem}", RunWarning, stacklevel=2)
+    return len(run_keys & judged) / len(run_keys) if run_keys else 0.0
+
+
+class RunWarning(UserWarning):
+    """A run and its qrels would give figures that mislead: no shared docno, missing queries, constant scores."""
+
+
+def _ir_names(frame: pd.DataFrame, what: str) -> pd.DataFrame:
+    """The frame with ir_measures' column names (query_id, doc_id, score / relevance)."""
+    names = {"qid": "query_id", "docno": "doc_id", "label": "relevance"}
+    out = frame.rename(columns={k: v for k, v in names.items() if k in frame.columns and v not in frame.columns})
+    missing = [c for c in ("query_id", "doc_id") if c not in out.columns]
+    if missing:
+        raise KeyError(f"check_run: the {what} need qid and docno columns (or query_id and doc_id); found "
+                       f"{list(frame.columns)}")
+    return out
+
+
+def run_problems(run: pd.DataFrame, qrels: pd.DataFrame) -> list[str]:
+    """What would make a run's measures mislead (ir_measures column names): one sentence per problem, [] if none."""
+    run_keys = set(zip(run["query_id"].astype(str), run["doc_id"].astype(str), strict=True))
+    judged = set(zip(qrels["query_id"].astype(str), qrels["doc_id"].astype(str), strict=True))
+    judged_qids, run_qids = {q for q, _ in judged}, {q for q, _ in run_keys}
+    problems = []
+    blind = sorted((run_qids & judged_qids) - {q for q, _ in run_keys & judged})
+    if blind:
+        example = next(d for q, d in sorted(run_keys) if q == blind[0])
+        qrel_example = next(d for q, d in sorted(judged) if q == blind[0])
+        problems.append(f"{len(blind)} of {len(run_qids)} queries share no docno with the qrels (e.g. qid {blind[0]}: "
+                        f"run docno {example!r}, qrels docno {qrel_example!r}); their measures will be 0. Nugget "
+                        "answers use docno '<qid>/<run_id>' (datasets.nuggets.answer_docno), CrowdRAG-25 its "
+                        "response ids (Pool(..., docno=crowd_response_ids()))")
+    absent = sorted(judged_qids - run_qids)
+    if absent and run_qids:
+        problems.append(f"the qrels have {len(absent)} queries the run lacks (e.g. qid {absent[0]}); "
+                        "ir_measures.calc_aggregate scores each of them 0: keep the qrels of the run's queries "
+                        "(qrels[qrels.qid.isin(run.qid)]) or use pt.Experiment with the run's topics")
+    if "score" in run.columns:
+        scores = pd.to_numeric(run["score"], errors="coerce")
+        spread = scores.groupby(run["query_id"].astype(str)).agg(["size", "nunique"])
+        constant = spread.index[(spread["size"] > 1) & (spread["nunique"] <= 1)].tolist()
+        if constant:
+            problems.append(f"{len(constant)} of {len(spread)} queries have one score for all their answers (e.g. "
+                            f"qid {constant[0]}: e.g. a Pool of pipelines without scores); measures order them by "
+                            "docno: rerank them (AxiomaticReranker) or give them scores")
+    return problems
+
+
+# -- ir_measures measures ------------------------------------------------------------------------
+class DefinedMean:
+    """ir_measures aggregator: the mean over the queries where a measure is defined (the measure warns about the rest).
+
+    An undefined query (NaN) is left out, never counted as 0; no defined query gives NaN. ``ir_measures.calc_aggregate``
+    uses it; pt.Experiment averages by itself (a NaN query makes its mean NaN).
+    """
+
+    def __init__(self, name: str, reason: str) -> None:
+        self.name, self.reason = name, reason
+        self.total, self.count, self.undefined = 0.0, 0, 0
+
+    def add(self, value: float) -> None:
+        """Add one query's value (NaN: undefined)."""
+        if value is None or np.isnan(value):
+            self.undefined += 1
+        else:
+            self.total += float(value)
+            self.count += 1
+
+    def result(self) -> float:
+        """The sum / count over the defined queries (NaN if none)."""
+        return self.total / self.count if self.count else float("nan")
+
+
+class UndefinedMeasureWarning(UserWarning):
+    """A measure is NaN for some queries (constant scores, no decided pair, ...): left out of the mean."""
+
+
+def with_defined_mean(measure: Any, reason: str) -> Any:
+    """The ir_measures measure, aggregated by ``DefinedMean`` (pt.Experiment and ``calc_aggregate`` ask for it)."""
+    measure.aggregator = lambda: DefinedMean(str(measure), reason)
+    return measure
+
+
+def _run_vs_qrels(qrels: pd.DataFrame, run: pd.DataFrame) -> np.ndarray:
+    """Counts for one query: the run's score order as P, the qrels' relevance order as O (unjudged documents: O = 0)."""
+    relevance = dict(zip(qrels["doc_id"].astype(str), qrels["relevance"].astype(float), strict=True))
+    scores = run["score"].to_numpy(float)
+    labels = np.array([relevance.get(d, np.nan) for d in run["doc_id"].astype(str)])
+    p = np.sign(scores[:, None] - scores[None, :])
+    with np.errstate(invalid="ignore"):
+        o = np.nan_to_num(np.sign(labels[:, None] - labels[None, :]))
+    return topic_counts([p], [o])
+
+
+_UNDEFINED = {"decisiveness": "a single answer: no pair", "effectiveness": "a single answer: no pair",
+              "consistency": "the run's scores decide no pair (all equal)",
+              "consistency_strict": "the run's scores decide no pair (all equal)"}
+
+
+def _measure(name: str):
+    def impl(qrels: pd.DataFrame, run: pd.DataFrame) -> float:
+        sums = _run_vs_qrels(qrels, run).sum(axis=0)
+        if sums[0] == 0:
+            return float("nan")
+        return float(_measures(sums)[MEASURES.index(name)])
+    impl.__name__ = name
+    return impl
+
+
+def measures() -> list[Any]:
+    """Measures (ir_measures) for ``pt.Experiment``'s ``eval_metrics``: a run's score order vs. the qrels' labels.
+
+    AxiomDecisiveness, AxiomConsistency, AxiomConsistencyStrict, AxiomEffectiveness, per query of the run, then
+    then averaged (consistency is NaN where the scores decide no pair, with a warning naming the reason;
+    pt.Experiment's mean is then NaN, ``ir_measures.calc_aggregate`` averages the queries where it is defined).
+    """
+    import ir_measures
+
+    return [
+        with_defined_mean(ir_measures.define(
+            checked_byquery(_measure(name), f"Axiom{name.title().replace('_', '')}", _UNDEFINED[name]),
+            name=f"Axiom{name.title().replace('_', '')}", support_cutoff=False,
+        ), _UNDEFINED[name])
+        for name in MEASURES
+    ]
+
+
+def kendall_tau(x: np.ndarray, y: np.ndarray) -> float:
+    """Kendall's tau-b (``scipy.stats.kendalltau``); NaN (undefined) when either side is constant."""
+    from scipy.stats import kendalltau
+
+    x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    if len(np.unique(x)) < 2 or len(np.unique(y)) < 2:
+        return float("nan")
+    return float(kendalltau(x, y).statistic)
+
+
+def _kendall_tau_by_query(qrels: pd.DataFrame, run: pd.DataFrame) -> float:
+    merged = run.merge(qrels[["doc_id", "relevance"]], on="doc_id", how="left")
+    return kendall_tau(merged["score"].to_numpy(), merged["relevance"].fillna(0).to_numpy())
+
+
+def checked_byquery(impl: Any, name: str, reason: str) -> Any:
+    """An ir_measures ``define`` implementation: ``run_problems`` warned (inside pt.Experiment too), then per query.
+
+    A query where ``impl`` is undefined gives NaN, and one warning names the measure, the count and the ``reason``.
+    """
+
+    def measure(qrels: pd.DataFrame, run: pd.DataFrame) -> Iterable[tuple[str, float]]:
+        for problem in run_problems(run, qrels):
+            warnings.warn(problem, RunWarning, stacklevel=2)
+        values = [(str(qid), float(impl(qrels[qrels["query_id"] == qid], part)))
+                  for qid, part in run.groupby("query_id", sort=False)]
+        undefined = [qid for qid, value in values if np.isnan(value)]
+        if undefined:
+            warnings.warn(f"{name} is undefined (NaN) for {len(undefined)} of {len(values)} queries (e.g. qid "
+                          f"{undefined[0]}: {reason}); pt.Experiment's mean is then NaN, ir_measures.calc_aggregate "
+                          "averages the others", UndefinedMeasureWarning, stacklevel=2)
+        return values
+
+    return measure
+
+
+def _define_kendall_tau() -> Any:
+    import ir_measures
+
+    return with_defined_mean(ir_measures.define(
+        checked_byquery(_kendall_tau_by_query, "KendallTau", _TAU_UNDEFINED), name="KendallTau", support_cutoff=False,
+        pretty_name="Kendall's tau-b", short_desc="Kendall's tau-b between run scores and qrels labels (unjudged = 0)",
+    ), _TAU_UNDEFINED)
+
+
+_TAU_UNDEFINED = "constant run scores or constant labels"
+
+
+def __getattr__(name: str) -> Any:
+    if name == "KendallTau":  # built lazily: ir_measures is an optional dependency
+        measure = _define_kendall_tau()
+        globals()["KendallTau"] = measure
+        return measure
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
