@@ -51,7 +51,7 @@ def child(case: dict) -> dict:
     import numpy as np
 
     from ir_rag_axioms import GenerationRequest, GenerationResponse
-    from ir_rag_axioms.presets import ictir2025
+    from ir_rag_axioms.axioms.presets import ictir2025
     imported = time.perf_counter()
     items = load_items(case["topics"], GenerationRequest, GenerationResponse)
     axioms = ictir2025(include_clar1=False)

@@ -99,7 +99,7 @@ def rouge_stage(items: list) -> dict:
 
 def rag_axioms() -> dict:
     """The ten ICTIR 2025 RAG axioms (CLAR1 aside)."""
-    from ir_rag_axioms.presets import ictir2025
+    from ir_rag_axioms.axioms.presets import ictir2025
 
     return {k: v for k, v in ictir2025(include_clar1=False).items() if not k.startswith("GEN")}
 

@@ -52,8 +52,8 @@ def child(spec: dict) -> dict:
     import numpy as np
     import psutil
 
+    from ir_rag_axioms.axioms.presets import ictir2025
     from ir_rag_axioms.execution import preference_stacks
-    from ir_rag_axioms.presets import ictir2025
 
     axioms = [a for name, a in ictir2025(include_clar1=False).items() if not name.startswith("GEN")]
     items = crowd_topics(spec["topics"])

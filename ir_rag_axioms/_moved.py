@@ -22,6 +22,7 @@ MOVED: dict[str, tuple[str, ...]] = {
     "ir_rag_axioms.report": ("ir_rag_axioms.evaluation.report",),
     "ir_rag_axioms.runs": ("ir_rag_axioms.datasets.runs", "ir_rag_axioms.evaluation.run_measures"),
     "ir_rag_axioms.metrics.transformer": ("ir_rag_axioms.pyterrier.metrics",),
+    "ir_rag_axioms.presets": ("ir_rag_axioms.axioms.presets",),
 }
 """Old module path -> the modules that hold its names now (looked up in this order)."""
 

@@ -82,7 +82,7 @@ def markdown(entries: list[dict[str, Any]] | None = None) -> str:
     the GEN_ axioms share one row (each is the retrieval axiom of the same name, request = query, response =
     document, with its defaults).
     """
-    from ir_rag_axioms.presets import ICTIR2025
+    from ir_rag_axioms.axioms.presets import ICTIR2025
 
     if entries is None:  # the package's own axioms, not those a session registered
         entries = [e for e in catalogue() if e["dimension"] != "user-defined"]

@@ -88,7 +88,7 @@ def parse_axioms(text: str) -> dict[str, Any]:
 
     for item in split_specs(text):
         if item.lower() in ("ictir2025", "ictir"):
-            from ir_rag_axioms import presets
+            from ir_rag_axioms.axioms import presets
 
             for name, axiom in presets.ICTIR2025.items():
                 add(name, axiom)

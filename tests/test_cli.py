@@ -122,7 +122,7 @@ def test_cache_reuses_matrices(data_dir: Path, tmp_path: Path):
 
 def test_parse_axioms_names_items():
     axioms = cli.parse_axioms("ictir2025, MyCov=COV1(margin_fraction=0.25),CORR1(margin_fraction=0.5)")
-    from ir_rag_axioms import presets
+    from ir_rag_axioms.axioms import presets
 
     assert list(axioms)[: len(presets.ICTIR2025)] == list(presets.ICTIR2025)  # one spelling: GEN_TF_LNC
     assert {"COH1", "CLAR2"} <= set(axioms)

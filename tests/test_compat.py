@@ -207,9 +207,9 @@ def test_axiomatic_experiment_counts_agreement_and_correctable_pairs():
 
 
 def test_compat_names_build_the_reference_behaviours():
+    from ir_rag_axioms.axioms.presets import ICTIR2025
     from ir_rag_axioms.compat.axiom import CLAR2, CORR1, COV1, GEN_STMC2, GEN_TFC1, TrecRagCrowdAxiom, aSLDoc
     from ir_rag_axioms.compat.tools import SpacyEntitiesAspectExtraction
-    from ir_rag_axioms.presets import ICTIR2025
 
     assert CORR1(margin_fraction=0.75) == ICTIR2025["CORR1"]
     assert CLAR2(margin_fraction=0.5) == ICTIR2025["CLAR2"]

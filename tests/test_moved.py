@@ -17,6 +17,7 @@ NAMES = {  # old path -> a name it exported and where that name lives now
     "ir_rag_axioms.report": ("markdown", "ir_rag_axioms.evaluation.report"),
     "ir_rag_axioms.runs": ("nugget_qrels", "ir_rag_axioms.datasets.runs"),
     "ir_rag_axioms.metrics.transformer": ("MetricScorer", "ir_rag_axioms.pyterrier.metrics"),
+    "ir_rag_axioms.presets": ("ICTIR2025", "ir_rag_axioms.axioms.presets"),
 }
 
 

@@ -19,7 +19,7 @@ from pyterrier_rag.measures import EM, F1, AnswerLen  # noqa: E402
 from pyterrier_rag.prompt import Concatenator  # noqa: E402
 
 from ir_rag_axioms import CONS2, COV1, AnswerRelevancy, Faithfulness  # noqa: E402
-from ir_rag_axioms.datasets.runs import KendallTau  # noqa: E402
+from ir_rag_axioms.evaluation.run_measures import KendallTau  # noqa: E402
 from ir_rag_axioms.pyterrier import AxiomaticReranker, Pool  # noqa: E402
 from ir_rag_axioms.pyterrier.metrics import MetricScorer  # noqa: E402
 

@@ -23,7 +23,7 @@ from ir_rag_axioms import (
 from ir_rag_axioms.analysis.cache import default_analysis
 from ir_rag_axioms.analysis.text import aspects, terms
 from ir_rag_axioms.axioms.correctness import LIST_CITATION_PATTERN
-from ir_rag_axioms.presets import ICTIR2025
+from ir_rag_axioms.axioms.presets import ICTIR2025
 
 REQUEST = GenerationRequest("q1", "Why do cats sleep so much?", ["The cat sat on the mat."])
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from ir_rag_axioms import CLAR2, COH1, COH2, CONS1, CONS2, CONS3, CORR1, COV1, COV2, COV3
-from ir_rag_axioms.presets import ICTIR2025
+from ir_rag_axioms.axioms.presets import ICTIR2025
 
 pytestmark = [pytest.mark.shared, pytest.mark.slow]
 
