@@ -1011,14 +1011,15 @@ def cli_cache_on_full_disk_then_rerun() -> None:
 
 @probe("lost output", 600)
 def truncated_matrix_cache_recomputed() -> None:
+    from ir_rag_axioms.analysis.store import FILE_NAME
     from ir_rag_axioms.axioms.oracles import CrowdOracle
     from ir_rag_axioms.datasets import judged_items
-    from ir_rag_axioms.evaluation import cache_file, compute_preferences
+    from ir_rag_axioms.evaluation import compute_preferences
     items = judged_items(CrowdOracle(data_dir=str(CROWD)), str(CROWD), None)[:1]
     with tempfile.TemporaryDirectory() as tmp:
         first = compute_preferences({"CORR1": CORR1}, items, cache_dir=tmp)
-        file = cache_file(tmp, CORR1, items)
-        file.write_bytes(file.read_bytes()[:10])
+        with sqlite3.connect(Path(tmp) / FILE_NAME) as conn:  # truncate the stored matrix
+            conn.execute("UPDATE entries SET value = substr(value, 1, 10)")
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             again = compute_preferences({"CORR1": CORR1}, items, cache_dir=tmp)
@@ -1027,14 +1028,14 @@ def truncated_matrix_cache_recomputed() -> None:
 
 @probe("lost output")
 def cache_key_includes_env_settings() -> None:
-    from ir_rag_axioms.evaluation import cache_file
+    from ir_rag_axioms.analysis.cache import matrices_key
     items = [(REQUEST, GOOD)]
-    plain = cache_file("/tmp/x", CORR1, items)
+    plain = matrices_key(CORR1, items)
     with env(IR_RAG_AXIOMS_LANGUAGETOOL="http://127.0.0.1:1"):
-        other = cache_file("/tmp/x", CORR1, items)
+        other = matrices_key(CORR1, items)
     code = ("from ir_rag_axioms import CORR1, GenerationRequest as Q, GenerationResponse as R\n"
-            "from ir_rag_axioms.evaluation import cache_file\n"
-            "print(cache_file('/tmp/x', CORR1, [(Q('q', 'Why?'), [R('a', 'Cats.')])]).name)\n")
+            "from ir_rag_axioms.analysis.cache import matrices_key\n"
+            "print(matrices_key(CORR1, [(Q('q', 'Why?'), [R('a', 'Cats.')])]))\n")
     keys = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                            env={**os.environ, "IR_RAG_AXIOMS_MAX_TEXT_CHARS": limit},
                            cwd=ROOT).stdout for limit in ("50", "200000")}

@@ -112,10 +112,18 @@ def test_cache_reuses_matrices(data_dir: Path, tmp_path: Path):
     args = ["evaluate", "--data", str(crowd), "--axioms", f"CROWD(utility='coverage', data_dir={str(crowd)!r})",
             "--topics", "3", "--quiet", "--no-figures", "--cache", str(tmp_path / "cache")]
     assert cli.main([*args, "--out", str(tmp_path / "a")]) == 0
-    [stored] = list((tmp_path / "cache" / "matrices").glob("*.npz"))
+    import sqlite3
+
+    from ir_rag_axioms.analysis.store import DiskStore
+
+    matrices = DiskStore(tmp_path / "cache" / "matrices")  # the matrix cache (analysis.matrices.MatrixCache)
     assert (tmp_path / "cache" / "analysis.sqlite3").is_file()  # the persistent analysis store beside it
     assert pd.read_csv(tmp_path / "a" / "table.csv").loc[0, "decisiveness"] > 0.9
-    np.savez_compressed(stored, **{str(k): np.zeros((6, 6)) for k in range(3)})  # a doctored cache entry
+    with sqlite3.connect(matrices.file) as conn:
+        rows = conn.execute("SELECT namespace, key FROM entries").fetchall()
+    assert len(rows) == 3  # one matrix per topic
+    for namespace, key in rows:  # doctored cache entries
+        matrices.put(namespace, key, np.zeros_like(matrices.get(namespace, key)))
     assert cli.main([*args, "--out", str(tmp_path / "b")]) == 0
     assert pd.read_csv(tmp_path / "b" / "table.csv").loc[0, "decisiveness"] == 0.0
 

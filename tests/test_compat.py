@@ -190,6 +190,41 @@ def test_index_statistics_read_the_terrier_api():
         IndexStatistics.of(object())
 
 
+def _terrier(documents: int, cat_df: int):
+    return type("Index", (), {
+        "getCollectionStatistics": lambda s: type("S", (), {"getNumberOfDocuments": lambda t: documents})(),
+        "getLexicon": lambda s: _Lexicon({"cat": cat_df}),
+    })()
+
+
+def test_the_bound_index_belongs_to_the_binding_the_caller_holds():
+    """``bind_index`` returns an ``IndexBinding``: it nests, closes (restoring the one before) and is per thread."""
+    import threading
+
+    from ir_rag_axioms.axioms.retrieval.statistics import ContextStatistics
+    from ir_rag_axioms.compat.axiom import TFC3 as SPEC_TFC3
+    from ir_rag_axioms.compat.tools import IndexBinding, bind_index, bound_index
+
+    assert bound_index() is None and isinstance(SPEC_TFC3().statistics, ContextStatistics)
+    with bind_index(_terrier(50, 5)) as outer:
+        assert isinstance(outer, IndexBinding) and outer.bound
+        assert bound_index() is outer.statistics and SPEC_TFC3().statistics is outer.statistics
+        inner = bind_index(_terrier(7, 1))
+        assert inner is not None and SPEC_TFC3().statistics.document_count() == 7
+        seen: list = []
+        thread = threading.Thread(target=lambda: seen.append(bound_index()))
+        thread.start()
+        thread.join()
+        assert seen == [None]  # another thread does not see this thread's binding
+        inner.close()
+        inner.close()  # closing twice does nothing
+        assert not inner.bound and bound_index() is outer.statistics
+    assert not outer.bound and bound_index() is None
+    bind_index(_terrier(3, 1))
+    assert bound_index().document_count() == 3
+    assert bind_index(None) is None and bound_index() is None  # the old way to unbind still works
+
+
 def test_axiomatic_experiment_counts_agreement_and_correctable_pairs():
     from ir_rag_axioms.evaluation.experiment import AxiomaticExperiment
 

@@ -184,22 +184,24 @@ def test_bootstrap_consistency_ignores_samples_without_decisions():
 def test_compute_preferences_caches_by_version_and_skips_unavailable_tools(tmp_path: Path, monkeypatch):
     import ir_rag_axioms._version
     from ir_rag_axioms import CORR1, ArgUC
+    from ir_rag_axioms.analysis.matrices import MatrixCache
     from ir_rag_axioms.demo import load_demo
 
     items = load_demo()
     with pytest.warns(UserWarning, match="skipped ArgUC: .*tagger"):  # no argument tagger configured
         first = ev.compute_preferences({"CORR1": CORR1, "ArgUC": ArgUC}, items, cache_dir=tmp_path)
     assert list(first) == ["CORR1"] and len(first["CORR1"]) == len(items)
-    [stored] = list(tmp_path.glob("*.npz"))
-    assert stored == ev.cache_file(tmp_path, CORR1, items)
-    np.savez_compressed(stored, **{str(k): np.zeros_like(m) for k, m in enumerate(first["CORR1"])})  # doctored
+    cache = MatrixCache(tmp_path)
+    assert len(cache.store) == len(items)  # one entry per item, none for the skipped axiom
+    assert all(np.array_equal(m, s) for m, s in zip(cache.load(CORR1, items), first["CORR1"], strict=True))
+    cache.save(CORR1, items, [np.zeros_like(m) for m in first["CORR1"]])  # doctored
     reused = ev.evaluate_axioms({"CORR1": CORR1}, items, first["CORR1"], cache_dir=tmp_path)
     assert reused.loc[0, "decisiveness"] == 0.0
     monkeypatch.setattr(ir_rag_axioms._version, "__version__", "0.0.0+other")  # another version: another cache entry
-    assert ev.cache_file(tmp_path, CORR1, items) != stored
+    assert cache.load(CORR1, items) == [None] * len(items)
     fresh = ev.evaluate_axioms({"CORR1": CORR1}, items, first["CORR1"], cache_dir=tmp_path)
     assert fresh.loc[0, "decisiveness"] > 0 and fresh.loc[0, "consistency_strict"] == 1.0
-    assert len(list(tmp_path.glob("*.npz"))) == 2
+    assert len(cache.store) == 2 * len(items)
 
 
 def test_bootstrap_uses_scipy_with_the_same_resamples(reference_dir: Path):

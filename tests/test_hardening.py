@@ -255,14 +255,23 @@ def test_a_damaged_cached_download_is_downloaded_again(tmp_path: Path, monkeypat
 
 
 def test_the_cache_key_includes_environment_settings(monkeypatch):
-    from ir_rag_axioms.evaluation import cache_file
+    from ir_rag_axioms.analysis.cache import axiom_identity, matrices_key
 
-    plain = cache_file("/c", CORR1, [(REQUEST, GOOD)])
+    plain, key = axiom_identity(CORR1), matrices_key(CORR1, [(REQUEST, GOOD)])
     monkeypatch.setenv("IR_RAG_AXIOMS_LANGUAGETOOL", "http://127.0.0.1:1")
-    assert cache_file("/c", CORR1, [(REQUEST, GOOD)]) != plain
+    assert axiom_identity(CORR1) != plain and matrices_key(CORR1, [(REQUEST, GOOD)]) != key
     monkeypatch.setenv("IR_RAG_AXIOMS_LANGUAGETOOL", "not a url")
     with pytest.raises(ValueError, match="IR_RAG_AXIOMS_LANGUAGETOOL='not a url' must be an http"):
-        cache_file("/c", CORR1, [(REQUEST, GOOD)])
+        axiom_identity(CORR1)
+
+
+def test_cache_file_is_a_deprecated_name_of_the_old_npz_path():
+    from ir_rag_axioms.analysis.cache import matrices_key
+    from ir_rag_axioms.evaluation import cache_file
+
+    with pytest.warns(DeprecationWarning, match="MatrixCache"):
+        file = cache_file("/c", CORR1, [(REQUEST, GOOD)])
+    assert file == Path("/c") / f"{matrices_key(CORR1, [(REQUEST, GOOD)])}.npz"
 
 
 # -- lost output --------------------------------------------------------------------------------------------
@@ -288,17 +297,48 @@ def test_an_explicit_cache_that_cannot_be_used_is_refused_before_the_work(tmp_pa
 
 
 def test_a_truncated_or_empty_matrix_cache_entry_is_recomputed(tmp_path: Path):
-    from ir_rag_axioms.evaluation import cache_file, compute_preferences
+    import sqlite3
+
+    from ir_rag_axioms.analysis.store import FILE_NAME, DiskStore, StoreWarning
+    from ir_rag_axioms.evaluation import compute_preferences
 
     items = [(REQUEST, GOOD)]
     first = compute_preferences({"CORR1": CORR1}, items, cache_dir=tmp_path)["CORR1"]
-    file = cache_file(tmp_path, CORR1, items)
-    for damage in (file.read_bytes()[:10], b""):
-        file.write_bytes(damage)
-        with pytest.warns(UserWarning, match="are damaged.*recomputed"):
+    file = tmp_path / FILE_NAME
+    for damage in ("substr(value, 1, 10)", "x''"):
+        with sqlite3.connect(file) as conn:
+            conn.execute(f"UPDATE entries SET value = {damage}")
+        with pytest.warns(StoreWarning, match="damaged entry .* recomputed"):
             again = compute_preferences({"CORR1": CORR1}, items, cache_dir=tmp_path)["CORR1"]
-        assert np.array_equal(again[0], first[0]) and file.stat().st_size > 100
-    assert [p.name for p in tmp_path.iterdir()] == [file.name]  # no temporary files
+        assert np.array_equal(again[0], first[0])
+        with sqlite3.connect(file) as conn:
+            assert conn.execute("SELECT length(value) FROM entries").fetchall()[0][0] > 100  # stored again, whole
+    assert len(DiskStore(tmp_path)) == 1
+
+
+def test_a_cached_matrix_of_the_wrong_shape_is_reported_and_recomputed(tmp_path: Path):
+    from ir_rag_axioms.analysis.cache import axiom_identity, item_key
+    from ir_rag_axioms.analysis.store import DiskStore, StoreWarning
+
+    DiskStore(tmp_path).put(axiom_identity(CORR1), item_key(REQUEST, GOOD), np.full((3, 3), 7.0))
+    with pytest.warns(StoreWarning, match=r"is \(3, 3\), not \(2, 2\); it is recomputed"):
+        again = CORR1.cached(str(tmp_path)).preferences(REQUEST, GOOD)
+    assert np.array_equal(again, CORR1.preferences(REQUEST, GOOD))
+
+
+def test_axiom_cached_and_compute_preferences_share_one_matrix_cache(tmp_path: Path):
+    """What ``compute_preferences(cache_dir=)`` stored, ``axiom.cached(dir)`` reads, and the other way round."""
+    from ir_rag_axioms.evaluation import compute_preferences
+
+    other = (REQUEST, list(reversed(GOOD)))
+    compute_preferences({"CORR1": CORR1}, [(REQUEST, GOOD)], cache_dir=tmp_path)
+    CORR1.cached(str(tmp_path)).preferences(*other)
+    _doctor("cached", tmp_path, CORR1, (REQUEST, GOOD))
+    _doctor("cached", tmp_path, CORR1, other)
+    assert (CORR1.cached(str(tmp_path)).preferences(REQUEST, GOOD) == 7).all()
+    assert (compute_preferences({"CORR1": CORR1}, [other], cache_dir=tmp_path)["CORR1"][0] == 7).all()
+    partial = compute_preferences({"CORR1": CORR1}, [other, (REQUEST, GOOD[:1])], cache_dir=tmp_path)["CORR1"]
+    assert (partial[0] == 7).all() and partial[1].shape == (1, 1)  # only the missing item was computed
 
 
 def test_nugget_topics_of_different_sizes_and_numpy_keyword_names_are_kept(tmp_path: Path):
@@ -441,22 +481,18 @@ def _judge_handler(model_seen: list[str]) -> type:
 def _matrices_of(cache: str, directory: Path, axiom, item) -> np.ndarray:
     from ir_rag_axioms.evaluation import compute_preferences
 
-    if cache == "npz":
+    if cache == "compute_preferences":
         return compute_preferences({"a": axiom}, [item], cache_dir=directory)["a"][0]
     return axiom.cached(str(directory)).preferences(*item)
 
 
 def _doctor(cache: str, directory: Path, axiom, item) -> None:
-    """Overwrite the cached matrix of (axiom, item) with 7s (a hit then returns 7s)."""
+    """Overwrite the cached matrix of (axiom, item) with 7s (a hit then returns 7s): one cache for both spellings."""
     from ir_rag_axioms.analysis.cache import axiom_identity, item_key
     from ir_rag_axioms.analysis.store import DiskStore
 
     sevens = np.full((len(item[1]), len(item[1])), 7.0)
-    if cache == "npz":
-        for file in directory.glob("*.npz"):
-            np.savez_compressed(file, **{"0": sevens})
-    else:
-        DiskStore(directory).put(axiom_identity(axiom), item_key(*item), sevens)
+    DiskStore(directory).put(axiom_identity(axiom), item_key(*item), sevens)
 
 
 def _rr(text_a: str = "Cats purr [1]. They do.", text_b: str = "Purring is a sound.", **fields):
@@ -481,7 +517,7 @@ CACHE_CASES = {
 }
 
 
-@pytest.mark.parametrize("cache", ["npz", "cached"])
+@pytest.mark.parametrize("cache", ["compute_preferences", "cached"])
 @pytest.mark.parametrize("case", list(CACHE_CASES))
 def test_every_matrix_cache_misses_when_an_input_changes(case: str, cache: str, tmp_path: Path):
     name, item, changed = CACHE_CASES[case]
@@ -495,7 +531,7 @@ def test_every_matrix_cache_misses_when_an_input_changes(case: str, cache: str, 
         assert np.array_equal(again, -first)  # swapped ranks or scores: the opposite preference, not the old one
 
 
-@pytest.mark.parametrize("cache", ["npz", "cached"])
+@pytest.mark.parametrize("cache", ["compute_preferences", "cached"])
 def test_every_matrix_cache_misses_when_the_setting_or_the_judge_changes(cache: str, tmp_path: Path, monkeypatch):
     from ir_rag_axioms import ANSWER_RELEVANCY
 

@@ -538,3 +538,34 @@ def test_a_named_tuple_is_stored_as_a_tuple(tmp_path):
     store.put("ns", "k", ("text", facts))
     text, stored = store.get("ns", "k")
     assert text == "text" and Facts.of(stored) == facts
+
+
+def test_every_content_address_is_the_one_hash_with_the_formats_stores_hold():
+    """text_key, the row checksum, digest, item_key and matrices_key are ``content_hash``, byte-equal to the formats
+    written before it existed (plain BLAKE2b), so an existing store and matrix cache keep their entries."""
+    import hashlib
+
+    from ir_rag_axioms import CORR1
+    from ir_rag_axioms.analysis._hashing import content_hash
+    from ir_rag_axioms.analysis.cache import axiom_identity, digest, item_key, matrices_key
+    from ir_rag_axioms.model import GenerationRequest, GenerationResponse
+
+    text = "Cats purr \udc80 ünïcode"
+    raw = text.encode("utf-8", "surrogatepass")
+    assert text_key(text) == hashlib.blake2b(raw, digest_size=32).hexdigest() == content_hash(text)
+    assert digest(text) == hashlib.blake2b(raw, digest_size=16).hexdigest()
+    blob = b"\x93NUMPY\x00 value with \x00 inside"
+    assert store_module._checksum("npy", blob) == hashlib.blake2b(b"npy\0" + blob, digest_size=16).digest()
+    request = GenerationRequest("q", "Why do cats purr?", ["Cats purr."])
+    responses = [GenerationResponse("a", "They purr.", rank=1, score=2.0), GenerationResponse("b", "Lions roar.")]
+    old_item = hashlib.blake2b(digest_size=32)
+    old_item.update(repr((request.id, request.text, request.context)).encode())
+    for r in responses:
+        old_item.update(repr((r.id, r.text, r.context, r.rank, r.score)).encode())
+    assert item_key(request, responses) == old_item.hexdigest()
+    old_matrices = hashlib.blake2b(axiom_identity(CORR1).encode(), digest_size=32)
+    for part in (item_key(request, responses), item_key(request, responses[:1])):
+        old_matrices.update(b"\x00" + part.encode())
+    assert matrices_key(CORR1, [(request, responses), (request, responses[:1])]) == old_matrices.hexdigest()
+    assert content_hash("a\0", "b") != content_hash("a", "b") != content_hash("ab")  # parts are delimited
+    assert content_hash(b"x", size=16) == hashlib.blake2b(b"x", digest_size=16).hexdigest()

@@ -18,7 +18,6 @@ from __future__ import annotations
 import contextvars
 import dataclasses
 import functools
-import hashlib
 import os
 import sys
 import threading
@@ -31,6 +30,7 @@ import numpy as np
 
 from ir_rag_axioms import settings
 from ir_rag_axioms.analysis import workers as _workers
+from ir_rag_axioms.analysis._hashing import content_hash
 from ir_rag_axioms.analysis.features import Feature
 from ir_rag_axioms.analysis.resources import load_spacy, sentence_encoder_dimension
 
@@ -85,7 +85,7 @@ def is_analysable(text: str) -> bool:
 
 def digest(text: str) -> str:
     """A short content address of a text (blake2b, 128 bits, hex): stands for a long text inside keys."""
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+    return content_hash(text, size=16)
 
 
 def memo_key(kind: str, *config: Hashable) -> tuple[Hashable, ...]:
@@ -117,11 +117,8 @@ def item_key(request: Any, responses: Sequence[Any]) -> str:
 
     Request id, text and context; each response's id, text, context, rank and score (hex BLAKE2b-256).
     """
-    digest = hashlib.blake2b(digest_size=32)
-    digest.update(repr((request.id, request.text, request.context)).encode("utf-8", "surrogatepass"))
-    for r in responses:
-        digest.update(repr((r.id, r.text, r.context, r.rank, r.score)).encode("utf-8", "surrogatepass"))
-    return digest.hexdigest()
+    return content_hash("".join([repr((request.id, request.text, request.context)),
+                                 *(repr((r.id, r.text, r.context, r.rank, r.score)) for r in responses)]))
 
 
 def axiom_identity(axiom: Any) -> str:
@@ -139,10 +136,7 @@ def axiom_identity(axiom: Any) -> str:
 
 def matrices_key(axiom: Any, items: Sequence[tuple[Any, Sequence[Any]]]) -> str:
     """The key of an axiom's matrices on a list of items: BLAKE2b-256 of ``axiom_identity`` and each ``item_key``."""
-    digest = hashlib.blake2b(axiom_identity(axiom).encode("utf-8", "surrogatepass"), digest_size=32)
-    for request, responses in items:
-        digest.update(b"\x00" + item_key(request, responses).encode())
-    return digest.hexdigest()
+    return content_hash(axiom_identity(axiom), *(item_key(request, responses) for request, responses in items))
 
 
 def _identities(axiom: Any) -> list[Any]:

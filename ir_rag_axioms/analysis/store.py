@@ -28,7 +28,6 @@ reads and drops writes. Either way the caller only sees a ``StoreWarning`` and r
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import io
 import json
 import os
@@ -44,6 +43,8 @@ from typing import Any, TypeVar
 import numpy as np
 
 from ir_rag_axioms import settings
+from ir_rag_axioms.analysis._hashing import content_hash
+from ir_rag_axioms.settings import CACHE_ENV
 
 T = TypeVar("T")
 
@@ -61,9 +62,6 @@ EVICT_TO = 0.9
 
 BUSY_TIMEOUT_S = 60.0
 """Seconds a call waits for another connection's write lock before it gives up."""
-
-CACHE_ENV = settings.CACHE_ENV
-"""Environment variable of ``default_store()``'s directory (defined in ``settings``); unset or empty: no store."""
 
 MAX_BYTES_ENV = "IR_RAG_AXIOMS_CACHE_MAX_BYTES"
 """Environment variable with the size limit of ``default_store()``: bytes, K/M/G/T suffix, or ``none``."""
@@ -118,7 +116,7 @@ class StoreWarning(UserWarning):
 
 def text_key(text: str) -> str:
     """The content address of a text: hex BLAKE2b-256 of its UTF-8 bytes (lone surrogates kept)."""
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=32).hexdigest()
+    return content_hash(text)
 
 
 def namespace(*parts: object) -> str:
@@ -546,8 +544,8 @@ def _read_npy(blob: bytes) -> np.ndarray:
 
 
 def _checksum(tag: str, blob: bytes) -> bytes:
-    """BLAKE2b-128 of a row's tag and value bytes."""
-    return hashlib.blake2b(tag.encode() + b"\0" + blob, digest_size=16).digest()
+    """BLAKE2b-128 of a row's tag and value bytes (``content_hash(tag, blob)`` as bytes)."""
+    return bytes.fromhex(content_hash(tag, blob, size=16))
 
 
 def _type_name(value: object) -> str:

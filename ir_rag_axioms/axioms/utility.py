@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 from dataclasses import field
@@ -152,9 +153,12 @@ class OracleAxiom(ConfigurableAxiom):
         """The qrels as (qid, docno) -> label (read once per instance)."""
         if self.qrels is None:
             raise ValueError("ORACLE needs qrels: ORACLE(qrels=frame with qid, docno, label)")
-        if "_labels" not in self.__dict__:
-            object.__setattr__(self, "_labels", read_qrels(self.qrels))
-        return self.__dict__["_labels"]
+        return self._labels
+
+    @functools.cached_property
+    def _labels(self) -> dict[tuple[str, str], float]:
+        """The qrels read once per instance (``labels()`` checks that there are qrels first)."""
+        return read_qrels(self.qrels)
 
     def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
         """compare(labels); NaN (unjudged) abstains."""

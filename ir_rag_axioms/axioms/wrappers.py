@@ -1,18 +1,20 @@
 """Wrappers around one axiom: ``Cached`` (``axiom.cached(path)``), ``Parallel`` (``axiom.parallel(n_jobs)``).
 
-Both run on the library's own machinery: ``Cached`` keeps whole preference matrices in the persistent SQLite store
-(``analysis/store.py``) of its directory, shared by every process that opens it; ``Parallel`` runs the wrapped
-axiom's analysis with ``n_jobs`` worker processes (``Analysis(workers=...)``).
+Both run on the library's own machinery: ``Cached`` keeps whole preference matrices in the one matrix cache
+(``analysis/matrices.py``: the persistent SQLite store of its directory, shared by every process that opens it);
+``Parallel`` runs the wrapped axiom's analysis with ``n_jobs`` worker processes (``Analysis(workers=...)``).
 """
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Sequence
 
 import numpy as np
 
 from ir_rag_axioms.analysis.cache import axiom_identity, default_analysis, item_key
+from ir_rag_axioms.analysis.matrices import MatrixCache
 from ir_rag_axioms.axioms.base import Item, Reads, analyse
 from ir_rag_axioms.axioms.combinators import _Unary
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
@@ -23,8 +25,9 @@ __all__ = ["Cached", "Parallel", "item_key"]
 class Cached(_Unary):
     """Cached(axiom, path): the wrapped axiom's matrices, computed once per item and kept in the store at ``path``.
 
-    Keyed by the one cache key rule: ``analysis.cache.axiom_identity`` of the wrapped axiom (canonical ``repr``,
-    judge URL and model, package and tool versions, settings) and ``item_key`` of the item (every field it reads).
+    The one matrix cache (``analysis.matrices.MatrixCache``), keyed by the one cache key rule:
+    ``analysis.cache.axiom_identity`` of the wrapped axiom (canonical ``repr``, judge URL and model, package and tool
+    versions, settings) and ``item_key`` of the item (every field it reads); ``evaluate_axioms(cache_dir=)`` shares it.
     """
 
     path: str = ""
@@ -35,21 +38,19 @@ class Cached(_Unary):
             raise TypeError(f"cached() needs a directory path, got {self.path!r}")
         object.__setattr__(self, "path", os.fspath(self.path))
 
-    def _store(self):  # noqa: ANN202  (a DiskStore, opened once per wrapper and process)
-        if "_disk" not in self.__dict__:
-            from ir_rag_axioms.analysis.store import DiskStore
+    @functools.cached_property
+    def _cache(self) -> MatrixCache:
+        """The matrix cache of ``path``, opened once per wrapper and process."""
+        return MatrixCache(self.path)
 
-            object.__setattr__(self, "_disk", DiskStore(self.path))
-        return self.__dict__["_disk"]
+    @functools.cached_property
+    def _matrices(self) -> dict[str, dict[str, np.ndarray]]:
+        """Axiom identity -> item key -> matrix: what this wrapper loaded or computed in this process."""
+        return {}
 
-    def _namespace(self) -> str:
-        return axiom_identity(self.axiom)
-
-    def _memo(self, namespace: str) -> dict[str, np.ndarray]:
-        """The matrices held in memory under ``namespace`` (a changed judge or setting starts an empty table)."""
-        if "_matrices" not in self.__dict__:
-            object.__setattr__(self, "_matrices", {})
-        return self.__dict__["_matrices"].setdefault(namespace, {})
+    def _memo(self, identity: str) -> dict[str, np.ndarray]:
+        """The matrices held in memory under ``identity`` (a changed judge or setting starts an empty table)."""
+        return self._matrices.setdefault(identity, {})
 
     def reads(self) -> tuple[Reads, ...]:
         """None: the wrapped axiom's analysis runs in ``prefetch``, and only for items not in the store."""
@@ -57,29 +58,30 @@ class Cached(_Unary):
 
     def prefetch(self, items: Sequence[Item]) -> None:
         """Load the stored matrices of the items; analyse and compute the missing ones, then store them."""
-        namespace = self._namespace()
-        memo, keys = self._memo(namespace), {item_key(r, rs): (r, list(rs)) for r, rs in items if len(rs)}
+        identity = axiom_identity(self.axiom)
+        memo, keys = self._memo(identity), {item_key(r, rs): (r, list(rs)) for r, rs in items if len(rs)}
         wanted = [k for k in keys if k not in memo]
         if not wanted:
             return
-        memo.update({k: np.asarray(v, dtype=np.float64) for k, v in self._store().get_many(namespace, wanted).items()})
-        missing = [keys[k] for k in wanted if k not in memo]
+        stored = self._cache.load(self.axiom, [keys[k] for k in wanted], identity=identity, keys=wanted)
+        memo.update({k: m for k, m in zip(wanted, stored, strict=True) if m is not None})
+        missing = [k for k in wanted if k not in memo]
         if not missing:
             return
-        analyse([self.axiom], missing, default_analysis())
-        computed = {item_key(r, rs): np.asarray(self.axiom.matrix(r, rs), dtype=np.float64) for r, rs in missing}
-        memo.update(computed)
-        self._store().put_many(namespace, computed)
+        analyse([self.axiom], [keys[k] for k in missing], default_analysis())
+        computed = [np.asarray(self.axiom.matrix(*keys[k]), dtype=np.float64) for k in missing]
+        memo.update(zip(missing, computed, strict=True))
+        self._cache.save(self.axiom, [keys[k] for k in missing], computed, identity=identity, keys=missing)
 
     def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
         """The stored matrix of this item (computed and stored now if ``prefetch`` did not see it)."""
-        key, memo = item_key(request, responses), self._memo(self._namespace())
+        key, memo = item_key(request, responses), self._memo(axiom_identity(self.axiom))
         if key not in memo:
             self.prefetch([(request, responses)])
         return memo[key].copy()
 
     def __getstate__(self) -> dict:
-        return {k: v for k, v in self.__dict__.items() if k not in ("_disk", "_matrices")}
+        return {k: v for k, v in self.__dict__.items() if k not in ("_cache", "_matrices")}
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)

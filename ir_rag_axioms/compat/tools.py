@@ -2,11 +2,12 @@
 
 An axiom built through ``compat.axiom`` turns each tool object into our parameter (``to_parameter()``): aspect
 extraction into ``aspect_extraction``, a pivot selection into the reranker's ``pivot`` and ``seed``, a PyTerrier index
-into ``IndexStatistics``.
+into ``IndexStatistics``, bound by the ``IndexBinding`` that ``bind_index`` returns to the caller.
 """
 
 from __future__ import annotations
 
+import contextvars
 from dataclasses import dataclass
 from typing import Any
 
@@ -69,27 +70,67 @@ class RandomPivotSelection(Tool):
         return "random"
 
 
-_BOUND_INDEX: list[IndexStatistics] = []
-
-
-def bind_index(index: Any) -> IndexStatistics:
-    """Use this PyTerrier index's statistics in every ``compat.axiom`` axiom that reads collection statistics.
+class IndexBinding:
+    """The index statistics that ``compat.axiom`` axioms read, bound until ``close()`` (or the end of a ``with``).
 
     The stand-in for the reference's dependency-injection binding of ``IndexStatistics`` (TFC3, M_TDC, LEN_M_TDC,
-    LB1, ASPECT_REG); ``index`` is a ``PisaIndex``, its folder, or a Terrier-like index. ``None`` unbinds.
+    LB1, ASPECT_REG). The caller holds the binding: ``with bind_index(index): ...`` binds for the block; bindings
+    nest (closing one restores the one before) and are per thread and per ``asyncio`` task (a context variable).
     """
-    _BOUND_INDEX.clear()
+
+    def __init__(self, statistics: IndexStatistics) -> None:
+        """Bind ``statistics`` in the current context now."""
+        self.statistics = statistics
+        self._token: contextvars.Token[IndexBinding | None] | None = _BOUND.set(self)
+
+    @property
+    def bound(self) -> bool:
+        """Whether this binding is still in effect (not closed)."""
+        return self._token is not None
+
+    def close(self) -> None:
+        """Unbind: the binding before this one (or none) is in effect again; closing twice does nothing."""
+        if self._token is not None:
+            token, self._token = self._token, None
+            try:
+                _BOUND.reset(token)
+            except ValueError:  # closed in another context than it was made in: unbind there
+                _BOUND.set(None)
+
+    def __enter__(self) -> IndexBinding:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"IndexBinding({self.statistics!r}{'' if self.bound else ', closed'})"
+
+
+_BOUND: contextvars.ContextVar[IndexBinding | None] = contextvars.ContextVar("ir_rag_axioms_bound_index",
+                                                                             default=None)
+
+
+def bind_index(index: Any) -> IndexBinding | None:
+    """Bind this PyTerrier index's statistics for the ``compat.axiom`` axioms that read collection statistics.
+
+    ``index`` is a ``PisaIndex``, its folder, or a Terrier-like index; returns the ``IndexBinding`` the caller holds
+    (``with bind_index(index): ...``, or ``close()`` it; ``.statistics`` is what it binds). ``None`` unbinds.
+    """
     if index is None:
-        return None  # type: ignore[return-value]
-    statistics = IndexStatistics.of(index)
-    _BOUND_INDEX.append(statistics)
-    return statistics
+        current = _BOUND.get()
+        if current is not None:
+            current.close()
+        _BOUND.set(None)
+        return None
+    return IndexBinding(IndexStatistics.of(index))
 
 
 def bound_index() -> IndexStatistics | None:
-    """The statistics bound with ``bind_index``, if any."""
-    return _BOUND_INDEX[0] if _BOUND_INDEX else None
+    """The statistics of the binding in effect in this context, if any."""
+    current = _BOUND.get()
+    return current.statistics if current is not None else None
 
 
-__all__ = ["IndexStatistics", "MiddlePivotSelection", "RandomPivotSelection", "SpacyEntitiesAspectExtraction",
-           "SpacyNounChunksAspectExtraction", "Tool", "bind_index", "bound_index"]
+__all__ = ["IndexBinding", "IndexStatistics", "MiddlePivotSelection", "RandomPivotSelection",
+           "SpacyEntitiesAspectExtraction", "SpacyNounChunksAspectExtraction", "Tool", "bind_index", "bound_index"]

@@ -10,13 +10,11 @@ decisiveness and (relaxed) consistency. Sums run over all topics (micro average)
 
 from __future__ import annotations
 
-import contextlib
 import os
 import warnings
-import zipfile
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -278,13 +276,15 @@ def agreement(axiom_preferences: Mapping[str, Matrices], decided_only: bool = Tr
 
 # -- axioms and frames ---------------------------------------------------------------------------------
 def cache_file(cache_dir: str | os.PathLike, axiom: Any, items: Sequence) -> Path:
-    """cache_dir/<analysis.cache.matrices_key(axiom, items)>.npz: the one cache key rule, as ``Cached`` uses it.
+    """Deprecated: the ``.npz`` file the matrix cache used to write (cache_dir/<matrices_key>.npz); nothing reads it.
 
-    The key covers the axiom's identity (repr, judge URL and model, package and tool versions, settings) and every
-    field of every item (ids, texts, contexts, ranks, scores).
+    ``cache_dir`` now holds the one matrix cache (``analysis.matrices.MatrixCache``: the store of the directory, one
+    entry per axiom and item under ``axiom_identity`` and ``item_key``), which ``axiom.cached(path)`` uses too.
     """
     from ir_rag_axioms.analysis.cache import matrices_key
 
+    warnings.warn("evaluation.cache_file is deprecated: cache_dir holds the matrix cache of analysis.matrices "
+                  "(MatrixCache), no .npz files", DeprecationWarning, stacklevel=2)
     return Path(cache_dir) / f"{matrices_key(axiom, items)}.npz"
 
 
@@ -295,70 +295,39 @@ def compute_preferences(
     """Name -> one matrix per item, computed together in chunks of topics.
 
     Computed by ``execution.preference_stacks``
-    (``analysis``, ``backend``, ``chunk_size``, ``workers``, ``ray_address``); reused from / stored in ``cache_dir``; an
+    (``analysis``, ``backend``, ``chunk_size``, ``workers``, ``ray_address``); reused from / stored in the matrix cache
+    of ``cache_dir`` (``analysis.matrices.MatrixCache``, per axiom and item: only missing items are computed); an
     axiom whose tool is unavailable (e.g. CLAR1 without LanguageTool) is skipped with a warning.
     """
+    from ir_rag_axioms.analysis.cache import axiom_identity, item_key
+    from ir_rag_axioms.analysis.matrices import MatrixCache
     from ir_rag_axioms.execution import preference_stacks
 
     items = list(items)
-    files = {name: cache_file(cache_dir, axiom, items) if cache_dir else None for name, axiom in axioms.items()}
-    out: dict[str, list[np.ndarray]] = {}
-    for name, file in files.items():
-        cached = _load_matrices(file, items) if file is not None else None
-        if cached is not None:
-            out[name] = cached
-    todo = {name: axiom for name, axiom in axioms.items() if name not in out and _usable(name, axiom)}
-    if todo:
+    cache = MatrixCache(cache_dir) if cache_dir else None
+    keys = [item_key(request, responses) for request, responses in items] if cache else []
+    identities = {name: axiom_identity(axiom) for name, axiom in axioms.items()} if cache else {}
+    stored: dict[str, list[np.ndarray | None]] = {
+        name: cache.load(axiom, items, identity=identities[name], keys=keys) if cache else [None] * len(items)
+        for name, axiom in axioms.items()}
+    needed = [name for name in axioms if not items or any(m is None for m in stored[name])]
+    skipped = {name for name in needed if not _usable(name, axioms[name])}
+    todo = {name: axioms[name] for name in needed if name not in skipped}
+    missing = sorted({k for name in todo for k, m in enumerate(stored[name]) if m is None})
+    if todo and missing:
         computed: dict[str, list[np.ndarray]] = {name: [] for name in todo}
-        for stack in preference_stacks(list(todo.values()), items, progress=progress, **execution):
-            for k, name in enumerate(todo):
-                computed[name].append(stack[k])
-        for name, matrices in computed.items():
-            out[name] = matrices
-            file = files[name]
-            if file is not None:
-                _store_matrices(file, matrices)
-    return {name: out[name] for name in axioms if name in out}
-
-
-def _load_matrices(file: Path, items: Sequence) -> list[np.ndarray] | None:
-    """The cached matrices of ``file`` if present and whole (one of the right shape per item); else None.
-
-    A damaged entry (truncated, corrupt, wrong shapes) is reported with a warning, removed and recomputed.
-    """
-    if not file.is_file():
-        return None
-    try:
-        with np.load(file, allow_pickle=False) as stored:
-            matrices = [stored[str(k)] for k in range(len(items))]
-        if all(m.shape == (len(r), len(r)) for m, (_, r) in zip(matrices, items, strict=True)):
-            return matrices
-        problem = "matrices of the wrong shape"
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:
-        problem = f"{type(error).__name__}: {error}"
-    warnings.warn(f"the cached matrices {file} are damaged ({problem}); they are recomputed", stacklevel=3)
-    with contextlib.suppress(OSError):
-        file.unlink()
-    return None
-
-
-def _store_matrices(file: Path, matrices: list[np.ndarray]) -> None:
-    """Write the matrices atomically; a cache that cannot be written is a warning (the results are kept)."""
-    from ir_rag_axioms.output import OutputError, atomic_write
-
-    arrays: dict[str, Any] = {str(k): m for k, m in enumerate(matrices)}
-    try:
-        file.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write(file, lambda path: _savez(path, arrays))
-    except OSError as error:
-        problem = str(error) if isinstance(error, OutputError) else f"{type(error).__name__}: {error}"
-        warnings.warn(f"the matrix cache was not written: {problem}", stacklevel=3)
-
-
-def _savez(path: Path, arrays: dict[str, Any]) -> None:
-    """``np.savez_compressed`` into an open file (numpy would append .npz to a path without it)."""
-    with open(path, "wb") as handle:
-        np.savez_compressed(handle, **arrays)
+        for stack in preference_stacks(list(todo.values()), [items[k] for k in missing], progress=progress,
+                                       **execution):
+            for n, name in enumerate(todo):
+                computed[name].append(stack[n])
+        for name, axiom in todo.items():
+            new = [(k, m) for k, m in zip(missing, computed[name], strict=True) if stored[name][k] is None]
+            for k, m in new:
+                stored[name][k] = m
+            if cache is not None and new:
+                cache.save(axiom, [items[k] for k, _ in new], [m for _, m in new], identity=identities[name],
+                           keys=[keys[k] for k, _ in new])
+    return {name: cast(list[np.ndarray], stored[name]) for name in axioms if name not in skipped}
 
 
 def _usable(name: str, axiom: Any) -> bool:

@@ -6,17 +6,9 @@ plus checks of numbers, entities, negation, antonyms and comparisons; ``OfflineJ
 also an axiom (``ANSWER_RELEVANCY``, ``FAITHFULNESS``, ``CONTEXT_RECALL``) and a PyTerrier transformer column.
 """
 
-from ir_rag_axioms.metrics.judges import (
-    HEURISTIC_JUDGE,
-    OFFLINE_JUDGE,
-    HeuristicJudge,
-    Judge,
-    OfflineJudge,
-    RubricCase,
-    Statement,
-    default_judge,
-)
-from ir_rag_axioms.metrics.llm import JudgeError, JudgeOutputError, LlmJudge
+from ir_rag_axioms.metrics.interface import Judge, RubricCase, Statement
+from ir_rag_axioms.metrics.judges import HEURISTIC_JUDGE, OFFLINE_JUDGE, HeuristicJudge, OfflineJudge
+from ir_rag_axioms.metrics.llm import JudgeError, JudgeOutputError, LlmJudge, default_judge
 from ir_rag_axioms.metrics.metrics import (
     AnswerRelevancy,
     ContextRecall,

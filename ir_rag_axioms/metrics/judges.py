@@ -1,20 +1,19 @@
-"""The judge interface and the heuristic judge (shared spaCy parse, packaged sentence encoder, checks).
+"""The heuristic judge (shared spaCy parse, packaged sentence encoder, checks), on the judge interface.
 
-A judge answers three batched questions: the statements of texts, a yes/no/idk verdict per statement for a query, and
-a 1-5 level for a RAG rubric. ``HeuristicJudge`` is deterministic and runs offline: it matches statements by
-similarity and then checks them (numbers, entities, negation, antonyms, comparisons; ``checks.py``); ``LlmJudge``
-(``llm.py``) asks an OpenAI-compatible server. ``default_judge()`` is the LLM judge when one is configured in the
-environment, else the heuristic one.
+A judge (``interface.Judge``, re-exported here) answers three batched questions: the statements of texts, a yes/no/idk
+verdict per statement for a query, and a 1-5 level for a RAG rubric. ``HeuristicJudge`` is deterministic and runs
+offline: it matches statements by similarity and then checks them (numbers, entities, negation, antonyms,
+comparisons; ``checks.py``); ``LlmJudge`` (``llm.py``) asks an OpenAI-compatible server, and ``llm.default_judge()``
+picks it when one is configured in the environment, else the heuristic one.
 """
 
 from __future__ import annotations
 
 import re
 import warnings
-from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, NamedTuple
+from typing import Any
 
 import numpy as np
 
@@ -23,83 +22,13 @@ from ir_rag_axioms.analysis.features import TERMS
 from ir_rag_axioms.analysis.resources import DEFAULT_SENTENCE_MODEL, DEFAULT_SPACY_MODEL
 from ir_rag_axioms.axioms.base import Reads
 from ir_rag_axioms.metrics import checks
+from ir_rag_axioms.metrics.interface import Judge, RelevancyMode, RubricCase, Statement
 from ir_rag_axioms.metrics.prompts import RubricName
-from ir_rag_axioms.metrics.results import Preferred, RubricJudgment, Verdict
+from ir_rag_axioms.metrics.results import RubricJudgment, Verdict
 from ir_rag_axioms.metrics.statements import Facts, statement_feature
 
-RelevancyMode = Literal["task", "strict"]
-"""``task``: helpful related information counts as relevant; ``strict``: only direct answers."""
-
-
-class Statement(NamedTuple):
-    """An atomic statement; when the heuristic judge extracted it, also its terms, resolved text and facts."""
-
-    text: str
-    terms: tuple[str, ...] | None = None
-    resolved: str | None = None
-    """The text with a leading subject pronoun replaced by the subject before ("It has" -> "The laptop has")."""
-    facts: Facts | None = None
-    """Entities, numbers, negations, lemmas and comparisons the heuristic judge checks."""
-
-    @property
-    def matched_text(self) -> str:
-        """The text that is embedded and matched: the resolved text if there is one."""
-        return self.resolved or self.text
-
-
-@dataclass(frozen=True)
-class RubricCase:
-    """One observation for a rubric: the output, and the question or the reference (a text or a list of facts)."""
-
-    output: str
-    question: str | None = None
-    reference: str | tuple[str, ...] | None = None
-
-
-class Judge(ABC):
-    """Statements, verdicts and 1-5 rubric levels, each for a batch of inputs."""
-
-    @property
-    @abstractmethod
-    def name(self) -> str:
-        """Which judge produced a result (kept in every result)."""
-
-    @abstractmethod
-    def statements(self, texts: Sequence[str]) -> list[list[Statement]]:
-        """The atomic statements of each text."""
-
-    @abstractmethod
-    def verdicts(self, cases: Sequence[tuple[str, Sequence[Statement]]],
-                 mode: RelevancyMode) -> list[list[tuple[Verdict, str]]]:
-        """For each (query, statements): one (verdict, reason) per statement."""
-
-    @abstractmethod
-    def rubric(self, metric: RubricName, cases: Sequence[RubricCase]) -> list[RubricJudgment]:
-        """One 1-5 judgment of ``metric`` per case."""
-
-    def reads(self, metric: str) -> tuple[Reads, ...]:
-        """The spaCy features this judge reads for a metric (data for the planner); default: none."""
-        return ()
-
-    # -- used by the LLM path (llm.py, running.py, pairwise.py); the offline judge keeps these defaults ---------------
-    reports_usage: bool = False
-    """Whether results carry the judge's token usage (the LLM judge: True)."""
-
-    def reason(self, query: str, score: float, verdicts: Sequence[tuple[str, str, str]]) -> str:
-        """A written reason for an AnswerRelevancy score from its (statement, verdict, reason); default: a template."""
-        shown = [f"'{s}' ({v}: {r})" for s, v, r in verdicts if v != "yes"]
-        return (f"The score is {score:.2f}: " + ("; ".join(shown) if shown else "every statement is relevant") + ".")
-
-    def pairwise(self, criterion: str, cases: Sequence[tuple[str | None, tuple[str, ...] | None, str, str]]
-                 ) -> list[tuple[Preferred, str]]:
-        """For each (question, context, first, second): "first", "second" or "tie" on the criterion, and why.
-
-        Default: the offline decision of ``pairwise.offline_pairwise`` (the rubric level of the criterion's metric).
-        """
-        from ir_rag_axioms.metrics.pairwise import offline_pairwise
-
-        return offline_pairwise(self, criterion, cases)
-
+__all__ = ["HEURISTIC_JUDGE", "OFFLINE_JUDGE", "HeuristicJudge", "Judge", "OfflineJudge", "RelevancyMode",
+           "RubricCase", "Statement", "Units", "level_from_fraction", "overlap_matrix", "verdict_of"]
 
 def level_from_fraction(fraction: float, bands: Sequence[float]) -> int:
     """1 + the number of band edges the fraction reaches (bands (.25, .5, .75, 1): 1 for < .25 ... 5 for 1.0)."""
@@ -504,13 +433,6 @@ class OfflineJudge(HeuristicJudge):
         warnings.warn("OfflineJudge is deprecated: use HeuristicJudge (same parameters)", DeprecationWarning,
                       stacklevel=3)
         super().__post_init__()
-
-
-def default_judge() -> Judge:
-    """The LLM judge if the environment configures one (base URL and model), else the heuristic judge."""
-    from ir_rag_axioms.metrics.llm import LlmJudge, configured
-
-    return LlmJudge() if configured() else HEURISTIC_JUDGE
 
 
 HEURISTIC_JUDGE = HeuristicJudge()

@@ -33,7 +33,8 @@ import numpy as np
 from ir_rag_axioms.analysis.resources import ToolUnavailableError
 from ir_rag_axioms.analysis.store import DiskStore, namespace, text_key
 from ir_rag_axioms.metrics import prompts
-from ir_rag_axioms.metrics.judges import Judge, RelevancyMode, RubricCase, Statement
+from ir_rag_axioms.metrics.interface import Judge, PairCase, RelevancyMode, RubricCase, Statement
+from ir_rag_axioms.metrics.judges import HEURISTIC_JUDGE
 from ir_rag_axioms.metrics.results import VERDICTS, Preferred, RubricJudgment, Usage, Verdict
 
 T = TypeVar("T")
@@ -69,6 +70,11 @@ def _env(names: Sequence[str]) -> str | None:
 def configured() -> bool:
     """Whether the environment names a judge server and model."""
     return bool(_env(BASE_URL_ENV) and _env(MODEL_ENV))
+
+
+def default_judge() -> Judge:
+    """The LLM judge if the environment configures one (base URL and model), else the heuristic judge."""
+    return LlmJudge() if configured() else HEURISTIC_JUDGE
 
 
 # -- reading answers ------------------------------------------------------------------------------------------------
@@ -329,8 +335,7 @@ class LlmJudge(Judge):
 
         return self._map(one, cases)
 
-    def pairwise(self, criterion: str, cases: Sequence[tuple[str | None, tuple[str, ...] | None, str, str]]
-                 ) -> list[tuple[Preferred, str]]:
+    def pairwise(self, criterion: str, cases: Sequence[PairCase]) -> list[tuple[Preferred, str]]:
         """For each (question, context, first, second): which response better satisfies ``criterion``, and why."""
         expected = '{"preferred": "A" | "B" | "tie", "reason": string}'
         choices: dict[str, Preferred] = {"a": "first", "b": "second", "tie": "tie"}

@@ -16,7 +16,8 @@ from enum import StrEnum
 from typing import ClassVar, Literal
 
 from ir_rag_axioms.analysis.cache import max_text_chars
-from ir_rag_axioms.metrics.judges import Judge, RelevancyMode, RubricCase, default_judge
+from ir_rag_axioms.metrics.interface import Judge, RelevancyMode, RubricCase
+from ir_rag_axioms.metrics.llm import default_judge
 from ir_rag_axioms.metrics.prompts import RubricName
 from ir_rag_axioms.metrics.results import (
     AnswerRelevancyResult,

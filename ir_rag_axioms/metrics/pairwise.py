@@ -21,58 +21,16 @@ from ir_rag_axioms.axioms.base import ConfigurableAxiom, Item, Reads, check_resp
 from ir_rag_axioms.axioms.registry import register
 from ir_rag_axioms.explanation import Explanation, rule_of
 from ir_rag_axioms.metrics.axioms import JudgeName, _llm_judge
-from ir_rag_axioms.metrics.judges import OFFLINE_JUDGE, Judge, RubricCase
-from ir_rag_axioms.metrics.prompts import RubricName
+from ir_rag_axioms.metrics.interface import OFFLINE_CRITERIA, PairCase, offline_metric, offline_pairwise
+from ir_rag_axioms.metrics.judges import OFFLINE_JUDGE, Judge
 from ir_rag_axioms.metrics.results import Preferred
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse, context_of
 
-PairCase = tuple[str | None, tuple[str, ...] | None, str, str]
-"""(question, context, first response, second response) of one pairwise question."""
-OFFLINE_CRITERIA: tuple[tuple[tuple[str, ...], RubricName], ...] = (
-    (("faithful", "support", "grounded", "hallucinat", "fabricat"), "faithfulness"),
-    (("recall", "cover", "complete", "use of the context", "uses the context"), "context_recall"),
-    (("relevan", "on topic", "on-topic", "answers the question", "addresses the question"), "answer_relevancy"),
-)
-"""Words of a criterion -> the metric whose 1-5 level the offline judge compares (the first match wins)."""
+__all__ = ["LLM_PAIRWISE", "MAX_CRITERION_CHARS", "OFFLINE_CRITERIA", "PairCase", "PairwiseJudgeAxiom",
+           "offline_metric", "offline_pairwise"]
+
 MAX_CRITERION_CHARS = 500
 """Longest criterion: one narrow criterion, not a rubric."""
-
-
-def offline_metric(criterion: str) -> RubricName | None:
-    """The metric the offline judge compares for a criterion (None: the offline judge cannot decide it)."""
-    text = criterion.lower()
-    return next((metric for words, metric in OFFLINE_CRITERIA if any(w in text for w in words)), None)
-
-
-def offline_pairwise(judge: Judge, criterion: str, cases: Sequence[PairCase]) -> list[tuple[Preferred, str]]:
-    """The better 1-5 level of the criterion's metric ("tie" on equal levels), one batched rubric call.
-
-    Faithfulness and context recall tie without context (undefined, not worse).
-    """
-    metric = offline_metric(criterion)
-    if metric is None:
-        raise ValueError(f"the offline judge cannot decide the criterion {criterion!r}: it compares faithfulness, "
-                         "context recall or answer relevancy (name one of them in the criterion), or use judge='llm'")
-    needs_context = metric != "answer_relevancy"
-    rubric_cases = list(dict.fromkeys(
-        RubricCase(text, question=question if not needs_context else None, reference=context if needs_context else None)
-        for question, context, first, second in cases if context or not needs_context for text in (first, second)))
-    levels: dict[RubricCase, int | None] = dict(zip(rubric_cases, (j.level for j in judge.rubric(metric, rubric_cases)),
-                                                    strict=True))
-    out: list[tuple[Preferred, str]] = []
-    for question, context, first, second in cases:
-        if needs_context and not context:
-            out.append(("tie", f"no context to judge {metric} against"))
-            continue
-        a, b = (levels[RubricCase(text, question=question if not needs_context else None,
-                                  reference=context if needs_context else None)] for text in (first, second))
-        if a is None or b is None:  # the judge left a level undefined: no preference
-            out.append(("tie", f"{metric} level {a} (A) vs {b} (B): undefined"))
-            continue
-        choice: Preferred = "first" if a > b else "second" if b > a else "tie"
-        out.append((choice, f"{metric} level {a} (A) vs {b} (B)"))
-    return out
-
 
 def _combined(forward: Preferred, backward: Preferred) -> float:
     """+1 if i wins as A and as B (answers "first" then "second"), -1 if j wins both times, else 0 (disagreement)."""

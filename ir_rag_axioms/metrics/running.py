@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ir_rag_axioms.metrics.judges import Judge
+from ir_rag_axioms.metrics.interface import Judge
 from ir_rag_axioms.metrics.llm import metered
 from ir_rag_axioms.metrics.results import Usage
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ir_rag_axioms.metrics.judges import Judge, RubricCase
+from ir_rag_axioms.metrics.interface import Judge, RubricCase
 from ir_rag_axioms.metrics.metrics import ContextRecall, Faithfulness, RubricAnswerRelevancy, RubricMetric
 
 SCHEMA_VERSION = "omk.eval-sample-set/v3"

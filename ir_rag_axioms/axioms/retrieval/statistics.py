@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from abc import ABC, abstractmethod
 from collections import Counter
@@ -177,22 +178,25 @@ class IndexStatistics(StatisticsSource):
         raise TypeError(f"IndexStatistics needs a built PisaIndex, its folder, or a Terrier-like index with "
                         f"getCollectionStatistics() and getLexicon(); got {type(index).__name__}")
 
-    def _pisa(self) -> tuple[dict[str, int], int]:
-        if "_table" not in self.__dict__:
-            from pathlib import Path
+    @functools.cached_property
+    def _table(self) -> tuple[dict[str, int], int]:
+        """(term -> document frequency, document count) of the PISA index, read once per instance."""
+        from pathlib import Path
 
-            folder = Path(self.location)
-            terms = (folder / "fwd.terms").read_text(encoding="utf-8").split("\n")
-            postings = np.fromfile(folder / "inv.docs", dtype=np.uint32)
-            count, position, df = int(postings[1]), 2, {}
-            for term in terms:
-                if position >= len(postings):
-                    break
-                length = int(postings[position])
-                df[term] = length
-                position += 1 + length
-            object.__setattr__(self, "_table", (df, count))
-        return self.__dict__["_table"]
+        folder = Path(self.location)
+        terms = (folder / "fwd.terms").read_text(encoding="utf-8").split("\n")
+        postings = np.fromfile(folder / "inv.docs", dtype=np.uint32)
+        count, position, df = int(postings[1]), 2, {}
+        for term in terms:
+            if position >= len(postings):
+                break
+            length = int(postings[position])
+            df[term] = length
+            position += 1 + length
+        return df, count
+
+    def _pisa(self) -> tuple[dict[str, int], int]:
+        return self._table
 
     def document_count(self) -> int:
         """N, the number of documents in the index."""
