@@ -38,6 +38,27 @@ def defaults_of(axiom: Any) -> dict[str, Any]:
     return {f.name: getattr(axiom, f.name) for f in dataclasses.fields(axiom) if f.repr}
 
 
+def parameter_docs(axiom: Any) -> dict[str, str]:
+    """Parameter name -> the first line of its attribute docstring in the class sources (best effort, MRO order)."""
+    import ast
+    import inspect
+    import textwrap
+
+    docs: dict[str, str] = {}
+    for cls in reversed(type(axiom).__mro__):
+        try:
+            tree = ast.parse(textwrap.dedent(inspect.getsource(cls)))
+        except (OSError, TypeError, SyntaxError):
+            continue
+        body = tree.body[0].body if tree.body and isinstance(tree.body[0], ast.ClassDef) else []
+        for node, after in zip(body, body[1:], strict=False):
+            if (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
+                    and isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant)
+                    and isinstance(after.value.value, str)):
+                docs[node.target.id] = after.value.value.strip().splitlines()[0]
+    return docs
+
+
 def describe(name: str) -> dict[str, Any]:
     """The catalogue entry of a registered axiom: name, dimension, rule, defaults, direction, citation."""
     from ir_rag_axioms.axioms.base import FeatureAxiom

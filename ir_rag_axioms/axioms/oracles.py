@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import field
-from typing import Any, ClassVar, Literal, TypeVar
+from typing import Any, ClassVar, Literal, TypeVar, cast
 
 import numpy as np
 import pandas as pd
@@ -260,10 +260,35 @@ class LlmRatingOracle(ConfigurableAxiom):
         return compare(self.load().values(request, responses), True, self.margin_fraction)
 
 
+ORACLE_SPECS = f"crowd:<utility>, nugget:{nuggets.NUGGET_SPEC} or llm:<model>"
+"""The oracle specs ``oracle_from_spec`` reads."""
+
+
+def oracle_from_spec(spec: str, data_dir: str | None = None, duplicates: Duplicates = "mean",
+                     responses_path: str | None = None) -> CrowdOracle | NuggetOracle | LlmRatingOracle:
+    """The oracle of a spec (``ORACLE_SPECS``), reading its files from ``data_dir``.
+
+    ``crowd:broad_coverage`` is the utility "broad coverage" (default overall); ``nugget:`` defaults to vital,
+    ``llm:`` to ``LlmRatingOracle.model``; ``duplicates`` is the crowd's, ``responses_path`` the LLM oracle's.
+    """
+    kind, _, option = spec.partition(":")
+    kind = kind.strip().lower()
+    if kind == "crowd":
+        return CrowdOracle(utility=option.replace("_", " ") or "overall", duplicates=duplicates, data_dir=data_dir)
+    if kind == "nugget":
+        score, strict = nuggets.parse_nugget_score(option)
+        return NuggetOracle(score_type=cast("NuggetScore", score), strict=strict, data_dir=data_dir)
+    if kind == "llm":
+        return LlmRatingOracle(model=option or LlmRatingOracle.model, data_dir=data_dir,
+                               responses_path=responses_path)
+    raise ValueError(f"unknown oracle {spec!r}: use {ORACLE_SPECS}")
+
+
 CROWD = register(CrowdOracle())
 NUGGET = register(NuggetOracle())
 LLM_ORIG = register(LlmRatingOracle())
 
 __all__ = [
-    "CROWD", "LLM_ORIG", "NUGGET", "UTILITIES", "CrowdJudgments", "CrowdOracle", "LlmRatingOracle", "NuggetOracle",
+    "CROWD", "LLM_ORIG", "NUGGET", "ORACLE_SPECS", "UTILITIES", "CrowdJudgments", "CrowdOracle", "LlmRatingOracle",
+    "NuggetOracle", "oracle_from_spec",
 ]

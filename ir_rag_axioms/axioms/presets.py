@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from types import MappingProxyType
 
 from ir_rag_axioms.axioms.base import Axiom
@@ -11,6 +12,8 @@ from ir_rag_axioms.axioms.consistency import CONS1, CONS2, CONS3
 from ir_rag_axioms.axioms.correctness import CORR1
 from ir_rag_axioms.axioms.coverage import COV1, COV2, COV3
 from ir_rag_axioms.axioms.generative import GENERATIVE_AXIOMS, ICTIR2025_GENERATIVE
+from ir_rag_axioms.axioms.naming import axiom_columns
+from ir_rag_axioms.axioms.registry import parse, split_specs
 
 _ICTIR2025_RAG: dict[str, Axiom] = {
     "COH1": COH1(margin_fraction=0.75),
@@ -44,3 +47,38 @@ ICTIR2025 = MappingProxyType({**_ICTIR2025_RAG, **_ICTIR2025_GEN})
 def ictir2025(include_clar1: bool = True) -> dict[str, Axiom]:
     """A mutable copy of ``ICTIR2025``; without CLAR1 when no LanguageTool is available."""
     return {name: axiom for name, axiom in ICTIR2025.items() if include_clar1 or name != "CLAR1"}
+
+
+PRESETS: tuple[str, ...] = ("ictir2025", "ictir")
+"""Names of ``ICTIR2025`` in a list of axiom specs (any case)."""
+
+
+def parse_axioms(text: str) -> dict[str, Axiom]:
+    """Named axioms from comma-separated items (paths allowed: the specs are the user's own).
+
+    Items: ``ictir2025`` (every axiom of the preset under its paper name), ``NAME=SPEC``, or a spec for
+    ``registry.parse`` named as in the transformers' columns (the canonical repr without an empty ``()``).
+    ValueError for a name given twice or a list without an axiom.
+    """
+    axioms: dict[str, Axiom] = {}
+
+    def add(name: str, axiom: Axiom) -> None:
+        if name in axioms:
+            raise ValueError(f"duplicate axiom name {name!r} in the axiom list; give each axiom its own name "
+                             "(NAME=SPEC)")
+        axioms[name] = axiom
+
+    for item in split_specs(text):
+        if item.lower() in PRESETS:
+            for name, axiom in ICTIR2025.items():
+                add(name, axiom)
+            continue
+        named = re.match(r"^\s*([\w.-]+)\s*=(?!=)(.+)$", item)
+        if named:
+            add(named.group(1), parse(named.group(2), allow_paths=True))
+        else:
+            axiom = parse(item, allow_paths=True)
+            add(axiom_columns([axiom])[0], axiom)
+    if not axioms:
+        raise ValueError(f"axiom list {text!r} names no axiom; e.g. 'ictir2025' or 'COH1,CORR1'")
+    return axioms

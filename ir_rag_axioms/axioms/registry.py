@@ -112,6 +112,30 @@ def parse(spec: str, *, allow_paths: bool = False) -> Axiom:
     return result
 
 
+def split_specs(text: str) -> list[str]:
+    """Split a comma-separated list of axiom specs at top-level commas (not inside parentheses or quotes)."""
+    parts: list[str] = []
+    current: list[str] = []
+    depth = 0
+    quote: str | None = None
+    for char in text:
+        if quote:
+            quote = None if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char in "([":
+            depth += 1
+        elif char in ")]":
+            depth -= 1
+        elif char == "," and depth == 0:
+            parts.append("".join(current).strip())
+            current = []
+            continue
+        current.append(char)
+    parts.append("".join(current).strip())
+    return [p for p in parts if p]
+
+
 def _constructors() -> dict[str, type]:
     """Public classes a spec may call besides registered axioms: every public subclass of the configurable kinds."""
     from ir_rag_axioms.analysis.similarity import TermSimilarity

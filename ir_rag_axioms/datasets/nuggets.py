@@ -93,6 +93,35 @@ def score_column(score_type: str, strict: bool = False) -> str:
     return f"{score_type}_strict" if strict else score_type
 
 
+NUGGET_SPEC = "<all|vital|weighted>[-strict]"
+"""The spelling of a nugget score in a spec (``nugget:vital-strict``); ``parse_nugget_score`` reads it."""
+
+
+def parse_nugget_score(text: str, default: str = "vital") -> tuple[str, bool]:
+    """(score_type, strict) of ``<all|vital|weighted>[-strict]`` (empty: ``default``); ``_strict`` is deprecated.
+
+    ValueError naming the spelling for anything else.
+    """
+    score, strict = (text or default).strip().lower(), False
+    if score.endswith("_strict"):  # the column name of load_nugget_assignments, once accepted in specs
+        import warnings
+
+        warnings.warn(f"nugget score {text!r}: write {score[:-7]}-strict ('_strict' is deprecated)",
+                      DeprecationWarning, stacklevel=2)
+        score = score[:-7] + "-strict"
+    if score.endswith("-strict"):
+        score, strict = score[:-7], True
+    if score not in NUGGET_SCORES:
+        raise ValueError(f"unknown nugget score {text!r}: use {NUGGET_SPEC}")
+    return score, strict
+
+
+def system_scores(assignments: pd.DataFrame, score_type: str = "vital", strict: bool = False) -> dict[str, float]:
+    """run_id -> the system's mean score over its topics (NaN scores left out), from ``load_nugget_assignments``."""
+    means = assignments.groupby("run_id")[score_column(score_type, strict)].mean()
+    return {str(k): float(v) for k, v in means.items()}
+
+
 def _with_scores(frame: pd.DataFrame) -> pd.DataFrame:
     scores = {score_column(s, strict): [nugget_score(n, s, strict) for n in frame["nuggets"]]
               for s in NUGGET_SCORES for strict in (False, True)}

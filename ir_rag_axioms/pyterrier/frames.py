@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse, check_ids, is_missing
+
+if TYPE_CHECKING:
+    from ir_rag_axioms.analysis.cache import Analysis
+    from ir_rag_axioms.axioms.base import Axiom
 
 TEXT_COLUMNS: tuple[str, ...] = ("text", "qanswer")
 """Accepted response text columns, in order of preference (``qanswer`` is pyterrier-rag's answer column)."""
@@ -132,3 +136,37 @@ def groups(frame: pd.DataFrame, text_column: str = "text") -> list[Group]:
     qids = frame["qid"].astype(str).to_numpy()[order]
     cuts = np.flatnonzero(qids[1:] != qids[:-1]) + 1
     return [_group(frame.iloc[rows], rows, text_column, context_column) for rows in np.split(order, cuts)]
+
+
+PAIR_KEYS: tuple[str, ...] = ("qid", "query", "docno_a", "docno_b")
+"""The first columns of ``pair_table``; one column per axiom follows."""
+
+
+def pair_table(axioms: Mapping[str, Axiom], items: Sequence[tuple[GenerationRequest, Sequence[GenerationResponse]]],
+               stacks: Iterable[np.ndarray], *, explain: bool = False, analysis: Analysis | None = None,
+               keys: Sequence[tuple[Any, Any]] | None = None) -> pd.DataFrame:
+    """One row per ordered pair (a, b), a != b, of each item's responses: qid, query, docno_a, docno_b, P_X[a, b].
+
+    ``stacks``: each item's (k, n, n) stack of the k named ``axioms``, in order (read lazily); the rows of an item
+    run in original order of a, then of b. ``keys``: the (qid, query) written per item (default: the request's id
+    and text); ``explain``: also ``X_explanation``, each pair's ``Explanation`` under ``analysis``.
+    """
+    columns = list(axioms)
+    explained = [f"{c}_explanation" for c in columns] if explain else []
+    parts = []
+    for k, ((request, responses), stack) in enumerate(zip(items, stacks, strict=True)):
+        qid, query = keys[k] if keys is not None else (request.id, request.text)
+        a, b = np.nonzero(~np.eye(len(responses), dtype=bool))
+        docnos = np.array([r.id for r in responses], dtype=object)
+        part = {"qid": [qid] * len(a), "query": [query] * len(a), "docno_a": docnos[a], "docno_b": docnos[b]}
+        part |= {c: stack[m][a, b] for m, c in enumerate(columns)}
+        if explain:
+            pairs = list(zip(a.tolist(), b.tolist(), strict=True))
+            for name, axiom in zip(explained, axioms.values(), strict=True):
+                part[name] = axiom.explanations(request, responses, pairs, analysis=analysis)
+        parts.append(pd.DataFrame(part))
+    if not parts:
+        return pd.DataFrame({c: pd.Series(dtype=object) for c in PAIR_KEYS}
+                            | {c: pd.Series(dtype="float64") for c in columns}
+                            | {c: pd.Series(dtype=object) for c in explained})
+    return pd.concat(parts, ignore_index=True)

@@ -195,30 +195,11 @@ class AxiomaticPreferences(_AxiomTransformer):
         """One row per ordered pair: n (n - 1) rows per query with n responses, in original order of a, then of b."""
         text_column = frames.validate(inp, self)
         named = named_axioms(self.axioms, self.axiom_names)
-        axioms, columns = list(named.values()), list(named)
         groups = frames.groups(inp, text_column)
-        if not groups:
-            explained = [f"{c}_explanation" for c in columns] if self.explain else []
-            return pd.DataFrame({c: pd.Series(dtype=object) for c in ("qid", "query", "docno_a", "docno_b")}
-                                | {c: pd.Series(dtype="float64") for c in columns}
-                                | {c: pd.Series(dtype=object) for c in explained})
-        stacks = self._stacks(axioms, groups, self.verbose)
-        parts = []
-        for group, stack in zip(groups, stacks, strict=True):
-            n = len(group.responses)
-            a, b = np.nonzero(~np.eye(n, dtype=bool))
-            docnos = np.array([r.id for r in group.responses], dtype=object)
-            qid = inp["qid"].iloc[group.rows[0]]
-            part = {"qid": [qid] * len(a), "query": [inp["query"].iloc[group.rows[0]]] * len(a),
-                    "docno_a": docnos[a], "docno_b": docnos[b]}
-            part |= {c: stack[k][a, b] for k, c in enumerate(columns)}
-            if self.explain:
-                pairs = list(zip(a.tolist(), b.tolist(), strict=True))
-                for axiom, column in zip(axioms, columns, strict=True):
-                    part[f"{column}_explanation"] = axiom.explanations(group.request, group.responses, pairs,
-                                                                       analysis=self.analysis)
-            parts.append(pd.DataFrame(part))
-        return pd.concat(parts, ignore_index=True)
+        stacks = self._stacks(list(named.values()), groups, self.verbose) if groups else []
+        keys = [(inp["qid"].iloc[g.rows[0]], inp["query"].iloc[g.rows[0]]) for g in groups]
+        return frames.pair_table(named, [(g.request, g.responses) for g in groups], stacks, explain=self.explain,
+                                 analysis=self.analysis, keys=keys)
 
 
 class AxiomFeatures(_AxiomTransformer):

@@ -1,0 +1,7 @@
+"""``python -m ir_rag_axioms.cli``: the ``ir-rag-axioms`` command."""
+
+import sys
+
+from ir_rag_axioms.cli import main
+
+sys.exit(main())
