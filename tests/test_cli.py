@@ -146,3 +146,48 @@ def test_unnamed_specs_are_named_as_the_transformers_columns():
     axioms = cli.parse_axioms("COH1, CORR1( margin_fraction = 0.5 ),COV1()")
     assert list(axioms) == ["COH1", "CORR1(margin_fraction=0.5)", "COV1"]
     assert list(axioms) == axiom_columns(list(axioms.values()))
+
+
+def test_nugget_scores_have_one_spelling_and_a_deprecated_alias(data_dir: Path):
+    from ir_rag_axioms.axioms.oracles import oracle_from_spec
+    from ir_rag_axioms.datasets.nuggets import parse_nugget_score
+
+    assert parse_nugget_score("vital-strict") == ("vital", True)
+    assert parse_nugget_score("") == ("vital", False) and parse_nugget_score("WEIGHTED") == ("weighted", False)
+    with pytest.warns(DeprecationWarning, match="write all-strict"):
+        assert parse_nugget_score("all_strict") == ("all", True)
+    with pytest.warns(DeprecationWarning):
+        oracle = cli.parse_oracle("nugget:weighted_strict", str(data_dir))
+    assert (oracle.score_type, oracle.strict) == ("weighted", True)
+    for bad in ("bogus", "strict", "vital-strict-strict", "vital strict"):
+        with pytest.raises(ValueError, match=r"unknown nugget score .*<all\|vital\|weighted>\[-strict\]"):
+            parse_nugget_score(bad)
+    with pytest.raises(ValueError, match="unknown nugget score 'vitals'"):
+        oracle_from_spec("nugget:vitals")
+
+
+def test_the_old_import_names_are_the_library_functions():
+    from ir_rag_axioms.axioms import presets, registry
+
+    text = "COH1, COV1(aspect_extraction='a,b', margin_fraction=0.5),CORR1"
+    assert cli.split_specs(text) == registry.split_specs(text)
+    assert {k: repr(v) for k, v in cli.parse_axioms("ictir, X=CORR1").items()} == {
+        k: repr(v) for k, v in presets.parse_axioms("ICTIR2025, X=CORR1").items()}
+    with pytest.raises(ValueError, match="duplicate axiom name 'CORR1'"):
+        presets.parse_axioms("CORR1, CORR1()")
+    with pytest.raises(ValueError, match="names no axiom"):
+        presets.parse_axioms(" , ")
+
+
+def test_system_scores_are_the_mean_official_score_per_run(data_dir: Path):
+    from ir_rag_axioms.datasets.nuggets import load_nugget_assignments, score_column, system_scores
+
+    frame = pd.DataFrame({"run_id": ["a", "a", "b", "b"], "vital": [1.0, 0.0, float("nan"), 0.25],
+                          "vital_strict": [0.5, 0.0, 0.0, 0.0]})
+    assert system_scores(frame) == {"a": 0.5, "b": 0.25}  # an undefined score (NaN) is left out
+    assert system_scores(frame, "vital", strict=True) == {"a": 0.25, "b": 0.0}
+    assignments = load_nugget_assignments(data_dir / "trec-rag-24-nuggets")
+    scores = system_scores(assignments, "all")
+    assert len(scores) == assignments["run_id"].nunique() == 45
+    run = next(iter(scores))
+    assert scores[run] == pytest.approx(assignments.loc[assignments.run_id == run, score_column("all")].mean())

@@ -157,3 +157,46 @@ def test_quiet_silences_every_progress_bar(requests_file, tmp_path, monkeypatch)
     assert cli.main(["rerank", "--axioms", "CONS2", "--input", str(requests_file), "--output", str(out),
                      "--quiet"]) == 0
     assert workers._progress(texts, 600, "spaCy") is texts  # with --quiet: none
+
+
+def test_preferences_are_the_pair_table_of_the_transformer(requests_file, tmp_path):
+    from ir_rag_axioms.pyterrier import AxiomaticPreferences
+
+    out = tmp_path / "pairs.jsonl"
+    assert cli.main(["preferences", "--input", str(requests_file), "--axioms", "CORR1,Short=CONS2", "--explain",
+                     "--quiet", "-o", str(out)]) == 0
+    printed = pd.read_json(out, lines=True, dtype={"qid": str, "docno_a": str, "docno_b": str})
+    frame = pd.DataFrame([{"qid": request.id, "query": request.text, "docno": r.id, "text": r.text,
+                           "context": list(request.context)} for request, responses in load_demo() for r in responses])
+    table = AxiomaticPreferences({"CORR1": cli.parse_axioms("CORR1")["CORR1"], "Short": CONS2},
+                                 explain=True).transform(frame)
+    assert list(printed.columns) == ["qid", "docno_a", "docno_b", "CORR1", "Short", "CORR1_explanation",
+                                     "Short_explanation"]
+    assert list(table.columns) == ["qid", "query", *printed.columns[1:]]  # one pair table, the query dropped
+    for column in ("qid", "docno_a", "docno_b", "CORR1", "Short"):
+        assert printed[column].tolist() == table[column].tolist()
+    assert [json.loads(e) for e in printed["Short_explanation"]] == [e.to_dict() for e in table["Short_explanation"]]
+
+
+def test_every_command_has_help(capsys):
+    from ir_rag_axioms.cli import COMMANDS, build_parser
+
+    commands = build_parser()._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    assert list(commands) == ["evaluate", "dimensions", "compare", "list", "explain", "preferences", "rerank",
+                              "demo"] and len(COMMANDS) == len(commands)
+    for name in commands:
+        if name == "demo":  # its arguments go to the demo
+            continue
+        with pytest.raises(SystemExit) as done:
+            cli.main([name, "--help"])
+        assert done.value.code == 0
+        assert f"usage: ir-rag-axioms {name}" in capsys.readouterr().out
+    commands["dimensions"].format_help()  # "95 %" once broke argparse's help formatting
+
+
+def test_rerank_offers_the_library_aggregations(capsys):
+    from ir_rag_axioms.aggregation import AGGREGATIONS
+
+    with pytest.raises(SystemExit):
+        cli.main(["rerank", "--aggregation", "plurality"])
+    assert f"choose from {', '.join(repr(a) for a in AGGREGATIONS)}" in capsys.readouterr().err

@@ -29,7 +29,7 @@ def parse_oracle(spec: str, data: str | None, duplicates: Any = "mean", response
 
 def parse_axioms(text: str) -> dict[str, Any]:
     """``presets.parse_axioms``: named axioms from comma-separated items (kept for the old import path)."""
-    from ir_rag_axioms.presets import parse_axioms as parse
+    from ir_rag_axioms.axioms.presets import parse_axioms as parse
 
     return parse(text)
 

@@ -36,8 +36,10 @@ def add_parser(sub: Subparsers) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     """Compare systems by axioms: print the overall ranking and write systems.csv/.md/.png in OUT."""
-    from ir_rag_axioms import evaluation, presets, report, systems
+    from ir_rag_axioms import evaluation
+    from ir_rag_axioms.axioms import presets
     from ir_rag_axioms.datasets.nuggets import load_nugget_assignments, system_scores
+    from ir_rag_axioms.evaluation import report, systems
     from ir_rag_axioms.output import writable_folder
 
     if not args.answers and not args.data:
@@ -71,7 +73,7 @@ def _reference(spec: str) -> tuple[str, bool]:
 
 def _answers(args: argparse.Namespace) -> Any:
     """The answers to compare: a JSONL file with a system field, or the nugget file's answers (system = run_id)."""
-    from ir_rag_axioms import runs
+    from ir_rag_axioms.datasets import runs
     from ir_rag_axioms.datasets.files import NUGGET_ASSIGNMENTS, resolve
 
     if args.answers:

@@ -30,7 +30,8 @@ def add_parser(sub: Subparsers) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     """Axioms against every crowd dimension (and Kendall's tau on nugget topics): write the agreement table to OUT."""
     from ir_rag_axioms import dimensions as agreement
-    from ir_rag_axioms import evaluation, presets
+    from ir_rag_axioms import evaluation
+    from ir_rag_axioms.axioms import presets
     from ir_rag_axioms.axioms.oracles import CrowdOracle, NuggetOracle
     from ir_rag_axioms.datasets import judged_items
     from ir_rag_axioms.output import writable_folder

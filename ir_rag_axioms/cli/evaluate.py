@@ -53,9 +53,11 @@ def run(args: argparse.Namespace) -> int:
 
     The report: table.csv/.md, agreement.png, votes.png (+ csv).
     """
-    from ir_rag_axioms import evaluation, presets, report
+    from ir_rag_axioms import evaluation
+    from ir_rag_axioms.axioms import presets
     from ir_rag_axioms.axioms.oracles import oracle_from_spec
     from ir_rag_axioms.datasets import judged_items
+    from ir_rag_axioms.evaluation import report
     from ir_rag_axioms.output import writable_file, writable_folder
 
     oracle = oracle_from_spec(args.oracle, args.data, args.duplicates, args.responses)

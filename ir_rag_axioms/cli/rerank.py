@@ -33,10 +33,10 @@ def run(args: argparse.Namespace) -> int:
     import numpy as np
     import pandas as pd
 
-    from ir_rag_axioms import presets
     from ir_rag_axioms.aggregation import scored_ranking
+    from ir_rag_axioms.axioms import presets
+    from ir_rag_axioms.datasets.runs import write_trec_run
     from ir_rag_axioms.execution import preference_stacks
-    from ir_rag_axioms.runs import write_trec_run
 
     axioms = presets.parse_axioms(args.axioms)
     weights = _weights(args.weights, len(axioms))
