@@ -378,7 +378,7 @@ class _NuggetQueries(BaseQueries):
 class _NuggetQrels(BaseQrels):
     def __init__(self, source: _Source, score: str):
         self._source = source
-        self._column = score.replace("-", "_")
+        self._column = nuggets.score_column(*nuggets.parse_nugget_score(score))
 
     def qrels_iter(self):
         frame = nuggets.load_nugget_assignments(self._source.data_dir)
