@@ -3,13 +3,17 @@
 ``dimension_table``: decisiveness and consistency (with bootstrap intervals over topics) of every axiom against
 the crowd judgments of each utility dimension; ``agreement_table``: one row per axiom, the consistency per
 dimension and the dimension it agrees with best; ``nugget_tau``: Kendall's tau-b per topic between an axiom's
-Borda scores and the nugget scores of the answers, averaged over topics. ``ir-rag-axioms dimensions`` prints them.
+Borda scores and the nugget scores of the answers, averaged over topics. ``crowd_agreement`` computes all of them
+on the shared data and ``write_agreement`` writes them (``ir-rag-axioms dimensions``).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -107,3 +111,59 @@ def markdown(table: pd.DataFrame) -> str:
                 cells.append(str(value))
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """What ``crowd_agreement`` computed: the long and the agreement table, and the data they rest on."""
+
+    long: pd.DataFrame
+    """``dimension_table``: one row per (axiom, dimension)."""
+    table: pd.DataFrame
+    """``agreement_table``: one row per axiom (with the nugget tau if nuggets were given)."""
+    axioms: int
+    """The number of axioms evaluated."""
+    topics: int
+    """Crowd topics judged."""
+    nugget_topics: int | None = None
+    """Nugget topics of the tau (None: no nuggets)."""
+
+
+def crowd_agreement(axioms: Mapping[str, Any], data_dir: str | None = None, *,
+                    nuggets_dir: str | None = None, duplicates: Literal["mean", "last"] = "mean",
+                    topics: int = 0, samples: int = 0, seed: int = 0, progress: bool = False,
+                    cache_dir: str | os.PathLike | None = None, **execution: Any) -> Agreement:
+    """Every axiom against the crowd judgments of each of ``CROWD_DIMENSIONS`` on the judged topics.
+
+    ``topics``: only the first N (0: all); ``samples``/``seed``: bootstrap intervals over topics; ``nuggets_dir``:
+    also ``nugget_tau`` against the vital nugget scores of its answers; ``cache_dir`` and ``execution`` (workers,
+    analysis, ...) as for ``evaluation.compute_preferences``.
+    """
+    from ir_rag_axioms.axioms.oracles import CrowdOracle, NuggetOracle
+    from ir_rag_axioms.datasets import judged_items
+    from ir_rag_axioms.evaluation import compute_preferences
+
+    oracles = {d: CrowdOracle(utility=d, duplicates=duplicates, data_dir=data_dir) for d in CROWD_DIMENSIONS}
+    items = judged_items(oracles["overall"], data_dir)[: topics or None]
+    preferences = compute_preferences(axioms, items, progress, cache_dir, **execution)
+    truths = {d: oracle.preferences_batch(items) for d, oracle in oracles.items()}
+    long = dimension_table(preferences, truths, samples=samples, seed=seed)
+    tau, nugget_topics = None, None
+    if nuggets_dir:
+        nugget = NuggetOracle(score_type="vital", data_dir=nuggets_dir)
+        nugget_items = judged_items(nugget, nuggets_dir)
+        nugget_preferences = compute_preferences(axioms, nugget_items, progress, cache_dir, **execution)
+        scores = nugget.load()
+        tau = nugget_tau(nugget_preferences, [scores.values(r, list(rs)) for r, rs in nugget_items])
+        nugget_topics = len(nugget_items)
+    return Agreement(long, agreement_table(long, tau), len(preferences), len(items), nugget_topics)
+
+
+def write_agreement(out: str | os.PathLike, agreement: Agreement) -> str:
+    """Write dimensions.csv (long), agreement.csv and agreement.md into the folder ``out``; the Markdown table."""
+    folder = Path(out)
+    agreement.long.to_csv(folder / "dimensions.csv", index=False)
+    agreement.table.to_csv(folder / "agreement.csv", index=False)
+    text = markdown(agreement.table)
+    (folder / "agreement.md").write_text(text, encoding="utf-8")
+    return text

@@ -32,35 +32,18 @@ def run(args: argparse.Namespace) -> int:
     from ir_rag_axioms import dimensions as agreement
     from ir_rag_axioms import evaluation
     from ir_rag_axioms.axioms import presets
-    from ir_rag_axioms.axioms.oracles import CrowdOracle, NuggetOracle
-    from ir_rag_axioms.datasets import judged_items
     from ir_rag_axioms.output import writable_folder
 
     axioms = agreement.default_axioms() if args.axioms == "all" else presets.parse_axioms(args.axioms)
     evaluation.check_samples(args.bootstrap)
     out = writable_folder(args.out, "agreement table (--out)")
     cache = usable_cache(args.cache)
-    execution = {"workers": args.workers} | analysis(cache, args.workers)
-    oracles = {d: CrowdOracle(utility=d, duplicates=args.duplicates, data_dir=args.data)
-               for d in agreement.CROWD_DIMENSIONS}
-    items = judged_items(oracles["overall"], args.data)[: args.topics or None]
-    preferences = evaluation.compute_preferences(axioms, items, not args.quiet, matrices(cache), **execution)
-    truths = {d: oracle.preferences_batch(items) for d, oracle in oracles.items()}
-    long = agreement.dimension_table(preferences, truths, samples=args.bootstrap, seed=args.seed)
-    tau = None
-    if args.nuggets:
-        nugget = NuggetOracle(score_type="vital", data_dir=args.nuggets)
-        nugget_items = judged_items(nugget, args.nuggets)
-        nugget_preferences = evaluation.compute_preferences(axioms, nugget_items, not args.quiet, matrices(cache),
-                                                            **execution)
-        scores = nugget.load()
-        tau = agreement.nugget_tau(nugget_preferences, [scores.values(r, list(rs)) for r, rs in nugget_items])
-    table = agreement.agreement_table(long, tau)
-    long.to_csv(out / "dimensions.csv", index=False)
-    table.to_csv(out / "agreement.csv", index=False)
-    text = agreement.markdown(table)
-    (out / "agreement.md").write_text(text, encoding="utf-8")
-    print(f"{len(preferences)} axioms on {len(items)} crowd topics, {len(truths)} dimensions"
-          + (f"; nugget tau on {len(nugget_items)} topics" if args.nuggets else ""))
+    result = agreement.crowd_agreement(
+        axioms, args.data, nuggets_dir=args.nuggets, duplicates=args.duplicates, topics=args.topics,
+        samples=args.bootstrap, seed=args.seed, progress=not args.quiet, cache_dir=matrices(cache),
+        workers=args.workers, **analysis(cache, args.workers))
+    text = agreement.write_agreement(out, result)
+    print(f"{result.axioms} axioms on {result.topics} crowd topics, {len(agreement.CROWD_DIMENSIONS)} dimensions"
+          + (f"; nugget tau on {result.nugget_topics} topics" if args.nuggets else ""))
     print(text, end="")
     return 0
