@@ -2,6 +2,6 @@
 
 import sys
 
-from ir_rag_axioms.cli import main
+from ir_rag_axioms.cli._main import main
 
 sys.exit(main())
