@@ -88,7 +88,7 @@ def child(case: dict) -> dict:
 
 def _record_work() -> dict:
     """Wrap the analysis' spaCy and encoder entry points to record the texts (with components) and strings."""
-    from ir_rag_axioms.analysis import cache, workers
+    from ir_rag_axioms.analysis import workers
     from ir_rag_axioms.analysis.resources import load_spacy
 
     work: dict = {"pipes": {}, "strings": set(), "workers": set()}
@@ -104,10 +104,10 @@ def _record_work() -> dict:
         note(texts, [p for p in nlp.pipe_names if p not in disable])
         return pipe(texts, *args, disable=disable, **kwargs)
 
-    def recording_values(model, features, texts, batch_size, count):
-        note(texts, cache.pipes_for(need for f in features for need in f.needs) & set(nlp.pipe_names))
+    def recording_values(model, features, texts, batch_size, count, *args, **kwargs):
+        note(texts, workers.pipes_for(need for f in features for need in f.needs) & set(nlp.pipe_names))
         work["workers"].add(count)
-        return feature_values(model, features, texts, batch_size, count)
+        return feature_values(model, features, texts, batch_size, count, *args, **kwargs)
 
     def recording_encode(model, strings, batch_size, count, *args, **kwargs):
         work["strings"].update(strings)

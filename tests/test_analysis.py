@@ -69,8 +69,8 @@ def test_two_workers_give_identical_matrices(axioms, demo, reference, monkeypatc
     monkeypatch.setattr(workers, "MIN_TEXTS_PER_WORKER", 1)  # use the pools even for the small demo sample
     monkeypatch.setattr("ir_rag_axioms.analysis.cache.EMBEDDING_BATCH", 4)  # several batches, on 2 torch threads
     calls, threads = [], []
-    original, encode_batches = workers._pool, workers._encode_batches
-    monkeypatch.setattr(workers, "_pool", lambda n: calls.append(n) or original(n))
+    original, encode_batches = workers.WorkerPool.executor, workers._encode_batches
+    monkeypatch.setattr(workers.WorkerPool, "executor", lambda pool, n: calls.append(n) or original(pool, n))
 
     def counted(model, batches, threads_wanted=1):
         threads.append(threads_wanted)
@@ -167,3 +167,35 @@ def test_more_texts_than_the_doc_cache_holds():
     docs = analysis.parse(texts, "en_core_web_sm", ["ents"])
     assert [d.text for d in docs] == texts
     assert analysis.features("en_core_web_sm", TERMS, texts)[11] == ("sentence", "number", "11", "mention", "paris")
+
+
+def test_an_analysis_owns_its_worker_processes_and_close_stops_them(monkeypatch):
+    monkeypatch.setattr(workers, "MIN_TEXTS_PER_WORKER", 1)
+    texts = [f"Worker text {k} about Lyon and Paris." for k in range(6)]
+    analysis = Analysis(workers=2, store=None)
+    assert analysis.pool.running() == []  # nothing forked before the first job
+    in_process = Analysis(workers=1, store=None).features("en_core_web_sm", TERMS, texts)
+    assert analysis.features("en_core_web_sm", TERMS, texts) == in_process
+    assert analysis.pool.running() == [2]
+    executor = analysis.pool.executor(2)
+    processes = list(getattr(executor, "_processes", {}).values())
+    assert processes and all(p.is_alive() for p in processes)
+    other = Analysis(workers=2, store=None)
+    assert other.pool is not analysis.pool and other.pool.running() == []  # no pool shared between analyses
+    analysis.close()
+    assert analysis.pool.running() == [] and not any(p.is_alive() for p in processes)
+    assert analysis.features("en_core_web_sm", TERMS, texts[:3]) == in_process[:3]  # usable again after close
+
+
+def test_negex_leaves_the_shared_pipeline_unchanged():
+    from ir_rag_axioms.analysis.resources import load_negex, load_spacy
+
+    nlp = load_spacy()
+    before = (list(nlp.component_names), list(nlp.pipe_names), list(nlp.disabled))
+    negex = load_negex("en_core_web_sm", "en", False)
+    assert load_negex("en_core_web_sm", "en", False) is negex  # one component per configuration
+    assert load_negex("en_core_web_sm", "en", True) is not negex
+    assert (list(nlp.component_names), list(nlp.pipe_names), list(nlp.disabled)) == before
+    doc = negex(nlp("Paris is not in Germany. Lyon is in France."))
+    assert {ent.text: ent._.negex for ent in doc.ents} == {"Paris": False, "Germany": True, "Lyon": False,
+                                                           "France": False}
