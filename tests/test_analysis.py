@@ -148,12 +148,16 @@ def test_analysis_parameters_are_checked(bad):
 def test_default_workers_leave_busy_cores_alone(monkeypatch):
     monkeypatch.delenv("IR_RAG_AXIOMS_WORKERS", raising=False)
     monkeypatch.setattr(workers, "available_cores", lambda: 8)
+    monkeypatch.setattr(workers, "own_load", lambda: 1.0)
     monkeypatch.setattr(workers.os, "getloadavg", lambda: (0.9, 0.0, 0.0))
     assert workers.default_workers() == 8  # one unit of load is this process
     monkeypatch.setattr(workers.os, "getloadavg", lambda: (5.2, 0.0, 0.0))
     assert workers.default_workers() == 4
     monkeypatch.setattr(workers.os, "getloadavg", lambda: (30.0, 0.0, 0.0))
     assert workers.default_workers() == 1
+    monkeypatch.setattr(workers.os, "getloadavg", lambda: (5.2, 0.0, 0.0))
+    monkeypatch.setattr(workers, "own_load", lambda: 2.0)  # two of the 5.2 are this process' own threads
+    assert workers.default_workers() == 5
     monkeypatch.setenv("IR_RAG_AXIOMS_WORKERS", "3")
     assert workers.default_workers() == 3
     monkeypatch.setenv("IR_RAG_AXIOMS_WORKERS", "many")
@@ -199,3 +203,13 @@ def test_negex_leaves_the_shared_pipeline_unchanged():
     doc = negex(nlp("Paris is not in Germany. Lyon is in France."))
     assert {ent.text: ent._.negex for ent in doc.ents} == {"Paris": False, "Germany": True, "Lyon": False,
                                                            "France": False}
+
+
+def test_own_load_is_this_process_cpu_use_over_the_window(monkeypatch):
+    monkeypatch.setattr(workers, "_own_samples", [])
+    assert workers.own_load(now=100.0, cpu=10.0) == 1.0  # no history: one busy thread assumed
+    assert workers.own_load(now=100.5, cpu=10.4) == 1.0  # under a second of history
+    assert workers.own_load(now=110.0, cpu=30.0) == pytest.approx(2.0)  # 20 CPU s in 10 s: two busy threads
+    assert workers.own_load(now=170.0, cpu=36.0) == pytest.approx(6.0 / 60.0)  # the window: the last 60 s
+    assert workers.own_load(now=240.0, cpu=36.0) == 0.0  # idle for the last 70 s
+    assert len(workers._own_samples) == 2

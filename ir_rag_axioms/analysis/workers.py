@@ -57,16 +57,46 @@ def available_cores() -> int:
 
 
 def default_workers() -> int:
-    """$IR_RAG_AXIOMS_WORKERS, else the available cores minus the load of other processes (at least 1)."""
+    """$IR_RAG_AXIOMS_WORKERS, else the available cores minus the load of other processes (at least 1).
+
+    Other processes' load: the 1-minute load average less this process' own recent CPU use (``own_load()``, at
+    least 1), so that the analysis' own threads never count as another job's and shrink its next call.
+    """
     configured = settings.env_int(settings.WORKERS_ENV, 0, minimum=0)
     if configured:
         return configured
     cores = available_cores()
     try:
-        others = max(0, round(os.getloadavg()[0]) - 1)  # one unit of load is usually this process
+        load = os.getloadavg()[0]
     except OSError:  # pragma: no cover
-        others = 0
+        load = 0.0
+    others = max(0, round(load - max(1.0, own_load())))
     return max(1, cores - others)
+
+
+OWN_LOAD_WINDOW_S = 60.0
+"""Seconds over which ``own_load()`` averages this process' CPU use (the load average's own time scale)."""
+_own_samples: list[tuple[float, float]] = []
+
+
+def own_load(now: float | None = None, cpu: float | None = None) -> float:
+    """CPU seconds per second this process (all its threads) used over about the last ``OWN_LOAD_WINDOW_S``.
+
+    Estimated from samples taken at each call (none yet, or less than a second apart: 1.0, one busy thread).
+    """
+    import time
+
+    now = time.monotonic() if now is None else now
+    if cpu is None:
+        times = os.times()
+        cpu = times.user + times.system
+    _own_samples.append((now, cpu))
+    while len(_own_samples) > 2 and now - _own_samples[1][0] >= OWN_LOAD_WINDOW_S:
+        _own_samples.pop(0)
+    first_wall, first_cpu = _own_samples[0]
+    if now - first_wall < 1.0:
+        return 1.0
+    return max(0.0, (cpu - first_cpu) / (now - first_wall))
 
 
 class WorkerPool:
