@@ -18,12 +18,15 @@ Cases:
   strings the encoder embeds; then, in the same process, the unavoidable work alone: spaCy over exactly those
   texts with exactly those components in as many forked processes as the run used, and the encoder over exactly
   the unique strings on as many torch threads. Prints our computation / floor (target <= 1.25x) and the cold
-  total against floor + imports + model loading + 2 s.
+  total against floor + imports + model loading + 2 s. ``--floor-baseline REV`` also runs it on the code of a
+  git revision, side by side; ``--floor-aba`` runs our computation again after the floor and compares their
+  mean (load drift during a run cancels).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gzip
 import json
 import os
@@ -31,6 +34,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -83,6 +87,17 @@ def child(case: dict) -> dict:
                "total": done - start, "digest": digest.hexdigest()[:16]}
     if work is not None:
         figures.update(_floor(work))
+        if case.get("aba"):  # ours again after the floor, from an empty analysis: the floor sits between two runs
+            from ir_rag_axioms.analysis.cache import default_analysis
+
+            default_analysis().clear()
+            again = time.perf_counter()
+            for axiom in axioms.values():
+                for request, responses in items:
+                    axiom.preferences(request, responses)
+            figures["compute_again"] = time.perf_counter() - again
+            figures["compute_first"] = figures["compute"]
+            figures["compute"] = (figures["compute_first"] + figures["compute_again"]) / 2
     return figures
 
 
@@ -91,6 +106,7 @@ def _record_work() -> dict:
     from ir_rag_axioms.analysis import cache, workers
     from ir_rag_axioms.analysis.resources import load_spacy
 
+    pipes_for = getattr(workers, "pipes_for", None) or cache.pipes_for  # a baseline has it in the cache module
     work: dict = {"pipes": {}, "strings": set(), "workers": set()}
     nlp = load_spacy()
     pipe, feature_values, encode = nlp.pipe, workers.feature_values, workers.encode
@@ -104,10 +120,10 @@ def _record_work() -> dict:
         note(texts, [p for p in nlp.pipe_names if p not in disable])
         return pipe(texts, *args, disable=disable, **kwargs)
 
-    def recording_values(model, features, texts, batch_size, count):
-        note(texts, cache.pipes_for(need for f in features for need in f.needs) & set(nlp.pipe_names))
+    def recording_values(model, features, texts, batch_size, count, *args, **kwargs):
+        note(texts, pipes_for(need for f in features for need in f.needs) & set(nlp.pipe_names))
         work["workers"].add(count)
-        return feature_values(model, features, texts, batch_size, count)
+        return feature_values(model, features, texts, batch_size, count, *args, **kwargs)
 
     def recording_encode(model, strings, batch_size, count, *args, **kwargs):
         work["strings"].update(strings)
@@ -158,6 +174,7 @@ def _floor(work: dict) -> dict:
     encoder_s = time.perf_counter() - start
     return {"floor_spacy": spacy_s, "floor_encoder": encoder_s, "floor": spacy_s + encoder_s,
             "floor_texts": parsed, "floor_strings": len(strings), "floor_workers": count,
+            "floor_counts": sorted(work["workers"]),
             "floor_components": {",".join(sorted(p)): len(t) for p, t in groups.items()}}
 
 
@@ -239,6 +256,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cases", default="side-by-side,batched,workers,warm")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--baseline", default="f3c7615", help="git revision to compare against")
+    parser.add_argument("--floor-baseline", help="floor case: also this git revision, side by side")
+    parser.add_argument("--floor-aba", action="store_true",
+                        help="floor case: our computation before and after the floor, their mean compared")
     parser.add_argument("--warm-all", action="store_true", help="also the warm run on all 301 topics")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
@@ -261,28 +281,61 @@ def main(argv: list[str] | None = None) -> int:
     if "warm" in cases:
         figures["warm"] = warm(args.warm_all)
     if "floor" in cases:
-        figures["floor"] = floor(args.rounds)
+        figures["floor"] = floor(args.rounds, args.floor_baseline, args.floor_aba)
     if args.json:
         args.json.write_text(json.dumps(figures, indent=1))
     return 0
 
 
-def floor(rounds: int) -> dict:
-    """Our per-request computation beside the floor of the same work, ``rounds`` cold processes."""
-    runs = [run({"mode": "floor", "topics": 10}) for _ in range(rounds)]
+def floor(rounds: int, baseline: str | None = None, aba: bool = False) -> dict:
+    """Our per-request computation beside the floor of the same work, ``rounds`` cold processes.
+
+    With ``baseline`` (a git revision), the same case on that code first in each round, so the two ratios are
+    measured side by side under the same load. With ``aba``, our computation runs again after the floor (from an
+    empty analysis) and the mean of the two runs is compared with the floor between them (load drift cancels).
+    """
+    case = {"mode": "floor", "topics": 10, "aba": aba}
+    with _checkout(baseline) as old:
+        runs: dict[str, list[dict]] = {"baseline": [], "ours": []} if old else {"ours": []}
+        for _ in range(rounds):
+            if old:
+                runs["baseline"].append(run(case, old))
+            runs["ours"].append(run(case))
     print(f"\nCPU floor, ten RAG axioms, 10 judged topics, per-request API, cold processes (load average "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores):")
-    print(f"{'import':>8}{'load':>7}{'compute':>9}{'floor':>7}{'spaCy':>7}{'encoder':>9}{'ours/floor':>12}"
-          f"{'total':>7}{'floor+imp+load+2':>18}  texts/strings/workers")
-    for r in runs:
-        bound = r["floor"] + r["import"] + r["load"] + 2
-        print(f"{r['import']:>8.1f}{r['load']:>7.1f}{r['compute']:>9.1f}{r['floor']:>7.1f}{r['floor_spacy']:>7.1f}"
-              f"{r['floor_encoder']:>9.1f}{r['compute'] / r['floor']:>11.2f}x{r['total']:>7.1f}{bound:>18.1f}  "
-              f"{r['floor_texts']}/{r['floor_strings']}/{r['floor_workers']}")
-    best = min(runs, key=lambda r: r["compute"] / r["floor"])
-    print(f"computation / floor: {best['compute'] / best['floor']:.2f}x (target <= 1.25x); spaCy components per "
-          f"text: {best['floor_components']}")
+    print(f"{'':<10}{'import':>8}{'load':>7}{'compute':>9}{'floor':>7}{'spaCy':>7}{'encoder':>9}{'ours/floor':>12}"
+          f"{'total':>7}{'floor+imp+load+2':>18}  texts/strings/workers used")
+    for name, found in runs.items():
+        for r in found:
+            bound = r["floor"] + r["import"] + r["load"] + 2
+            print(f"{name:<10}{r['import']:>8.1f}{r['load']:>7.1f}{r['compute']:>9.1f}{r['floor']:>7.1f}"
+                  f"{r['floor_spacy']:>7.1f}{r['floor_encoder']:>9.1f}{r['compute'] / r['floor']:>11.2f}x"
+                  f"{r['total']:>7.1f}{bound:>18.1f}  {r['floor_texts']}/{r['floor_strings']}/"
+                  f"{','.join(map(str, r['floor_counts']))}")
+    for name, found in runs.items():
+        best = min(found, key=lambda r: r["compute"] / r["floor"])
+        if "compute_again" in best:
+            print(f"{name}: our computation before the floor {best['compute_first']:.1f} s, after it "
+                  f"{best['compute_again']:.1f} s (compute = their mean)")
+        print(f"{name}: computation / floor {best['compute'] / best['floor']:.2f}x (target <= 1.25x); spaCy "
+              f"components per text: {best['floor_components']}")
     return {"runs": runs}
+
+
+@contextlib.contextmanager
+def _checkout(revision: str | None) -> Iterator[Path | None]:
+    """A temporary detached worktree of ``revision`` (None: no checkout), removed afterwards."""
+    if revision is None:
+        yield None
+        return
+    with tempfile.TemporaryDirectory() as folder:
+        old = Path(folder) / "baseline"
+        subprocess.run(["git", "worktree", "add", "--detach", str(old), revision], cwd=ROOT, check=True,
+                       capture_output=True)
+        try:
+            yield old
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", str(old)], cwd=ROOT, check=False)
 
 
 def warm(all_topics: bool) -> dict:

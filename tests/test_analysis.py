@@ -69,8 +69,8 @@ def test_two_workers_give_identical_matrices(axioms, demo, reference, monkeypatc
     monkeypatch.setattr(workers, "MIN_TEXTS_PER_WORKER", 1)  # use the pools even for the small demo sample
     monkeypatch.setattr("ir_rag_axioms.analysis.cache.EMBEDDING_BATCH", 4)  # several batches, on 2 torch threads
     calls, threads = [], []
-    original, encode_batches = workers._pool, workers._encode_batches
-    monkeypatch.setattr(workers, "_pool", lambda n: calls.append(n) or original(n))
+    original, encode_batches = workers.WorkerPool.executor, workers._encode_batches
+    monkeypatch.setattr(workers.WorkerPool, "executor", lambda pool, n: calls.append(n) or original(pool, n))
 
     def counted(model, batches, threads_wanted=1):
         threads.append(threads_wanted)
@@ -148,12 +148,16 @@ def test_analysis_parameters_are_checked(bad):
 def test_default_workers_leave_busy_cores_alone(monkeypatch):
     monkeypatch.delenv("IR_RAG_AXIOMS_WORKERS", raising=False)
     monkeypatch.setattr(workers, "available_cores", lambda: 8)
+    monkeypatch.setattr(workers, "own_load", lambda: 1.0)
     monkeypatch.setattr(workers.os, "getloadavg", lambda: (0.9, 0.0, 0.0))
     assert workers.default_workers() == 8  # one unit of load is this process
     monkeypatch.setattr(workers.os, "getloadavg", lambda: (5.2, 0.0, 0.0))
     assert workers.default_workers() == 4
     monkeypatch.setattr(workers.os, "getloadavg", lambda: (30.0, 0.0, 0.0))
     assert workers.default_workers() == 1
+    monkeypatch.setattr(workers.os, "getloadavg", lambda: (5.2, 0.0, 0.0))
+    monkeypatch.setattr(workers, "own_load", lambda: 2.0)  # two of the 5.2 are this process' own threads
+    assert workers.default_workers() == 5
     monkeypatch.setenv("IR_RAG_AXIOMS_WORKERS", "3")
     assert workers.default_workers() == 3
     monkeypatch.setenv("IR_RAG_AXIOMS_WORKERS", "many")
@@ -167,3 +171,45 @@ def test_more_texts_than_the_doc_cache_holds():
     docs = analysis.parse(texts, "en_core_web_sm", ["ents"])
     assert [d.text for d in docs] == texts
     assert analysis.features("en_core_web_sm", TERMS, texts)[11] == ("sentence", "number", "11", "mention", "paris")
+
+
+def test_an_analysis_owns_its_worker_processes_and_close_stops_them(monkeypatch):
+    monkeypatch.setattr(workers, "MIN_TEXTS_PER_WORKER", 1)
+    texts = [f"Worker text {k} about Lyon and Paris." for k in range(6)]
+    analysis = Analysis(workers=2, store=None)
+    assert analysis.pool.running() == []  # nothing forked before the first job
+    in_process = Analysis(workers=1, store=None).features("en_core_web_sm", TERMS, texts)
+    assert analysis.features("en_core_web_sm", TERMS, texts) == in_process
+    assert analysis.pool.running() == [2]
+    executor = analysis.pool.executor(2)
+    processes = list(getattr(executor, "_processes", {}).values())
+    assert processes and all(p.is_alive() for p in processes)
+    other = Analysis(workers=2, store=None)
+    assert other.pool is not analysis.pool and other.pool.running() == []  # no pool shared between analyses
+    analysis.close()
+    assert analysis.pool.running() == [] and not any(p.is_alive() for p in processes)
+    assert analysis.features("en_core_web_sm", TERMS, texts[:3]) == in_process[:3]  # usable again after close
+
+
+def test_negex_leaves_the_shared_pipeline_unchanged():
+    from ir_rag_axioms.analysis.resources import load_negex, load_spacy
+
+    nlp = load_spacy()
+    before = (list(nlp.component_names), list(nlp.pipe_names), list(nlp.disabled))
+    negex = load_negex("en_core_web_sm", "en", False)
+    assert load_negex("en_core_web_sm", "en", False) is negex  # one component per configuration
+    assert load_negex("en_core_web_sm", "en", True) is not negex
+    assert (list(nlp.component_names), list(nlp.pipe_names), list(nlp.disabled)) == before
+    doc = negex(nlp("Paris is not in Germany. Lyon is in France."))
+    assert {ent.text: ent._.negex for ent in doc.ents} == {"Paris": False, "Germany": True, "Lyon": False,
+                                                           "France": False}
+
+
+def test_own_load_is_this_process_cpu_use_over_the_window(monkeypatch):
+    monkeypatch.setattr(workers, "_own_samples", [])
+    assert workers.own_load(now=100.0, cpu=10.0) == 1.0  # no history: one busy thread assumed
+    assert workers.own_load(now=100.5, cpu=10.4) == 1.0  # under a second of history
+    assert workers.own_load(now=110.0, cpu=30.0) == pytest.approx(2.0)  # 20 CPU s in 10 s: two busy threads
+    assert workers.own_load(now=170.0, cpu=36.0) == pytest.approx(6.0 / 60.0)  # the window: the last 60 s
+    assert workers.own_load(now=240.0, cpu=36.0) == 0.0  # idle for the last 70 s
+    assert len(workers._own_samples) == 2

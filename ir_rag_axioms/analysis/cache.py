@@ -22,6 +22,7 @@ import os
 import sys
 import threading
 import warnings
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any, Literal, TypeVar
@@ -33,6 +34,8 @@ from ir_rag_axioms.analysis import workers as _workers
 from ir_rag_axioms.analysis._hashing import content_hash
 from ir_rag_axioms.analysis.features import Feature
 from ir_rag_axioms.analysis.resources import load_spacy, sentence_encoder_dimension
+from ir_rag_axioms.analysis.workers import PROGRESS_MIN_ITEMS as PROGRESS_MIN_ITEMS  # re-exported
+from ir_rag_axioms.analysis.workers import pipes_for as pipes_for  # re-exported
 
 T = TypeVar("T")
 
@@ -51,32 +54,11 @@ def __getattr__(name: str) -> Any:
         return max_text_chars()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
-PROGRESS_MIN_ITEMS = 500
-"""Batches of at least this many texts show a tqdm progress bar (set TQDM_DISABLE=1 to hide all bars)."""
-
 EMBEDDING_BATCH = 32
 """Strings per encoder batch.
 
 Batches are formed here (sorted by length), so any number of workers gives the same vectors.
 """
-
-_PIPES_FOR_NEED: dict[str, frozenset[str]] = {
-    "lemmas": frozenset({"tok2vec", "tagger", "attribute_ruler", "lemmatizer"}),
-    "parse": frozenset({"tok2vec", "tagger", "attribute_ruler", "lemmatizer", "parser"}),
-    "ents": frozenset({"ner"}),
-}
-"""spaCy components per analysis need: lemmas (terms), parse (sentences, dependencies, noun chunks), ents."""
-
-
-def pipes_for(needs: Iterable[str]) -> frozenset[str]:
-    """The spaCy component names that produce the given needs (``lemmas``, ``parse``, ``ents``)."""
-    pipes: set[str] = set()
-    for need in needs:
-        if need not in _PIPES_FOR_NEED:
-            raise ValueError(f"unknown spaCy need {need!r}; use one of {sorted(_PIPES_FOR_NEED)}")
-        pipes |= _PIPES_FOR_NEED[need]
-    return frozenset(pipes)
-
 
 def is_analysable(text: str) -> bool:
     """Whether a text is non-blank and within ``max_text_chars()`` (axioms abstain on other texts)."""
@@ -217,6 +199,8 @@ class Analysis:
         self._lock = threading.RLock()
         self._compute = threading.RLock()
         self._scopes = threading.local()  # per thread: the tokens of the ``with`` blocks entered
+        self._pool = _workers.WorkerPool()
+        weakref.finalize(self, self._pool.close)  # an analysis dropped without close() stops its workers too
         self.store  # noqa: B018  (opened now: a bad $IR_RAG_AXIOMS_CACHE setting is named at construction)
 
     def __repr__(self) -> str:
@@ -245,6 +229,11 @@ class Analysis:
         """Estimated megabytes of the results held in memory (values, keys and texts; spaCy Docs not counted)."""
         return self._bytes / 2**20
 
+    @property
+    def pool(self) -> _workers.WorkerPool:
+        """The worker processes this analysis forks for spaCy work (started on first use, stopped by ``close()``)."""
+        return self._pool
+
     def clear(self) -> None:
         """Forget every result held in memory (the persistent store is kept)."""
         with self._lock:
@@ -254,12 +243,13 @@ class Analysis:
             self._docs.clear()
 
     def close(self) -> None:
-        """Release everything: the results in memory and the persistent store's connection.
+        """Release everything: the results in memory, the worker processes and the persistent store's connection.
 
         Closing the process default makes ``default_analysis()`` create a new one on next use.
         """
         global _DEFAULT
         self.clear()
+        self._pool.close()
         close = getattr(self.store, "close", None)
         if close is not None:
             close()
@@ -415,7 +405,8 @@ class Analysis:
             for features, texts in groups.items():
                 ordered = sorted(features, key=lambda f: repr(f.key))
                 if _workers.use_pool(len(texts), workers):
-                    rows = _workers.feature_values(model, ordered, texts, self.batch_size, workers)
+                    rows = _workers.feature_values(model, ordered, texts, self.batch_size, workers,
+                                                   self._pool)
                 else:  # in-process: reuse and keep the Docs, so that later features of the same texts parse nothing
                     docs = self.parse(texts, model, {need for f in ordered for need in f.needs})
                     rows = [tuple(f(doc) for f in ordered) for doc in docs]

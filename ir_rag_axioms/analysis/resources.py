@@ -101,9 +101,10 @@ def negation_termsets() -> tuple[str, ...]:
 
 @cache
 def load_negex(name: str = DEFAULT_SPACY_MODEL, termset: str = "en", numeric_entities: bool = False) -> Any:
-    """A negspaCy ``negex`` component for pipeline ``name``; call it on a Doc.
+    """A negspaCy ``negex`` component for pipeline ``name``, its own object (cached per arguments); call it on a Doc.
 
-    Configured by the negation termset and whether numeric entities count.
+    Configured by the negation termset and whether numeric entities count. Made with the pipeline's
+    ``create_pipe``, never added to it: the shared pipeline's components are unchanged.
     """
     try:
         import negspacy.negation  # noqa: F401  (registers the "negex" factory)
@@ -111,16 +112,10 @@ def load_negex(name: str = DEFAULT_SPACY_MODEL, termset: str = "en", numeric_ent
     except ImportError as error:  # pragma: no cover - depends on the installation
         raise ToolUnavailableError("CONS3 needs negspaCy: `pip install negspacy`.") from error
     nlp = load_spacy(name)
-    pipe = f"negex_{termset}_{'all' if numeric_entities else 'named'}"
-    if pipe not in nlp.component_names:
-        labels = nlp.get_pipe("ner").labels if "ner" in nlp.component_names else ()
-        types = sorted(set(labels) if numeric_entities else set(labels) - NUMERIC_ENTITY_TYPES)
-        config = {
-            "neg_termset": negation_termset(termset).get_patterns(), "ent_types": types, "extension_name": "negex",
-        }
-        nlp.add_pipe("negex", name=pipe, last=True, config=config)
-        nlp.disable_pipe(pipe)
-    return nlp.get_pipe(pipe)
+    labels = nlp.get_pipe("ner").labels if "ner" in nlp.component_names else ()
+    types = sorted(set(labels) if numeric_entities else set(labels) - NUMERIC_ENTITY_TYPES)
+    config = {"neg_termset": negation_termset(termset).get_patterns(), "ent_types": types, "extension_name": "negex"}
+    return nlp.create_pipe("negex", name=f"negex_{termset}_{'all' if numeric_entities else 'named'}", config=config)
 
 
 def _packaged_minilm() -> Path | None:

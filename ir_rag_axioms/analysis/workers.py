@@ -2,18 +2,18 @@
 
 Work is split into the same units whatever the number of workers (spaCy: texts, each parsed alone of any other
 state; encoder: batches formed here, whose matrix products torch splits over threads without changing their
-sums), so 1 and N workers give identical results. One pool of forked processes starts on first use and lives
-until the process ends (forking, unlike spawning, never re-runs the caller's script); small spaCy jobs run
-in-process.
+sums), so 1 and N workers give identical results. The forked processes belong to a ``WorkerPool`` that its owner
+(an ``Analysis``) starts on first use and closes (``Analysis.close()``, or when the analysis is garbage
+collected); forking, unlike spawning, never re-runs the caller's script. Small spaCy jobs run in-process.
 """
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import multiprocessing
 import os
-from collections.abc import Iterator, Sequence
+import threading
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from functools import lru_cache
 from typing import Any
@@ -27,7 +27,25 @@ from ir_rag_axioms.analysis.resources import load_sentence_encoder, load_spacy
 MIN_TEXTS_PER_WORKER = 8
 """spaCy work below this many texts per worker runs in-process (a pool only pays for itself on larger jobs)."""
 
-_POOLS: dict[int, Executor] = {}
+PROGRESS_MIN_ITEMS = 500
+"""Batches of at least this many texts show a tqdm progress bar (set TQDM_DISABLE=1 to hide all bars)."""
+
+_PIPES_FOR_NEED: dict[str, frozenset[str]] = {
+    "lemmas": frozenset({"tok2vec", "tagger", "attribute_ruler", "lemmatizer"}),
+    "parse": frozenset({"tok2vec", "tagger", "attribute_ruler", "lemmatizer", "parser"}),
+    "ents": frozenset({"ner"}),
+}
+"""spaCy components per analysis need: lemmas (terms), parse (sentences, dependencies, noun chunks), ents."""
+
+
+def pipes_for(needs: Iterable[str]) -> frozenset[str]:
+    """The spaCy component names that produce the given needs (``lemmas``, ``parse``, ``ents``)."""
+    pipes: set[str] = set()
+    for need in needs:
+        if need not in _PIPES_FOR_NEED:
+            raise ValueError(f"unknown spaCy need {need!r}; use one of {sorted(_PIPES_FOR_NEED)}")
+        pipes |= _PIPES_FOR_NEED[need]
+    return frozenset(pipes)
 
 
 def available_cores() -> int:
@@ -39,34 +57,88 @@ def available_cores() -> int:
 
 
 def default_workers() -> int:
-    """$IR_RAG_AXIOMS_WORKERS, else the available cores minus the load of other processes (at least 1)."""
+    """$IR_RAG_AXIOMS_WORKERS, else the available cores minus the load of other processes (at least 1).
+
+    Other processes' load: the 1-minute load average less this process' own recent CPU use (``own_load()``, at
+    least 1), so that the analysis' own threads never count as another job's and shrink its next call.
+    """
     configured = settings.env_int(settings.WORKERS_ENV, 0, minimum=0)
     if configured:
         return configured
     cores = available_cores()
     try:
-        others = max(0, round(os.getloadavg()[0]) - 1)  # one unit of load is usually this process
+        load = os.getloadavg()[0]
     except OSError:  # pragma: no cover
-        others = 0
+        load = 0.0
+    others = max(0, round(load - max(1.0, own_load())))
     return max(1, cores - others)
 
 
-def _pool(workers: int) -> Executor:
-    """The pool of ``workers`` processes, forked on first use (they inherit the models loaded so far)."""
-    if workers not in _POOLS:
-        # Forked workers start at once and share the loaded pipelines and encoders; torch runs with one thread in
-        # them (as in PyTorch's own DataLoader workers), which is what makes forking after torch safe.
-        context = multiprocessing.get_context("fork")
-        _POOLS[workers] = ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker)
-    return _POOLS[workers]
+OWN_LOAD_WINDOW_S = 60.0
+"""Seconds over which ``own_load()`` averages this process' CPU use (the load average's own time scale)."""
+_own_samples: list[tuple[float, float]] = []
 
 
-@atexit.register
-def shutdown() -> None:
-    """Stop every worker pool."""
-    for pool in _POOLS.values():
-        pool.shutdown(wait=False, cancel_futures=True)
-    _POOLS.clear()
+def own_load(now: float | None = None, cpu: float | None = None) -> float:
+    """CPU seconds per second this process (all its threads) used over about the last ``OWN_LOAD_WINDOW_S``.
+
+    Estimated from samples taken at each call (none yet, or less than a second apart: 1.0, one busy thread).
+    """
+    import time
+
+    now = time.monotonic() if now is None else now
+    if cpu is None:
+        times = os.times()
+        cpu = times.user + times.system
+    _own_samples.append((now, cpu))
+    while len(_own_samples) > 2 and now - _own_samples[1][0] >= OWN_LOAD_WINDOW_S:
+        _own_samples.pop(0)
+    first_wall, first_cpu = _own_samples[0]
+    if now - first_wall < 1.0:
+        return 1.0
+    return max(0.0, (cpu - first_cpu) / (now - first_wall))
+
+
+class WorkerPool:
+    """Forked worker processes owned by one analysis: started on first use per worker count, stopped by ``close()``.
+
+    Workers inherit the models loaded before the fork; a pool used in a forked child starts its own processes.
+    """
+
+    def __init__(self) -> None:
+        """An empty pool: no process runs until ``executor()`` is first called."""
+        self._executors: dict[int, Executor] = {}
+        self._pid = os.getpid()
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"WorkerPool(running={sorted(self._executors)})"
+
+    def running(self) -> list[int]:
+        """The worker counts with started processes."""
+        return sorted(self._executors)
+
+    def executor(self, workers: int) -> Executor:
+        """The executor of ``workers`` processes, forked on first use (they inherit the models loaded so far)."""
+        with self._lock:
+            if self._pid != os.getpid():  # inherited through a fork: those processes are the parent's
+                self._executors, self._pid = {}, os.getpid()
+            if workers not in self._executors:
+                # Forked workers start at once and share the loaded pipelines and encoders; torch runs with one
+                # thread in them (as in PyTorch's own DataLoader workers), which makes forking after torch safe.
+                context = multiprocessing.get_context("fork")
+                self._executors[workers] = ProcessPoolExecutor(workers, mp_context=context,
+                                                               initializer=_init_worker)
+            return self._executors[workers]
+
+    def close(self) -> None:
+        """Stop every worker process of this pool (a later job starts new ones)."""
+        with self._lock:
+            executors, self._executors = self._executors, {}
+            if self._pid != os.getpid():
+                return
+        for executor in executors.values():
+            executor.shutdown(wait=True, cancel_futures=True)
 
 
 def _init_worker() -> None:
@@ -110,19 +182,18 @@ def use_pool(texts: int, workers: int) -> bool:
 
 
 def feature_values(model: str, features: Sequence[Feature], texts: Sequence[str], batch_size: int,
-                   workers: int) -> list[tuple[Any, ...]]:
-    """For each text, the values of ``features`` from one parse with the union of their needs, in worker processes."""
+                   workers: int, pool: WorkerPool) -> list[tuple[Any, ...]]:
+    """For each text, the values of ``features`` from one parse with the union of their needs, in ``pool``'s workers."""
     load_spacy(model)  # load before forking, so that workers inherit the pipeline
     rounds = max(1, min(4, len(texts) // (workers * MIN_TEXTS_PER_WORKER)))  # up to 4 shards per worker
     size = -(-len(texts) // (workers * rounds))  # equal shards: 20 texts on 2 workers are 10 + 10, not 8 + 8 + 4
-    futures = [_pool(workers).submit(_feature_shard, model, tuple(features), list(s), batch_size)
+    executor = pool.executor(workers)
+    futures = [executor.submit(_feature_shard, model, tuple(features), list(s), batch_size)
                for s in _shards(texts, size)]
     return [values for future in futures for values in future.result()]
 
 
 def _feature_shard(model: str, features: tuple[Feature, ...], texts: list[str], batch_size: int) -> list[tuple]:
-    from ir_rag_axioms.analysis.cache import pipes_for
-
     nlp = load_spacy(model)
     pipes = pipes_for(need for f in features for need in f.needs)
     disable = [name for name in nlp.pipe_names if name not in pipes]
@@ -132,8 +203,6 @@ def _feature_shard(model: str, features: tuple[Feature, ...], texts: list[str], 
 
 
 def _progress(iterable: Any, total: int, desc: str) -> Any:
-    from ir_rag_axioms.analysis.cache import PROGRESS_MIN_ITEMS
-
     if total < PROGRESS_MIN_ITEMS or os.environ.get("TQDM_DISABLE"):  # read now: tqdm reads it only on import
         return iterable
     from tqdm.auto import tqdm
