@@ -139,9 +139,10 @@ def main() -> int:
 
 def signs(items: list, ort_encode: Any) -> None:
     """Share of equal matrix signs (COH1, COV3, CONS1) with ONNX vectors and with torch's."""
+    from ir_rag_axioms.presets import ictir2025
+
     from ir_rag_axioms.analysis import workers
     from ir_rag_axioms.analysis.cache import Analysis
-    from ir_rag_axioms.presets import ictir2025
 
     axioms = {k: v for k, v in ictir2025(include_clar1=False).items() if k in ("COH1", "COV3", "CONS1")}
     with Analysis(workers=1, store=None):
