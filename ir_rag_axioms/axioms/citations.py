@@ -167,7 +167,6 @@ SENTENCE_TERMS = Feature("sentence_terms_outside_citations", ("lemmas", "parse")
 """Per sentence: its text and its terms, citation markers left out (CORR4)."""
 
 
-@register
 class CitationFormatsCorrectnessAxiom(FeatureAxiom):
     """CORR2: prefer a higher share of sentences with a citation in any format, |S_ref|/|S| >_10% (new in this library).
 
@@ -202,7 +201,6 @@ class CitationFormatsCorrectnessAxiom(FeatureAxiom):
         return {"sentences with a citation": f"{cited} of {len(found)}", "formats": ", ".join(kinds) or "none"}
 
 
-@register
 class CitationValidityCorrectnessAxiom(FeatureAxiom):
     """CORR3: prefer a higher share of citations that name a context passage (new in this library).
 
@@ -245,7 +243,6 @@ def _overlap(sentence: Sequence[str], passage: frozenset[str]) -> float:
     return len(distinct & passage) / len(distinct) if distinct else 0.0
 
 
-@register
 class CitationSupportCorrectnessAxiom(FeatureAxiom):
     """CORR4: prefer a higher share of citations whose passage matches the citing sentence best (new in this library).
 
@@ -304,6 +301,6 @@ class CitationSupportCorrectnessAxiom(FeatureAxiom):
                 "unsupported": "; ".join(unsupported) or "none"}
 
 
-CORR2 = CitationFormatsCorrectnessAxiom()
-CORR3 = CitationValidityCorrectnessAxiom()
-CORR4 = CitationSupportCorrectnessAxiom()
+CORR2 = register(CitationFormatsCorrectnessAxiom())
+CORR3 = register(CitationValidityCorrectnessAxiom())
+CORR4 = register(CitationSupportCorrectnessAxiom())

@@ -42,7 +42,6 @@ def grammar_error_share(matches: Sequence[Any], text: str) -> float:
     return float(covered.sum() / len(text)) if len(text) else float("nan")
 
 
-@register
 class LanguageToolGrammarErrorProportionClarityAxiom(FeatureAxiom):
     """CLAR1: prefer a lower share of characters in grammar errors.
 
@@ -113,7 +112,6 @@ def textstat_readability(doc: Any, formula: str) -> float:
     return float(getattr(textstat, formula)(text))
 
 
-@register
 class FleschReadingEaseClarityAxiom(ParsedAxiom):
     """CLAR2: prefer the more readable response.
 
@@ -146,5 +144,5 @@ class FleschReadingEaseClarityAxiom(ParsedAxiom):
         return READABILITY_FORMULAS[self.formula][0]
 
 
-CLAR1 = LanguageToolGrammarErrorProportionClarityAxiom()
-CLAR2 = FleschReadingEaseClarityAxiom()
+CLAR1 = register(LanguageToolGrammarErrorProportionClarityAxiom())
+CLAR2 = register(FleschReadingEaseClarityAxiom())

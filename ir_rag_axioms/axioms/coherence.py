@@ -40,7 +40,6 @@ SUBJECT_VERB_DISTANCE = Feature("subject_verb_distance", ("parse",), subject_ver
 """COH2's value: mean subject-verb token distance over SVO triples (textacy)."""
 
 
-@register
 class WordLengthDeviationCoherenceAxiom(ParsedAxiom):
     """COH1: prefer less deviation of the average word length across sentences.
 
@@ -56,7 +55,6 @@ class WordLengthDeviationCoherenceAxiom(ParsedAxiom):
         return WORD_LENGTH_DEVIATION
 
 
-@register
 class SubjectVerbClosenessCoherenceAxiom(ParsedAxiom):
     """COH2: prefer subject-verb pairs closer together, avg-SV-dist(r1) <_10% avg-SV-dist(r2) [Merker et al., 2025]."""
 
@@ -70,5 +68,5 @@ class SubjectVerbClosenessCoherenceAxiom(ParsedAxiom):
         return SUBJECT_VERB_DISTANCE
 
 
-COH1 = WordLengthDeviationCoherenceAxiom()
-COH2 = SubjectVerbClosenessCoherenceAxiom()
+COH1 = register(WordLengthDeviationCoherenceAxiom())
+COH2 = register(SubjectVerbClosenessCoherenceAxiom())

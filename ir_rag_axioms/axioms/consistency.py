@@ -20,7 +20,6 @@ from ir_rag_axioms.axioms.registry import register
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse, context_of
 
 
-@register
 class AspectSimilaritySentenceCountConsistencyAxiom(AspectSentenceSimilarityAxiom):
     """CONS1: prefer more sentences covering context aspects; abstains without context.
 
@@ -32,7 +31,6 @@ class AspectSimilaritySentenceCountConsistencyAxiom(AspectSentenceSimilarityAxio
     margin_fraction: float = 0.5
 
 
-@register
 class RougeConsistencyAxiom(FeatureAxiom):
     """CONS2: prefer higher ROUGE-Lsum F1 against the concatenated context; abstains without context.
 
@@ -74,7 +72,6 @@ def contradictory_entity_share(doc: Any, model: str, termset: str, numeric_entit
     return len(negated & affirmed) / len(negated | affirmed)
 
 
-@register
 class EntityContradictionConsistencyAxiom(ParsedAxiom):
     """CONS3: prefer a lower share of entities mentioned both negated and non-negated.
 
@@ -102,6 +99,6 @@ class EntityContradictionConsistencyAxiom(ParsedAxiom):
         return Feature("contradictory_entity_share", ("parse", "ents"), contradictory_entity_share, params)
 
 
-CONS1 = AspectSimilaritySentenceCountConsistencyAxiom()
-CONS2 = RougeConsistencyAxiom()
-CONS3 = EntityContradictionConsistencyAxiom()
+CONS1 = register(AspectSimilaritySentenceCountConsistencyAxiom())
+CONS2 = register(RougeConsistencyAxiom())
+CONS3 = register(EntityContradictionConsistencyAxiom())

@@ -42,7 +42,6 @@ def _cites(pattern: str, sentence: str) -> bool:
                          "as (a+)+); write it without nested repetition") from None
 
 
-@register
 class CitationSentenceCorrectnessAxiom(FeatureAxiom):
     """CORR1: prefer a higher share of sentences containing a citation, |S_ref|/|S| >_10% [Merker et al., 2025]."""
 
@@ -85,4 +84,4 @@ class CitationSentenceCorrectnessAxiom(FeatureAxiom):
         return np.array(out, dtype=np.float64)
 
 
-CORR1 = CitationSentenceCorrectnessAxiom()
+CORR1 = register(CitationSentenceCorrectnessAxiom())

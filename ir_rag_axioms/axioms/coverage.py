@@ -44,7 +44,6 @@ class AspectAxiom(FeatureAxiom):
         return default_analysis().embed(list(strings), self.sentence_model)
 
 
-@register
 class AspectCountCoverageAxiom(AspectAxiom):
     """COV1: prefer more distinct aspects, |ASP_r1| > |ASP_r2| [Merker et al., 2025]."""
 
@@ -63,7 +62,6 @@ class AspectCountCoverageAxiom(AspectAxiom):
         return np.array([len(found) for found in self.aspects_of([r.text for r in responses])], dtype=np.float64)
 
 
-@register
 class AspectRedundancyCoverageAxiom(AspectAxiom):
     """COV2: prefer less redundant aspects.
 
@@ -181,7 +179,6 @@ class AspectSentenceSimilarityAxiom(AspectAxiom):
         return np.array(out, dtype=np.float64)
 
 
-@register
 class AspectSimilaritySentenceCountCoverageAxiom(AspectSentenceSimilarityAxiom):
     """COV3: prefer more sentences covering request aspects.
 
@@ -192,6 +189,6 @@ class AspectSimilaritySentenceCountCoverageAxiom(AspectSentenceSimilarityAxiom):
     margin_fraction: float = 0.5
 
 
-COV1 = AspectCountCoverageAxiom()
-COV2 = AspectRedundancyCoverageAxiom()
-COV3 = AspectSimilaritySentenceCountCoverageAxiom()
+COV1 = register(AspectCountCoverageAxiom())
+COV2 = register(AspectRedundancyCoverageAxiom())
+COV3 = register(AspectSimilaritySentenceCountCoverageAxiom())

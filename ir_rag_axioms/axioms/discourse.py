@@ -115,7 +115,6 @@ HARD_PRONOUNS = Feature("hard_pronouns_per_sentence", ("parse",), hard_pronouns_
 """CLAR5's value."""
 
 
-@register
 class DiscourseStructureClarityAxiom(ParsedAxiom):
     """CLAR3: prefer more signposted sentences, |S_marked|/|S| >_10% (new in this library).
 
@@ -131,7 +130,6 @@ class DiscourseStructureClarityAxiom(ParsedAxiom):
         return SIGNPOSTED_SHARE
 
 
-@register
 class SentenceOpeningVarietyClarityAxiom(ParsedAxiom):
     """CLAR4: prefer more varied sentence openings, |distinct first words| / |S| >_10% (new in this library)."""
 
@@ -144,7 +142,6 @@ class SentenceOpeningVarietyClarityAxiom(ParsedAxiom):
         return OPENING_VARIETY
 
 
-@register
 class CoreferenceClarityAxiom(ParsedAxiom):
     """CLAR5: prefer fewer hard-to-resolve pronouns per sentence (new in this library).
 
@@ -161,6 +158,6 @@ class CoreferenceClarityAxiom(ParsedAxiom):
         return HARD_PRONOUNS
 
 
-CLAR3 = DiscourseStructureClarityAxiom()
-CLAR4 = SentenceOpeningVarietyClarityAxiom()
-CLAR5 = CoreferenceClarityAxiom()
+CLAR3 = register(DiscourseStructureClarityAxiom())
+CLAR4 = register(SentenceOpeningVarietyClarityAxiom())
+CLAR5 = register(CoreferenceClarityAxiom())

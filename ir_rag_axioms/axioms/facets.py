@@ -40,7 +40,6 @@ FACETS = Feature("request_facets", ("lemmas", "parse"), request_facets)
 """COV4's facets of the request."""
 
 
-@register
 class QueryFacetCoverageAxiom(FeatureAxiom):
     """COV4: prefer addressing more of the request's facets, |F_r|/|F_q| >_10% (new in this library).
 
@@ -82,4 +81,4 @@ class QueryFacetCoverageAxiom(FeatureAxiom):
                 "missed": ", ".join(" ".join(f) for f, ok in zip(facets or (), done, strict=True) if not ok) or "none"}
 
 
-COV4 = QueryFacetCoverageAxiom()
+COV4 = register(QueryFacetCoverageAxiom())

@@ -110,7 +110,6 @@ class _Grounding(FeatureAxiom):
                 "unsupported": ", ".join(missing) or "none"}
 
 
-@register
 class EntityGroundingConsistencyAxiom(_Grounding):
     """CONS4: prefer a higher share of named entities found in the context, |E_r in C|/|E_r| (new in this library).
 
@@ -123,7 +122,6 @@ class EntityGroundingConsistencyAxiom(_Grounding):
     mentions: ClassVar[Feature] = NAMES
 
 
-@register
 class NumberGroundingConsistencyAxiom(_Grounding):
     """CONS5: prefer a higher share of numbers and dates found in the context, |N_r in C|/|N_r| (new in this library).
 
@@ -143,5 +141,5 @@ class NumberGroundingConsistencyAxiom(_Grounding):
         return own <= numbers
 
 
-CONS4 = EntityGroundingConsistencyAxiom()
-CONS5 = NumberGroundingConsistencyAxiom()
+CONS4 = register(EntityGroundingConsistencyAxiom())
+CONS5 = register(NumberGroundingConsistencyAxiom())

@@ -79,7 +79,6 @@ REGISTER_MIXING = Feature("register_mixing", ("parse",), register_mixing)
 """COH5's value."""
 
 
-@register
 class TenseConsistencyCoherenceAxiom(ParsedAxiom):
     """COH3: prefer fewer tense switches between consecutive sentences (new in this library).
 
@@ -96,7 +95,6 @@ class TenseConsistencyCoherenceAxiom(ParsedAxiom):
         return TENSE_SWITCHES
 
 
-@register
 class SentenceLengthConsistencyCoherenceAxiom(ParsedAxiom):
     """COH4: prefer more uniform sentence lengths, std/mean of words per sentence <_10% (new in this library)."""
 
@@ -110,7 +108,6 @@ class SentenceLengthConsistencyCoherenceAxiom(ParsedAxiom):
         return SENTENCE_LENGTH_VARIATION
 
 
-@register
 class RegisterConsistencyCoherenceAxiom(ParsedAxiom):
     """COH5: prefer one register throughout (new in this library).
 
@@ -127,6 +124,6 @@ class RegisterConsistencyCoherenceAxiom(ParsedAxiom):
         return REGISTER_MIXING
 
 
-COH3 = TenseConsistencyCoherenceAxiom()
-COH4 = SentenceLengthConsistencyCoherenceAxiom()
-COH5 = RegisterConsistencyCoherenceAxiom()
+COH3 = register(TenseConsistencyCoherenceAxiom())
+COH4 = register(SentenceLengthConsistencyCoherenceAxiom())
+COH5 = register(RegisterConsistencyCoherenceAxiom())

@@ -14,7 +14,6 @@ from ir_rag_axioms.axioms.registry import register
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 
-@register
 class OriginalAxiom(ConfigurableAxiom):
     """ORIG: prefer the better (lower) original rank where both ranks are known, else the higher score; else 0.
 
@@ -32,7 +31,6 @@ class OriginalAxiom(ConfigurableAxiom):
         return np.where(both_ranked, by_rank, compare(scores))
 
 
-@register
 class NopAxiom(ConfigurableAxiom):
     """NOP: never prefer any response (all zeros)."""
 
@@ -43,7 +41,6 @@ class NopAxiom(ConfigurableAxiom):
         return np.zeros((len(responses), len(responses)))
 
 
-@register
 class RandomAxiom(ConfigurableAxiom):
     """RANDOM: a seeded random antisymmetric preference.
 
@@ -78,7 +75,6 @@ def _scores(responses: list[GenerationResponse]) -> np.ndarray:
     return np.array([np.nan if r.score is None else float(r.score) for r in responses], dtype=np.float64)
 
 
-@register
 class GreaterThanAxiom(ConfigurableAxiom):
     """GT: prefer the response with the greater ``score`` (a response without a score abstains)."""
 
@@ -89,7 +85,6 @@ class GreaterThanAxiom(ConfigurableAxiom):
         return compare(_scores(responses))
 
 
-@register
 class LessThanAxiom(ConfigurableAxiom):
     """LT: prefer the response with the smaller ``score`` (a response without a score abstains)."""
 
@@ -162,10 +157,10 @@ class OracleAxiom(ConfigurableAxiom):
         return compare(np.array([labels.get((request.id, r.id), np.nan) for r in responses], dtype=np.float64))
 
 
-ORIG = OriginalAxiom()
+ORIG = register(OriginalAxiom())
+NOP = register(NopAxiom())
+RANDOM = register(RandomAxiom())
+GT = register(GreaterThanAxiom())
+LT = register(LessThanAxiom())
 ORACLE = OracleAxiom()
-GT = GreaterThanAxiom()
-LT = LessThanAxiom()
 DIST = DistanceAxiom()
-NOP = NopAxiom()
-RANDOM = RandomAxiom()

@@ -86,7 +86,6 @@ def _llm_judge(base_url: str | None, model: str | None, api_key: str | None) -> 
     return LlmJudge(base_url, model, api_key)
 
 
-@register
 class AnswerRelevancyAxiom(MetricAxiom):
     """ANSWER_RELEVANCY: prefer the higher share of statements relevant to the request, (yes + idk) / statements."""
 
@@ -116,7 +115,6 @@ class _RubricAxiom(MetricAxiom):
         return [r.score for r in metric.measure_cases(cases)]
 
 
-@register
 class FaithfulnessAxiom(_RubricAxiom):
     """FAITHFULNESS: prefer the higher 1-5 level of support by the context passages; abstains without context."""
 
@@ -125,7 +123,6 @@ class FaithfulnessAxiom(_RubricAxiom):
     metric: ClassVar[type[RubricMetric]] = Faithfulness
 
 
-@register
 class ContextRecallAxiom(_RubricAxiom):
     """CONTEXT_RECALL: prefer the higher 1-5 level of context passages used; abstains without context."""
 
@@ -134,12 +131,11 @@ class ContextRecallAxiom(_RubricAxiom):
     metric: ClassVar[type[RubricMetric]] = ContextRecall
 
 
-ANSWER_RELEVANCY = AnswerRelevancyAxiom()
-FAITHFULNESS = FaithfulnessAxiom()
-CONTEXT_RECALL = ContextRecallAxiom()
+ANSWER_RELEVANCY = register(AnswerRelevancyAxiom())
+FAITHFULNESS = register(FaithfulnessAxiom())
+CONTEXT_RECALL = register(ContextRecallAxiom())
 
 
-@register
 class ContradictionAxiom(MetricAxiom):
     """CONS6: prefer fewer answer statements contradicted by the context, contradicted / statements (new here).
 
@@ -166,4 +162,4 @@ class ContradictionAxiom(MetricAxiom):
                 for found in rows]
 
 
-CONS6 = ContradictionAxiom()
+CONS6 = register(ContradictionAxiom())

@@ -83,7 +83,6 @@ def _combined(forward: Preferred, backward: Preferred) -> float:
     return 0.0
 
 
-@register
 class PairwiseJudgeAxiom(ConfigurableAxiom):
     """LLM_PAIRWISE: prefer the response the judge finds better on the criterion in both orders; tie otherwise."""
 
@@ -208,4 +207,4 @@ def _pair_context(request: GenerationRequest, first: GenerationResponse, second:
     return tuple(dict.fromkeys((*(a or ()), *b)))
 
 
-LLM_PAIRWISE = PairwiseJudgeAxiom()
+LLM_PAIRWISE = register(PairwiseJudgeAxiom())

@@ -100,7 +100,6 @@ class _ArgumentAxiom(TermAxiom):
         return analysis.memo(text, memo_key("argument_features", tagger, self.model), compute)
 
 
-@register
 class ArgumentativeUnitsCountAxiom(_ArgumentAxiom):
     """ArgUC: prefer the document with more argumentative units [Bondarenko et al., 2022]."""
 
@@ -111,7 +110,6 @@ class ArgumentativeUnitsCountAxiom(_ArgumentAxiom):
         return compare(np.array([self.features(r.text).unit_count for r in responses], dtype=np.float64))
 
 
-@register
 class QueryTermOccurrenceInArgumentativeUnitsAxiom(_ArgumentAxiom):
     """QTArg: prefer more occurrences of query terms inside argumentative units [Bondarenko et al., 2022]."""
 
@@ -124,7 +122,6 @@ class QueryTermOccurrenceInArgumentativeUnitsAxiom(_ArgumentAxiom):
         return compare(np.array(values, dtype=np.float64))
 
 
-@register
 class QueryTermPositionInArgumentativeUnitsAxiom(_ArgumentAxiom):
     """QTPArg: prefer the smaller mean over query terms of the first in-unit position (penalty if not in a unit).
 
@@ -158,7 +155,7 @@ class QueryTermPositionInArgumentativeUnitsAxiom(_ArgumentAxiom):
         return np.sign(mean_j - mean_i)
 
 
-ArgUC = ArgumentativeUnitsCountAxiom()
-QTArg = QueryTermOccurrenceInArgumentativeUnitsAxiom()
-QTPArg = QueryTermPositionInArgumentativeUnitsAxiom()
+ArgUC = register(ArgumentativeUnitsCountAxiom())
+QTArg = register(QueryTermOccurrenceInArgumentativeUnitsAxiom())
+QTPArg = register(QueryTermPositionInArgumentativeUnitsAxiom())
 ARGUMENT_AXIOMS = [ArgUC, QTArg, QTPArg]

@@ -11,7 +11,6 @@ from ir_rag_axioms.axioms.registry import register
 from ir_rag_axioms.axioms.retrieval.base import TermAxiom, lengths, points_matrix, query_terms, tf_matrix
 
 
-@register
 class Lnc1Axiom(TermAxiom):
     """LNC1: if every query term's relative tf is equal within the margin, prefer the shorter document.
 
@@ -29,7 +28,6 @@ class Lnc1Axiom(TermAxiom):
         return -np.sign(length[:, None] - length[None, :]) * same
 
 
-@register
 class TfLncAxiom(TermAxiom):
     """TF-LNC: per query term t, if |d1| - tf(t,d1) = |d2| - tf(t,d2), the document with more t earns a point.
 
@@ -47,5 +45,5 @@ class TfLncAxiom(TermAxiom):
         return points_matrix(points.astype(np.float64))
 
 
-LNC1 = Lnc1Axiom()
-TF_LNC = TfLncAxiom()
+LNC1 = register(Lnc1Axiom())
+TF_LNC = register(TfLncAxiom())

@@ -12,7 +12,6 @@ from ir_rag_axioms.axioms.retrieval.base import StatisticsTermAxiom, points_matr
 from ir_rag_axioms.axioms.retrieval.statistics import RetrievalScores, StatisticsSource
 
 
-@register
 class Lb1Axiom(StatisticsTermAxiom):
     """LB1: prefer the document containing query terms the other lacks.
 
@@ -34,4 +33,4 @@ class Lb1Axiom(StatisticsTermAxiom):
         return points_matrix(only) * tie
 
 
-LB1 = Lb1Axiom()
+LB1 = register(Lb1Axiom())

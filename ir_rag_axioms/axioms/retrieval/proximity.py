@@ -61,7 +61,6 @@ class _PairwiseProximity(TermAxiom):
         return compare(values, higher_is_better=False) * mask
 
 
-@register
 class Prox1Axiom(_PairwiseProximity):
     """PROX1: same query terms (>= 2) in both; prefer the smaller sum over term pairs of |first(t) - first(t')|.
 
@@ -75,7 +74,6 @@ class Prox1Axiom(_PairwiseProximity):
         return float(sum(abs(doc.first(a) - doc.first(b)) for a, b in itertools.combinations(shared, 2)))
 
 
-@register
 class Prox2Axiom(_PairwiseProximity):
     """PROX2: same query terms (>= 2) in both; prefer the smaller sum of first-occurrence positions.
 
@@ -89,7 +87,6 @@ class Prox2Axiom(_PairwiseProximity):
         return float(sum(doc.first(t) for t in shared))
 
 
-@register
 class Prox3Axiom(_PairwiseProximity):
     """PROX3: prefer the earlier first occurrence of the query term sequence as a phrase.
 
@@ -110,7 +107,6 @@ class Prox3Axiom(_PairwiseProximity):
         return np.inf
 
 
-@register
 class Prox4Axiom(TermAxiom):
     """PROX4: prefer fewer non-query words in the closest grouping, then more such groupings.
 
@@ -141,7 +137,6 @@ class Prox4Axiom(TermAxiom):
         return prefs * (full[:, None] & full[None, :]) if n else prefs
 
 
-@register
 class Prox5Axiom(_PairwiseProximity):
     """PROX5: prefer the smaller mean span covering all query terms around each query term occurrence.
 
@@ -164,9 +159,9 @@ class Prox5Axiom(_PairwiseProximity):
         return float(np.mean(best))
 
 
-PROX1 = Prox1Axiom()
-PROX2 = Prox2Axiom()
-PROX3 = Prox3Axiom()
-PROX4 = Prox4Axiom()
-PROX5 = Prox5Axiom()
+PROX1 = register(Prox1Axiom())
+PROX2 = register(Prox2Axiom())
+PROX3 = register(Prox3Axiom())
+PROX4 = register(Prox4Axiom())
+PROX5 = register(Prox5Axiom())
 PROXIMITY_AXIOMS = [PROX1, PROX2, PROX3, PROX4, PROX5]

@@ -16,7 +16,6 @@ from ir_rag_axioms.axioms.retrieval.base import StatisticsTermAxiom, TermAxiom, 
 from ir_rag_axioms.axioms.utility import NopAxiom
 
 
-@register
 class RegAxiom(TermAxiom):
     """REG: prefer more occurrences (relative tf) of the query term(s) least similar on average to all query terms.
 
@@ -56,7 +55,6 @@ class RegAxiom(TermAxiom):
         return higher.astype(np.float64) - higher.T
 
 
-@register
 class AntiRegAxiom(RegAxiom):
     """ANTI-REG: as REG, for the query term most similar on average to the query terms [Hagen et al., 2016]."""
 
@@ -64,7 +62,6 @@ class AntiRegAxiom(RegAxiom):
     anti: ClassVar[bool] = True
 
 
-@register
 class AspectRegAxiom(StatisticsTermAxiom):
     """ASPECT_REG: with equally discriminative query terms, prefer the document covering more query aspects.
 
@@ -121,7 +118,6 @@ class AspectRegAxiom(StatisticsTermAxiom):
         return compare(np.array(covered, dtype=np.float64))
 
 
-@register
 class AndAxiom(TermAxiom):
     """AND: prefer the document that contains all query terms [Wu and Fang, 2012]."""
 
@@ -133,7 +129,6 @@ class AndAxiom(TermAxiom):
         return compare(present.all(axis=1).astype(np.float64))
 
 
-@register
 class LenAndAxiom(AndAxiom):
     """LEN-AND: AND with the LEN precondition [Wu and Fang, 2012]."""
 
@@ -141,7 +136,6 @@ class LenAndAxiom(AndAxiom):
     precondition: Precondition | NopAxiom | None = LEN()
 
 
-@register
 class ModifiedAndAxiom(TermAxiom):
     """M-AND: prefer the document that contains more distinct query terms [Wu and Fang, 2012]."""
 
@@ -153,7 +147,6 @@ class ModifiedAndAxiom(TermAxiom):
         return compare(present.sum(axis=1).astype(np.float64))
 
 
-@register
 class LenModifiedAndAxiom(ModifiedAndAxiom):
     """LEN-M-AND: M-AND with the LEN precondition [Wu and Fang, 2012]."""
 
@@ -161,7 +154,6 @@ class LenModifiedAndAxiom(ModifiedAndAxiom):
     precondition: Precondition | NopAxiom | None = LEN()
 
 
-@register
 class DivAxiom(TermAxiom):
     """DIV: prefer the lower vocabulary overlap with the query, Jaccard |q & d| / |q | d|.
 
@@ -177,7 +169,6 @@ class DivAxiom(TermAxiom):
         return compare(np.array(values, dtype=np.float64), higher_is_better=False)
 
 
-@register
 class LenDivAxiom(DivAxiom):
     """LEN-DIV: DIV with the LEN precondition [Gollapudi and Sharma, 2009]."""
 
@@ -185,12 +176,12 @@ class LenDivAxiom(DivAxiom):
     precondition: Precondition | NopAxiom | None = LEN()
 
 
-REG = RegAxiom()
-ANTI_REG = AntiRegAxiom()
-ASPECT_REG = AspectRegAxiom()
-AND = AndAxiom()
-LEN_AND = LenAndAxiom()
-M_AND = ModifiedAndAxiom()
-LEN_M_AND = LenModifiedAndAxiom()
-DIV = DivAxiom()
-LEN_DIV = LenDivAxiom()
+REG = register(RegAxiom())
+ANTI_REG = register(AntiRegAxiom())
+ASPECT_REG = register(AspectRegAxiom())
+AND = register(AndAxiom())
+LEN_AND = register(LenAndAxiom())
+M_AND = register(ModifiedAndAxiom())
+LEN_M_AND = register(LenModifiedAndAxiom())
+DIV = register(DivAxiom())
+LEN_DIV = register(LenDivAxiom())

@@ -36,7 +36,6 @@ from ir_rag_axioms.axioms.utility import NopAxiom
 from ir_rag_axioms.model import all_contexts
 
 
-@register
 class Tfc2Axiom(TermAxiom):
     """TFC2: prefer more query term occurrences with diminishing returns, sum_t ln(1 + tf(t, d)) (LEN precondition).
 
@@ -54,7 +53,6 @@ class Tfc2Axiom(TermAxiom):
         return compare(values, True, self.margin_fraction)
 
 
-@register
 class Lnc2Axiom(TermAxiom):
     """LNC2: at the same matched ratio of every query term (relative tf within the margin, some tf > 0), prefer longer.
 
@@ -74,7 +72,6 @@ class Lnc2Axiom(TermAxiom):
         return np.sign(length[:, None] - length[None, :]) * same * (matched[:, None] & matched[None, :])
 
 
-@register
 class Lb2Axiom(TermAxiom):
     """LB2: at equal total query term frequency (within the margin), prefer more distinct query terms.
 
@@ -94,7 +91,6 @@ class Lb2Axiom(TermAxiom):
         return np.sign(distinct[:, None] - distinct[None, :]) * tie
 
 
-@register
 class TdcAxiom(StatisticsTermAxiom):
     """TDC: prefer the document with the more discriminative of two query terms where each has one of them.
 
@@ -146,7 +142,6 @@ class _SimilarityTermAxiom(TermAxiom):
         return [sims[:, [index[t] for t in d.vocabulary]] if d.vocabulary and terms else None for d in docs]
 
 
-@register
 class Stmc3Axiom(_SimilarityTermAxiom):
     """STMC3: prefer the document matching more query terms, exactly or by a similar term (LEN precondition).
 
@@ -167,7 +162,6 @@ class Stmc3Axiom(_SimilarityTermAxiom):
         return compare(np.array(values))
 
 
-@register
 class Tssc1Axiom(_SimilarityTermAxiom):
     """TSSC1: prefer the higher mean over query terms of the best similarity to a document term (exact match: 1).
 
@@ -185,7 +179,6 @@ class Tssc1Axiom(_SimilarityTermAxiom):
         return compare(np.array(values), True, self.margin_fraction)
 
 
-@register
 class Tssc2Axiom(_SimilarityTermAxiom):
     """TSSC2: with the same query terms matched exactly, prefer more distinct similar non-query terms (LEN).
 
@@ -215,7 +208,6 @@ def _phrases(terms: Sequence[str]) -> list[tuple[str, str]]:
     return list(dict.fromkeys(zip(terms, terms[1:], strict=False)))
 
 
-@register
 class QphraAxiom(TermAxiom):
     """QPHRA: prefer more occurrences of the query's phrases (adjacent query term pairs, in order) (LEN).
 
@@ -242,7 +234,6 @@ def _vectors(docs: Sequence[TermStatistics]) -> np.ndarray:
     return np.divide(tf, norms, out=np.zeros_like(tf), where=norms > 0)
 
 
-@register
 class RsimAxiom(TermAxiom):
     """RSIM: prefer the document more similar to the other results, mean cosine of tf vectors >_10%.
 
@@ -264,7 +255,6 @@ class RsimAxiom(TermAxiom):
         return compare(values, True, self.margin_fraction)
 
 
-@register
 class PRankAxiom(TermAxiom):
     """P-RANK: prefer the higher PageRank in the cosine-similarity graph of the candidates and context passages >_10%.
 
@@ -311,15 +301,15 @@ def pagerank(vectors: np.ndarray, damping: float, tolerance: float = 1e-13) -> n
     return rank
 
 
-TFC2 = Tfc2Axiom()
-LNC2 = Lnc2Axiom()
-LB2 = Lb2Axiom()
-TDC = TdcAxiom()
-STMC3 = Stmc3Axiom()
-TSSC1 = Tssc1Axiom()
-TSSC2 = Tssc2Axiom()
-QPHRA = QphraAxiom()
-RSIM = RsimAxiom()
-P_RANK = PRankAxiom()
+TFC2 = register(Tfc2Axiom())
+LNC2 = register(Lnc2Axiom())
+LB2 = register(Lb2Axiom())
+TDC = register(TdcAxiom())
+STMC3 = register(Stmc3Axiom())
+TSSC1 = register(Tssc1Axiom())
+TSSC2 = register(Tssc2Axiom())
+QPHRA = register(QphraAxiom())
+RSIM = register(RsimAxiom())
+P_RANK = register(PRankAxiom())
 ROADMAP_AXIOMS = [TFC2, LNC2, LB2, TDC, STMC3, TSSC1, TSSC2, QPHRA, RSIM, P_RANK]
 """The roadmap's retrieval axioms, in registration order (each also as GEN_)."""

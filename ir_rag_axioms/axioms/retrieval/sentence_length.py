@@ -14,7 +14,6 @@ from ir_rag_axioms.axioms.retrieval.base import TermAxiom
 from ir_rag_axioms.axioms.utility import NopAxiom
 
 
-@register
 class AverageSentenceLengthAxiom(TermAxiom):
     """aSL: prefer the document whose mean sentence length (terms per sentence) lies in [min, max] over one outside.
 
@@ -45,4 +44,4 @@ class AverageSentenceLengthAxiom(TermAxiom):
         return compare(np.array(values))
 
 
-aSL = AverageSentenceLengthAxiom()
+aSL = register(AverageSentenceLengthAxiom())

@@ -14,7 +14,6 @@ from ir_rag_axioms.axioms.registry import register
 from ir_rag_axioms.axioms.retrieval.base import TermAxiom, query_terms
 
 
-@register
 class Stmc1Axiom(TermAxiom):
     """STMC1: prefer the higher mean similarity of query terms and document terms.
 
@@ -47,7 +46,6 @@ class Stmc1Axiom(TermAxiom):
         return compare(np.array(values))
 
 
-@register
 class Stmc2Axiom(TermAxiom):
     """STMC2: prefer the document whose length ratio matches the tf ratio of the most similar term pair.
 
@@ -113,5 +111,5 @@ class Stmc2Axiom(TermAxiom):
         return 0.0
 
 
-STMC1 = Stmc1Axiom()
-STMC2 = Stmc2Axiom()
+STMC1 = register(Stmc1Axiom())
+STMC2 = register(Stmc2Axiom())

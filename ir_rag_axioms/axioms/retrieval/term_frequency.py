@@ -14,7 +14,6 @@ from ir_rag_axioms.axioms.retrieval.base import StatisticsTermAxiom, TermAxiom, 
 from ir_rag_axioms.axioms.utility import NopAxiom
 
 
-@register
 class Tfc1Axiom(TermAxiom):
     """TFC1: prefer more query term occurrences, sum_t tf(t, d) / |d|, within a relative margin (LEN precondition).
 
@@ -41,7 +40,6 @@ def _idf_and_tf(axiom: StatisticsTermAxiom, query: TermStatistics, docs: list[Te
     return axiom.statistics.idf(request, responses, terms), tf_matrix(terms, docs, relative=False)
 
 
-@register
 class Tfc3Axiom(StatisticsTermAxiom):
     """TFC3: prefer the document covering more distinct query terms of equal idf at equal total tf.
 
@@ -72,7 +70,6 @@ class Tfc3Axiom(StatisticsTermAxiom):
         return points_matrix(points)
 
 
-@register
 class ModifiedTdcAxiom(StatisticsTermAxiom):
     """M-TDC: at equal total query tf, prefer more occurrences of the rarer query term.
 
@@ -99,7 +96,6 @@ class ModifiedTdcAxiom(StatisticsTermAxiom):
         return points_matrix(points) * (totals[:, None] == totals[None, :])
 
 
-@register
 class LenModifiedTdcAxiom(ModifiedTdcAxiom):
     """LEN-M-TDC: M-TDC with the LEN precondition [Shi et al., 2005]."""
 
@@ -107,7 +103,7 @@ class LenModifiedTdcAxiom(ModifiedTdcAxiom):
     precondition: Precondition | NopAxiom | None = LEN()
 
 
-TFC1 = Tfc1Axiom()
-TFC3 = Tfc3Axiom()
-M_TDC = ModifiedTdcAxiom()
-LEN_M_TDC = LenModifiedTdcAxiom()
+TFC1 = register(Tfc1Axiom())
+TFC3 = register(Tfc3Axiom())
+M_TDC = register(ModifiedTdcAxiom())
+LEN_M_TDC = register(LenModifiedTdcAxiom())
