@@ -113,6 +113,10 @@ class Axiom(ABC):
 
     name: ClassVar[str | None] = None
     """The short name (e.g. ``"COH1"``) under which the registry knows the class's default instance."""
+    dimension: ClassVar[str] = "user-defined"
+    """The utility dimension shown in the catalogue (``"coherence"``, ..., ``"retrieval"``, ``"oracle"``)."""
+    citation: ClassVar[str] = ""
+    """The source of the rule, e.g. ``"Merker et al., 2025"`` (``explanation.NEW_IN_THIS_LIBRARY`` if none)."""
 
     def __init_subclass__(cls, kw_only: bool = True, positional: bool = False, **kwargs: Any) -> None:
         """Make every subclass a frozen dataclass (keyword-only fields unless ``kw_only=False``).

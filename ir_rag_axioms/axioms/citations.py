@@ -21,6 +21,7 @@ from ir_rag_axioms.analysis.resources import DEFAULT_SPACY_MODEL
 from ir_rag_axioms.analysis.text import sentences, term_tokens
 from ir_rag_axioms.axioms.base import FeatureAxiom, Reads, feature_values
 from ir_rag_axioms.axioms.registry import register
+from ir_rag_axioms.explanation import NEW_IN_THIS_LIBRARY
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse, context_of
 
 _NUMBERS = r"\d{1,3}(?:\s*(?:[-\u2013]|,|;)\s*\d{1,3})*"
@@ -175,6 +176,10 @@ class CitationFormatsCorrectnessAxiom(FeatureAxiom):
     """
 
     name: ClassVar[str] = "CORR2"
+
+    dimension: ClassVar[str] = "correctness"
+
+    citation: ClassVar[str] = NEW_IN_THIS_LIBRARY
     margin_fraction: float = 0.1
     spacy_model: str = DEFAULT_SPACY_MODEL
     """spaCy pipeline that splits sentences."""
@@ -209,6 +214,10 @@ class CitationValidityCorrectnessAxiom(FeatureAxiom):
     """
 
     name: ClassVar[str] = "CORR3"
+
+    dimension: ClassVar[str] = "correctness"
+
+    citation: ClassVar[str] = NEW_IN_THIS_LIBRARY
     margin_fraction: float = 0.0
     numbering: Numbering = "auto"
     """How numbers name passages: ``one`` (1..n), ``zero`` (0..n-1), ``auto`` (zero-based where a 0 is cited)."""
@@ -252,6 +261,10 @@ class CitationSupportCorrectnessAxiom(FeatureAxiom):
     """
 
     name: ClassVar[str] = "CORR4"
+
+    dimension: ClassVar[str] = "correctness"
+
+    citation: ClassVar[str] = NEW_IN_THIS_LIBRARY
     margin_fraction: float = 0.0
     spacy_model: str = DEFAULT_SPACY_MODEL
     """spaCy pipeline of sentences and terms."""

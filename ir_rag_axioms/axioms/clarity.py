@@ -49,6 +49,10 @@ class LanguageToolGrammarErrorProportionClarityAxiom(FeatureAxiom):
     """
 
     name: ClassVar[str] = "CLAR1"
+
+    dimension: ClassVar[str] = "clarity"
+
+    citation: ClassVar[str] = "Merker et al., 2025"
     higher_is_better: bool = False
     margin_fraction: float = 0.1
     language: str = "en-US"
@@ -120,6 +124,10 @@ class FleschReadingEaseClarityAxiom(ParsedAxiom):
     """
 
     name: ClassVar[str] = "CLAR2"
+
+    dimension: ClassVar[str] = "clarity"
+
+    citation: ClassVar[str] = "Merker et al., 2025"
     higher_is_better: bool = True
     """Prefer the easier response (``False``: the harder one, as the paper and the reference); the value's own
     direction follows the formula (a higher Flesch reading ease, a lower grade level)."""

@@ -27,6 +27,10 @@ class AspectSimilaritySentenceCountConsistencyAxiom(AspectSentenceSimilarityAxio
     """
 
     name: ClassVar[str] = "CONS1"
+
+    dimension: ClassVar[str] = "consistency"
+
+    citation: ClassVar[str] = "Merker et al., 2025"
     reference: ClassVar[str] = "context"
     margin_fraction: float = 0.5
 
@@ -38,6 +42,10 @@ class RougeConsistencyAxiom(FeatureAxiom):
     """
 
     name: ClassVar[str] = "CONS2"
+
+    dimension: ClassVar[str] = "consistency"
+
+    citation: ClassVar[str] = "Merker et al., 2025"
     margin_fraction: float = 0.1
     use_stemmer: bool = False
     """Porter-stem tokens before matching (rouge-score's option)."""
@@ -79,6 +87,10 @@ class EntityContradictionConsistencyAxiom(ParsedAxiom):
     """
 
     name: ClassVar[str] = "CONS3"
+
+    dimension: ClassVar[str] = "consistency"
+
+    citation: ClassVar[str] = "Merker et al., 2025"
     higher_is_better: bool = False
     margin_fraction: float = 0.2
     undefined: ClassVar[str] = "no entities"

@@ -46,6 +46,10 @@ class CitationSentenceCorrectnessAxiom(FeatureAxiom):
     """CORR1: prefer a higher share of sentences containing a citation, |S_ref|/|S| >_10% [Merker et al., 2025]."""
 
     name: ClassVar[str] = "CORR1"
+
+    dimension: ClassVar[str] = "correctness"
+
+    citation: ClassVar[str] = "Merker et al., 2025"
     margin_fraction: float = 0.1
     spacy_model: str = DEFAULT_SPACY_MODEL
     """spaCy pipeline that splits sentences."""

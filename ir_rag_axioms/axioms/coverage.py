@@ -49,6 +49,10 @@ class AspectCountCoverageAxiom(AspectAxiom):
 
     name: ClassVar[str] = "COV1"
 
+    dimension: ClassVar[str] = "coverage"
+
+    citation: ClassVar[str] = "Merker et al., 2025"
+
     def details(self, request: GenerationRequest, response: GenerationResponse) -> dict[str, Any]:
         """The distinct aspects counted."""
         return {"aspects": self.aspects_of([response.text])[0]}
@@ -69,6 +73,10 @@ class AspectRedundancyCoverageAxiom(AspectAxiom):
     """
 
     name: ClassVar[str] = "COV2"
+
+    dimension: ClassVar[str] = "coverage"
+
+    citation: ClassVar[str] = "Merker et al., 2025"
     higher_is_better: bool = False
     margin_fraction: float = 0.2
     undefined: ClassVar[str] = "no aspects"
@@ -186,6 +194,10 @@ class AspectSimilaritySentenceCountCoverageAxiom(AspectSentenceSimilarityAxiom):
     """
 
     name: ClassVar[str] = "COV3"
+
+    dimension: ClassVar[str] = "coverage"
+
+    citation: ClassVar[str] = "Merker et al., 2025"
     margin_fraction: float = 0.5
 
 

@@ -15,6 +15,7 @@ from ir_rag_axioms.analysis.features import Feature
 from ir_rag_axioms.analysis.text import sentences
 from ir_rag_axioms.axioms.base import ParsedAxiom
 from ir_rag_axioms.axioms.registry import register
+from ir_rag_axioms.explanation import NEW_IN_THIS_LIBRARY
 
 CONNECTIVES = (
     "first", "firstly", "second", "secondly", "third", "thirdly", "finally", "lastly", "next", "then", "however",
@@ -122,6 +123,10 @@ class DiscourseStructureClarityAxiom(ParsedAxiom):
     """
 
     name: ClassVar[str] = "CLAR3"
+
+    dimension: ClassVar[str] = "clarity"
+
+    citation: ClassVar[str] = NEW_IN_THIS_LIBRARY
     margin_fraction: float = 0.1
     undefined: ClassVar[str] = "no sentences"
 
@@ -134,6 +139,10 @@ class SentenceOpeningVarietyClarityAxiom(ParsedAxiom):
     """CLAR4: prefer more varied sentence openings, |distinct first words| / |S| >_10% (new in this library)."""
 
     name: ClassVar[str] = "CLAR4"
+
+    dimension: ClassVar[str] = "clarity"
+
+    citation: ClassVar[str] = NEW_IN_THIS_LIBRARY
     margin_fraction: float = 0.1
     undefined: ClassVar[str] = "fewer than two sentences"
 
@@ -150,6 +159,10 @@ class CoreferenceClarityAxiom(ParsedAxiom):
     """
 
     name: ClassVar[str] = "CLAR5"
+
+    dimension: ClassVar[str] = "clarity"
+
+    citation: ClassVar[str] = NEW_IN_THIS_LIBRARY
     higher_is_better: bool = False
     undefined: ClassVar[str] = "no sentences"
 

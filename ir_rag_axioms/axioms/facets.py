@@ -16,6 +16,7 @@ from ir_rag_axioms.analysis.resources import DEFAULT_SPACY_MODEL
 from ir_rag_axioms.analysis.text import term_tokens
 from ir_rag_axioms.axioms.base import FeatureAxiom, Reads, feature_values
 from ir_rag_axioms.axioms.registry import register
+from ir_rag_axioms.explanation import NEW_IN_THIS_LIBRARY
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 _WH_TAGS = frozenset({"WDT", "WP", "WP$", "WRB"})
@@ -48,6 +49,10 @@ class QueryFacetCoverageAxiom(FeatureAxiom):
     """
 
     name: ClassVar[str] = "COV4"
+
+    dimension: ClassVar[str] = "coverage"
+
+    citation: ClassVar[str] = NEW_IN_THIS_LIBRARY
     margin_fraction: float = 0.1
     spacy_model: str = DEFAULT_SPACY_MODEL
     """spaCy pipeline of the request's parse and the responses' terms."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -63,6 +63,8 @@ class Generative(ConfigurableAxiom, kw_only=False):
     """GEN_X: the retrieval axiom X with the request as query and each response as document [Merker et al., 2025]."""
 
     axiom: ConfigurableAxiom
+    dimension: ClassVar[str] = "generative (retrieval axiom on responses)"
+    citation: ClassVar[str] = "Merker et al., 2025"
 
     @property
     def name(self) -> str:  # type: ignore[override]

@@ -18,6 +18,7 @@ from ir_rag_axioms.analysis.resources import DEFAULT_SPACY_MODEL
 from ir_rag_axioms.axioms.base import FeatureAxiom, Reads, feature_values
 from ir_rag_axioms.axioms.citations import find_citations
 from ir_rag_axioms.axioms.registry import register
+from ir_rag_axioms.explanation import NEW_IN_THIS_LIBRARY
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse, context_of
 
 NAME_LABELS = frozenset({"PERSON", "ORG", "GPE", "LOC", "NORP", "FAC", "EVENT", "WORK_OF_ART", "PRODUCT", "LAW",
@@ -118,6 +119,10 @@ class EntityGroundingConsistencyAxiom(_Grounding):
     """
 
     name: ClassVar[str] = "CONS4"
+
+    dimension: ClassVar[str] = "consistency"
+
+    citation: ClassVar[str] = NEW_IN_THIS_LIBRARY
     margin_fraction: float = 0.1
     mentions: ClassVar[Feature] = NAMES
 
@@ -130,6 +135,10 @@ class NumberGroundingConsistencyAxiom(_Grounding):
     """
 
     name: ClassVar[str] = "CONS5"
+
+    dimension: ClassVar[str] = "consistency"
+
+    citation: ClassVar[str] = NEW_IN_THIS_LIBRARY
     margin_fraction: float = 0.1
     mentions: ClassVar[Feature] = NUMBERS
 

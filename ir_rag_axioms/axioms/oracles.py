@@ -44,6 +44,10 @@ class CrowdOracle(ConfigurableAxiom):
     """
 
     name: ClassVar[str] = "CROWD"
+
+    dimension: ClassVar[str] = "oracle"
+
+    citation: ClassVar[str] = "Merker et al., 2025"
     utility: str = "overall"
     """Utility dimension.
 
@@ -148,6 +152,10 @@ class NuggetOracle(ConfigurableAxiom):
     """
 
     name: ClassVar[str] = "NUGGET"
+
+    dimension: ClassVar[str] = "oracle"
+
+    citation: ClassVar[str] = "Pradeep et al., 2024"
     score_type: NuggetScore = "vital"
     """all: mean credit over all nuggets; vital: over vital nuggets; weighted: vital weight 1, okay 0.5."""
     strict: bool = False
@@ -218,6 +226,10 @@ class LlmRatingOracle(ConfigurableAxiom):
     """
 
     name: ClassVar[str] = "LLM_ORIG"
+
+    dimension: ClassVar[str] = "oracle"
+
+    citation: ClassVar[str] = "Merker et al., 2025"
     model: str = "Qwen-Qwen2.5-0.5B-Instruct"
     """Which ratings file: ``ratings-<model>.jsonl[.gz]``."""
     margin_fraction: float = 0.0

@@ -14,6 +14,7 @@ from ir_rag_axioms.analysis.features import Feature
 from ir_rag_axioms.analysis.text import sentences
 from ir_rag_axioms.axioms.base import ParsedAxiom
 from ir_rag_axioms.axioms.registry import register
+from ir_rag_axioms.explanation import NEW_IN_THIS_LIBRARY
 
 _FUTURE = frozenset({"will", "shall", "wo", "'ll"})
 
@@ -87,6 +88,10 @@ class TenseConsistencyCoherenceAxiom(ParsedAxiom):
     """
 
     name: ClassVar[str] = "COH3"
+
+    dimension: ClassVar[str] = "coherence"
+
+    citation: ClassVar[str] = NEW_IN_THIS_LIBRARY
     higher_is_better: bool = False
     undefined: ClassVar[str] = "fewer than two sentences with a tense"
 
@@ -99,6 +104,10 @@ class SentenceLengthConsistencyCoherenceAxiom(ParsedAxiom):
     """COH4: prefer more uniform sentence lengths, std/mean of words per sentence <_10% (new in this library)."""
 
     name: ClassVar[str] = "COH4"
+
+    dimension: ClassVar[str] = "coherence"
+
+    citation: ClassVar[str] = NEW_IN_THIS_LIBRARY
     higher_is_better: bool = False
     margin_fraction: float = 0.1
     undefined: ClassVar[str] = "fewer than two sentences"
@@ -116,6 +125,10 @@ class RegisterConsistencyCoherenceAxiom(ParsedAxiom):
     """
 
     name: ClassVar[str] = "COH5"
+
+    dimension: ClassVar[str] = "coherence"
+
+    citation: ClassVar[str] = NEW_IN_THIS_LIBRARY
     higher_is_better: bool = False
     undefined: ClassVar[str] = "fewer than two sentences"
 

@@ -11,6 +11,7 @@ import numpy as np
 
 from ir_rag_axioms.axioms.base import ConfigurableAxiom, compare
 from ir_rag_axioms.axioms.registry import register
+from ir_rag_axioms.explanation import BASELINE
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 
@@ -21,6 +22,10 @@ class OriginalAxiom(ConfigurableAxiom):
     """
 
     name: ClassVar[str] = "ORIG"
+
+    dimension: ClassVar[str] = "utility"
+
+    citation: ClassVar[str] = "Hagen et al., 2016"
 
     def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
         """Rank comparison where both ranks exist, score comparison where only scores do."""
@@ -36,6 +41,10 @@ class NopAxiom(ConfigurableAxiom):
 
     name: ClassVar[str] = "NOP"
 
+    dimension: ClassVar[str] = "utility"
+
+    citation: ClassVar[str] = BASELINE
+
     def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
         """The zero matrix."""
         return np.zeros((len(responses), len(responses)))
@@ -48,6 +57,10 @@ class RandomAxiom(ConfigurableAxiom):
     """
 
     name: ClassVar[str] = "RANDOM"
+
+    dimension: ClassVar[str] = "utility"
+
+    citation: ClassVar[str] = BASELINE
     seed: int | None = 0
     """Seed; the same seed gives the same preference for the same pair of ids in any order. None: fresh randomness."""
 
@@ -80,6 +93,10 @@ class GreaterThanAxiom(ConfigurableAxiom):
 
     name: ClassVar[str] = "GT"
 
+    dimension: ClassVar[str] = "utility"
+
+    citation: ClassVar[str] = BASELINE
+
     def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
         """sign(s_i - s_j)."""
         return compare(_scores(responses))
@@ -89,6 +106,10 @@ class LessThanAxiom(ConfigurableAxiom):
     """LT: prefer the response with the smaller ``score`` (a response without a score abstains)."""
 
     name: ClassVar[str] = "LT"
+
+    dimension: ClassVar[str] = "utility"
+
+    citation: ClassVar[str] = BASELINE
 
     def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
         """sign(s_j - s_i)."""

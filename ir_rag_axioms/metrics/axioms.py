@@ -16,6 +16,7 @@ import numpy as np
 
 from ir_rag_axioms.axioms.base import FeatureAxiom, Item, Reads
 from ir_rag_axioms.axioms.registry import register
+from ir_rag_axioms.explanation import NEW_IN_THIS_LIBRARY
 from ir_rag_axioms.metrics.judges import HEURISTIC_JUDGE, Judge, RubricCase
 from ir_rag_axioms.metrics.metrics import AnswerRelevancy, ContextRecall, Faithfulness, RelevancyMode, RubricMetric
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse, context_of
@@ -90,6 +91,10 @@ class AnswerRelevancyAxiom(MetricAxiom):
     """ANSWER_RELEVANCY: prefer the higher share of statements relevant to the request, (yes + idk) / statements."""
 
     name: ClassVar[str] = "ANSWER_RELEVANCY"
+
+    dimension: ClassVar[str] = "metric"
+
+    citation: ClassVar[str] = "Es et al., 2024"
     metric_name: ClassVar[str] = "answer_relevancy"
     margin_fraction: float = 0.1
     relevancy_mode: RelevancyMode = "task"
@@ -119,6 +124,10 @@ class FaithfulnessAxiom(_RubricAxiom):
     """FAITHFULNESS: prefer the higher 1-5 level of support by the context passages; abstains without context."""
 
     name: ClassVar[str] = "FAITHFULNESS"
+
+    dimension: ClassVar[str] = "metric"
+
+    citation: ClassVar[str] = "Es et al., 2024"
     metric_name: ClassVar[str] = "faithfulness"
     metric: ClassVar[type[RubricMetric]] = Faithfulness
 
@@ -127,6 +136,10 @@ class ContextRecallAxiom(_RubricAxiom):
     """CONTEXT_RECALL: prefer the higher 1-5 level of context passages used; abstains without context."""
 
     name: ClassVar[str] = "CONTEXT_RECALL"
+
+    dimension: ClassVar[str] = "metric"
+
+    citation: ClassVar[str] = "Es et al., 2024"
     metric_name: ClassVar[str] = "context_recall"
     metric: ClassVar[type[RubricMetric]] = ContextRecall
 
@@ -144,6 +157,10 @@ class ContradictionAxiom(MetricAxiom):
     """
 
     name: ClassVar[str] = "CONS6"
+
+    dimension: ClassVar[str] = "metric"
+
+    citation: ClassVar[str] = NEW_IN_THIS_LIBRARY
     metric_name: ClassVar[str] = "faithfulness"
     needs_context: ClassVar[bool] = True
     higher_is_better: bool = False

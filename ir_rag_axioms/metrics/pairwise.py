@@ -19,7 +19,7 @@ import numpy as np
 from ir_rag_axioms.analysis.cache import is_analysable, max_text_chars
 from ir_rag_axioms.axioms.base import ConfigurableAxiom, Item, Reads, check_responses
 from ir_rag_axioms.axioms.registry import register
-from ir_rag_axioms.explanation import Explanation, rule_of
+from ir_rag_axioms.explanation import NEW_IN_THIS_LIBRARY, Explanation, rule_of
 from ir_rag_axioms.metrics.axioms import JudgeName, _llm_judge
 from ir_rag_axioms.metrics.judges import OFFLINE_JUDGE, Judge, RubricCase
 from ir_rag_axioms.metrics.prompts import RubricName
@@ -87,6 +87,10 @@ class PairwiseJudgeAxiom(ConfigurableAxiom):
     """LLM_PAIRWISE: prefer the response the judge finds better on the criterion in both orders; tie otherwise."""
 
     name: ClassVar[str] = "LLM_PAIRWISE"
+
+    dimension: ClassVar[str] = "metric"
+
+    citation: ClassVar[str] = NEW_IN_THIS_LIBRARY
     criterion: str = "faithfulness to the context"
     """The one narrow criterion the judge compares, in words (e.g. "answer relevancy to the question")."""
     judge: JudgeName = "offline"

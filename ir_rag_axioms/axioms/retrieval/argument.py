@@ -105,6 +105,10 @@ class ArgumentativeUnitsCountAxiom(_ArgumentAxiom):
 
     name: ClassVar[str] = "ArgUC"
 
+    dimension: ClassVar[str] = "retrieval"
+
+    citation: ClassVar[str] = "Bondarenko et al., 2022"
+
     def core(self, query, docs, request, responses):
         """compare(#units)."""
         return compare(np.array([self.features(r.text).unit_count for r in responses], dtype=np.float64))
@@ -114,6 +118,10 @@ class QueryTermOccurrenceInArgumentativeUnitsAxiom(_ArgumentAxiom):
     """QTArg: prefer more occurrences of query terms inside argumentative units [Bondarenko et al., 2022]."""
 
     name: ClassVar[str] = "QTArg"
+
+    dimension: ClassVar[str] = "retrieval"
+
+    citation: ClassVar[str] = "Bondarenko et al., 2022"
 
     def core(self, query, docs, request, responses):
         """compare(sum_t #occurrences of t in units)."""
@@ -129,6 +137,10 @@ class QueryTermPositionInArgumentativeUnitsAxiom(_ArgumentAxiom):
     """
 
     name: ClassVar[str] = "QTPArg"
+
+    dimension: ClassVar[str] = "retrieval"
+
+    citation: ClassVar[str] = "Bondarenko et al., 2022"
     penalty: float | None = 100000
     """Position of a query term that occurs in no unit; None = the longer document's length in the pair."""
 

@@ -18,6 +18,10 @@ class Lnc1Axiom(TermAxiom):
     """
 
     name: ClassVar[str] = "LNC1"
+
+    dimension: ClassVar[str] = "retrieval"
+
+    citation: ClassVar[str] = "Fang et al., 2004"
     margin_fraction: float = 0.1
 
     def core(self, query, docs, request, responses):
@@ -35,6 +39,10 @@ class TfLncAxiom(TermAxiom):
     """
 
     name: ClassVar[str] = "TF_LNC"
+
+    dimension: ClassVar[str] = "retrieval"
+
+    citation: ClassVar[str] = "Fang et al., 2004"
 
     def core(self, query, docs, request, responses):
         """sign(points_i - points_j) with raw counts."""

@@ -19,6 +19,10 @@ class Lb1Axiom(StatisticsTermAxiom):
     """
 
     name: ClassVar[str] = "LB1"
+
+    dimension: ClassVar[str] = "retrieval"
+
+    citation: ClassVar[str] = "Lv and Zhai, 2011"
     margin_fraction: float = 0.1
     statistics: StatisticsSource = RetrievalScores()
     """Source of the scores: the responses' ``score`` by default; ``ContextStatistics()`` computes BM25."""

@@ -69,6 +69,10 @@ class Prox1Axiom(_PairwiseProximity):
 
     name: ClassVar[str] = "PROX1"
 
+    dimension: ClassVar[str] = "retrieval"
+
+    citation: ClassVar[str] = "Hagen et al., 2016"
+
     def proximity(self, doc, shared, query):
         """Sum of first-occurrence distances over pairs of the shared query terms."""
         return float(sum(abs(doc.first(a) - doc.first(b)) for a, b in itertools.combinations(shared, 2)))
@@ -82,6 +86,10 @@ class Prox2Axiom(_PairwiseProximity):
 
     name: ClassVar[str] = "PROX2"
 
+    dimension: ClassVar[str] = "retrieval"
+
+    citation: ClassVar[str] = "Hagen et al., 2016"
+
     def proximity(self, doc, shared, query):
         """sum_t first(t, d)."""
         return float(sum(doc.first(t) for t in shared))
@@ -94,6 +102,10 @@ class Prox3Axiom(_PairwiseProximity):
     """
 
     name: ClassVar[str] = "PROX3"
+
+    dimension: ClassVar[str] = "retrieval"
+
+    citation: ClassVar[str] = "Hagen et al., 2016"
 
     def proximity(self, doc, shared, query):
         """First position of the query's terms as consecutive terms (inf if absent)."""
@@ -114,6 +126,10 @@ class Prox4Axiom(TermAxiom):
     """
 
     name: ClassVar[str] = "PROX4"
+
+    dimension: ClassVar[str] = "retrieval"
+
+    citation: ClassVar[str] = "Hagen et al., 2016"
     all_terms: ClassVar[bool] = True
 
     def omega(self, doc: TermStatistics, terms: list[str]) -> tuple[int, int]:
@@ -145,6 +161,10 @@ class Prox5Axiom(_PairwiseProximity):
     """
 
     name: ClassVar[str] = "PROX5"
+
+    dimension: ClassVar[str] = "retrieval"
+
+    citation: ClassVar[str] = "Hagen et al., 2016"
     all_terms: ClassVar[bool] = True
 
     def proximity(self, doc, shared, query):

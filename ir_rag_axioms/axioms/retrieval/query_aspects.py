@@ -23,6 +23,10 @@ class RegAxiom(TermAxiom):
     """
 
     name: ClassVar[str] = "REG"
+
+    dimension: ClassVar[str] = "retrieval"
+
+    citation: ClassVar[str] = "Zheng and Fang, 2010"
     anti: ClassVar[bool] = False
     precondition: Precondition | NopAxiom | None = LEN()
     reference_skips_precondition: ClassVar[bool] = True
@@ -59,6 +63,10 @@ class AntiRegAxiom(RegAxiom):
     """ANTI-REG: as REG, for the query term most similar on average to the query terms [Hagen et al., 2016]."""
 
     name: ClassVar[str] = "ANTI_REG"
+
+    dimension: ClassVar[str] = "retrieval"
+
+    citation: ClassVar[str] = "Hagen et al., 2016"
     anti: ClassVar[bool] = True
 
 
@@ -71,6 +79,10 @@ class AspectRegAxiom(StatisticsTermAxiom):
     """
 
     name: ClassVar[str] = "ASPECT_REG"
+
+    dimension: ClassVar[str] = "retrieval"
+
+    citation: ClassVar[str] = "Zheng and Fang, 2010"
     margin_fraction: float = 0.1
     """Relative margin within which the query terms' idfs count as equal."""
     aspect_similarity: float = 0.5
@@ -123,6 +135,10 @@ class AndAxiom(TermAxiom):
 
     name: ClassVar[str] = "AND"
 
+    dimension: ClassVar[str] = "retrieval"
+
+    citation: ClassVar[str] = "Wu and Fang, 2012"
+
     def core(self, query, docs, request, responses):
         """compare([all query terms in d])."""
         present = tf_matrix(query_terms(query), docs, relative=False) > 0
@@ -133,6 +149,10 @@ class LenAndAxiom(AndAxiom):
     """LEN-AND: AND with the LEN precondition [Wu and Fang, 2012]."""
 
     name: ClassVar[str] = "LEN_AND"
+
+    dimension: ClassVar[str] = "retrieval"
+
+    citation: ClassVar[str] = "Wu and Fang, 2012"
     precondition: Precondition | NopAxiom | None = LEN()
 
 
@@ -140,6 +160,10 @@ class ModifiedAndAxiom(TermAxiom):
     """M-AND: prefer the document that contains more distinct query terms [Wu and Fang, 2012]."""
 
     name: ClassVar[str] = "M_AND"
+
+    dimension: ClassVar[str] = "retrieval"
+
+    citation: ClassVar[str] = "Wu and Fang, 2012"
 
     def core(self, query, docs, request, responses):
         """compare(|q & d|)."""
@@ -151,6 +175,10 @@ class LenModifiedAndAxiom(ModifiedAndAxiom):
     """LEN-M-AND: M-AND with the LEN precondition [Wu and Fang, 2012]."""
 
     name: ClassVar[str] = "LEN_M_AND"
+
+    dimension: ClassVar[str] = "retrieval"
+
+    citation: ClassVar[str] = "Wu and Fang, 2012"
     precondition: Precondition | NopAxiom | None = LEN()
 
 
@@ -161,6 +189,10 @@ class DivAxiom(TermAxiom):
     """
 
     name: ClassVar[str] = "DIV"
+
+    dimension: ClassVar[str] = "retrieval"
+
+    citation: ClassVar[str] = "Gollapudi and Sharma, 2009"
 
     def core(self, query, docs, request, responses):
         """compare(jaccard, lower is better)."""
@@ -173,6 +205,10 @@ class LenDivAxiom(DivAxiom):
     """LEN-DIV: DIV with the LEN precondition [Gollapudi and Sharma, 2009]."""
 
     name: ClassVar[str] = "LEN_DIV"
+
+    dimension: ClassVar[str] = "retrieval"
+
+    citation: ClassVar[str] = "Gollapudi and Sharma, 2009"
     precondition: Precondition | NopAxiom | None = LEN()
 
 

@@ -44,6 +44,10 @@ class Tfc2Axiom(TermAxiom):
     """
 
     name: ClassVar[str] = "TFC2"
+
+    dimension: ClassVar[str] = "retrieval"
+
+    citation: ClassVar[str] = "Fang et al., 2011"
     margin_fraction: float = 0.1
     precondition: Precondition | NopAxiom | None = LEN()
 
@@ -61,6 +65,10 @@ class Lnc2Axiom(TermAxiom):
     """
 
     name: ClassVar[str] = "LNC2"
+
+    dimension: ClassVar[str] = "retrieval"
+
+    citation: ClassVar[str] = "Fang et al., 2004"
     margin_fraction: float = 0.1
 
     def core(self, query, docs, request, responses):
@@ -80,6 +88,10 @@ class Lb2Axiom(TermAxiom):
     """
 
     name: ClassVar[str] = "LB2"
+
+    dimension: ClassVar[str] = "retrieval"
+
+    citation: ClassVar[str] = "Lv and Zhai, 2011"
     margin_fraction: float = 0.1
 
     def core(self, query, docs, request, responses):
@@ -99,6 +111,10 @@ class TdcAxiom(StatisticsTermAxiom):
     """
 
     name: ClassVar[str] = "TDC"
+
+    dimension: ClassVar[str] = "retrieval"
+
+    citation: ClassVar[str] = "Fang et al., 2004"
     margin_fraction: float = 0.1
     """Relative margin within which two idf values count as equal."""
     precondition: Precondition | NopAxiom | None = LEN()
@@ -150,6 +166,10 @@ class Stmc3Axiom(_SimilarityTermAxiom):
     """
 
     name: ClassVar[str] = "STMC3"
+
+    dimension: ClassVar[str] = "retrieval"
+
+    citation: ClassVar[str] = "Fang and Zhai, 2006"
     precondition: Precondition | NopAxiom | None = LEN()
     min_similarity: float = 0.9
     """Similarity from which a document term stands for a query term."""
@@ -170,6 +190,10 @@ class Tssc1Axiom(_SimilarityTermAxiom):
     """
 
     name: ClassVar[str] = "TSSC1"
+
+    dimension: ClassVar[str] = "retrieval"
+
+    citation: ClassVar[str] = "Fang and Zhai, 2006"
     margin_fraction: float = 0.1
 
     def core(self, query, docs, request, responses):
@@ -188,6 +212,10 @@ class Tssc2Axiom(_SimilarityTermAxiom):
     """
 
     name: ClassVar[str] = "TSSC2"
+
+    dimension: ClassVar[str] = "retrieval"
+
+    citation: ClassVar[str] = "Fang and Zhai, 2006"
     precondition: Precondition | NopAxiom | None = LEN()
     min_similarity: float = 0.9
     """Similarity from which a non-query term counts as similar."""
@@ -216,6 +244,10 @@ class QphraAxiom(TermAxiom):
     """
 
     name: ClassVar[str] = "QPHRA"
+
+    dimension: ClassVar[str] = "retrieval"
+
+    citation: ClassVar[str] = "Hagen et al., 2016"
     precondition: Precondition | NopAxiom | None = LEN()
 
     def core(self, query, docs, request, responses):
@@ -242,6 +274,10 @@ class RsimAxiom(TermAxiom):
     """
 
     name: ClassVar[str] = "RSIM"
+
+    dimension: ClassVar[str] = "retrieval"
+
+    citation: ClassVar[str] = "Hagen et al., 2016"
     margin_fraction: float = 0.1
 
     def core(self, query, docs, request, responses):
@@ -263,6 +299,10 @@ class PRankAxiom(TermAxiom):
     """
 
     name: ClassVar[str] = "P_RANK"
+
+    dimension: ClassVar[str] = "retrieval"
+
+    citation: ClassVar[str] = "Hagen et al., 2016"
     margin_fraction: float = 0.1
     damping: float = 0.85
     """The PageRank damping factor."""

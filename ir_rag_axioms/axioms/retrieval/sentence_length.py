@@ -21,6 +21,10 @@ class AverageSentenceLengthAxiom(TermAxiom):
     """
 
     name: ClassVar[str] = "aSL"
+
+    dimension: ClassVar[str] = "retrieval"
+
+    citation: ClassVar[str] = "Bondarenko et al., 2022"
     needs_sentences: ClassVar[bool] = True
     min_sentence_length: int = 12
     max_sentence_length: int = 20

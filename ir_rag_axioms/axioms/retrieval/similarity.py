@@ -21,6 +21,10 @@ class Stmc1Axiom(TermAxiom):
     """
 
     name: ClassVar[str] = "STMC1"
+
+    dimension: ClassVar[str] = "retrieval"
+
+    citation: ClassVar[str] = "Fang and Zhai, 2006"
     similarity: TermSimilarity = WordNetTermSimilarity()
 
     def prefetch(self, items: Sequence[Item]) -> None:
@@ -55,6 +59,10 @@ class Stmc2Axiom(TermAxiom):
     """
 
     name: ClassVar[str] = "STMC2"
+
+    dimension: ClassVar[str] = "retrieval"
+
+    citation: ClassVar[str] = "Fang and Zhai, 2006"
     margin_fraction: float = 0.2
     similarity: TermSimilarity = WordNetTermSimilarity()
     reference_asymmetry: bool = False

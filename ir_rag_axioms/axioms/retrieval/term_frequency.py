@@ -21,6 +21,10 @@ class Tfc1Axiom(TermAxiom):
     """
 
     name: ClassVar[str] = "TFC1"
+
+    dimension: ClassVar[str] = "retrieval"
+
+    citation: ClassVar[str] = "Fang et al., 2004"
     margin_fraction: float = 0.1
     precondition: Precondition | NopAxiom | None = LEN()
     reference_skips_precondition: ClassVar[bool] = True
@@ -48,6 +52,10 @@ class Tfc3Axiom(StatisticsTermAxiom):
     """
 
     name: ClassVar[str] = "TFC3"
+
+    dimension: ClassVar[str] = "retrieval"
+
+    citation: ClassVar[str] = "Fang et al., 2011"
     margin_fraction: float = 0.1
     precondition: Precondition | NopAxiom | None = LEN()
     reference_skips_precondition: ClassVar[bool] = True
@@ -77,6 +85,10 @@ class ModifiedTdcAxiom(StatisticsTermAxiom):
     """
 
     name: ClassVar[str] = "M_TDC"
+
+    dimension: ClassVar[str] = "retrieval"
+
+    citation: ClassVar[str] = "Shi et al., 2005"
     margin_fraction: float = 0.1
     """Relative margin within which two idf values count as equal."""
 
@@ -100,6 +112,10 @@ class LenModifiedTdcAxiom(ModifiedTdcAxiom):
     """LEN-M-TDC: M-TDC with the LEN precondition [Shi et al., 2005]."""
 
     name: ClassVar[str] = "LEN_M_TDC"
+
+    dimension: ClassVar[str] = "retrieval"
+
+    citation: ClassVar[str] = "Shi et al., 2005"
     precondition: Precondition | NopAxiom | None = LEN()
 
 
