@@ -509,7 +509,7 @@ def _import_with(**values: str) -> subprocess.CompletedProcess:
             "from ir_rag_axioms.analysis.resources import languagetool_url, ToolUnavailableError\n"
             "from ir_rag_axioms.datasets.crowd import load_crowd_topics\n"
             f"load_crowd_topics({str(CROWD)!r})\nlanguagetool_url()\n"
-            "try:\n    CLAR1(languagetool_url='http://127.0.0.1:1').prefetch([])\n"
+            "try:\n    CLAR1(languagetool_url='http://127.0.0.1:1').prefetch([], ir_rag_axioms.default_analysis())\n"
             "except ToolUnavailableError:\n    pass\n"
             "COV3.preferences(Q('q','Why do cats purr?'), [R('a','Cats purr. Yes.'), R('b','Dogs bark.')])\n")
     with tempfile.TemporaryDirectory() as cache:

@@ -94,7 +94,7 @@ def test_cov3_and_cons1_abstain_without_reference_aspects():
 def test_cov3_sums_sentence_similarities_per_request_aspect():
     request = GenerationRequest("q", "Tell me about the Eiffel Tower", None)
     rs = responses("The Eiffel Tower is in Paris. The Eiffel Tower is tall.", "Bananas are yellow.")
-    values = COV3.values(request, rs)
+    values = COV3.values(request, rs, default_analysis())
     assert values[0] > 2 * values[1]
     assert COV3.preferences(request, rs).tolist() == [[0, 1], [-1, 0]]
 

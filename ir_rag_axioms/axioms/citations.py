@@ -16,6 +16,7 @@ from typing import Any, ClassVar, Literal
 
 import numpy as np
 
+from ir_rag_axioms.analysis.cache import Analysis
 from ir_rag_axioms.analysis.features import SENTENCES, TERMS, Feature
 from ir_rag_axioms.analysis.resources import DEFAULT_SPACY_MODEL
 from ir_rag_axioms.analysis.text import sentences, term_tokens
@@ -176,9 +177,7 @@ class CitationFormatsCorrectnessAxiom(FeatureAxiom):
     """
 
     name: ClassVar[str] = "CORR2"
-
     dimension: ClassVar[str] = "correctness"
-
     citation: ClassVar[str] = NEW_IN_THIS_LIBRARY
     margin_fraction: float = 0.1
     spacy_model: str = DEFAULT_SPACY_MODEL
@@ -189,17 +188,17 @@ class CitationFormatsCorrectnessAxiom(FeatureAxiom):
         """The sentences of each response."""
         return (Reads(self.spacy_model, responses=(SENTENCES,)),)
 
-    def values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+    def values(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """Share of sentences with a citation (NaN without sentences); a citation-only sentence joins the previous."""
         out = []
-        for found in feature_values(self.spacy_model, SENTENCES, [r.text for r in responses]):
+        for found in feature_values(self.spacy_model, SENTENCES, [r.text for r in responses], analysis):
             found = merge_citation_sentences(found or ())
             out.append(sum(1 for s in found if find_citations(s)) / len(found) if found else float("nan"))
         return np.array(out, dtype=np.float64)
 
-    def details(self, request: GenerationRequest, response: GenerationResponse) -> dict[str, Any]:
+    def details(self, request: GenerationRequest, response: GenerationResponse, analysis: Analysis) -> dict[str, Any]:
         """How many sentences cite, and in which formats."""
-        (found,) = feature_values(self.spacy_model, SENTENCES, [response.text])
+        (found,) = feature_values(self.spacy_model, SENTENCES, [response.text], analysis)
         found = merge_citation_sentences(found or ())
         kinds = sorted({c.kind for s in found for c in find_citations(s)})
         cited = sum(1 for s in found if find_citations(s))
@@ -214,9 +213,7 @@ class CitationValidityCorrectnessAxiom(FeatureAxiom):
     """
 
     name: ClassVar[str] = "CORR3"
-
     dimension: ClassVar[str] = "correctness"
-
     citation: ClassVar[str] = NEW_IN_THIS_LIBRARY
     margin_fraction: float = 0.0
     numbering: Numbering = "auto"
@@ -230,7 +227,7 @@ class CitationValidityCorrectnessAxiom(FeatureAxiom):
         checked = [(c, resolve(c, passages, self.numbering, zero)) for c in citations]
         return [(c, ok) for c, ok in checked if ok is not None]
 
-    def values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+    def values(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """Valid citations / checkable citations (NaN without context or checkable citations)."""
         out = []
         for response in responses:
@@ -238,7 +235,7 @@ class CitationValidityCorrectnessAxiom(FeatureAxiom):
             out.append(sum(ok for _, ok in checked) / len(checked) if checked else float("nan"))
         return np.array(out, dtype=np.float64)
 
-    def details(self, request: GenerationRequest, response: GenerationResponse) -> dict[str, Any]:
+    def details(self, request: GenerationRequest, response: GenerationResponse, analysis: Analysis) -> dict[str, Any]:
         """The citations that name no passage."""
         checked = self._checked(request, response)
         invalid = [c.text for c, ok in checked if not ok]
@@ -261,9 +258,7 @@ class CitationSupportCorrectnessAxiom(FeatureAxiom):
     """
 
     name: ClassVar[str] = "CORR4"
-
     dimension: ClassVar[str] = "correctness"
-
     citation: ClassVar[str] = NEW_IN_THIS_LIBRARY
     margin_fraction: float = 0.0
     spacy_model: str = DEFAULT_SPACY_MODEL
@@ -277,12 +272,12 @@ class CitationSupportCorrectnessAxiom(FeatureAxiom):
         return (Reads(self.spacy_model, responses=(SENTENCE_TERMS,), context=(TERMS,)),)
 
     def _pairs(self, request: GenerationRequest, response: GenerationResponse,
-               found: Any) -> list[tuple[str, int, bool]]:
+               found: Any, analysis: Analysis) -> list[tuple[str, int, bool]]:
         """(sentence, cited passage index, supported) for every numbered citation that names a passage."""
         passages = context_of(request, response) or ()
         if not passages or not found:
             return []
-        vocabularies = [frozenset(t or ()) for t in feature_values(self.spacy_model, TERMS, list(passages))]
+        vocabularies = [frozenset(t or ()) for t in feature_values(self.spacy_model, TERMS, list(passages), analysis)]
         zero = _zero_based(find_citations(response.text))
         base = 0 if self.numbering == "zero" or (self.numbering == "auto" and zero) else 1
         out = []
@@ -296,19 +291,19 @@ class CitationSupportCorrectnessAxiom(FeatureAxiom):
             out += [(text, k, overlaps[k] >= best) for k in sorted(cited)]
         return out
 
-    def values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+    def values(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """Supported citations / numbered citations of passages (NaN where there are none)."""
-        found = feature_values(self.spacy_model, SENTENCE_TERMS, [r.text for r in responses])
+        found = feature_values(self.spacy_model, SENTENCE_TERMS, [r.text for r in responses], analysis)
         out = []
         for response, sentences_ in zip(responses, found, strict=True):
-            pairs = self._pairs(request, response, sentences_)
+            pairs = self._pairs(request, response, sentences_, analysis)
             out.append(sum(ok for *_, ok in pairs) / len(pairs) if pairs else float("nan"))
         return np.array(out, dtype=np.float64)
 
-    def details(self, request: GenerationRequest, response: GenerationResponse) -> dict[str, Any]:
+    def details(self, request: GenerationRequest, response: GenerationResponse, analysis: Analysis) -> dict[str, Any]:
         """The citations whose passage is not the best match of their sentence."""
-        (found,) = feature_values(self.spacy_model, SENTENCE_TERMS, [response.text])
-        pairs = self._pairs(request, response, found)
+        (found,) = feature_values(self.spacy_model, SENTENCE_TERMS, [response.text], analysis)
+        pairs = self._pairs(request, response, found, analysis)
         unsupported = [f"passage {k} in {text[:40]!r}" for text, k, ok in pairs if not ok]
         return {"supported citations": f"{len(pairs) - len(unsupported)} of {len(pairs)}",
                 "unsupported": "; ".join(unsupported) or "none"}

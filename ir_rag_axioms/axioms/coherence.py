@@ -47,9 +47,7 @@ class WordLengthDeviationCoherenceAxiom(ParsedAxiom):
     """
 
     name: ClassVar[str] = "COH1"
-
     dimension: ClassVar[str] = "coherence"
-
     citation: ClassVar[str] = "Merker et al., 2025"
     higher_is_better: bool = False
     undefined: ClassVar[str] = "a sentence without terms"
@@ -63,9 +61,7 @@ class SubjectVerbClosenessCoherenceAxiom(ParsedAxiom):
     """COH2: prefer subject-verb pairs closer together, avg-SV-dist(r1) <_10% avg-SV-dist(r2) [Merker et al., 2025]."""
 
     name: ClassVar[str] = "COH2"
-
     dimension: ClassVar[str] = "coherence"
-
     citation: ClassVar[str] = "Merker et al., 2025"
     higher_is_better: bool = False
     margin_fraction: float = 0.1

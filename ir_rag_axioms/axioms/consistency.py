@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ir_rag_axioms.analysis.cache import is_analysable
+from ir_rag_axioms.analysis.cache import Analysis, is_analysable
 from ir_rag_axioms.analysis.features import Feature
 from ir_rag_axioms.analysis.resources import load_negex, negation_termsets
 from ir_rag_axioms.analysis.rouge import rouge_lsum_f
@@ -27,9 +27,7 @@ class AspectSimilaritySentenceCountConsistencyAxiom(AspectSentenceSimilarityAxio
     """
 
     name: ClassVar[str] = "CONS1"
-
     dimension: ClassVar[str] = "consistency"
-
     citation: ClassVar[str] = "Merker et al., 2025"
     reference: ClassVar[str] = "context"
     margin_fraction: float = 0.5
@@ -42,25 +40,24 @@ class RougeConsistencyAxiom(FeatureAxiom):
     """
 
     name: ClassVar[str] = "CONS2"
-
     dimension: ClassVar[str] = "consistency"
-
     citation: ClassVar[str] = "Merker et al., 2025"
     margin_fraction: float = 0.1
     use_stemmer: bool = False
     """Porter-stem tokens before matching (rouge-score's option)."""
     undefined: ClassVar[str] = "no context"
 
-    def prefetch(self, items: Sequence[Item]) -> None:
+    def prefetch(self, items: Sequence[Item], analysis: Analysis) -> None:
         """Score every (response, context) pair once."""
         for request, responses in items:
-            self.values(request, list(responses))
+            self.values(request, list(responses), analysis)
 
-    def values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+    def values(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """ROUGE-Lsum F-measure of each response against its context's passages joined by newlines (NaN without)."""
         contexts = [context_of(request, r) for r in responses]
         return np.array([
-            rouge_lsum_f("\n".join(c), r.text, self.use_stemmer) if c and is_analysable(r.text) else np.nan
+            rouge_lsum_f("\n".join(c), r.text, self.use_stemmer, analysis=analysis)
+            if c and is_analysable(r.text) else np.nan
             for r, c in zip(responses, contexts, strict=True)
         ], dtype=np.float64)
 
@@ -87,9 +84,7 @@ class EntityContradictionConsistencyAxiom(ParsedAxiom):
     """
 
     name: ClassVar[str] = "CONS3"
-
     dimension: ClassVar[str] = "consistency"
-
     citation: ClassVar[str] = "Merker et al., 2025"
     higher_is_better: bool = False
     margin_fraction: float = 0.2

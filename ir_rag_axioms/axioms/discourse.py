@@ -123,9 +123,7 @@ class DiscourseStructureClarityAxiom(ParsedAxiom):
     """
 
     name: ClassVar[str] = "CLAR3"
-
     dimension: ClassVar[str] = "clarity"
-
     citation: ClassVar[str] = NEW_IN_THIS_LIBRARY
     margin_fraction: float = 0.1
     undefined: ClassVar[str] = "no sentences"
@@ -139,9 +137,7 @@ class SentenceOpeningVarietyClarityAxiom(ParsedAxiom):
     """CLAR4: prefer more varied sentence openings, |distinct first words| / |S| >_10% (new in this library)."""
 
     name: ClassVar[str] = "CLAR4"
-
     dimension: ClassVar[str] = "clarity"
-
     citation: ClassVar[str] = NEW_IN_THIS_LIBRARY
     margin_fraction: float = 0.1
     undefined: ClassVar[str] = "fewer than two sentences"
@@ -159,9 +155,7 @@ class CoreferenceClarityAxiom(ParsedAxiom):
     """
 
     name: ClassVar[str] = "CLAR5"
-
     dimension: ClassVar[str] = "clarity"
-
     citation: ClassVar[str] = NEW_IN_THIS_LIBRARY
     higher_is_better: bool = False
     undefined: ClassVar[str] = "no sentences"

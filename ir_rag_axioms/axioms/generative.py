@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from ir_rag_axioms.analysis.cache import Analysis
 from ir_rag_axioms.axioms.base import ConfigurableAxiom, Item, Reads
 from ir_rag_axioms.axioms.registry import register
 from ir_rag_axioms.axioms.retrieval import (
@@ -83,18 +84,18 @@ class Generative(ConfigurableAxiom, kw_only=False):
         """The wrapped axiom's reads."""
         return self.axiom.reads()
 
-    def prefetch(self, items: Sequence[Item]) -> None:
+    def prefetch(self, items: Sequence[Item], analysis: Analysis) -> None:
         """The wrapped axiom's batched analysis."""
-        self.axiom.prefetch(items)
+        self.axiom.prefetch(items, analysis)
 
-    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """The wrapped axiom's matrix."""
-        return self.axiom.matrix(request, responses)
+        return self.axiom.matrix(request, responses, analysis)
 
     def explain_pairs(self, request: GenerationRequest, responses: list[GenerationResponse],
-                      pairs: Sequence[tuple[int, int]]) -> list[Explanation]:
+                      pairs: Sequence[tuple[int, int]], analysis: Analysis) -> list[Explanation]:
         """The wrapped axiom's explanations, under this name."""
-        return [renamed(e, repr(self)) for e in self.axiom.explain_pairs(request, responses, pairs)]
+        return [renamed(e, repr(self)) for e in self.axiom.explain_pairs(request, responses, pairs, analysis)]
 
 
 def generative(axiom: ConfigurableAxiom) -> Generative:

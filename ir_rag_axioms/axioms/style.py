@@ -88,9 +88,7 @@ class TenseConsistencyCoherenceAxiom(ParsedAxiom):
     """
 
     name: ClassVar[str] = "COH3"
-
     dimension: ClassVar[str] = "coherence"
-
     citation: ClassVar[str] = NEW_IN_THIS_LIBRARY
     higher_is_better: bool = False
     undefined: ClassVar[str] = "fewer than two sentences with a tense"
@@ -104,9 +102,7 @@ class SentenceLengthConsistencyCoherenceAxiom(ParsedAxiom):
     """COH4: prefer more uniform sentence lengths, std/mean of words per sentence <_10% (new in this library)."""
 
     name: ClassVar[str] = "COH4"
-
     dimension: ClassVar[str] = "coherence"
-
     citation: ClassVar[str] = NEW_IN_THIS_LIBRARY
     higher_is_better: bool = False
     margin_fraction: float = 0.1
@@ -125,9 +121,7 @@ class RegisterConsistencyCoherenceAxiom(ParsedAxiom):
     """
 
     name: ClassVar[str] = "COH5"
-
     dimension: ClassVar[str] = "coherence"
-
     citation: ClassVar[str] = NEW_IN_THIS_LIBRARY
     higher_is_better: bool = False
     undefined: ClassVar[str] = "fewer than two sentences"

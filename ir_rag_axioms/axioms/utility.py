@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from ir_rag_axioms.analysis.cache import Analysis
 from ir_rag_axioms.axioms.base import ConfigurableAxiom, compare
 from ir_rag_axioms.axioms.registry import register
 from ir_rag_axioms.explanation import BASELINE
@@ -22,12 +23,10 @@ class OriginalAxiom(ConfigurableAxiom):
     """
 
     name: ClassVar[str] = "ORIG"
-
     dimension: ClassVar[str] = "utility"
-
     citation: ClassVar[str] = "Hagen et al., 2016"
 
-    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """Rank comparison where both ranks exist, score comparison where only scores do."""
         ranks = np.array([np.nan if r.rank is None else float(r.rank) for r in responses])
         scores = np.array([np.nan if r.score is None else float(r.score) for r in responses])
@@ -40,12 +39,10 @@ class NopAxiom(ConfigurableAxiom):
     """NOP: never prefer any response (all zeros)."""
 
     name: ClassVar[str] = "NOP"
-
     dimension: ClassVar[str] = "utility"
-
     citation: ClassVar[str] = BASELINE
 
-    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """The zero matrix."""
         return np.zeros((len(responses), len(responses)))
 
@@ -57,9 +54,7 @@ class RandomAxiom(ConfigurableAxiom):
     """
 
     name: ClassVar[str] = "RANDOM"
-
     dimension: ClassVar[str] = "utility"
-
     citation: ClassVar[str] = BASELINE
     seed: int | None = 0
     """Seed; the same seed gives the same preference for the same pair of ids in any order. None: fresh randomness."""
@@ -70,7 +65,7 @@ class RandomAxiom(ConfigurableAxiom):
         digest = hashlib.blake2b(f"{self.seed}\x00{request.id}\x00{a}\x00{b}".encode(), digest_size=8).digest()
         return float(int.from_bytes(digest, "little") % 3 - 1)
 
-    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """Antisymmetric random matrix with a zero diagonal."""
         n = len(responses)
         rng = np.random.default_rng() if self.seed is None else None
@@ -92,12 +87,10 @@ class GreaterThanAxiom(ConfigurableAxiom):
     """GT: prefer the response with the greater ``score`` (a response without a score abstains)."""
 
     name: ClassVar[str] = "GT"
-
     dimension: ClassVar[str] = "utility"
-
     citation: ClassVar[str] = BASELINE
 
-    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """sign(s_i - s_j)."""
         return compare(_scores(responses))
 
@@ -106,12 +99,10 @@ class LessThanAxiom(ConfigurableAxiom):
     """LT: prefer the response with the smaller ``score`` (a response without a score abstains)."""
 
     name: ClassVar[str] = "LT"
-
     dimension: ClassVar[str] = "utility"
-
     citation: ClassVar[str] = BASELINE
 
-    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """sign(s_j - s_i)."""
         return compare(_scores(responses), higher_is_better=False)
 
@@ -124,7 +115,7 @@ class DistanceAxiom(ConfigurableAxiom):
 
     name: ClassVar[str] = "DIST"
 
-    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """s_i - s_j."""
         s = _scores(responses)
         return np.nan_to_num(s[:, None] - s[None, :], nan=0.0) + 0.0
@@ -172,7 +163,7 @@ class OracleAxiom(ConfigurableAxiom):
             object.__setattr__(self, "_labels", read_qrels(self.qrels))
         return self.__dict__["_labels"]
 
-    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """compare(labels); NaN (unjudged) abstains."""
         labels = self.labels()
         return compare(np.array([labels.get((request.id, r.id), np.nan) for r in responses], dtype=np.float64))

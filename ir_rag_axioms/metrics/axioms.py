@@ -14,6 +14,7 @@ from typing import ClassVar, Literal
 
 import numpy as np
 
+from ir_rag_axioms.analysis.cache import Analysis
 from ir_rag_axioms.axioms.base import FeatureAxiom, Item, Reads
 from ir_rag_axioms.axioms.registry import register
 from ir_rag_axioms.explanation import NEW_IN_THIS_LIBRARY
@@ -58,7 +59,7 @@ class MetricAxiom(FeatureAxiom):
         """What the heuristic judge reads from spaCy for this metric (nothing for the LLM judge)."""
         return HEURISTIC_JUDGE.reads(self.metric_name) if self.judge == "offline" else ()
 
-    def prefetch(self, items: Sequence[Item]) -> None:
+    def prefetch(self, items: Sequence[Item], analysis: Analysis) -> None:
         """Score every response of every item in one batched metric pass (embeddings, judge answers are kept)."""
         if self.judge == "llm":
             self.judge_instance()  # an unconfigured LLM judge raises ToolUnavailableError here, before any work
@@ -66,7 +67,7 @@ class MetricAxiom(FeatureAxiom):
         if pairs:
             self.scores(pairs)
 
-    def values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+    def values(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """The metric score of each response (NaN without context where the metric needs it, or undefined)."""
         usable = [k for k, r in enumerate(responses) if context_of(request, r) or not self.needs_context]
         out = np.full(len(responses), np.nan)
@@ -91,9 +92,7 @@ class AnswerRelevancyAxiom(MetricAxiom):
     """ANSWER_RELEVANCY: prefer the higher share of statements relevant to the request, (yes + idk) / statements."""
 
     name: ClassVar[str] = "ANSWER_RELEVANCY"
-
     dimension: ClassVar[str] = "metric"
-
     citation: ClassVar[str] = "Es et al., 2024"
     metric_name: ClassVar[str] = "answer_relevancy"
     margin_fraction: float = 0.1
@@ -124,9 +123,7 @@ class FaithfulnessAxiom(_RubricAxiom):
     """FAITHFULNESS: prefer the higher 1-5 level of support by the context passages; abstains without context."""
 
     name: ClassVar[str] = "FAITHFULNESS"
-
     dimension: ClassVar[str] = "metric"
-
     citation: ClassVar[str] = "Es et al., 2024"
     metric_name: ClassVar[str] = "faithfulness"
     metric: ClassVar[type[RubricMetric]] = Faithfulness
@@ -136,9 +133,7 @@ class ContextRecallAxiom(_RubricAxiom):
     """CONTEXT_RECALL: prefer the higher 1-5 level of context passages used; abstains without context."""
 
     name: ClassVar[str] = "CONTEXT_RECALL"
-
     dimension: ClassVar[str] = "metric"
-
     citation: ClassVar[str] = "Es et al., 2024"
     metric_name: ClassVar[str] = "context_recall"
     metric: ClassVar[type[RubricMetric]] = ContextRecall
@@ -157,9 +152,7 @@ class ContradictionAxiom(MetricAxiom):
     """
 
     name: ClassVar[str] = "CONS6"
-
     dimension: ClassVar[str] = "metric"
-
     citation: ClassVar[str] = NEW_IN_THIS_LIBRARY
     metric_name: ClassVar[str] = "faithfulness"
     needs_context: ClassVar[bool] = True

@@ -6,9 +6,12 @@ from typing import ClassVar
 
 import numpy as np
 
+from ir_rag_axioms.analysis.cache import Analysis
+from ir_rag_axioms.analysis.terms import TermStatistics
 from ir_rag_axioms.axioms.base import within_margin
 from ir_rag_axioms.axioms.registry import register
 from ir_rag_axioms.axioms.retrieval.base import TermAxiom, lengths, points_matrix, query_terms, tf_matrix
+from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 
 class Lnc1Axiom(TermAxiom):
@@ -18,13 +21,12 @@ class Lnc1Axiom(TermAxiom):
     """
 
     name: ClassVar[str] = "LNC1"
-
     dimension: ClassVar[str] = "retrieval"
-
     citation: ClassVar[str] = "Fang et al., 2004"
     margin_fraction: float = 0.1
 
-    def core(self, query, docs, request, responses):
+    def core(self, query: TermStatistics, docs: list[TermStatistics], request: GenerationRequest | None,
+             responses: list[GenerationResponse] | None, analysis: Analysis) -> np.ndarray:
         """-sign(|d_i| - |d_j|) where all query term tfs tie."""
         tf = tf_matrix(query_terms(query), docs, relative=True)
         same = within_margin(tf[:, None, :], tf[None, :, :], self.margin_fraction).all(axis=2)
@@ -39,12 +41,11 @@ class TfLncAxiom(TermAxiom):
     """
 
     name: ClassVar[str] = "TF_LNC"
-
     dimension: ClassVar[str] = "retrieval"
-
     citation: ClassVar[str] = "Fang et al., 2004"
 
-    def core(self, query, docs, request, responses):
+    def core(self, query: TermStatistics, docs: list[TermStatistics], request: GenerationRequest | None,
+             responses: list[GenerationResponse] | None, analysis: Analysis) -> np.ndarray:
         """sign(points_i - points_j) with raw counts."""
         tf = tf_matrix(query_terms(query), docs, relative=False)
         rest = lengths(docs)[:, None] - tf

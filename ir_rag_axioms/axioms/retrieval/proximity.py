@@ -8,10 +8,12 @@ from typing import ClassVar
 
 import numpy as np
 
+from ir_rag_axioms.analysis.cache import Analysis
 from ir_rag_axioms.analysis.terms import TermStatistics
 from ir_rag_axioms.axioms.base import compare
 from ir_rag_axioms.axioms.registry import register
 from ir_rag_axioms.axioms.retrieval.base import TermAxiom, query_terms
+from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 
 def shared_terms_mask(terms: list[str], docs: list[TermStatistics], minimum: int) -> np.ndarray:
@@ -45,7 +47,8 @@ class _PairwiseProximity(TermAxiom):
     def proximity(self, doc: TermStatistics, shared: list[str], query: TermStatistics) -> float:
         """The document's distance value for the query terms it shares (lower is better)."""
 
-    def core(self, query, docs, request, responses):
+    def core(self, query: TermStatistics, docs: list[TermStatistics], request: GenerationRequest | None,
+             responses: list[GenerationResponse] | None, analysis: Analysis) -> np.ndarray:
         """Lower values are better, where both documents share the same query terms.
 
         compare(values, lower is better) where both documents share the same query terms (all of them for PROX4/5).
@@ -68,9 +71,7 @@ class Prox1Axiom(_PairwiseProximity):
     """
 
     name: ClassVar[str] = "PROX1"
-
     dimension: ClassVar[str] = "retrieval"
-
     citation: ClassVar[str] = "Hagen et al., 2016"
 
     def proximity(self, doc, shared, query):
@@ -85,9 +86,7 @@ class Prox2Axiom(_PairwiseProximity):
     """
 
     name: ClassVar[str] = "PROX2"
-
     dimension: ClassVar[str] = "retrieval"
-
     citation: ClassVar[str] = "Hagen et al., 2016"
 
     def proximity(self, doc, shared, query):
@@ -102,9 +101,7 @@ class Prox3Axiom(_PairwiseProximity):
     """
 
     name: ClassVar[str] = "PROX3"
-
     dimension: ClassVar[str] = "retrieval"
-
     citation: ClassVar[str] = "Hagen et al., 2016"
 
     def proximity(self, doc, shared, query):
@@ -126,9 +123,7 @@ class Prox4Axiom(TermAxiom):
     """
 
     name: ClassVar[str] = "PROX4"
-
     dimension: ClassVar[str] = "retrieval"
-
     citation: ClassVar[str] = "Hagen et al., 2016"
     all_terms: ClassVar[bool] = True
 
@@ -140,7 +135,8 @@ class Prox4Axiom(TermAxiom):
         gap = min(gaps)
         return gap, gaps.count(gap)
 
-    def core(self, query, docs, request, responses):
+    def core(self, query: TermStatistics, docs: list[TermStatistics], request: GenerationRequest | None,
+             responses: list[GenerationResponse] | None, analysis: Analysis) -> np.ndarray:
         """Lexicographic: smaller gap first, then larger count."""
         terms = query_terms(query)
         n = len(docs)
@@ -161,9 +157,7 @@ class Prox5Axiom(_PairwiseProximity):
     """
 
     name: ClassVar[str] = "PROX5"
-
     dimension: ClassVar[str] = "retrieval"
-
     citation: ClassVar[str] = "Hagen et al., 2016"
     all_terms: ClassVar[bool] = True
 
