@@ -99,8 +99,8 @@ def test_reg_and_anti_reg_pick_least_and_most_similar_term():
     docs = ["c x x x", "a b x x"]
     assert prefs(R.REG(similarity=similarity), "a b c", docs).tolist() == [[0, 1], [-1, 0]]
     assert prefs(R.ANTI_REG(similarity=similarity), "a b c", docs).tolist() == [[0, -1], [1, 0]]
-    assert R.REG(similarity=similarity).aspect_terms(T("a b c")) == ["c"]
-    assert R.ANTI_REG(similarity=similarity).aspect_terms(T("a b c")) == ["a", "b"]
+    assert R.REG(similarity=similarity).aspect_terms(T("a b c"), Analysis()) == ["c"]
+    assert R.ANTI_REG(similarity=similarity).aspect_terms(T("a b c"), Analysis()) == ["a", "b"]
     # tied aspect terms a and b: a preference only where both terms agree
     tied = ["a b x x", "a x x x", "b x x x", "a a b b"]
     assert prefs(R.ANTI_REG(similarity=similarity), "a b c", tied).tolist() == [
