@@ -1142,12 +1142,13 @@ def languagetool_not_json() -> None:
 
 @probe("network", 30)
 def languagetool_bad_offsets() -> None:
-    from ir_rag_axioms import CLAR1
+    from ir_rag_axioms import CLAR1, default_analysis
     server = _Server("offsets")
     try:
         from ir_rag_axioms.analysis import resources
         resources.load_languagetool.cache_clear()
-        values = CLAR1(languagetool_url=server.url).values(REQUEST, [GenerationResponse("x", "He go home.")])
+        values = CLAR1(languagetool_url=server.url).values(REQUEST, [GenerationResponse("x", "He go home.")],
+                                                           default_analysis())
         if not (np.isnan(values).all() or ((values >= 0) & (values <= 1)).all()):
             raise Wrong(f"share {values}")
     finally:
