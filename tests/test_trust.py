@@ -149,7 +149,7 @@ def test_a_system_column_that_names_answers_warns() -> None:
 class Length(FeatureAxiom):
     """Prefer the longer text."""
 
-    def values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+    def values(self, request: GenerationRequest, responses: list[GenerationResponse], analysis) -> np.ndarray:
         return np.array([len(r.text) for r in responses], dtype=float)
 
 
