@@ -87,12 +87,12 @@ def rouge_stage(items: list) -> dict:
     from ir_rag_axioms.analysis.rouge import rouge_lsum_f
 
     pairs = [(p, r.text) for request, responses in items for r in responses for p in (request.context or ())]
-    with Analysis(store=None):
-        rouge_lsum_f(*pairs[0])  # warm-up (imports)
-    with Analysis(store=None):
+    with Analysis(store=None) as analysis:
+        rouge_lsum_f(*pairs[0], analysis=analysis)  # warm-up (imports)
+    with Analysis(store=None) as analysis:
         start = time.perf_counter()
         for passage, response in pairs:
-            rouge_lsum_f(passage, response)
+            rouge_lsum_f(passage, response, analysis=analysis)
         seconds = time.perf_counter() - start
     return {"pairs": len(pairs), "seconds": seconds, "pairs_per_s": len(pairs) / seconds}
 

@@ -509,7 +509,7 @@ def _import_with(**values: str) -> subprocess.CompletedProcess:
             "from ir_rag_axioms.analysis.resources import languagetool_url, ToolUnavailableError\n"
             "from ir_rag_axioms.datasets.crowd import load_crowd_topics\n"
             f"load_crowd_topics({str(CROWD)!r})\nlanguagetool_url()\n"
-            "try:\n    CLAR1(languagetool_url='http://127.0.0.1:1').prefetch([])\n"
+            "try:\n    CLAR1(languagetool_url='http://127.0.0.1:1').prefetch([], ir_rag_axioms.default_analysis())\n"
             "except ToolUnavailableError:\n    pass\n"
             "COV3.preferences(Q('q','Why do cats purr?'), [R('a','Cats purr. Yes.'), R('b','Dogs bark.')])\n")
     with tempfile.TemporaryDirectory() as cache:
@@ -1143,12 +1143,13 @@ def languagetool_not_json() -> None:
 
 @probe("network", 30)
 def languagetool_bad_offsets() -> None:
-    from ir_rag_axioms import CLAR1
+    from ir_rag_axioms import CLAR1, default_analysis
     server = _Server("offsets")
     try:
         from ir_rag_axioms.analysis import resources
         resources.load_languagetool.cache_clear()
-        values = CLAR1(languagetool_url=server.url).values(REQUEST, [GenerationResponse("x", "He go home.")])
+        values = CLAR1(languagetool_url=server.url).values(REQUEST, [GenerationResponse("x", "He go home.")],
+                                                           default_analysis())
         if not (np.isnan(values).all() or ((values >= 0) & (values <= 1)).all()):
             raise Wrong(f"share {values}")
     finally:

@@ -2,28 +2,12 @@
 
 from __future__ import annotations
 
-import logging
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 CATALOGUE = "<!-- catalogue: generated from the registry (docs/hooks.py) -->"
 API = "<!-- api: one section per public module (docs/hooks.py) -->"
-
-
-class _DynamicAll(logging.Filter):
-    """Drop griffe's note on the root's ``__all__``, which ends with ``*REGISTRY`` (known at run time only).
-
-    The registered names are documented in the modules that define them.
-    """
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        """False for that one message."""
-        return "Unsupported item in ir_rag_axioms.__all__" not in record.getMessage()
-
-
-for _name in ("griffe", "mkdocs.plugins.griffe", "mkdocs.plugins.mkdocstrings_handlers.python"):
-    logging.getLogger(_name).addFilter(_DynamicAll())
 
 
 def public_modules() -> list[str]:

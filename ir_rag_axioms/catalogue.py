@@ -8,27 +8,13 @@ from typing import Any
 
 from ir_rag_axioms.explanation import citation_of, rule_of
 
-DIMENSIONS = {
-    "coherence": "coherence", "coverage": "coverage", "consistency": "consistency", "correctness": "correctness",
-    "clarity": "clarity", "generative": "generative (retrieval axiom on responses)", "retrieval": "retrieval",
-    "oracles": "oracle", "utility": "utility", "metrics": "metric",
-    "citations": "correctness", "style": "coherence", "discourse": "clarity", "facets": "coverage",
-    "grounding": "consistency",
-}
-"""Module name -> utility dimension shown in the catalogue."""
+GENERATIVE = "generative (retrieval axiom on responses)"
+"""The dimension of the GEN_ axioms (``Generative.dimension``)."""
 
 
 def dimension_of(axiom: Any) -> str:
-    """The dimension of an axiom: the module (file) it is defined in."""
-    from ir_rag_axioms.axioms.generative import Generative
-
-    if isinstance(axiom, Generative):
-        return DIMENSIONS["generative"]
-    parts = type(axiom).__module__.split(".")
-    for part in reversed(parts):
-        if part in DIMENSIONS:
-            return DIMENSIONS[part]
-    return "user-defined"
+    """The axiom's ``dimension`` class attribute (``"user-defined"`` for objects without one)."""
+    return str(getattr(type(axiom), "dimension", "") or "user-defined")
 
 
 def defaults_of(axiom: Any) -> dict[str, Any]:
@@ -109,7 +95,7 @@ def markdown(entries: list[dict[str, Any]] | None = None) -> str:
         entries = [e for e in catalogue() if e["dimension"] != "user-defined"]
     rag = sorted((e for e in entries if e["dimension"] in RAG_DIMENSIONS),
                  key=lambda e: RAG_DIMENSIONS.index(e["dimension"]))  # stable: registration order within one
-    generative = [e for e in entries if e["dimension"] == DIMENSIONS["generative"]]
+    generative = [e for e in entries if e["dimension"] == GENERATIVE]
     other = [e for e in entries if e not in rag and e not in generative]
     lines = ["| axiom | dimension | rule | defaults | ICTIR 2025 preset | citation |", "|---|---|---|---|---|---|"]
     for entry in rag:

@@ -134,19 +134,20 @@ def _chunk_stacks(
 
     Without ``analysis``: the one of an enclosing ``with`` block, else the process default (bounded LRU).
     """
-    with analysis or default_analysis():
-        analyse(axioms, chunk)
-        return [_stack(axioms, request, responses) for request, responses in chunk]
+    with analysis or default_analysis() as current:
+        analyse(axioms, chunk, current)
+        return [_stack(axioms, request, responses, current) for request, responses in chunk]
 
 
-def _stack(axioms: Sequence[Axiom], request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+def _stack(axioms: Sequence[Axiom], request: GenerationRequest, responses: list[GenerationResponse],
+           analysis: Analysis) -> np.ndarray:
     """The (k, n, n) float64 stack of the axioms' matrices; (k, 0, 0) for no responses.
 
     Assumes the analysis is prefetched.
     """
     if not responses:
         return np.zeros((len(axioms), 0, 0))
-    return np.stack([np.asarray(axiom.matrix(request, responses), dtype=np.float64) for axiom in axioms])
+    return np.stack([np.asarray(axiom.matrix(request, responses, analysis), dtype=np.float64) for axiom in axioms])
 
 
 # -- Ray ------------------------------------------------------------------------------------------------------

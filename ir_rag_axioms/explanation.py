@@ -13,10 +13,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-CITATION = re.compile(r"\[([^\[\]]*\d{4}[^\[\]]*)\]")
-"""A citation in brackets with a year, e.g. ``[Merker et al., 2025]``."""
 NEW_IN_THIS_LIBRARY = "new in this library"
-"""What a rule without a published source says instead of a citation."""
+"""The citation of an axiom this library introduces (no published source)."""
+BASELINE = "baseline (no publication)"
+"""The citation of a utility baseline (NOP, RANDOM, GT, LT): a reference point, not a published rule."""
 
 
 def rule_of(axiom: Any) -> str:
@@ -26,10 +26,8 @@ def rule_of(axiom: Any) -> str:
 
 
 def citation_of(axiom: Any) -> str:
-    """The citation in the axiom's docstring (``""`` if none)."""
-    rule = rule_of(axiom)
-    found = CITATION.findall(rule)
-    return found[-1] if found else (NEW_IN_THIS_LIBRARY if NEW_IN_THIS_LIBRARY in rule else "")
+    """The axiom's ``citation`` class attribute (``""`` for objects without one)."""
+    return str(getattr(type(axiom), "citation", "") or "")
 
 
 def summary_of(function: Any) -> str:

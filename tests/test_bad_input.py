@@ -22,6 +22,7 @@ from ir_rag_axioms import (
     GenerationRequest,
     GenerationResponse,
 )
+from ir_rag_axioms.analysis.cache import Analysis
 from ir_rag_axioms.analysis.resources import ToolUnavailableError
 
 REQUEST = GenerationRequest("q", "Why do cats purr?", ["Cats purr when they are content or stressed."])
@@ -129,7 +130,7 @@ def test_clar1_counts_grammar_error_characters_only(languagetool_url):
         GenerationResponse("grammar", "Then he go home."),  # 5 of 16 characters
         GenerationResponse("typo", "Then teh cat left."),  # a spelling error does not count
     ]
-    values = clar1.values(REQUEST, responses)
+    values = clar1.values(REQUEST, responses, Analysis(store=None))
     assert values.tolist() == [0.0, 5 / 16, 0.0]
     assert clar1.preferences(REQUEST, responses).tolist() == [[0, 1, 0], [-1, 0, -1], [0, 1, 0]]
 

@@ -35,7 +35,7 @@ class Values(FeatureAxiom):
     values_: tuple[float, ...] = ()
     abstain_on_blank: ClassVar[bool] = False
 
-    def values(self, request, responses):
+    def values(self, request, responses, analysis):
         return np.array(self.values_[: len(responses)], dtype=np.float64)
 
 
@@ -44,10 +44,10 @@ class Recorder(ConfigurableAxiom):
 
     calls: list = field(default_factory=list, compare=False, hash=False)
 
-    def prefetch(self, items):
+    def prefetch(self, items, analysis):
         self.calls.append(len(list(items)))
 
-    def matrix(self, request, responses):
+    def matrix(self, request, responses, analysis):
         return np.zeros((len(responses), len(responses)))
 
 

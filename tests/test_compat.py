@@ -21,6 +21,7 @@ from ir_rag_axioms import (
     MajorityVote,
     majority_vote,
 )
+from ir_rag_axioms.analysis.cache import Analysis
 from ir_rag_axioms.axioms.combinators import Constant, MultiplicativeInverse, Uniform
 from ir_rag_axioms.axioms.utility import DIST, GT, LT, NOP, OracleAxiom
 from ir_rag_axioms.evaluation import vote_sweep
@@ -163,7 +164,7 @@ def test_index_statistics_from_a_pisa_index(tmp_path):
     assert IndexStatistics.of(tmp_path / "index") == stats  # by folder, equal by location
     request = GenerationRequest("q", "cat dog")
     responses = [GenerationResponse("a", "cat dog"), GenerationResponse("b", "cat cat dog dog dog")]
-    idf = stats.idf(request, responses, ["cat", "dog"])
+    idf = stats.idf(request, responses, ["cat", "dog"], Analysis())
     assert idf[1] > idf[0]  # dog is rarer in the index
     assert TFC3(statistics=stats).preferences(request, responses).shape == (2, 2)
 

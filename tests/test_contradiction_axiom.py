@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from ir_rag_axioms import GenerationRequest, GenerationResponse, parse
+from ir_rag_axioms import GenerationRequest, GenerationResponse, default_analysis, parse
 from ir_rag_axioms.metrics.axioms import CONS6
 
 CONTEXT = ["The Eiffel Tower is in Paris and was completed in 1889."]
@@ -12,7 +12,7 @@ def test_cons6_prefers_the_answer_the_context_does_not_contradict():
     responses = [GenerationResponse("faithful", "The Eiffel Tower is in Paris and was completed in 1889."),
                  GenerationResponse("year", "The Eiffel Tower is in Paris and was completed in 1925."),
                  GenerationResponse("city", "The Eiffel Tower is in Berlin and was completed in 1889.")]
-    values = CONS6.values(request, responses)
+    values = CONS6.values(request, responses, default_analysis())
     assert values[0] == 0.0 and values[1] == 1.0 and values[2] == 1.0
     p = CONS6.preferences(request, responses)
     assert p.tolist() == [[0, 1, 1], [-1, 0, 0], [-1, 0, 0]]

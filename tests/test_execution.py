@@ -25,11 +25,11 @@ class TopicNumber(Axiom):
 
     seen: list | None = field(default=None, compare=False)
 
-    def prefetch(self, items):
+    def prefetch(self, items, analysis):
         if self.seen is not None:
             self.seen.append((id(default_analysis()), [request.id for request, _ in items]))
 
-    def matrix(self, request, responses):
+    def matrix(self, request, responses, analysis):
         return np.full((len(responses), len(responses)), float(request.id))
 
 

@@ -284,8 +284,9 @@ def test_languagetool_replies_give_a_share_or_a_clear_error(misbehaving_server, 
     resources.load_languagetool.cache_clear()
     start = time.monotonic()
     try:
-        with cache.Analysis():
-            values = CLAR1(languagetool_url=misbehaving_server).values(REQUEST, [GenerationResponse("x", "He go.")])
+        with cache.Analysis() as analysis:
+            values = CLAR1(languagetool_url=misbehaving_server).values(REQUEST, [GenerationResponse("x", "He go.")],
+                                                                       analysis)
     except ToolUnavailableError as error:
         assert misbehaving_server in str(error)
     else:

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from ir_rag_axioms import CORR1, GenerationRequest, GenerationResponse, get
+from ir_rag_axioms import CORR1, GenerationRequest, GenerationResponse, default_analysis, get
 from ir_rag_axioms.axioms.citations import ANY_CITATION_PATTERN, find_citations
 
 
@@ -15,7 +15,7 @@ def _values(name, texts, request="Why do cats sleep so much?", context=None, **c
     axiom = get(name)(**changes) if changes else get(name)
     req = GenerationRequest("q", request, context)
     responses = [GenerationResponse(f"r{i}", t) for i, t in enumerate(texts)]
-    return axiom.checked_values(req, responses) if _analysed(axiom, req, responses) else None
+    return axiom.checked_values(req, responses, default_analysis()) if _analysed(axiom, req, responses) else None
 
 
 def _analysed(axiom, request, responses):

@@ -21,7 +21,7 @@ class Length(FeatureAxiom):
 
     margin_fraction: float = 0.0
 
-    def values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+    def values(self, request: GenerationRequest, responses: list[GenerationResponse], analysis) -> np.ndarray:
         return np.array([len(r.text) for r in responses], dtype=float)
 
 
@@ -34,7 +34,7 @@ class Short(Length):
 class InContext(FeatureAxiom):
     """Prefer responses whose text is one of the request's context passages."""
 
-    def values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+    def values(self, request: GenerationRequest, responses: list[GenerationResponse], analysis) -> np.ndarray:
         return np.array([float(r.text in (request.context or ())) for r in responses])
 
 
@@ -43,7 +43,7 @@ class OriginalRank(FeatureAxiom):
 
     higher_is_better: bool = False
 
-    def values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+    def values(self, request: GenerationRequest, responses: list[GenerationResponse], analysis) -> np.ndarray:
         return np.array([math.nan if r.rank is None else r.rank for r in responses], dtype=float)
 
 
@@ -58,7 +58,7 @@ class Counting(Length):
 
     calls: ClassVar[list[list[str]]] = []
 
-    def prefetch(self, items) -> None:
+    def prefetch(self, items, analysis) -> None:
         Counting.calls.append([request.id for request, _ in items])
 
 

@@ -40,7 +40,7 @@ def test_coh1_standard_deviation_of_mean_term_length():
     # "Cats run." -> cat, run: mean 3; "Elephants sleep." -> elephant, sleep: mean 6.5 -> sigma 1.75.
     assert [terms(s) for s in parsed("Cats run. Elephants sleep.").sents] == [["cat", "run"], ["elephant", "sleep"]]
     rs = responses("Cats run. Elephants sleep.", "Cats run. Cats run.")
-    assert COH1.values(REQUEST, rs) == pytest.approx([1.75, 0.0])
+    assert COH1.values(REQUEST, rs, default_analysis()) == pytest.approx([1.75, 0.0])
     assert COH1.preferences(REQUEST, rs).tolist() == [[0, -1], [1, 0]]
     # Within a 100 % margin, any two deviations tie... except against exactly 0 (0 vs 1.75: |d| <= 1.75).
     assert COH1(margin_fraction=1.0).preferences(REQUEST, rs).tolist() == [[0, 0], [0, 0]]
@@ -55,7 +55,7 @@ def test_coh2_mean_of_maximum_subject_verb_distance():
         "The cat chased the mouse and the dog ate the bone.",
         "Sleep.",
     )
-    values = COH2.values(REQUEST, rs)
+    values = COH2.values(REQUEST, rs, default_analysis())
     assert values[:3].tolist() == [7.0, 3.0, 1.0]
     assert np.isnan(values[3])
     assert COH2.preferences(REQUEST, rs).tolist() == [
@@ -67,16 +67,17 @@ def test_cov1_counts_distinct_noun_chunks_or_entities():
     text = "The big cat chased a small mouse in the garden. The big cat slept."
     assert aspects(parsed(text), "noun_chunks") == ["the big cat", "a small mouse", "the garden"]
     rs = responses(text, "The cat slept.")
-    assert COV1.values(REQUEST, rs).tolist() == [3.0, 1.0]
+    assert COV1.values(REQUEST, rs, default_analysis()).tolist() == [3.0, 1.0]
     assert COV1.preferences(REQUEST, rs).tolist() == [[0, 1], [-1, 0]]
     ents = COV1(aspect_extraction="entities")
-    values = ents.values(REQUEST, responses("Barack Obama visited Berlin and Paris in 2013.", "Nobody came."))
+    values = ents.values(REQUEST, responses("Barack Obama visited Berlin and Paris in 2013.", "Nobody came."),
+                         default_analysis())
     assert values.tolist() == [4.0, 0.0]
 
 
 def test_cov2_mean_similarity_includes_self_pairs():
     rs = responses("The cat saw the cat.", "The cat saw the economy.", "Run!")
-    values = COV2.values(REQUEST, rs)
+    values = COV2.values(REQUEST, rs, default_analysis())
     assert values[0] == pytest.approx(1.0, abs=1e-5)  # one aspect: its similarity to itself
     assert 0.5 < values[1] < 1.0  # (1 + 1 + 2 sim) / 4
     assert np.isnan(values[2])  # no aspect: undefined, ties with all
@@ -86,7 +87,7 @@ def test_cov2_mean_similarity_includes_self_pairs():
 def test_cov3_and_cons1_abstain_without_reference_aspects():
     no_aspects = GenerationRequest("q", "Why?", None)
     rs = responses("Cats sleep a lot.", "Dogs bark.")
-    assert np.isnan(COV3.values(no_aspects, rs)).all()
+    assert np.isnan(COV3.values(no_aspects, rs, default_analysis())).all()
     assert not COV3.preferences(no_aspects, rs).any()
     assert not CONS1.preferences(no_aspects, rs).any()
 
@@ -94,7 +95,7 @@ def test_cov3_and_cons1_abstain_without_reference_aspects():
 def test_cov3_sums_sentence_similarities_per_request_aspect():
     request = GenerationRequest("q", "Tell me about the Eiffel Tower", None)
     rs = responses("The Eiffel Tower is in Paris. The Eiffel Tower is tall.", "Bananas are yellow.")
-    values = COV3.values(request, rs)
+    values = COV3.values(request, rs, default_analysis())
     assert values[0] > 2 * values[1]
     assert COV3.preferences(request, rs).tolist() == [[0, 1], [-1, 0]]
 
@@ -102,7 +103,7 @@ def test_cov3_sums_sentence_similarities_per_request_aspect():
 def test_cons2_rouge_lsum_against_the_context():
     # Context "The cat sat on the mat." (6 tokens); "The cat sat." -> LCS 3: P = 1, R = 0.5, F = 2/3.
     rs = responses("The cat sat.", "A dog ran.", "")
-    values = CONS2.values(REQUEST, rs)
+    values = CONS2.values(REQUEST, rs, default_analysis())
     assert values[:2] == pytest.approx([2 / 3, 0.0])
     assert np.isnan(values[2])
     assert CONS2.preferences(REQUEST, rs).tolist() == [[0, 1, 0], [-1, 0, 0], [0, 0, 0]]
@@ -115,17 +116,18 @@ def test_cons3_share_of_entities_both_negated_and_affirmed():
         "Anna visited Berlin. Anna did not visit Berlin.",
         "Anna visited Berlin and Paris.",
     )
-    assert CONS3.values(REQUEST, rs).tolist() == [1.0, 0.5, 0.0]
+    assert CONS3.values(REQUEST, rs, default_analysis()).tolist() == [1.0, 0.5, 0.0]
     assert CONS3.preferences(REQUEST, rs).tolist() == [[0, -1, -1], [1, 0, -1], [1, 1, 0]]
 
 
 def test_corr1_share_of_citing_sentences_and_direction():
     rs = responses("Cats sleep a lot [1]. They hunt at night. They purr [2].", "Cats sleep [1,2].")
-    assert CORR1.values(REQUEST, rs) == pytest.approx([2 / 3, 0.0])  # [1,2] is not the published form
+    # [1,2] is not the published form
+    assert CORR1.values(REQUEST, rs, default_analysis()) == pytest.approx([2 / 3, 0.0])
     assert CORR1.preferences(REQUEST, rs).tolist() == [[0, 1], [-1, 0]]
     assert CORR1(higher_is_better=False).preferences(REQUEST, rs).tolist() == [[0, -1], [1, 0]]
     lists = CORR1(citation_pattern=LIST_CITATION_PATTERN)
-    assert lists.values(REQUEST, rs) == pytest.approx([2 / 3, 1.0])
+    assert lists.values(REQUEST, rs, default_analysis()) == pytest.approx([2 / 3, 1.0])
     with pytest.raises(ValueError, match="citation_pattern"):
         CORR1(citation_pattern="[")
 
@@ -133,7 +135,7 @@ def test_corr1_share_of_citing_sentences_and_direction():
 def test_clar2_flesch_reading_ease_and_direction():
     # "The cat sat.": 3 words, 1 sentence, 3 syllables -> 206.835 - 1.015 * 3 - 84.6 * 1 = 119.19.
     rs = responses("The cat sat.", "Elephants are magnificent animals.")
-    values = CLAR2.values(REQUEST, rs)
+    values = CLAR2.values(REQUEST, rs, default_analysis())
     assert values[0] == pytest.approx(119.19)
     assert values[1] < values[0]
     assert CLAR2.preferences(REQUEST, rs).tolist() == [[0, 1], [-1, 0]]  # easier text preferred

@@ -7,11 +7,13 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
+from ir_rag_axioms.analysis.cache import Analysis
 from ir_rag_axioms.analysis.resources import ToolUnavailableError
 from ir_rag_axioms.analysis.similarity import TermSimilarity
 from ir_rag_axioms.analysis.terms import TermStatistics
 from ir_rag_axioms.axioms import generative as G
 from ir_rag_axioms.axioms import retrieval as R
+from ir_rag_axioms.axioms.base import analyse
 from ir_rag_axioms.axioms.preconditions import LEN
 from ir_rag_axioms.axioms.registry import REGISTRY, get, parse
 from ir_rag_axioms.axioms.retrieval import argument as A
@@ -35,7 +37,7 @@ class TableSimilarity(TermSimilarity):
 
     table: tuple[tuple[str, str, float], ...]
 
-    def matrix(self, first, second):
+    def matrix(self, first, second, analysis):
         lookup = {}
         for a, b, v in self.table:
             lookup[(a, b)] = lookup[(b, a)] = v
@@ -97,8 +99,8 @@ def test_reg_and_anti_reg_pick_least_and_most_similar_term():
     docs = ["c x x x", "a b x x"]
     assert prefs(R.REG(similarity=similarity), "a b c", docs).tolist() == [[0, 1], [-1, 0]]
     assert prefs(R.ANTI_REG(similarity=similarity), "a b c", docs).tolist() == [[0, -1], [1, 0]]
-    assert R.REG(similarity=similarity).aspect_terms(T("a b c")) == ["c"]
-    assert R.ANTI_REG(similarity=similarity).aspect_terms(T("a b c")) == ["a", "b"]
+    assert R.REG(similarity=similarity).aspect_terms(T("a b c"), Analysis()) == ["c"]
+    assert R.ANTI_REG(similarity=similarity).aspect_terms(T("a b c"), Analysis()) == ["a", "b"]
     # tied aspect terms a and b: a preference only where both terms agree
     tied = ["a b x x", "a x x x", "b x x x", "a a b b"]
     assert prefs(R.ANTI_REG(similarity=similarity), "a b c", tied).tolist() == [
@@ -254,7 +256,7 @@ def test_wordnet_similarity_is_wu_palmer_of_first_synsets():
     from ir_rag_axioms.analysis.similarity import WordNetTermSimilarity
 
     try:
-        sims = WordNetTermSimilarity().matrix(["dog", "car"], ["cat", "automobile", "qwxz"])
+        sims = WordNetTermSimilarity().matrix(["dog", "car"], ["cat", "automobile", "qwxz"], Analysis())
     except ToolUnavailableError as error:
         pytest.skip(str(error))
     # dog.n.01 and cat.n.01: 0.857143 (= 12 / 14, as NLTK's wup_similarity); car and automobile share
@@ -265,7 +267,7 @@ def test_wordnet_similarity_is_wu_palmer_of_first_synsets():
 def test_embedding_similarity_alternative():
     from ir_rag_axioms.analysis.similarity import EmbeddingTermSimilarity
 
-    sims = EmbeddingTermSimilarity().matrix(["cat"], ["cat", "car"])
+    sims = EmbeddingTermSimilarity().matrix(["cat"], ["cat", "car"], Analysis())
     assert sims.shape == (1, 2) and sims[0, 0] == pytest.approx(1.0, abs=1e-5) and sims[0, 1] < 0.9
 
 
@@ -275,13 +277,14 @@ def test_context_statistics_idf_and_bm25():
     request = GenerationRequest("q", "cat dog", ("cat dog", "cat"))
     responses = [GenerationResponse("0", "dog dog"), GenerationResponse("1", "cat")]
     source = ContextStatistics()
-    G.GEN_TFC3.prefetch([(request, responses)])
-    idf = source.idf(request, responses, ["cat", "dog", "fish"])  # df 2, 1, 0 over N = 2 passages
+    analysis = Analysis()
+    analyse([G.GEN_TFC3], [(request, responses)], analysis)
+    idf = source.idf(request, responses, ["cat", "dog", "fish"], analysis)  # df 2, 1, 0 over N = 2 passages
     assert np.allclose(idf, [np.log(1.2), np.log(2.0), np.log(6.0)])
     # avgdl 1.5; dog dog: idf(dog) * 2 * 2.2 / (2 + 1.2 * (0.25 + 0.75 * 2 / 1.5));
     # cat: idf(cat) * 2.2 / (1 + 1.2 * 0.75)
     expected = [np.log(2.0) * 4.4 / (2 + 1.2 * 1.25), np.log(1.2) * 2.2 / (1 + 1.2 * 0.75)]
-    assert np.allclose(source.scores(request, responses), expected)
+    assert np.allclose(source.scores(request, responses, analysis), expected)
 
 
 @pytest.mark.parametrize("axiom", [A.ArgUC, A.QTArg, A.QTPArg, A.QTPArg(penalty=None), G.GEN_ArgUC], ids=repr)

@@ -7,7 +7,7 @@ import pandas as pd
 import pyterrier as pt
 import pytest
 
-from ir_rag_axioms import CONS2, GenerationRequest, GenerationResponse
+from ir_rag_axioms import CONS2, GenerationRequest, GenerationResponse, default_analysis
 from ir_rag_axioms.axioms.base import FeatureAxiom
 from ir_rag_axioms.evaluation import evaluate_axioms
 from ir_rag_axioms.evaluation.systems import compare_systems
@@ -58,7 +58,7 @@ def test_cons1_reads_each_answers_own_context_aspects() -> None:
     own = GenerationResponse("a", text, context=PASSAGES["1"])
     off = GenerationResponse("b", text, context=OFF_TOPIC)
     assert CONS1(margin_fraction=0.0).preferences(request, [own, off]).tolist() == [[0.0, 1.0], [-1.0, 0.0]]
-    values = CONS1.values(request, [own, off, GenerationResponse("c", text)])
+    values = CONS1.values(request, [own, off, GenerationResponse("c", text)], default_analysis())
     assert values[0] > values[1] and np.isnan(values[2])  # no context of its own nor the request's: abstains
 
 
@@ -149,7 +149,7 @@ def test_a_system_column_that_names_answers_warns() -> None:
 class Length(FeatureAxiom):
     """Prefer the longer text."""
 
-    def values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+    def values(self, request: GenerationRequest, responses: list[GenerationResponse], analysis) -> np.ndarray:
         return np.array([len(r.text) for r in responses], dtype=float)
 
 

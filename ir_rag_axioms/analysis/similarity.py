@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from ir_rag_axioms import settings
-from ir_rag_axioms.analysis.cache import default_analysis, memo_key
+from ir_rag_axioms.analysis.cache import Analysis, memo_key
 from ir_rag_axioms.analysis.resources import DEFAULT_SENTENCE_MODEL, ToolUnavailableError
 
 WORDNET_ENV = settings.WORDNET_ENV
@@ -48,13 +48,13 @@ _WORDNET_HELP = (
 
 
 class TermSimilarity(ABC):
-    """sim(t, t') for terms; ``matrix(a, b)`` gives all pairwise similarities at once."""
+    """sim(t, t') for terms; ``matrix(a, b, analysis)`` gives all pairwise similarities at once (kept in analysis)."""
 
     @abstractmethod
-    def matrix(self, first: Sequence[str], second: Sequence[str]) -> np.ndarray:
+    def matrix(self, first: Sequence[str], second: Sequence[str], analysis: Analysis) -> np.ndarray:
         """The (len(first), len(second)) similarity matrix."""
 
-    def prefetch(self, terms: Sequence[str]) -> None:
+    def prefetch(self, terms: Sequence[str], analysis: Analysis) -> None:
         """Prepare (e.g. embed in one batch) every term that will be compared (default: nothing)."""
         return None  # an optional hook, not abstract: most similarities need no preparation
 
@@ -127,9 +127,8 @@ class WordNetTermSimilarity(TermSimilarity):
 
     smoothing: int = 0
 
-    def matrix(self, first: Sequence[str], second: Sequence[str]) -> np.ndarray:
+    def matrix(self, first: Sequence[str], second: Sequence[str], analysis: Analysis) -> np.ndarray:
         """All pairwise similarities (each term pair computed once per analysis)."""
-        analysis = default_analysis()
         out = np.zeros((len(first), len(second)))
         for i, a in enumerate(first):
             for j, b in enumerate(second):
@@ -217,14 +216,13 @@ class EmbeddingTermSimilarity(TermSimilarity):
 
     model: str = DEFAULT_SENTENCE_MODEL
 
-    def prefetch(self, terms: Sequence[str]) -> None:
+    def prefetch(self, terms: Sequence[str], analysis: Analysis) -> None:
         """Embed all unseen terms in one batch."""
-        default_analysis().embed(list(dict.fromkeys(terms)), self.model)
+        analysis.embed(list(dict.fromkeys(terms)), self.model)
 
-    def matrix(self, first: Sequence[str], second: Sequence[str]) -> np.ndarray:
+    def matrix(self, first: Sequence[str], second: Sequence[str], analysis: Analysis) -> np.ndarray:
         """Cosine similarities of unit vectors."""
         if not first or not second:
             return np.zeros((len(first), len(second)))
-        analysis = default_analysis()
         return analysis.embed(list(first), self.model).astype(np.float64) @ analysis.embed(
             list(second), self.model).astype(np.float64).T

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ir_rag_axioms.analysis.cache import default_analysis, is_analysable, memo_key
+from ir_rag_axioms.analysis.cache import Analysis, is_analysable, memo_key
 from ir_rag_axioms.analysis.features import SENTENCE_TERM_COUNTS, TERMS
 from ir_rag_axioms.analysis.resources import DEFAULT_SPACY_MODEL
 
@@ -68,10 +68,9 @@ def _term_statistics(terms: Any, lengths: Any, sentences: bool) -> TermStatistic
     return TermStatistics(tuple(terms), tuple(lengths) if sentences else None)
 
 
-def term_statistics(texts: Sequence[str], model: str = DEFAULT_SPACY_MODEL,
-                    sentences: bool = False) -> list[TermStatistics]:
-    """Term statistics of each text from the analysis' TERMS (and SENTENCE_TERM_COUNTS) features; blank texts: empty."""
-    analysis = default_analysis()
+def term_statistics(texts: Sequence[str], model: str = DEFAULT_SPACY_MODEL, sentences: bool = False, *,
+                    analysis: Analysis) -> list[TermStatistics]:
+    """Term statistics of each text from ``analysis``' TERMS (and SENTENCE_TERM_COUNTS) features; blank texts: empty."""
     found = analysis.features(model, TERMS, texts)
     counts = analysis.features(model, SENTENCE_TERM_COUNTS, texts) if sentences else [None] * len(texts)
     out = []

@@ -3,10 +3,15 @@
 Every subclass of ``Axiom`` is a frozen dataclass with keyword-only fields (applied once, here), so an axiom is
 its configuration. Kinds of axiom and their one hook each:
 
-- ``Axiom.matrix(request, responses)``: the (n, n) preference matrix;
-- ``FeatureAxiom.values(request, responses)``: one number per response, compared with ``higher_is_better`` and
-  ``margin_fraction``;
-- ``ParsedAxiom.feature()``: the ``Feature`` of each response's parse that is that number.
+- ``Axiom.matrix(request, responses, analysis)``: the (n, n) preference matrix;
+- ``FeatureAxiom.values(request, responses, analysis)``: one number per response, compared with
+  ``higher_is_better`` and ``margin_fraction``;
+- ``ParsedAxiom.feature()``: the ``Feature`` of each response's parse that is that number (configuration, no
+  analysis: it is data for the planner).
+
+Every hook receives the ``Analysis`` it runs under (passed down from ``preferences(..., analysis=)``) and hands it to
+the tools it calls; none looks up a process default. A hook written before (without the ``analysis`` parameter)
+still works: the class warns once (DeprecationWarning) and the hook runs inside ``with analysis:``.
 
 What an axiom reads from spaCy is data (``reads()``), executed by the one planner ``analyse()``; ``prefetch()``
 serves the tools that are not spaCy (the encoder, ROUGE, LanguageTool).
@@ -69,7 +74,7 @@ def analyse(axioms: Iterable[Axiom], items: Sequence[Item], analysis: Analysis |
     with analysis:
         analysis.compute_features(wanted)
         for axiom in axioms if tools else ():
-            axiom.prefetch(items)
+            axiom.prefetch(items, analysis)
 
 
 def within_margin(a: Any, b: Any, margin_fraction: float) -> np.ndarray:
@@ -107,12 +112,62 @@ def check_responses(responses: Sequence[GenerationResponse]) -> list[GenerationR
     return responses
 
 
+HOOKS: dict[str, int] = {"matrix": 2, "values": 2, "explain_pairs": 3, "details": 2, "prefetch": 1, "core": 4}
+"""Hook name -> number of arguments before the ``analysis`` every hook receives last."""
+
+
+def _adapt_old_hooks(cls: type) -> None:
+    """Wrap hooks a subclass wrote without the ``analysis`` parameter (the old signature), with a DeprecationWarning.
+
+    The wrapped hook accepts the analysis as its last argument and runs the old body inside ``with analysis:``, so
+    the tools it calls read that analysis; called the old way (without it), it runs as written.
+    """
+    for hook, count in HOOKS.items():
+        func = cls.__dict__.get(hook)
+        if not callable(func) or getattr(func, "__isabstractmethod__", False) or _takes_analysis(func):
+            continue
+        warnings.warn(f"{cls.__module__}.{cls.__qualname__}.{hook}() has no 'analysis' parameter: hooks receive the "
+                      f"analysis they run under (write {hook}(self, ..., analysis) and pass it to the tools); the old "
+                      "signature is deprecated", DeprecationWarning, stacklevel=4)
+        setattr(cls, hook, _adapted(func, count))
+
+
+def _takes_analysis(func: Any) -> bool:
+    """Whether a hook has an ``analysis`` parameter (or takes any arguments: ``*args``)."""
+    import inspect
+
+    try:
+        parameters = inspect.signature(func).parameters.values()
+    except (TypeError, ValueError):
+        return True
+    return any(p.name == "analysis" or p.kind is p.VAR_POSITIONAL for p in parameters)
+
+
+def _adapted(func: Any, count: int) -> Any:
+    @functools.wraps(func)
+    def hook(self: Any, *args: Any, **kwargs: Any) -> Any:
+        analysis = kwargs.pop("analysis", None)
+        if analysis is None and len(args) > count:
+            *args, analysis = args  # type: ignore[assignment]
+        if analysis is None:
+            return func(self, *args, **kwargs)
+        with analysis:
+            return func(self, *args, **kwargs)
+
+    hook.__deprecated_hook__ = True  # type: ignore[attr-defined]
+    return hook
+
+
 @dataclass_transform(frozen_default=True, kw_only_default=True)
 class Axiom(ABC):
     """A rule that prefers some responses to a request over others: ``preferences()`` gives P[i, j] in {-1, 0, 1}."""
 
     name: ClassVar[str | None] = None
     """The short name (e.g. ``"COH1"``) under which the registry knows the class's default instance."""
+    dimension: ClassVar[str] = "user-defined"
+    """The utility dimension shown in the catalogue (``"coherence"``, ..., ``"retrieval"``, ``"oracle"``)."""
+    citation: ClassVar[str] = ""
+    """The source of the rule, e.g. ``"Merker et al., 2025"`` (``explanation.NEW_IN_THIS_LIBRARY`` if none)."""
 
     def __init_subclass__(cls, kw_only: bool = True, positional: bool = False, **kwargs: Any) -> None:
         """Make every subclass a frozen dataclass (keyword-only fields unless ``kw_only=False``).
@@ -122,17 +177,18 @@ class Axiom(ABC):
         """
         super().__init_subclass__(**kwargs)
         dataclass(frozen=True, repr=False, kw_only=kw_only and not positional)(cls)
+        _adapt_old_hooks(cls)
 
     # -- the hook of matrix axioms ----------------------------------------------------------------------
     @abstractmethod
-    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
-        """The (n, n) preference matrix, assuming ``analyse`` has run for this request."""
+    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
+        """The (n, n) preference matrix, assuming ``analyse`` has run for this request in ``analysis``."""
 
     def reads(self) -> tuple[Reads, ...]:
         """The spaCy features this axiom reads (data for the planner ``analyse``); default: none."""
         return ()
 
-    def prefetch(self, items: Sequence[Item]) -> None:
+    def prefetch(self, items: Sequence[Item], analysis: Analysis) -> None:
         """Batch the work of tools other than spaCy (embeddings, ROUGE, ...) after the planner ran; default: none."""
         return None  # an optional hook, not abstract: most axioms use spaCy only
 
@@ -172,7 +228,7 @@ class Axiom(ABC):
 
             checked = tqdm(checked, desc=repr(self), leave=False)
         with analysis:
-            return [np.asarray(self.matrix(request, responses), dtype=np.float64) if responses
+            return [np.asarray(self.matrix(request, responses, analysis), dtype=np.float64) if responses
                     else np.zeros((0, 0)) for request, responses in checked]
 
     def batch_preferences(self, batch: Iterable[Item], progress: bool = False,
@@ -224,12 +280,12 @@ class Axiom(ABC):
         analysis = default_analysis() if analysis is None else analysis
         analyse([self], [(request, checked)], analysis)
         with analysis:
-            return self.explain_pairs(request, checked, pairs)
+            return self.explain_pairs(request, checked, pairs, analysis)
 
     def explain_pairs(self, request: GenerationRequest, responses: list[GenerationResponse],
-                      pairs: Sequence[tuple[int, int]]) -> list[Explanation]:
+                      pairs: Sequence[tuple[int, int]], analysis: Analysis) -> list[Explanation]:
         """The hook of explanations (after ``analyse``); default: the matrix entry with the rule."""
-        matrix = np.asarray(self.matrix(request, responses), dtype=np.float64)
+        matrix = np.asarray(self.matrix(request, responses, analysis), dtype=np.float64)
         return [Explanation(repr(self), rule_of(self), responses[i].id, responses[j].id, float(matrix[i, j]) + 0.0)
                 for i, j in pairs]
 
@@ -464,7 +520,7 @@ class FeatureAxiom(ConfigurableAxiom):
             )
 
     @abstractmethod
-    def values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+    def values(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """One value per response (NaN where undefined: the response then ties with all others)."""
 
     undefined: ClassVar[str] = "value undefined"
@@ -474,9 +530,10 @@ class FeatureAxiom(ConfigurableAxiom):
         """The direction the matrix uses: ``higher_is_better`` (an axiom may derive it from its configuration)."""
         return self.higher_is_better
 
-    def checked_values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+    def checked_values(self, request: GenerationRequest, responses: list[GenerationResponse],
+                       analysis: Analysis) -> np.ndarray:
         """values() with unanalysable responses as NaN: exactly what the matrix compares."""
-        values = np.array(self.values(request, responses), dtype=np.float64)
+        values = np.array(self.values(request, responses, analysis), dtype=np.float64)
         if self.abstain_on_blank:
             values[[not is_analysable(r.text) for r in responses]] = np.nan
             limit = max_text_chars()
@@ -487,9 +544,9 @@ class FeatureAxiom(ConfigurableAxiom):
                               stacklevel=3)
         return values
 
-    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """compare(values, direction, margin_fraction); unanalysable responses abstain."""
-        return compare(self.checked_values(request, responses), self.prefers_higher(), self.margin_fraction)
+        return compare(self.checked_values(request, responses, analysis), self.prefers_higher(), self.margin_fraction)
 
     def meaning(self) -> str:
         """What the value is (the first line of the ``values`` docstring), shown in explanations."""
@@ -503,21 +560,22 @@ class FeatureAxiom(ConfigurableAxiom):
             return f"over-long response (more than {max_text_chars()} characters)"
         return self.undefined if math.isnan(value) else None
 
-    def details(self, request: GenerationRequest, response: GenerationResponse) -> dict[str, Any]:
+    def details(self, request: GenerationRequest, response: GenerationResponse, analysis: Analysis) -> dict[str, Any]:
         """Evidence behind one response's value for explanations (label -> evidence); default: none."""
         return {}
 
     def explain_pairs(self, request: GenerationRequest, responses: list[GenerationResponse],
-                      pairs: Sequence[tuple[int, int]]) -> list[Explanation]:
+                      pairs: Sequence[tuple[int, int]], analysis: Analysis) -> list[Explanation]:
         """The values compared, the direction, the margin test and the abstentions; the decision from ``compare``."""
-        values = self.checked_values(request, responses)
+        values = self.checked_values(request, responses, analysis)
         matrix = compare(values, self.prefers_higher(), self.margin_fraction)
         evidence: dict[int, dict[str, Any]] = {}
         out = []
         for i, j in pairs:
             for k in (i, j):
                 if k not in evidence:
-                    evidence[k] = self.details(request, responses[k]) if is_analysable(responses[k].text) else {}
+                    evidence[k] = self.details(request, responses[k], analysis) \
+                        if is_analysable(responses[k].text) else {}
             reasons = [(responses[k].id, self.abstention(request, responses[k], float(values[k]))) for k in (i, j)]
             abstention = "; ".join(f"{rid}: {why}" for rid, why in reasons if why) or None
             defined = not (math.isnan(values[i]) or math.isnan(values[j]))
@@ -533,9 +591,9 @@ class FeatureAxiom(ConfigurableAxiom):
         return out
 
 
-def feature_values(model: str, feature: Feature, texts: Sequence[str]) -> list[Any]:
-    """The feature of each text from the analysis in effect (None for unanalysable texts)."""
-    return default_analysis().features(model, feature, texts)
+def feature_values(model: str, feature: Feature, texts: Sequence[str], analysis: Analysis) -> list[Any]:
+    """The feature of each text from ``analysis`` (None for unanalysable texts)."""
+    return analysis.features(model, feature, texts)
 
 
 def as_float(value: Any) -> float:
@@ -561,7 +619,8 @@ class ParsedAxiom(FeatureAxiom):
         """What the value is: the first line of the ``feature`` docstring."""
         return summary_of(type(self).feature)
 
-    def values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+    def values(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """The feature of each response."""
-        found = feature_values(self.spacy_model, self.feature(), [r.text for r in responses])
+        found = feature_values(self.spacy_model, self.feature(), [r.text for r in responses], analysis)
         return np.array([as_float(v) for v in found], dtype=np.float64)
+

@@ -16,11 +16,13 @@ from typing import Any, ClassVar, Literal
 
 import numpy as np
 
+from ir_rag_axioms.analysis.cache import Analysis
 from ir_rag_axioms.analysis.features import SENTENCES, TERMS, Feature
 from ir_rag_axioms.analysis.resources import DEFAULT_SPACY_MODEL
 from ir_rag_axioms.analysis.text import sentences, term_tokens
 from ir_rag_axioms.axioms.base import FeatureAxiom, Reads, feature_values
 from ir_rag_axioms.axioms.registry import register
+from ir_rag_axioms.explanation import NEW_IN_THIS_LIBRARY
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse, context_of
 
 _NUMBERS = r"\d{1,3}(?:\s*(?:[-\u2013]|,|;)\s*\d{1,3})*"
@@ -167,7 +169,6 @@ SENTENCE_TERMS = Feature("sentence_terms_outside_citations", ("lemmas", "parse")
 """Per sentence: its text and its terms, citation markers left out (CORR4)."""
 
 
-@register
 class CitationFormatsCorrectnessAxiom(FeatureAxiom):
     """CORR2: prefer a higher share of sentences with a citation in any format, |S_ref|/|S| >_10% (new in this library).
 
@@ -176,6 +177,8 @@ class CitationFormatsCorrectnessAxiom(FeatureAxiom):
     """
 
     name: ClassVar[str] = "CORR2"
+    dimension: ClassVar[str] = "correctness"
+    citation: ClassVar[str] = NEW_IN_THIS_LIBRARY
     margin_fraction: float = 0.1
     spacy_model: str = DEFAULT_SPACY_MODEL
     """spaCy pipeline that splits sentences."""
@@ -185,24 +188,23 @@ class CitationFormatsCorrectnessAxiom(FeatureAxiom):
         """The sentences of each response."""
         return (Reads(self.spacy_model, responses=(SENTENCES,)),)
 
-    def values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+    def values(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """Share of sentences with a citation (NaN without sentences); a citation-only sentence joins the previous."""
         out = []
-        for found in feature_values(self.spacy_model, SENTENCES, [r.text for r in responses]):
+        for found in feature_values(self.spacy_model, SENTENCES, [r.text for r in responses], analysis):
             found = merge_citation_sentences(found or ())
             out.append(sum(1 for s in found if find_citations(s)) / len(found) if found else float("nan"))
         return np.array(out, dtype=np.float64)
 
-    def details(self, request: GenerationRequest, response: GenerationResponse) -> dict[str, Any]:
+    def details(self, request: GenerationRequest, response: GenerationResponse, analysis: Analysis) -> dict[str, Any]:
         """How many sentences cite, and in which formats."""
-        (found,) = feature_values(self.spacy_model, SENTENCES, [response.text])
+        (found,) = feature_values(self.spacy_model, SENTENCES, [response.text], analysis)
         found = merge_citation_sentences(found or ())
         kinds = sorted({c.kind for s in found for c in find_citations(s)})
         cited = sum(1 for s in found if find_citations(s))
         return {"sentences with a citation": f"{cited} of {len(found)}", "formats": ", ".join(kinds) or "none"}
 
 
-@register
 class CitationValidityCorrectnessAxiom(FeatureAxiom):
     """CORR3: prefer a higher share of citations that name a context passage (new in this library).
 
@@ -211,6 +213,8 @@ class CitationValidityCorrectnessAxiom(FeatureAxiom):
     """
 
     name: ClassVar[str] = "CORR3"
+    dimension: ClassVar[str] = "correctness"
+    citation: ClassVar[str] = NEW_IN_THIS_LIBRARY
     margin_fraction: float = 0.0
     numbering: Numbering = "auto"
     """How numbers name passages: ``one`` (1..n), ``zero`` (0..n-1), ``auto`` (zero-based where a 0 is cited)."""
@@ -223,7 +227,7 @@ class CitationValidityCorrectnessAxiom(FeatureAxiom):
         checked = [(c, resolve(c, passages, self.numbering, zero)) for c in citations]
         return [(c, ok) for c, ok in checked if ok is not None]
 
-    def values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+    def values(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """Valid citations / checkable citations (NaN without context or checkable citations)."""
         out = []
         for response in responses:
@@ -231,7 +235,7 @@ class CitationValidityCorrectnessAxiom(FeatureAxiom):
             out.append(sum(ok for _, ok in checked) / len(checked) if checked else float("nan"))
         return np.array(out, dtype=np.float64)
 
-    def details(self, request: GenerationRequest, response: GenerationResponse) -> dict[str, Any]:
+    def details(self, request: GenerationRequest, response: GenerationResponse, analysis: Analysis) -> dict[str, Any]:
         """The citations that name no passage."""
         checked = self._checked(request, response)
         invalid = [c.text for c, ok in checked if not ok]
@@ -245,7 +249,6 @@ def _overlap(sentence: Sequence[str], passage: frozenset[str]) -> float:
     return len(distinct & passage) / len(distinct) if distinct else 0.0
 
 
-@register
 class CitationSupportCorrectnessAxiom(FeatureAxiom):
     """CORR4: prefer a higher share of citations whose passage matches the citing sentence best (new in this library).
 
@@ -255,6 +258,8 @@ class CitationSupportCorrectnessAxiom(FeatureAxiom):
     """
 
     name: ClassVar[str] = "CORR4"
+    dimension: ClassVar[str] = "correctness"
+    citation: ClassVar[str] = NEW_IN_THIS_LIBRARY
     margin_fraction: float = 0.0
     spacy_model: str = DEFAULT_SPACY_MODEL
     """spaCy pipeline of sentences and terms."""
@@ -267,12 +272,12 @@ class CitationSupportCorrectnessAxiom(FeatureAxiom):
         return (Reads(self.spacy_model, responses=(SENTENCE_TERMS,), context=(TERMS,)),)
 
     def _pairs(self, request: GenerationRequest, response: GenerationResponse,
-               found: Any) -> list[tuple[str, int, bool]]:
+               found: Any, analysis: Analysis) -> list[tuple[str, int, bool]]:
         """(sentence, cited passage index, supported) for every numbered citation that names a passage."""
         passages = context_of(request, response) or ()
         if not passages or not found:
             return []
-        vocabularies = [frozenset(t or ()) for t in feature_values(self.spacy_model, TERMS, list(passages))]
+        vocabularies = [frozenset(t or ()) for t in feature_values(self.spacy_model, TERMS, list(passages), analysis)]
         zero = _zero_based(find_citations(response.text))
         base = 0 if self.numbering == "zero" or (self.numbering == "auto" and zero) else 1
         out = []
@@ -286,24 +291,24 @@ class CitationSupportCorrectnessAxiom(FeatureAxiom):
             out += [(text, k, overlaps[k] >= best) for k in sorted(cited)]
         return out
 
-    def values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+    def values(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """Supported citations / numbered citations of passages (NaN where there are none)."""
-        found = feature_values(self.spacy_model, SENTENCE_TERMS, [r.text for r in responses])
+        found = feature_values(self.spacy_model, SENTENCE_TERMS, [r.text for r in responses], analysis)
         out = []
         for response, sentences_ in zip(responses, found, strict=True):
-            pairs = self._pairs(request, response, sentences_)
+            pairs = self._pairs(request, response, sentences_, analysis)
             out.append(sum(ok for *_, ok in pairs) / len(pairs) if pairs else float("nan"))
         return np.array(out, dtype=np.float64)
 
-    def details(self, request: GenerationRequest, response: GenerationResponse) -> dict[str, Any]:
+    def details(self, request: GenerationRequest, response: GenerationResponse, analysis: Analysis) -> dict[str, Any]:
         """The citations whose passage is not the best match of their sentence."""
-        (found,) = feature_values(self.spacy_model, SENTENCE_TERMS, [response.text])
-        pairs = self._pairs(request, response, found)
+        (found,) = feature_values(self.spacy_model, SENTENCE_TERMS, [response.text], analysis)
+        pairs = self._pairs(request, response, found, analysis)
         unsupported = [f"passage {k} in {text[:40]!r}" for text, k, ok in pairs if not ok]
         return {"supported citations": f"{len(pairs) - len(unsupported)} of {len(pairs)}",
                 "unsupported": "; ".join(unsupported) or "none"}
 
 
-CORR2 = CitationFormatsCorrectnessAxiom()
-CORR3 = CitationValidityCorrectnessAxiom()
-CORR4 = CitationSupportCorrectnessAxiom()
+CORR2 = register(CitationFormatsCorrectnessAxiom())
+CORR3 = register(CitationValidityCorrectnessAxiom())
+CORR4 = register(CitationSupportCorrectnessAxiom())

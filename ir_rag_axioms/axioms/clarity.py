@@ -11,7 +11,7 @@ from typing import Any, ClassVar, Literal
 
 import numpy as np
 
-from ir_rag_axioms.analysis.cache import default_analysis, is_analysable, memo_key
+from ir_rag_axioms.analysis.cache import Analysis, is_analysable, memo_key
 from ir_rag_axioms.analysis.features import Feature
 from ir_rag_axioms.analysis.resources import check_grammar, languagetool_url, load_languagetool
 from ir_rag_axioms.axioms.base import FeatureAxiom, Item, ParsedAxiom
@@ -42,7 +42,6 @@ def grammar_error_share(matches: Sequence[Any], text: str) -> float:
     return float(covered.sum() / len(text)) if len(text) else float("nan")
 
 
-@register
 class LanguageToolGrammarErrorProportionClarityAxiom(FeatureAxiom):
     """CLAR1: prefer a lower share of characters in grammar errors.
 
@@ -50,6 +49,8 @@ class LanguageToolGrammarErrorProportionClarityAxiom(FeatureAxiom):
     """
 
     name: ClassVar[str] = "CLAR1"
+    dimension: ClassVar[str] = "clarity"
+    citation: ClassVar[str] = "Merker et al., 2025"
     higher_is_better: bool = False
     margin_fraction: float = 0.1
     language: str = "en-US"
@@ -60,21 +61,21 @@ class LanguageToolGrammarErrorProportionClarityAxiom(FeatureAxiom):
     def _tool(self) -> Any:
         return load_languagetool(self.language, languagetool_url(self.languagetool_url))
 
-    def prefetch(self, items: Sequence[Item]) -> None:
+    def prefetch(self, items: Sequence[Item], analysis: Analysis) -> None:
         """Connect to LanguageTool before any work (clear error if none is reachable), then check each text once."""
         tool = self._tool()
         for text in dict.fromkeys(r.text for _, rs in items for r in rs if is_analysable(r.text)):
-            self._share(tool, text)
+            self._share(tool, text, analysis)
 
-    def _share(self, tool: Any, text: str) -> float:
+    def _share(self, tool: Any, text: str, analysis: Analysis) -> float:
         url = languagetool_url(self.languagetool_url)
         key = memo_key("languagetool", self.language, url)
-        return default_analysis().memo(text, key, lambda: grammar_error_share(check_grammar(tool, text, url), text))
+        return analysis.memo(text, key, lambda: grammar_error_share(check_grammar(tool, text, url), text))
 
-    def values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+    def values(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """Grammar-error character share of each response."""
         tool = self._tool()
-        return np.array([self._share(tool, r.text) if is_analysable(r.text) else np.nan for r in responses])
+        return np.array([self._share(tool, r.text, analysis) if is_analysable(r.text) else np.nan for r in responses])
 
 
 def flesch_reading_ease(doc: Any) -> float:
@@ -113,7 +114,6 @@ def textstat_readability(doc: Any, formula: str) -> float:
     return float(getattr(textstat, formula)(text))
 
 
-@register
 class FleschReadingEaseClarityAxiom(ParsedAxiom):
     """CLAR2: prefer the more readable response.
 
@@ -122,6 +122,8 @@ class FleschReadingEaseClarityAxiom(ParsedAxiom):
     """
 
     name: ClassVar[str] = "CLAR2"
+    dimension: ClassVar[str] = "clarity"
+    citation: ClassVar[str] = "Merker et al., 2025"
     higher_is_better: bool = True
     """Prefer the easier response (``False``: the harder one, as the paper and the reference); the value's own
     direction follows the formula (a higher Flesch reading ease, a lower grade level)."""
@@ -146,5 +148,5 @@ class FleschReadingEaseClarityAxiom(ParsedAxiom):
         return READABILITY_FORMULAS[self.formula][0]
 
 
-CLAR1 = LanguageToolGrammarErrorProportionClarityAxiom()
-CLAR2 = FleschReadingEaseClarityAxiom()
+CLAR1 = register(LanguageToolGrammarErrorProportionClarityAxiom())
+CLAR2 = register(FleschReadingEaseClarityAxiom())

@@ -40,7 +40,6 @@ SUBJECT_VERB_DISTANCE = Feature("subject_verb_distance", ("parse",), subject_ver
 """COH2's value: mean subject-verb token distance over SVO triples (textacy)."""
 
 
-@register
 class WordLengthDeviationCoherenceAxiom(ParsedAxiom):
     """COH1: prefer less deviation of the average word length across sentences.
 
@@ -48,6 +47,8 @@ class WordLengthDeviationCoherenceAxiom(ParsedAxiom):
     """
 
     name: ClassVar[str] = "COH1"
+    dimension: ClassVar[str] = "coherence"
+    citation: ClassVar[str] = "Merker et al., 2025"
     higher_is_better: bool = False
     undefined: ClassVar[str] = "a sentence without terms"
 
@@ -56,11 +57,12 @@ class WordLengthDeviationCoherenceAxiom(ParsedAxiom):
         return WORD_LENGTH_DEVIATION
 
 
-@register
 class SubjectVerbClosenessCoherenceAxiom(ParsedAxiom):
     """COH2: prefer subject-verb pairs closer together, avg-SV-dist(r1) <_10% avg-SV-dist(r2) [Merker et al., 2025]."""
 
     name: ClassVar[str] = "COH2"
+    dimension: ClassVar[str] = "coherence"
+    citation: ClassVar[str] = "Merker et al., 2025"
     higher_is_better: bool = False
     margin_fraction: float = 0.1
     undefined: ClassVar[str] = "no subject-verb-object triples"
@@ -70,5 +72,5 @@ class SubjectVerbClosenessCoherenceAxiom(ParsedAxiom):
         return SUBJECT_VERB_DISTANCE
 
 
-COH1 = WordLengthDeviationCoherenceAxiom()
-COH2 = SubjectVerbClosenessCoherenceAxiom()
+COH1 = register(WordLengthDeviationCoherenceAxiom())
+COH2 = register(SubjectVerbClosenessCoherenceAxiom())

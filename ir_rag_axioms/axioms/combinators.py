@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from ir_rag_axioms.analysis.cache import Analysis
 from ir_rag_axioms.axioms.base import Axiom, Item, Reads
 from ir_rag_axioms.explanation import Explanation, rule_of
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
@@ -17,7 +18,7 @@ class Constant(Axiom, kw_only=False):
 
     value: float
 
-    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """The constant c off the diagonal, 0 on it."""
         n = len(responses)
         return np.full((n, n), float(self.value)) * (1 - np.eye(n))
@@ -92,19 +93,20 @@ class _Combination(Axiom, kw_only=False):
         """Every child's reads."""
         return tuple(r for axiom in self.axioms for r in axiom.reads())
 
-    def prefetch(self, items: Sequence[Item]) -> None:
+    def prefetch(self, items: Sequence[Item], analysis: Analysis) -> None:
         """Forward to every child (each analysis is memoised, so shared texts are analysed once)."""
         for axiom in self.axioms:
-            axiom.prefetch(items)
+            axiom.prefetch(items, analysis)
 
-    def _matrices(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
-        return np.stack([np.asarray(a.matrix(request, responses), dtype=np.float64) for a in self.axioms])
+    def _matrices(self, request: GenerationRequest, responses: list[GenerationResponse],
+                  analysis: Analysis) -> np.ndarray:
+        return np.stack([np.asarray(a.matrix(request, responses, analysis), dtype=np.float64) for a in self.axioms])
 
     def explain_pairs(self, request: GenerationRequest, responses: list[GenerationResponse],
-                      pairs: Sequence[tuple[int, int]]) -> list[Explanation]:
+                      pairs: Sequence[tuple[int, int]], analysis: Analysis) -> list[Explanation]:
         """The decision from this combination's matrix, explained through each part's explanation."""
-        matrix = np.asarray(self.matrix(request, responses), dtype=np.float64)
-        parts = [a.explain_pairs(request, responses, pairs) for a in self.axioms]
+        matrix = np.asarray(self.matrix(request, responses, analysis), dtype=np.float64)
+        parts = [a.explain_pairs(request, responses, pairs, analysis) for a in self.axioms]
         out = []
         for k, (i, j) in enumerate(pairs):
             own = tuple(p[k] for p in parts)
@@ -125,9 +127,9 @@ class Sum(_Combination):
 
     symbol: ClassVar[str] = "+"
 
-    def matrix(self, request, responses):
+    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """Element-wise sum."""
-        return self._matrices(request, responses).sum(axis=0)
+        return self._matrices(request, responses, analysis).sum(axis=0)
 
 
 class Product(_Combination):
@@ -135,9 +137,9 @@ class Product(_Combination):
 
     symbol: ClassVar[str] = "*"
 
-    def matrix(self, request, responses):
+    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """Element-wise product."""
-        return self._matrices(request, responses).prod(axis=0)
+        return self._matrices(request, responses, analysis).prod(axis=0)
 
 
 class Cascade(_Combination):
@@ -145,9 +147,9 @@ class Cascade(_Combination):
 
     symbol: ClassVar[str] = "|"
 
-    def matrix(self, request, responses):
+    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """First non-zero entry along the children."""
-        stack = self._matrices(request, responses)
+        stack = self._matrices(request, responses, analysis)
         first = np.argmax(stack != 0, axis=0)
         return np.take_along_axis(stack, first[None], axis=0)[0]
 
@@ -164,9 +166,9 @@ class Conjunction(_Combination):
 
     symbol: ClassVar[str] = "&"
 
-    def matrix(self, request, responses):
+    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """The common sign if all signs are equal and non-zero, 0 otherwise."""
-        signs = np.sign(self._matrices(request, responses))
+        signs = np.sign(self._matrices(request, responses, analysis))
         agree = np.all(signs == signs[0], axis=0) & (signs[0] != 0)
         return np.where(agree, signs[0], 0.0)
 
@@ -196,11 +198,11 @@ class MajorityVote(_Combination):
         options.setdefault("minimum_votes", _DEFAULT_MINIMUM_VOTES)
         return super().of(*parts, **options)
 
-    def matrix(self, request, responses):
+    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """Votes counted per pair: +1 where pro > contra and pro >= minimum_votes * k (mirrored for contra)."""
         from ir_rag_axioms.aggregation import majority_vote
 
-        return majority_vote(self._matrices(request, responses), minimum_votes=self.minimum_votes)
+        return majority_vote(self._matrices(request, responses, analysis), minimum_votes=self.minimum_votes)
 
     def how(self, parts: Sequence[Explanation]) -> str | None:
         """The votes: for the first response, for the second, abstaining; and the votes needed."""
@@ -233,15 +235,15 @@ class _Unary(Axiom, kw_only=False):
         """The child's reads."""
         return self.axiom.reads()
 
-    def prefetch(self, items: Sequence[Item]) -> None:
+    def prefetch(self, items: Sequence[Item], analysis: Analysis) -> None:
         """Forward to the child."""
-        self.axiom.prefetch(items)
+        self.axiom.prefetch(items, analysis)
 
     def explain_pairs(self, request: GenerationRequest, responses: list[GenerationResponse],
-                      pairs: Sequence[tuple[int, int]]) -> list[Explanation]:
+                      pairs: Sequence[tuple[int, int]], analysis: Analysis) -> list[Explanation]:
         """The decision from this axiom's matrix, explained through the child's explanation."""
-        matrix = np.asarray(self.matrix(request, responses), dtype=np.float64)
-        child = self.axiom.explain_pairs(request, responses, pairs)
+        matrix = np.asarray(self.matrix(request, responses, analysis), dtype=np.float64)
+        child = self.axiom.explain_pairs(request, responses, pairs, analysis)
         return [Explanation(repr(self), rule_of(self), responses[i].id, responses[j].id, float(matrix[i, j]) + 0.0,
                             parts=(part,)) for (i, j), part in zip(pairs, child, strict=True)]
 
@@ -249,9 +251,9 @@ class _Unary(Axiom, kw_only=False):
 class Negated(_Unary):
     """Negated (-a): P = -P_a."""
 
-    def matrix(self, request, responses):
+    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """Flip every preference."""
-        return -np.asarray(self.axiom.matrix(request, responses), dtype=np.float64) + 0.0
+        return -np.asarray(self.axiom.matrix(request, responses, analysis), dtype=np.float64) + 0.0
 
     def __repr__(self) -> str:
         return f"-{self.axiom!r}"
@@ -260,9 +262,9 @@ class Negated(_Unary):
 class Normalized(_Unary):
     """Normalized (+a): P = sign(P_a), in {-1, 0, 1}."""
 
-    def matrix(self, request, responses):
+    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """Sign of every preference."""
-        return np.sign(np.asarray(self.axiom.matrix(request, responses), dtype=np.float64)) + 0.0
+        return np.sign(np.asarray(self.axiom.matrix(request, responses, analysis), dtype=np.float64)) + 0.0
 
     def __repr__(self) -> str:
         return f"+{self.axiom!r}"
@@ -271,9 +273,9 @@ class Normalized(_Unary):
 class MultiplicativeInverse(_Unary):
     """MultiplicativeInverse (the ``/`` in ``a / b``): P = 1 / P_b where P_b != 0, else 0."""
 
-    def matrix(self, request, responses):
+    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """Element-wise inverse; a zero preference stays 0."""
-        p = np.asarray(self.axiom.matrix(request, responses), dtype=np.float64)
+        p = np.asarray(self.axiom.matrix(request, responses, analysis), dtype=np.float64)
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.where(p != 0, 1.0 / np.where(p != 0, p, 1.0), 0.0) + 0.0
 

@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ir_rag_axioms.analysis.cache import is_analysable
+from ir_rag_axioms.analysis.cache import Analysis, is_analysable
 from ir_rag_axioms.analysis.features import Feature
 from ir_rag_axioms.analysis.resources import load_negex, negation_termsets
 from ir_rag_axioms.analysis.rouge import rouge_lsum_f
@@ -20,7 +20,6 @@ from ir_rag_axioms.axioms.registry import register
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse, context_of
 
 
-@register
 class AspectSimilaritySentenceCountConsistencyAxiom(AspectSentenceSimilarityAxiom):
     """CONS1: prefer more sentences covering context aspects; abstains without context.
 
@@ -28,11 +27,12 @@ class AspectSimilaritySentenceCountConsistencyAxiom(AspectSentenceSimilarityAxio
     """
 
     name: ClassVar[str] = "CONS1"
+    dimension: ClassVar[str] = "consistency"
+    citation: ClassVar[str] = "Merker et al., 2025"
     reference: ClassVar[str] = "context"
     margin_fraction: float = 0.5
 
 
-@register
 class RougeConsistencyAxiom(FeatureAxiom):
     """CONS2: prefer higher ROUGE-Lsum F1 against the concatenated context; abstains without context.
 
@@ -40,21 +40,24 @@ class RougeConsistencyAxiom(FeatureAxiom):
     """
 
     name: ClassVar[str] = "CONS2"
+    dimension: ClassVar[str] = "consistency"
+    citation: ClassVar[str] = "Merker et al., 2025"
     margin_fraction: float = 0.1
     use_stemmer: bool = False
     """Porter-stem tokens before matching (rouge-score's option)."""
     undefined: ClassVar[str] = "no context"
 
-    def prefetch(self, items: Sequence[Item]) -> None:
+    def prefetch(self, items: Sequence[Item], analysis: Analysis) -> None:
         """Score every (response, context) pair once."""
         for request, responses in items:
-            self.values(request, list(responses))
+            self.values(request, list(responses), analysis)
 
-    def values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+    def values(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """ROUGE-Lsum F-measure of each response against its context's passages joined by newlines (NaN without)."""
         contexts = [context_of(request, r) for r in responses]
         return np.array([
-            rouge_lsum_f("\n".join(c), r.text, self.use_stemmer) if c and is_analysable(r.text) else np.nan
+            rouge_lsum_f("\n".join(c), r.text, self.use_stemmer, analysis=analysis)
+            if c and is_analysable(r.text) else np.nan
             for r, c in zip(responses, contexts, strict=True)
         ], dtype=np.float64)
 
@@ -74,7 +77,6 @@ def contradictory_entity_share(doc: Any, model: str, termset: str, numeric_entit
     return len(negated & affirmed) / len(negated | affirmed)
 
 
-@register
 class EntityContradictionConsistencyAxiom(ParsedAxiom):
     """CONS3: prefer a lower share of entities mentioned both negated and non-negated.
 
@@ -82,6 +84,8 @@ class EntityContradictionConsistencyAxiom(ParsedAxiom):
     """
 
     name: ClassVar[str] = "CONS3"
+    dimension: ClassVar[str] = "consistency"
+    citation: ClassVar[str] = "Merker et al., 2025"
     higher_is_better: bool = False
     margin_fraction: float = 0.2
     undefined: ClassVar[str] = "no entities"
@@ -102,6 +106,6 @@ class EntityContradictionConsistencyAxiom(ParsedAxiom):
         return Feature("contradictory_entity_share", ("parse", "ents"), contradictory_entity_share, params)
 
 
-CONS1 = AspectSimilaritySentenceCountConsistencyAxiom()
-CONS2 = RougeConsistencyAxiom()
-CONS3 = EntityContradictionConsistencyAxiom()
+CONS1 = register(AspectSimilaritySentenceCountConsistencyAxiom())
+CONS2 = register(RougeConsistencyAxiom())
+CONS3 = register(EntityContradictionConsistencyAxiom())

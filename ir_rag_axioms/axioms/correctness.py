@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 import numpy as np
 import regex
 
+from ir_rag_axioms.analysis.cache import Analysis
 from ir_rag_axioms.analysis.features import SENTENCES
 from ir_rag_axioms.analysis.resources import DEFAULT_SPACY_MODEL
 from ir_rag_axioms.axioms.base import FeatureAxiom, Reads, feature_values
@@ -42,11 +43,12 @@ def _cites(pattern: str, sentence: str) -> bool:
                          "as (a+)+); write it without nested repetition") from None
 
 
-@register
 class CitationSentenceCorrectnessAxiom(FeatureAxiom):
     """CORR1: prefer a higher share of sentences containing a citation, |S_ref|/|S| >_10% [Merker et al., 2025]."""
 
     name: ClassVar[str] = "CORR1"
+    dimension: ClassVar[str] = "correctness"
+    citation: ClassVar[str] = "Merker et al., 2025"
     margin_fraction: float = 0.1
     spacy_model: str = DEFAULT_SPACY_MODEL
     """spaCy pipeline that splits sentences."""
@@ -54,9 +56,9 @@ class CitationSentenceCorrectnessAxiom(FeatureAxiom):
     """Regular expression of a citation; ``LIST_CITATION_PATTERN`` also matches ``[1,2]``."""
     undefined: ClassVar[str] = "no sentences"
 
-    def details(self, request: GenerationRequest, response: GenerationResponse) -> dict[str, Any]:
+    def details(self, request: GenerationRequest, response: GenerationResponse, analysis: Analysis) -> dict[str, Any]:
         """How many sentences cite, of how many."""
-        (found,) = feature_values(self.spacy_model, SENTENCES, [response.text])
+        (found,) = feature_values(self.spacy_model, SENTENCES, [response.text], analysis)
         cited = sum(1 for s in found or () if _cites(self.citation_pattern, s))
         return {"sentences with a citation": f"{cited} of {len(found or ())}"}
 
@@ -74,10 +76,10 @@ class CitationSentenceCorrectnessAxiom(FeatureAxiom):
         """The sentences of each response."""
         return (Reads(self.spacy_model, responses=(SENTENCES,)),)
 
-    def values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+    def values(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """Share of sentences that match the citation pattern (NaN without sentences)."""
         out = []
-        for found in feature_values(self.spacy_model, SENTENCES, [r.text for r in responses]):
+        for found in feature_values(self.spacy_model, SENTENCES, [r.text for r in responses], analysis):
             if not found:  # no sentences (or an unanalysable text): undefined
                 out.append(float("nan"))
                 continue
@@ -85,4 +87,4 @@ class CitationSentenceCorrectnessAxiom(FeatureAxiom):
         return np.array(out, dtype=np.float64)
 
 
-CORR1 = CitationSentenceCorrectnessAxiom()
+CORR1 = register(CitationSentenceCorrectnessAxiom())

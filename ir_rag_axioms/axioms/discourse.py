@@ -15,6 +15,7 @@ from ir_rag_axioms.analysis.features import Feature
 from ir_rag_axioms.analysis.text import sentences
 from ir_rag_axioms.axioms.base import ParsedAxiom
 from ir_rag_axioms.axioms.registry import register
+from ir_rag_axioms.explanation import NEW_IN_THIS_LIBRARY
 
 CONNECTIVES = (
     "first", "firstly", "second", "secondly", "third", "thirdly", "finally", "lastly", "next", "then", "however",
@@ -115,7 +116,6 @@ HARD_PRONOUNS = Feature("hard_pronouns_per_sentence", ("parse",), hard_pronouns_
 """CLAR5's value."""
 
 
-@register
 class DiscourseStructureClarityAxiom(ParsedAxiom):
     """CLAR3: prefer more signposted sentences, |S_marked|/|S| >_10% (new in this library).
 
@@ -123,6 +123,8 @@ class DiscourseStructureClarityAxiom(ParsedAxiom):
     """
 
     name: ClassVar[str] = "CLAR3"
+    dimension: ClassVar[str] = "clarity"
+    citation: ClassVar[str] = NEW_IN_THIS_LIBRARY
     margin_fraction: float = 0.1
     undefined: ClassVar[str] = "no sentences"
 
@@ -131,11 +133,12 @@ class DiscourseStructureClarityAxiom(ParsedAxiom):
         return SIGNPOSTED_SHARE
 
 
-@register
 class SentenceOpeningVarietyClarityAxiom(ParsedAxiom):
     """CLAR4: prefer more varied sentence openings, |distinct first words| / |S| >_10% (new in this library)."""
 
     name: ClassVar[str] = "CLAR4"
+    dimension: ClassVar[str] = "clarity"
+    citation: ClassVar[str] = NEW_IN_THIS_LIBRARY
     margin_fraction: float = 0.1
     undefined: ClassVar[str] = "fewer than two sentences"
 
@@ -144,7 +147,6 @@ class SentenceOpeningVarietyClarityAxiom(ParsedAxiom):
         return OPENING_VARIETY
 
 
-@register
 class CoreferenceClarityAxiom(ParsedAxiom):
     """CLAR5: prefer fewer hard-to-resolve pronouns per sentence (new in this library).
 
@@ -153,6 +155,8 @@ class CoreferenceClarityAxiom(ParsedAxiom):
     """
 
     name: ClassVar[str] = "CLAR5"
+    dimension: ClassVar[str] = "clarity"
+    citation: ClassVar[str] = NEW_IN_THIS_LIBRARY
     higher_is_better: bool = False
     undefined: ClassVar[str] = "no sentences"
 
@@ -161,6 +165,6 @@ class CoreferenceClarityAxiom(ParsedAxiom):
         return HARD_PRONOUNS
 
 
-CLAR3 = DiscourseStructureClarityAxiom()
-CLAR4 = SentenceOpeningVarietyClarityAxiom()
-CLAR5 = CoreferenceClarityAxiom()
+CLAR3 = register(DiscourseStructureClarityAxiom())
+CLAR4 = register(SentenceOpeningVarietyClarityAxiom())
+CLAR5 = register(CoreferenceClarityAxiom())

@@ -11,11 +11,13 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from ir_rag_axioms.analysis.cache import Analysis
 from ir_rag_axioms.analysis.features import TERMS, Feature
 from ir_rag_axioms.analysis.resources import DEFAULT_SPACY_MODEL
 from ir_rag_axioms.analysis.text import term_tokens
 from ir_rag_axioms.axioms.base import FeatureAxiom, Reads, feature_values
 from ir_rag_axioms.axioms.registry import register
+from ir_rag_axioms.explanation import NEW_IN_THIS_LIBRARY
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 _WH_TAGS = frozenset({"WDT", "WP", "WP$", "WRB"})
@@ -40,7 +42,6 @@ FACETS = Feature("request_facets", ("lemmas", "parse"), request_facets)
 """COV4's facets of the request."""
 
 
-@register
 class QueryFacetCoverageAxiom(FeatureAxiom):
     """COV4: prefer addressing more of the request's facets, |F_r|/|F_q| >_10% (new in this library).
 
@@ -49,6 +50,8 @@ class QueryFacetCoverageAxiom(FeatureAxiom):
     """
 
     name: ClassVar[str] = "COV4"
+    dimension: ClassVar[str] = "coverage"
+    citation: ClassVar[str] = NEW_IN_THIS_LIBRARY
     margin_fraction: float = 0.1
     spacy_model: str = DEFAULT_SPACY_MODEL
     """spaCy pipeline of the request's parse and the responses' terms."""
@@ -65,21 +68,21 @@ class QueryFacetCoverageAxiom(FeatureAxiom):
         vocabulary = set(terms or ())
         return [sum(t in vocabulary for t in f) >= self.min_overlap * len(f) for f in facets]
 
-    def values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+    def values(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """Share of the request's facets that each response addresses (NaN without facets)."""
-        (facets,) = feature_values(self.spacy_model, FACETS, [request.text])
-        found = feature_values(self.spacy_model, TERMS, [r.text for r in responses])
+        (facets,) = feature_values(self.spacy_model, FACETS, [request.text], analysis)
+        found = feature_values(self.spacy_model, TERMS, [r.text for r in responses], analysis)
         if not facets:
             return np.full(len(responses), np.nan)
         return np.array([float(np.mean(self._addressed(facets, terms))) for terms in found], dtype=np.float64)
 
-    def details(self, request: GenerationRequest, response: GenerationResponse) -> dict[str, Any]:
+    def details(self, request: GenerationRequest, response: GenerationResponse, analysis: Analysis) -> dict[str, Any]:
         """The facets addressed and missed."""
-        (facets,) = feature_values(self.spacy_model, FACETS, [request.text])
-        (terms,) = feature_values(self.spacy_model, TERMS, [response.text])
+        (facets,) = feature_values(self.spacy_model, FACETS, [request.text], analysis)
+        (terms,) = feature_values(self.spacy_model, TERMS, [response.text], analysis)
         done = self._addressed(facets or (), terms)
         return {"addressed": ", ".join(" ".join(f) for f, ok in zip(facets or (), done, strict=True) if ok) or "none",
                 "missed": ", ".join(" ".join(f) for f, ok in zip(facets or (), done, strict=True) if not ok) or "none"}
 
 
-COV4 = QueryFacetCoverageAxiom()
+COV4 = register(QueryFacetCoverageAxiom())

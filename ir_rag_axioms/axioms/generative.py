@@ -9,19 +9,52 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
+from ir_rag_axioms.analysis.cache import Analysis
 from ir_rag_axioms.axioms.base import ConfigurableAxiom, Item, Reads
 from ir_rag_axioms.axioms.registry import register
 from ir_rag_axioms.axioms.retrieval import (
-    ARGUMENT_AXIOMS,
-    PROXIMITY_AXIOMS,
-    RETRIEVAL_AXIOMS,
-    ROADMAP_AXIOMS,
+    AND,
+    ANTI_REG,
+    DIV,
+    LB1,
+    LB2,
+    LEN_AND,
+    LEN_DIV,
+    LEN_M_AND,
+    LEN_M_TDC,
+    LNC1,
+    LNC2,
+    M_AND,
+    M_TDC,
+    P_RANK,
+    PROX1,
+    PROX2,
+    PROX3,
+    PROX4,
+    PROX5,
+    QPHRA,
+    REG,
+    RSIM,
+    STMC1,
+    STMC2,
+    STMC3,
+    TDC,
+    TF_LNC,
+    TFC1,
+    TFC2,
+    TFC3,
+    TSSC1,
+    TSSC2,
+    ArgUC,
     ContextStatistics,
+    QTArg,
+    QTPArg,
     StatisticsTermAxiom,
+    aSL,
 )
 from ir_rag_axioms.explanation import Explanation, renamed
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
@@ -31,6 +64,8 @@ class Generative(ConfigurableAxiom, kw_only=False):
     """GEN_X: the retrieval axiom X with the request as query and each response as document [Merker et al., 2025]."""
 
     axiom: ConfigurableAxiom
+    dimension: ClassVar[str] = "generative (retrieval axiom on responses)"
+    citation: ClassVar[str] = "Merker et al., 2025"
 
     @property
     def name(self) -> str:  # type: ignore[override]
@@ -49,18 +84,18 @@ class Generative(ConfigurableAxiom, kw_only=False):
         """The wrapped axiom's reads."""
         return self.axiom.reads()
 
-    def prefetch(self, items: Sequence[Item]) -> None:
+    def prefetch(self, items: Sequence[Item], analysis: Analysis) -> None:
         """The wrapped axiom's batched analysis."""
-        self.axiom.prefetch(items)
+        self.axiom.prefetch(items, analysis)
 
-    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """The wrapped axiom's matrix."""
-        return self.axiom.matrix(request, responses)
+        return self.axiom.matrix(request, responses, analysis)
 
     def explain_pairs(self, request: GenerationRequest, responses: list[GenerationResponse],
-                      pairs: Sequence[tuple[int, int]]) -> list[Explanation]:
+                      pairs: Sequence[tuple[int, int]], analysis: Analysis) -> list[Explanation]:
         """The wrapped axiom's explanations, under this name."""
-        return [renamed(e, repr(self)) for e in self.axiom.explain_pairs(request, responses, pairs)]
+        return [renamed(e, repr(self)) for e in self.axiom.explain_pairs(request, responses, pairs, analysis)]
 
 
 def generative(axiom: ConfigurableAxiom) -> Generative:
@@ -70,13 +105,84 @@ def generative(axiom: ConfigurableAxiom) -> Generative:
     return register(Generative(axiom))
 
 
-GENERATIVE_AXIOMS: dict[str, Generative] = {
-    g.name: g for g in map(generative, (*RETRIEVAL_AXIOMS, *PROXIMITY_AXIOMS, *ARGUMENT_AXIOMS, *ROADMAP_AXIOMS))
-}
+GEN_TFC1 = generative(TFC1)
+GEN_TFC3 = generative(TFC3)
+GEN_M_TDC = generative(M_TDC)
+GEN_LEN_M_TDC = generative(LEN_M_TDC)
+GEN_LNC1 = generative(LNC1)
+GEN_TF_LNC = generative(TF_LNC)
+GEN_LB1 = generative(LB1)
+GEN_REG = generative(REG)
+GEN_ANTI_REG = generative(ANTI_REG)
+GEN_AND = generative(AND)
+GEN_LEN_AND = generative(LEN_AND)
+GEN_M_AND = generative(M_AND)
+GEN_LEN_M_AND = generative(LEN_M_AND)
+GEN_DIV = generative(DIV)
+GEN_LEN_DIV = generative(LEN_DIV)
+GEN_STMC1 = generative(STMC1)
+GEN_STMC2 = generative(STMC2)
+GEN_aSL = generative(aSL)
+GEN_PROX1 = generative(PROX1)
+GEN_PROX2 = generative(PROX2)
+GEN_PROX3 = generative(PROX3)
+GEN_PROX4 = generative(PROX4)
+GEN_PROX5 = generative(PROX5)
+GEN_ArgUC = generative(ArgUC)
+GEN_QTArg = generative(QTArg)
+GEN_QTPArg = generative(QTPArg)
+GEN_TFC2 = generative(TFC2)
+GEN_LNC2 = generative(LNC2)
+GEN_LB2 = generative(LB2)
+GEN_TDC = generative(TDC)
+GEN_STMC3 = generative(STMC3)
+GEN_TSSC1 = generative(TSSC1)
+GEN_TSSC2 = generative(TSSC2)
+GEN_QPHRA = generative(QPHRA)
+GEN_RSIM = generative(RSIM)
+GEN_P_RANK = generative(P_RANK)
+
+GENERATIVE_AXIOMS: dict[str, Generative] = {g.name: g for g in (
+    GEN_TFC1,
+    GEN_TFC3,
+    GEN_M_TDC,
+    GEN_LEN_M_TDC,
+    GEN_LNC1,
+    GEN_TF_LNC,
+    GEN_LB1,
+    GEN_REG,
+    GEN_ANTI_REG,
+    GEN_AND,
+    GEN_LEN_AND,
+    GEN_M_AND,
+    GEN_LEN_M_AND,
+    GEN_DIV,
+    GEN_LEN_DIV,
+    GEN_STMC1,
+    GEN_STMC2,
+    GEN_aSL,
+    GEN_PROX1,
+    GEN_PROX2,
+    GEN_PROX3,
+    GEN_PROX4,
+    GEN_PROX5,
+    GEN_ArgUC,
+    GEN_QTArg,
+    GEN_QTPArg,
+    GEN_TFC2,
+    GEN_LNC2,
+    GEN_LB2,
+    GEN_TDC,
+    GEN_STMC3,
+    GEN_TSSC1,
+    GEN_TSSC2,
+    GEN_QPHRA,
+    GEN_RSIM,
+    GEN_P_RANK,
+)}
 """Every GEN_ axiom by short name (GEN_TFC1, ..., GEN_aSL), each registered."""
 
 ICTIR2025_GENERATIVE = ("GEN_TFC1", "GEN_LNC1", "GEN_TF_LNC", "GEN_REG", "GEN_AND", "GEN_DIV", "GEN_STMC1",
                         "GEN_STMC2", "GEN_PROX1", "GEN_PROX2", "GEN_PROX3", "GEN_PROX4", "GEN_PROX5", "GEN_aSL")
 """The 14 GEN_ axioms of the study."""
 
-globals().update(GENERATIVE_AXIOMS)

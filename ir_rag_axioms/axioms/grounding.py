@@ -13,11 +13,13 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from ir_rag_axioms.analysis.cache import Analysis
 from ir_rag_axioms.analysis.features import Feature
 from ir_rag_axioms.analysis.resources import DEFAULT_SPACY_MODEL
 from ir_rag_axioms.axioms.base import FeatureAxiom, Reads, feature_values
 from ir_rag_axioms.axioms.citations import find_citations
 from ir_rag_axioms.axioms.registry import register
+from ir_rag_axioms.explanation import NEW_IN_THIS_LIBRARY
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse, context_of
 
 NAME_LABELS = frozenset({"PERSON", "ORG", "GPE", "LOC", "NORP", "FAC", "EVENT", "WORK_OF_ART", "PRODUCT", "LAW",
@@ -92,25 +94,24 @@ class _Grounding(FeatureAxiom):
         numbers = numbers_in(context)
         return [(m, self.supported(m, context, numbers)) for m in mentions]
 
-    def values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+    def values(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """Supported mentions / mentions (NaN without context or mentions)."""
-        found = feature_values(self.spacy_model, self.mentions, [r.text for r in responses])
+        found = feature_values(self.spacy_model, self.mentions, [r.text for r in responses], analysis)
         out = []
         for response, mentions in zip(responses, found, strict=True):
             checked = self._checked(request, response, mentions)
             out.append(sum(ok for _, ok in checked) / len(checked) if checked else float("nan"))
         return np.array(out, dtype=np.float64)
 
-    def details(self, request: GenerationRequest, response: GenerationResponse) -> dict[str, Any]:
+    def details(self, request: GenerationRequest, response: GenerationResponse, analysis: Analysis) -> dict[str, Any]:
         """The mentions that the context does not support."""
-        (mentions,) = feature_values(self.spacy_model, self.mentions, [response.text])
+        (mentions,) = feature_values(self.spacy_model, self.mentions, [response.text], analysis)
         checked = self._checked(request, response, mentions)
         missing = [m for m, ok in checked if not ok]
         return {"supported": f"{len(checked) - len(missing)} of {len(checked)}",
                 "unsupported": ", ".join(missing) or "none"}
 
 
-@register
 class EntityGroundingConsistencyAxiom(_Grounding):
     """CONS4: prefer a higher share of named entities found in the context, |E_r in C|/|E_r| (new in this library).
 
@@ -119,11 +120,12 @@ class EntityGroundingConsistencyAxiom(_Grounding):
     """
 
     name: ClassVar[str] = "CONS4"
+    dimension: ClassVar[str] = "consistency"
+    citation: ClassVar[str] = NEW_IN_THIS_LIBRARY
     margin_fraction: float = 0.1
     mentions: ClassVar[Feature] = NAMES
 
 
-@register
 class NumberGroundingConsistencyAxiom(_Grounding):
     """CONS5: prefer a higher share of numbers and dates found in the context, |N_r in C|/|N_r| (new in this library).
 
@@ -132,6 +134,8 @@ class NumberGroundingConsistencyAxiom(_Grounding):
     """
 
     name: ClassVar[str] = "CONS5"
+    dimension: ClassVar[str] = "consistency"
+    citation: ClassVar[str] = NEW_IN_THIS_LIBRARY
     margin_fraction: float = 0.1
     mentions: ClassVar[Feature] = NUMBERS
 
@@ -143,5 +147,5 @@ class NumberGroundingConsistencyAxiom(_Grounding):
         return own <= numbers
 
 
-CONS4 = EntityGroundingConsistencyAxiom()
-CONS5 = NumberGroundingConsistencyAxiom()
+CONS4 = register(EntityGroundingConsistencyAxiom())
+CONS5 = register(NumberGroundingConsistencyAxiom())

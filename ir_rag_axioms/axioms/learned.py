@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 import numpy as np
 import pandas as pd
 
-from ir_rag_axioms.analysis.cache import is_analysable
+from ir_rag_axioms.analysis.cache import Analysis, is_analysable
 from ir_rag_axioms.axioms.base import Axiom, ConfigurableAxiom, FeatureAxiom, Item, Reads
 from ir_rag_axioms.explanation import Explanation, rule_of
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
@@ -34,7 +34,7 @@ SKLEARN_HINT = "pip install 'ir_rag_axioms[learn]' (or pip install scikit-learn)
 class ResponseLength(FeatureAxiom):
     """Prefer the longer response: more whitespace-separated words (the "prefer the longer" baseline)."""
 
-    def values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+    def values(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """The number of words of each response."""
         return np.array([len(r.text.split()) for r in responses], dtype=np.float64)
 
@@ -51,13 +51,13 @@ class ValueDifference(ConfigurableAxiom):
         """The feature axiom's reads."""
         return self.axiom.reads()
 
-    def prefetch(self, items: Sequence[Item]) -> None:
+    def prefetch(self, items: Sequence[Item], analysis: Analysis) -> None:
         """The feature axiom's prefetch."""
-        self.axiom.prefetch(items)
+        self.axiom.prefetch(items, analysis)
 
-    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """Relative value differences, direction applied; unanalysable responses give 0."""
-        v = np.array(self.axiom.values(request, responses), dtype=np.float64)
+        v = np.array(self.axiom.values(request, responses, analysis), dtype=np.float64)
         if self.axiom.abstain_on_blank:
             v[[not is_analysable(r.text) for r in responses]] = np.nan
         a, b = v[:, None], v[None, :]
@@ -214,15 +214,15 @@ class LearnedAxiom(ConfigurableAxiom):
         """Every feature axiom's reads."""
         return tuple(r for axiom in self.axioms for r in axiom.reads())
 
-    def prefetch(self, items: Sequence[Item]) -> None:
+    def prefetch(self, items: Sequence[Item], analysis: Analysis) -> None:
         """Forward to every feature axiom."""
         for axiom in self.axioms:
-            axiom.prefetch(items)
+            axiom.prefetch(items, analysis)
 
-    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """decide(scores) of the axioms' stack."""
         self._check_fitted()
-        stack = np.stack([np.asarray(a.matrix(request, responses), dtype=np.float64) for a in self.axioms])
+        stack = np.stack([np.asarray(a.matrix(request, responses, analysis), dtype=np.float64) for a in self.axioms])
         return self.decide(self.scores(stack))
 
     def scores(self, stack: np.ndarray) -> np.ndarray:
@@ -246,13 +246,13 @@ class LearnedAxiom(ConfigurableAxiom):
         return np.where(np.abs(s) > self.threshold, np.sign(s), 0.0) + 0.0
 
     def explain_pairs(self, request: GenerationRequest, responses: list[GenerationResponse],
-                      pairs: Sequence[tuple[int, int]]) -> list[Explanation]:
+                      pairs: Sequence[tuple[int, int]], analysis: Analysis) -> list[Explanation]:
         """The decision as the weighted votes of the axioms (score = sum_k w_k P_k against the threshold)."""
         self._check_fitted()
-        stack = np.stack([np.asarray(a.matrix(request, responses), dtype=np.float64) for a in self.axioms])
+        stack = np.stack([np.asarray(a.matrix(request, responses, analysis), dtype=np.float64) for a in self.axioms])
         scores = self.scores(stack)
         decisions = self.decide(scores)
-        parts = [a.explain_pairs(request, responses, pairs) for a in self.axioms]
+        parts = [a.explain_pairs(request, responses, pairs, analysis) for a in self.axioms]
         out = []
         for k, (i, j) in enumerate(pairs):
             if self.weights:

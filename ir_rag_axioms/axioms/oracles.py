@@ -13,6 +13,7 @@ from typing import Any, ClassVar, Literal, TypeVar, cast
 import numpy as np
 import pandas as pd
 
+from ir_rag_axioms.analysis.cache import Analysis
 from ir_rag_axioms.axioms.base import ConfigurableAxiom, compare
 from ir_rag_axioms.axioms.registry import register
 from ir_rag_axioms.datasets import crowd, llm, nuggets
@@ -44,6 +45,8 @@ class CrowdOracle(ConfigurableAxiom):
     """
 
     name: ClassVar[str] = "CROWD"
+    dimension: ClassVar[str] = "oracle"
+    citation: ClassVar[str] = "Merker et al., 2025"
     utility: str = "overall"
     """Utility dimension.
 
@@ -113,7 +116,7 @@ class CrowdOracle(ConfigurableAxiom):
         """Topics with judgments."""
         return self.load().topics
 
-    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """P[i, j] = compare((p_i, p_j), margin) from the judgment of (i, j); 0 if the pair is unjudged."""
         judgments = self.load()
         table = judgments.table(self.utility, self.duplicates)
@@ -148,6 +151,8 @@ class NuggetOracle(ConfigurableAxiom):
     """
 
     name: ClassVar[str] = "NUGGET"
+    dimension: ClassVar[str] = "oracle"
+    citation: ClassVar[str] = "Pradeep et al., 2024"
     score_type: NuggetScore = "vital"
     """all: mean credit over all nuggets; vital: over vital nuggets; weighted: vital weight 1, okay 0.5."""
     strict: bool = False
@@ -206,7 +211,7 @@ class NuggetOracle(ConfigurableAxiom):
         """Topics with nugget assignments."""
         return self.load().topics
 
-    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """compare(nugget scores, higher is better, margin); NaN (unknown response) abstains."""
         return compare(self.load().values(request, responses), True, self.margin_fraction)
 
@@ -218,6 +223,8 @@ class LlmRatingOracle(ConfigurableAxiom):
     """
 
     name: ClassVar[str] = "LLM_ORIG"
+    dimension: ClassVar[str] = "oracle"
+    citation: ClassVar[str] = "Merker et al., 2025"
     model: str = "Qwen-Qwen2.5-0.5B-Instruct"
     """Which ratings file: ``ratings-<model>.jsonl[.gz]``."""
     margin_fraction: float = 0.0
@@ -255,7 +262,7 @@ class LlmRatingOracle(ConfigurableAxiom):
         """Topics with ratings."""
         return self.load().topics
 
-    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """compare(LLM probabilities, higher is better, margin); NaN (unrated) abstains."""
         return compare(self.load().values(request, responses), True, self.margin_fraction)
 

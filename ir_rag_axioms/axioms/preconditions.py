@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ir_rag_axioms.analysis.cache import Analysis
 from ir_rag_axioms.analysis.terms import TermStatistics
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
@@ -22,8 +23,9 @@ class Precondition(ABC):
     @abstractmethod
     def mask(self, query: TermStatistics, documents: Sequence[TermStatistics],
              request: GenerationRequest | None = None,
-             responses: Sequence[GenerationResponse] | None = None) -> np.ndarray:
-        """The symmetric boolean (n, n) mask (``request`` and ``responses`` for preconditions that read them)."""
+             responses: Sequence[GenerationResponse] | None = None,
+             analysis: Analysis | None = None) -> np.ndarray:
+        """The symmetric boolean (n, n) mask (request, responses and analysis: for preconditions that read them)."""
 
 
 def length_mask(lengths: np.ndarray, margin_fraction: float) -> np.ndarray:
@@ -66,7 +68,8 @@ class LEN(Precondition):
 
     def mask(self, query: TermStatistics, documents: Sequence[TermStatistics],
              request: GenerationRequest | None = None,
-             responses: Sequence[GenerationResponse] | None = None) -> np.ndarray:
+             responses: Sequence[GenerationResponse] | None = None,
+             analysis: Analysis | None = None) -> np.ndarray:
         """Pairs of similar length."""
         return length_mask(np.array([d.length for d in documents], dtype=np.float64), self.margin_fraction)
 
@@ -76,11 +79,12 @@ class LEN(Precondition):
 
 def apply_precondition(matrix: np.ndarray, precondition: Precondition | None, query: TermStatistics,
                        documents: Sequence[TermStatistics], request: GenerationRequest | None = None,
-                       responses: Sequence[GenerationResponse] | None = None) -> np.ndarray:
+                       responses: Sequence[GenerationResponse] | None = None,
+                       analysis: Analysis | None = None) -> np.ndarray:
     """The matrix with every pair outside the precondition set to 0 (unchanged without a precondition)."""
     if precondition is None:
         return matrix
-    return matrix * precondition.mask(query, documents, request, responses)
+    return matrix * precondition.mask(query, documents, request, responses, analysis)
 
 
 @dataclass(frozen=True)
@@ -97,11 +101,13 @@ class AxiomPrecondition(Precondition):
 
     def mask(self, query: TermStatistics, documents: Sequence[TermStatistics],
              request: GenerationRequest | None = None,
-             responses: Sequence[GenerationResponse] | None = None) -> np.ndarray:
+             responses: Sequence[GenerationResponse] | None = None,
+             analysis: Analysis | None = None) -> np.ndarray:
         """M[i, j] = (P_axiom[i, j] == 0) for the request's responses."""
-        if request is None or responses is None:
-            raise ValueError(f"{self!r} reads the request and responses; it cannot judge term statistics alone")
-        return np.asarray(self.axiom.matrix(request, list(responses)), dtype=np.float64) == 0
+        if request is None or responses is None or analysis is None:
+            raise ValueError(f"{self!r} reads the request, responses and analysis; it cannot judge term statistics "
+                             "alone")
+        return np.asarray(self.axiom.matrix(request, list(responses), analysis), dtype=np.float64) == 0
 
     def __repr__(self) -> str:
         return f"{self.axiom!r}.as_precondition()"

@@ -20,9 +20,12 @@ def register(axiom: type[A]) -> type[A]: ...
 @overload
 def register(axiom: A) -> A: ...
 def register(axiom: type[A] | A) -> type[A] | A:
-    """Register a class (as a decorator: its default instance) or an instance under its short name ``name``.
+    """Register an instance under its short name ``name`` and return that instance.
 
-    A name can be registered once; registering it again with a different axiom raises ``ValueError``.
+    The package writes every axiom as ``COH1 = register(CohAxiom())``, so the module-level name is the registered
+    instance. ``@register`` on a class is the decorator form for users (it registers the default instance and
+    returns the class). A name can be registered once; registering it again with a different axiom raises
+    ``ValueError``.
     """
     instance = axiom() if isinstance(axiom, type) else axiom
     name = instance.name

@@ -14,6 +14,7 @@ from ir_rag_axioms.analysis.features import Feature
 from ir_rag_axioms.analysis.text import sentences
 from ir_rag_axioms.axioms.base import ParsedAxiom
 from ir_rag_axioms.axioms.registry import register
+from ir_rag_axioms.explanation import NEW_IN_THIS_LIBRARY
 
 _FUTURE = frozenset({"will", "shall", "wo", "'ll"})
 
@@ -79,7 +80,6 @@ REGISTER_MIXING = Feature("register_mixing", ("parse",), register_mixing)
 """COH5's value."""
 
 
-@register
 class TenseConsistencyCoherenceAxiom(ParsedAxiom):
     """COH3: prefer fewer tense switches between consecutive sentences (new in this library).
 
@@ -88,6 +88,8 @@ class TenseConsistencyCoherenceAxiom(ParsedAxiom):
     """
 
     name: ClassVar[str] = "COH3"
+    dimension: ClassVar[str] = "coherence"
+    citation: ClassVar[str] = NEW_IN_THIS_LIBRARY
     higher_is_better: bool = False
     undefined: ClassVar[str] = "fewer than two sentences with a tense"
 
@@ -96,11 +98,12 @@ class TenseConsistencyCoherenceAxiom(ParsedAxiom):
         return TENSE_SWITCHES
 
 
-@register
 class SentenceLengthConsistencyCoherenceAxiom(ParsedAxiom):
     """COH4: prefer more uniform sentence lengths, std/mean of words per sentence <_10% (new in this library)."""
 
     name: ClassVar[str] = "COH4"
+    dimension: ClassVar[str] = "coherence"
+    citation: ClassVar[str] = NEW_IN_THIS_LIBRARY
     higher_is_better: bool = False
     margin_fraction: float = 0.1
     undefined: ClassVar[str] = "fewer than two sentences"
@@ -110,7 +113,6 @@ class SentenceLengthConsistencyCoherenceAxiom(ParsedAxiom):
         return SENTENCE_LENGTH_VARIATION
 
 
-@register
 class RegisterConsistencyCoherenceAxiom(ParsedAxiom):
     """COH5: prefer one register throughout (new in this library).
 
@@ -119,6 +121,8 @@ class RegisterConsistencyCoherenceAxiom(ParsedAxiom):
     """
 
     name: ClassVar[str] = "COH5"
+    dimension: ClassVar[str] = "coherence"
+    citation: ClassVar[str] = NEW_IN_THIS_LIBRARY
     higher_is_better: bool = False
     undefined: ClassVar[str] = "fewer than two sentences"
 
@@ -127,6 +131,6 @@ class RegisterConsistencyCoherenceAxiom(ParsedAxiom):
         return REGISTER_MIXING
 
 
-COH3 = TenseConsistencyCoherenceAxiom()
-COH4 = SentenceLengthConsistencyCoherenceAxiom()
-COH5 = RegisterConsistencyCoherenceAxiom()
+COH3 = register(TenseConsistencyCoherenceAxiom())
+COH4 = register(SentenceLengthConsistencyCoherenceAxiom())
+COH5 = register(RegisterConsistencyCoherenceAxiom())

@@ -10,12 +10,13 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from ir_rag_axioms.analysis.cache import Analysis
 from ir_rag_axioms.axioms.base import ConfigurableAxiom, compare
 from ir_rag_axioms.axioms.registry import register
+from ir_rag_axioms.explanation import BASELINE
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 
-@register
 class OriginalAxiom(ConfigurableAxiom):
     """ORIG: prefer the better (lower) original rank where both ranks are known, else the higher score; else 0.
 
@@ -23,8 +24,10 @@ class OriginalAxiom(ConfigurableAxiom):
     """
 
     name: ClassVar[str] = "ORIG"
+    dimension: ClassVar[str] = "utility"
+    citation: ClassVar[str] = "Hagen et al., 2016"
 
-    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """Rank comparison where both ranks exist, score comparison where only scores do."""
         ranks = np.array([np.nan if r.rank is None else float(r.rank) for r in responses])
         scores = np.array([np.nan if r.score is None else float(r.score) for r in responses])
@@ -33,18 +36,18 @@ class OriginalAxiom(ConfigurableAxiom):
         return np.where(both_ranked, by_rank, compare(scores))
 
 
-@register
 class NopAxiom(ConfigurableAxiom):
     """NOP: never prefer any response (all zeros)."""
 
     name: ClassVar[str] = "NOP"
+    dimension: ClassVar[str] = "utility"
+    citation: ClassVar[str] = BASELINE
 
-    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """The zero matrix."""
         return np.zeros((len(responses), len(responses)))
 
 
-@register
 class RandomAxiom(ConfigurableAxiom):
     """RANDOM: a seeded random antisymmetric preference.
 
@@ -52,6 +55,8 @@ class RandomAxiom(ConfigurableAxiom):
     """
 
     name: ClassVar[str] = "RANDOM"
+    dimension: ClassVar[str] = "utility"
+    citation: ClassVar[str] = BASELINE
     seed: int | None = 0
     """Seed; the same seed gives the same preference for the same pair of ids in any order. None: fresh randomness."""
 
@@ -61,7 +66,7 @@ class RandomAxiom(ConfigurableAxiom):
         digest = hashlib.blake2b(f"{self.seed}\x00{request.id}\x00{a}\x00{b}".encode(), digest_size=8).digest()
         return float(int.from_bytes(digest, "little") % 3 - 1)
 
-    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """Antisymmetric random matrix with a zero diagonal."""
         n = len(responses)
         rng = np.random.default_rng() if self.seed is None else None
@@ -79,24 +84,26 @@ def _scores(responses: list[GenerationResponse]) -> np.ndarray:
     return np.array([np.nan if r.score is None else float(r.score) for r in responses], dtype=np.float64)
 
 
-@register
 class GreaterThanAxiom(ConfigurableAxiom):
     """GT: prefer the response with the greater ``score`` (a response without a score abstains)."""
 
     name: ClassVar[str] = "GT"
+    dimension: ClassVar[str] = "utility"
+    citation: ClassVar[str] = BASELINE
 
-    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """sign(s_i - s_j)."""
         return compare(_scores(responses))
 
 
-@register
 class LessThanAxiom(ConfigurableAxiom):
     """LT: prefer the response with the smaller ``score`` (a response without a score abstains)."""
 
     name: ClassVar[str] = "LT"
+    dimension: ClassVar[str] = "utility"
+    citation: ClassVar[str] = BASELINE
 
-    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """sign(s_j - s_i)."""
         return compare(_scores(responses), higher_is_better=False)
 
@@ -109,7 +116,7 @@ class DistanceAxiom(ConfigurableAxiom):
 
     name: ClassVar[str] = "DIST"
 
-    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """s_i - s_j."""
         s = _scores(responses)
         return np.nan_to_num(s[:, None] - s[None, :], nan=0.0) + 0.0
@@ -160,16 +167,16 @@ class OracleAxiom(ConfigurableAxiom):
         """The qrels read once per instance (``labels()`` checks that there are qrels first)."""
         return read_qrels(self.qrels)
 
-    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """compare(labels); NaN (unjudged) abstains."""
         labels = self.labels()
         return compare(np.array([labels.get((request.id, r.id), np.nan) for r in responses], dtype=np.float64))
 
 
-ORIG = OriginalAxiom()
+ORIG = register(OriginalAxiom())
+NOP = register(NopAxiom())
+RANDOM = register(RandomAxiom())
+GT = register(GreaterThanAxiom())
+LT = register(LessThanAxiom())
 ORACLE = OracleAxiom()
-GT = GreaterThanAxiom()
-LT = LessThanAxiom()
 DIST = DistanceAxiom()
-NOP = NopAxiom()
-RANDOM = RandomAxiom()

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ir_rag_axioms.analysis.cache import axiom_identity, default_analysis, item_key
+from ir_rag_axioms.analysis.cache import Analysis, axiom_identity, item_key
 from ir_rag_axioms.analysis.matrices import MatrixCache
 from ir_rag_axioms.axioms.base import Item, Reads, analyse
 from ir_rag_axioms.axioms.combinators import _Unary
@@ -56,7 +56,7 @@ class Cached(_Unary):
         """None: the wrapped axiom's analysis runs in ``prefetch``, and only for items not in the store."""
         return ()
 
-    def prefetch(self, items: Sequence[Item]) -> None:
+    def prefetch(self, items: Sequence[Item], analysis: Analysis) -> None:
         """Load the stored matrices of the items; analyse and compute the missing ones, then store them."""
         identity = axiom_identity(self.axiom)
         memo, keys = self._memo(identity), {item_key(r, rs): (r, list(rs)) for r, rs in items if len(rs)}
@@ -68,16 +68,16 @@ class Cached(_Unary):
         missing = [k for k in wanted if k not in memo]
         if not missing:
             return
-        analyse([self.axiom], [keys[k] for k in missing], default_analysis())
-        computed = [np.asarray(self.axiom.matrix(*keys[k]), dtype=np.float64) for k in missing]
+        analyse([self.axiom], [keys[k] for k in missing], analysis)
+        computed = [np.asarray(self.axiom.matrix(*keys[k], analysis), dtype=np.float64) for k in missing]
         memo.update(zip(missing, computed, strict=True))
         self._cache.save(self.axiom, [keys[k] for k in missing], computed, identity=identity, keys=missing)
 
-    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """The stored matrix of this item (computed and stored now if ``prefetch`` did not see it)."""
         key, memo = item_key(request, responses), self._memo(axiom_identity(self.axiom))
         if key not in memo:
-            self.prefetch([(request, responses)])
+            self.prefetch([(request, responses)], analysis)
         return memo[key].copy()
 
     def __getstate__(self) -> dict:
@@ -106,9 +106,8 @@ class Parallel(_Unary):
         """None: the wrapped axiom's analysis runs in ``prefetch``, with the worker processes."""
         return ()
 
-    def prefetch(self, items: Sequence[Item]) -> None:
-        """Analyse the items for the wrapped axiom with ``n_jobs`` workers, in the analysis in effect."""
-        analysis = default_analysis()
+    def prefetch(self, items: Sequence[Item], analysis: Analysis) -> None:
+        """Analyse the items for the wrapped axiom with ``n_jobs`` workers, in ``analysis``."""
         before = analysis.workers
         analysis.workers = self.n_jobs
         try:
@@ -116,9 +115,9 @@ class Parallel(_Unary):
         finally:
             analysis.workers = before
 
-    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """The wrapped axiom's matrix."""
-        return self.axiom.matrix(request, responses)
+        return self.axiom.matrix(request, responses, analysis)
 
     def __repr__(self) -> str:
         return f"{self.axiom!r}.parallel({self.n_jobs!r})"

@@ -332,10 +332,11 @@ def compute_preferences(
 
 def _usable(name: str, axiom: Any) -> bool:
     """Whether the axiom's tools are available (checked by its ``prefetch`` on no items); warn and skip it if not."""
+    from ir_rag_axioms.analysis.cache import Analysis
     from ir_rag_axioms.analysis.resources import ToolUnavailableError
 
     try:
-        axiom.prefetch([])
+        axiom.prefetch([], Analysis(store=None))  # no items: only the tools' availability is checked
     except ToolUnavailableError as error:
         warnings.warn(f"skipped {name}: {error}", stacklevel=3)
         return False

@@ -14,8 +14,10 @@ from typing import ClassVar, Literal
 
 import numpy as np
 
+from ir_rag_axioms.analysis.cache import Analysis
 from ir_rag_axioms.axioms.base import FeatureAxiom, Item, Reads
 from ir_rag_axioms.axioms.registry import register
+from ir_rag_axioms.explanation import NEW_IN_THIS_LIBRARY
 from ir_rag_axioms.metrics.interface import Judge, RubricCase
 from ir_rag_axioms.metrics.judges import HEURISTIC_JUDGE
 from ir_rag_axioms.metrics.metrics import AnswerRelevancy, ContextRecall, Faithfulness, RelevancyMode, RubricMetric
@@ -58,7 +60,7 @@ class MetricAxiom(FeatureAxiom):
         """What the heuristic judge reads from spaCy for this metric (nothing for the LLM judge)."""
         return HEURISTIC_JUDGE.reads(self.metric_name) if self.judge == "offline" else ()
 
-    def prefetch(self, items: Sequence[Item]) -> None:
+    def prefetch(self, items: Sequence[Item], analysis: Analysis) -> None:
         """Score every response of every item in one batched metric pass (embeddings, judge answers are kept)."""
         if self.judge == "llm":
             self.judge_instance()  # an unconfigured LLM judge raises ToolUnavailableError here, before any work
@@ -66,7 +68,7 @@ class MetricAxiom(FeatureAxiom):
         if pairs:
             self.scores(pairs)
 
-    def values(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+    def values(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """The metric score of each response (NaN without context where the metric needs it, or undefined)."""
         usable = [k for k, r in enumerate(responses) if context_of(request, r) or not self.needs_context]
         out = np.full(len(responses), np.nan)
@@ -87,11 +89,12 @@ def _llm_judge(base_url: str | None, model: str | None, api_key: str | None) -> 
     return LlmJudge(base_url, model, api_key)
 
 
-@register
 class AnswerRelevancyAxiom(MetricAxiom):
     """ANSWER_RELEVANCY: prefer the higher share of statements relevant to the request, (yes + idk) / statements."""
 
     name: ClassVar[str] = "ANSWER_RELEVANCY"
+    dimension: ClassVar[str] = "metric"
+    citation: ClassVar[str] = "Es et al., 2024"
     metric_name: ClassVar[str] = "answer_relevancy"
     margin_fraction: float = 0.1
     relevancy_mode: RelevancyMode = "task"
@@ -117,30 +120,31 @@ class _RubricAxiom(MetricAxiom):
         return [r.score for r in metric.measure_cases(cases)]
 
 
-@register
 class FaithfulnessAxiom(_RubricAxiom):
     """FAITHFULNESS: prefer the higher 1-5 level of support by the context passages; abstains without context."""
 
     name: ClassVar[str] = "FAITHFULNESS"
+    dimension: ClassVar[str] = "metric"
+    citation: ClassVar[str] = "Es et al., 2024"
     metric_name: ClassVar[str] = "faithfulness"
     metric: ClassVar[type[RubricMetric]] = Faithfulness
 
 
-@register
 class ContextRecallAxiom(_RubricAxiom):
     """CONTEXT_RECALL: prefer the higher 1-5 level of context passages used; abstains without context."""
 
     name: ClassVar[str] = "CONTEXT_RECALL"
+    dimension: ClassVar[str] = "metric"
+    citation: ClassVar[str] = "Es et al., 2024"
     metric_name: ClassVar[str] = "context_recall"
     metric: ClassVar[type[RubricMetric]] = ContextRecall
 
 
-ANSWER_RELEVANCY = AnswerRelevancyAxiom()
-FAITHFULNESS = FaithfulnessAxiom()
-CONTEXT_RECALL = ContextRecallAxiom()
+ANSWER_RELEVANCY = register(AnswerRelevancyAxiom())
+FAITHFULNESS = register(FaithfulnessAxiom())
+CONTEXT_RECALL = register(ContextRecallAxiom())
 
 
-@register
 class ContradictionAxiom(MetricAxiom):
     """CONS6: prefer fewer answer statements contradicted by the context, contradicted / statements (new here).
 
@@ -149,6 +153,8 @@ class ContradictionAxiom(MetricAxiom):
     """
 
     name: ClassVar[str] = "CONS6"
+    dimension: ClassVar[str] = "metric"
+    citation: ClassVar[str] = NEW_IN_THIS_LIBRARY
     metric_name: ClassVar[str] = "faithfulness"
     needs_context: ClassVar[bool] = True
     higher_is_better: bool = False
@@ -167,4 +173,4 @@ class ContradictionAxiom(MetricAxiom):
                 for found in rows]
 
 
-CONS6 = ContradictionAxiom()
+CONS6 = register(ContradictionAxiom())

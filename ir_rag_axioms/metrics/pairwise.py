@@ -16,10 +16,10 @@ from typing import ClassVar
 
 import numpy as np
 
-from ir_rag_axioms.analysis.cache import is_analysable, max_text_chars
+from ir_rag_axioms.analysis.cache import Analysis, is_analysable, max_text_chars
 from ir_rag_axioms.axioms.base import ConfigurableAxiom, Item, Reads, check_responses
 from ir_rag_axioms.axioms.registry import register
-from ir_rag_axioms.explanation import Explanation, rule_of
+from ir_rag_axioms.explanation import NEW_IN_THIS_LIBRARY, Explanation, rule_of
 from ir_rag_axioms.metrics.axioms import JudgeName, _llm_judge
 from ir_rag_axioms.metrics.interface import OFFLINE_CRITERIA, PairCase, offline_metric, offline_pairwise
 from ir_rag_axioms.metrics.judges import OFFLINE_JUDGE, Judge
@@ -41,11 +41,12 @@ def _combined(forward: Preferred, backward: Preferred) -> float:
     return 0.0
 
 
-@register
 class PairwiseJudgeAxiom(ConfigurableAxiom):
     """LLM_PAIRWISE: prefer the response the judge finds better on the criterion in both orders; tie otherwise."""
 
     name: ClassVar[str] = "LLM_PAIRWISE"
+    dimension: ClassVar[str] = "metric"
+    citation: ClassVar[str] = NEW_IN_THIS_LIBRARY
     criterion: str = "faithfulness to the context"
     """The one narrow criterion the judge compares, in words (e.g. "answer relevancy to the question")."""
     judge: JudgeName = "offline"
@@ -74,7 +75,7 @@ class PairwiseJudgeAxiom(ConfigurableAxiom):
         metric = offline_metric(self.criterion)
         return OFFLINE_JUDGE.reads(metric) if self.judge == "offline" and metric else ()
 
-    def prefetch(self, items: Sequence[Item]) -> None:
+    def prefetch(self, items: Sequence[Item], analysis: Analysis) -> None:
         """LLM judge: every pair of every item asked in one batch (concurrent requests; the answers are cached)."""
         if self.judge == "llm":
             judge = self.judge_instance()  # unconfigured: ToolUnavailableError here, before any work
@@ -106,7 +107,7 @@ class PairwiseJudgeAxiom(ConfigurableAxiom):
         return {pair: (_combined(answers[2 * k][0], answers[2 * k + 1][0]), answers[2 * k],
                        answers[2 * k + 1]) for k, pair in enumerate(asked)}
 
-    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """P[i, j] = +1 if the judge prefers i in both orders, -1 if j in both, else 0; unanalysable responses tie."""
         too_long = [r.id for r in responses if len(r.text) > max_text_chars()]
         if too_long:
@@ -118,7 +119,7 @@ class PairwiseJudgeAxiom(ConfigurableAxiom):
         return matrix
 
     def explain_pairs(self, request: GenerationRequest, responses: list[GenerationResponse],
-                      pairs: Sequence[tuple[int, int]]) -> list[Explanation]:
+                      pairs: Sequence[tuple[int, int]], analysis: Analysis) -> list[Explanation]:
         """Both orders' answers and reasons; an abstention for blank or over-long responses."""
         responses = check_responses(responses)
         decided = self._decisions(request, responses, pairs)
@@ -166,4 +167,4 @@ def _pair_context(request: GenerationRequest, first: GenerationResponse, second:
     return tuple(dict.fromkeys((*(a or ()), *b)))
 
 
-LLM_PAIRWISE = PairwiseJudgeAxiom()
+LLM_PAIRWISE = register(PairwiseJudgeAxiom())

@@ -10,14 +10,16 @@ from typing import ClassVar
 
 import numpy as np
 
-from ir_rag_axioms.analysis.cache import default_analysis, is_analysable, memo_key
+from ir_rag_axioms.analysis.cache import Analysis, is_analysable, memo_key
 from ir_rag_axioms.analysis.resources import ToolUnavailableError
+from ir_rag_axioms.analysis.terms import TermStatistics
 from ir_rag_axioms.analysis.text import term_tokens
 from ir_rag_axioms.axioms.base import Item, compare
 from ir_rag_axioms.axioms.preconditions import LEN, Precondition
 from ir_rag_axioms.axioms.registry import register
 from ir_rag_axioms.axioms.retrieval.base import TermAxiom, query_terms
 from ir_rag_axioms.axioms.utility import NopAxiom
+from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 Span = tuple[int, int]
 """A character span [start, end) of an argumentative unit (claim or premise)."""
@@ -69,11 +71,10 @@ class _ArgumentAxiom(TermAxiom):
             raise ToolUnavailableError(_NO_TAGGER.format(name=self.label))
         return self.tagger
 
-    def prefetch(self, items: Sequence[Item]) -> None:
+    def prefetch(self, items: Sequence[Item], analysis: Analysis) -> None:
         """Terms in one spaCy pass, then one tagger call for all unseen texts."""
         tagger = self._require_tagger()
-        super().prefetch(items)
-        analysis = default_analysis()
+        super().prefetch(items, analysis)
         texts = list(dict.fromkeys(r.text for _, rs in items for r in rs if is_analysable(r.text)))
         key = memo_key("argument_units", tagger)
         todo = [t for t in texts if not analysis.has(t, key)]
@@ -81,10 +82,9 @@ class _ArgumentAxiom(TermAxiom):
             for text, spans in zip(todo, tagger.units(todo), strict=True):
                 analysis.memo(text, key, partial(tuple, spans))
 
-    def features(self, text: str) -> ArgumentFeatures:
-        """Unit count and in-unit term positions of one text."""
+    def features(self, text: str, analysis: Analysis) -> ArgumentFeatures:
+        """Unit count and in-unit term positions of one text (kept in ``analysis``)."""
         tagger = self._require_tagger()
-        analysis = default_analysis()
         if not is_analysable(text):
             return ArgumentFeatures(0, {})
 
@@ -100,31 +100,36 @@ class _ArgumentAxiom(TermAxiom):
         return analysis.memo(text, memo_key("argument_features", tagger, self.model), compute)
 
 
-@register
 class ArgumentativeUnitsCountAxiom(_ArgumentAxiom):
     """ArgUC: prefer the document with more argumentative units [Bondarenko et al., 2022]."""
 
     name: ClassVar[str] = "ArgUC"
+    dimension: ClassVar[str] = "retrieval"
+    citation: ClassVar[str] = "Bondarenko et al., 2022"
 
-    def core(self, query, docs, request, responses):
+    def core(self, query: TermStatistics, docs: list[TermStatistics], request: GenerationRequest | None,
+             responses: list[GenerationResponse] | None, analysis: Analysis) -> np.ndarray:
         """compare(#units)."""
-        return compare(np.array([self.features(r.text).unit_count for r in responses], dtype=np.float64))
+        request, responses = self.given(request, responses)
+        return compare(np.array([self.features(r.text, analysis).unit_count for r in responses], dtype=np.float64))
 
 
-@register
 class QueryTermOccurrenceInArgumentativeUnitsAxiom(_ArgumentAxiom):
     """QTArg: prefer more occurrences of query terms inside argumentative units [Bondarenko et al., 2022]."""
 
     name: ClassVar[str] = "QTArg"
+    dimension: ClassVar[str] = "retrieval"
+    citation: ClassVar[str] = "Bondarenko et al., 2022"
 
-    def core(self, query, docs, request, responses):
+    def core(self, query: TermStatistics, docs: list[TermStatistics], request: GenerationRequest | None,
+             responses: list[GenerationResponse] | None, analysis: Analysis) -> np.ndarray:
         """compare(sum_t #occurrences of t in units)."""
+        request, responses = self.given(request, responses)
         terms = query_terms(query)
-        values = [sum(len(self.features(r.text).positions.get(t, ())) for t in terms) for r in responses]
+        values = [sum(len(self.features(r.text, analysis).positions.get(t, ())) for t in terms) for r in responses]
         return compare(np.array(values, dtype=np.float64))
 
 
-@register
 class QueryTermPositionInArgumentativeUnitsAxiom(_ArgumentAxiom):
     """QTPArg: prefer the smaller mean over query terms of the first in-unit position (penalty if not in a unit).
 
@@ -132,11 +137,15 @@ class QueryTermPositionInArgumentativeUnitsAxiom(_ArgumentAxiom):
     """
 
     name: ClassVar[str] = "QTPArg"
+    dimension: ClassVar[str] = "retrieval"
+    citation: ClassVar[str] = "Bondarenko et al., 2022"
     penalty: float | None = 100000
     """Position of a query term that occurs in no unit; None = the longer document's length in the pair."""
 
-    def core(self, query, docs, request, responses):
+    def core(self, query: TermStatistics, docs: list[TermStatistics], request: GenerationRequest | None,
+             responses: list[GenerationResponse] | None, analysis: Analysis) -> np.ndarray:
         """-sign(mean_i - mean_j), with a per-pair penalty when ``penalty`` is None."""
+        request, responses = self.given(request, responses)
         terms = query_terms(query)
         n = len(responses)
         if not terms:
@@ -144,7 +153,7 @@ class QueryTermPositionInArgumentativeUnitsAxiom(_ArgumentAxiom):
         found_sum = np.zeros(n)
         missing = np.zeros(n)
         for i, r in enumerate(responses):
-            positions = self.features(r.text).positions
+            positions = self.features(r.text, analysis).positions
             for t in terms:
                 if t in positions:
                     found_sum[i] += positions[t][0]
@@ -158,7 +167,7 @@ class QueryTermPositionInArgumentativeUnitsAxiom(_ArgumentAxiom):
         return np.sign(mean_j - mean_i)
 
 
-ArgUC = ArgumentativeUnitsCountAxiom()
-QTArg = QueryTermOccurrenceInArgumentativeUnitsAxiom()
-QTPArg = QueryTermPositionInArgumentativeUnitsAxiom()
+ArgUC = register(ArgumentativeUnitsCountAxiom())
+QTArg = register(QueryTermOccurrenceInArgumentativeUnitsAxiom())
+QTPArg = register(QueryTermPositionInArgumentativeUnitsAxiom())
 ARGUMENT_AXIOMS = [ArgUC, QTArg, QTPArg]

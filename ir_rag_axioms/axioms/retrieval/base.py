@@ -9,7 +9,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from ir_rag_axioms.analysis.cache import is_analysable
+from ir_rag_axioms.analysis.cache import Analysis, default_analysis, is_analysable
 from ir_rag_axioms.analysis.features import SENTENCE_TERM_COUNTS, TERMS
 from ir_rag_axioms.analysis.resources import DEFAULT_SPACY_MODEL
 from ir_rag_axioms.analysis.terms import TermStatistics, term_statistics
@@ -48,7 +48,7 @@ def points_matrix(points: np.ndarray) -> np.ndarray:
 class TermAxiom(ConfigurableAxiom):
     """A retrieval axiom on the term statistics of the query (request text) and documents (response texts).
 
-    The hook: ``core(query, docs, request, responses)``, the (n, n) preferences before the precondition.
+    The hook: ``core(query, docs, request, responses, analysis)``, the (n, n) preferences before the precondition.
     """
 
     needs_sentences: ClassVar[bool] = False
@@ -68,12 +68,20 @@ class TermAxiom(ConfigurableAxiom):
 
     @abstractmethod
     def core(self, query: TermStatistics, docs: list[TermStatistics], request: GenerationRequest | None,
-             responses: list[GenerationResponse] | None) -> np.ndarray:
-        """The (n, n) preferences before the precondition.
+             responses: list[GenerationResponse] | None, analysis: Analysis) -> np.ndarray:
+        """The (n, n) preferences before the precondition (tools read and keep their results in ``analysis``).
 
         ``request`` and ``responses`` are None when called through ``from_statistics`` without them; axioms that read
         them (scores, context, argument tags) need them given.
         """
+
+    def given(self, request: GenerationRequest | None,
+              responses: list[GenerationResponse] | None) -> tuple[GenerationRequest, list[GenerationResponse]]:
+        """The request and responses, for a ``core`` that reads them; ValueError where from_statistics lacks them."""
+        if request is None or responses is None:
+            raise ValueError(f"{self.label} reads the request and responses (context, scores or argument units): "
+                             "pass them to from_statistics(query, docs, request, responses)")
+        return request, responses
 
     def active_precondition(self) -> Precondition | None:
         """The precondition that is applied (none in reference mode for the axioms where the reference skips it)."""
@@ -93,36 +101,42 @@ class TermAxiom(ConfigurableAxiom):
         condition = self.active_precondition()
         return condition.axiom if isinstance(condition, AxiomPrecondition) else NopAxiom()
 
-    def prefetch(self, items: Sequence[Item]) -> None:
+    def prefetch(self, items: Sequence[Item], analysis: Analysis) -> None:
         """The precondition axiom's batched work, if any."""
-        self._precondition_axiom().prefetch(items)
+        self._precondition_axiom().prefetch(items, analysis)
 
-    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse]) -> np.ndarray:
+    def matrix(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """core() masked by the precondition; unanalysable (blank) responses abstain."""
-        (query,) = term_statistics([request.text], self.model)
-        docs = term_statistics([r.text for r in responses], self.model, self.needs_sentences)
-        prefs = self.from_statistics(query, docs, request, responses)
+        (query,) = term_statistics([request.text], self.model, analysis=analysis)
+        docs = term_statistics([r.text for r in responses], self.model, self.needs_sentences, analysis=analysis)
+        prefs = self.from_statistics(query, docs, request, responses, analysis)
         ok = np.array([is_analysable(r.text) for r in responses], dtype=bool)
         return prefs * (ok[:, None] & ok[None, :]) + 0.0
 
     def from_statistics(self, query: TermStatistics, docs: list[TermStatistics],
                         request: GenerationRequest | None = None,
-                        responses: list[GenerationResponse] | None = None) -> np.ndarray:
-        """core() masked by the active precondition, zero diagonal (for given term statistics)."""
-        prefs = np.asarray(self.core(query, list(docs), request, responses), dtype=np.float64).copy()
-        prefs = apply_precondition(prefs, self.active_precondition(), query, docs, request, responses)
+                        responses: list[GenerationResponse] | None = None,
+                        analysis: Analysis | None = None) -> np.ndarray:
+        """core() masked by the active precondition, zero diagonal (for given term statistics).
+
+        ``analysis``: where tools (similarities, statistics, taggers) keep their results; default: the process
+        default analysis (this is an entry point, like ``preferences``).
+        """
+        analysis = default_analysis() if analysis is None else analysis
+        prefs = np.asarray(self.core(query, list(docs), request, responses, analysis), dtype=np.float64).copy()
+        prefs = apply_precondition(prefs, self.active_precondition(), query, docs, request, responses, analysis)
         np.fill_diagonal(prefs, 0.0)
         return prefs + 0.0
 
     def explain_pairs(self, request: GenerationRequest, responses: list[GenerationResponse],
-                      pairs: Sequence[tuple[int, int]]) -> list[Explanation]:
+                      pairs: Sequence[tuple[int, int]], analysis: Analysis) -> list[Explanation]:
         """The matrix entry, whether the precondition holds, and the preference before it; blank responses abstain."""
-        out = super().explain_pairs(request, responses, pairs)
-        (query,) = term_statistics([request.text], self.model)
-        docs = term_statistics([r.text for r in responses], self.model, self.needs_sentences)
+        out = super().explain_pairs(request, responses, pairs, analysis)
+        (query,) = term_statistics([request.text], self.model, analysis=analysis)
+        docs = term_statistics([r.text for r in responses], self.model, self.needs_sentences, analysis=analysis)
         precondition = self.active_precondition()
-        mask = precondition.mask(query, docs) if precondition is not None else None
-        core = np.asarray(self.core(query, list(docs), request, responses), dtype=np.float64)
+        mask = precondition.mask(query, docs, request, responses, analysis) if precondition is not None else None
+        core = np.asarray(self.core(query, list(docs), request, responses, analysis), dtype=np.float64)
         terms = query_terms(query)
         explained = []
         for e, (i, j) in zip(out, pairs, strict=True):

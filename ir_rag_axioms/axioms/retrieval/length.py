@@ -6,12 +6,14 @@ from typing import ClassVar
 
 import numpy as np
 
+from ir_rag_axioms.analysis.cache import Analysis
+from ir_rag_axioms.analysis.terms import TermStatistics
 from ir_rag_axioms.axioms.base import within_margin
 from ir_rag_axioms.axioms.registry import register
 from ir_rag_axioms.axioms.retrieval.base import TermAxiom, lengths, points_matrix, query_terms, tf_matrix
+from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 
-@register
 class Lnc1Axiom(TermAxiom):
     """LNC1: if every query term's relative tf is equal within the margin, prefer the shorter document.
 
@@ -19,9 +21,12 @@ class Lnc1Axiom(TermAxiom):
     """
 
     name: ClassVar[str] = "LNC1"
+    dimension: ClassVar[str] = "retrieval"
+    citation: ClassVar[str] = "Fang et al., 2004"
     margin_fraction: float = 0.1
 
-    def core(self, query, docs, request, responses):
+    def core(self, query: TermStatistics, docs: list[TermStatistics], request: GenerationRequest | None,
+             responses: list[GenerationResponse] | None, analysis: Analysis) -> np.ndarray:
         """-sign(|d_i| - |d_j|) where all query term tfs tie."""
         tf = tf_matrix(query_terms(query), docs, relative=True)
         same = within_margin(tf[:, None, :], tf[None, :, :], self.margin_fraction).all(axis=2)
@@ -29,7 +34,6 @@ class Lnc1Axiom(TermAxiom):
         return -np.sign(length[:, None] - length[None, :]) * same
 
 
-@register
 class TfLncAxiom(TermAxiom):
     """TF-LNC: per query term t, if |d1| - tf(t,d1) = |d2| - tf(t,d2), the document with more t earns a point.
 
@@ -37,8 +41,11 @@ class TfLncAxiom(TermAxiom):
     """
 
     name: ClassVar[str] = "TF_LNC"
+    dimension: ClassVar[str] = "retrieval"
+    citation: ClassVar[str] = "Fang et al., 2004"
 
-    def core(self, query, docs, request, responses):
+    def core(self, query: TermStatistics, docs: list[TermStatistics], request: GenerationRequest | None,
+             responses: list[GenerationResponse] | None, analysis: Analysis) -> np.ndarray:
         """sign(points_i - points_j) with raw counts."""
         tf = tf_matrix(query_terms(query), docs, relative=False)
         rest = lengths(docs)[:, None] - tf
@@ -47,5 +54,5 @@ class TfLncAxiom(TermAxiom):
         return points_matrix(points.astype(np.float64))
 
 
-LNC1 = Lnc1Axiom()
-TF_LNC = TfLncAxiom()
+LNC1 = register(Lnc1Axiom())
+TF_LNC = register(TfLncAxiom())

@@ -8,10 +8,12 @@ from typing import ClassVar
 
 import numpy as np
 
+from ir_rag_axioms.analysis.cache import Analysis
 from ir_rag_axioms.analysis.terms import TermStatistics
 from ir_rag_axioms.axioms.base import compare
 from ir_rag_axioms.axioms.registry import register
 from ir_rag_axioms.axioms.retrieval.base import TermAxiom, query_terms
+from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 
 def shared_terms_mask(terms: list[str], docs: list[TermStatistics], minimum: int) -> np.ndarray:
@@ -45,7 +47,8 @@ class _PairwiseProximity(TermAxiom):
     def proximity(self, doc: TermStatistics, shared: list[str], query: TermStatistics) -> float:
         """The document's distance value for the query terms it shares (lower is better)."""
 
-    def core(self, query, docs, request, responses):
+    def core(self, query: TermStatistics, docs: list[TermStatistics], request: GenerationRequest | None,
+             responses: list[GenerationResponse] | None, analysis: Analysis) -> np.ndarray:
         """Lower values are better, where both documents share the same query terms.
 
         compare(values, lower is better) where both documents share the same query terms (all of them for PROX4/5).
@@ -61,7 +64,6 @@ class _PairwiseProximity(TermAxiom):
         return compare(values, higher_is_better=False) * mask
 
 
-@register
 class Prox1Axiom(_PairwiseProximity):
     """PROX1: same query terms (>= 2) in both; prefer the smaller sum over term pairs of |first(t) - first(t')|.
 
@@ -69,13 +71,14 @@ class Prox1Axiom(_PairwiseProximity):
     """
 
     name: ClassVar[str] = "PROX1"
+    dimension: ClassVar[str] = "retrieval"
+    citation: ClassVar[str] = "Hagen et al., 2016"
 
     def proximity(self, doc, shared, query):
         """Sum of first-occurrence distances over pairs of the shared query terms."""
         return float(sum(abs(doc.first(a) - doc.first(b)) for a, b in itertools.combinations(shared, 2)))
 
 
-@register
 class Prox2Axiom(_PairwiseProximity):
     """PROX2: same query terms (>= 2) in both; prefer the smaller sum of first-occurrence positions.
 
@@ -83,13 +86,14 @@ class Prox2Axiom(_PairwiseProximity):
     """
 
     name: ClassVar[str] = "PROX2"
+    dimension: ClassVar[str] = "retrieval"
+    citation: ClassVar[str] = "Hagen et al., 2016"
 
     def proximity(self, doc, shared, query):
         """sum_t first(t, d)."""
         return float(sum(doc.first(t) for t in shared))
 
 
-@register
 class Prox3Axiom(_PairwiseProximity):
     """PROX3: prefer the earlier first occurrence of the query term sequence as a phrase.
 
@@ -97,6 +101,8 @@ class Prox3Axiom(_PairwiseProximity):
     """
 
     name: ClassVar[str] = "PROX3"
+    dimension: ClassVar[str] = "retrieval"
+    citation: ClassVar[str] = "Hagen et al., 2016"
 
     def proximity(self, doc, shared, query):
         """First position of the query's terms as consecutive terms (inf if absent)."""
@@ -110,7 +116,6 @@ class Prox3Axiom(_PairwiseProximity):
         return np.inf
 
 
-@register
 class Prox4Axiom(TermAxiom):
     """PROX4: prefer fewer non-query words in the closest grouping, then more such groupings.
 
@@ -118,6 +123,8 @@ class Prox4Axiom(TermAxiom):
     """
 
     name: ClassVar[str] = "PROX4"
+    dimension: ClassVar[str] = "retrieval"
+    citation: ClassVar[str] = "Hagen et al., 2016"
     all_terms: ClassVar[bool] = True
 
     def omega(self, doc: TermStatistics, terms: list[str]) -> tuple[int, int]:
@@ -128,7 +135,8 @@ class Prox4Axiom(TermAxiom):
         gap = min(gaps)
         return gap, gaps.count(gap)
 
-    def core(self, query, docs, request, responses):
+    def core(self, query: TermStatistics, docs: list[TermStatistics], request: GenerationRequest | None,
+             responses: list[GenerationResponse] | None, analysis: Analysis) -> np.ndarray:
         """Lexicographic: smaller gap first, then larger count."""
         terms = query_terms(query)
         n = len(docs)
@@ -141,7 +149,6 @@ class Prox4Axiom(TermAxiom):
         return prefs * (full[:, None] & full[None, :]) if n else prefs
 
 
-@register
 class Prox5Axiom(_PairwiseProximity):
     """PROX5: prefer the smaller mean span covering all query terms around each query term occurrence.
 
@@ -150,6 +157,8 @@ class Prox5Axiom(_PairwiseProximity):
     """
 
     name: ClassVar[str] = "PROX5"
+    dimension: ClassVar[str] = "retrieval"
+    citation: ClassVar[str] = "Hagen et al., 2016"
     all_terms: ClassVar[bool] = True
 
     def proximity(self, doc, shared, query):
@@ -164,9 +173,9 @@ class Prox5Axiom(_PairwiseProximity):
         return float(np.mean(best))
 
 
-PROX1 = Prox1Axiom()
-PROX2 = Prox2Axiom()
-PROX3 = Prox3Axiom()
-PROX4 = Prox4Axiom()
-PROX5 = Prox5Axiom()
+PROX1 = register(Prox1Axiom())
+PROX2 = register(Prox2Axiom())
+PROX3 = register(Prox3Axiom())
+PROX4 = register(Prox4Axiom())
+PROX5 = register(Prox5Axiom())
 PROXIMITY_AXIOMS = [PROX1, PROX2, PROX3, PROX4, PROX5]

@@ -16,6 +16,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from ir_rag_axioms.analysis.cache import Analysis
 from ir_rag_axioms.analysis.features import TERMS
 from ir_rag_axioms.analysis.similarity import TermSimilarity, WordNetTermSimilarity
 from ir_rag_axioms.analysis.terms import TermStatistics, term_statistics
@@ -33,10 +34,9 @@ from ir_rag_axioms.axioms.retrieval.base import (
 from ir_rag_axioms.axioms.retrieval.proximity import shared_terms_mask
 from ir_rag_axioms.axioms.retrieval.similarity import Stmc1Axiom
 from ir_rag_axioms.axioms.utility import NopAxiom
-from ir_rag_axioms.model import all_contexts
+from ir_rag_axioms.model import GenerationRequest, GenerationResponse, all_contexts
 
 
-@register
 class Tfc2Axiom(TermAxiom):
     """TFC2: prefer more query term occurrences with diminishing returns, sum_t ln(1 + tf(t, d)) (LEN precondition).
 
@@ -45,16 +45,18 @@ class Tfc2Axiom(TermAxiom):
     """
 
     name: ClassVar[str] = "TFC2"
+    dimension: ClassVar[str] = "retrieval"
+    citation: ClassVar[str] = "Fang et al., 2011"
     margin_fraction: float = 0.1
     precondition: Precondition | NopAxiom | None = LEN()
 
-    def core(self, query, docs, request, responses):
+    def core(self, query: TermStatistics, docs: list[TermStatistics], request: GenerationRequest | None,
+             responses: list[GenerationResponse] | None, analysis: Analysis) -> np.ndarray:
         """compare(sum_t ln(1 + tf(t, d)))."""
         values = np.log1p(tf_matrix(query_terms(query), docs, relative=False)).sum(axis=1)
         return compare(values, True, self.margin_fraction)
 
 
-@register
 class Lnc2Axiom(TermAxiom):
     """LNC2: at the same matched ratio of every query term (relative tf within the margin, some tf > 0), prefer longer.
 
@@ -63,9 +65,12 @@ class Lnc2Axiom(TermAxiom):
     """
 
     name: ClassVar[str] = "LNC2"
+    dimension: ClassVar[str] = "retrieval"
+    citation: ClassVar[str] = "Fang et al., 2004"
     margin_fraction: float = 0.1
 
-    def core(self, query, docs, request, responses):
+    def core(self, query: TermStatistics, docs: list[TermStatistics], request: GenerationRequest | None,
+             responses: list[GenerationResponse] | None, analysis: Analysis) -> np.ndarray:
         """sign(|d_i| - |d_j|) where all relative query tfs tie and both documents match a query term."""
         tf = tf_matrix(query_terms(query), docs, relative=True)
         same = within_margin(tf[:, None, :], tf[None, :, :], self.margin_fraction).all(axis=2)
@@ -74,7 +79,6 @@ class Lnc2Axiom(TermAxiom):
         return np.sign(length[:, None] - length[None, :]) * same * (matched[:, None] & matched[None, :])
 
 
-@register
 class Lb2Axiom(TermAxiom):
     """LB2: at equal total query term frequency (within the margin), prefer more distinct query terms.
 
@@ -83,9 +87,12 @@ class Lb2Axiom(TermAxiom):
     """
 
     name: ClassVar[str] = "LB2"
+    dimension: ClassVar[str] = "retrieval"
+    citation: ClassVar[str] = "Lv and Zhai, 2011"
     margin_fraction: float = 0.1
 
-    def core(self, query, docs, request, responses):
+    def core(self, query: TermStatistics, docs: list[TermStatistics], request: GenerationRequest | None,
+             responses: list[GenerationResponse] | None, analysis: Analysis) -> np.ndarray:
         """sign(|q & d_i| - |q & d_j|) where sum_t tf(t, d) ties."""
         tf = tf_matrix(query_terms(query), docs, relative=False)
         totals = tf.sum(axis=1)
@@ -94,7 +101,6 @@ class Lb2Axiom(TermAxiom):
         return np.sign(distinct[:, None] - distinct[None, :]) * tie
 
 
-@register
 class TdcAxiom(StatisticsTermAxiom):
     """TDC: prefer the document with the more discriminative of two query terms where each has one of them.
 
@@ -103,16 +109,19 @@ class TdcAxiom(StatisticsTermAxiom):
     """
 
     name: ClassVar[str] = "TDC"
+    dimension: ClassVar[str] = "retrieval"
+    citation: ClassVar[str] = "Fang et al., 2004"
     margin_fraction: float = 0.1
     """Relative margin within which two idf values count as equal."""
     precondition: Precondition | NopAxiom | None = LEN()
 
-    def core(self, query, docs, request, responses):
+    def core(self, query: TermStatistics, docs: list[TermStatistics], request: GenerationRequest | None,
+             responses: list[GenerationResponse] | None, analysis: Analysis) -> np.ndarray:
         """sign(points_i - points_j) over query term pairs of different idf."""
         n, terms = len(docs), query_terms(query)
         if len(terms) < 2:
             return np.zeros((n, n))
-        idf = self.statistics.idf(request, responses, terms)
+        idf = self.statistics.idf(request, responses, terms, analysis)  # type: ignore[arg-type]  # FixedStatistics reads neither
         present = tf_matrix(terms, docs, relative=False) > 0
         points = np.zeros((n, n))
         for a, b in itertools.permutations(range(len(terms)), 2):
@@ -128,10 +137,11 @@ class _SimilarityTermAxiom(TermAxiom):
     similarity: TermSimilarity = WordNetTermSimilarity()
     prefetch = Stmc1Axiom.prefetch
 
-    def _similar(self, terms: list[str], docs: list[TermStatistics]) -> tuple[list[str], np.ndarray]:
+    def _similar(self, terms: list[str], docs: list[TermStatistics],
+                 analysis: Analysis) -> tuple[list[str], np.ndarray]:
         """The documents' vocabulary and sim(query term, document term), exact matches 1."""
         vocabulary = sorted(set().union(*(d.vocabulary for d in docs))) if docs else []
-        sims = self.similarity.matrix(terms, vocabulary) if terms and vocabulary else np.zeros(
+        sims = self.similarity.matrix(terms, vocabulary, analysis) if terms and vocabulary else np.zeros(
             (len(terms), len(vocabulary)))
         sims = np.array(sims, dtype=np.float64)
         for i, t in enumerate(terms):
@@ -139,14 +149,14 @@ class _SimilarityTermAxiom(TermAxiom):
                 sims[i, vocabulary.index(t)] = 1.0
         return vocabulary, sims
 
-    def _per_document(self, terms: list[str], docs: list[TermStatistics]) -> list[np.ndarray | None]:
+    def _per_document(self, terms: list[str], docs: list[TermStatistics],
+                      analysis: Analysis) -> list[np.ndarray | None]:
         """Per document, sim(query term, its term) as a (query terms x its terms) matrix; None if either is empty."""
-        vocabulary, sims = self._similar(terms, docs)
+        vocabulary, sims = self._similar(terms, docs, analysis)
         index = {t: k for k, t in enumerate(vocabulary)}
         return [sims[:, [index[t] for t in d.vocabulary]] if d.vocabulary and terms else None for d in docs]
 
 
-@register
 class Stmc3Axiom(_SimilarityTermAxiom):
     """STMC3: prefer the document matching more query terms, exactly or by a similar term (LEN precondition).
 
@@ -155,19 +165,21 @@ class Stmc3Axiom(_SimilarityTermAxiom):
     """
 
     name: ClassVar[str] = "STMC3"
+    dimension: ClassVar[str] = "retrieval"
+    citation: ClassVar[str] = "Fang and Zhai, 2006"
     precondition: Precondition | NopAxiom | None = LEN()
     min_similarity: float = 0.9
     """Similarity from which a document term stands for a query term."""
     ranges: ClassVar[dict[str, tuple[float, float]]] = {"min_similarity": (0.0, 1.0)}
 
-    def core(self, query, docs, request, responses):
+    def core(self, query: TermStatistics, docs: list[TermStatistics], request: GenerationRequest | None,
+             responses: list[GenerationResponse] | None, analysis: Analysis) -> np.ndarray:
         """compare(number of query terms matched exactly or semantically)."""
         values = [0.0 if m is None else float((m >= self.min_similarity).any(axis=1).sum())
-                  for m in self._per_document(query_terms(query), docs)]
+                  for m in self._per_document(query_terms(query), docs, analysis)]
         return compare(np.array(values))
 
 
-@register
 class Tssc1Axiom(_SimilarityTermAxiom):
     """TSSC1: prefer the higher mean over query terms of the best similarity to a document term (exact match: 1).
 
@@ -176,16 +188,18 @@ class Tssc1Axiom(_SimilarityTermAxiom):
     """
 
     name: ClassVar[str] = "TSSC1"
+    dimension: ClassVar[str] = "retrieval"
+    citation: ClassVar[str] = "Fang and Zhai, 2006"
     margin_fraction: float = 0.1
 
-    def core(self, query, docs, request, responses):
+    def core(self, query: TermStatistics, docs: list[TermStatistics], request: GenerationRequest | None,
+             responses: list[GenerationResponse] | None, analysis: Analysis) -> np.ndarray:
         """compare(mean_t max_t' sim(t, t'))."""
         values = [0.0 if m is None else float(m.max(axis=1).mean())
-                  for m in self._per_document(query_terms(query), docs)]
+                  for m in self._per_document(query_terms(query), docs, analysis)]
         return compare(np.array(values), True, self.margin_fraction)
 
 
-@register
 class Tssc2Axiom(_SimilarityTermAxiom):
     """TSSC2: with the same query terms matched exactly, prefer more distinct similar non-query terms (LEN).
 
@@ -195,15 +209,18 @@ class Tssc2Axiom(_SimilarityTermAxiom):
     """
 
     name: ClassVar[str] = "TSSC2"
+    dimension: ClassVar[str] = "retrieval"
+    citation: ClassVar[str] = "Fang and Zhai, 2006"
     precondition: Precondition | NopAxiom | None = LEN()
     min_similarity: float = 0.9
     """Similarity from which a non-query term counts as similar."""
     ranges: ClassVar[dict[str, tuple[float, float]]] = {"min_similarity": (0.0, 1.0)}
 
-    def core(self, query, docs, request, responses):
+    def core(self, query: TermStatistics, docs: list[TermStatistics], request: GenerationRequest | None,
+             responses: list[GenerationResponse] | None, analysis: Analysis) -> np.ndarray:
         """compare(similar non-query terms) where both documents contain the same query terms."""
         terms = query_terms(query)
-        vocabulary, sims = self._similar(terms, docs)
+        vocabulary, sims = self._similar(terms, docs, analysis)
         similar = {t for k, t in enumerate(vocabulary)
                    if t not in terms and terms and sims[:, k].max() >= self.min_similarity}
         values = np.array([float(len(d.vocabulary & similar)) for d in docs])
@@ -215,7 +232,6 @@ def _phrases(terms: Sequence[str]) -> list[tuple[str, str]]:
     return list(dict.fromkeys(zip(terms, terms[1:], strict=False)))
 
 
-@register
 class QphraAxiom(TermAxiom):
     """QPHRA: prefer more occurrences of the query's phrases (adjacent query term pairs, in order) (LEN).
 
@@ -224,9 +240,12 @@ class QphraAxiom(TermAxiom):
     """
 
     name: ClassVar[str] = "QPHRA"
+    dimension: ClassVar[str] = "retrieval"
+    citation: ClassVar[str] = "Hagen et al., 2016"
     precondition: Precondition | NopAxiom | None = LEN()
 
-    def core(self, query, docs, request, responses):
+    def core(self, query: TermStatistics, docs: list[TermStatistics], request: GenerationRequest | None,
+             responses: list[GenerationResponse] | None, analysis: Analysis) -> np.ndarray:
         """compare(phrase occurrences)."""
         phrases = set(_phrases(query.terms))
         values = np.array([float(sum(pair in phrases for pair in zip(d.terms, d.terms[1:], strict=False)))
@@ -242,7 +261,6 @@ def _vectors(docs: Sequence[TermStatistics]) -> np.ndarray:
     return np.divide(tf, norms, out=np.zeros_like(tf), where=norms > 0)
 
 
-@register
 class RsimAxiom(TermAxiom):
     """RSIM: prefer the document more similar to the other results, mean cosine of tf vectors >_10%.
 
@@ -251,9 +269,12 @@ class RsimAxiom(TermAxiom):
     """
 
     name: ClassVar[str] = "RSIM"
+    dimension: ClassVar[str] = "retrieval"
+    citation: ClassVar[str] = "Hagen et al., 2016"
     margin_fraction: float = 0.1
 
-    def core(self, query, docs, request, responses):
+    def core(self, query: TermStatistics, docs: list[TermStatistics], request: GenerationRequest | None,
+             responses: list[GenerationResponse] | None, analysis: Analysis) -> np.ndarray:
         """compare(mean_{j != i} cos(d_i, d_j))."""
         n = len(docs)
         if n < 2:
@@ -264,7 +285,6 @@ class RsimAxiom(TermAxiom):
         return compare(values, True, self.margin_fraction)
 
 
-@register
 class PRankAxiom(TermAxiom):
     """P-RANK: prefer the higher PageRank in the cosine-similarity graph of the candidates and context passages >_10%.
 
@@ -273,6 +293,8 @@ class PRankAxiom(TermAxiom):
     """
 
     name: ClassVar[str] = "P_RANK"
+    dimension: ClassVar[str] = "retrieval"
+    citation: ClassVar[str] = "Hagen et al., 2016"
     margin_fraction: float = 0.1
     damping: float = 0.85
     """The PageRank damping factor."""
@@ -283,12 +305,13 @@ class PRankAxiom(TermAxiom):
         reads, *others = super().reads()
         return (dataclasses.replace(reads, context=(TERMS,)), *others)
 
-    def core(self, query, docs, request, responses):
+    def core(self, query: TermStatistics, docs: list[TermStatistics], request: GenerationRequest | None,
+             responses: list[GenerationResponse] | None, analysis: Analysis) -> np.ndarray:
         """compare(PageRank of each candidate)."""
         n = len(docs)
         passages = ([p for c in all_contexts(request, responses) for p in c]
                     if request is not None and responses is not None else [])
-        nodes = [*docs, *term_statistics(sorted(set(passages)), self.model)]
+        nodes = [*docs, *term_statistics(sorted(set(passages)), self.model, analysis=analysis)]
         ranks = pagerank(_vectors(nodes), self.damping)[:n]
         return compare(np.round(ranks, 12), True, self.margin_fraction)
 
@@ -311,15 +334,15 @@ def pagerank(vectors: np.ndarray, damping: float, tolerance: float = 1e-13) -> n
     return rank
 
 
-TFC2 = Tfc2Axiom()
-LNC2 = Lnc2Axiom()
-LB2 = Lb2Axiom()
-TDC = TdcAxiom()
-STMC3 = Stmc3Axiom()
-TSSC1 = Tssc1Axiom()
-TSSC2 = Tssc2Axiom()
-QPHRA = QphraAxiom()
-RSIM = RsimAxiom()
-P_RANK = PRankAxiom()
+TFC2 = register(Tfc2Axiom())
+LNC2 = register(Lnc2Axiom())
+LB2 = register(Lb2Axiom())
+TDC = register(TdcAxiom())
+STMC3 = register(Stmc3Axiom())
+TSSC1 = register(Tssc1Axiom())
+TSSC2 = register(Tssc2Axiom())
+QPHRA = register(QphraAxiom())
+RSIM = register(RsimAxiom())
+P_RANK = register(PRankAxiom())
 ROADMAP_AXIOMS = [TFC2, LNC2, LB2, TDC, STMC3, TSSC1, TSSC2, QPHRA, RSIM, P_RANK]
 """The roadmap's retrieval axioms, in registration order (each also as GEN_)."""

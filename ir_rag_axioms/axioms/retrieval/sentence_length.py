@@ -7,14 +7,16 @@ from typing import ClassVar
 
 import numpy as np
 
+from ir_rag_axioms.analysis.cache import Analysis
+from ir_rag_axioms.analysis.terms import TermStatistics
 from ir_rag_axioms.axioms.base import compare
 from ir_rag_axioms.axioms.preconditions import LEN, Precondition
 from ir_rag_axioms.axioms.registry import register
 from ir_rag_axioms.axioms.retrieval.base import TermAxiom
 from ir_rag_axioms.axioms.utility import NopAxiom
+from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 
-@register
 class AverageSentenceLengthAxiom(TermAxiom):
     """aSL: prefer the document whose mean sentence length (terms per sentence) lies in [min, max] over one outside.
 
@@ -22,6 +24,8 @@ class AverageSentenceLengthAxiom(TermAxiom):
     """
 
     name: ClassVar[str] = "aSL"
+    dimension: ClassVar[str] = "retrieval"
+    citation: ClassVar[str] = "Bondarenko et al., 2022"
     needs_sentences: ClassVar[bool] = True
     min_sentence_length: int = 12
     max_sentence_length: int = 20
@@ -35,7 +39,8 @@ class AverageSentenceLengthAxiom(TermAxiom):
         if self.min_sentence_length > self.max_sentence_length:
             raise ValueError("aSL: min_sentence_length must not exceed max_sentence_length")
 
-    def core(self, query, docs, request, responses):
+    def core(self, query: TermStatistics, docs: list[TermStatistics], request: GenerationRequest | None,
+             responses: list[GenerationResponse] | None, analysis: Analysis) -> np.ndarray:
         """compare([min <= mean sentence length <= max])."""
         values = []
         for d in docs:
@@ -45,4 +50,4 @@ class AverageSentenceLengthAxiom(TermAxiom):
         return compare(np.array(values))
 
 
-aSL = AverageSentenceLengthAxiom()
+aSL = register(AverageSentenceLengthAxiom())

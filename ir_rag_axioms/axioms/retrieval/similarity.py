@@ -7,14 +7,15 @@ from typing import ClassVar
 
 import numpy as np
 
+from ir_rag_axioms.analysis.cache import Analysis
 from ir_rag_axioms.analysis.similarity import TermSimilarity, WordNetTermSimilarity
 from ir_rag_axioms.analysis.terms import TermStatistics, term_statistics
 from ir_rag_axioms.axioms.base import Item, compare, within_margin
 from ir_rag_axioms.axioms.registry import register
 from ir_rag_axioms.axioms.retrieval.base import TermAxiom, query_terms
+from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 
-@register
 class Stmc1Axiom(TermAxiom):
     """STMC1: prefer the higher mean similarity of query terms and document terms.
 
@@ -22,24 +23,27 @@ class Stmc1Axiom(TermAxiom):
     """
 
     name: ClassVar[str] = "STMC1"
+    dimension: ClassVar[str] = "retrieval"
+    citation: ClassVar[str] = "Fang and Zhai, 2006"
     similarity: TermSimilarity = WordNetTermSimilarity()
 
-    def prefetch(self, items: Sequence[Item]) -> None:
+    def prefetch(self, items: Sequence[Item], analysis: Analysis) -> None:
         """Prepare all query and document terms at once."""
-        TermAxiom.prefetch(self, items)  # not super(): STMC2 borrows this method
+        TermAxiom.prefetch(self, items, analysis)  # not super(): STMC2 borrows this method
         terms: set[str] = set()
         for request, responses in items:
-            terms.update(term_statistics([request.text], self.model)[0].terms)
-            for d in term_statistics([r.text for r in responses], self.model):
+            terms.update(term_statistics([request.text], self.model, analysis=analysis)[0].terms)
+            for d in term_statistics([r.text for r in responses], self.model, analysis=analysis):
                 terms.update(d.vocabulary)
-        self.similarity.prefetch(sorted(terms))
+        self.similarity.prefetch(sorted(terms), analysis)
 
-    def core(self, query, docs, request, responses):
+    def core(self, query: TermStatistics, docs: list[TermStatistics], request: GenerationRequest | None,
+             responses: list[GenerationResponse] | None, analysis: Analysis) -> np.ndarray:
         """compare(mean similarity)."""
         terms = query_terms(query)
         vocabulary = sorted(set().union(*(d.vocabulary for d in docs))) if docs else []
         index = {t: i for i, t in enumerate(vocabulary)}
-        sims = self.similarity.matrix(terms, vocabulary) if terms else np.zeros((0, len(vocabulary)))
+        sims = self.similarity.matrix(terms, vocabulary, analysis) if terms else np.zeros((0, len(vocabulary)))
         values = []
         for d in docs:
             columns = [index[t] for t in d.vocabulary]
@@ -47,7 +51,6 @@ class Stmc1Axiom(TermAxiom):
         return compare(np.array(values))
 
 
-@register
 class Stmc2Axiom(TermAxiom):
     """STMC2: prefer the document whose length ratio matches the tf ratio of the most similar term pair.
 
@@ -57,6 +60,8 @@ class Stmc2Axiom(TermAxiom):
     """
 
     name: ClassVar[str] = "STMC2"
+    dimension: ClassVar[str] = "retrieval"
+    citation: ClassVar[str] = "Fang and Zhai, 2006"
     margin_fraction: float = 0.2
     similarity: TermSimilarity = WordNetTermSimilarity()
     reference_asymmetry: bool = False
@@ -67,7 +72,8 @@ class Stmc2Axiom(TermAxiom):
 
     prefetch = Stmc1Axiom.prefetch
 
-    def core(self, query, docs, request, responses):
+    def core(self, query: TermStatistics, docs: list[TermStatistics], request: GenerationRequest | None,
+             responses: list[GenerationResponse] | None, analysis: Analysis) -> np.ndarray:
         """Per pair: the reference's first-applicable rule.
 
         Antisymmetrised (upper triangle mirrored) unless reference_asymmetry.
@@ -82,16 +88,17 @@ class Stmc2Axiom(TermAxiom):
             for j in range(n):
                 if i == j or (j < i and not self.reference_asymmetry):
                     continue
-                prefs[i, j] = self._pair(terms, qset, docs[i], docs[j])
+                prefs[i, j] = self._pair(terms, qset, docs[i], docs[j], analysis)
         if not self.reference_asymmetry:
             prefs = prefs - prefs.T
         return prefs
 
-    def _pair(self, terms: list[str], qset: set[str], d1: TermStatistics, d2: TermStatistics) -> float:
+    def _pair(self, terms: list[str], qset: set[str], d1: TermStatistics, d2: TermStatistics,
+              analysis: Analysis) -> float:
         others = sorted((d1.vocabulary | d2.vocabulary) - qset)
         if not others or not d1.length or not d2.length:
             return 0.0
-        sims = self.similarity.matrix(terms, others)
+        sims = self.similarity.matrix(terms, others, analysis)
         best = np.flatnonzero(np.isclose(sims.ravel(), sims.max(), rtol=1e-9, atol=1e-12))
         pairs = [(terms[k // len(others)], others[k % len(others)]) for k in best]
         m = self.margin_fraction
@@ -113,5 +120,5 @@ class Stmc2Axiom(TermAxiom):
         return 0.0
 
 
-STMC1 = Stmc1Axiom()
-STMC2 = Stmc2Axiom()
+STMC1 = register(Stmc1Axiom())
+STMC2 = register(Stmc2Axiom())

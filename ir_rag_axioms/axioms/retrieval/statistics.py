@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ir_rag_axioms.analysis.cache import default_analysis, memo_key
+from ir_rag_axioms.analysis.cache import Analysis, memo_key
 from ir_rag_axioms.analysis.resources import DEFAULT_SPACY_MODEL
 from ir_rag_axioms.analysis.terms import TermStatistics, term_statistics
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse, all_contexts
@@ -27,6 +27,7 @@ class StatisticsSource(ABC):
     @abstractmethod
     def idf(
         self, request: GenerationRequest, responses: Sequence[GenerationResponse], terms: Sequence[str],
+        analysis: Analysis,
     ) -> np.ndarray:
         """Inverse document frequency of each term.
 
@@ -34,7 +35,8 @@ class StatisticsSource(ABC):
         """
 
     @abstractmethod
-    def scores(self, request: GenerationRequest, responses: Sequence[GenerationResponse]) -> np.ndarray:
+    def scores(self, request: GenerationRequest, responses: Sequence[GenerationResponse],
+               analysis: Analysis) -> np.ndarray:
         """One retrieval score per response (NaN where unknown)."""
 
 
@@ -76,9 +78,9 @@ class ContextStatistics(StatisticsSource):
         """The collection passages."""
         return self.collection(request, responses)
 
-    def _frequencies(self, passages: list[str]) -> tuple[Counter, int, float]:
+    def _frequencies(self, passages: list[str], analysis: Analysis) -> tuple[Counter, int, float]:
         def compute() -> tuple[Counter, int, float]:
-            stats = term_statistics(passages, self.model)
+            stats = term_statistics(passages, self.model, analysis=analysis)
             df: Counter = Counter()
             for s in stats:
                 df.update(s.vocabulary)
@@ -86,28 +88,30 @@ class ContextStatistics(StatisticsSource):
             return df, len(stats), mean_length
 
         key = memo_key("collection_frequencies", self.model, len(passages))
-        return default_analysis().memo("\x00".join(passages), key, compute)
+        return analysis.memo("\x00".join(passages), key, compute)
 
     def idf(
         self, request: GenerationRequest, responses: Sequence[GenerationResponse], terms: Sequence[str],
+        analysis: Analysis,
     ) -> np.ndarray:
         """BM25 idf with document frequencies counted over the collection passages."""
-        df, n, _ = self._frequencies(self.collection(request, responses))
+        df, n, _ = self._frequencies(self.collection(request, responses), analysis)
         return bm25_idf(np.array([df.get(t, 0) for t in terms]), n)
 
-    def scores(self, request: GenerationRequest, responses: Sequence[GenerationResponse]) -> np.ndarray:
+    def scores(self, request: GenerationRequest, responses: Sequence[GenerationResponse],
+               analysis: Analysis) -> np.ndarray:
         """sum_t idf(t) * tf (k1 + 1) / (tf + k1 (1 - b + b |d| / avgdl)) over the distinct request terms."""
-        (query,) = term_statistics([request.text], self.model)
-        docs = term_statistics([r.text for r in responses], self.model)
-        return bm25_scores(query, docs, self, request, responses)
+        (query,) = term_statistics([request.text], self.model, analysis=analysis)
+        docs = term_statistics([r.text for r in responses], self.model, analysis=analysis)
+        return bm25_scores(query, docs, self, request, responses, analysis)
 
 
 def bm25_scores(query: TermStatistics, docs: Sequence[TermStatistics], source: ContextStatistics,
-                request: GenerationRequest, responses: Sequence[GenerationResponse]) -> np.ndarray:
+                request: GenerationRequest, responses: Sequence[GenerationResponse], analysis: Analysis) -> np.ndarray:
     """BM25 scores of ``docs`` for the distinct query terms with the source's collection statistics."""
     terms = list(dict.fromkeys(query.terms))
-    _, _, avgdl = source._frequencies(source.collection(request, responses))
-    idf = source.idf(request, responses, terms)
+    _, _, avgdl = source._frequencies(source.collection(request, responses), analysis)
+    idf = source.idf(request, responses, terms, analysis)
     tf = np.array([[d.tf(t) for t in terms] for d in docs], dtype=np.float64).reshape(len(docs), len(terms))
     lengths = np.array([d.length for d in docs], dtype=np.float64)[:, None]
     norm = source.k1 * (1 - source.b + source.b * lengths / (avgdl or 1.0))
@@ -118,7 +122,8 @@ def bm25_scores(query: TermStatistics, docs: Sequence[TermStatistics], source: C
 class RetrievalScores(ContextStatistics):
     """The responses' own ``score`` (e.g. from BM25 in a retrieval pipeline); idf as in ``ContextStatistics``."""
 
-    def scores(self, request: GenerationRequest, responses: Sequence[GenerationResponse]) -> np.ndarray:
+    def scores(self, request: GenerationRequest, responses: Sequence[GenerationResponse],
+               analysis: Analysis) -> np.ndarray:
         """``GenerationResponse.score`` per response (NaN where missing)."""
         return _given_scores(responses)
 
@@ -137,12 +142,14 @@ class FixedStatistics(StatisticsSource):
 
     def idf(
         self, request: GenerationRequest, responses: Sequence[GenerationResponse], terms: Sequence[str],
+        analysis: Analysis,
     ) -> np.ndarray:
         """BM25 idf from the given frequencies (unknown terms have df 0)."""
         table = dict(self.document_frequencies)
         return bm25_idf(np.array([table.get(t, 0) for t in terms]), self.document_count)
 
-    def scores(self, request: GenerationRequest, responses: Sequence[GenerationResponse]) -> np.ndarray:
+    def scores(self, request: GenerationRequest, responses: Sequence[GenerationResponse],
+               analysis: Analysis) -> np.ndarray:
         """``GenerationResponse.score`` per response (NaN where missing)."""
         return _given_scores(responses)
 
@@ -214,10 +221,12 @@ class IndexStatistics(StatisticsSource):
 
     def idf(
         self, request: GenerationRequest, responses: Sequence[GenerationResponse], terms: Sequence[str],
+        analysis: Analysis,
     ) -> np.ndarray:
         """BM25 idf from the index's document frequencies."""
         return bm25_idf(np.array([self.document_frequency(t) for t in terms]), self.document_count())
 
-    def scores(self, request: GenerationRequest, responses: Sequence[GenerationResponse]) -> np.ndarray:
+    def scores(self, request: GenerationRequest, responses: Sequence[GenerationResponse],
+               analysis: Analysis) -> np.ndarray:
         """``GenerationResponse.score`` per response (NaN where missing), e.g. the index's BM25 scores."""
         return _given_scores(responses)
