@@ -52,8 +52,8 @@ def child(spec: dict) -> dict:
     import numpy as np
     import psutil
 
+    from ir_rag_axioms.axioms.execution import preference_stacks
     from ir_rag_axioms.axioms.presets import ictir2025
-    from ir_rag_axioms.execution import preference_stacks
 
     axioms = [a for name, a in ictir2025(include_clar1=False).items() if not name.startswith("GEN")]
     items = crowd_topics(spec["topics"])
@@ -103,7 +103,7 @@ def warm_up(spec: dict, axioms: list, items: list) -> dict[str, float]:
         return {"setup_s": time.perf_counter() - start}
     import ray
 
-    from ir_rag_axioms.execution import preference_stacks
+    from ir_rag_axioms.axioms.execution import preference_stacks
 
     ray.init(num_cpus=spec["workers"], include_dashboard=False, log_to_driver=False)
     setup = time.perf_counter() - start

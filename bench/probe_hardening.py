@@ -1436,7 +1436,7 @@ def preferences_output_is_its_input() -> None:
 
 for _command in ("preferences", "rerank"):
     def _below_a_file(command: str = _command) -> None:
-        with tempfile.TemporaryDirectory() as folder, _must_not_work("ir_rag_axioms.execution",
+        with tempfile.TemporaryDirectory() as folder, _must_not_work("ir_rag_axioms.axioms.execution",
                                                                      "preference_stacks"):
             (Path(folder) / "afile").write_text("x")
             code, _, err = cli(command, "--input", str(_requests(folder)), "--axioms", "CORR1", "--quiet",
@@ -1515,7 +1515,7 @@ def compare_negative_bootstrap_up_front() -> None:
 
 @probe("waits")
 def rerank_negative_seed_up_front() -> None:
-    with tempfile.TemporaryDirectory() as folder, _must_not_work("ir_rag_axioms.execution", "preference_stacks",
+    with tempfile.TemporaryDirectory() as folder, _must_not_work("ir_rag_axioms.axioms.execution", "preference_stacks",
                                                                  Hang):
         code, _, err = cli("rerank", "--input", str(_requests(folder)), "--axioms", "CORR1", "--seed", "-1",
                            "--quiet")
@@ -1535,7 +1535,7 @@ def _in_subprocess(code: str, timeout: float, **variables: str) -> subprocess.Co
 @probe("waits", 90)
 def silent_ray_address_fails_within_seconds() -> None:
     code = ("import socket\nfrom ir_rag_axioms import CORR1, GenerationRequest, GenerationResponse\n"
-            "from ir_rag_axioms.execution import preference_stacks\n"
+            "from ir_rag_axioms.axioms.execution import preference_stacks\n"
             "s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen(8)\n"
             "items = [(GenerationRequest('q', 'Why?'), [GenerationResponse('a', 'A.'), "
             "GenerationResponse('b', 'B.')])]\n"

@@ -24,7 +24,7 @@ def public_modules() -> list[str]:
 
 def catalogue_markdown() -> str:
     """The catalogue tables of every axiom of the package, as ``ir-rag-axioms list --markdown`` prints them."""
-    from ir_rag_axioms.catalogue import markdown
+    from ir_rag_axioms.axioms.catalogue import markdown
 
     return markdown()
 

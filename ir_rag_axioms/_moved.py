@@ -23,6 +23,10 @@ MOVED: dict[str, tuple[str, ...]] = {
     "ir_rag_axioms.runs": ("ir_rag_axioms.datasets.runs", "ir_rag_axioms.evaluation.run_measures"),
     "ir_rag_axioms.metrics.transformer": ("ir_rag_axioms.pyterrier.metrics",),
     "ir_rag_axioms.presets": ("ir_rag_axioms.axioms.presets",),
+    "ir_rag_axioms.catalogue": ("ir_rag_axioms.axioms.catalogue",),
+    "ir_rag_axioms.explanation": ("ir_rag_axioms.axioms.explanation",),
+    "ir_rag_axioms.execution": ("ir_rag_axioms.axioms.execution",),
+    "ir_rag_axioms.dimensions": ("ir_rag_axioms.evaluation.dimensions",),
 }
 """Old module path -> the modules that hold its names now (looked up in this order)."""
 

@@ -9,9 +9,9 @@ import numpy as np
 
 from ir_rag_axioms import REGISTRY, GenerationRequest, GenerationResponse
 from ir_rag_axioms.axioms.base import Axiom
+from ir_rag_axioms.axioms.catalogue import GENERATIVE, RAG_DIMENSIONS, describe, dimension_of
+from ir_rag_axioms.axioms.explanation import NEW_IN_THIS_LIBRARY, citation_of
 from ir_rag_axioms.axioms.generative import Generative
-from ir_rag_axioms.catalogue import GENERATIVE, RAG_DIMENSIONS, describe, dimension_of
-from ir_rag_axioms.explanation import NEW_IN_THIS_LIBRARY, citation_of
 
 KNOWN = {*RAG_DIMENSIONS, GENERATIVE, "retrieval", "utility", "oracle", "metric"}
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ir_rag_axioms.dimensions import agreement_table, default_axioms, dimension_table, markdown, nugget_tau
+from ir_rag_axioms.evaluation.dimensions import agreement_table, default_axioms, dimension_table, markdown, nugget_tau
 
 # one topic, three responses; A prefers 0 > 1 > 2, B the reverse, C decides only (0, 1)
 A = np.array([[0, 1, 1], [-1, 0, 1], [-1, -1, 0]], dtype=float)

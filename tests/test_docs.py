@@ -55,7 +55,7 @@ def test_the_development_page_catches_a_new_file(tmp_path: Path) -> None:
 
 
 def test_the_catalogue_page_is_generated_from_the_registry() -> None:
-    from ir_rag_axioms.catalogue import catalogue, markdown
+    from ir_rag_axioms.axioms.catalogue import catalogue, markdown
 
     page = (DOCS / "axioms.md").read_text()
     assert page.count(hooks.CATALOGUE) == 1 and "| COH1 |" not in page  # nothing pasted by hand
@@ -181,7 +181,7 @@ def _open(url: str, profile: Path) -> tuple[dict, list[str]]:
 
 @pytest.mark.slow
 def test_the_site_opens_in_headless_chromium(site, tmp_path: Path) -> None:
-    from ir_rag_axioms.catalogue import catalogue
+    from ir_rag_axioms.axioms.catalogue import catalogue
 
     url, out = site
     assert (out / "index.html").is_file() and (out / "search" / "search_index.json").is_file()

@@ -14,8 +14,8 @@ import pytest
 from ir_rag_axioms import CLAR2, CORR1, COV1, COV3, GenerationRequest, GenerationResponse
 from ir_rag_axioms.analysis.cache import Analysis, default_analysis
 from ir_rag_axioms.axioms.base import Axiom
+from ir_rag_axioms.axioms.execution import BACKENDS, driver_import_path, preference_stacks, worker_environment
 from ir_rag_axioms.demo import load_demo
-from ir_rag_axioms.execution import BACKENDS, driver_import_path, preference_stacks, worker_environment
 
 AXIOMS = [COV1, CORR1, CLAR2, COV3]  # three cheap axioms and one that embeds (COV3)
 

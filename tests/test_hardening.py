@@ -767,7 +767,7 @@ def test_an_html_report_below_a_file_fails_before_the_work(tmp_path: Path, data_
 def test_an_unreachable_ray_address_fails_within_seconds(monkeypatch):
     import socket
 
-    from ir_rag_axioms.execution import preference_stacks
+    from ir_rag_axioms.axioms.execution import preference_stacks
 
     pytest.importorskip("ray", reason="Ray is not installed")
     monkeypatch.setenv("IR_RAG_AXIOMS_RAY_CONNECT_TIMEOUT", "2")

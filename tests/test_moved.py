@@ -18,6 +18,10 @@ NAMES = {  # old path -> a name it exported and where that name lives now
     "ir_rag_axioms.runs": ("nugget_qrels", "ir_rag_axioms.datasets.runs"),
     "ir_rag_axioms.metrics.transformer": ("MetricScorer", "ir_rag_axioms.pyterrier.metrics"),
     "ir_rag_axioms.presets": ("ICTIR2025", "ir_rag_axioms.axioms.presets"),
+    "ir_rag_axioms.catalogue": ("catalogue", "ir_rag_axioms.axioms.catalogue"),
+    "ir_rag_axioms.explanation": ("Explanation", "ir_rag_axioms.axioms.explanation"),
+    "ir_rag_axioms.execution": ("preference_stacks", "ir_rag_axioms.axioms.execution"),
+    "ir_rag_axioms.dimensions": ("dimension_table", "ir_rag_axioms.evaluation.dimensions"),
 }
 
 

@@ -154,7 +154,7 @@ def test_cons4_and_cons5_grounding():
 @pytest.mark.parametrize("name", ["CORR2", "CORR3", "CORR4", "COH3", "COH4", "COH5", "CLAR3", "CLAR4", "CLAR5",
                                   "COV4", "CONS4", "CONS5"])
 def test_catalogue_row_says_new_in_this_library(name):
-    from ir_rag_axioms.catalogue import describe
+    from ir_rag_axioms.axioms.catalogue import describe
 
     entry = describe(name)
     assert entry["citation"] == "new in this library"

@@ -87,7 +87,7 @@ def test_pagerank_values():
 
 @pytest.mark.parametrize("axiom", ROADMAP_AXIOMS, ids=lambda a: a.name)
 def test_each_has_a_gen_variant_and_a_citation(axiom):
-    from ir_rag_axioms.catalogue import describe
+    from ir_rag_axioms.axioms.catalogue import describe
 
     assert get(f"GEN_{axiom.name}").axiom.name == axiom.name
     assert describe(axiom.name)["citation"] and describe(axiom.name)["dimension"] == "retrieval"

@@ -21,8 +21,8 @@ from ir_rag_axioms.analysis.features import SENTENCES, TERMS, Feature
 from ir_rag_axioms.analysis.resources import DEFAULT_SPACY_MODEL
 from ir_rag_axioms.analysis.text import sentences, term_tokens
 from ir_rag_axioms.axioms.base import FeatureAxiom, Reads, feature_values
+from ir_rag_axioms.axioms.explanation import NEW_IN_THIS_LIBRARY
 from ir_rag_axioms.axioms.registry import register
-from ir_rag_axioms.explanation import NEW_IN_THIS_LIBRARY
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse, context_of
 
 _NUMBERS = r"\d{1,3}(?:\s*(?:[-\u2013]|,|;)\s*\d{1,3})*"

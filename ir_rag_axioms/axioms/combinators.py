@@ -9,7 +9,7 @@ import numpy as np
 
 from ir_rag_axioms.analysis.cache import Analysis
 from ir_rag_axioms.axioms.base import Axiom, Item, Reads
-from ir_rag_axioms.explanation import Explanation, rule_of
+from ir_rag_axioms.axioms.explanation import Explanation, rule_of
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 

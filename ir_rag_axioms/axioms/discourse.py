@@ -14,8 +14,8 @@ from typing import Any, ClassVar
 from ir_rag_axioms.analysis.features import Feature
 from ir_rag_axioms.analysis.text import sentences
 from ir_rag_axioms.axioms.base import ParsedAxiom
+from ir_rag_axioms.axioms.explanation import NEW_IN_THIS_LIBRARY
 from ir_rag_axioms.axioms.registry import register
-from ir_rag_axioms.explanation import NEW_IN_THIS_LIBRARY
 
 CONNECTIVES = (
     "first", "firstly", "second", "secondly", "third", "thirdly", "finally", "lastly", "next", "then", "however",

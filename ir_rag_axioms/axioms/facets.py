@@ -16,8 +16,8 @@ from ir_rag_axioms.analysis.features import TERMS, Feature
 from ir_rag_axioms.analysis.resources import DEFAULT_SPACY_MODEL
 from ir_rag_axioms.analysis.text import term_tokens
 from ir_rag_axioms.axioms.base import FeatureAxiom, Reads, feature_values
+from ir_rag_axioms.axioms.explanation import NEW_IN_THIS_LIBRARY
 from ir_rag_axioms.axioms.registry import register
-from ir_rag_axioms.explanation import NEW_IN_THIS_LIBRARY
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 _WH_TAGS = frozenset({"WDT", "WP", "WP$", "WRB"})

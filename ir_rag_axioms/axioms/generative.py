@@ -15,6 +15,7 @@ import numpy as np
 
 from ir_rag_axioms.analysis.cache import Analysis
 from ir_rag_axioms.axioms.base import ConfigurableAxiom, Item, Reads
+from ir_rag_axioms.axioms.explanation import Explanation, renamed
 from ir_rag_axioms.axioms.registry import register
 from ir_rag_axioms.axioms.retrieval import (
     AND,
@@ -56,7 +57,6 @@ from ir_rag_axioms.axioms.retrieval import (
     StatisticsTermAxiom,
     aSL,
 )
-from ir_rag_axioms.explanation import Explanation, renamed
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 

@@ -18,8 +18,8 @@ from ir_rag_axioms.analysis.features import Feature
 from ir_rag_axioms.analysis.resources import DEFAULT_SPACY_MODEL
 from ir_rag_axioms.axioms.base import FeatureAxiom, Reads, feature_values
 from ir_rag_axioms.axioms.citations import find_citations
+from ir_rag_axioms.axioms.explanation import NEW_IN_THIS_LIBRARY
 from ir_rag_axioms.axioms.registry import register
-from ir_rag_axioms.explanation import NEW_IN_THIS_LIBRARY
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse, context_of
 
 NAME_LABELS = frozenset({"PERSON", "ORG", "GPE", "LOC", "NORP", "FAC", "EVENT", "WORK_OF_ART", "PRODUCT", "LAW",

@@ -23,7 +23,7 @@ import pandas as pd
 
 from ir_rag_axioms.analysis.cache import Analysis, is_analysable
 from ir_rag_axioms.axioms.base import Axiom, ConfigurableAxiom, FeatureAxiom, Item, Reads
-from ir_rag_axioms.explanation import Explanation, rule_of
+from ir_rag_axioms.axioms.explanation import Explanation, rule_of
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 FORMAT = "ir_rag_axioms.LearnedAxiom"
@@ -274,7 +274,7 @@ class LearnedAxiom(ConfigurableAxiom):
         self._check_linear("votes")
         if first.id == second.id:
             second = dataclasses.replace(second, id=f"{second.id}\x00second")
-        from ir_rag_axioms.execution import preference_stacks
+        from ir_rag_axioms.axioms.execution import preference_stacks
 
         stack = next(preference_stacks(list(self.axioms), [(request, [first, second])]))
         votes = tuple(Vote(repr(a), float(p), w) for a, p, w in zip(self.axioms, stack[:, 0, 1], self.weights,

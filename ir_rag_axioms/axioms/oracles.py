@@ -116,6 +116,11 @@ class CrowdOracle(ConfigurableAxiom):
         """Topics with judgments."""
         return self.load().topics
 
+    def judged_items(self, data: str | os.PathLike | None = None, responses: str | os.PathLike | None = None
+                     ) -> list[tuple[GenerationRequest, list[GenerationResponse]]]:
+        """The crowd responses (from ``responses``, else ``data``) of the topics this oracle judges."""
+        return crowd.items(crowd.load_crowd_responses(responses or data), self.topics)
+
     def matrix(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """P[i, j] = compare((p_i, p_j), margin) from the judgment of (i, j); 0 if the pair is unjudged."""
         judgments = self.load()
@@ -211,6 +216,11 @@ class NuggetOracle(ConfigurableAxiom):
         """Topics with nugget assignments."""
         return self.load().topics
 
+    def judged_items(self, data: str | os.PathLike | None = None, responses: str | os.PathLike | None = None
+                     ) -> list[tuple[GenerationRequest, list[GenerationResponse]]]:
+        """The nugget answers of ``data`` (``responses`` is not used: the answers come with their assignments)."""
+        return nuggets.items(nuggets.load_nugget_assignments(data))
+
     def matrix(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """compare(nugget scores, higher is better, margin); NaN (unknown response) abstains."""
         return compare(self.load().values(request, responses), True, self.margin_fraction)
@@ -261,6 +271,13 @@ class LlmRatingOracle(ConfigurableAxiom):
     def topics(self) -> set[str]:
         """Topics with ratings."""
         return self.load().topics
+
+    def judged_items(self, data: str | os.PathLike | None = None, responses: str | os.PathLike | None = None
+                     ) -> list[tuple[GenerationRequest, list[GenerationResponse]]]:
+        """The crowd responses of ``responses`` on the rated topics, else the rated responses of ``data``."""
+        if responses:
+            return crowd.items(crowd.load_crowd_responses(responses), self.topics)
+        return llm.items(llm.load_llm_ratings(self.model, data))
 
     def matrix(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """compare(LLM probabilities, higher is better, margin); NaN (unrated) abstains."""

@@ -11,6 +11,7 @@ import numpy as np
 
 from ir_rag_axioms.analysis.cache import Analysis
 from ir_rag_axioms.analysis.terms import TermStatistics
+from ir_rag_axioms.axioms._compare import within_margin
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 if TYPE_CHECKING:
@@ -30,8 +31,6 @@ class Precondition(ABC):
 
 def length_mask(lengths: np.ndarray, margin_fraction: float) -> np.ndarray:
     """M[i, j] = |l_i - l_j| <= margin * max(l_i, l_j) (the one margin test; two zeros are equal)."""
-    from ir_rag_axioms.axioms.base import within_margin
-
     return within_margin(lengths[:, None], lengths[None, :], margin_fraction)
 
 
@@ -40,11 +39,12 @@ def check_precondition(owner: str, precondition: object) -> None:
 
     Accepted: ``LEN()``, ``None`` or ``NOP()``.
     """
-    from ir_rag_axioms.axioms.utility import NopAxiom
+    def serves(kind: type) -> bool:  # NOP declares itself "no precondition" (utility imports this module)
+        return issubclass(kind, Precondition) or bool(getattr(kind, "no_precondition", False))
 
-    if precondition is None or isinstance(precondition, (Precondition, NopAxiom)):
+    if precondition is None or serves(type(precondition)):
         return
-    if isinstance(precondition, type) and issubclass(precondition, (Precondition, NopAxiom)):
+    if isinstance(precondition, type) and serves(precondition):
         hint = f"an instance, {precondition.__name__}()"
     else:
         hint = "LEN(...), None or NOP() (no precondition)"
@@ -94,9 +94,7 @@ class AxiomPrecondition(Precondition):
     axiom: Axiom
 
     def __post_init__(self) -> None:
-        from ir_rag_axioms.axioms.base import Axiom
-
-        if not isinstance(self.axiom, Axiom):
+        if not callable(getattr(self.axiom, "preferences", None)):  # an Axiom (base imports this module)
             raise TypeError(f"AxiomPrecondition takes an axiom, got {type(self.axiom).__name__} {self.axiom!r}")
 
     def mask(self, query: TermStatistics, documents: Sequence[TermStatistics],

@@ -44,13 +44,11 @@ def unregister(name: str) -> None:
 
 def names() -> list[str]:
     """All registered short names, in registration order."""
-    _load_all()
     return list(REGISTRY)
 
 
 def get(name: str) -> Axiom:
     """The default instance registered under ``name`` (``-`` and ``_`` are interchangeable)."""
-    _load_all()
     for candidate in (name, name.replace("-", "_"), name.replace("_", "-")):
         if candidate in REGISTRY:
             return REGISTRY[candidate]
@@ -94,7 +92,6 @@ def parse(spec: str, *, allow_paths: bool = False) -> Axiom:
     (the command line allows them: its specs are the user's own). What is accepted never depends on which
     modules were imported before.
     """
-    _load_all()
     if not isinstance(spec, str):
         raise TypeError(f"an axiom spec must be a string, got {type(spec).__name__}")
     if len(spec) > MAX_SPEC_CHARS:
@@ -139,15 +136,27 @@ def split_specs(text: str) -> list[str]:
     return [p for p in parts if p]
 
 
+KINDS: list[type] = []
+"""Configurable kinds besides axioms, preconditions and term similarities whose subclasses a spec may call."""
+
+K = TypeVar("K", bound=type)
+
+
+def constructible(kind: K) -> K:
+    """Class decorator: the public subclasses of ``kind`` may be called in specs (``TFC3(statistics=Corpus(...))``)."""
+    if kind not in KINDS:
+        KINDS.append(kind)
+    return kind
+
+
 def _constructors() -> dict[str, type]:
     """Public classes a spec may call besides registered axioms: every public subclass of the configurable kinds."""
     from ir_rag_axioms.analysis.similarity import TermSimilarity
     from ir_rag_axioms.axioms import wrappers  # noqa: F401  (Cached, Parallel: known whatever was imported before)
     from ir_rag_axioms.axioms.preconditions import Precondition
-    from ir_rag_axioms.axioms.retrieval.statistics import StatisticsSource
 
     found: dict[str, type] = {}
-    todo: list[type] = [Axiom, Precondition, StatisticsSource, TermSimilarity]
+    todo: list[type] = [Axiom, Precondition, TermSimilarity, *KINDS]
     while todo:
         cls = todo.pop()
         todo.extend(cls.__subclasses__())
@@ -271,7 +280,3 @@ def _evaluate_chain(node: ast.BinOp, spec: str, allow_paths: bool) -> Any:
                              f"{_SYMBOLS[type(step.op)]}; operators join axioms (numbers only weigh them with "
                              "+ - *)") from None
     return value
-
-
-def _load_all() -> None:
-    import ir_rag_axioms.axioms  # noqa: F401  (importing the axioms registers every one)

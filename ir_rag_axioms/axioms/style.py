@@ -13,8 +13,8 @@ import numpy as np
 from ir_rag_axioms.analysis.features import Feature
 from ir_rag_axioms.analysis.text import sentences
 from ir_rag_axioms.axioms.base import ParsedAxiom
+from ir_rag_axioms.axioms.explanation import NEW_IN_THIS_LIBRARY
 from ir_rag_axioms.axioms.registry import register
-from ir_rag_axioms.explanation import NEW_IN_THIS_LIBRARY
 
 _FUTURE = frozenset({"will", "shall", "wo", "'ll"})
 

@@ -12,8 +12,8 @@ import numpy as np
 
 from ir_rag_axioms.analysis.cache import Analysis
 from ir_rag_axioms.axioms.base import ConfigurableAxiom, compare
+from ir_rag_axioms.axioms.explanation import BASELINE
 from ir_rag_axioms.axioms.registry import register
-from ir_rag_axioms.explanation import BASELINE
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 
@@ -40,6 +40,8 @@ class NopAxiom(ConfigurableAxiom):
     """NOP: never prefer any response (all zeros)."""
 
     name: ClassVar[str] = "NOP"
+    no_precondition: ClassVar[bool] = True
+    """As a precondition: none (every pair is compared)."""
     dimension: ClassVar[str] = "utility"
     citation: ClassVar[str] = BASELINE
 

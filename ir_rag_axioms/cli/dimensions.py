@@ -29,9 +29,9 @@ def add_parser(sub: Subparsers) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     """Axioms against every crowd dimension (and Kendall's tau on nugget topics): write the agreement table to OUT."""
-    from ir_rag_axioms import dimensions as agreement
     from ir_rag_axioms import evaluation
     from ir_rag_axioms.axioms import presets
+    from ir_rag_axioms.evaluation import dimensions as agreement
     from ir_rag_axioms.output import writable_folder
 
     axioms = agreement.default_axioms() if args.axioms == "all" else presets.parse_axioms(args.axioms)

@@ -31,8 +31,8 @@ def run(args: argparse.Namespace) -> int:
 
     from ir_rag_axioms.axioms import registry
     from ir_rag_axioms.axioms.base import FeatureAxiom
-    from ir_rag_axioms.catalogue import defaults_of, dimension_of, parameter_docs
-    from ir_rag_axioms.explanation import citation_of, rule_of
+    from ir_rag_axioms.axioms.catalogue import defaults_of, dimension_of, parameter_docs
+    from ir_rag_axioms.axioms.explanation import citation_of, rule_of
 
     axiom = registry.parse(args.axiom, allow_paths=True)
     if args.pair:

@@ -22,7 +22,7 @@ def run(args: argparse.Namespace) -> int:
     """Print the catalogue: name, dimension, one-line rule, defaults and citation of every axiom (``--json``)."""
     import json
 
-    from ir_rag_axioms.catalogue import catalogue, markdown
+    from ir_rag_axioms.axioms.catalogue import catalogue, markdown
 
     entries = catalogue()
     if args.markdown:

@@ -31,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
     import json
 
     from ir_rag_axioms.axioms import presets
-    from ir_rag_axioms.execution import preference_stacks
+    from ir_rag_axioms.axioms.execution import preference_stacks
     from ir_rag_axioms.pyterrier.frames import pair_table
 
     axioms = presets.parse_axioms(args.axioms)

@@ -35,8 +35,8 @@ def run(args: argparse.Namespace) -> int:
 
     from ir_rag_axioms.aggregation import scored_ranking
     from ir_rag_axioms.axioms import presets
+    from ir_rag_axioms.axioms.execution import preference_stacks
     from ir_rag_axioms.datasets.runs import write_trec_run
-    from ir_rag_axioms.execution import preference_stacks
 
     axioms = presets.parse_axioms(args.axioms)
     weights = _weights(args.weights, len(axioms))

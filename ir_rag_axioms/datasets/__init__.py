@@ -37,19 +37,14 @@ def register() -> None:
 def judged_items(
     oracle: Any, data: str | os.PathLike | None = None, responses: str | os.PathLike | None = None
 ) -> list[tuple[GenerationRequest, list[GenerationResponse]]]:
-    """The (request, responses) items an oracle judges, from ``data``.
+    """The (request, responses) items an oracle judges, from ``data``: ``oracle.judged_items(data, responses)``.
 
-    Crowd or LLM responses on its judged topics, nugget answers.
+    Crowd or LLM responses on its judged topics, nugget answers; each oracle knows its own items.
     """
-    from ir_rag_axioms.axioms.oracles import CrowdOracle, NuggetOracle
-
-    if isinstance(oracle, CrowdOracle):
-        return crowd.items(load_crowd_responses(responses or data), oracle.topics)
-    if isinstance(oracle, NuggetOracle):
-        return nuggets.items(load_nugget_assignments(data))
-    if responses:
-        return crowd.items(load_crowd_responses(responses), oracle.topics)
-    return llm.items(load_llm_ratings(oracle.model, data))
+    if not callable(getattr(oracle, "judged_items", None)):
+        raise TypeError(f"{oracle!r} is not an oracle (CrowdOracle, NuggetOracle or LlmRatingOracle): it cannot list "
+                        "the items it judges")
+    return oracle.judged_items(data, responses)
 
 
 def __getattr__(name: str) -> Any:

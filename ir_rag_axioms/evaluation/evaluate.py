@@ -301,7 +301,7 @@ def compute_preferences(
     """
     from ir_rag_axioms.analysis.cache import axiom_identity, item_key
     from ir_rag_axioms.analysis.matrices import MatrixCache
-    from ir_rag_axioms.execution import preference_stacks
+    from ir_rag_axioms.axioms.execution import preference_stacks
 
     items = list(items)
     cache = MatrixCache(cache_dir) if cache_dir else None

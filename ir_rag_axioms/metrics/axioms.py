@@ -16,8 +16,8 @@ import numpy as np
 
 from ir_rag_axioms.analysis.cache import Analysis
 from ir_rag_axioms.axioms.base import FeatureAxiom, Item, Reads
+from ir_rag_axioms.axioms.explanation import NEW_IN_THIS_LIBRARY
 from ir_rag_axioms.axioms.registry import register
-from ir_rag_axioms.explanation import NEW_IN_THIS_LIBRARY
 from ir_rag_axioms.metrics.interface import Judge, RubricCase
 from ir_rag_axioms.metrics.judges import HEURISTIC_JUDGE
 from ir_rag_axioms.metrics.metrics import AnswerRelevancy, ContextRecall, Faithfulness, RelevancyMode, RubricMetric

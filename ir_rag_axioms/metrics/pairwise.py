@@ -18,8 +18,8 @@ import numpy as np
 
 from ir_rag_axioms.analysis.cache import Analysis, is_analysable, max_text_chars
 from ir_rag_axioms.axioms.base import ConfigurableAxiom, Item, Reads, check_responses
+from ir_rag_axioms.axioms.explanation import NEW_IN_THIS_LIBRARY, Explanation, rule_of
 from ir_rag_axioms.axioms.registry import register
-from ir_rag_axioms.explanation import NEW_IN_THIS_LIBRARY, Explanation, rule_of
 from ir_rag_axioms.metrics.axioms import JudgeName, _llm_judge
 from ir_rag_axioms.metrics.interface import OFFLINE_CRITERIA, PairCase, offline_metric, offline_pairwise
 from ir_rag_axioms.metrics.judges import OFFLINE_JUDGE, Judge

@@ -10,9 +10,9 @@ import pyterrier as pt
 
 from ir_rag_axioms.analysis.cache import Analysis
 from ir_rag_axioms.axioms.base import compare
+from ir_rag_axioms.axioms.execution import Backend
 from ir_rag_axioms.axioms.learned import LearnedAxiom
 from ir_rag_axioms.axioms.naming import Axioms, as_axioms
-from ir_rag_axioms.execution import Backend
 from ir_rag_axioms.pyterrier import frames
 from ir_rag_axioms.pyterrier.transformers import AxiomaticReranker, _AxiomTransformer
 

@@ -19,8 +19,8 @@ import pyterrier as pt
 from ir_rag_axioms.aggregation import AGGREGATIONS, PIVOTS, Pivot, scored_ranking
 from ir_rag_axioms.analysis.cache import Analysis
 from ir_rag_axioms.axioms.base import Axiom
+from ir_rag_axioms.axioms.execution import Backend
 from ir_rag_axioms.axioms.naming import Axioms, AxiomSpec, as_axioms, named_axioms
-from ir_rag_axioms.execution import Backend
 from ir_rag_axioms.pyterrier import frames
 
 
@@ -74,7 +74,7 @@ class _AxiomTransformer(pt.Transformer):
 
     def _stacks(self, axioms: Sequence[Axiom], groups: list[frames.Group], verbose: bool) -> list[np.ndarray]:
         """One (k, n, n) stack per group, in chunks of queries (each chunk: one batched analysis, then the matrices)."""
-        from ir_rag_axioms.execution import preference_stacks
+        from ir_rag_axioms.axioms.execution import preference_stacks
 
         single = [g.request.id for g in groups if len(g.responses) < 2]
         if single:

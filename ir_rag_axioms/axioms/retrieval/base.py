@@ -14,10 +14,10 @@ from ir_rag_axioms.analysis.features import SENTENCE_TERM_COUNTS, TERMS
 from ir_rag_axioms.analysis.resources import DEFAULT_SPACY_MODEL
 from ir_rag_axioms.analysis.terms import TermStatistics, term_statistics
 from ir_rag_axioms.axioms.base import Axiom, ConfigurableAxiom, Item, Reads
+from ir_rag_axioms.axioms.explanation import Explanation
 from ir_rag_axioms.axioms.preconditions import Precondition, apply_precondition, as_precondition, check_precondition
 from ir_rag_axioms.axioms.retrieval.statistics import ContextStatistics, StatisticsSource
 from ir_rag_axioms.axioms.utility import NopAxiom
-from ir_rag_axioms.explanation import Explanation
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 

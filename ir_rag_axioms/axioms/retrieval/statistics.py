@@ -14,9 +14,11 @@ import numpy as np
 from ir_rag_axioms.analysis.cache import Analysis, memo_key
 from ir_rag_axioms.analysis.resources import DEFAULT_SPACY_MODEL
 from ir_rag_axioms.analysis.terms import TermStatistics, term_statistics
+from ir_rag_axioms.axioms.registry import constructible
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse, all_contexts
 
 
+@constructible
 class StatisticsSource(ABC):
     """Where idf values and retrieval scores come from (an index, the retrieved context, given scores)."""
 

@@ -18,7 +18,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from ir_rag_axioms.evaluation import Matrices, evaluation_table
+from ir_rag_axioms.evaluation.evaluate import Matrices, evaluation_table
 
 CROWD_DIMENSIONS = ("overall", "logical coherence", "stylistic coherence", "internal consistency",
                     "topical correctness", "broad coverage", "deep coverage")
@@ -31,8 +31,8 @@ def default_axioms() -> dict[str, Any]:
     Left out: oracles, metrics, utility baselines, the plain retrieval axioms (their GEN_ twins run on responses),
     the argument axioms (they need an argument tagger) and axioms whose tool is missing (skipped later).
     """
+    from ir_rag_axioms.axioms.catalogue import RAG_DIMENSIONS, dimension_of
     from ir_rag_axioms.axioms.registry import get, names
-    from ir_rag_axioms.catalogue import RAG_DIMENSIONS, dimension_of
 
     rag = [n for n in names() if dimension_of(get(n)) in RAG_DIMENSIONS]
     generative = [n for n in names() if n.startswith("GEN_") and "Arg" not in n]
@@ -141,7 +141,7 @@ def crowd_agreement(axioms: Mapping[str, Any], data_dir: str | None = None, *,
     """
     from ir_rag_axioms.axioms.oracles import CrowdOracle, NuggetOracle
     from ir_rag_axioms.datasets import judged_items
-    from ir_rag_axioms.evaluation import compute_preferences
+    from ir_rag_axioms.evaluation.evaluate import compute_preferences
 
     oracles = {d: CrowdOracle(utility=d, duplicates=duplicates, data_dir=data_dir) for d in CROWD_DIMENSIONS}
     items = judged_items(oracles["overall"], data_dir)[: topics or None]

@@ -6,7 +6,7 @@ import dataclasses
 import re
 from typing import Any
 
-from ir_rag_axioms.explanation import citation_of, rule_of
+from ir_rag_axioms.axioms.explanation import citation_of, rule_of
 
 GENERATIVE = "generative (retrieval axiom on responses)"
 """The dimension of the GEN_ axioms (``Generative.dimension``)."""
