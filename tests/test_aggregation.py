@@ -7,6 +7,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ir_rag_axioms import (
+    COH1,
+    CONS2,
+    CORR1,
+    AxiomaticReranker,
+)
 from ir_rag_axioms.aggregation import (
     AGGREGATIONS,
     PIVOTS,
@@ -159,3 +165,16 @@ def test_score_aggregations_are_permutation_equivariant(seed: int, method: str) 
     perm = rng.permutation(n)  # new item k is old item perm[k]
     permuted = stack[:, perm][:, :, perm]
     assert perm[aggregate(permuted, method, pivot="random", seed=seed)].tolist() == order.tolist()
+
+
+# -- errors and edge cases ----------------------------------------------------------------------------
+def test_a_second_tie_breaker_is_refused():
+    with pytest.raises(ValueError, match="tie_breaker takes one axiom.*CORR1 | CONS2"):
+        AxiomaticReranker(COH1, tie_breaker=[CORR1, CONS2])
+
+@pytest.mark.parametrize("prior", [float("nan"), float("inf"), 0.0, -1.0])
+def test_bradley_terry_refuses_a_non_finite_prior(prior):
+    from ir_rag_axioms.aggregation import bradley_terry
+
+    with pytest.raises(ValueError, match="prior must be a finite number > 0"):
+        bradley_terry(np.array([[0, 1], [-1, 0.0]]), prior=prior)

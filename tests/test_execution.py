@@ -6,12 +6,21 @@ Also lazy streaming, the chunks' analysis (the one in effect, kept for later cal
 from __future__ import annotations
 
 import sys
+import time
 from dataclasses import field
 
 import numpy as np
 import pytest
 
-from ir_rag_axioms import CLAR2, CORR1, COV1, COV3, GenerationRequest, GenerationResponse
+from ir_rag_axioms import (
+    CLAR2,
+    CORR1,
+    COV1,
+    COV3,
+    GenerationRequest,
+    GenerationResponse,
+)
+from ir_rag_axioms.analysis import resources
 from ir_rag_axioms.analysis.cache import Analysis, default_analysis
 from ir_rag_axioms.axioms.base import Axiom
 from ir_rag_axioms.axioms.execution import BACKENDS, driver_import_path, preference_stacks, worker_environment
@@ -174,7 +183,6 @@ def test_the_progress_bar_starts_after_the_models_are_loaded(monkeypatch):
     """Model loading stays outside the bar's ETA: spaCy and the encoder load before tqdm starts, then the stacks."""
     import tqdm.auto
 
-    from ir_rag_axioms.analysis import resources
 
     events: list[str] = []
 
@@ -196,3 +204,31 @@ def test_the_progress_bar_starts_after_the_models_are_loaded(monkeypatch):
     stacks = preference_stacks([COV1, COV3], items, progress=True)
     assert events[-1] == "bar" and {"spacy", "encoder"} <= set(events[:-1])
     assert_identical(list(preference_stacks([COV1, COV3], items)), list(stacks))
+
+
+# -- errors and edge cases ----------------------------------------------------------------------------
+REQUEST = GenerationRequest("q", "Why do cats purr?", ["Cats purr when they are content or stressed."])
+
+GOOD = [GenerationResponse("a", "Cats purr when they are content [1]. They also purr when stressed."),
+        GenerationResponse("b", "Purring is a sound. It is made by cats, lions do not purr.")]
+
+# -- bounded waits (issue 20) --------------------------------------------------------------------------------
+def test_an_unreachable_ray_address_fails_within_seconds(monkeypatch):
+    import socket
+
+    from ir_rag_axioms.axioms.execution import preference_stacks
+
+    pytest.importorskip("ray", reason="Ray is not installed")
+    monkeypatch.setenv("IR_RAG_AXIOMS_RAY_CONNECT_TIMEOUT", "2")
+    with socket.socket() as silent:  # accepts connections (the kernel does) but never answers: Ray would wait
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)
+        address = f"127.0.0.1:{silent.getsockname()[1]}"
+        start = time.monotonic()
+        with pytest.raises(ConnectionError, match=f"cannot reach the Ray cluster at '{address}' within 2 s"):
+            list(preference_stacks([CORR1], [(REQUEST, GOOD)], backend="ray", ray_address=address))
+        assert time.monotonic() - start < 10
+    with pytest.raises(ConnectionError, match="127.0.0.1:1"):  # nothing listens: refused at once
+        list(preference_stacks([CORR1], [(REQUEST, GOOD)], backend="ray", ray_address="127.0.0.1:1"))
+    with pytest.raises(ValueError, match="is not host:port"):
+        list(preference_stacks([CORR1], [(REQUEST, GOOD)], backend="ray", ray_address="head:port"))

@@ -41,3 +41,10 @@ def test_the_package_has_no_import_of_its_root_from_inside() -> None:
     s = import_structure.structure(ROOT / "ir_rag_axioms", "ir_rag_axioms")
     assert not [(a, b) for a, b, _ in s["upward"] if b == "ir_rag_axioms"]
     assert all("ir_rag_axioms.settings" not in cycle for cycle in s["cycles"])  # settings own their constants
+
+
+def test_the_only_cycle_is_the_operator_pattern_of_the_axiom_base() -> None:
+    s = import_structure.structure(ROOT / "ir_rag_axioms", "ir_rag_axioms")
+    operators = {f"ir_rag_axioms.axioms.{m}" for m in ("base", "combinators", "wrappers", "preconditions")}
+    assert s["cycles"] and all(set(cycle) <= operators for cycle in s["cycles"]), s["cycles"]
+    assert {a for a, _, _ in s["upward"]} <= operators, s["upward"]

@@ -237,3 +237,21 @@ def test_oracles_take_in_memory_tables(data_dir: Path, tmp_path: Path):
     assert by_file.load() is by_file.load()
     with pytest.raises(DataFileError, match="no file ratings.jsonl.gz"):
         by_file(data_dir=tmp_path).load()
+
+
+# -- errors and edge cases ----------------------------------------------------------------------------
+# -- 6. error messages name only what the constructors accept --------------------------------------------
+def test_data_file_hints_name_parameters_the_oracles_accept(tmp_path) -> None:
+    import dataclasses
+    import re
+
+    from ir_rag_axioms.axioms.oracles import CrowdOracle, LlmRatingOracle, NuggetOracle
+    from ir_rag_axioms.datasets import files
+
+    owners = {files.CROWD_RESPONSES: CrowdOracle, files.CROWD_RATINGS: CrowdOracle, files.CROWD_TOPICS: CrowdOracle,
+              files.NUGGET_ASSIGNMENTS: NuggetOracle, files.llm_ratings_file(LlmRatingOracle.model): LlmRatingOracle}
+    for spec, oracle in owners.items():
+        with pytest.raises(files.DataFileError) as error:
+            files.resolve(spec, tmp_path)
+        named = set(re.findall(r"(\w+)=", str(error.value)))
+        assert named and named <= {f.name for f in dataclasses.fields(oracle)}, (spec.key, named)

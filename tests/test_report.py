@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from ir_rag_axioms import cli as cli_module
 from ir_rag_axioms.evaluation import report
 
 TABLE = pd.DataFrame({"axiom": ["COV1", "A-long-name"], "decisiveness": [0.5, 1.0], "consistency": [1 / 3, 0.0],
@@ -49,3 +51,34 @@ def test_preferences_keep_ragged_topics_and_any_name(tmp_path: Path):
     assert list(stored) == ["ORACLE", "file", "allow_pickle"]
     assert [m.tolist() for m in stored["allow_pickle"]] == [(-small).tolist(), (-large).tolist()]
     assert [p.name for p in tmp_path.iterdir()] == ["p.npz"]  # no temporary file left
+
+
+# -- errors and edge cases ----------------------------------------------------------------------------
+def _cli(*argv: str) -> tuple[int, str]:
+    import contextlib
+    import io
+
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        try:
+            code = cli_module.main(list(argv))
+        except SystemExit as exit_:
+            code = int(exit_.code or 0)
+    return code, err.getvalue()
+
+def test_nugget_topics_of_different_sizes_and_numpy_keyword_names_are_kept(tmp_path: Path):
+    from ir_rag_axioms.evaluation import report
+
+    nuggets = [{"text": "n", "importance": "vital", "assignment": "support"}]
+    records = [{"qid": qid, "query": "Why do cats purr?", "run_id": f"r{k}", "answer_text": f"Cats purr{' [1]' * k}.",
+                "nuggets": nuggets if k % 2 else [{**nuggets[0], "assignment": "not_support"}]}
+               for qid, count in (("1", 2), ("2", 3)) for k in range(count)]
+    (tmp_path / "nugget_assignment.test.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    code, err = _cli("evaluate", "--data", str(tmp_path), "--oracle", "nugget:vital", "--axioms",
+                     "file=CORR1,allow_pickle=CORR1(margin_fraction=0.5)", "--quiet", "--no-figures",
+                     "--out", str(tmp_path / "out"))
+    assert code == 0, err
+    stored = report.read_preferences(tmp_path / "out" / "preferences.npz")
+    assert list(stored) == ["ORACLE", "file", "allow_pickle"]
+    assert [len(m) for m in stored["ORACLE"]] == [len(m) for m in stored["file"]] == [2, 3]
+    assert stored["ORACLE"][0].tolist() == [[0, -1], [1, 0]]  # r1 supports the vital nugget, r0 does not

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 import math
+import os
 from pathlib import Path
 
 import numpy as np
@@ -176,7 +177,6 @@ def test_kendall_tau_measure_in_ir_measures() -> None:
 
 
 def test_written_files_follow_the_umask(tmp_path) -> None:
-    import os
 
     from ir_rag_axioms.output import write_text
 
@@ -218,3 +218,16 @@ def test_cli_rerank_runs_have_strictly_decreasing_scores(tmp_path, aggregation) 
     for _, group in lines.groupby("qid"):  # CORR1 ties often: the ties are folded into the score
         assert group["rank"].tolist() == list(range(1, len(group) + 1))
         assert (np.diff(group["score"].to_numpy()) < 0).all(), group
+
+
+# -- errors and edge cases ----------------------------------------------------------------------------
+@pytest.mark.parametrize("column, value", [("docno", "a b"), ("docno", "c\n1 Q0 evil 1 99 x"), ("qid", ""),
+                                           ("qid", "1 2")])
+def test_the_trec_run_writer_refuses_ids_with_whitespace(tmp_path: Path, column, value):
+    from ir_rag_axioms.datasets.runs import write_trec_run
+
+    frame = pd.DataFrame({"qid": ["1", "1"], "docno": ["a", "b"], "score": [2.0, 1.0]})
+    frame.loc[0, column] = value
+    with pytest.raises(ValueError, match=f"{column}s must be non-empty and without whitespace"):
+        write_trec_run(frame, tmp_path / "run.txt")
+    assert not (tmp_path / "run.txt").exists()

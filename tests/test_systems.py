@@ -1,0 +1,91 @@
+"""compare_systems: win rates and Bradley-Terry strengths, names that decide nothing, the bootstrap's bar."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pyterrier as pt
+import pytest
+
+from ir_rag_axioms import CONS2, GenerationRequest, GenerationResponse
+from ir_rag_axioms.axioms.base import FeatureAxiom
+from ir_rag_axioms.evaluation import evaluate_axioms
+from ir_rag_axioms.evaluation.systems import compare_systems
+from ir_rag_axioms.pyterrier import AxiomaticPreferences, AxiomFeatures, Pool
+
+PASSAGES = {
+    "1": ["The Eiffel Tower in Paris was completed in 1889 for the World's Fair.",
+          "Gustave Eiffel's company designed and built the tower from wrought iron."],
+    "2": ["Photosynthesis converts light energy, water and carbon dioxide into glucose and oxygen.",
+          "It takes place in the chloroplasts of plant cells, which contain chlorophyll."],
+}
+
+OFF_TOPIC = ["Bananas are yellow fruits that are rich in potassium and grow in tropical climates."]
+
+TOPICS = pd.DataFrame({"qid": ["1", "2"], "query": ["When was the Eiffel Tower built?", "What is photosynthesis?"]})
+
+def _rag(answer, context):
+    """A toy pyterrier-rag pipeline: one ``qanswer`` and its ``qcontext`` per query, no docno."""
+    return pt.apply.generic(lambda topics: topics.assign(
+        qanswer=[answer(q) for q in topics["qid"]], qcontext=[context(q) for q in topics["qid"]]))
+
+PIPELINES = {
+    # copies its own retrieved passages: the best-supported answer
+    "grounded": _rag(lambda q: " ".join(PASSAGES[q]), lambda q: PASSAGES[q]),
+    # half of it supported
+    "partial": _rag(lambda q: PASSAGES[q][0] + " It is also very popular with tourists and students.",
+                    lambda q: PASSAGES[q]),
+    # the same facts, but generated from an off-topic context: unsupported by what it retrieved
+    "ungrounded": _rag(lambda q: " ".join(PASSAGES[q]), lambda q: OFF_TOPIC),
+}
+
+# -- 4. names ------------------------------------------------------------------------------------------
+class Length(FeatureAxiom):
+    """Prefer the longer text."""
+
+    def values(self, request: GenerationRequest, responses: list[GenerationResponse], analysis) -> np.ndarray:
+        return np.array([len(r.text) for r in responses], dtype=float)
+
+# -- 3. system comparison ------------------------------------------------------------------------------
+def test_compare_systems_ranks_the_grounded_system_first_and_ignores_names() -> None:
+    table = compare_systems({"CONS2": CONS2}, PIPELINES, TOPICS, samples=50)
+    cons2 = table[table["axiom"] == "CONS2"].set_index("system")
+    assert cons2["rank"].to_dict() == {"grounded": 1, "partial": 2, "ungrounded": 3}
+    assert cons2["win_rate"].to_dict() == {"grounded": 1.0, "partial": 0.5, "ungrounded": 0.0}
+    assert (cons2["comparisons"] == 4).all()
+    assert cons2.loc["grounded", "strength"] > cons2.loc["partial", "strength"] > cons2.loc["ungrounded", "strength"]
+    assert (cons2["strength_low"] <= cons2["strength"]).all() and (cons2["strength"] <= cons2["strength_high"]).all()
+    renamed = {"grounded": "z", "partial": "m", "ungrounded": "a"}
+    again = compare_systems({"CONS2": CONS2}, {renamed[k]: v for k, v in PIPELINES.items()}, TOPICS, samples=50)
+    again = again[again["axiom"] == "CONS2"].set_index("system")
+    for name, new in renamed.items():
+        assert again.loc[new, ["rank", "win_rate"]].tolist() == cons2.loc[name, ["rank", "win_rate"]].tolist()
+        assert again.loc[new, "strength"] == pytest.approx(cons2.loc[name, "strength"])
+
+def test_compare_systems_shows_the_bootstrap_in_a_progress_bar(capsys) -> None:
+    """After the preference bar, the Bradley-Terry bootstrap (minutes for 45 systems) has a bar of its own."""
+    quiet = compare_systems({"CONS2": CONS2}, PIPELINES, TOPICS, samples=20)
+    assert "Bradley-Terry" not in capsys.readouterr().err
+    shown = compare_systems({"CONS2": CONS2}, PIPELINES, TOPICS, samples=20, progress=True)
+    assert "Bradley-Terry strengths (20 bootstrap samples): 100%" in capsys.readouterr().err
+    pd.testing.assert_frame_equal(quiet, shown)
+
+def test_a_system_column_that_names_answers_warns() -> None:
+    frame = Pool(PIPELINES)(TOPICS)
+    with pytest.warns(UserWarning, match="answers a single topic"):
+        compare_systems([CONS2], frame.assign(system=frame["qid"] + "/" + frame["system"]), samples=0)
+
+def test_axioms_as_a_mapping_or_with_axiom_names_name_the_columns() -> None:
+    frame = pd.DataFrame({"qid": "1", "query": "q", "docno": ["a", "b"], "text": ["xx", "x"]})
+    assert list(AxiomaticPreferences({"long": Length()})(frame).columns)[-1] == "long"
+    assert list(AxiomaticPreferences([Length()], axiom_names=["long"])(frame).columns)[-1] == "long"
+    assert AxiomFeatures({"long": Length(), "c": CONS2}).feature_names == ["long", "c"]
+    with pytest.raises(ValueError, match="1 axiom_names for 2 axioms"):
+        AxiomaticPreferences([Length(), CONS2], axiom_names=["long"])
+    with pytest.raises(ValueError, match="not both"):
+        AxiomFeatures({"long": Length()}, axiom_names=["x"])
+    request = GenerationRequest("1", "q")
+    items = [(request, [GenerationResponse("a", "xx"), GenerationResponse("b", "x")])]
+    oracle = [np.array([[0.0, 1.0], [-1.0, 0.0]])]
+    assert evaluate_axioms([Length()], items, oracle, axiom_names=["long"])["axiom"].tolist() == ["long"]
+    assert evaluate_axioms({"long": Length()}, items, oracle)["consistency"].tolist() == [1.0]
