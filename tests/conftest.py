@@ -17,6 +17,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
+
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("IR_RAG_AXIOMS_SHARED", ROOT.parent / "shared"))
 DATA = SHARED / "data"
@@ -89,3 +90,32 @@ def loopback_server(handler: type[http.server.BaseHTTPRequestHandler]) -> Iterat
     finally:
         server.shutdown()
         server.server_close()
+
+
+def run_cli(*argv: str) -> tuple[int, str]:
+    """Run the command line in this process: (exit status, standard error)."""
+    import contextlib
+    import io
+
+    from ir_rag_axioms import cli as cli_module
+
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        try:
+            code = cli_module.main(list(argv))
+        except SystemExit as exit_:
+            code = int(exit_.code or 0)
+    return code, err.getvalue()
+
+
+def write_jsonl(path: Path, rows: list[dict], gz: bool = False) -> Path:
+    """Write rows as JSON lines (gzip-compressed, reproducibly, with ``gz``)."""
+    import gzip
+    import json
+
+    text = "".join(json.dumps(r) + "\n" for r in rows)
+    if gz:
+        path.write_bytes(gzip.compress(text.encode(), mtime=0))
+    else:
+        path.write_text(text)
+    return path

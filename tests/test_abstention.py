@@ -20,10 +20,12 @@ from ir_rag_axioms import (
 
 REQUEST = GenerationRequest("q", "Why do cats purr?", ["Cats purr when they are content or stressed."])
 
+
 GOOD = [
     GenerationResponse("a", "Cats purr when they are content [1]. They also purr when stressed."),
     GenerationResponse("b", "Purring is a sound. It is made by cats, lions do not purr."),
 ]
+
 
 @pytest.mark.parametrize("blank", ["", "   ", "\n\t", float("nan"), None])
 def test_blank_responses_abstain(blank):
@@ -33,12 +35,14 @@ def test_blank_responses_abstain(blank):
         matrix = axiom.preferences(REQUEST, responses)
         assert not matrix[2].any() and not matrix[:, 2].any(), axiom
 
+
 def test_missing_context_makes_context_axioms_abstain():
     for context in (None, [], ["", "  "], float("nan")):
         request = GenerationRequest("q", "Why do cats purr?", context if not isinstance(context, float) else None)
         assert request.context is None
         assert not CONS1.preferences(request, GOOD).any()
         assert not CONS2.preferences(request, GOOD).any()
+
 
 def test_huge_response_abstains_with_a_warning():
     huge = GenerationResponse("huge", "Cats purr. " * 100_000)  # 1.1 MB
@@ -49,6 +53,7 @@ def test_huge_response_abstains_with_a_warning():
     assert not matrix[2].any() and not matrix[:, 2].any()
     assert matrix[0, 1] != 0  # the others are still compared
 
+
 def test_non_english_text_gives_a_defined_matrix():
     responses = [*GOOD, GenerationResponse("de", "Katzen schnurren, wenn sie zufrieden sind [1]."),
                  GenerationResponse("zh", "猫在满足时会发出呼噜声。")]
@@ -56,6 +61,7 @@ def test_non_english_text_gives_a_defined_matrix():
         matrix = axiom.preferences(REQUEST, responses)
         assert matrix.shape == (4, 4) and np.isfinite(matrix).all()
         assert np.array_equal(matrix, -matrix.T)
+
 
 def test_duplicate_ids_and_wrong_types_are_clear_errors():
     with pytest.raises(ValueError, match="duplicate response ids.*'a'"):
@@ -67,10 +73,12 @@ def test_duplicate_ids_and_wrong_types_are_clear_errors():
     with pytest.raises(TypeError, match="must be a string"):
         GenerationResponse("x", 42)
 
+
 def test_zero_and_one_response():
     assert COH1.preferences(REQUEST, []).shape == (0, 0)
     assert COH1.preferences(REQUEST, GOOD[:1]).tolist() == [[0.0]]
     assert COH1.preferences_batch([(REQUEST, []), (REQUEST, GOOD)])[0].shape == (0, 0)
+
 
 def test_pairwise_preference_is_read_from_the_matrix():
     matrix = CORR1.preferences(REQUEST, GOOD)

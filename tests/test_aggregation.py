@@ -172,6 +172,7 @@ def test_a_second_tie_breaker_is_refused():
     with pytest.raises(ValueError, match="tie_breaker takes one axiom.*CORR1 | CONS2"):
         AxiomaticReranker(COH1, tie_breaker=[CORR1, CONS2])
 
+
 @pytest.mark.parametrize("prior", [float("nan"), float("inf"), 0.0, -1.0])
 def test_bradley_terry_refuses_a_non_finite_prior(prior):
     from ir_rag_axioms.aggregation import bradley_terry

@@ -22,8 +22,10 @@ from ir_rag_axioms import (
 
 REQUEST = GenerationRequest("q", "Why do cats purr?", ["Cats purr when they are content or stressed."])
 
+
 GOOD = [GenerationResponse("a", "Cats purr when they are content [1]. They also purr when stressed."),
         GenerationResponse("b", "Purring is a sound. It is made by cats, lions do not purr.")]
+
 
 # -- one cache key rule (issue 20): every matrix cache misses when anything the axiom reads changes ------------
 def _judge_handler(model_seen: list[str]) -> type:
@@ -44,12 +46,14 @@ def _judge_handler(model_seen: list[str]) -> type:
 
     return Judge
 
+
 def _matrices_of(cache: str, directory: Path, axiom, item) -> np.ndarray:
     from ir_rag_axioms.evaluation import compute_preferences
 
     if cache == "compute_preferences":
         return compute_preferences({"a": axiom}, [item], cache_dir=directory)["a"][0]
     return axiom.cached(str(directory)).preferences(*item)
+
 
 def _doctor(cache: str, directory: Path, axiom, item) -> None:
     """Overwrite the cached matrix of (axiom, item) with 7s (a hit then returns 7s): one cache for both spellings."""
@@ -59,9 +63,11 @@ def _doctor(cache: str, directory: Path, axiom, item) -> None:
     sevens = np.full((len(item[1]), len(item[1])), 7.0)
     DiskStore(directory).put(axiom_identity(axiom), item_key(*item), sevens)
 
+
 def _rr(text_a: str = "Cats purr [1]. They do.", text_b: str = "Purring is a sound.", **fields):
     return [GenerationResponse("a", text_a, **fields.get("a", {})),
             GenerationResponse("b", text_b, **fields.get("b", {}))]
+
 
 CACHE_CASES = {
     "ORIG ranks swapped": ("ORIG", (REQUEST, _rr(a={"rank": 1}, b={"rank": 2})),
@@ -79,6 +85,7 @@ CACHE_CASES = {
     "request id changed": ("CORR1", (REQUEST, _rr()), (GenerationRequest("q2", REQUEST.text, REQUEST.context), _rr())),
 }
 
+
 def test_the_cache_key_includes_environment_settings(monkeypatch):
     from ir_rag_axioms.analysis.cache import axiom_identity, matrices_key
 
@@ -88,6 +95,7 @@ def test_the_cache_key_includes_environment_settings(monkeypatch):
     monkeypatch.setenv("IR_RAG_AXIOMS_LANGUAGETOOL", "not a url")
     with pytest.raises(ValueError, match="IR_RAG_AXIOMS_LANGUAGETOOL='not a url' must be an http"):
         axiom_identity(CORR1)
+
 
 def test_a_truncated_or_empty_matrix_cache_entry_is_recomputed(tmp_path: Path):
     import sqlite3
@@ -108,6 +116,7 @@ def test_a_truncated_or_empty_matrix_cache_entry_is_recomputed(tmp_path: Path):
             assert conn.execute("SELECT length(value) FROM entries").fetchall()[0][0] > 100  # stored again, whole
     assert len(DiskStore(tmp_path)) == 1
 
+
 @pytest.mark.parametrize("cache", ["compute_preferences", "cached"])
 @pytest.mark.parametrize("case", list(CACHE_CASES))
 def test_every_matrix_cache_misses_when_an_input_changes(case: str, cache: str, tmp_path: Path):
@@ -120,6 +129,7 @@ def test_every_matrix_cache_misses_when_an_input_changes(case: str, cache: str, 
     assert not (again == 7).any() and np.array_equal(again, axiom.preferences(*changed))
     if name in ("ORIG", "GT") and "id" not in case:
         assert np.array_equal(again, -first)  # swapped ranks or scores: the opposite preference, not the old one
+
 
 @pytest.mark.parametrize("cache", ["compute_preferences", "cached"])
 def test_every_matrix_cache_misses_when_the_setting_or_the_judge_changes(cache: str, tmp_path: Path, monkeypatch):
@@ -150,6 +160,7 @@ def test_every_matrix_cache_misses_when_the_setting_or_the_judge_changes(cache: 
     monkeypatch.setenv("IR_RAG_AXIOMS_MAX_TEXT_CHARS", "12345")  # a setting that changes results: a miss
     assert not (_matrices_of(cache, tmp_path / "corr1", CORR1, (REQUEST, _rr())) == 7).any()
 
+
 def test_more_texts_than_the_doc_bound_in_one_call_in_process():
     from ir_rag_axioms.analysis.cache import Analysis
 
@@ -157,6 +168,7 @@ def test_more_texts_than_the_doc_bound_in_one_call_in_process():
     with Analysis(workers=1, max_docs=2) as analysis:  # one core free: parsed in-process, 7 texts > 2 Docs kept
         matrix = COH1.preferences(REQUEST, responses, analysis=analysis)
     assert matrix.shape == (7, 7) and np.array_equal(matrix, COH1.preferences(REQUEST, responses))
+
 
 def test_max_text_chars_zero_is_a_clear_message_at_call_time_not_at_import():
     code = ("import ir_rag_axioms\nfrom ir_rag_axioms import COH1, GenerationRequest, GenerationResponse\n"
@@ -168,6 +180,7 @@ def test_max_text_chars_zero_is_a_clear_message_at_call_time_not_at_import():
     assert result.returncode == 0, result.stderr
     assert "error: environment variable IR_RAG_AXIOMS_MAX_TEXT_CHARS='0' must be at least 1" in result.stdout
 
+
 def test_cache_file_is_a_deprecated_name_of_the_old_npz_path():
     from ir_rag_axioms.analysis.cache import matrices_key
     from ir_rag_axioms.evaluation import cache_file
@@ -175,6 +188,7 @@ def test_cache_file_is_a_deprecated_name_of_the_old_npz_path():
     with pytest.warns(DeprecationWarning, match="MatrixCache"):
         file = cache_file("/c", CORR1, [(REQUEST, GOOD)])
     assert file == Path("/c") / f"{matrices_key(CORR1, [(REQUEST, GOOD)])}.npz"
+
 
 def test_a_cached_matrix_of_the_wrong_shape_is_reported_and_recomputed(tmp_path: Path):
     from ir_rag_axioms.analysis.cache import axiom_identity, item_key
@@ -184,6 +198,7 @@ def test_a_cached_matrix_of_the_wrong_shape_is_reported_and_recomputed(tmp_path:
     with pytest.warns(StoreWarning, match=r"is \(3, 3\), not \(2, 2\); it is recomputed"):
         again = CORR1.cached(str(tmp_path)).preferences(REQUEST, GOOD)
     assert np.array_equal(again, CORR1.preferences(REQUEST, GOOD))
+
 
 def test_axiom_cached_and_compute_preferences_share_one_matrix_cache(tmp_path: Path):
     """What ``compute_preferences(cache_dir=)`` stored, ``axiom.cached(dir)`` reads, and the other way round."""

@@ -15,6 +15,7 @@ from ir_rag_axioms import (
 
 REQUEST = GenerationRequest("q", "Why do cats purr?", ["Cats purr when they are content or stressed."])
 
+
 def test_a_catastrophically_backtracking_citation_pattern_is_an_error_within_seconds():
     axiom = CORR1(citation_pattern=r"(a|aa)+$")
     responses = [GenerationResponse("a", "a" * 30 + "!"), GenerationResponse("b", "Dogs bark.")]

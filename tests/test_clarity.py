@@ -23,11 +23,14 @@ from ir_rag_axioms.analysis.resources import ToolUnavailableError
 
 REQUEST = GenerationRequest("q", "Why do cats purr?", ["Cats purr when they are content or stressed."])
 
+
 GOOD = [GenerationResponse("a", "Cats purr when they are content [1]. They also purr when stressed."),
         GenerationResponse("b", "Purring is a sound. It is made by cats, lions do not purr.")]
 
+
 def _abstains(matrix: np.ndarray, index: int) -> bool:
     return not matrix[index].any() and not matrix[:, index].any()
+
 
 # -- hangs --------------------------------------------------------------------------------------------------
 class _LanguageTool(JsonHandler):
@@ -47,6 +50,7 @@ class _LanguageTool(JsonHandler):
             return
         self.send_json(type(self).body or b'{"matches": []}')
 
+
 @pytest.fixture()
 def languagetool(monkeypatch):
     monkeypatch.setenv("IR_RAG_AXIOMS_LANGUAGETOOL_TIMEOUT", "1")
@@ -56,11 +60,13 @@ def languagetool(monkeypatch):
         yield url
         resources.load_languagetool.cache_clear()
 
+
 # -- crashes on input that passed validation ----------------------------------------------------------------
 @pytest.mark.parametrize("text", ["...", "?", ":)"])
 def test_clar2_on_punctuation_abstains(text):
     matrix = CLAR2.preferences(REQUEST, [*GOOD, GenerationResponse("p", text)])
     assert _abstains(matrix, 2) and matrix[0, 1] != 0
+
 
 def test_a_stalling_languagetool_server_times_out_with_a_clear_error(languagetool):
     start = time.monotonic()
@@ -69,10 +75,12 @@ def test_a_stalling_languagetool_server_times_out_with_a_clear_error(languagetoo
         CLAR1(languagetool_url=languagetool).preferences(REQUEST, GOOD)
     assert time.monotonic() - start < 8  # 2 tries of 1 s, not 600 s
 
+
 def test_a_reply_without_the_expected_fields_is_reported_as_malformed(languagetool):
     _LanguageTool.body = json.dumps({"matches": [{"offset": 0}]}).encode()
     with pytest.raises(ToolUnavailableError, match=f"{languagetool}.*malformed reply"):
         CLAR1(languagetool_url=languagetool).preferences(REQUEST, GOOD)
+
 
 def test_match_offsets_outside_the_text_are_clipped():
     from ir_rag_axioms.axioms.clarity import grammar_error_share
@@ -113,10 +121,12 @@ class _LanguageToolHandler(JsonHandler):
         body = languages if "languages" in self.path else {"matches": []}
         self.send_json(json.dumps(body).encode())
 
+
 @pytest.fixture(scope="module")
 def languagetool_url():
     with loopback_server(_LanguageToolHandler) as url:
         yield url
+
 
 def test_clar1_counts_grammar_error_characters_only(languagetool_url):
     clar1 = CLAR1(languagetool_url=languagetool_url)
@@ -128,6 +138,7 @@ def test_clar1_counts_grammar_error_characters_only(languagetool_url):
     values = clar1.values(REQUEST, responses, Analysis(store=None))
     assert values.tolist() == [0.0, 5 / 16, 0.0]
     assert clar1.preferences(REQUEST, responses).tolist() == [[0, 1, 0], [-1, 0, -1], [0, 1, 0]]
+
 
 def test_clar1_without_languagetool_fails_before_any_work_and_says_how_to_fix():
     with pytest.raises(ToolUnavailableError, match="IR_RAG_AXIOMS_LANGUAGETOOL") as error:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import gzip
-import json
 import sys
 import time
 import types
@@ -12,9 +10,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import run_cli, write_jsonl
 
 from ir_rag_axioms import cli
-from ir_rag_axioms import cli as cli_module
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -197,31 +195,16 @@ def test_system_scores_are_the_mean_official_score_per_run(data_dir: Path):
 
 
 # -- errors and edge cases ----------------------------------------------------------------------------
-def _cli(*argv: str) -> tuple[int, str]:
-    import contextlib
-    import io
 
-    err = io.StringIO()
-    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-        try:
-            code = cli_module.main(list(argv))
-        except SystemExit as exit_:
-            code = int(exit_.code or 0)
-    return code, err.getvalue()
 
 # -- each answer's own context in the CLI's input files (issue 20) -------------------------------------------
-def _jsonl(path: Path, rows: list[dict], gz: bool = False) -> Path:
-    text = "".join(json.dumps(r) + "\n" for r in rows)
-    if gz:
-        path.write_bytes(gzip.compress(text.encode(), mtime=0))
-    else:
-        path.write_text(text)
-    return path
+
 
 # -- outputs checked before the work (issue 20) ---------------------------------------------------------------
 def _requests_file(tmp_path: Path) -> Path:
-    return _jsonl(tmp_path / "in.jsonl", [{"qid": "q", "query": "Why do cats purr?", "docno": d, "text": t}
+    return write_jsonl(tmp_path / "in.jsonl", [{"qid": "q", "query": "Why do cats purr?", "docno": d, "text": t}
                                           for d, t in (("a", "Cats purr [1]."), ("b", "Dogs bark."))])
+
 
 @pytest.mark.parametrize("args, message", [
     (["--axioms", ""], "names no axiom"),
@@ -236,18 +219,20 @@ def _requests_file(tmp_path: Path) -> Path:
 ])
 def test_cli_arguments_are_refused_before_any_work(tmp_path: Path, args, message):
     start = time.monotonic()
-    code, err = _cli("evaluate", "--data", str(tmp_path / "none"), "--out", str(tmp_path / "out"), *args)
+    code, err = run_cli("evaluate", "--data", str(tmp_path / "none"), "--out", str(tmp_path / "out"), *args)
     assert code == 2 and message in err and "Traceback" not in err
     assert time.monotonic() - start < 10 and not (tmp_path / "out").exists()
+
 
 # -- lost output --------------------------------------------------------------------------------------------
 def test_out_naming_a_file_fails_before_the_work(tmp_path: Path, data_dir: Path):
     (tmp_path / "outfile").write_text("x")
     start = time.monotonic()
-    code, err = _cli("evaluate", "--data", str(data_dir / "trec-rag-24-crowd"), "--axioms", "CORR1",
+    code, err = run_cli("evaluate", "--data", str(data_dir / "trec-rag-24-crowd"), "--axioms", "CORR1",
                      "--out", str(tmp_path / "outfile"))
     assert code == 2 and "cannot write the report (--out)" in err and "it is a file" in err
     assert time.monotonic() - start < 10 and (tmp_path / "outfile").read_text() == "x"
+
 
 @pytest.mark.parametrize("command", ["evaluate", "compare"])
 def test_an_explicit_cache_that_cannot_be_used_is_refused_before_the_work(tmp_path: Path, data_dir: Path,
@@ -255,10 +240,11 @@ def test_an_explicit_cache_that_cannot_be_used_is_refused_before_the_work(tmp_pa
     (tmp_path / "cachefile").write_text("x")
     data = data_dir / ("trec-rag-24-crowd" if command == "evaluate" else "trec-rag-24-nuggets")
     start = time.monotonic()
-    code, err = _cli(command, "--data", str(data), "--axioms", "CORR1", "--quiet", "--no-figures",
+    code, err = run_cli(command, "--data", str(data), "--axioms", "CORR1", "--quiet", "--no-figures",
                      "--cache", str(tmp_path / "cachefile"), "--out", str(tmp_path / "out"))
     assert code == 2 and "cannot write the cache (--cache)" in err and "it is a file" in err
     assert time.monotonic() - start < 10 and not (tmp_path / "out" / "table.csv").exists()
+
 
 @pytest.mark.parametrize("command", ["preferences", "rerank"])
 def test_an_output_that_is_the_input_or_below_a_file_fails_before_the_work(tmp_path: Path, command: str):
@@ -268,10 +254,11 @@ def test_an_output_that_is_the_input_or_below_a_file_fails_before_the_work(tmp_p
     for output, words in ((str(source), "it is the input"), (str(tmp_path / "afile" / "out.csv"), "it is a file"),
                           (str(tmp_path), "it is a folder")):
         start = time.monotonic()
-        code, err = _cli(command, "--input", str(source), "--axioms", "CORR1", "--quiet", "-o", output)
+        code, err = run_cli(command, "--input", str(source), "--axioms", "CORR1", "--quiet", "-o", output)
         assert code == 2 and "cannot write the output (-o/--output)" in err and words in err, err
         assert time.monotonic() - start < 10
     assert source.read_bytes() == original and (tmp_path / "afile").read_text() == "x"
+
 
 def test_compare_checks_reference_bootstrap_seed_and_out_before_the_work(tmp_path: Path, data_dir: Path):
     nuggets = str(data_dir / "trec-rag-24-nuggets")
@@ -282,20 +269,22 @@ def test_compare_checks_reference_bootstrap_seed_and_out_before_the_work(tmp_pat
                          (["--seed", "-1"], "--seed: must be at least 0"),
                          (["--out", str(tmp_path / "afile")], "cannot write the report (--out)")):
         start = time.monotonic()
-        code, err = _cli("compare", "--data", nuggets, "--axioms", "CORR1", "--quiet", "--no-figures",
+        code, err = run_cli("compare", "--data", nuggets, "--axioms", "CORR1", "--quiet", "--no-figures",
                          *(["--out", str(tmp_path / "out")] if "--out" not in extra else []), *extra)
         assert code == 2 and words in err, err
         assert time.monotonic() - start < 10 and not (tmp_path / "out" / "systems.csv").exists()
 
+
 def test_rerank_seed_and_weights_are_checked_up_front(tmp_path: Path):
     source = _requests_file(tmp_path)
-    code, err = _cli("rerank", "--input", str(source), "--axioms", "CORR1", "--seed", "-1", "--quiet")
+    code, err = run_cli("rerank", "--input", str(source), "--axioms", "CORR1", "--seed", "-1", "--quiet")
     assert code == 2 and "--seed: must be at least 0" in err
-    code, err = _cli("rerank", "--input", str(source), "--axioms", "CORR1", "--weights", "nan", "--quiet")
+    code, err = run_cli("rerank", "--input", str(source), "--axioms", "CORR1", "--weights", "nan", "--quiet")
     assert code == 2 and "every weight must be a finite number" in err
+
 
 def test_an_html_report_below_a_file_fails_before_the_work(tmp_path: Path, data_dir: Path):
     (tmp_path / "afile").write_text("x")
-    code, err = _cli("evaluate", "--data", str(data_dir / "trec-rag-24-crowd"), "--axioms", "CORR1", "--quiet",
+    code, err = run_cli("evaluate", "--data", str(data_dir / "trec-rag-24-crowd"), "--axioms", "CORR1", "--quiet",
                      "--out", str(tmp_path / "out"), "--report", str(tmp_path / "afile" / "r.html"))
     assert code == 2 and "cannot write the HTML report (--report)" in err

@@ -8,6 +8,7 @@ import warnings
 from pathlib import Path
 
 import pytest
+from conftest import write_jsonl
 
 from ir_rag_axioms.datasets.files import DataFileError, DataFileWarning
 
@@ -20,14 +21,9 @@ def _ratings_file(folder: Path, **changes: object) -> Path:
                               "quality_overall_p_b": 0.5}) + "\n" + json.dumps(row) + "\n")
     return folder
 
+
 # -- each answer's own context in the CLI's input files (issue 20) -------------------------------------------
-def _jsonl(path: Path, rows: list[dict], gz: bool = False) -> Path:
-    text = "".join(json.dumps(r) + "\n" for r in rows)
-    if gz:
-        path.write_bytes(gzip.compress(text.encode(), mtime=0))
-    else:
-        path.write_text(text)
-    return path
+
 
 @pytest.mark.parametrize("changes, message", [
     ({"quality_overall_p_a": -0.5}, r"line 2: quality_overall_p_a must be a probability in \[0, 1\].*-0.5"),
@@ -43,6 +39,7 @@ def test_impossible_crowd_ratings_are_refused_with_file_and_line(tmp_path: Path,
         with pytest.raises(DataFileError, match=message):
             load_crowd_ratings(_ratings_file(tmp_path, **changes))
 
+
 def test_ratings_of_unknown_responses_are_refused(tmp_path: Path):
     from ir_rag_axioms.datasets.crowd import read_judgments
 
@@ -55,6 +52,7 @@ def test_ratings_of_unknown_responses_are_refused(tmp_path: Path):
         warnings.simplefilter("ignore", DataFileWarning)
         with pytest.raises(DataFileError, match=r"1 judged \(topic, response\) pair\(s\).*\('t', 'nope'\)"):
             read_judgments(data_dir=tmp_path)
+
 
 def test_a_modified_copy_of_a_published_file_is_reported(tmp_path: Path, data_dir: Path, monkeypatch):
     from ir_rag_axioms.datasets.crowd import load_crowd_topics
@@ -72,16 +70,17 @@ def test_a_modified_copy_of_a_published_file_is_reported(tmp_path: Path, data_di
         warnings.simplefilter("error", DataFileWarning)
         assert len(load_crowd_topics(crowd_dir)) == 301  # the published file: no warning
 
+
 def test_a_duplicated_response_id_names_file_and_line(tmp_path: Path, data_dir: Path):
     from ir_rag_axioms.datasets.crowd import load_crowd_responses
     from ir_rag_axioms.datasets.requests import read_requests, read_run
 
-    flat = _jsonl(tmp_path / "flat.jsonl", [{"qid": "q", "query": "Q?", "docno": "a", "text": "x"},
+    flat = write_jsonl(tmp_path / "flat.jsonl", [{"qid": "q", "query": "Q?", "docno": "a", "text": "x"},
                                             {"qid": "q", "query": "Q?", "docno": "a", "text": "y"}])
     with pytest.raises(DataFileError, match=r"flat.jsonl line 2: response id 'a' of request 'q' is duplicated "
                                             r"\(first on line 1\)"):
         read_requests(flat)
-    nested = _jsonl(tmp_path / "nested.jsonl", [{"id": "q", "query": "Q?", "responses": [
+    nested = write_jsonl(tmp_path / "nested.jsonl", [{"id": "q", "query": "Q?", "responses": [
         {"id": "a", "text": "x"}, {"id": "a", "text": "y"}]}])
     with pytest.raises(DataFileError, match=r"nested.jsonl line 1, response 2: response id 'a'"):
         read_requests(nested)

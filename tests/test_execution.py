@@ -209,8 +209,10 @@ def test_the_progress_bar_starts_after_the_models_are_loaded(monkeypatch):
 # -- errors and edge cases ----------------------------------------------------------------------------
 REQUEST = GenerationRequest("q", "Why do cats purr?", ["Cats purr when they are content or stressed."])
 
+
 GOOD = [GenerationResponse("a", "Cats purr when they are content [1]. They also purr when stressed."),
         GenerationResponse("b", "Purring is a sound. It is made by cats, lions do not purr.")]
+
 
 # -- bounded waits (issue 20) --------------------------------------------------------------------------------
 def test_an_unreachable_ray_address_fails_within_seconds(monkeypatch):

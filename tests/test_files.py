@@ -24,6 +24,7 @@ def test_a_damaged_cached_download_is_downloaded_again(tmp_path: Path, monkeypat
             files.resolve(files.CROWD_TOPICS, download=False)
     assert not cached.exists()
 
+
 def test_a_regzipped_copy_with_identical_content_does_not_warn(tmp_path: Path, data_dir: Path):
     from ir_rag_axioms.datasets import files
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from rag_pipelines import OFF_TOPIC, PASSAGES
 
 from ir_rag_axioms import (
     CONS2,
@@ -19,6 +20,7 @@ from ir_rag_axioms.pyterrier import AxiomaticPreferences
 GOOD = [GenerationResponse("a", "Cats purr when they are content [1]. They also purr when stressed."),
         GenerationResponse("b", "Purring is a sound. It is made by cats, lions do not purr.")]
 
+
 @pytest.mark.parametrize("qid", [float("nan"), None, pd.NA])
 def test_a_missing_qid_is_refused_by_column_name(qid):
     frame = pd.DataFrame({"qid": ["1", qid], "query": ["Why?"] * 2, "docno": ["a", "b"],
@@ -26,6 +28,7 @@ def test_a_missing_qid_is_refused_by_column_name(qid):
     with pytest.raises(ValueError, match=r"AxiomaticReranker: column 'qid' has missing or blank values at row "
                                          r"position\(s\) \[1\]"):
         AxiomaticReranker(CORR1)(frame)
+
 
 def test_na_text_in_a_string_column_abstains_like_nan():
     texts = pd.array([GOOD[0].text, GOOD[1].text, pd.NA], dtype="string")
@@ -36,14 +39,7 @@ def test_na_text_in_a_string_column_abstains_like_nan():
 
 
 # -- errors and edge cases ----------------------------------------------------------------------------
-PASSAGES = {
-    "1": ["The Eiffel Tower in Paris was completed in 1889 for the World's Fair.",
-          "Gustave Eiffel's company designed and built the tower from wrought iron."],
-    "2": ["Photosynthesis converts light energy, water and carbon dioxide into glucose and oxygen.",
-          "It takes place in the chloroplasts of plant cells, which contain chlorophyll."],
-}
 
-OFF_TOPIC = ["Bananas are yellow fruits that are rich in potassium and grow in tropical climates."]
 
 def _frame(names: dict[str, str]) -> pd.DataFrame:
     rows = []
@@ -53,6 +49,7 @@ def _frame(names: dict[str, str]) -> pd.DataFrame:
                          "context": context})
     return pd.DataFrame(rows)
 
+
 # -- 1. each answer's own context ----------------------------------------------------------------------
 def test_an_answer_is_judged_against_its_own_context() -> None:
     request = GenerationRequest("1", "When was the Eiffel Tower built?", context=OFF_TOPIC)
@@ -61,6 +58,7 @@ def test_an_answer_is_judged_against_its_own_context() -> None:
     assert CONS2.preferences(request, [own, shared]).tolist() == [[0.0, 1.0], [-1.0, 0.0]]
     # without a request context the answer without its own abstains
     assert CONS2.preferences(GenerationRequest("1", "q"), [shared, own]).tolist() == [[0.0, 0.0], [0.0, 0.0]]
+
 
 def test_cons1_reads_each_answers_own_context_aspects() -> None:
     from ir_rag_axioms import CONS1
@@ -72,6 +70,7 @@ def test_cons1_reads_each_answers_own_context_aspects() -> None:
     assert CONS1(margin_fraction=0.0).preferences(request, [own, off]).tolist() == [[0.0, 1.0], [-1.0, 0.0]]
     values = CONS1.values(request, [own, off, GenerationResponse("c", text)], default_analysis())
     assert values[0] > values[1] and np.isnan(values[2])  # no context of its own nor the request's: abstains
+
 
 def test_renaming_or_reordering_docnos_changes_no_preference() -> None:
     plain = {"grounded": "a", "ungrounded": "b"}

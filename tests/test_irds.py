@@ -25,6 +25,7 @@ from ir_rag_axioms.pyterrier import Pool
 def test_data_errors_are_not_swallowed_by_ir_datasets():
     assert not issubclass(DataFileError, FileNotFoundError) and issubclass(DataFileError, ValueError)
 
+
 def test_a_truncated_data_file_is_an_error_through_ir_datasets(tmp_path: Path, data_dir: Path):
     from ir_rag_axioms.datasets.irds import register_crowd
 
@@ -35,6 +36,7 @@ def test_a_truncated_data_file_is_an_error_through_ir_datasets(tmp_path: Path, d
         warnings.simplefilter("ignore", DataFileWarning)
         with pytest.raises(DataFileError, match="responses.jsonl.gz is corrupt or unreadable"):
             dataset.docs_count()  # ir_datasets swallowed the old FileNotFoundError subclass and gave None
+
 
 def test_ir_datasets_home_naming_a_file_is_a_clear_error(tmp_path: Path, monkeypatch):
     from ir_rag_axioms.datasets import files
@@ -54,8 +56,10 @@ class Length(FeatureAxiom):
     def values(self, request: GenerationRequest, responses: list[GenerationResponse], analysis) -> np.ndarray:
         return np.array([len(r.text) for r in responses], dtype=float)
 
+
 # -- 5. the registered datasets in standard tools --------------------------------------------------------
 NUGGETS = "trec-rag-24-nuggets"
+
 
 @pytest.fixture(scope="module")
 def nugget_dataset(data_dir, tmp_path_factory):
@@ -63,11 +67,13 @@ def nugget_dataset(data_dir, tmp_path_factory):
 
     return register_nuggets(data_dir / NUGGETS, name="trust/nuggets", cache_dir=tmp_path_factory.mktemp("nuggets"))
 
+
 @pytest.fixture(scope="module")
 def crowd_dataset(data_dir, tmp_path_factory):
     from ir_rag_axioms.datasets import register_crowd
 
     return register_crowd(data_dir / "trec-rag-24-crowd", name="trust/crowd", cache_dir=tmp_path_factory.mktemp("c"))
+
 
 def _export(name: str, entity: str, *options: str) -> list[str]:
     import contextlib
@@ -79,6 +85,7 @@ def _export(name: str, entity: str, *options: str) -> list[str]:
     with contextlib.redirect_stdout(out):
         export.main([name, entity, *options])
     return out.getvalue().splitlines()
+
 
 @pytest.mark.shared
 def test_ir_datasets_export_writes_every_entity_type(nugget_dataset, crowd_dataset) -> None:
@@ -96,6 +103,7 @@ def test_ir_datasets_export_writes_every_entity_type(nugget_dataset, crowd_datas
     crowd_qrels = _export("trust/crowd", "qrels", "--fields", "relevance")
     assert len(crowd_qrels) == 390  # the 6 responses of each of the 65 judged topics
 
+
 @pytest.mark.shared
 def test_pyterrier_reads_text_topics_and_documentation(nugget_dataset, crowd_dataset) -> None:
     dataset = pt.get_dataset("irds:trust/nuggets")
@@ -111,6 +119,7 @@ def test_pyterrier_reads_text_topics_and_documentation(nugget_dataset, crowd_dat
         assert {"pretty_name", "desc", "bibtex", "fields"} <= set(documentation)
     crowd_qrels = pt.get_dataset("irds:trust/crowd").get_qrels()
     assert crowd_qrels["label"].between(0, 4).all() and crowd_qrels["label"].nunique() == 5
+
 
 @pytest.mark.shared
 def test_re_registration_serves_the_new_files(data_dir, tmp_path) -> None:
@@ -129,6 +138,7 @@ def test_re_registration_serves_the_new_files(data_dir, tmp_path) -> None:
         out.writelines(json.dumps(r) + "\n" for r in rows)
     second = register_nuggets(tmp_path / "other", name="trust/rereg", cache_dir=cache)
     assert second.docs_store().get(doc_id).text == "A changed answer." != original
+
 
 @pytest.mark.shared
 def test_experiment_with_the_datasets_qrels_over_pooled_answers(data_dir, nugget_dataset) -> None:

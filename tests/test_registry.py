@@ -30,6 +30,7 @@ def test_a_1000_term_expression_and_the_repr_of_a_170_term_sum():
         negated = -negated
     assert repr(negated) == "COH1()"
 
+
 def test_expressions_over_the_limits_are_refused():
     with pytest.raises(ValueError, match="over the limit of 200,000"):
         parse(" + ".join(["COH1"] * 50_000))
@@ -39,6 +40,7 @@ def test_expressions_over_the_limits_are_refused():
     with pytest.raises(ValueError, match="more than the limit of 200"):
         for _ in range(150):
             nested = (nested + CORR1) * COH1
+
 
 # -- parse: literal arguments, no paths, no division by zero, the same whatever was imported (issue 20) ------
 @pytest.mark.parametrize("spec, words", [
@@ -57,6 +59,7 @@ def test_parse_accepts_only_literal_arguments(spec: str, words: str):
     with pytest.raises(ValueError, match=words):
         parse(spec)
 
+
 def test_parse_refuses_file_system_paths_unless_allowed(tmp_path: Path):
     target = tmp_path / "store"
     for spec in (f"Cached(axiom=CORR1, path={str(target)!r})", f"CORR1.cached({str(target)!r})",
@@ -67,6 +70,7 @@ def test_parse_refuses_file_system_paths_unless_allowed(tmp_path: Path):
     allowed = parse(f"Cached(axiom=CORR1, path={str(target)!r})", allow_paths=True)
     assert repr(allowed) == f"CORR1().cached({str(target)!r})" and parse(repr(allowed), allow_paths=True) == allowed
     assert parse("COV1(sentence_model='sentence-transformers/all-MiniLM-L6-v2')")  # a hub name is no path
+
 
 def test_what_parse_accepts_does_not_depend_on_import_state():
     code = ("import sys, ir_rag_axioms; assert 'ir_rag_axioms.axioms.wrappers' not in sys.modules; "
@@ -79,6 +83,7 @@ def test_what_parse_accepts_does_not_depend_on_import_state():
     assert result.returncode == 0, result.stderr
     assert "names a file system path" in result.stdout and "CORR1().parallel(2) True" in result.stdout
 
+
 def test_numpy_scalars_are_numbers_and_print_parseably():
     axiom = COH1(margin_fraction=np.float64(0.5), higher_is_better=np.bool_(False))
     assert type(axiom.margin_fraction) is float and type(axiom.higher_is_better) is bool
@@ -88,6 +93,7 @@ def test_numpy_scalars_are_numbers_and_print_parseably():
         COH1(margin_fraction=float("nan"))
     with pytest.raises(ValueError, match="must be a number, got NaN"):
         COH1(margin_fraction=np.float64("nan"))
+
 
 def test_parameters_are_checked_for_type_choice_and_range():
     with pytest.raises(TypeError, match="COH1: higher_is_better must be bool, got str 'no'"):

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from conftest import run_cli
 
-from ir_rag_axioms import cli as cli_module
 from ir_rag_axioms.evaluation import report
 
 TABLE = pd.DataFrame({"axiom": ["COV1", "A-long-name"], "decisiveness": [0.5, 1.0], "consistency": [1 / 3, 0.0],
@@ -54,17 +54,7 @@ def test_preferences_keep_ragged_topics_and_any_name(tmp_path: Path):
 
 
 # -- errors and edge cases ----------------------------------------------------------------------------
-def _cli(*argv: str) -> tuple[int, str]:
-    import contextlib
-    import io
 
-    err = io.StringIO()
-    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-        try:
-            code = cli_module.main(list(argv))
-        except SystemExit as exit_:
-            code = int(exit_.code or 0)
-    return code, err.getvalue()
 
 def test_nugget_topics_of_different_sizes_and_numpy_keyword_names_are_kept(tmp_path: Path):
     from ir_rag_axioms.evaluation import report
@@ -74,7 +64,7 @@ def test_nugget_topics_of_different_sizes_and_numpy_keyword_names_are_kept(tmp_p
                 "nuggets": nuggets if k % 2 else [{**nuggets[0], "assignment": "not_support"}]}
                for qid, count in (("1", 2), ("2", 3)) for k in range(count)]
     (tmp_path / "nugget_assignment.test.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
-    code, err = _cli("evaluate", "--data", str(tmp_path), "--oracle", "nugget:vital", "--axioms",
+    code, err = run_cli("evaluate", "--data", str(tmp_path), "--oracle", "nugget:vital", "--axioms",
                      "file=CORR1,allow_pickle=CORR1(margin_fraction=0.5)", "--quiet", "--no-figures",
                      "--out", str(tmp_path / "out"))
     assert code == 0, err

@@ -18,6 +18,7 @@ from ir_rag_axioms.analysis.resources import ToolUnavailableError
 
 REQUEST = GenerationRequest("q", "Why do cats purr?", ["Cats purr when they are content or stressed."])
 
+
 # -- errors at the boundary (issue 20) -----------------------------------------------------------------------
 def test_a_model_name_never_imports_an_arbitrary_module():
     code = ("import sys; from ir_rag_axioms import COH1, GenerationRequest, GenerationResponse\n"
@@ -31,6 +32,7 @@ def test_a_model_name_never_imports_an_arbitrary_module():
                             cwd=Path(__file__).resolve().parents[1], env={**os.environ})
     assert result.returncode == 0, result.stderr
     assert "no spaCy pipeline package (no meta.json)" in result.stdout and "not imported" in result.stdout
+
 
 def test_a_folder_that_is_no_model_is_a_clear_error(tmp_path: Path):
     from ir_rag_axioms import COV2

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-import pyterrier as pt
 import pytest
+from rag_pipelines import PIPELINES, TOPICS
 
 from ir_rag_axioms import CONS2, GenerationRequest, GenerationResponse
 from ir_rag_axioms.axioms.base import FeatureAxiom
@@ -13,31 +13,6 @@ from ir_rag_axioms.evaluation import evaluate_axioms
 from ir_rag_axioms.evaluation.systems import compare_systems
 from ir_rag_axioms.pyterrier import AxiomaticPreferences, AxiomFeatures, Pool
 
-PASSAGES = {
-    "1": ["The Eiffel Tower in Paris was completed in 1889 for the World's Fair.",
-          "Gustave Eiffel's company designed and built the tower from wrought iron."],
-    "2": ["Photosynthesis converts light energy, water and carbon dioxide into glucose and oxygen.",
-          "It takes place in the chloroplasts of plant cells, which contain chlorophyll."],
-}
-
-OFF_TOPIC = ["Bananas are yellow fruits that are rich in potassium and grow in tropical climates."]
-
-TOPICS = pd.DataFrame({"qid": ["1", "2"], "query": ["When was the Eiffel Tower built?", "What is photosynthesis?"]})
-
-def _rag(answer, context):
-    """A toy pyterrier-rag pipeline: one ``qanswer`` and its ``qcontext`` per query, no docno."""
-    return pt.apply.generic(lambda topics: topics.assign(
-        qanswer=[answer(q) for q in topics["qid"]], qcontext=[context(q) for q in topics["qid"]]))
-
-PIPELINES = {
-    # copies its own retrieved passages: the best-supported answer
-    "grounded": _rag(lambda q: " ".join(PASSAGES[q]), lambda q: PASSAGES[q]),
-    # half of it supported
-    "partial": _rag(lambda q: PASSAGES[q][0] + " It is also very popular with tourists and students.",
-                    lambda q: PASSAGES[q]),
-    # the same facts, but generated from an off-topic context: unsupported by what it retrieved
-    "ungrounded": _rag(lambda q: " ".join(PASSAGES[q]), lambda q: OFF_TOPIC),
-}
 
 # -- 4. names ------------------------------------------------------------------------------------------
 class Length(FeatureAxiom):
@@ -45,6 +20,7 @@ class Length(FeatureAxiom):
 
     def values(self, request: GenerationRequest, responses: list[GenerationResponse], analysis) -> np.ndarray:
         return np.array([len(r.text) for r in responses], dtype=float)
+
 
 # -- 3. system comparison ------------------------------------------------------------------------------
 def test_compare_systems_ranks_the_grounded_system_first_and_ignores_names() -> None:
@@ -62,6 +38,7 @@ def test_compare_systems_ranks_the_grounded_system_first_and_ignores_names() -> 
         assert again.loc[new, ["rank", "win_rate"]].tolist() == cons2.loc[name, ["rank", "win_rate"]].tolist()
         assert again.loc[new, "strength"] == pytest.approx(cons2.loc[name, "strength"])
 
+
 def test_compare_systems_shows_the_bootstrap_in_a_progress_bar(capsys) -> None:
     """After the preference bar, the Bradley-Terry bootstrap (minutes for 45 systems) has a bar of its own."""
     quiet = compare_systems({"CONS2": CONS2}, PIPELINES, TOPICS, samples=20)
@@ -70,10 +47,12 @@ def test_compare_systems_shows_the_bootstrap_in_a_progress_bar(capsys) -> None:
     assert "Bradley-Terry strengths (20 bootstrap samples): 100%" in capsys.readouterr().err
     pd.testing.assert_frame_equal(quiet, shown)
 
+
 def test_a_system_column_that_names_answers_warns() -> None:
     frame = Pool(PIPELINES)(TOPICS)
     with pytest.warns(UserWarning, match="answers a single topic"):
         compare_systems([CONS2], frame.assign(system=frame["qid"] + "/" + frame["system"]), samples=0)
+
 
 def test_axioms_as_a_mapping_or_with_axiom_names_name_the_columns() -> None:
     frame = pd.DataFrame({"qid": "1", "query": "q", "docno": ["a", "b"], "text": ["xx", "x"]})
