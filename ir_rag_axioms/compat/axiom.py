@@ -95,9 +95,15 @@ def _add(name: str, spec: SpecName) -> None:
 
 
 # -- every registered axiom, under its short name and its class name (GEN_: the reference's class names) ---------
+def _ours_alone(axiom: object) -> bool:
+    """Defined by this package (not one a user registered before importing this module): the names do not vary."""
+    inner = axiom.axiom if isinstance(axiom, Generative) else axiom
+    return all(type(a).__module__.startswith("ir_rag_axioms.") for a in (axiom, inner))
+
+
 for _short in names():
     _ours = REGISTRY[_short]
-    if not isinstance(_ours, ConfigurableAxiom) or _short in ("CROWD", "NUGGET", "LLM_ORIG"):
+    if not isinstance(_ours, ConfigurableAxiom) or _short in ("CROWD", "NUGGET", "LLM_ORIG") or not _ours_alone(_ours):
         continue
     _add(_short, _configurable(_ours, _short))
     if not isinstance(_ours, Generative):
