@@ -13,6 +13,7 @@ from ir_rag_axioms.analysis.cache import Analysis, default_analysis, is_analysab
 from ir_rag_axioms.analysis.features import SENTENCE_TERM_COUNTS, TERMS
 from ir_rag_axioms.analysis.resources import DEFAULT_SPACY_MODEL
 from ir_rag_axioms.analysis.terms import TermStatistics, term_statistics
+from ir_rag_axioms.axioms._compare import within_margin
 from ir_rag_axioms.axioms.base import Axiom, ConfigurableAxiom, Item, Reads
 from ir_rag_axioms.axioms.explanation import Explanation
 from ir_rag_axioms.axioms.preconditions import Precondition, apply_precondition, as_precondition, check_precondition
@@ -33,6 +34,12 @@ def tf_matrix(terms: Sequence[str], docs: Sequence[TermStatistics], relative: bo
         lengths = np.array([d.length for d in docs], dtype=np.float64)[:, None]
         tf = np.divide(tf, lengths, out=np.zeros_like(tf), where=lengths > 0)
     return tf
+
+
+def same_relative_tf(query: TermStatistics, docs: Sequence[TermStatistics], margin_fraction: float) -> np.ndarray:
+    """M[i, j] = every query term's relative tf is equal in d_i and d_j within the margin (LNC1, LNC2)."""
+    tf = tf_matrix(query_terms(query), docs, relative=True)
+    return np.asarray(within_margin(tf[:, None, :], tf[None, :, :], margin_fraction).all(axis=2))
 
 
 def lengths(docs: Sequence[TermStatistics]) -> np.ndarray:

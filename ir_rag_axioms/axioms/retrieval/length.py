@@ -8,9 +8,15 @@ import numpy as np
 
 from ir_rag_axioms.analysis.cache import Analysis
 from ir_rag_axioms.analysis.terms import TermStatistics
-from ir_rag_axioms.axioms.base import within_margin
 from ir_rag_axioms.axioms.registry import register
-from ir_rag_axioms.axioms.retrieval.base import TermAxiom, lengths, points_matrix, query_terms, tf_matrix
+from ir_rag_axioms.axioms.retrieval.base import (
+    TermAxiom,
+    lengths,
+    points_matrix,
+    query_terms,
+    same_relative_tf,
+    tf_matrix,
+)
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 
@@ -28,8 +34,7 @@ class Lnc1Axiom(TermAxiom):
     def core(self, query: TermStatistics, docs: list[TermStatistics], request: GenerationRequest | None,
              responses: list[GenerationResponse] | None, analysis: Analysis) -> np.ndarray:
         """-sign(|d_i| - |d_j|) where all query term tfs tie."""
-        tf = tf_matrix(query_terms(query), docs, relative=True)
-        same = within_margin(tf[:, None, :], tf[None, :, :], self.margin_fraction).all(axis=2)
+        same = same_relative_tf(query, docs, self.margin_fraction)
         length = lengths(docs)
         return -np.sign(length[:, None] - length[None, :]) * same
 

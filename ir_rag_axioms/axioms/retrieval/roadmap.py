@@ -29,6 +29,7 @@ from ir_rag_axioms.axioms.retrieval.base import (
     lengths,
     points_matrix,
     query_terms,
+    same_relative_tf,
     tf_matrix,
 )
 from ir_rag_axioms.axioms.retrieval.proximity import shared_terms_mask
@@ -72,9 +73,8 @@ class Lnc2Axiom(TermAxiom):
     def core(self, query: TermStatistics, docs: list[TermStatistics], request: GenerationRequest | None,
              responses: list[GenerationResponse] | None, analysis: Analysis) -> np.ndarray:
         """sign(|d_i| - |d_j|) where all relative query tfs tie and both documents match a query term."""
-        tf = tf_matrix(query_terms(query), docs, relative=True)
-        same = within_margin(tf[:, None, :], tf[None, :, :], self.margin_fraction).all(axis=2)
-        matched = tf.sum(axis=1) > 0
+        same = same_relative_tf(query, docs, self.margin_fraction)
+        matched = tf_matrix(query_terms(query), docs, relative=False).sum(axis=1) > 0
         length = lengths(docs)
         return np.sign(length[:, None] - length[None, :]) * same * (matched[:, None] & matched[None, :])
 
