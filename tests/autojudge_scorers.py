@@ -43,7 +43,7 @@ def counting_scorer(answers: pd.DataFrame, axioms=None, *, method: str = "defaul
     """Records how many Reports are alive (gc), then scores each answer by its length in words (no model)."""
     from autojudge_base import Report
 
-    LIVE.append(sum(isinstance(o, Report) for o in gc.get_objects()))
+    LIVE.append(sum(type(o) is Report for o in gc.get_objects()))
     words = answers["text"].str.split().str.len().astype(float)
     frame = pd.DataFrame({"run_id": answers["run_id"], "topic": answers["topic"], "measure": "words",
                           "value": words})

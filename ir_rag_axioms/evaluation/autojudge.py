@@ -157,6 +157,17 @@ def import_autojudge() -> Any:
     return autojudge_base
 
 
+def _prepare_nltk() -> None:
+    """At import: NLTK pointed at the local data before anyone imports autojudge-base (silent if there is none)."""
+    from ir_rag_axioms.analysis.resources import ToolUnavailableError
+
+    with contextlib.suppress(ToolUnavailableError, OSError):
+        offline_nltk()
+
+
+_prepare_nltk()
+
+
 def workflow_path() -> Path:
     """The workflow file shipped in the package, for ``auto-judge run --workflow``."""
     return Path(__file__).resolve().parent.parent / "data" / "autojudge-workflow.yml"
