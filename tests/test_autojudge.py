@@ -312,17 +312,15 @@ def test_by_topic_holds_one_topics_reports_at_a_time(tmp_path):
 @pytest.mark.slow
 def test_ray_scores_the_topics_as_the_process_does(reports, tmp_path):
     ray = pytest.importorskip("ray")
-    import cloudpickle
-
-    cloudpickle.register_pickle_by_value(autojudge_scorers)  # the workers need not import the tests
     files, topics = reports
+    path = os.pathsep.join([str(ROOT), str(TESTS)])  # the workers import this package and the tests' scorers
     try:
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
+                 runtime_env={"env_vars": {"PYTHONPATH": path, "HF_HUB_OFFLINE": "1"}})
         on_ray = read_tot(aj.judge_files(files, topics, tmp_path / "ray.tot", scorer=win_rate_scorer, ray=True,
                                          progress=False))
     finally:
         ray.shutdown()
-        cloudpickle.unregister_pickle_by_value(autojudge_scorers)
     local = read_tot(aj.judge_files(files, topics, tmp_path / "local.tot", scorer=win_rate_scorer, by_topic=True,
                                     progress=False))
     pd.testing.assert_frame_equal(on_ray.sort_values(["run_id", "measure", "topic"]).reset_index(drop=True),
