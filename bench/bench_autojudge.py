@@ -84,7 +84,7 @@ def write_reports(rows: list[dict], folder: Path) -> tuple[Path, Path]:
 
 
 def fallback_scorer(answers, axioms=None, *, method: str = "default", progress: bool = True):
-    """Per topic and axiom the win rate (wins + ties / 2 over the other runs); ``mean`` of them first, ``all`` = mean."""
+    """Per topic and axiom the win rate (wins + ties / 2 over the other runs); ``mean`` of them first."""
     import numpy as np
     import pandas as pd
 

@@ -418,7 +418,8 @@ def score_topics_on_ray(groups: Iterable[pd.DataFrame], axioms: Any, scorer: Sco
             raise ToolUnavailableError(f"Ray did not start ({type(error).__name__}: {error})") from error
     task = ray.remote(_ray_score)
     limit = max(2, 2 * int(ray.cluster_resources().get("CPU", 1)))
-    pending, parts = [], []
+    pending: list[Any] = []
+    parts: list[pd.DataFrame] = []
     for answers in groups:
         if answers.empty:
             continue
@@ -476,11 +477,11 @@ def leaderboard(scores: pd.DataFrame, abstained: Sequence[tuple[str, str]] = (),
 
 
 def _float(value: Any) -> float:
+    """``value`` as a float; NaN for None or anything that is no number (an undefined score)."""
     try:
-        number = float(value)
+        return float(value)
     except (TypeError, ValueError):
-        return float("nan")
-    return number if math.isfinite(number) or math.isinf(number) else float("nan")
+        return math.nan
 
 
 def write_leaderboard(board: Any, out: str | os.PathLike[str], format: str = "tot") -> Path:
@@ -523,7 +524,7 @@ def judge_reports(
         raise ValueError(f"the judge has no answer to score: every one of the {len(abstained)} reports is empty")
     if by_topic or ray:
         order = {str(t.request_id): k for k, t in enumerate(topics)}
-        groups = (g for _, g in sorted(frame.groupby("topic", sort=False), key=lambda kv: order[kv[0]]))
+        groups = (g for _, g in sorted(frame.groupby("topic", sort=False), key=lambda kv: order[str(kv[0])]))
         scores = _score_groups(groups, axioms, scorer, method, progress, ray, len(order))
         scores = pd.concat([scores, mean_rows(scores)], ignore_index=True)
     else:
@@ -650,7 +651,7 @@ def nugget_reports(out: str | os.PathLike[str], data: str | os.PathLike[str] | N
     import punkt
 
     from ir_rag_axioms.datasets.nuggets import load_nugget_assignments
-    from ir_rag_axioms.output import write_text, writable_folder
+    from ir_rag_axioms.output import writable_folder, write_text
 
     assignments = load_nugget_assignments(data)
     folder = writable_folder(Path(out) / "reports", "reports")
