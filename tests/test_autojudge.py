@@ -88,6 +88,28 @@ def test_every_sentence_format_becomes_an_answer_with_citations_and_context(repo
     assert rows.loc[("B", "t2"), "query"] == "how do vaccines work Explain briefly."
 
 
+def test_rag25_2026_and_dragun_reports_are_read_too(tmp_path):
+    rag25 = {"metadata": {"team_id": "e", "run_id": "E", "type": "automatic", "narrative_id": 7,
+                          "narrative": "how do tides work"}, "references": ["msmarco_v2.1_doc_00_1#2_3"],
+             "answer": [{"text": "The Moon pulls.", "citations": ["msmarco_v2.1_doc_00_1#2_3"]}]}
+    rag26 = {"metadata": {"team_id": "f", "run_id": "F", "narrative_id": "7", "narrative": "how do tides work",
+                          "run_desc": "x"}, "references": ["shard_1_2"],
+             "answer": [{"text": "Gravity.", "citations": [0]}]}
+    dragun = {"metadata": {"team_id": "g", "run_id": "G", "topic_id": "msmarco_v2.1_doc_01_5", "type": "manual",
+                           "use_starter_kit": 0}, "responses": [{"text": "A report.", "citations": ["d9"]}]}
+    files = [write_jsonl(tmp_path / "r" / "e.jsonl", [rag25]), write_jsonl(tmp_path / "r" / "f.jsonl", [rag26]),
+             write_jsonl(tmp_path / "r" / "g.jsonl", [dragun])]
+    topics = aj.load_topics(write_jsonl(tmp_path / "t.jsonl", [{"request_id": "7", "title": "how do tides work"},
+                                                               {"request_id": "msmarco_v2.1_doc_01_5",
+                                                                "title": "a news article"}]))
+    index = aj.index_reports(aj.report_files([tmp_path / "r"]), topics)
+    frame, _ = aj.answers_frame(aj.read_reports([w for ws in index.values() for w in ws]), topics)
+    rows = frame.set_index(["run_id", "topic"])
+    assert rows.loc[("E", "7"), "citations"] == [["msmarco_v2.1_doc_00_1#2_3"]]  # an int narrative_id is topic "7"
+    assert rows.loc[("F", "7"), "citations"] == [["shard_1_2"]]
+    assert rows.loc[("G", "msmarco_v2.1_doc_01_5"), "text"] == "A report."
+
+
 def test_leaderboard_by_a_real_axiom_headline_first_per_topic_and_the_scorers_all_rows(reports, tmp_path):
     files, topics_file = reports
     out = aj.judge_files(files, topics_file, tmp_path / "board.tot", scorer=win_rate_scorer, progress=False)
