@@ -102,7 +102,8 @@ def test_rag25_2026_and_dragun_reports_are_read_too(tmp_path):
     topics = aj.load_topics(write_jsonl(tmp_path / "t.jsonl", [{"request_id": "7", "title": "how do tides work"},
                                                                {"request_id": "msmarco_v2.1_doc_01_5",
                                                                 "title": "a news article"}]))
-    index = aj.index_reports(aj.report_files([tmp_path / "r"]), topics)
+    assert aj.report_files([tmp_path / "r"]) == files
+    index = aj.index_reports(files, topics)
     frame, _ = aj.answers_frame(aj.read_reports([w for ws in index.values() for w in ws]), topics)
     rows = frame.set_index(["run_id", "topic"])
     assert rows.loc[("E", "7"), "citations"] == [["msmarco_v2.1_doc_00_1#2_3"]]  # an int narrative_id is topic "7"
