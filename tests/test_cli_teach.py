@@ -183,8 +183,8 @@ def test_every_command_has_help(capsys):
     from ir_rag_axioms.cli import COMMANDS, build_parser
 
     commands = build_parser()._subparsers._group_actions[0].choices  # type: ignore[union-attr]
-    assert list(commands) == ["evaluate", "dimensions", "compare", "list", "explain", "preferences", "rerank",
-                              "demo"] and len(COMMANDS) == len(commands)
+    assert list(commands) == ["evaluate", "dimensions", "compare", "judge", "nugget-reports", "list", "explain",
+                              "preferences", "rerank", "demo"] and len(COMMANDS) == len(commands)
     for name in commands:
         if name == "demo":  # its arguments go to the demo
             continue

@@ -7,9 +7,20 @@ import os
 import sys
 from collections.abc import Sequence
 
-from ir_rag_axioms.cli import compare, demo, dimensions, evaluate, explain, list_axioms, preferences, rerank
+from ir_rag_axioms.cli import (
+    compare,
+    demo,
+    dimensions,
+    evaluate,
+    explain,
+    judge,
+    list_axioms,
+    nugget_reports,
+    preferences,
+    rerank,
+)
 
-COMMANDS = (evaluate, dimensions, compare, list_axioms, explain, preferences, rerank, demo)
+COMMANDS = (evaluate, dimensions, compare, judge, nugget_reports, list_axioms, explain, preferences, rerank, demo)
 """The command modules, in the order of ``--help``."""
 
 

