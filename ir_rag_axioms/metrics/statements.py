@@ -345,7 +345,9 @@ def _comparisons(span: Any) -> list[tuple[str, int, str, str, str]]:
         than_token = next((t for t in span if t.i > token.i and t.lower_ == "than"), None)
         if than_token is not None:
             rest = [t for t in span if t.i > than_token.i and not t.is_punct]
-            named = [t for t in rest if t.pos_ in ("NOUN", "PROPN", "PRON", "VERB", "NUM") and t.lemma_ != "be"]
+            objects = [g for g in than_token.children if g.dep_ == "pobj"]
+            named = objects or [t for t in rest if t.pos_ in ("NOUN", "PROPN", "PRON", "VERB", "NUM")
+                                and t.lemma_ != "be"]
             than = named[0].lemma_.lower() if named else ""
             if rest and rest[0].lower_ in _PREPOSITIONS:  # "than to B": A is the verb's own "to A"
                 first = next((t.lemma_.lower() for p in span if p.i < than_token.i and p.lower_ == rest[0].lower_
