@@ -227,10 +227,14 @@ def contradictions(statement: Facts, sentence: Facts, where: str, own: str = "th
     return list(dict.fromkeys(out))
 
 
+_SYMMETRIC = frozenset({"be", "marry", "meet", "resemble", "equal", "match", "border", "join"})
+
+
 def roles_reversed(statement: Facts, sentence: Facts, where: str, own: str = "the statement") -> list[str]:
     """Who did what to whom: the same verb with its subject and another argument swapped ("role reversal: ...").
 
-    Passives count as actives ("X was invented by Y" is "Y invented X"); only a swap both parses show is named.
+    Passives count as actives ("X was invented by Y" is "Y invented X"); only a swap both parses show is named;
+    the copula and symmetric verbs ("be", "marry", "meet") have no direction.
     """
     out = []
     theirs: dict[str, dict[str, set[str]]] = {}
@@ -241,7 +245,7 @@ def roles_reversed(statement: Facts, sentence: Facts, where: str, own: str = "th
         mine.setdefault(verb, {}).setdefault(lemma, set()).add(role)
     for verb, arguments in mine.items():
         other = theirs.get(verb)
-        if not other:
+        if not other or verb in _SYMMETRIC:  # "the largest city is Sydney" = "Sydney is the largest city"
             continue
         subjects = [a for a, r in arguments.items() if "subj" in r and "subj" not in other.get(a, {"subj"})]
         objects = [a for a, r in arguments.items() if "subj" not in r and "subj" in other.get(a, set())]
