@@ -276,8 +276,8 @@ HELD_OUT = json.loads((DATA / "contradictions_heldout.json").read_text())["cases
 @functools.cache
 def _faithfulness(name: str) -> tuple[tuple[dict, Any], ...]:
     """(case, Faithfulness result) of a case set, measured in one batch."""
-    cases = {"structure": STRUCTURE, "held_out": HELD_OUT,
-             "old_held_out": [c for c in CASES if c.get("split") == "heldout" and "faithfulness" in c["expected"]]}[name]
+    old = [c for c in CASES if c.get("split") == "heldout" and "faithfulness" in c["expected"]]
+    cases = {"structure": STRUCTURE, "held_out": HELD_OUT, "old_held_out": old}[name]
     results = Faithfulness().measure_many([(c["answer"], [c["context"]]) for c in cases])
     return tuple(zip(cases, results, strict=True))
 
@@ -328,7 +328,8 @@ def test_each_failed_check_is_named_and_a_contradiction_is_level_1():
     computed = Faithfulness().measure("The school gained 90 pupils between 2010 and 2020.",
                                       ["The school had 420 pupils in 2010 and 510 pupils in 2020."])
     (row,) = computed.breakdown
-    assert row["verdict"] == "idk" and "510 pupil - 420 pupil" in row["reasons"][0]  # arithmetic: cannot tell, never unsupported
+    # arithmetic: cannot tell, never unsupported
+    assert row["verdict"] == "idk" and "510 pupil - 420 pupil" in row["reasons"][0]
 
 
 @pytest.mark.slow

@@ -40,7 +40,7 @@ _STOP = frozenset({"of", "the", "and", "for", "on", "in", "de", "to", "a", "an",
 
 @cache
 def registry() -> Any:
-    """pint's default unit registry (one per process)."""
+    """Pint's default unit registry (one per process)."""
     import pint
 
     return pint.UnitRegistry()
@@ -48,7 +48,7 @@ def registry() -> Any:
 
 @lru_cache(maxsize=10_000)
 def unit(text: str) -> str | None:
-    """pint's name of a unit word ("kilometres" -> "kilometer"), None when it is no unit of a kept dimension."""
+    """Pint's name of a unit word ("kilometres" -> "kilometer"), None when it is no unit of a kept dimension."""
     word = text.lower().strip(".")
     if not word.isalpha() and word not in ("km/h", "°c", "°f") or (len(word) <= 2 and word not in _SHORT_UNITS) \
             or word in _NOT_UNITS:

@@ -89,7 +89,7 @@ class Facts(NamedTuple):
         if value is None:
             return cls()
         fields = (tuple(_tuples(x) for x in field) for field in value)
-        return cls(*fields)  # type: ignore[arg-type]
+        return cls(*fields)
 
 
 def _tuples(value: Any) -> Any:
@@ -214,8 +214,8 @@ def _numbers(span: Any) -> list[tuple[float, float, str, bool]]:
             continue
         fraction = _fraction_of_unit(tokens, i)
         if fraction is not None:
-            value, used = fraction
-            measured = _measured(tokens, i + used - 1, value, value, hedged)
+            share, used = fraction
+            measured = _measured(tokens, i + used - 1, share, share, hedged)
             if measured is not None:
                 out.append(measured[0])
                 i = measured[1] + 1
@@ -390,8 +390,9 @@ def _unit_token(token: Any) -> bool:
         return True
     if before is not None and before.text in ("-", "–") and token.i > 1:
         before = doc[token.i - 2]
-    return before is not None and (before.like_num or before.lower_ in quantities.NUMBER_WORDS
-                                   or before.lower_ in ("an", "a", "half")) and quantities.unit(token.lower_) is not None
+    number = before is not None and (before.like_num or before.lower_ in quantities.NUMBER_WORDS
+                                     or before.lower_ in ("an", "a", "half"))
+    return number and quantities.unit(token.lower_) is not None
 
 
 def facts(span: Any) -> Facts:
@@ -413,7 +414,8 @@ def _resolve(clause: Any, text: str, antecedent: Any) -> tuple[str, tuple[str, .
     return resolved, tuple(t.lemma_.lower() for t in term_tokens(antecedent) if not t.is_space)
 
 
-def statements(doc: Any, max_words: int, version: int = FACTS_VERSION) -> tuple[tuple[str, tuple[str, ...], str, Facts], ...]:
+def statements(doc: Any, max_words: int, version: int = FACTS_VERSION,
+               ) -> tuple[tuple[str, tuple[str, ...], str, Facts], ...]:
     """(text, terms, resolved text, facts) of every statement: non-empty pieces with at least two words.
 
     ``version`` (``FACTS_VERSION``) only keys the stored value.
