@@ -22,6 +22,7 @@ _POSSIBLE = frozenset({"may", "might", "can", "could", "possibly", "perhaps", "s
 _NECESSARY = frozenset({"must", "will", "always", "certainly", "definitely", "necessarily", "invariably", "shall"})
 _CAUSE_VERBS = frozenset({"cause", "lead", "produce", "trigger", "result", "bring", "create"})
 _CONTENT = frozenset({"NOUN", "PROPN", "VERB", "ADJ", "NUM"})
+_NOT_ROLES = frozenset({"than", "in", "at", "during", "since", "until", "for", "like", "as", "after", "before"})
 
 
 def _head_lemma(token: Any) -> str:
@@ -48,11 +49,11 @@ def _arguments(verb: Any, inherited: Any = None) -> list[tuple[str, str]]:
         elif child.dep_ == "agent":
             out += [("subj", _head_lemma(g)) for g in child.children if g.dep_ == "pobj"]
             has_subject = True
-        elif child.dep_ == "prep" and child.lower_ not in ("than", "in", "at", "during", "since", "until", "for"):
+        elif child.dep_ == "prep" and child.lower_ not in _NOT_ROLES:
             out += [(f"prep:{child.lower_}", _head_lemma(g)) for g in child.children if g.dep_ == "pobj"]
-        elif child.dep_ in ("acomp", "advmod"):
-            for prep in child.children:
-                if prep.dep_ == "prep" and prep.lower_ not in ("than",):
+        if child.dep_ in ("acomp", "advmod", "oprd", "ccomp", "dobj", "attr") and child.pos_ != "VERB":
+            for prep in child.children:  # "make life tough on X", "rid France of X"
+                if prep.dep_ == "prep" and prep.lower_ not in _NOT_ROLES:
                     out += [(f"prep:{prep.lower_}", _head_lemma(g)) for g in prep.children if g.dep_ == "pobj"]
     if not has_subject and inherited is not None:
         out.append(("subj", _head_lemma(inherited)))

@@ -72,11 +72,15 @@ def synonyms(lemma: str) -> frozenset[str]:
 def words(text: str) -> frozenset[str]:
     """Lowercased alphanumeric words of a text ("%" counts as "percent")."""
     found = set(re.findall(r"[a-z0-9]+", text.lower()))
+    found |= {f"{quantities.number_word_value(w):g}" for w in found if quantities.number_word_value(w) is not None}
     return frozenset(found | {"percent"} if "%" in text else found)
 
 
 def _entity_words(entity: str) -> set[str]:
-    return set(re.findall(r"[a-z0-9]+", entity)) - _STOP
+    """The words of an entity, number words as digits ("world war two" -> world, war, 2)."""
+    found = set(re.findall(r"[a-z0-9]+", entity)) - _STOP
+    return {f"{quantities.number_word_value(w):g}" if quantities.number_word_value(w) is not None else w
+            for w in found}
 
 
 def _group(label: str) -> str:
@@ -172,8 +176,20 @@ class Pool:
                    names)
 
 
+def _lemma_pos(facts: Facts, lemma: str) -> str:
+    return next((pos for other, pos in facts.lemmas if other == lemma), "")
+
+
 def _lemma_set(facts: Facts) -> set[str]:
     return {lemma for lemma, _ in facts.lemmas}
+
+
+def _side(a: str, b: str) -> bool:
+    """Whether two sides of comparisons are the same: equal, or half the words of the shorter in the other."""
+    if not a or not b:
+        return a == b
+    x, y = set(a.split()), set(b.split())
+    return len(x & y) >= 0.5 * min(len(x), len(y))
 
 
 def contradictions(statement: Facts, sentence: Facts, where: str, own: str = "the statement") -> list[str]:
@@ -189,20 +205,28 @@ def contradictions(statement: Facts, sentence: Facts, where: str, own: str = "th
     for lemma in sentence.negated:
         if lemma in mine and lemma not in statement.negated:
             out.append(f"negation: {where} negates '{lemma}', {own} affirms it")
+        elif lemma not in mine and lemma not in statement.negated:
+            same = sorted(o for o in synonyms(lemma) & mine if o not in statement.negated and o not in theirs)
+            if same and _lemma_pos(sentence, lemma) in ("ADJ", "VERB"):
+                out.append(f"negation: {where} negates '{lemma}', {own} affirms '{same[0]}'")
     consistent: set[tuple[str, str]] = set()
     for adjective, sign, kind, subject, other in statement.comparisons:
         for adjective2, sign2, kind2, subject2, other2 in sentence.comparisons:
             if kind != kind2:
                 continue
+            base, _, direction = adjective.partition(" ")
+            base2, _, direction2 = adjective2.partition(" ")
             if adjective2 == adjective:
                 flip = 1
+            elif base == base2 and direction and direction2 and direction2 in antonyms(direction):
+                flip = -1  # "further west" for "further east"
             elif adjective2 in antonyms(adjective):
                 flip = -1
             else:
                 continue
-            same = (subject, other) == (subject2, other2) or (kind == "sup" and (not subject or not subject2
-                                                                                 or subject == subject2))
-            swapped = kind == "cmp" and (subject, other) == (other2, subject2) and subject != other
+            same = (_side(subject, subject2) and _side(other, other2)) or (
+                kind == "sup" and (not subject or not subject2 or _side(subject, subject2)))
+            swapped = kind == "cmp" and _side(subject, other2) and _side(other, subject2) and not _side(subject, other)
             if not (same or swapped):
                 continue
             agrees = (sign == sign2 * flip) if same else (sign == -sign2 * flip)
@@ -214,6 +238,9 @@ def contradictions(statement: Facts, sentence: Facts, where: str, own: str = "th
                 out.append(f"{'comparison' if kind == 'cmp' else 'superlative'} flipped: {own} says '{subject} "
                            f"{degree} {adjective}{than}', {where} the opposite")
     flipped = {a for a, _ in consistent} | {b for _, b in consistent}
+    if consistent:  # "less favorably to B than to A" for "more favorably to A than to B": the degree words agree
+        flipped |= {"more", "less", "most", "least", "fewer"}
+    flipped |= {w for a in flipped for w in a.split()}
     for lemma, pos in statement.lemmas:
         if pos not in _WORDNET_POS or lemma in theirs or lemma in flipped:
             continue
@@ -227,6 +254,7 @@ def contradictions(statement: Facts, sentence: Facts, where: str, own: str = "th
     return list(dict.fromkeys(out))
 
 
+_PRONOUN_LEMMAS = frozenset({"they", "he", "she", "it", "we", "you", "i", "them", "him", "her", "us", "-pron-"})
 _SYMMETRIC = frozenset({"be", "marry", "meet", "resemble", "equal", "match", "border", "join"})
 
 
@@ -247,8 +275,12 @@ def roles_reversed(statement: Facts, sentence: Facts, where: str, own: str = "th
         other = theirs.get(verb)
         if not other or verb in _SYMMETRIC:  # "the largest city is Sydney" = "Sydney is the largest city"
             continue
-        subjects = [a for a, r in arguments.items() if "subj" in r and "subj" not in other.get(a, {"subj"})]
+        subjects = [a for a, r in arguments.items() if "subj" in r and other.get(a) and "subj" not in other[a]]
         objects = [a for a, r in arguments.items() if "subj" not in r and "subj" in other.get(a, set())]
+        their_subjects = [a for a, r in other.items() if "subj" in r]
+        if subjects and not objects and their_subjects and all(a in _PRONOUN_LEMMAS for a in their_subjects):
+            # the sentence's subject is a pronoun ("make them feel related to X"): X as the statement's subject
+            objects = [a for a, r in arguments.items() if "subj" not in r and a not in other]
         for subject in subjects:
             for obj in objects:
                 if subject != obj:
@@ -395,6 +427,9 @@ def _content(facts: Facts) -> list[tuple[str, str]]:
             and lemma not in ("be", "have", "do") and len(lemma) > 1]
 
 
+_GENERIC_NOUNS = frozenset({"people", "person", "individual", "someone", "thing", "way", "one", "part", "kind", "type"})
+
+
 def _swapped_nouns(statement: Facts, sentence: Facts, pool: Pool, where: str) -> list[str]:
     """A noun the pool lacks (nor a WordNet synonym) where the sentence has another: "liver" for "pancreas".
 
@@ -409,7 +444,8 @@ def _swapped_nouns(statement: Facts, sentence: Facts, pool: Pool, where: str) ->
               and not synonyms(lemma) & mine]
     out = []
     for lemma, pos in content:
-        if pos == "NOUN" and lemma not in pool.words and not synonyms(lemma) & pool.words and others:
+        if pos == "NOUN" and lemma not in pool.words and not synonyms(lemma) & pool.words and others \
+                and lemma not in _GENERIC_NOUNS and not antonyms(lemma) & theirs:  # an antonym: checked apart
             out.append(f"'{lemma}' is not in the {pool_name(where)} ({where} has '{others[0]}')")
     return out
 

@@ -221,6 +221,12 @@ class HeuristicJudge(Judge):
                                                   f"{low:g})"]
                 elif undecided:
                     verdict, unsupported = "idk", undecided
+                elif score < self.support_threshold and checks.missing_content(claim.facts or Facts(), pool,
+                                                                               self.content_share):
+                    absent = checks.missing_content(claim.facts or Facts(), pool, self.content_share)
+                    verdict, unsupported = "unsupported", [f"content words not in the context: "
+                                                           f"{checks.describe(absent)} (best match {score:.3f})"]
+                    failed = True
                 elif score < self.support_threshold:
                     verdict, unsupported = "idk", [f"cannot tell: best match {score:.3f} in [{low:g}, "
                                                    f"{self.support_threshold:g})"]

@@ -75,7 +75,7 @@ def unit_after(tokens: Sequence[Any], j: int) -> tuple[str, int] | None:
     if j >= len(tokens):
         return None
     word = tokens[j].lower_
-    following = tokens[j + 1].lower_ if j + 1 < len(tokens) else ""
+    following = tokens[j + 1].lower_.rstrip(".") if j + 1 < len(tokens) else ""
     if word in ("degree", "degrees", "°") and following in _DEGREES:
         return _DEGREES[following], 2
     if word in ("°c", "°f"):

@@ -16,7 +16,7 @@ from ir_rag_axioms.analysis.features import Feature
 from ir_rag_axioms.analysis.text import sentences, term_tokens
 from ir_rag_axioms.metrics import _structure, quantities
 
-FACTS_VERSION = 2
+FACTS_VERSION = 3
 """Bumped when ``Facts`` changes, so that stored statements of an older version are not read back."""
 _CITATION = re.compile(r"\[\s*\d+(?:\s*[,;-]\s*\d+)*\s*\]")
 _BULLET = re.compile(r"^\s*(?:[-*•#>]+|\d+[.)])\s*")
@@ -57,6 +57,7 @@ def negation_cues() -> frozenset[str]:
 
 _CUES = negation_cues()
 _FAILING = frozenset({"fail", "refuse", "cease", "neglect"})
+_DIRECTIONS = frozenset({"east", "west", "north", "south", "up", "down", "inside", "outside", "ahead", "behind"})
 _PREPOSITIONS = frozenset({"to", "for", "with", "in", "on", "at", "from", "by", "about", "of"})
 _CLOCK_WORDS = frozenset({"am", "pm", "a.m.", "p.m.", "a.m", "p.m"})
 
@@ -226,6 +227,11 @@ def _numbers(span: Any) -> list[tuple[float, float, str, bool]]:
             value = words[0]
             i += words[1] - 1
         if value is None:
+            named = re.fullmatch(r"([A-Za-z]{2,})-(\d+)", token.text)  # "plutonium-239", "COVID-19"
+            if named:
+                out.append((float(named[2]), float(named[2]), named[1].lower(), False))
+                i += 1
+                continue
             if "-" in token.text and re.fullmatch(r"\d[\d.,]*[-–]\d[\d.,]*", token.text):
                 low, high = (float(x.replace(",", "")) for x in re.split(r"[-–]", token.text))
                 measured = _measured(tokens, i, low, high, False)
@@ -245,11 +251,16 @@ def _numbers(span: Any) -> list[tuple[float, float, str, bool]]:
         low = high = value
         if i + 2 < len(tokens) and tokens[i + 1].lower_ in ("-", "–", "to", "and", "until", "till",
                                                                      "through") and tokens[i + 2].like_num:
-            other = _value(tokens[i + 2])
+            end = quantities.number_words(tokens, i + 2) if tokens[i + 2].lower_ in quantities.NUMBER_WORDS else None
+            other, used = (end[0], end[1]) if end else (_value(tokens[i + 2]), 1)
+            k = i + 2 + used
+            while other is not None and k < len(tokens) and tokens[k].lower_ in _MULTIPLIERS:
+                other *= _MULTIPLIERS[tokens[k].lower_]  # "6 million to 44 million"
+                k += 1
             if other is not None and (tokens[i + 1].lower_ != "and" or span.doc[max(group[0].i - 1, 0)].lower_
                                       == "between"):
                 low, high = min(value, other), max(value, other)
-                i += 2
+                i = k - 1
                 group.append(tokens[i])
         measured = _measured(tokens, i, low, high, hedged)
         if measured is not None:
@@ -296,7 +307,8 @@ def _negated(span: Any) -> list[str]:
             continue
         if head.lemma_ == "be" or head.pos_ == "AUX":
             complements = [c for c in head.children if c.dep_ in ("acomp", "attr", "oprd")]
-            complements += [g for c in head.children if c.dep_ == "prep" for g in c.children if g.dep_ == "pobj"]
+            complements += [g for c in head.children if c.dep_ == "prep" and c.i > head.i  # not "For the most part,"
+                            for g in c.children if g.dep_ == "pobj"]
             out += [c.lemma_.lower() for c in complements] or [head.lemma_.lower()]
         elif head.i != token.i:
             out.append(head.lemma_.lower())
@@ -321,6 +333,13 @@ def _subject(token: Any) -> Any:
     return None
 
 
+def _phrase(token: Any) -> str:
+    """The content lemmas of a token's phrase ("the flashy ads" -> "flashy ad"), or its lemma."""
+    words = [_lemma(t) for t in token.subtree if t.pos_ in ("NOUN", "PROPN", "ADJ", "NUM", "VERB")
+             and t.dep_ != "relcl" and t.lemma_ != "be"][:4]
+    return " ".join(words) or token.lemma_.lower()
+
+
 def _comparisons(span: Any) -> list[tuple[str, int, str, str, str]]:
     """(adjective, sign, cmp/sup, first side, than-object) of comparatives and superlatives.
 
@@ -340,7 +359,7 @@ def _comparisons(span: Any) -> list[tuple[str, int, str, str, str]]:
         else:
             continue
         subject = _subject(adjective)
-        first = subject.lemma_.lower() if subject is not None else ""
+        first = _phrase(subject) if subject is not None else ""
         than = ""
         than_token = next((t for t in span if t.i > token.i and t.lower_ == "than"), None)
         if than_token is not None:
@@ -348,12 +367,15 @@ def _comparisons(span: Any) -> list[tuple[str, int, str, str, str]]:
             objects = [g for g in than_token.children if g.dep_ == "pobj"]
             named = objects or [t for t in rest if t.pos_ in ("NOUN", "PROPN", "PRON", "VERB", "NUM")
                                 and t.lemma_ != "be"]
-            than = named[0].lemma_.lower() if named else ""
+            than = _phrase(named[0]) if objects else " ".join(_lemma(t) for t in named[:3])
             if rest and rest[0].lower_ in _PREPOSITIONS:  # "than to B": A is the verb's own "to A"
-                first = next((t.lemma_.lower() for p in span if p.i < than_token.i and p.lower_ == rest[0].lower_
-                              and p.i > token.i for t in span if t.i > p.i and t.pos_ in ("NOUN", "PROPN", "VERB")),
-                             first)
-        out.append((_lemma(adjective), sign, kind, first, than))
+                inner = [g for g in rest[0].children if g.dep_ == "pobj"]
+                than = _phrase(inner[0]) if inner else than
+                first = next((_phrase(t) for p in span if p.i < than_token.i and p.lower_ == rest[0].lower_
+                              and p.i > token.i for t in p.children if t.dep_ == "pobj"), first)
+        following = span.doc[adjective.i + 1] if adjective.i + 1 < len(span.doc) else None
+        direction = f" {following.lower_}" if following is not None and following.lower_ in _DIRECTIONS else ""
+        out.append((_lemma(adjective) + direction, sign, kind, first, than))
     return out
 
 
