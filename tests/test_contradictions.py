@@ -270,14 +270,15 @@ def test_undefined_is_nan_never_the_worst_level():
 # -- the structural checks: crafted development cases, exact verdicts; the held-out measurement ---------------------
 DATA = Path(__file__).parent / "data"
 STRUCTURE = json.loads((DATA / "contradictions_structure.json").read_text())["cases"]
-HELD_OUT = json.loads((DATA / "contradictions_heldout.json").read_text())["cases"]
+FIRST_BATCH = json.loads((DATA / "contradictions_heldout.json").read_text())["cases"]  # held out, then development
+HELD_OUT = json.loads((DATA / "contradictions_heldout2.json").read_text())["cases"]
 
 
 @functools.cache
 def _faithfulness(name: str) -> tuple[tuple[dict, Any], ...]:
     """(case, Faithfulness result) of a case set, measured in one batch."""
     old = [c for c in CASES if c.get("split") == "heldout" and "faithfulness" in c["expected"]]
-    cases = {"structure": STRUCTURE, "held_out": HELD_OUT, "old_held_out": old}[name]
+    cases = {"structure": STRUCTURE, "held_out": HELD_OUT, "first_batch": FIRST_BATCH, "old_held_out": old}[name]
     results = Faithfulness().measure_many([(c["answer"], [c["context"]]) for c in cases])
     return tuple(zip(cases, results, strict=True))
 
@@ -336,11 +337,15 @@ def test_each_failed_check_is_named_and_a_contradiction_is_level_1():
 def test_held_out_detection_and_false_alarms_stay_at_their_measured_level():
     """Held-out cases (never tuned on): at least the detection and at most the false alarms measured (docs/metrics.md).
 
-    Measured at the commit that added this test: new held-out 50/58 negatives detected (86.2 %), 12/69 supported
-    answers flagged (17.4 %); the old set's held-out third 25/25 and 1/8. The floors sit just under / over them.
+    Measured at the commit that added the floors: the second held-out batch 28/31 negatives detected (90.3 %), 8/36
+    supported answers flagged (22.2 %); the old set's held-out third 25/25 and 0/8. The first batch was held out at
+    50/58 and 12/69, then became development data: 56/58 and 5/69 after it. The floors sit just under / over them.
     """
     detected, flagged, kinds = rates("held_out")
     print(f"\nheld-out: detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
-    assert detected >= 0.84 and flagged <= 0.19, kinds
+    assert detected >= 0.88 and flagged <= 0.23, kinds
     old_detected, old_flagged, old_kinds = rates("old_held_out")
     assert old_detected >= 0.95 and old_flagged <= 0.13, old_kinds
+    first_detected, first_flagged, first_kinds = rates("first_batch")  # development data since its measurement
+    print(f"first batch (development): detected {first_detected:.1%}, flagged {first_flagged:.1%}; {first_kinds}")
+    assert first_detected >= 0.94 and first_flagged <= 0.08, first_kinds
