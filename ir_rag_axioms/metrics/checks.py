@@ -4,7 +4,10 @@ A statement can be contradicted (a number, date or quantity given differently, a
 matched sentence has one, a negation the sentence does not have or the reverse, an antonym, a comparison or
 superlative flipped) or unsupported (a number or named entity the text does not have anywhere). Each finding is a
 short reason naming both sides ("number 1925 vs 1889"). Antonyms come from WordNet (the loader REG and STMC use)
-plus a few pairs WordNet lacks. The checks see words, not meaning: a contradiction in other words is not found.
+plus a few pairs WordNet lacks. Structural checks read the parse (``_structure.py``): roles reversed, cause and
+effect reversed, clashing quantifiers, a price for "free"; "all" for "some" and "must" for "may" are unsupported;
+quantities, clock times, number words and aliases are normalised (``quantities.py``). A number that is the sum or
+difference of two of the context's is "cannot tell". A contradiction in other words is still not found.
 """
 
 from __future__ import annotations
@@ -206,9 +209,9 @@ def contradictions(statement: Facts, sentence: Facts, where: str, own: str = "th
         if lemma in mine and lemma not in statement.negated:
             out.append(f"negation: {where} negates '{lemma}', {own} affirms it")
         elif lemma not in mine and lemma not in statement.negated:
-            same = sorted(o for o in synonyms(lemma) & mine if o not in statement.negated and o not in theirs)
-            if same and _lemma_pos(sentence, lemma) in ("ADJ", "VERB"):
-                out.append(f"negation: {where} negates '{lemma}', {own} affirms '{same[0]}'")
+            alike = sorted(o for o in synonyms(lemma) & mine if o not in statement.negated and o not in theirs)
+            if alike and _lemma_pos(sentence, lemma) in ("ADJ", "VERB"):
+                out.append(f"negation: {where} negates '{lemma}', {own} affirms '{alike[0]}'")
     consistent: set[tuple[str, str]] = set()
     for adjective, sign, kind, subject, other in statement.comparisons:
         for adjective2, sign2, kind2, subject2, other2 in sentence.comparisons:
