@@ -326,6 +326,11 @@ def test_each_failed_check_is_named_and_a_contradiction_is_level_1():
         assert (result.level, result.passed) == (1, False) and reason in result.explanation, result.explanation
     hedged = Faithfulness().measure("I'm not sure, but I think the train leaves at 23:40.", context)
     assert (hedged.level, hedged.passed) == (5, True), hedged.explanation  # a hedge is a claim, not a refusal
+    assert hedged.breakdown[0]["statement"] == "The train leaves at 23:40."
+    relevant = AnswerRelevancy().measure("When does the train leave?", "I'm not sure, but I think it leaves at 23:40.")
+    assert relevant.score == 1.0, relevant.explanation
+    refusal = Faithfulness().measure("I'm not sure.", context)
+    assert refusal.level is None and "no claim" in refusal.explanation  # a bare "not sure" stays a refusal
     computed = Faithfulness().measure("The school gained 90 pupils between 2010 and 2020.",
                                       ["The school had 420 pupils in 2010 and 510 pupils in 2020."])
     (row,) = computed.breakdown

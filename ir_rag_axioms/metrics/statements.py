@@ -104,7 +104,8 @@ _HEDGE = re.compile(r"^(?:i'm|i am|we're|we are) not (?:entirely |completely |10
 
 def unhedged(text: str) -> str:
     """A hedged claim without its hedge ("I'm not sure, but I think it was 1975" -> "it was 1975"): a claim."""
-    return _HEDGE.sub("", text)
+    claim = _HEDGE.sub("", text)
+    return claim[:1].upper() + claim[1:] if claim != text else text
 
 
 def clean(text: str) -> str:
