@@ -265,3 +265,92 @@ def test_undefined_is_nan_never_the_worst_level():
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # within the limit: no warning
         assert ContextRecall().measure(answer, ["The Eiffel Tower is in Paris."]).level == 5
+
+
+# -- the structural checks: crafted development cases, exact verdicts; the held-out measurement ---------------------
+DATA = Path(__file__).parent / "data"
+STRUCTURE = json.loads((DATA / "contradictions_structure.json").read_text())["cases"]
+FIRST_BATCH = json.loads((DATA / "contradictions_heldout.json").read_text())["cases"]  # held out, then development
+HELD_OUT = json.loads((DATA / "contradictions_heldout2.json").read_text())["cases"]
+
+
+@functools.cache
+def _faithfulness(name: str) -> tuple[tuple[dict, Any], ...]:
+    """(case, Faithfulness result) of a case set, measured in one batch."""
+    old = [c for c in CASES if c.get("split") == "heldout" and "faithfulness" in c["expected"]]
+    cases = {"structure": STRUCTURE, "held_out": HELD_OUT, "first_batch": FIRST_BATCH, "old_held_out": old}[name]
+    results = Faithfulness().measure_many([(c["answer"], [c["context"]]) for c in cases])
+    return tuple(zip(cases, results, strict=True))
+
+
+def _flagged(result: Any) -> bool:
+    """Whether a check flagged a claim: a verdict "contradicted" or "unsupported" ("cannot tell" is not a flag)."""
+    return any(row["verdict"] in ("contradicted", "unsupported") for row in result.breakdown or ())
+
+
+def rates(name: str) -> tuple[float, float, dict[str, str]]:
+    """(share of negatives flagged, share of supported answers flagged, per kind "right/n") of a case set."""
+    found = _faithfulness(name)
+    negatives = [_flagged(r) for c, r in found if not c["expected"]["faithfulness"]]
+    positives = [_flagged(r) for c, r in found if c["expected"]["faithfulness"]]
+    kinds: dict[str, list[bool]] = defaultdict(list)
+    for c, r in found:
+        kinds[c["kind"]].append(_flagged(r) != c["expected"]["faithfulness"])
+    return (sum(negatives) / len(negatives), sum(positives) / len(positives),
+            {k: f"{sum(v)}/{len(v)}" for k, v in sorted(kinds.items())})
+
+
+def test_the_structural_checks_give_the_exact_verdict_on_each_crafted_case():
+    wrong = []
+    for case, result in _faithfulness("structure"):
+        expected = case["expected"]["faithfulness"]
+        right = _flagged(result) != expected  # the claims' verdicts (a glued claim fails one of two: level 3)
+        if "reason" in case:
+            right = right and case["reason"] in result.explanation
+        if not right:
+            wrong.append(f"{case['kind']}: {case['answer']!r}: {result.explanation}")
+    assert not wrong, wrong
+    assert {c["kind"] for c in STRUCTURE} >= {"role_reversal", "causal_reversal", "comparison_swap", "quantifier",
+                                              "modality", "no_longer_failed_to", "clock_time", "unit_conversion",
+                                              "number_words", "alias", "glued_sentence", "hedged_wrong", "arithmetic"}
+
+
+def test_each_failed_check_is_named_and_a_contradiction_is_level_1():
+    context = ["The committee appointed Maria Lopez as chair in 2019. Entry to the museum is free. The train "
+               "leaves at 23:40."]
+    for answer, reason in (("Maria Lopez appointed the committee as chair in 2019.", "role reversal: the statement "
+                            "has 'lopez' appoint 'committee'"),
+                           ("Entry to the museum costs 5 euros.", "price: the statement gives 5 euro"),
+                           ("The train leaves at 21:40.", "number time 21:40 vs time 23:40 in passage 1")):
+        result = Faithfulness().measure(answer, context)
+        assert (result.level, result.passed) == (1, False) and reason in result.explanation, result.explanation
+    hedged = Faithfulness().measure("I'm not sure, but I think the train leaves at 23:40.", context)
+    assert (hedged.level, hedged.passed) == (5, True), hedged.explanation  # a hedge is a claim, not a refusal
+    assert hedged.breakdown[0]["statement"] == "The train leaves at 23:40."
+    relevant = AnswerRelevancy().measure("When does the train leave?", "I'm not sure, but I think it leaves at 23:40.")
+    assert relevant.score == 1.0, relevant.explanation
+    refusal = Faithfulness().measure("I'm not sure.", context)
+    assert refusal.level is None and "no claim" in refusal.explanation  # a bare "not sure" stays a refusal
+    computed = Faithfulness().measure("The school gained 90 pupils between 2010 and 2020.",
+                                      ["The school had 420 pupils in 2010 and 510 pupils in 2020."])
+    (row,) = computed.breakdown
+    # arithmetic: cannot tell, never unsupported
+    assert row["verdict"] == "idk" and "510 pupil - 420 pupil" in row["reasons"][0]
+
+
+@pytest.mark.slow
+def test_held_out_detection_and_false_alarms_stay_at_their_measured_level():
+    """Held-out cases (never tuned on): at least the detection and at most the false alarms measured (docs/metrics.md).
+
+    Measured at the commit that added the floors: the second held-out batch 28/31 negatives detected (90.3 %), 8/36
+    supported answers flagged (22.2 %); the old set's held-out third 25/25 and 0/8. The first batch was held out at
+    50/58 and 12/69, then became development data: 56/58 and 5/69 after it. The floors sit just under / over them.
+    """
+    detected, flagged, kinds = rates("held_out")
+    print(f"\nheld-out: detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
+    assert detected >= 0.88 and flagged <= 0.23, kinds
+    old_detected, old_flagged, old_kinds = rates("old_held_out")
+    assert old_detected >= 0.95 and old_flagged <= 0.13, old_kinds
+    first_detected, first_flagged, first_kinds = rates("first_batch")  # development data since its measurement
+    print(f"first batch (development): detected {first_detected:.1%}, flagged {first_flagged:.1%}; {first_kinds}")
+    assert first_detected >= 0.94 and first_flagged <= 0.08, first_kinds

@@ -4,7 +4,10 @@ A statement can be contradicted (a number, date or quantity given differently, a
 matched sentence has one, a negation the sentence does not have or the reverse, an antonym, a comparison or
 superlative flipped) or unsupported (a number or named entity the text does not have anywhere). Each finding is a
 short reason naming both sides ("number 1925 vs 1889"). Antonyms come from WordNet (the loader REG and STMC use)
-plus a few pairs WordNet lacks. The checks see words, not meaning: a contradiction in other words is not found.
+plus a few pairs WordNet lacks. Structural checks read the parse (``_structure.py``): roles reversed, cause and
+effect reversed, clashing quantifiers, a price for "free"; "all" for "some" and "must" for "may" are unsupported;
+quantities, clock times, number words and aliases are normalised (``quantities.py``). A number that is the sum or
+difference of two of the context's is "cannot tell". A contradiction in other words is still not found.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ir_rag_axioms.metrics import quantities
 from ir_rag_axioms.metrics.statements import Facts
 
 _EXTRA_ANTONYMS = (("before", "after"), ("above", "below"), ("more", "less"), ("most", "least"),
@@ -71,11 +75,15 @@ def synonyms(lemma: str) -> frozenset[str]:
 def words(text: str) -> frozenset[str]:
     """Lowercased alphanumeric words of a text ("%" counts as "percent")."""
     found = set(re.findall(r"[a-z0-9]+", text.lower()))
+    found |= {f"{quantities.number_word_value(w):g}" for w in found if quantities.number_word_value(w) is not None}
     return frozenset(found | {"percent"} if "%" in text else found)
 
 
 def _entity_words(entity: str) -> set[str]:
-    return set(re.findall(r"[a-z0-9]+", entity)) - _STOP
+    """The words of an entity, number words as digits ("world war two" -> world, war, 2)."""
+    found = set(re.findall(r"[a-z0-9]+", entity)) - _STOP
+    return {f"{quantities.number_word_value(w):g}" if quantities.number_word_value(w) is not None else w
+            for w in found}
 
 
 def _group(label: str) -> str:
@@ -84,11 +92,20 @@ def _group(label: str) -> str:
 
 def _number(n: tuple[float, float, str, bool]) -> str:
     low, high, unit, _ = n
+    if unit in (quantities.CLOCK, quantities.CLOCK12):
+        return f"time {quantities.spell_clock(low)}" + (" (or 12 hours later)" if unit == quantities.CLOCK12 else "")
+    base = _BASE_UNITS.get(unit)
     def spell(v: float) -> str:
-        return f"{v:g}" if abs(v) < 1e6 else f"{v:.6g}"
+        return f"{v:.4g}" if base else f"{v:g}" if abs(v) < 1e6 else f"{v:.6g}"
 
     value = spell(low) if low == high else f"{spell(low)}-{spell(high)}"
+    if base:
+        return f"{value} {base}"
     return f"{value} {unit}".strip() if unit not in ("month", "") else value if unit == "" else f"month {value}"
+
+
+_BASE_UNITS = {"[length]": "m", "[mass]": "kg", "[time]": "s", "[temperature]": "°C", "[length] ** 3": "m³",
+               "[length] ** 2": "m²", "[length] / [time]": "m/s"}
 
 
 def _matches(n: tuple[float, float, str, bool], m: tuple[float, float, str, bool]) -> bool:
@@ -99,7 +116,16 @@ def _matches(n: tuple[float, float, str, bool], m: tuple[float, float, str, bool
     """
     if (n[2] == "month") != (m[2] == "month"):
         return False
-    tolerance = 0.15 if (n[3] or m[3]) and not 1000 <= n[0] <= 2100 else 1e-9
+    clocks = (quantities.CLOCK, quantities.CLOCK12)
+    if n[2] in clocks or m[2] in clocks:
+        return n[2] in clocks and m[2] in clocks and quantities.same_clock((n[0], n[2]), (m[0], m[2]))
+    measured = n[2] in _BASE_UNITS or m[2] in _BASE_UNITS
+    if measured and n[2] != m[2]:
+        return False
+    tolerance = 0.15 if (n[3] or m[3]) and not 1000 <= n[0] <= 2100 else 0.02 if measured else 1e-9
+    if n[2] == "[temperature]":  # degrees Celsius: a relative tolerance near 0 degrees means nothing
+        slack = max(tolerance * abs(m[0]), 0.5 if measured else 0)
+        return m[0] - slack - 1e-9 <= n[0] and n[1] <= m[1] + slack + 1e-9
     if n[0] < n[1] and m[0] < m[1]:  # two ranges agree when their ends do
         return all(abs(a - b) <= tolerance * abs(b) + 1e-9 for a, b in ((n[0], m[0]), (n[1], m[1])))
     low, high = m[0] - tolerance * abs(m[0]), m[1] + tolerance * abs(m[1])
@@ -122,6 +148,9 @@ def _comparable(n: tuple[float, float, str, bool], m: tuple[float, float, str, b
     """Whether m is the kind of number n could contradict: same unit, or both years, or both without a unit."""
     if (n[2] == "month") != (m[2] == "month"):
         return False
+    clocks = (quantities.CLOCK, quantities.CLOCK12)
+    if n[2] in clocks or m[2] in clocks:
+        return n[2] in clocks and m[2] in clocks
     if n[2] and m[2]:
         return n[2] == m[2]
     return _year(n) == _year(m) and not (n[2] or m[2]) or (_year(n) and _year(m))
@@ -137,17 +166,33 @@ class Pool:
 
     words: frozenset[str]
     numbers: tuple[tuple[float, float, str, bool], ...]
+    names: tuple[str, ...] = ()
+    """The named entities of the text (for aliases: countries, acronyms)."""
 
     @classmethod
     def of(cls, texts: Iterable[str], facts: Iterable[Facts]) -> Pool:
         """The pool of some statements' texts and facts."""
         facts = list(facts)
         lemmas = {lemma for f in facts for lemma, _ in f.lemmas}
-        return cls(frozenset().union(lemmas, *(words(t) for t in texts)), tuple(n for f in facts for n in f.numbers))
+        names = tuple(dict.fromkeys(e for f in facts for e, _ in f.entities))
+        return cls(frozenset().union(lemmas, *(words(t) for t in texts)), tuple(n for f in facts for n in f.numbers),
+                   names)
+
+
+def _lemma_pos(facts: Facts, lemma: str) -> str:
+    return next((pos for other, pos in facts.lemmas if other == lemma), "")
 
 
 def _lemma_set(facts: Facts) -> set[str]:
     return {lemma for lemma, _ in facts.lemmas}
+
+
+def _side(a: str, b: str) -> bool:
+    """Whether two sides of comparisons are the same: equal, or half the words of the shorter in the other."""
+    if not a or not b:
+        return a == b
+    x, y = set(a.split()), set(b.split())
+    return len(x & y) >= 0.5 * min(len(x), len(y))
 
 
 def contradictions(statement: Facts, sentence: Facts, where: str, own: str = "the statement") -> list[str]:
@@ -163,20 +208,28 @@ def contradictions(statement: Facts, sentence: Facts, where: str, own: str = "th
     for lemma in sentence.negated:
         if lemma in mine and lemma not in statement.negated:
             out.append(f"negation: {where} negates '{lemma}', {own} affirms it")
+        elif lemma not in mine and lemma not in statement.negated:
+            alike = sorted(o for o in synonyms(lemma) & mine if o not in statement.negated and o not in theirs)
+            if alike and _lemma_pos(sentence, lemma) in ("ADJ", "VERB"):
+                out.append(f"negation: {where} negates '{lemma}', {own} affirms '{alike[0]}'")
     consistent: set[tuple[str, str]] = set()
     for adjective, sign, kind, subject, other in statement.comparisons:
         for adjective2, sign2, kind2, subject2, other2 in sentence.comparisons:
             if kind != kind2:
                 continue
+            base, _, direction = adjective.partition(" ")
+            base2, _, direction2 = adjective2.partition(" ")
             if adjective2 == adjective:
                 flip = 1
+            elif base == base2 and direction and direction2 and direction2 in antonyms(direction):
+                flip = -1  # "further west" for "further east"
             elif adjective2 in antonyms(adjective):
                 flip = -1
             else:
                 continue
-            same = (subject, other) == (subject2, other2) or (kind == "sup" and (not subject or not subject2
-                                                                                 or subject == subject2))
-            swapped = kind == "cmp" and (subject, other) == (other2, subject2) and subject != other
+            same = (_side(subject, subject2) and _side(other, other2)) or (
+                kind == "sup" and (not subject or not subject2 or _side(subject, subject2)))
+            swapped = kind == "cmp" and _side(subject, other2) and _side(other, subject2) and not _side(subject, other)
             if not (same or swapped):
                 continue
             agrees = (sign == sign2 * flip) if same else (sign == -sign2 * flip)
@@ -188,25 +241,142 @@ def contradictions(statement: Facts, sentence: Facts, where: str, own: str = "th
                 out.append(f"{'comparison' if kind == 'cmp' else 'superlative'} flipped: {own} says '{subject} "
                            f"{degree} {adjective}{than}', {where} the opposite")
     flipped = {a for a, _ in consistent} | {b for _, b in consistent}
+    if consistent:  # "less favorably to B than to A" for "more favorably to A than to B": the degree words agree
+        flipped |= {"more", "less", "most", "least", "fewer"}
+    flipped |= {w for a in flipped for w in a.split()}
     for lemma, pos in statement.lemmas:
         if pos not in _WORDNET_POS or lemma in theirs or lemma in flipped:
             continue
         for other in sorted(o for o in theirs - mine if o in antonyms(lemma) or lemma in antonyms(o)):
             if (lemma in statement.negated) == (other in sentence.negated) and other not in flipped:
                 out.append(f"antonym '{lemma}' vs '{other}' in {where}")
+    out += roles_reversed(statement, sentence, where, own)
+    out += causes_reversed(statement, sentence, where, own)
+    out += quantifier_conflicts(statement, sentence, where, own)
+    out += price_for_free(statement, sentence, where, own)
     return list(dict.fromkeys(out))
 
 
-def differences(statement: Facts, sentence: Facts, pool: Pool, where: str) -> tuple[list[str], list[str]]:
-    """(contradicted, unsupported) reasons from the statement's numbers and named entities.
+_PRONOUN_LEMMAS = frozenset({"they", "he", "she", "it", "we", "you", "i", "them", "him", "her", "us", "-pron-"})
+_SYMMETRIC = frozenset({"be", "marry", "meet", "resemble", "equal", "match", "border", "join"})
 
-    A number or entity the pool has anywhere is fine; one it lacks contradicts when the matched sentence has a
-    comparable one (same unit / year / entity type) the statement does not, else it is unsupported.
+
+def roles_reversed(statement: Facts, sentence: Facts, where: str, own: str = "the statement") -> list[str]:
+    """Who did what to whom: the same verb with its subject and another argument swapped ("role reversal: ...").
+
+    Passives count as actives ("X was invented by Y" is "Y invented X"); only a swap both parses show is named;
+    the copula and symmetric verbs ("be", "marry", "meet") have no direction.
+    """
+    out = []
+    theirs: dict[str, dict[str, set[str]]] = {}
+    for verb, role, lemma in sentence.roles:
+        theirs.setdefault(verb, {}).setdefault(lemma, set()).add(role)
+    mine: dict[str, dict[str, set[str]]] = {}
+    for verb, role, lemma in statement.roles:
+        mine.setdefault(verb, {}).setdefault(lemma, set()).add(role)
+    for verb, arguments in mine.items():
+        other = theirs.get(verb)
+        if not other or verb in _SYMMETRIC:  # "the largest city is Sydney" = "Sydney is the largest city"
+            continue
+        subjects = [a for a, r in arguments.items() if "subj" in r and other.get(a) and "subj" not in other[a]]
+        objects = [a for a, r in arguments.items() if "subj" not in r and "subj" in other.get(a, set())]
+        their_subjects = [a for a, r in other.items() if "subj" in r]
+        if subjects and not objects and their_subjects and all(a in _PRONOUN_LEMMAS for a in their_subjects):
+            # the sentence's subject is a pronoun ("make them feel related to X"): X as the statement's subject
+            objects = [a for a, r in arguments.items() if "subj" not in r and a not in other]
+        for subject in subjects:
+            for obj in objects:
+                if subject != obj:
+                    out.append(f"role reversal: {own} has '{subject}' {verb} '{obj}', {where} the reverse")
+    return out
+
+
+def _overlap(a: Sequence[str], b: Sequence[str]) -> float:
+    return len(set(a) & set(b)) / min(len(set(a)), len(set(b))) if a and b else 0.0
+
+
+def causes_reversed(statement: Facts, sentence: Facts, where: str, own: str = "the statement") -> list[str]:
+    """Cause and effect swapped: the statement's cause is the sentence's effect and the reverse."""
+    out = []
+    for cause, effect in statement.causes:
+        for cause2, effect2 in sentence.causes:
+            crossed = min(_overlap(cause, effect2), _overlap(effect, cause2))
+            straight = min(_overlap(cause, cause2), _overlap(effect, effect2))
+            if crossed >= 0.6 and crossed > straight:
+                out.append(f"causal reversal: {own} makes '{' '.join(cause)}' the cause of '{' '.join(effect)}', "
+                           f"{where} the reverse")
+    return out
+
+
+_QUANTIFIER_CLASHES = {("none", "all"), ("all", "none"), ("only", "all"), ("none", "some"), ("some", "none")}
+
+
+def quantifier_conflicts(statement: Facts, sentence: Facts, where: str, own: str = "the statement") -> list[str]:
+    """Quantifiers that clash on the same noun: "no N" vs "all N", "only N" vs "all N", "some N" vs "no N"."""
+    theirs: dict[str, set[str]] = {}
+    for noun, kind in sentence.quantifiers:
+        theirs.setdefault(noun, set()).add(kind)
+    out: list[str] = []
+    mine_lemmas, their_lemmas = _lemma_set(statement), _lemma_set(sentence)
+    if any(o in antonyms(lemma) for lemma in mine_lemmas for o in their_lemmas - mine_lemmas):
+        return out  # "none ... positive" for "all ... negative": the quantifier and the predicate both flip
+    for noun, kind in statement.quantifiers:
+        other = theirs.get(noun, set())
+        if kind in other:
+            continue
+        clash = sorted(k for k in other if (kind, k) in _QUANTIFIER_CLASHES)
+        if clash:
+            out.append(f"quantifier: {own} says '{kind} {noun}', {where} '{clash[0]} {noun}'")
+    return out
+
+
+def overgeneralised(statement: Facts, sentence: Facts, where: str, own: str = "the statement") -> list[str]:
+    """Unsupported strengthening: "all N" where the sentence says "some N"; "must/will" where it says "may"."""
+    theirs: dict[str, set[str]] = {}
+    for noun, kind in sentence.quantifiers:
+        theirs.setdefault(noun, set()).add(kind)
+    out = [f"quantifier: {own} says 'all {noun}', {where} only 'some {noun}'" for noun, kind in statement.quantifiers
+           if kind == "all" and theirs.get(noun) == {"some"}]
+    possible = {verb for verb, kind in sentence.modals if kind == "possible"}
+    necessary = {verb for verb, kind in sentence.modals if kind == "necessary"}
+    out += [f"modality: {own} says '{verb}' is certain (must/will), {where} only possible (may/can)"
+            for verb, kind in statement.modals if kind == "necessary" and verb in possible and verb not in necessary]
+    return list(dict.fromkeys(out))
+
+
+_MONEY_UNITS = frozenset({"$", "€", "£", "¥", "dollar", "euro", "cent", "usd", "eur", "gbp", "buck", "yen"})
+
+
+def price_for_free(statement: Facts, sentence: Facts, where: str, own: str = "the statement") -> list[str]:
+    """A price where the sentence says "free" (or "free" where it gives a price): a contradiction."""
+    mine, theirs = _lemma_set(statement), _lemma_set(sentence)
+    priced = [n for n in statement.numbers if n[2] in _MONEY_UNITS]
+    their_price = [n for n in sentence.numbers if n[2] in _MONEY_UNITS]
+    if priced and "free" in theirs and "free" not in mine and "free" not in sentence.negated:
+        return [f"price: {own} gives {_number(priced[0])}, {where} says free"]
+    if their_price and "free" in mine and "free" not in theirs and "free" not in statement.negated:
+        return [f"price: {own} says free, {where} gives {_number(their_price[0])}"]
+    return []
+
+
+def differences(statement: Facts, sentence: Facts, pool: Pool, where: str,
+                ) -> tuple[list[str], list[str], list[str]]:
+    """(contradicted, unsupported, cannot tell) reasons from the statement's numbers and named entities.
+
+    A number or entity the pool has anywhere is fine (an entity also as an alias: the same country, an acronym of a
+    name there); a number the sum or difference of two of the pool's is "cannot tell" (arithmetic the checks do not
+    verify); one it lacks contradicts when the matched sentence has a comparable one (same unit / year / entity
+    type) the statement does not, else it is unsupported.
     """
     contradicted: list[str] = []
     unsupported: list[str] = []
+    undecided: list[str] = []
     for n in statement.numbers:
         if _present(n, pool.numbers):
+            continue
+        derived = _arithmetic(n, pool.numbers)
+        if derived:
+            undecided.append(f"cannot tell: {_number(n)} may be computed ({derived}); arithmetic is not checked")
             continue
         rivals = [m for m in sentence.numbers if _comparable(n, m) and not any(_matches(m, k) for k in
                                                                               statement.numbers)]
@@ -219,6 +389,9 @@ def differences(statement: Facts, sentence: Facts, pool: Pool, where: str) -> tu
         needed = _entity_words(entity)
         if not needed or needed <= pool.words:
             continue
+        alias = quantities.alias_in(entity, pool.names)
+        if alias is not None:
+            continue
         others = [e for e, lab in sentence.entities if (_group(lab) == _group(label) or "PROPN" in (lab, label))
                   and not _entity_words(e) <= statement_words and _entity_words(e)]
         others.sort(key=lambda e: -len(_entity_words(e) & needed))
@@ -230,14 +403,34 @@ def differences(statement: Facts, sentence: Facts, pool: Pool, where: str) -> tu
     named = {w for e, _ in statement.entities for w in _entity_words(e)}
     for lemma, pos in statement.lemmas:
         if pos == "PROPN" and lemma.isalpha() and lemma not in pool.words and lemma not in named \
-                and lemma not in _MONTH_NAMES:
+                and lemma not in _MONTH_NAMES and quantities.alias_in(lemma, pool.names) is None:
             unsupported.append(f"name '{lemma}' is not in the {pool_name(where)}")
-    return contradicted, unsupported
+    return contradicted, unsupported, undecided
+
+
+def _arithmetic(n: tuple[float, float, str, bool], pool: Sequence[tuple[float, float, str, bool]]) -> str:
+    """How a number is the sum or difference of two of the pool's comparable numbers ("44 million - 6 million")."""
+    if n[0] != n[1] or _year(n):
+        return ""
+    values = [m for m in pool if m[0] == m[1] and not _year(m) and m[2] == n[2]][:40]
+    tolerance = 0.05 if n[3] else 0.005
+    for a in range(len(values)):
+        for b in range(a + 1, len(values)):
+            x, y = values[a][0], values[b][0]
+            for result, text in ((x + y, "+"), (abs(x - y), "-")):
+                if result and abs(result - n[0]) <= tolerance * abs(result):
+                    big, small = (x, y) if x >= y else (y, x)
+                    return f"{_number(values[a] if text == '+' else (big, big, n[2], False))} {text} " \
+                           f"{_number(values[b] if text == '+' else (small, small, n[2], False))}"
+    return ""
 
 
 def _content(facts: Facts) -> list[tuple[str, str]]:
     return [(lemma, pos) for lemma, pos in facts.lemmas if pos in ("NOUN", "PROPN", "ADJ", "VERB")
             and lemma not in ("be", "have", "do") and len(lemma) > 1]
+
+
+_GENERIC_NOUNS = frozenset({"people", "person", "individual", "someone", "thing", "way", "one", "part", "kind", "type"})
 
 
 def _swapped_nouns(statement: Facts, sentence: Facts, pool: Pool, where: str) -> list[str]:
@@ -254,7 +447,8 @@ def _swapped_nouns(statement: Facts, sentence: Facts, pool: Pool, where: str) ->
               and not synonyms(lemma) & mine]
     out = []
     for lemma, pos in content:
-        if pos == "NOUN" and lemma not in pool.words and not synonyms(lemma) & pool.words and others:
+        if pos == "NOUN" and lemma not in pool.words and not synonyms(lemma) & pool.words and others \
+                and lemma not in _GENERIC_NOUNS and not antonyms(lemma) & theirs:  # an antonym: checked apart
             out.append(f"'{lemma}' is not in the {pool_name(where)} ({where} has '{others[0]}')")
     return out
 

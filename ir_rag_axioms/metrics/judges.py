@@ -95,8 +95,8 @@ class HeuristicJudge(Judge):
     """A covered fact has at least this share of its content words in the answer."""
     level_bands: tuple[float, ...] = (0.25, 0.5, 0.75, 1.0)
     """Fraction (supported, covered, relevant) -> level: 1 + the number of edges reached."""
-    contradiction_cap: int = 2
-    """Faithfulness level at most this when any statement contradicts the context (anchor 1-2)."""
+    contradiction_cap: int = 1
+    """Faithfulness level at most this when any statement contradicts the context (seed 003: a contradiction is 1)."""
     duplicate_threshold: float = 0.9
     """Rubric levels count near-duplicate statements (cosine >= this) once, so repetition cannot raise a level."""
 
@@ -210,15 +210,23 @@ class HeuristicJudge(Judge):
             for claim, score, b in zip(claims, scores, best, strict=True):
                 matched, passage = units[b] if units else (Statement(""), -1)
                 where = f"passage {passage + 1}"
-                contradicted, unsupported = self._findings(claim, matched, float(score), pool, where)
+                contradicted, unsupported, undecided = self._findings(claim, matched, float(score), pool, where)
                 failed = bool(contradicted or unsupported)
                 low = self.support_threshold - self.idk_margin
                 if contradicted:
                     verdict = "contradicted"
-                elif unsupported or score < low:
+                elif unsupported or (score < low and not undecided):
                     verdict = "unsupported"
                     unsupported = unsupported or [f"no matching sentence in the context (best {score:.3f} < "
                                                   f"{low:g})"]
+                elif undecided:
+                    verdict, unsupported = "idk", undecided
+                elif score < self.support_threshold and checks.missing_content(claim.facts or Facts(), pool,
+                                                                               self.content_share):
+                    absent = checks.missing_content(claim.facts or Facts(), pool, self.content_share)
+                    verdict, unsupported = "unsupported", [f"content words not in the context: "
+                                                           f"{checks.describe(absent)} (best match {score:.3f})"]
+                    failed = True
                 elif score < self.support_threshold:
                     verdict, unsupported = "idk", [f"cannot tell: best match {score:.3f} in [{low:g}, "
                                                    f"{self.support_threshold:g})"]
@@ -232,14 +240,15 @@ class HeuristicJudge(Judge):
         return out
 
     def _findings(self, claim: Statement, matched: Statement, score: float, pool: checks.Pool,
-                  where: str, own: str = "the statement") -> tuple[list[str], list[str]]:
-        """(contradicted, unsupported) reasons of a claim against its matched sentence and the whole pool."""
+                  where: str, own: str = "the statement") -> tuple[list[str], list[str], list[str]]:
+        """(contradicted, unsupported, cannot tell) reasons of a claim against its matched sentence and the pool."""
         mine, theirs = claim.facts or Facts(), matched.facts or Facts()
         close = score >= self.check_threshold
-        contradicted, unsupported = checks.differences(mine, theirs if close else Facts(), pool, where)
+        contradicted, unsupported, undecided = checks.differences(mine, theirs if close else Facts(), pool, where)
         if close:
             contradicted += checks.contradictions(mine, theirs, where, own)
-        return contradicted, unsupported
+            unsupported += checks.overgeneralised(mine, theirs, where, own)
+        return contradicted, unsupported, undecided
 
     def _faithfulness_level(self, rows: list[dict[str, Any]]) -> RubricJudgment:
         if not rows:
@@ -280,8 +289,8 @@ class HeuristicJudge(Judge):
                 score = float(scores[k])
                 matched = answer[best[k]] if answer else Statement("")
                 merged = _merge([u.facts or Facts() for u in fact_units])
-                contradicted, missing = self._findings(Statement(text, facts=merged), matched, score, pool,
-                                                       "the answer", "the fact")
+                contradicted, missing, _ = self._findings(Statement(text, facts=merged), matched, score, pool,
+                                                          "the answer", "the fact")
                 absent = checks.missing_content(merged, pool, self.content_share)
                 if absent:
                     missing.append(f"content words missing from the answer: {checks.describe(absent)}")

@@ -14,7 +14,10 @@ from typing import Any, NamedTuple
 
 from ir_rag_axioms.analysis.features import Feature
 from ir_rag_axioms.analysis.text import sentences, term_tokens
+from ir_rag_axioms.metrics import _structure, quantities
 
+FACTS_VERSION = 3
+"""Bumped when ``Facts`` changes, so that stored statements of an older version are not read back."""
 _CITATION = re.compile(r"\[\s*\d+(?:\s*[,;-]\s*\d+)*\s*\]")
 _BULLET = re.compile(r"^\s*(?:[-*•#>]+|\d+[.)])\s*")
 _SPACE = re.compile(r"\s+")
@@ -53,6 +56,10 @@ def negation_cues() -> frozenset[str]:
 
 
 _CUES = negation_cues()
+_FAILING = frozenset({"fail", "refuse", "cease", "neglect"})
+_DIRECTIONS = frozenset({"east", "west", "north", "south", "up", "down", "inside", "outside", "ahead", "behind"})
+_PREPOSITIONS = frozenset({"to", "for", "with", "in", "on", "at", "from", "by", "about", "of"})
+_CLOCK_WORDS = frozenset({"am", "pm", "a.m.", "p.m.", "a.m", "p.m"})
 
 
 class Facts(NamedTuple):
@@ -68,29 +75,61 @@ class Facts(NamedTuple):
     """(lemma, part of speech) of the content words."""
     comparisons: tuple[tuple[str, int, str, str, str], ...] = ()
     """(adjective lemma, +1 more / -1 less, "cmp" or "sup", subject lemma, than-object lemma)."""
+    roles: tuple[tuple[str, str, str], ...] = ()
+    """(verb lemma, role, argument lemma): who did what to whom, passives turned active (``_structure.roles``)."""
+    causes: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()
+    """(cause lemmas, effect lemmas) of "E because C", "E is due to C", "C causes E"."""
+    quantifiers: tuple[tuple[str, str], ...] = ()
+    """(noun lemma, "all" / "some" / "none" / "only")."""
+    modals: tuple[tuple[str, str], ...] = ()
+    """(verb lemma, "possible" / "necessary") of may/can/might and must/will/always."""
 
     @classmethod
     def of(cls, value: Any) -> Facts:
         """Facts from a stored value (nested lists become tuples)."""
         if value is None:
             return cls()
-        fields = (tuple(tuple(x) if isinstance(x, list) else x for x in field) for field in value)
-        return cls(*fields)  # type: ignore[arg-type]
+        fields = (tuple(_tuples(x) for x in field) for field in value)
+        return cls(*fields)
+
+
+def _tuples(value: Any) -> Any:
+    """Nested lists as nested tuples (a stored value read back)."""
+    return tuple(_tuples(v) for v in value) if isinstance(value, list | tuple) else value
+
+
+_HEDGE = re.compile(r"^(?:i'm|i am|we're|we are) not (?:entirely |completely |100% )?(?:sure|certain)(?: about this)?,?"
+                    r" but (?:i|we) (?:think|believe|guess|recall)(?: that)?,?\s+", re.IGNORECASE)
+
+
+def unhedged(text: str) -> str:
+    """A hedged claim without its hedge ("I'm not sure, but I think it was 1975" -> "it was 1975"): a claim."""
+    claim = _HEDGE.sub("", text)
+    return claim[:1].upper() + claim[1:] if claim != text else text
 
 
 def clean(text: str) -> str:
     """A statement's text without citation markers, a leading bullet, number or clause link, emphasis, extra space."""
     text = _CITATION.sub("", text).replace("**", "").replace("__", "")
     text = _SPACE.sub(" ", _BULLET.sub("", text)).strip(" \t\n:,;")
-    return _LEADING_LINK.sub("", text)
+    return unhedged(_LEADING_LINK.sub("", text))
 
 
 def _pieces(sentence: Any) -> list[Any]:
     """A sentence split at line breaks (bullet items and headings are their own pieces)."""
-    cuts = [t.i for t in sentence if t.is_space and "\n" in t.text]
+    cuts = [t.i for t in sentence if t.is_space and "\n" in t.text or _after_abbreviation(t)]
     bounds = [sentence.start, *cuts, sentence.end]
     doc = sentence.doc
     return [doc[a:b] for a, b in zip(bounds[:-1], bounds[1:], strict=True) if b > a]
+
+
+def _after_abbreviation(token: Any) -> bool:
+    """Whether a token starts a sentence the parser glued to the one before after an abbreviation ("p.m. She")."""
+    if token.i == 0 or token.is_sent_start or not token.is_title:
+        return False
+    before = token.doc[token.i - 1]
+    return bool(re.fullmatch(r"(?:[A-Za-z]{1,3}\.){2,}|[A-Z][a-z]{0,3}\.", before.text)) and (
+        token.pos_ in ("PRON", "DET", "SCONJ", "CCONJ", "ADV") or token.dep_ in ("nsubj", "nsubjpass"))
 
 
 def _clauses(span: Any, max_words: int) -> list[Any]:
@@ -142,42 +181,107 @@ def _unit(tokens: list[Any]) -> str:
     return head.lemma_.lower() if head.pos_ == "NOUN" and head.i != last.i else ""
 
 
+def _measured(tokens: list[Any], i: int, low: float, high: float, hedged: bool,
+              ) -> tuple[tuple[float, float, str, bool], int] | None:
+    """The number low-high ending at tokens[i] as a measured quantity when a unit follows ("3 km", "53-day")."""
+    j = i + 1 + (i + 1 < len(tokens) and tokens[i + 1].text in ("-", "–"))
+    found = quantities.unit_after(tokens, j)
+    if found is None or tokens[i].ent_type_ == "MONEY":
+        return None
+    name, used = found
+    (a, dimension), (b, _) = quantities.measure(low, name), quantities.measure(high, name)
+    return (min(a, b), max(a, b), dimension, hedged), j + used - 1
+
+
 def _numbers(span: Any) -> list[tuple[float, float, str, bool]]:
-    """Numbers, ranges ("20-45", "between 20 and 45", "20 to 45"), years and months of a span."""
+    """Numbers, ranges ("20-45", "between 20 and 45", "20 to 45"), years, months, clock times and measured amounts.
+
+    Number words are read by text2num ("forty-four million"), units by pint (the SI magnitude and the dimension as
+    the unit: "3 km" and "3,000 m" are one number), clock times as minutes after midnight (``quantities.CLOCK``).
+    """
     out: list[tuple[float, float, str, bool]] = []
     tokens = [t for t in span if not _in_citation(t)]
     i = 0
     while i < len(tokens):
         token = tokens[i]
+        hedged = any(t.lower_ in _HEDGES for t in span.doc[max(token.i - 2, 0): token.i])
+        clock = quantities.clock_time(tokens, i)
+        if clock is not None:
+            out.append((clock[0], clock[0], clock[1], hedged))
+            i += clock[2]
+            continue
         if token.lower_ in _MONTHS and token.ent_type_ == "DATE":
             out.append((float(_MONTHS[token.lower_]),) * 2 + ("month", False))
             i += 1
             continue
-        value = _value(token) if (token.like_num or token.pos_ == "NUM") else None
+        fraction = _fraction_of_unit(tokens, i)
+        if fraction is not None:
+            share, used = fraction
+            measured = _measured(tokens, i + used - 1, share, share, hedged)
+            if measured is not None:
+                out.append(measured[0])
+                i = measured[1] + 1
+                continue
+        words = quantities.number_words(tokens, i) if token.lower_ in quantities.NUMBER_WORDS else None
+        value = _value(token) if words is None and (token.like_num or token.pos_ == "NUM") else None
+        if words is not None:
+            value = words[0]
+            i += words[1] - 1
         if value is None:
+            named = re.fullmatch(r"([A-Za-z]{2,})-(\d+)", token.text)  # "plutonium-239", "COVID-19"
+            if named:
+                out.append((float(named[2]), float(named[2]), named[1].lower(), False))
+                i += 1
+                continue
             if "-" in token.text and re.fullmatch(r"\d[\d.,]*[-–]\d[\d.,]*", token.text):
                 low, high = (float(x.replace(",", "")) for x in re.split(r"[-–]", token.text))
-                out.append((low, high, _unit([token]), False))
+                measured = _measured(tokens, i, low, high, False)
+                out.append(measured[0] if measured else (low, high, _unit([token]), False))
+                i = measured[1] if measured else i
             i += 1
             continue
-        group = [token]
+        group = [tokens[i]]
         while i + 1 < len(tokens) and tokens[i + 1].lower_ in _MULTIPLIERS:
             i += 1
             value *= _MULTIPLIERS[tokens[i].lower_]
             group.append(tokens[i])
-        hedged = any(t.lower_ in _HEDGES for t in span.doc[max(group[0].i - 2, 0): group[0].i])
+        if i + 2 < len(tokens) and tokens[i + 1].text in ("-", "–") and tokens[i + 2].lower_ in quantities.FRACTIONS:
+            value *= quantities.FRACTIONS[tokens[i + 2].lower_]  # "one-third"
+            i += 2
+            group.append(tokens[i])
         low = high = value
         if i + 2 < len(tokens) and tokens[i + 1].lower_ in ("-", "–", "to", "and", "until", "till",
                                                                      "through") and tokens[i + 2].like_num:
-            other = _value(tokens[i + 2])
+            end = quantities.number_words(tokens, i + 2) if tokens[i + 2].lower_ in quantities.NUMBER_WORDS else None
+            other, used = (end[0], end[1]) if end else (_value(tokens[i + 2]), 1)
+            k = i + 2 + used
+            while other is not None and k < len(tokens) and tokens[k].lower_ in _MULTIPLIERS:
+                other *= _MULTIPLIERS[tokens[k].lower_]  # "6 million to 44 million"
+                k += 1
             if other is not None and (tokens[i + 1].lower_ != "and" or span.doc[max(group[0].i - 1, 0)].lower_
                                       == "between"):
                 low, high = min(value, other), max(value, other)
-                i += 2
+                i = k - 1
                 group.append(tokens[i])
+        measured = _measured(tokens, i, low, high, hedged)
+        if measured is not None:
+            out.append(measured[0])
+            i = measured[1] + 1
+            continue
         out.append((low, high, _unit(group), hedged))
         i += 1
     return out
+
+
+def _fraction_of_unit(tokens: list[Any], i: int) -> tuple[float, int] | None:
+    """(value, tokens up to the unit's article) of "half an hour" (0.5) and "an hour and a half" (1.5)."""
+    words = [t.lower_ for t in tokens[i:i + 5]]
+    if words[:2] in (["half", "an"], ["half", "a"]) and len(words) > 2 and quantities.unit(words[2]):
+        return 0.5, 2
+    if len(words) == 5 and words[0] in ("a", "an") and words[2:] == ["and", "a", "half"] \
+            and quantities.unit(words[1]):
+        return 1.5, 1
+    return None
 
 
 def _negated(span: Any) -> list[str]:
@@ -187,16 +291,34 @@ def _negated(span: Any) -> list[str]:
         if not (token.dep_ == "neg" or token.lower_ in _CUES):
             continue
         head = token.head
+        if token.lower_ == "no" and head.lower_ == "longer":  # "no longer X": X is negated
+            verb = head.head
+            complements = [c for c in verb.children if c.dep_ in ("acomp", "attr", "oprd")]
+            out += [c.lemma_.lower() for c in complements] or [verb.lemma_.lower()]
+            continue
+        if token.lower_ in ("no", "none", "nothing", "nobody") and (
+                token.dep_ in ("nsubj", "nsubjpass") or token.dep_ == "det" and head.dep_ in ("nsubj", "nsubjpass")):
+            verb = token.head if token.dep_ in ("nsubj", "nsubjpass") else head.head  # "no N is X": X is negated
+            complements = [c for c in verb.children if c.dep_ in ("acomp", "attr", "oprd")]
+            out += [c.lemma_.lower() for c in complements] or [verb.lemma_.lower()]
+            continue
         if token.lower_ in ("no", "without", "none", "nothing", "nobody") and token.dep_ != "neg":
             target = [c for c in token.children if c.dep_ == "pobj"] or ([head] if head.i != token.i else [])
             out += [t.lemma_.lower() for t in target]
             continue
         if head.lemma_ == "be" or head.pos_ == "AUX":
             complements = [c for c in head.children if c.dep_ in ("acomp", "attr", "oprd")]
-            complements += [g for c in head.children if c.dep_ == "prep" for g in c.children if g.dep_ == "pobj"]
+            complements += [g for c in head.children if c.dep_ == "prep" and c.i > head.i  # not "For the most part,"
+                            for g in c.children if g.dep_ == "pobj"]
             out += [c.lemma_.lower() for c in complements] or [head.lemma_.lower()]
         elif head.i != token.i:
             out.append(head.lemma_.lower())
+    for token in span:  # "failed to X", "refused to X", "ceased to X": X is negated (unless the verb is)
+        if token.lemma_.lower() in _FAILING and not any(c.dep_ == "neg" for c in token.children):
+            for x in token.children:
+                if x.dep_ == "xcomp" and x.pos_ in ("VERB", "AUX"):
+                    complements = [c for c in x.children if c.dep_ in ("acomp", "attr", "oprd")]
+                    out += [x.lemma_.lower()] + [c.lemma_.lower() for c in complements]
     return out
 
 
@@ -212,31 +334,58 @@ def _subject(token: Any) -> Any:
     return None
 
 
+def _phrase(token: Any) -> str:
+    """The content lemmas of a token's phrase ("the flashy ads" -> "flashy ad"), or its lemma."""
+    words = [_lemma(t) for t in token.subtree if t.pos_ in ("NOUN", "PROPN", "ADJ", "NUM", "VERB")
+             and t.dep_ != "relcl" and t.lemma_ != "be"][:4]
+    return " ".join(words) or token.lemma_.lower()
+
+
 def _comparisons(span: Any) -> list[tuple[str, int, str, str, str]]:
-    """(adjective, sign, cmp/sup, subject, than-object) of comparatives and superlatives."""
+    """(adjective, sign, cmp/sup, first side, than-object) of comparatives and superlatives.
+
+    The first side is the subject, or the object of the verb's preposition that the than-part repeats ("respond more
+    favorably to A than to B": A and B); "more value than" compares the noun "value".
+    """
     out = []
     for token in span:
         if token.lower_ in ("more", "less", "most", "least") and token.head.pos_ in ("ADJ", "ADV") \
                 and token.head.i != token.i:
             adjective, sign = token.head, -1 if token.lower_ in ("less", "least") else 1
             kind = "sup" if token.lower_ in ("most", "least") else "cmp"
+        elif token.lower_ in ("more", "less", "fewer") and token.dep_ == "amod" and token.head.pos_ == "NOUN":
+            adjective, sign, kind = token.head, -1 if token.lower_ != "more" else 1, "cmp"
         elif token.tag_ in ("JJR", "RBR", "JJS", "RBS") and token.lower_ not in ("more", "less", "most", "least"):
             adjective, sign, kind = token, 1, "sup" if token.tag_ in ("JJS", "RBS") else "cmp"
         else:
             continue
         subject = _subject(adjective)
-        than = [g for c in (*adjective.children, *token.children) if c.lower_ == "than" for g in c.children
-                if g.dep_ == "pobj"]
-        out.append((_lemma(adjective), sign, kind, subject.lemma_.lower() if subject is not None else "",
-                    than[0].lemma_.lower() if than else ""))
+        first = _phrase(subject) if subject is not None else ""
+        than = ""
+        than_token = next((t for t in span if t.i > token.i and t.lower_ == "than"), None)
+        if than_token is not None:
+            rest = [t for t in span if t.i > than_token.i and not t.is_punct]
+            objects = [g for g in than_token.children if g.dep_ == "pobj"]
+            named = objects or [t for t in rest if t.pos_ in ("NOUN", "PROPN", "PRON", "VERB", "NUM")
+                                and t.lemma_ != "be"]
+            than = _phrase(named[0]) if objects else " ".join(_lemma(t) for t in named[:3])
+            if rest and rest[0].lower_ in _PREPOSITIONS:  # "than to B": A is the verb's own "to A"
+                inner = [g for g in rest[0].children if g.dep_ == "pobj"]
+                than = _phrase(inner[0]) if inner else than
+                first = next((_phrase(t) for p in span if p.i < than_token.i and p.lower_ == rest[0].lower_
+                              and p.i > token.i for t in p.children if t.dep_ == "pobj"), first)
+        following = span.doc[adjective.i + 1] if adjective.i + 1 < len(span.doc) else None
+        direction = f" {following.lower_}" if following is not None and following.lower_ in _DIRECTIONS else ""
+        out.append((_lemma(adjective) + direction, sign, kind, first, than))
     return out
 
 
 def _entities(span: Any) -> list[tuple[str, str]]:
     """Named entities (not numeric) and proper nouns outside entities."""
-    out = [(e.text.lower(), e.label_) for e in span.ents if e.label_ not in _NUMERIC_LABELS]
+    out = [(e.text.lower(), e.label_) for e in span.ents if e.label_ not in _NUMERIC_LABELS
+           and not all(_unit_token(t) or t.like_num for t in e)]
     covered = {t.i for e in span.ents for t in e}
-    out += [(t.text.lower(), "PROPN") for t in span if t.pos_ == "PROPN" and t.i not in covered
+    out += [(t.text.lower(), "PROPN") for t in span if t.pos_ == "PROPN" and t.i not in covered and not _unit_token(t)
             and t.text[:1].isupper() and not t.is_sent_start and t.lower_ not in _MONTHS and not _in_citation(t)
             and t.is_alpha]
     return out
@@ -248,12 +397,34 @@ def _lemma(token: Any) -> str:
     return _LEMMA_FIXES.get(lemma, _LEMMA_FIXES.get(token.lower_, lemma))
 
 
+def _unit_token(token: Any) -> bool:
+    """Whether a token is the unit of a number ("km", "°", "F" of "degrees F", "p.m."): the number carries it."""
+    doc = token.doc
+    before = doc[token.i - 1] if token.i > 0 else None
+    if token.lower_ in _CLOCK_WORDS or token.text == "°":
+        return True
+    if token.lower_ == "half":  # "an hour and a half", "half an hour"
+        after = [t.lower_ for t in doc[token.i + 1: token.i + 3]]
+        if [t.lower_ for t in doc[max(token.i - 2, 0): token.i]] == ["and", "a"] or (
+                len(after) == 2 and after[0] in ("a", "an") and quantities.unit(after[1])):
+            return True
+    if before is not None and before.lower_ in ("degree", "degrees", "°") and token.lower_ in ("c", "f", "celsius",
+                                                                                              "fahrenheit"):
+        return True
+    if before is not None and before.text in ("-", "–") and token.i > 1:
+        before = doc[token.i - 2]
+    number = before is not None and (before.like_num or before.lower_ in quantities.NUMBER_WORDS
+                                     or before.lower_ in ("an", "a", "half"))
+    return number and quantities.unit(token.lower_) is not None
+
+
 def facts(span: Any) -> Facts:
-    """The checked facts of one statement span."""
+    """The checked facts of one statement span (the units of numbers are part of the numbers, not words)."""
     lemmas = tuple(dict.fromkeys((_lemma(t), t.pos_) for t in span if t.pos_ in _CONTENT_POS
-                                 and not _in_citation(t)))
+                                 and not _in_citation(t) and not _unit_token(t)))
     return Facts(tuple(_entities(span)), tuple(_numbers(span)), tuple(dict.fromkeys(_negated(span))), lemmas,
-                 tuple(_comparisons(span)))
+                 tuple(_comparisons(span)), tuple(_structure.roles(span)), tuple(_structure.causes(span)),
+                 tuple(_structure.quantifiers(span)), tuple(_structure.modals(span)))
 
 
 def _resolve(clause: Any, text: str, antecedent: Any) -> tuple[str, tuple[str, ...]]:
@@ -266,8 +437,12 @@ def _resolve(clause: Any, text: str, antecedent: Any) -> tuple[str, tuple[str, .
     return resolved, tuple(t.lemma_.lower() for t in term_tokens(antecedent) if not t.is_space)
 
 
-def statements(doc: Any, max_words: int) -> tuple[tuple[str, tuple[str, ...], str, Facts], ...]:
-    """(text, terms, resolved text, facts) of every statement: non-empty pieces with at least two words."""
+def statements(doc: Any, max_words: int, version: int = FACTS_VERSION,
+               ) -> tuple[tuple[str, tuple[str, ...], str, Facts], ...]:
+    """(text, terms, resolved text, facts) of every statement: non-empty pieces with at least two words.
+
+    ``version`` (``FACTS_VERSION``) only keys the stored value.
+    """
     out = []
     antecedent = None
     for sentence in sentences(doc):
@@ -289,4 +464,4 @@ def statements(doc: Any, max_words: int) -> tuple[tuple[str, tuple[str, ...], st
 @cache
 def statement_feature(max_words: int = 25) -> Feature:
     """The statements feature (sentences, bullet items, clauses of sentences over ``max_words`` words)."""
-    return Feature("rag_claims", ("lemmas", "parse", "ents"), statements, (max_words,))
+    return Feature("rag_claims", ("lemmas", "parse", "ents"), statements, (max_words, FACTS_VERSION))

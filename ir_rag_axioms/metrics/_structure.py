@@ -1,0 +1,158 @@
+"""Structure read off a statement's dependency parse: who did what to whom, cause and effect, quantifiers, modality.
+
+- roles: (verb lemma, role, argument lemma) with passives turned active (the agent "by X" is the subject, the
+  passive subject an object) and an xcomp verb given its governor's subject ("X wanted to rid France of Y");
+- causes: (cause lemmas, effect lemmas) of "E because C", "E is due to C", "C causes / leads to E";
+- quantifiers: (noun lemma, "all" / "some" / "none" / "only") of "all N", "every N", "no N", "none of N", "some N",
+  "only N", "one-third of N";
+- modals: (verb lemma, "possible" / "necessary") of "may / might / can / could" and "must / will / always / has to".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+_SUBJECTS = frozenset({"nsubj", "csubj"})
+_OBJECTS = frozenset({"dobj", "dative", "attr", "oprd", "nsubjpass"})
+_ALL = frozenset({"all", "every", "each", "always"})
+_SOME = frozenset({"some", "several", "many", "few", "most", "certain"})
+_NONE = frozenset({"no", "none", "neither"})
+_POSSIBLE = frozenset({"may", "might", "can", "could", "possibly", "perhaps", "sometimes", "occasionally", "likely",
+                       "probably"})
+_NECESSARY = frozenset({"must", "will", "always", "certainly", "definitely", "necessarily", "invariably", "shall"})
+_CAUSE_VERBS = frozenset({"cause", "lead", "produce", "trigger", "result", "bring", "create"})
+_CONTENT = frozenset({"NOUN", "PROPN", "VERB", "ADJ", "NUM"})
+_NOT_ROLES = frozenset({"than", "in", "at", "during", "since", "until", "for", "like", "as", "after", "before"})
+
+
+def _head_lemma(token: Any) -> str:
+    """The lemma an argument stands for: the noun of "none of the N", else the token's own lemma."""
+    if token.lower_ in ("none", "all", "some", "most", "many", "each") and token.pos_ in ("NOUN", "PRON", "DET"):
+        for child in token.children:
+            if child.dep_ == "prep" and child.lower_ == "of":
+                objects = [g for g in child.children if g.dep_ == "pobj"]
+                if objects:
+                    return str(objects[0].lemma_.lower())
+    return str(token.lemma_.lower())
+
+
+def _arguments(verb: Any, inherited: Any = None) -> list[tuple[str, str]]:
+    """(role, argument lemma) of a verb: subject, objects, prepositional objects ("prep:on"), agents as subjects."""
+    out: list[tuple[str, str]] = []
+    has_subject = False
+    for child in verb.children:
+        if child.dep_ in _SUBJECTS:
+            out.append(("subj", _head_lemma(child)))
+            has_subject = True
+        elif child.dep_ in _OBJECTS and child.pos_ in ("NOUN", "PROPN", "PRON"):
+            out.append(("obj", _head_lemma(child)))
+        elif child.dep_ == "agent":
+            out += [("subj", _head_lemma(g)) for g in child.children if g.dep_ == "pobj"]
+            has_subject = True
+        elif child.dep_ == "prep" and child.lower_ not in _NOT_ROLES:
+            out += [(f"prep:{child.lower_}", _head_lemma(g)) for g in child.children if g.dep_ == "pobj"]
+        if child.dep_ in ("acomp", "advmod", "oprd", "ccomp", "dobj", "attr") and child.pos_ != "VERB":
+            for prep in child.children:  # "make life tough on X", "rid France of X"
+                if prep.dep_ == "prep" and prep.lower_ not in _NOT_ROLES:
+                    out += [(f"prep:{prep.lower_}", _head_lemma(g)) for g in prep.children if g.dep_ == "pobj"]
+    if not has_subject and inherited is not None:
+        out.append(("subj", _head_lemma(inherited)))
+    return [(role, lemma) for role, lemma in out if lemma not in ("-pron-",)]
+
+
+def roles(span: Any) -> list[tuple[str, str, str]]:
+    """(verb lemma, role, argument lemma) of every verb of a span (see the module docstring)."""
+    out = []
+    for token in span:
+        if token.pos_ not in ("VERB", "AUX") or token.dep_ in ("aux", "auxpass"):
+            continue
+        inherited = None
+        if token.dep_ in ("xcomp", "conj") and token.head.i != token.i:
+            subjects = [c for c in token.head.children if c.dep_ in _SUBJECTS]
+            agents = [g for c in token.head.children if c.dep_ == "agent" for g in c.children if g.dep_ == "pobj"]
+            inherited = (subjects or agents or [None])[0]
+        out += [(token.lemma_.lower(), role, lemma) for role, lemma in _arguments(token, inherited)]
+    return list(dict.fromkeys(out))
+
+
+def _content(tokens: Any) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(t.lemma_.lower() for t in tokens if t.pos_ in _CONTENT
+                               and t.lemma_.lower() not in ("be", "have", "do")))
+
+
+def _subtree_without(token: Any, cut: Any) -> list[Any]:
+    cut_ids = {t.i for t in cut.subtree} if cut is not None else set()
+    return [t for t in token.subtree if t.i not in cut_ids]
+
+
+def causes(span: Any) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """(cause lemmas, effect lemmas) of the causal links of a span."""
+    out = []
+    for token in span:
+        if token.lower_ == "because" and token.dep_ == "mark" and token.head.dep_ == "advcl":
+            clause = token.head
+            effect = clause.head
+            out.append((_content(clause.subtree), _content(_subtree_without(effect, clause))))
+        elif token.lower_ == "because" and token.dep_ == "prep":  # "because of X"
+            of = [c for c in token.children if c.lower_ == "of"] or [token]
+            cause = [g for o in of for g in o.children if g.dep_ == "pobj"]
+            effect = token.head
+            if cause:
+                out.append((_content(cause[0].subtree), _content(_subtree_without(effect, token))))
+        elif token.lower_ == "due" and any(c.lower_ == "to" for c in token.children):
+            to = next(c for c in token.children if c.lower_ == "to")
+            cause = [g for g in to.children if g.dep_ == "pobj"]
+            verb = token.head if token.dep_ in ("acomp", "amod", "prep", "advmod") else token
+            subject = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")]
+            if cause and subject:
+                out.append((_content(cause[0].subtree), _content(subject[0].subtree)))
+        elif token.lemma_.lower() in _CAUSE_VERBS and token.pos_ == "VERB":
+            subject = [c for c in token.children if c.dep_ == "nsubj"]
+            objects = [c for c in token.children if c.dep_ == "dobj"]
+            objects += [g for c in token.children if c.dep_ == "prep" and c.lower_ in ("to", "in")
+                        for g in c.children if g.dep_ == "pobj"]
+            if subject and objects and token.lemma_.lower() not in ("bring", "create", "produce") or \
+                    (subject and objects and token.lemma_.lower() == "cause"):
+                out.append((_content(subject[0].subtree), _content(objects[0].subtree)))
+    return [(c, e) for c, e in out if c and e]
+
+
+def quantifiers(span: Any) -> list[tuple[str, str]]:
+    """(noun lemma, "all" / "some" / "none" / "only") of the quantified nouns of a span."""
+    out = []
+    for token in span:
+        word = token.lower_
+        if word in ("all", "every", "each", "no", "some", "several", "many", "few", "most") and \
+                token.dep_ in ("det", "predet", "amod") and token.head.pos_ in ("NOUN", "PROPN"):
+            kind = "all" if word in _ALL else "none" if word in _NONE else "some"
+            out.append((token.head.lemma_.lower(), kind))
+        elif word in ("none", "all", "some", "most", "many") and token.pos_ in ("NOUN", "PRON", "DET"):
+            noun = _head_lemma(token)
+            if noun != word:
+                out.append((noun, "all" if word == "all" else "none" if word == "none" else "some"))
+        elif word in ("only", "just") and token.head.pos_ in ("NOUN", "PROPN") and not any(
+                c.dep_ == "neg" for c in token.children) and span.doc[max(token.i - 1, 0)].lower_ not in ("not",):
+            out.append((token.head.lemma_.lower(), "only"))
+        elif token.dep_ == "pobj" and token.head.lower_ == "of" and token.pos_ in ("NOUN", "PROPN"):
+            share = token.head.head
+            if share.pos_ == "NUM" or share.lower_ in ("third", "half", "quarter", "percent", "%", "fraction",
+                                                        "majority", "minority", "portion", "part"):
+                out.append((token.lemma_.lower(), "some"))
+    return list(dict.fromkeys(out))
+
+
+def modals(span: Any) -> list[tuple[str, str]]:
+    """(verb lemma, "possible" / "necessary") of the modal verbs and adverbs of a span."""
+    out = []
+    for token in span:
+        word = token.lower_
+        if token.dep_ in ("aux", "advmod") and (word in _POSSIBLE or word in _NECESSARY) and token.head.i != token.i:
+            verb = token.head
+            kind = "possible" if word in _POSSIBLE else "necessary"
+            out.append((verb.lemma_.lower(), kind))
+            if verb.lemma_ == "be":  # "may be a sign": the complement too
+                out += [(c.lemma_.lower(), kind) for c in verb.children if c.dep_ in ("attr", "acomp")]
+        elif token.lemma_.lower() == "have" and any(c.dep_ == "xcomp" for c in token.children) and \
+                any(c.lower_ == "to" for x in token.children if x.dep_ == "xcomp" for c in x.children):
+            out += [(x.lemma_.lower(), "necessary") for x in token.children if x.dep_ == "xcomp"]
+    return list(dict.fromkeys(out))

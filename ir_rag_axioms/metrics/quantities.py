@@ -1,0 +1,216 @@
+"""Quantities, number words, clock times and name aliases, read with well-kept libraries.
+
+Units and conversions come from pint (a measured amount becomes its SI magnitude and dimension, a temperature its
+degrees Celsius: "3 km" = "3,000 m", "134 °F" = "56.7 °C", "90 minutes" = "an hour and a half"), number words from
+text2num ("forty-five thousand" = 45000, "three hundred and forty" = 340), country names from pycountry ("USA" =
+"United States"). Clock times are minutes after midnight ("9:57 p.m." = "21:57"; a time without a.m./p.m. matches
+either half of the day). Organisations' acronyms are the initials of a name the other text has ("IOC" for
+"International Olympic Committee", "WWII" for "World War Two").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from functools import cache, lru_cache
+from typing import Any
+
+CLOCK = "clock"
+"""The unit of a clock time with a.m./p.m. or a 24-hour time: minutes after midnight."""
+CLOCK12 = "clock12"
+"""The unit of a clock time without a.m./p.m. up to 12:59: minutes after midnight or 12 hours later."""
+_TIME = re.compile(r"^(\d{1,2})[:.](\d{2})$")
+_AM = frozenset({"am", "a.m.", "a.m"})
+_PM = frozenset({"pm", "p.m.", "p.m"})
+NUMBER_WORDS = frozenset(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen "
+    "eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million billion "
+    "trillion".split())
+_SCALES = frozenset({"hundred", "thousand", "million", "billion", "trillion"})
+FRACTIONS = {"half": 0.5, "third": 1 / 3, "quarter": 0.25}
+_DIMENSIONS = frozenset({"[length]", "[mass]", "[time]", "[temperature]", "[length] ** 3", "[length] ** 2",
+                         "[length] / [time]"})
+_SHORT_UNITS = frozenset({"mm", "cm", "km", "kg", "mg", "lb", "lbs", "oz", "ft", "mi", "mph", "ml", "kmh", "µg",
+                          "hr", "hrs", "min", "sec", "yd"})
+_NOT_UNITS = frozenset({"second", "minute"})  # ordinal "second" and "minute" (tiny) are read as units only in plural
+_DEGREES = {"c": "degC", "celsius": "degC", "centigrade": "degC", "f": "degF", "fahrenheit": "degF"}
+_ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9, "x": 10}
+_STOP = frozenset({"of", "the", "and", "for", "on", "in", "de", "to", "a", "an", "&"})
+
+
+@cache
+def registry() -> Any:
+    """Pint's default unit registry (one per process)."""
+    import pint
+
+    return pint.UnitRegistry()
+
+
+@lru_cache(maxsize=10_000)
+def unit(text: str) -> str | None:
+    """Pint's name of a unit word ("kilometres" -> "kilometer"), None when it is no unit of a kept dimension."""
+    word = text.lower().strip(".")
+    if not word.isalpha() and word not in ("km/h", "°c", "°f") or (len(word) <= 2 and word not in _SHORT_UNITS) \
+            or word in _NOT_UNITS:
+        return None
+    word = {"°c": "degC", "°f": "degF"}.get(word, word)
+    try:
+        parsed = registry().parse_units(word)
+    except Exception:  # noqa: BLE001 - pint raises several error types for a word that is no unit
+        return None
+    return str(parsed) if str(parsed.dimensionality) in _DIMENSIONS else None
+
+
+def measure(value: float, unit_name: str) -> tuple[float, str]:
+    """(magnitude in SI base units, or degrees Celsius for a temperature; the dimension) of a value in a unit."""
+    quantity = registry().Quantity(value, unit_name)
+    dimension = str(quantity.dimensionality)
+    if dimension == "[temperature]":
+        return float(quantity.to("degC").magnitude), dimension
+    return float(quantity.to_base_units().magnitude), dimension
+
+
+def unit_after(tokens: Sequence[Any], j: int) -> tuple[str, int] | None:
+    """(pint unit, tokens it spans) of the unit starting at tokens[j]: "km", "degrees F", "°C", "° F"."""
+    if j >= len(tokens):
+        return None
+    word = tokens[j].lower_
+    following = tokens[j + 1].lower_.rstrip(".") if j + 1 < len(tokens) else ""
+    if word in ("degree", "degrees", "°") and following in _DEGREES:
+        return _DEGREES[following], 2
+    if word in ("°c", "°f"):
+        return _DEGREES[word[1]], 1
+    if word in ("degree", "degrees", "°"):
+        return None
+    found = unit(word)
+    return (found, 1) if found else None
+
+
+def number_words(tokens: Sequence[Any], i: int) -> tuple[float, int] | None:
+    """(value, tokens used) of a run of number words from tokens[i] ("forty - four million"), read by text2num."""
+    from text_to_num import text2num
+
+    words: list[str] = []
+    j = i
+    while j < len(tokens):
+        word = tokens[j].lower_
+        if word in NUMBER_WORDS:
+            words.append(word)
+        elif word in ("-", "and") and words and j + 1 < len(tokens) and tokens[j + 1].lower_ in NUMBER_WORDS \
+                and (word == "-" or words[-1] in _SCALES):
+            words.append("-" if word == "-" else "and")
+        else:
+            break
+        j += 1
+    if not words or words == ["and"]:
+        return None
+    text = " ".join(words).replace(" - ", "-")
+    try:
+        return float(text2num(text, "en")), j - i
+    except ValueError:
+        return None
+
+
+def clock_time(tokens: Sequence[Any], i: int) -> tuple[float, str, int] | None:
+    """(minutes after midnight, CLOCK or CLOCK12, tokens used) of a clock time at tokens[i] ("9:57 p.m.")."""
+    match = _TIME.match(tokens[i].text)
+    after = tokens[i + 1].lower_ if i + 1 < len(tokens) else ""
+    if match:
+        hour, minute = int(match[1]), int(match[2])
+    elif tokens[i].text.isdigit() and after in _AM | _PM:
+        hour, minute = int(tokens[i].text), 0
+    else:
+        return None
+    if hour > 24 or minute > 59:
+        return None
+    if after in _AM | _PM:
+        if not 1 <= hour <= 12:
+            return None
+        hour = hour % 12 + (12 if after in _PM else 0)
+        return float(hour * 60 + minute), CLOCK, 2
+    return float(hour * 60 + minute), CLOCK if hour == 0 or hour > 12 else CLOCK12, 1
+
+
+def same_clock(a: tuple[float, str], b: tuple[float, str]) -> bool:
+    """Whether two clock times can be the same time (a 12-hour reading matches both halves of the day)."""
+    options_a = {a[0] % 1440, (a[0] + 720) % 1440} if a[1] == CLOCK12 else {a[0] % 1440}
+    options_b = {b[0] % 1440, (b[0] + 720) % 1440} if b[1] == CLOCK12 else {b[0] % 1440}
+    return bool(options_a & options_b)
+
+
+def spell_clock(minutes: float) -> str:
+    """'21:57' for 1317 minutes."""
+    return f"{int(minutes) // 60 % 24:02d}:{int(minutes) % 60:02d}"
+
+
+@lru_cache(maxsize=10_000)
+def country_names(name: str) -> frozenset[str]:
+    """Every name pycountry knows of the country a name is ("usa", "u.s." -> "united states", "us", ...)."""
+    import pycountry
+
+    key = name.lower().strip().removeprefix("the ").replace(".", "").strip()
+    if len(key) < 2:
+        return frozenset()
+    try:
+        country = pycountry.countries.lookup(key)
+    except LookupError:
+        return frozenset()
+    names = {getattr(country, field, None) for field in ("name", "official_name", "common_name", "alpha_2",
+                                                           "alpha_3")}
+    return frozenset(n.lower() for n in names if n)
+
+
+def _initials(words: Iterable[str]) -> str:
+    return "".join(w[0] for w in words if w and w not in _STOP)
+
+
+def _numeral(word: str) -> int | None:
+    if word.isdigit():
+        return int(word)
+    if word in _ROMAN:
+        return _ROMAN[word]
+    found = number_word_value(word)
+    return int(found) if found is not None else None
+
+
+@lru_cache(maxsize=10_000)
+def number_word_value(word: str) -> float | None:
+    """The value of one number word ("two" -> 2), None if it is none."""
+    if word not in NUMBER_WORDS:
+        return None
+    from text_to_num import text2num
+
+    try:
+        return float(text2num(word, "en"))
+    except ValueError:
+        return None
+
+
+def acronym_of(acronym: str, name: str) -> bool:
+    """Whether an acronym stands for a name: its initials, or initials and a trailing numeral ("WWII": World War 2)."""
+    letters = acronym.lower().replace(".", "")
+    words = re.findall(r"[a-z0-9]+", name.lower())
+    if len(letters) < 2 or len(words) < 2:
+        return False
+    if letters == _initials(words):
+        return True
+    numeral = _numeral(words[-1])
+    if numeral is None:
+        return False
+    head = _initials(words[:-1])
+    tail = letters[len(head):]
+    return letters.startswith(head) and bool(tail) and (_numeral(tail) == numeral)
+
+
+def alias_in(entity: str, names: Iterable[str]) -> str | None:
+    """The name of ``names`` an entity is an alias of (the same country, or an acronym of it), None if none."""
+    names = list(names)
+    countries = country_names(entity)
+    for name in names:
+        if countries and countries & (country_names(name) | {name.lower()}):
+            return name
+    if re.fullmatch(r"[A-Za-z.]{2,8}", entity.replace(" ", "")):
+        for name in names:
+            if acronym_of(entity, name):
+                return name
+    return None

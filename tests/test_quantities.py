@@ -1,0 +1,34 @@
+"""Quantities, clock times, number words and aliases of the heuristic judge (pint, text2num, pycountry)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ir_rag_axioms.metrics import quantities
+
+
+@pytest.mark.parametrize(("a", "b"), [((3, "kilometer"), (3000, "meter")), ((90, "minute"), (1.5, "hour")),
+                                      ((2, "week"), (14, "day")), ((20, "degC"), (68, "degF"))])
+def test_conversions_agree(a, b):
+    (x, dimension), (y, other) = quantities.measure(*a), quantities.measure(*b)
+    assert dimension == other and x == pytest.approx(y)
+
+
+def test_unit_words_and_what_is_no_unit():
+    assert quantities.unit("kilometres") == "kilometer" and quantities.unit("lbs") == "pound"
+    assert quantities.unit("in") is None and quantities.unit("people") is None and quantities.unit("a") is None
+
+
+def test_clock_times():
+    assert quantities.same_clock((21 * 60 + 57, quantities.CLOCK), (9 * 60 + 57, quantities.CLOCK12))
+    assert not quantities.same_clock((23 * 60 + 40, quantities.CLOCK), (21 * 60 + 40, quantities.CLOCK))
+    assert quantities.spell_clock(1420) == "23:40"
+
+
+def test_aliases():
+    assert quantities.alias_in("USA", ["the united states"]) == "the united states"
+    assert quantities.alias_in("u.s.", ["united states"]) == "united states"
+    assert quantities.alias_in("IOC", ["international olympic committee"]) == "international olympic committee"
+    assert quantities.alias_in("WWII", ["world war two"]) == "world war two"
+    assert quantities.alias_in("IOC", ["international red cross"]) is None
+    assert quantities.alias_in("Canada", ["united states"]) is None
