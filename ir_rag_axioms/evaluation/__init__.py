@@ -41,6 +41,7 @@ from ir_rag_axioms.evaluation.run_measures import (
     measures,
     run_problems,
     with_defined_mean,
+    with_gold_answers,
 )
 
 __all__ = [
@@ -49,5 +50,5 @@ __all__ = [
     "checked_byquery", "compute_preferences", "consistency", "decisiveness", "effectiveness", "evaluate_axioms",
     "evaluate_frame", "evaluate_preferences", "evaluation_table", "frame_matrices", "harmonic_mean", "kendall_tau",
     "majority_vote_preferences", "measures", "run_problems", "scores_from_counts", "topic_counts", "vote_sweep",
-    "with_defined_mean",
+    "with_defined_mean", "with_gold_answers",
 ]

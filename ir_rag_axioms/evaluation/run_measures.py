@@ -16,8 +16,9 @@ import pandas as pd
 
 from ir_rag_axioms.evaluation.evaluate import MEASURES, _measures, topic_counts
 
-__all__ = ["DefinedMean", "RunWarning", "UndefinedMeasureWarning", "check_run", "checked_byquery",
-           "kendall_tau", "measures", "run_problems", "with_defined_mean"]  # and KendallTau, built on first use
+__all__ = ["GOLD_ONLY_DOCNO", "DefinedMean", "RunWarning", "UndefinedMeasureWarning", "check_run", "checked_byquery",
+           "kendall_tau", "measures", "run_problems", "with_defined_mean",
+           "with_gold_answers"]  # and KendallTau, built on first use
 
 
 def check_run(run: pd.DataFrame, qrels: pd.DataFrame, name: str = "run") -> float:
@@ -34,6 +35,48 @@ def check_run(run: pd.DataFrame, qrels: pd.DataFrame, name: str = "run") -> floa
     for problem in run_problems(run_ir, qrels_ir):
         warnings.warn(f"{name}: {problem}", RunWarning, stacklevel=2)
     return len(run_keys & judged) / len(run_keys) if run_keys else 0.0
+
+
+GOLD_ONLY_DOCNO = "_gold_answer_{k}"
+"""The docno of a qrels row added only to hold a gold answer (label 0, in no run): ``with_gold_answers``."""
+
+
+def with_gold_answers(qrels: pd.DataFrame, answers: pd.DataFrame) -> pd.DataFrame:
+    """The qrels with pyterrier-rag's ``gold_answer`` column, for its F1 / EM / ROUGE measures in one pt.Experiment.
+
+    ``answers``: ``qid, gold_answer`` (one row per answer, as pyterrier-rag's ``get_answers()``; a list per cell is
+    exploded). Each query's k-th qrels row holds its (k mod m)-th of m gold answers, so every gold answer is on a row
+    (those measures take the max over a query's rows); a query with fewer qrels rows than gold answers (or none) gets
+    rows ``GOLD_ONLY_DOCNO`` with label 0, which no run retrieves (no gain, no judged document of a run). Rows,
+    labels and docnos of the qrels are kept. A query of the qrels without a gold answer is refused (those measures
+    would fail on it): keep the qrels of the answered queries.
+    """
+    if not {"qid", "gold_answer"} <= set(answers.columns):
+        raise KeyError(f"with_gold_answers: answers need qid and gold_answer columns (pyterrier-rag's "
+                       f"get_answers()); found {list(answers.columns)}")
+    names = _ir_names(qrels, "qrels")
+    qid_column = "qid" if "qid" in qrels.columns else "query_id"
+    docno_column = "docno" if "docno" in qrels.columns else "doc_id"
+    label_column = "label" if "label" in qrels.columns else "relevance"
+    gold = answers[["qid", "gold_answer"]].explode("gold_answer")
+    gold = gold[gold["gold_answer"].map(lambda a: isinstance(a, str))].assign(qid=lambda f: f["qid"].astype(str))
+    by_qid = {q: list(dict.fromkeys(part["gold_answer"])) for q, part in gold.groupby("qid", sort=False)}
+    qids = names["query_id"].astype(str)
+    unanswered = sorted(set(qids) - set(by_qid))
+    if unanswered:
+        raise ValueError(f"with_gold_answers: {len(unanswered)} queries of the qrels have no gold answer (e.g. qid "
+                         f"{unanswered[0]!r}); pyterrier-rag's measures would fail on them: keep the qrels of the "
+                         "answered queries (qrels[qrels.qid.isin(answers.qid)])")
+    out = qrels.copy()
+    position = qids.groupby(qids).cumcount().to_numpy()
+    out["gold_answer"] = [by_qid[q][k % len(by_qid[q])] for q, k in zip(qids, position, strict=True)]
+    rows_per_qid = qids.value_counts()
+    extra = [{qid_column: q, docno_column: GOLD_ONLY_DOCNO.format(k=k), label_column: 0, "gold_answer": answer}
+             for q, answered in by_qid.items() for k, answer in enumerate(answered)
+             if k >= rows_per_qid.get(q, 0)]
+    if extra:
+        out = pd.concat([out, pd.DataFrame(extra)], ignore_index=True)
+    return out
 
 
 class RunWarning(UserWarning):
@@ -54,7 +97,8 @@ def _ir_names(frame: pd.DataFrame, what: str) -> pd.DataFrame:
 def run_problems(run: pd.DataFrame, qrels: pd.DataFrame) -> list[str]:
     """What would make a run's measures mislead (ir_measures column names): one sentence per problem, [] if none."""
     run_keys = set(zip(run["query_id"].astype(str), run["doc_id"].astype(str), strict=True))
-    judged = set(zip(qrels["query_id"].astype(str), qrels["doc_id"].astype(str), strict=True))
+    judged = {(q, d) for q, d in zip(qrels["query_id"].astype(str), qrels["doc_id"].astype(str), strict=True)
+              if not d.startswith(GOLD_ONLY_DOCNO.split("{")[0])}  # rows that only hold a gold answer
     judged_qids, run_qids = {q for q, _ in judged}, {q for q, _ in run_keys}
     problems = []
     blind = sorted((run_qids & judged_qids) - {q for q, _ in run_keys & judged})

@@ -19,6 +19,8 @@ TEXT_COLUMNS: tuple[str, ...] = ("text", "qanswer")
 """Accepted response text columns, in order of preference (``qanswer`` is pyterrier-rag's answer column)."""
 CONTEXT_COLUMNS: tuple[str, ...] = ("context", "qcontext")
 """Accepted context columns (a list of passages per row; ``qcontext`` is pyterrier-rag's)."""
+QUERY_COLUMNS: tuple[str, ...] = ("query", "query_0")
+"""Accepted query columns, in order of preference (a pyterrier-rag ``Reader`` returns the query as ``query_0``)."""
 REQUIRED: tuple[str, ...] = ("qid", "query", "docno")
 """Columns every input frame needs besides one text column."""
 

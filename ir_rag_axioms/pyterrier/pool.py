@@ -52,7 +52,7 @@ def _stages(pipeline: Any) -> list[Any]:
 
 
 def _one_context_per_query(frame: pd.DataFrame) -> pd.Series | None:
-    """qid -> the frame's context (``context``, else ``qcontext``) when each query has one; else None."""
+    """Qid -> the frame's context (``context``, else ``qcontext``) when each query has one; else None."""
     column = next((c for c in CONTEXT_COLUMNS if c in frame.columns), None)
     if column is None or "qid" not in frame.columns or frame.empty:
         return None
@@ -110,6 +110,7 @@ def _answers(name: str, frame: pd.DataFrame, docno: DocnoRule, queries: pd.Serie
         out["context"] = context_by_qid.reindex(out["qid"]).to_numpy()
     else:
         out["context"] = None
+    if context is None and out["context"].isna().all() and len(out):
         warnings.warn(f"Pool: pipeline {name!r} gives its answers without the passages they were generated from "
                       "(no context or qcontext column, in its output or in any stage before it); axioms and "
                       "metrics that read the context (CONS1, CONS2, Faithfulness, ...) abstain on its answers. "

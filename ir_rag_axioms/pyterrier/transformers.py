@@ -23,7 +23,6 @@ from ir_rag_axioms.axioms.execution import Backend
 from ir_rag_axioms.axioms.naming import Axioms, AxiomSpec, as_axioms, named_axioms
 from ir_rag_axioms.pyterrier import frames
 
-
 DECIDED_COLUMN = "decided"
 """The reranker's column: how many of the query's unordered answer pairs the axioms (or the tie-breaker) decided."""
 
