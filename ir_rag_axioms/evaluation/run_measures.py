@@ -16,8 +16,8 @@ import pandas as pd
 
 from ir_rag_axioms.evaluation.evaluate import MEASURES, _measures, topic_counts
 
-__all__ = ["GOLD_ONLY_DOCNO", "DefinedMean", "RunWarning", "UndefinedMeasureWarning", "check_run", "checked_byquery",
-           "kendall_tau", "measures", "run_problems", "with_defined_mean",
+__all__ = ["GOLD_ONLY_DOCNO", "DefinedMean", "Experiment", "RunWarning", "UndefinedMeasureWarning", "check_run",
+           "checked_byquery", "kendall_tau", "measures", "run_problems", "with_defined_mean",
            "with_gold_answers"]  # and KendallTau, built on first use
 
 
@@ -130,7 +130,8 @@ class DefinedMean:
     """ir_measures aggregator: the mean over the queries where a measure is defined (the measure warns about the rest).
 
     An undefined query (NaN) is left out, never counted as 0; no defined query gives NaN. ``ir_measures.calc_aggregate``
-    uses it; pt.Experiment averages by itself (a NaN query makes its mean NaN).
+    and ``Experiment`` use it; pt.Experiment (PyTerrier 1.1) averages the per-query values by itself and never asks a
+    measure for its aggregator, so a NaN query makes its mean NaN.
     """
 
     def __init__(self, name: str, reason: str) -> None:
@@ -158,6 +159,66 @@ def with_defined_mean(measure: Any, reason: str) -> Any:
     """The ir_measures measure, aggregated by ``DefinedMean`` (pt.Experiment and ``calc_aggregate`` ask for it)."""
     measure.aggregator = lambda: DefinedMean(str(measure), reason)
     return measure
+
+
+def _named_measures(eval_metrics: Any) -> list[tuple[str, Any]]:
+    """(column name, ir_measures measure) as pt.Experiment names them: a string as given, a measure by ``str``."""
+    import ir_measures
+
+    out = []
+    for metric in eval_metrics:
+        if isinstance(metric, str):
+            parsed = ir_measures.parse_trec_measure(metric)
+            out += [(metric, parsed[0])] if len(parsed) == 1 else [(str(m), m) for m in parsed]
+        else:
+            out.append((str(metric), metric))
+    return out
+
+
+_PER_QUERY_ONLY = ("baseline", "correction", "correction_alpha", "test", "highlight", "perquery", "dataframe")
+"""pt.Experiment options that ``Experiment`` does not take (significance tests, styling, per-query output)."""
+
+
+def Experiment(retr_systems: Any, topics: pd.DataFrame, qrels: pd.DataFrame, eval_metrics: Any,  # noqa: N802
+               names: Any = None, *, round: int | None = None, **options: Any) -> pd.DataFrame:  # noqa: A002
+    """pt.Experiment's table with each measure's mean by its ir_measures aggregator: ``calc_aggregate``'s numbers.
+
+    Runs ``pt.Experiment(..., perquery=True)`` once and averages each measure per system with
+    ``measure.aggregator()`` over the queries that have qrels: the plain mean for ir_measures' measures (the same
+    as pt.Experiment), ``DefinedMean`` for ours (``KendallTau``, ``measures()``, ``metric_measures()``), which leaves
+    an undefined (NaN) query out where pt.Experiment's mean turns NaN. Same arguments as pt.Experiment (batch_size,
+    filter_by_qrels, ...; ``round`` digits); for significance tests use pt.Experiment.
+    """
+    import pyterrier as pt
+
+    refused = sorted(set(options) & set(_PER_QUERY_ONLY))
+    if refused:
+        raise ValueError(f"Experiment gives the mean table only; {refused} are pt.Experiment's: call pt.Experiment "
+                         "for significance tests, styling or per-query values (the per-query values are the same)")
+    if any(isinstance(m, str) and m == "mrt" for m in eval_metrics):
+        raise ValueError("Experiment: 'mrt' is pt.Experiment's timing column, not a measure; call pt.Experiment")
+    named = _named_measures(eval_metrics)
+    per_query = pt.Experiment(retr_systems, topics, qrels, eval_metrics, names=names, perquery=True, **options)
+    judged = set(_ir_names(qrels, "qrels")["query_id"].astype(str))
+    per_query = per_query[per_query["qid"].astype(str).isin(judged)]  # pt backfills unjudged topics with NaN
+    systems = list(dict.fromkeys(per_query["name"])) if names is None else list(names)
+    rows = []
+    for system in systems:
+        row: dict[str, Any] = {"name": system}
+        part = per_query[per_query["name"] == system]
+        for column, measure in named:
+            aggregator = measure.aggregator()
+            for value in part.loc[part["measure"] == column, "value"]:
+                aggregator.add(value)
+            result = aggregator.result()
+            row[column] = result if round is None or result != result else _round_to(result, round)
+        rows.append(row)
+    return pd.DataFrame(rows, columns=["name", *[c for c, _ in named]])
+
+
+def _round_to(value: float, digits: int) -> float:
+    """Python's ``round`` (shadowed in ``Experiment`` by pt.Experiment's argument name)."""
+    return round(value, digits)
 
 
 def _run_vs_qrels(qrels: pd.DataFrame, run: pd.DataFrame) -> np.ndarray:
@@ -191,7 +252,8 @@ def measures() -> list[Any]:
 
     AxiomDecisiveness, AxiomConsistency, AxiomConsistencyStrict, AxiomEffectiveness, per query of the run, then
     then averaged (consistency is NaN where the scores decide no pair, with a warning naming the reason;
-    pt.Experiment's mean is then NaN, ``ir_measures.calc_aggregate`` averages the queries where it is defined).
+    pt.Experiment's mean is then NaN, ``Experiment`` and ``ir_measures.calc_aggregate`` average the queries where it
+    is defined).
     """
     import ir_measures
 
@@ -233,8 +295,10 @@ def checked_byquery(impl: Any, name: str, reason: str) -> Any:
         undefined = [qid for qid, value in values if np.isnan(value)]
         if undefined:
             warnings.warn(f"{name} is undefined (NaN) for {len(undefined)} of {len(values)} queries (e.g. qid "
-                          f"{undefined[0]}: {reason}); pt.Experiment's mean is then NaN, ir_measures.calc_aggregate "
-                          "averages the others", UndefinedMeasureWarning, stacklevel=2)
+                          f"{undefined[0]}: {reason}); pt.Experiment's mean is then NaN, while "
+                          "ir_measures.calc_aggregate averages the others: ir_rag_axioms.evaluation.Experiment (the "
+                          "same arguments) gives calc_aggregate's means in pt.Experiment's table",
+                          UndefinedMeasureWarning, stacklevel=2)
         return values
 
     return measure
