@@ -10,9 +10,11 @@ can replace the logistic model (``estimator=``): its score is then p(x) - p(-x),
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import math
 import os
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -172,7 +174,21 @@ class LearnedAxiom(ConfigurableAxiom):
         object.__setattr__(self, "weights", weights)
         if isinstance(self.threshold, int) and not isinstance(self.threshold, bool):
             object.__setattr__(self, "threshold", float(self.threshold))
+        if self.info is None and weights:  # parsed from a repr (which has no info): a shipped model keeps its own
+            object.__setattr__(self, "info", _shipped_info(tuple(map(repr, axioms)), weights, float(self.threshold)))
         super().__post_init__()
+
+    @property
+    def training_topics(self) -> tuple[str, ...]:
+        """The topic ids the model was fitted on (``info["training_topics"]``; empty if unknown)."""
+        return tuple(str(t) for t in (self.info or {}).get("training_topics", ()))
+
+    def held_out(self, topics: Any) -> Any:
+        """``topics`` without the model's training topics: a frame (by its ``qid``) or a list of topic ids."""
+        trained = set(self.training_topics)
+        if isinstance(topics, pd.DataFrame):
+            return topics[~topics["qid"].astype(str).isin(trained)]
+        return [t for t in topics if str(t) not in trained]
 
     # -- state ------------------------------------------------------------------------------------------
     @property
@@ -301,15 +317,17 @@ class LearnedAxiom(ConfigurableAxiom):
             raise ValueError(f"cannot fit: the tools of {missing} are unavailable (see the warnings)")
         stacks = [np.stack([matrices[name][t] for name in named]) for t in range(len(items))]
         oracle = target.preferences_batch(items) if isinstance(target, Axiom) else list(target)
-        return self.fit_stacks(stacks, oracle, decisiveness=decisiveness, regularization=regularization, seed=seed)
+        return self.fit_stacks(stacks, oracle, decisiveness=decisiveness, regularization=regularization, seed=seed,
+                               topics=[request.id for request, _ in items])
 
     def fit_stacks(self, stacks: Sequence[np.ndarray], oracle: Sequence[np.ndarray], *,
-                   decisiveness: float | None = None, regularization: float = 1.0, seed: int = 0) -> LearnedAxiom:
+                   decisiveness: float | None = None, regularization: float = 1.0, seed: int = 0,
+                   topics: Sequence[str] | None = None) -> LearnedAxiom:
         """A fitted copy from the axioms' (k, n, n) stacks and the target's (n, n) matrices, one per topic.
 
         Trained on both orientations of the pairs the target decides (logistic: C = ``regularization``, no
         intercept). ``decisiveness``: the threshold is set so that at least that share of the training topics'
-        pairs is decided (None: threshold 0).
+        pairs is decided (None: threshold 0). ``topics``: the stacks' topic ids, kept as ``training_topics``.
         """
         try:
             from sklearn.base import clone
@@ -338,6 +356,10 @@ class LearnedAxiom(ConfigurableAxiom):
             model.fit(x, y)
             fitted = dataclasses.replace(self, estimator=model, threshold=0.0)
         info: dict[str, Any] = {"topics": len(stacks), "pairs": len(y) // 2}
+        if topics is not None:
+            if len(topics) != len(stacks):
+                raise ValueError(f"{len(topics)} topic ids for {len(stacks)} stacks")
+            info["training_topics"] = sorted(map(str, topics))
         if decisiveness is not None:
             magnitudes = np.concatenate([np.abs(fitted.scores(s)[np.triu_indices(s.shape[1], k=1)]) for s in stacks])
             fitted = dataclasses.replace(fitted, threshold=threshold_for(magnitudes, decisiveness))
@@ -387,13 +409,68 @@ class LearnedAxiom(ConfigurableAxiom):
     @classmethod
     def pretrained(cls, name: str = "crowd-overall") -> LearnedAxiom:
         """A shipped model by name (``available()``), e.g. fitted on all CrowdRAG-25 "overall" judgments."""
-        from importlib import resources
-
-        files = resources.files("ir_rag_axioms") / "data"
         known = pretrained_names()
         if name not in known:
             raise ValueError(f"no shipped LearnedAxiom {name!r}; available: {known}")
-        return cls.from_dict(json.loads((files / f"learned-{name}.json").read_text(encoding="utf-8")))
+        return cls.from_dict(_shipped_data(name))
+
+
+@functools.cache
+def _shipped_data(name: str) -> dict[str, Any]:
+    """The JSON data of a shipped model (read once)."""
+    from importlib import resources
+
+    data = json.loads((resources.files("ir_rag_axioms") / "data" / f"learned-{name}.json").read_text(encoding="utf-8"))
+    data.setdefault("info", {})["name"] = name
+    return data
+
+
+def _shipped_info(axioms: tuple[str, ...], weights: tuple[float, ...], threshold: float) -> dict[str, Any] | None:
+    """The ``info`` of the shipped model with these axioms, weights and threshold (e.g. parsed from its repr)."""
+    for name in pretrained_names():
+        data = _shipped_data(name)
+        if (tuple(data["weights"]) == weights and float(data["threshold"]) == threshold
+                and tuple(data["axioms"]) == axioms):
+            return dict(data["info"])
+    return None
+
+
+class InSampleWarning(UserWarning):
+    """A learned model is evaluated (or reranks) on topics it was fitted on: figures there are in-sample."""
+
+
+def learned_parts(axiom: Any) -> list[LearnedAxiom]:
+    """Every ``LearnedAxiom`` in an axiom (itself, or inside combinators and wrappers), in tree order."""
+    found: list[LearnedAxiom] = []
+    todo, seen = [axiom], set()
+    while todo:
+        node = todo.pop()
+        if id(node) in seen or not isinstance(node, Axiom):
+            continue
+        seen.add(id(node))
+        if isinstance(node, LearnedAxiom):
+            found.append(node)
+        if dataclasses.is_dataclass(node):
+            for f in reversed(dataclasses.fields(node)):
+                value = getattr(node, f.name, None)
+                todo.extend(value if isinstance(value, (tuple, list)) else (value,))
+    return found
+
+
+def warn_in_sample(axioms: Sequence[Any], topics: Sequence[str], where: str) -> None:
+    """An ``InSampleWarning`` for each learned model among ``axioms`` fitted on some of ``topics``."""
+    ids = {str(t) for t in topics}
+    for axiom in axioms:
+        for model in learned_parts(axiom):
+            seen = sorted(ids & set(model.training_topics))
+            if not seen:
+                continue
+            name = (model.info or {}).get("name")
+            label = f"LearnedAxiom.pretrained({name!r})" if name else "a LearnedAxiom"
+            warnings.warn(f"{where}: {label} was fitted on {len(seen)} of these {len(ids)} topics (e.g. "
+                          f"{seen[0]!r}): figures on them are in-sample (development figures, not held-out). "
+                          "Evaluate on other topics: model.held_out(topics) drops its training_topics",
+                          InSampleWarning, stacklevel=3)
 
 
 def pretrained_names() -> list[str]:
@@ -424,5 +501,6 @@ def _estimator_scores(estimator: Any, x: np.ndarray) -> np.ndarray:
     return (estimator.decision_function(x) - estimator.decision_function(-x)) / 2
 
 
-__all__ = ["LearnedAxiom", "LearnedDecision", "ResponseLength", "ValueDifference", "Vote", "pretrained_names",
-           "threshold_for", "training_pairs", "value_differences"]
+__all__ = ["InSampleWarning", "LearnedAxiom", "LearnedDecision", "ResponseLength", "ValueDifference", "Vote",
+           "learned_parts", "pretrained_names", "threshold_for", "training_pairs", "value_differences",
+           "warn_in_sample"]

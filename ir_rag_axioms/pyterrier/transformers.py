@@ -112,6 +112,7 @@ class _AxiomTransformer(pt.Transformer):
     def _stacks(self, axioms: Sequence[Axiom], groups: list[frames.Group], verbose: bool) -> list[np.ndarray]:
         """One (k, n, n) stack per group, in chunks of queries (each chunk: one batched analysis, then the matrices)."""
         from ir_rag_axioms.axioms.execution import preference_stacks
+        from ir_rag_axioms.axioms.learned import warn_in_sample
 
         single = [g.request.id for g in groups if len(g.responses) < 2]
         if single:
@@ -119,6 +120,7 @@ class _AxiomTransformer(pt.Transformer):
                           f"(e.g. qid {single[0]!r}), which nothing can be compared with: its preferences and "
                           "features are 0. Pool several systems' answers (ir_rag_axioms.pyterrier.Pool) to compare "
                           "them.", stacklevel=3)
+        warn_in_sample(axioms, [g.request.id for g in groups], type(self).__name__)
         items = [(g.request, g.responses) for g in groups]
         return list(preference_stacks(axioms, items, backend=self.backend, workers=self.workers,
                                       analysis=self.analysis, progress=verbose))
