@@ -14,7 +14,6 @@ import functools
 import json
 import math
 import os
-import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from ir_rag_axioms.analysis.cache import Analysis, is_analysable
+from ir_rag_axioms.axioms._training import InSampleWarning, learned_parts, warn_in_sample
 from ir_rag_axioms.axioms.base import Axiom, ConfigurableAxiom, FeatureAxiom, Item, Reads
 from ir_rag_axioms.axioms.explanation import Explanation, rule_of
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
@@ -433,44 +433,6 @@ def _shipped_info(axioms: tuple[str, ...], weights: tuple[float, ...], threshold
                 and tuple(data["axioms"]) == axioms):
             return dict(data["info"])
     return None
-
-
-class InSampleWarning(UserWarning):
-    """A learned model is evaluated (or reranks) on topics it was fitted on: figures there are in-sample."""
-
-
-def learned_parts(axiom: Any) -> list[LearnedAxiom]:
-    """Every ``LearnedAxiom`` in an axiom (itself, or inside combinators and wrappers), in tree order."""
-    found: list[LearnedAxiom] = []
-    todo, seen = [axiom], set()
-    while todo:
-        node = todo.pop()
-        if id(node) in seen or not isinstance(node, Axiom):
-            continue
-        seen.add(id(node))
-        if isinstance(node, LearnedAxiom):
-            found.append(node)
-        if dataclasses.is_dataclass(node):
-            for f in reversed(dataclasses.fields(node)):
-                value = getattr(node, f.name, None)
-                todo.extend(value if isinstance(value, (tuple, list)) else (value,))
-    return found
-
-
-def warn_in_sample(axioms: Sequence[Any], topics: Sequence[str], where: str) -> None:
-    """An ``InSampleWarning`` for each learned model among ``axioms`` fitted on some of ``topics``."""
-    ids = {str(t) for t in topics}
-    for axiom in axioms:
-        for model in learned_parts(axiom):
-            seen = sorted(ids & set(model.training_topics))
-            if not seen:
-                continue
-            name = (model.info or {}).get("name")
-            label = f"LearnedAxiom.pretrained({name!r})" if name else "a LearnedAxiom"
-            warnings.warn(f"{where}: {label} was fitted on {len(seen)} of these {len(ids)} topics (e.g. "
-                          f"{seen[0]!r}): figures on them are in-sample (development figures, not held-out). "
-                          "Evaluate on other topics: model.held_out(topics) drops its training_topics",
-                          InSampleWarning, stacklevel=3)
 
 
 def pretrained_names() -> list[str]:

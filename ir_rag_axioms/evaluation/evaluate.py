@@ -301,8 +301,8 @@ def compute_preferences(
     """
     from ir_rag_axioms.analysis.cache import axiom_identity, item_key
     from ir_rag_axioms.analysis.matrices import MatrixCache
+    from ir_rag_axioms.axioms._training import warn_in_sample
     from ir_rag_axioms.axioms.execution import preference_stacks
-    from ir_rag_axioms.axioms.learned import warn_in_sample
 
     items = list(items)
     warn_in_sample(list(axioms.values()), [request.id for request, _ in items], "evaluation")

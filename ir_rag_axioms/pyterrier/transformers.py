@@ -111,8 +111,8 @@ class _AxiomTransformer(pt.Transformer):
 
     def _stacks(self, axioms: Sequence[Axiom], groups: list[frames.Group], verbose: bool) -> list[np.ndarray]:
         """One (k, n, n) stack per group, in chunks of queries (each chunk: one batched analysis, then the matrices)."""
+        from ir_rag_axioms.axioms._training import warn_in_sample
         from ir_rag_axioms.axioms.execution import preference_stacks
-        from ir_rag_axioms.axioms.learned import warn_in_sample
 
         single = [g.request.id for g in groups if len(g.responses) < 2]
         if single:
