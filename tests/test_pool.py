@@ -66,3 +66,13 @@ def test_a_reranker_that_decides_pairs_does_not_warn() -> None:
         warnings.simplefilter("error", AbstentionWarning)
         ranked = (Pool(PIPELINES) >> AxiomaticReranker([CONS2]))(TOPICS)
     assert (ranked["decided"] == 3).all()
+
+
+def test_an_axiom_that_decides_nothing_beside_others_is_named() -> None:
+    from ir_rag_axioms import COV1
+    from ir_rag_axioms.pyterrier.transformers import AbstentionWarning
+
+    pooled = Pool(PIPELINES)(TOPICS).drop(columns=["context", "qcontext"])
+    with pytest.warns(AbstentionWarning, match=r"CONS2\(\) decided no pair of this run's 2 queries"):
+        ranked = AxiomaticReranker([COV1, CONS2])(pooled)
+    assert ranked["decided"].max() > 0  # COV1 decided some

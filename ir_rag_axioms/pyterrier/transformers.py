@@ -61,6 +61,19 @@ def _warn_abstained(transformer: Any, groups: list[frames.Group], counts: list[i
                       f"{DECIDED_COLUMN!r} = 0.", AbstentionWarning, stacklevel=3)
 
 
+def _warn_silent_axioms(transformer: Any, axioms: Sequence[Axiom], stacks: list[np.ndarray],
+                        counts: list[int]) -> None:
+    """An AbstentionWarning naming each of several axioms that decided no pair of the run while others did."""
+    if len(axioms) < 2 or not any(counts):
+        return  # one axiom, or nothing decided at all: _warn_abstained said so
+    silent = [repr(axiom) for m, axiom in enumerate(axioms)
+              if not any((np.nan_to_num(stack[m]) != 0).any() for stack in stacks)]
+    if silent:
+        warnings.warn(f"{type(transformer).__name__}: {', '.join(silent)} decided no pair of this run's "
+                      f"{len(stacks)} queries: the ranking is the other axioms' alone. Do the answers lack what it "
+                      "reads (the context for CONS1/CONS2, citations for CORR1)?", AbstentionWarning, stacklevel=4)
+
+
 def _query_seed(seed: int | None, qid: str) -> np.random.Generator:
     """A generator per query from (seed, crc32(qid)): the same query gets the same draws in any frame."""
     return np.random.default_rng(None if seed is None else [seed, zlib.crc32(qid.encode())])
@@ -197,6 +210,7 @@ class AxiomaticReranker(_AxiomTransformer):
         positions, scores, ranks, decided = [], [], [], []
         counts = [decided_pairs(stack, breaker) for stack, breaker in zip(stacks, breakers, strict=True)]
         _warn_abstained(self, groups, counts)
+        _warn_silent_axioms(self, as_axioms(self.axioms), stacks, counts)
         for group, stack, breaker, count in zip(groups, stacks, breakers, counts, strict=True):
             order, own = scored_ranking(
                 stack, self.aggregation, self.weights, breaker, self.pivot,
