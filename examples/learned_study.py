@@ -9,7 +9,8 @@ Usage:
 1. Topic-cross-validated consistency with the crowd's "overall" judgments (5 folds, repeated with seeds), beside
    every single axiom, the majority vote, the LLM raters, the learned length baseline and the human ceiling.
 2. The same fitted on each crowd dimension.
-3. Transfer: the model fitted on all crowd judgments reranks the nugget topics' answers (KwikSort); nDCG@10 and
+3. Transfer: the model fitted on all crowd judgments reranks the answers of the nugget topics that are none of its
+   training topics (19 of 20; KwikSort); nDCG@10 and
    Kendall's tau against the nugget scores, beside Borda over the same axioms and the best single axiom; and the
    model fitted on nugget preferences with topic cross-validation.
 The axiom matrices are computed once and kept in ``--cache`` (``compute_preferences(cache_dir=...)``).
@@ -159,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
 
     # -- the shipped model: all crowd judgments ----------------------------------------------------------------
     final = LearnedAxiom(axioms=tuple(every.values())).fit_stacks(stacks_of(every, matrices, len(items)), oracle,
-                                                                  decisiveness=0.9)
+                                                                  decisiveness=0.9, topics=topics)
     final = LearnedAxiom(axioms=final.axioms, weights=final.weights, threshold=final.threshold,
                          info={**(final.info or {}), "target": "CrowdOracle(utility='overall')",
                                "data": "CrowdRAG-25 (TREC RAG 2024 crowd judgments), 65 judged topics",
@@ -200,6 +201,9 @@ def main(argv: list[str] | None = None) -> int:
 
     nugget_file = next(nugget_dir.glob("nugget_assignment*.jsonl*"))
     nugget_items = nuggets.items(nuggets.load_nugget_assignments(nugget_dir))
+    in_sample = [request.id for request, _ in nugget_items if request.id in set(final.training_topics)]
+    nugget_items = [item for item in nugget_items if item[0].id not in set(final.training_topics)]
+    print(f"\n(nugget topics that are crowd training topics, left out: {in_sample})")
     nugget_matrices = evaluation.compute_preferences(every, nugget_items, progress=True, cache_dir=args.cache)
     nugget_stacks = stacks_of(every, nugget_matrices, len(nugget_items))
     nugget_truth = NuggetOracle(score_type="vital", data_dir=str(nugget_dir)).preferences_batch(nugget_items)

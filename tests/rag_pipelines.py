@@ -1,4 +1,8 @@
-"""Three toy RAG pipelines over two topics (grounded, partly grounded, ungrounded), for the PyTerrier workflow tests."""
+"""Three toy RAG pipelines over two topics (grounded, partly grounded, ungrounded), for the PyTerrier workflow tests.
+
+Stand-ins for pyterrier-rag pipelines, so that these tests run without pyterrier-rag (an optional extra);
+tests/test_pyterrier_rag.py runs its real Concatenator and Reader (OpenAIBackend against a loopback server).
+"""
 
 from __future__ import annotations
 

@@ -258,3 +258,51 @@ def test_explanation_of_a_learned_decision_lists_the_weighted_votes():
     assert explanation.decision == model.preferences(request, [a, b])[0, 1]
     assert len(explanation.parts) == 2 and "threshold 1" in explanation.note
     assert "score +" in explanation.note or "score -" in explanation.note
+
+
+# -- no in-sample figure: training topics in the metadata, a warning where they are evaluated ----------------------
+def test_shipped_models_list_their_training_topics(data_dir):
+    from ir_rag_axioms import CrowdOracle
+
+    for name in pretrained_names():
+        model = LearnedAxiom.pretrained(name)
+        assert len(model.training_topics) == model.info["topics"] > 0, name
+        assert parse(repr(model)).training_topics == model.training_topics  # a repr has no info: found by content
+    crowd_topics = CrowdOracle(utility="overall", data_dir=str(data_dir / "trec-rag-24-crowd")).topics
+    assert set(LearnedAxiom.pretrained("crowd-overall").training_topics) == set(map(str, crowd_topics))
+    assert len(crowd_topics) == 65
+
+
+def test_evaluating_a_model_on_its_training_topics_warns():
+    import warnings
+
+    pytest.importorskip("pyterrier")
+    import pyterrier as pt
+    from ir_measures import nDCG
+
+    from ir_rag_axioms.axioms.learned import InSampleWarning
+    from ir_rag_axioms.pyterrier import LearnedReranker
+
+    rows, qrels = [], []
+    for q in range(6):
+        for d in range(4):
+            text = " ".join(["cat"] * (3 + 7 * d))
+            rows.append({"qid": f"q{q}", "query": "cats", "docno": f"q{q}d{d}", "text": text})
+            qrels.append({"qid": f"q{q}", "docno": f"q{q}d{d}", "label": d})
+    frame, labels = pd.DataFrame(rows), pd.DataFrame(qrels)
+    reranker = LearnedReranker([LENGTH, ValueDifference(axiom=LENGTH)]).fit(frame[frame["qid"] < "q4"], labels)
+    assert reranker.learned.training_topics == ("q0", "q1", "q2", "q3")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", InSampleWarning)
+        reranker.transform(frame[frame["qid"] >= "q4"])  # held out: silent
+    with pytest.warns(InSampleWarning, match=r"fitted on 1 of these 2 topics \(e.g. 'q3'\).*in-sample"):
+        reranker.transform(frame[frame["qid"].isin(["q3", "q4"])])
+    topics = frame[["qid", "query"]].drop_duplicates()
+    with pytest.warns(InSampleWarning, match="fitted on 4 of these 6 topics"):
+        pt.Experiment([pt.Transformer.from_df(frame) >> reranker], topics, labels, [nDCG @ 3])
+    assert reranker.learned.held_out(topics)["qid"].tolist() == ["q4", "q5"]
+    assert reranker.learned.held_out(["q1", "q5"]) == ["q5"]
+    items = [(GenerationRequest(q, "cats"), [GenerationResponse(f"{q}d{d}", "cat " * (d + 1)) for d in range(3)])
+             for q in ("q0", "q5")]
+    with pytest.warns(InSampleWarning, match="evaluation: a LearnedAxiom was fitted on 1 of these 2 topics"):
+        evaluation.evaluate_axioms({"L": reranker.learned}, items, LENGTH)

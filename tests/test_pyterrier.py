@@ -95,7 +95,7 @@ def test_inspection_names_the_input_configurations_and_outputs() -> None:
     assert pt.inspect.transformer_inputs(reranker) == [
         ["qid", "query", "docno", "text"], ["qid", "query", "docno", "qanswer"]]
     assert pt.inspect.transformer_outputs(reranker, ["qid", "query", "docno", "text"]) == [
-        "qid", "query", "docno", "text", "score", "rank"]
+        "qid", "query", "docno", "text", "score", "rank", "decided"]
     preferences = AxiomaticPreferences([Length(), Short()])
     assert pt.inspect.transformer_outputs(preferences, ["qid", "query", "docno", "text"]) == [
         "qid", "query", "docno_a", "docno_b", "Length", "Short"]
@@ -129,7 +129,8 @@ def test_reranker_sorts_by_aggregated_preferences(aggregation: str) -> None:
     else:
         assert out["score"].tolist() == expected[aggregation]
     assert out["text"].tolist() == ["xxxx", "xx", "x", "yy", "y"]
-    assert list(out.columns) == ["qid", "query", "docno", "text", "score", "rank"]
+    assert list(out.columns) == ["qid", "query", "docno", "text", "score", "rank", "decided"]
+    assert out["decided"].tolist() == [3, 3, 3, 1, 1]  # every pair of each query decided by length
 
 
 def test_reranker_keeps_every_row_and_extra_columns() -> None:
@@ -187,17 +188,44 @@ def test_ranked_input_row_order_and_docnos_do_not_change_the_ranking() -> None:
         for seed in range(3):
             shuffled = inp.sample(frac=1.0, random_state=seed)
             pd.testing.assert_frame_equal(reranker(shuffled)[["qid", "docno", "rank"]], expected)
-        for frame_ in (inp, inp.drop(columns="rank")):  # ties: rank, else row order, never the docno
-            again = reranker(frame_.assign(docno=frame_["docno"].map(renamed)))
-            assert again["docno"].tolist() == reranker(frame_)["docno"].map(renamed).tolist()
+        # with a rank, the docno decides no tie: renaming them renames the output
+        again = reranker(inp.assign(docno=inp["docno"].map(renamed)))
+        assert again["docno"].tolist() == reranker(inp)["docno"].map(renamed).tolist()
 
 
-def test_ties_keep_the_input_order_not_the_docno_alphabet() -> None:
+def test_ties_keep_the_input_order_by_rank_else_score_else_docno() -> None:
     tied = pd.DataFrame({"qid": "1", "query": "q", "docno": ["zeta", "alpha", "mid"], "text": ["xx", "yy", "zz"]})
     for aggregation in ("borda", "copeland", "kwiksort", "bradley_terry"):
-        assert AxiomaticReranker(Length(), aggregation)(tied)["docno"].tolist() == ["zeta", "alpha", "mid"]
+        assert AxiomaticReranker(Length(), aggregation)(tied)["docno"].tolist() == ["alpha", "mid", "zeta"]
         scored = tied.assign(score=[1.0, 3.0, 2.0])
         assert AxiomaticReranker(Length(), aggregation)(scored)["docno"].tolist() == ["alpha", "mid", "zeta"]
+        ranked = tied.assign(rank=[0, 2, 1])
+        assert AxiomaticReranker(Length(), aggregation)(ranked)["docno"].tolist() == ["zeta", "mid", "alpha"]
+
+
+@pytest.mark.parametrize("aggregation", ["borda", "copeland", "kwiksort", "bradley_terry"])
+def test_without_rank_or_score_shuffling_the_rows_changes_nothing(aggregation: str) -> None:
+    """The Pool's case (no score, or one constant score): the same output, and the same figures, in any row order."""
+    from ir_measures import nDCG
+
+    from ir_rag_axioms.evaluation.run_measures import KendallTau
+
+    rng = np.random.default_rng(3)
+    texts = ["w " * int(k) for k in rng.integers(1, 4, size=24)]  # lengths tie often: the input order matters
+    inp = pd.DataFrame({"qid": [str(q) for q in range(3) for _ in range(8)], "query": "q",
+                        "docno": [f"s{k}" for _ in range(3) for k in rng.permutation(8)], "text": texts})
+    qrels = inp[["qid", "docno"]].assign(label=rng.integers(0, 3, size=len(inp)))
+    reranker = AxiomaticReranker([Length(), Short(margin_fraction=0.4)], aggregation, pivot="random", seed=1)
+    for frame_ in (inp, inp.assign(score=0.0)):  # no score, or Pool's constant one
+        expected = reranker(frame_)
+        figures = pt.Experiment([pt.Transformer.from_df(frame_) >> reranker], inp[["qid", "query"]].drop_duplicates(),
+                                qrels, [nDCG @ 5, KendallTau], names=["x"])
+        for seed in range(4):
+            shuffled = frame_.sample(frac=1.0, random_state=seed)
+            pd.testing.assert_frame_equal(reranker(shuffled), expected)
+            again = pt.Experiment([pt.Transformer.from_df(shuffled) >> reranker],
+                                  inp[["qid", "query"]].drop_duplicates(), qrels, [nDCG @ 5, KendallTau], names=["x"])
+            pd.testing.assert_frame_equal(again, figures)
 
 
 def test_all_queries_are_analysed_in_one_batch_and_match_one_query_at_a_time() -> None:

@@ -1,4 +1,10 @@
-"""pyterrier-rag as a companion: its transformers and measures and ours in one pt.Experiment, with no glue code.
+"""pyterrier-rag as a companion: its own Reader, OpenAIBackend and Concatenator, and its measures, beside ours.
+
+The reader is pyterrier-rag's real ``Reader(OpenAIBackend(...))``; the LLM is the only stand-in: a deterministic
+OpenAI-compatible server on 127.0.0.1 (no LLM runs here), answering ``/v1/chat/completions`` and ``/v1/completions``.
+Model "extractive" answers with the context it was given, "closed-book" with a sentence that ignores it. No glue code
+between the pipelines and our transformers: the Reader's output (``qid, query_0, prompt, qanswer``, no ``qcontext``)
+goes into ``Pool`` as it is.
 
 Skipped unless pyterrier-rag is installed (``make install``, or ``pip install 'ir_rag_axioms[rag]'`` then
 ``pip install --no-deps pyterrier-rag==0.3.0``: README, "pyterrier-rag beside ir_rag_axioms").
@@ -6,22 +12,35 @@ Skipped unless pyterrier-rag is installed (``make install``, or ``pip install 'i
 
 from __future__ import annotations
 
+import json
+import re
+from collections.abc import Iterator
+
 import numpy as np
 import pandas as pd
 import pyterrier as pt
 import pytest
+from conftest import JsonHandler, loopback_server
 
 pyterrier_rag = pytest.importorskip(
     "pyterrier_rag", reason="pyterrier-rag is not installed (make install, or pip install 'ir_rag_axioms[rag]' and "
                             "pip install --no-deps pyterrier-rag==0.3.0)")
+pytest.importorskip("openai", reason="pyterrier-rag's OpenAIBackend needs openai")
 
+from pyterrier_rag._measures import f1_score  # noqa: E402
+from pyterrier_rag.backend import OpenAIBackend  # noqa: E402
 from pyterrier_rag.measures import EM, F1, AnswerLen  # noqa: E402
 from pyterrier_rag.prompt import Concatenator  # noqa: E402
+from pyterrier_rag.readers import Reader  # noqa: E402
 
 from ir_rag_axioms import CONS2, COV1, AnswerRelevancy, Faithfulness  # noqa: E402
-from ir_rag_axioms.evaluation.run_measures import KendallTau  # noqa: E402
+from ir_rag_axioms.evaluation import with_gold_answers  # noqa: E402
+from ir_rag_axioms.evaluation.run_measures import GOLD_ONLY_DOCNO, KendallTau  # noqa: E402
+from ir_rag_axioms.evaluation.systems import compare_systems  # noqa: E402
 from ir_rag_axioms.pyterrier import AxiomaticReranker, Pool  # noqa: E402
 from ir_rag_axioms.pyterrier.metrics import MetricScorer  # noqa: E402
+from ir_rag_axioms.pyterrier.pool import NoContextWarning  # noqa: E402
+from ir_rag_axioms.pyterrier.transformers import AbstentionWarning  # noqa: E402
 
 TOPICS = pd.DataFrame({"qid": ["1", "2"], "query": ["What causes ocean tides?", "Why is the sky blue?"]})
 PASSAGES = pd.DataFrame({
@@ -35,54 +54,155 @@ PASSAGES = pd.DataFrame({
              "Some people paint their ceilings blue."],
     "score": [3.0, 2.0, 1.0, 3.0, 2.0, 1.0], "rank": [0, 1, 2, 0, 1, 2],
 }).merge(TOPICS, on="qid")
-QRELS = pd.DataFrame({  # graded answers of the pooled systems, and the gold answers pyterrier-rag's measures read
-    "qid": ["1", "1", "1", "2", "2", "2"],
-    "docno": ["1/top1", "1/top2", "1/offtopic", "2/top1", "2/top2", "2/offtopic"],
-    "label": [2, 2, 0, 2, 2, 0],
-    "gold_answer": ["the gravitational pull of the Moon and the Sun"] * 3 + ["Rayleigh scattering of sunlight"] * 3,
+CLOSED_BOOK = "Nobody can tell for sure, and it is different every single day."
+QRELS = pd.DataFrame({  # graded answers of the pooled systems
+    "qid": ["1"] * 4 + ["2"] * 4,
+    "docno": [f"{q}/{s}" for q in "12" for s in ("top1", "top2", "offtopic", "closedbook")],
+    "label": [2, 2, 0, 0] * 2,
+})
+ANSWERS = pd.DataFrame({  # pyterrier-rag's get_answers(): one row per gold answer (two for topic 1)
+    "qid": ["1", "1", "2"],
+    "gold_answer": ["the gravitational pull of the Moon and the Sun", "the Moon", "Rayleigh scattering of sunlight"],
 })
 
 
-def reader(topics_with_context: pd.DataFrame) -> pd.DataFrame:
-    """An extractive reader: the answer is the concatenated context (no LLM here; pyterrier-rag's readers need one)."""
-    return topics_with_context.assign(qanswer=topics_with_context["qcontext"].str.replace("\n", " "))
+def _answer(model: str, prompt: str) -> str:
+    """The stand-in LLM: the prompt's context as one line ("extractive"), or a fixed sentence ("closed-book")."""
+    if model == "closed-book":
+        return CLOSED_BOOK
+    context = re.findall(r"Context: (.*?) \n Question:", prompt, re.S)[-1]
+    return " ".join(context.split())
 
 
-def systems() -> dict[str, pt.Transformer]:
+class OpenAICompatible(JsonHandler):
+    """``/v1/chat/completions`` and ``/v1/completions`` in OpenAI's response shapes; records each request."""
+
+    requests: list[dict] = []
+
+    def do_POST(self) -> None:  # noqa: N802 - http.server's name
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        type(self).requests.append({"path": self.path, **body})
+        if self.path == "/v1/chat/completions":
+            text = _answer(body["model"], body["messages"][-1]["content"])
+            choice = {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
+            kind = "chat.completion"
+        elif self.path == "/v1/completions":
+            choice = {"index": 0, "text": _answer(body["model"], body["prompt"]), "logprobs": None,
+                      "finish_reason": "stop"}
+            kind = "text_completion"
+        else:
+            self.send_error(404)
+            return
+        self.send_json(json.dumps({"id": "cmpl-0", "object": kind, "created": 0, "model": body["model"],
+                                   "choices": [choice]}).encode())
+
+
+@pytest.fixture(scope="module")
+def llm() -> Iterator[str]:
+    """The loopback server's base URL (``.../v1``), with proxies bypassed for it."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("NO_PROXY", "127.0.0.1,localhost")
+        patch.setenv("no_proxy", "127.0.0.1,localhost")
+        with loopback_server(OpenAICompatible) as url:
+            yield f"{url}/v1"
+
+
+def reader(url: str, model: str = "extractive", api: str = "chat/completions") -> Reader:
+    """pyterrier-rag's Reader over its OpenAIBackend, pointed at the loopback server."""
+    return Reader(OpenAIBackend(model, api_key="test-key", base_url=url, api=api, max_retries=0, parallel=1))
+
+
+def systems(url: str, api: str = "chat/completions") -> dict[str, pt.Transformer]:
+    """Four RAG pipelines as pyterrier-rag users write them: retriever % k >> Concatenator() >> Reader(...)."""
     retriever = pt.Transformer.from_df(PASSAGES)
-    read = pt.apply.generic(reader)
     worst = pt.Transformer.from_df(PASSAGES[PASSAGES["docno"].isin(["t3", "s3"])])
-    return {"top1": retriever % 1 >> Concatenator() >> read,
-            "top2": retriever % 2 >> Concatenator() >> read,
-            "offtopic": worst >> Concatenator() >> read}
+    return {"top1": retriever % 1 >> Concatenator() >> reader(url, api=api),
+            "top2": retriever % 2 >> Concatenator() >> reader(url, api=api),
+            "offtopic": worst >> Concatenator() >> reader(url, api=api),
+            "closedbook": retriever % 2 >> Concatenator() >> reader(url, "closed-book", api)}
 
 
-def test_pyterrier_rag_and_ours_in_one_experiment() -> None:
-    pool = Pool(systems(), docno="{qid}/{system}")
-    scorer = MetricScorer([AnswerRelevancy(), Faithfulness()])
-    pipelines = [pool >> scorer,
-                 pool >> AxiomaticReranker(COV1) >> scorer,
-                 pool >> AxiomaticReranker([COV1, CONS2], "kwiksort") >> scorer]
+def test_the_real_reader_gives_query_0_and_no_qcontext(llm: str) -> None:
+    """What the pool has to accept: pyterrier-rag 0.3.0's Reader output as it is."""
+    out = systems(llm)["top2"](TOPICS)
+    assert sorted(out.columns) == ["prompt", "qanswer", "qid", "query_0"]
+    assert out["qanswer"].iloc[0] == " ".join(PASSAGES["text"].iloc[:2])
+
+
+@pytest.mark.parametrize("api", ["chat/completions", "completions"])
+def test_pool_keeps_the_context_the_concatenator_gave_the_reader(llm: str, api: str) -> None:
+    OpenAICompatible.requests.clear()
+    pooled = Pool(systems(llm, api), docno="{qid}/{system}")(TOPICS)
+    assert {r["path"] for r in OpenAICompatible.requests} == {f"/v1/{api}"}
+    assert len(OpenAICompatible.requests) == 8  # four systems, two topics
+    assert pooled["query"].tolist() == [TOPICS["query"].iloc[0]] * 4 + [TOPICS["query"].iloc[1]] * 4
+    expected = (pt.Transformer.from_df(PASSAGES) % 2 >> Concatenator())(TOPICS).set_index("qid")["qcontext"]
+    top2 = pooled[pooled["system"] == "top2"].set_index("qid")
+    assert top2["qcontext"].to_dict() == expected.to_dict() == top2["context"].to_dict()
+    assert top2["qanswer"].to_dict() == {q: " ".join(c.split()) for q, c in expected.items()}
+    assert (pooled[pooled["system"] == "closedbook"]["qanswer"] == CLOSED_BOOK).all()
+
+
+def test_context_axioms_see_the_readers_context_and_refuse_silence_without_it(llm: str) -> None:
+    pool = Pool(systems(llm), docno="{qid}/{system}")
+    ranked = (pool >> AxiomaticReranker(CONS2))(TOPICS)
+    assert (ranked["decided"] > 0).all()
+    assert ranked.groupby("qid")["system"].last().tolist() == ["closedbook", "closedbook"]  # ignores its context
+    # a pipeline whose stages Pool cannot see (one opaque transformer): warned, and CONS2 abstains loudly
+    hidden = {name: pt.apply.generic(lambda t, p=p: p(t)) for name, p in systems(llm).items()}
+    with pytest.warns(NoContextWarning, match="'top1' gives its answers without the passages"):
+        blind = Pool(hidden, docno="{qid}/{system}")(TOPICS)
+    assert blind["context"].isna().all()
+    with pytest.warns(AbstentionWarning, match="decided no pair in this run"):
+        again = AxiomaticReranker(CONS2)(blind)
+    assert (again["decided"] == 0).all()
+
+
+def test_one_experiment_with_pyterrier_rag_measures_and_ours(llm: str) -> None:
     from ir_measures import nDCG
 
-    with pytest.warns(UserWarning, match="one score for all their answers"):  # the unreranked pool: tied scores
-        table = pt.Experiment(pipelines, TOPICS, QRELS,
-                              [nDCG @ 3, KendallTau, F1, EM, AnswerLen, *scorer.measures()],
-                              names=["pool", "COV1 (Borda)", "COV1+CONS2 (KwikSort)"])
-    table = table.set_index("name")
-    assert sorted(table.columns) == sorted(["nDCG@3", "KendallTau", "F1", "EM", "AnswerLen", "answer_relevancy_score",
-                                   "faithfulness_score"])
-    for k, name in ((1, "COV1 (Borda)"), (2, "COV1+CONS2 (KwikSort)")):
+    pool = Pool(systems(llm), docno="{qid}/{system}")
+    scorer = MetricScorer([AnswerRelevancy(), Faithfulness()])
+    qrels = with_gold_answers(QRELS, ANSWERS)
+    assert len(qrels) == len(QRELS) and qrels.groupby("qid")["gold_answer"].apply(set).to_dict() == {
+        "1": {"the gravitational pull of the Moon and the Sun", "the Moon"}, "2": {"Rayleigh scattering of sunlight"}}
+    pipelines = [pool >> AxiomaticReranker(COV1) >> scorer,
+                 pool >> AxiomaticReranker([COV1, CONS2], "kwiksort") >> scorer]
+    table = pt.Experiment(pipelines, TOPICS, qrels, [nDCG @ 3, KendallTau, F1, EM, AnswerLen, *scorer.measures()],
+                          names=["COV1 (Borda)", "COV1+CONS2 (KwikSort)"]).set_index("name")
+    for k, name in enumerate(table.index):
         ranked = pipelines[k](TOPICS)
         top = ranked[ranked["rank"] == 0].set_index("qid")
         assert top["system"].tolist() == ["top2", "top2"]  # more aspects of the question covered
         assert table.loc[name, "nDCG@3"] == pytest.approx(1.0)
-        from pyterrier_rag._measures import f1_score
-
-        expected_f1 = np.mean([f1_score(top.loc[q, "qanswer"], QRELS[QRELS.qid == q]["gold_answer"].iloc[0])
+        expected_f1 = np.mean([max(f1_score(top.loc[q, "qanswer"], g) for g in ANSWERS[ANSWERS.qid == q].gold_answer)
                                for q in ("1", "2")])
-        assert table.loc[name, "F1"] == pytest.approx(expected_f1)
+        assert table.loc[name, "F1"] == pytest.approx(expected_f1) and expected_f1 > 0
         assert table.loc[name, "AnswerLen"] == pytest.approx(top["qanswer"].str.len().mean())
         assert table.loc[name, "faithfulness_score"] == pytest.approx(top["faithfulness_score"].mean())
+        assert top["faithfulness_score"].notna().all()  # the reader's context reached Faithfulness
         assert table.loc[name, "EM"] == 0.0
     assert table.loc["COV1 (Borda)", "KendallTau"] > 0
+
+
+def test_with_gold_answers_adds_rows_for_answers_beyond_the_qrels_and_refuses_unanswered_queries() -> None:
+    few = QRELS[QRELS["docno"].isin(["1/top1", "2/top1"])]
+    qrels = with_gold_answers(few, ANSWERS)
+    assert qrels["docno"].tolist() == ["1/top1", "2/top1", GOLD_ONLY_DOCNO.format(k=1)]
+    assert qrels["label"].tolist() == [2, 2, 0] and qrels["qid"].tolist() == ["1", "2", "1"]
+    assert set(qrels[qrels.qid == "1"]["gold_answer"]) == set(ANSWERS[ANSWERS.qid == "1"]["gold_answer"])
+    listed = ANSWERS.groupby("qid")["gold_answer"].apply(list).reset_index()  # one list per query
+    pd.testing.assert_frame_equal(with_gold_answers(few, listed), qrels)
+    with pytest.raises(ValueError, match="1 queries of the qrels have no gold answer.*'2'"):
+        with_gold_answers(few, ANSWERS[ANSWERS.qid == "1"])
+
+
+def test_metric_scorer_and_compare_systems_take_the_readers_output(llm: str) -> None:
+    lone = systems(llm)["top2"]
+    with pytest.warns(UserWarning, match="faithfulness has no context .* for 2 of 2 answers"):
+        scored = (lone >> MetricScorer([AnswerRelevancy(), Faithfulness()]))(TOPICS)  # query_0, no qcontext
+    assert scored["answer_relevancy_score"].notna().all() and scored["faithfulness_score"].isna().all()
+    table = compare_systems([COV1, CONS2], systems(llm), TOPICS, samples=0)
+    cons2 = table[table["axiom"] == "CONS2"].set_index("system")
+    assert cons2.loc["closedbook", "rank"] == 4 and cons2["win_rate"].notna().all()
+    assert table[table["axiom"] == "COV1"].iloc[0]["system"] == "top2"

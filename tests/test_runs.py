@@ -231,3 +231,39 @@ def test_the_trec_run_writer_refuses_ids_with_whitespace(tmp_path: Path, column,
     with pytest.raises(ValueError, match=f"{column}s must be non-empty and without whitespace"):
         write_trec_run(frame, tmp_path / "run.txt")
     assert not (tmp_path / "run.txt").exists()
+
+
+def test_one_mean_experiment_equals_calc_aggregate_when_a_query_is_undefined() -> None:
+    """Query 3 has constant scores: KendallTau and AxiomConsistency are NaN there; one mean, not two."""
+    import warnings
+
+    import ir_measures
+    import pyterrier as pt
+    from ir_measures import nDCG
+
+    from ir_rag_axioms.evaluation import Experiment, UndefinedMeasureWarning, measures
+    from ir_rag_axioms.evaluation.run_measures import KendallTau
+
+    run = pd.DataFrame({"qid": ["1"] * 3 + ["2"] * 3 + ["3"] * 3, "docno": list("abcdefghi"),
+                        "score": [3.0, 2.0, 1.0, 1.0, 2.0, 3.0, 5.0, 5.0, 5.0]})
+    qrels = pd.DataFrame({"qid": ["1"] * 3 + ["2"] * 3 + ["3"] * 3, "docno": list("abcdefghi"),
+                          "label": [2, 1, 0, 2, 0, 1, 0, 1, 2]})
+    topics = pd.DataFrame({"qid": ["1", "2", "3"], "query": ["x", "y", "z"]})
+    metrics = [nDCG @ 3, KendallTau, *measures()]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        plain = pt.Experiment([run], topics, qrels, metrics, names=["run"]).set_index("name")
+        truth = ir_measures.calc_aggregate(metrics, qrels.rename(columns={"qid": "query_id", "docno": "doc_id",
+                                                                           "label": "relevance"}),
+                                           run.rename(columns={"qid": "query_id", "docno": "doc_id"}))
+    assert math.isnan(plain.loc["run", "KendallTau"]) and math.isnan(plain.loc["run", "AxiomConsistency"])
+    with pytest.warns(UndefinedMeasureWarning, match="ir_rag_axioms.evaluation.Experiment"):
+        table = Experiment([run], topics, qrels, metrics, names=["run"]).set_index("name")
+    assert sorted(table.columns) == sorted(plain.columns)  # ours in the order given
+    for measure in metrics:
+        assert table.loc["run", str(measure)] == pytest.approx(truth[measure]), measure
+    assert table.loc["run", "KendallTau"] == pytest.approx((1.0 + -1 / 3) / 2)  # queries 1 and 2; 3 left out
+    assert table.loc["run", "nDCG@3"] == pytest.approx(plain.loc["run", "nDCG@3"])
+    assert Experiment([run], topics, qrels, metrics, names=["run"], round=2).loc[0, "KendallTau"] == 0.33
+    with pytest.raises(ValueError, match="baseline"):
+        Experiment([run, run], topics, qrels, metrics, baseline=0)

@@ -10,6 +10,7 @@ can replace the logistic model (``estimator=``): its score is then p(x) - p(-x),
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import math
 import os
@@ -22,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from ir_rag_axioms.analysis.cache import Analysis, is_analysable
+from ir_rag_axioms.axioms._training import InSampleWarning, learned_parts, warn_in_sample
 from ir_rag_axioms.axioms.base import Axiom, ConfigurableAxiom, FeatureAxiom, Item, Reads
 from ir_rag_axioms.axioms.explanation import Explanation, rule_of
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
@@ -172,7 +174,21 @@ class LearnedAxiom(ConfigurableAxiom):
         object.__setattr__(self, "weights", weights)
         if isinstance(self.threshold, int) and not isinstance(self.threshold, bool):
             object.__setattr__(self, "threshold", float(self.threshold))
+        if self.info is None and weights:  # parsed from a repr (which has no info): a shipped model keeps its own
+            object.__setattr__(self, "info", _shipped_info(tuple(map(repr, axioms)), weights, float(self.threshold)))
         super().__post_init__()
+
+    @property
+    def training_topics(self) -> tuple[str, ...]:
+        """The topic ids the model was fitted on (``info["training_topics"]``; empty if unknown)."""
+        return tuple(str(t) for t in (self.info or {}).get("training_topics", ()))
+
+    def held_out(self, topics: Any) -> Any:
+        """``topics`` without the model's training topics: a frame (by its ``qid``) or a list of topic ids."""
+        trained = set(self.training_topics)
+        if isinstance(topics, pd.DataFrame):
+            return topics[~topics["qid"].astype(str).isin(trained)]
+        return [t for t in topics if str(t) not in trained]
 
     # -- state ------------------------------------------------------------------------------------------
     @property
@@ -301,15 +317,17 @@ class LearnedAxiom(ConfigurableAxiom):
             raise ValueError(f"cannot fit: the tools of {missing} are unavailable (see the warnings)")
         stacks = [np.stack([matrices[name][t] for name in named]) for t in range(len(items))]
         oracle = target.preferences_batch(items) if isinstance(target, Axiom) else list(target)
-        return self.fit_stacks(stacks, oracle, decisiveness=decisiveness, regularization=regularization, seed=seed)
+        return self.fit_stacks(stacks, oracle, decisiveness=decisiveness, regularization=regularization, seed=seed,
+                               topics=[request.id for request, _ in items])
 
     def fit_stacks(self, stacks: Sequence[np.ndarray], oracle: Sequence[np.ndarray], *,
-                   decisiveness: float | None = None, regularization: float = 1.0, seed: int = 0) -> LearnedAxiom:
+                   decisiveness: float | None = None, regularization: float = 1.0, seed: int = 0,
+                   topics: Sequence[str] | None = None) -> LearnedAxiom:
         """A fitted copy from the axioms' (k, n, n) stacks and the target's (n, n) matrices, one per topic.
 
         Trained on both orientations of the pairs the target decides (logistic: C = ``regularization``, no
         intercept). ``decisiveness``: the threshold is set so that at least that share of the training topics'
-        pairs is decided (None: threshold 0).
+        pairs is decided (None: threshold 0). ``topics``: the stacks' topic ids, kept as ``training_topics``.
         """
         try:
             from sklearn.base import clone
@@ -338,6 +356,10 @@ class LearnedAxiom(ConfigurableAxiom):
             model.fit(x, y)
             fitted = dataclasses.replace(self, estimator=model, threshold=0.0)
         info: dict[str, Any] = {"topics": len(stacks), "pairs": len(y) // 2}
+        if topics is not None:
+            if len(topics) != len(stacks):
+                raise ValueError(f"{len(topics)} topic ids for {len(stacks)} stacks")
+            info["training_topics"] = sorted(map(str, topics))
         if decisiveness is not None:
             magnitudes = np.concatenate([np.abs(fitted.scores(s)[np.triu_indices(s.shape[1], k=1)]) for s in stacks])
             fitted = dataclasses.replace(fitted, threshold=threshold_for(magnitudes, decisiveness))
@@ -387,13 +409,30 @@ class LearnedAxiom(ConfigurableAxiom):
     @classmethod
     def pretrained(cls, name: str = "crowd-overall") -> LearnedAxiom:
         """A shipped model by name (``available()``), e.g. fitted on all CrowdRAG-25 "overall" judgments."""
-        from importlib import resources
-
-        files = resources.files("ir_rag_axioms") / "data"
         known = pretrained_names()
         if name not in known:
             raise ValueError(f"no shipped LearnedAxiom {name!r}; available: {known}")
-        return cls.from_dict(json.loads((files / f"learned-{name}.json").read_text(encoding="utf-8")))
+        return cls.from_dict(_shipped_data(name))
+
+
+@functools.cache
+def _shipped_data(name: str) -> dict[str, Any]:
+    """The JSON data of a shipped model (read once)."""
+    from importlib import resources
+
+    data = json.loads((resources.files("ir_rag_axioms") / "data" / f"learned-{name}.json").read_text(encoding="utf-8"))
+    data.setdefault("info", {})["name"] = name
+    return data
+
+
+def _shipped_info(axioms: tuple[str, ...], weights: tuple[float, ...], threshold: float) -> dict[str, Any] | None:
+    """The ``info`` of the shipped model with these axioms, weights and threshold (e.g. parsed from its repr)."""
+    for name in pretrained_names():
+        data = _shipped_data(name)
+        if (tuple(data["weights"]) == weights and float(data["threshold"]) == threshold
+                and tuple(data["axioms"]) == axioms):
+            return dict(data["info"])
+    return None
 
 
 def pretrained_names() -> list[str]:
@@ -424,5 +463,6 @@ def _estimator_scores(estimator: Any, x: np.ndarray) -> np.ndarray:
     return (estimator.decision_function(x) - estimator.decision_function(-x)) / 2
 
 
-__all__ = ["LearnedAxiom", "LearnedDecision", "ResponseLength", "ValueDifference", "Vote", "pretrained_names",
-           "threshold_for", "training_pairs", "value_differences"]
+__all__ = ["InSampleWarning", "LearnedAxiom", "LearnedDecision", "ResponseLength", "ValueDifference", "Vote",
+           "learned_parts", "pretrained_names", "threshold_for", "training_pairs", "value_differences",
+           "warn_in_sample"]

@@ -33,6 +33,7 @@ from ir_rag_axioms.evaluation.evaluate import (
 )
 from ir_rag_axioms.evaluation.run_measures import (
     DefinedMean,
+    Experiment,
     RunWarning,
     UndefinedMeasureWarning,
     check_run,
@@ -41,13 +42,14 @@ from ir_rag_axioms.evaluation.run_measures import (
     measures,
     run_problems,
     with_defined_mean,
+    with_gold_answers,
 )
 
 __all__ = [
-    "MAX_BOOTSTRAP_SAMPLES", "MEASURES", "DefinedMean", "Matrices", "RunWarning", "UndecidedAxiomWarning",
+    "MAX_BOOTSTRAP_SAMPLES", "MEASURES", "DefinedMean", "Experiment", "Matrices", "RunWarning", "UndecidedAxiomWarning",
     "UndefinedMeasureWarning", "agreement", "bootstrap", "cache_file", "check_run", "check_samples", "check_seed",
     "checked_byquery", "compute_preferences", "consistency", "decisiveness", "effectiveness", "evaluate_axioms",
     "evaluate_frame", "evaluate_preferences", "evaluation_table", "frame_matrices", "harmonic_mean", "kendall_tau",
     "majority_vote_preferences", "measures", "run_problems", "scores_from_counts", "topic_counts", "vote_sweep",
-    "with_defined_mean",
+    "with_defined_mean", "with_gold_answers",
 ]

@@ -16,8 +16,9 @@ import pandas as pd
 
 from ir_rag_axioms.evaluation.evaluate import MEASURES, _measures, topic_counts
 
-__all__ = ["DefinedMean", "RunWarning", "UndefinedMeasureWarning", "check_run", "checked_byquery",
-           "kendall_tau", "measures", "run_problems", "with_defined_mean"]  # and KendallTau, built on first use
+__all__ = ["GOLD_ONLY_DOCNO", "DefinedMean", "Experiment", "RunWarning", "UndefinedMeasureWarning", "check_run",
+           "checked_byquery", "kendall_tau", "measures", "run_problems", "with_defined_mean",
+           "with_gold_answers"]  # and KendallTau, built on first use
 
 
 def check_run(run: pd.DataFrame, qrels: pd.DataFrame, name: str = "run") -> float:
@@ -34,6 +35,48 @@ def check_run(run: pd.DataFrame, qrels: pd.DataFrame, name: str = "run") -> floa
     for problem in run_problems(run_ir, qrels_ir):
         warnings.warn(f"{name}: {problem}", RunWarning, stacklevel=2)
     return len(run_keys & judged) / len(run_keys) if run_keys else 0.0
+
+
+GOLD_ONLY_DOCNO = "_gold_answer_{k}"
+"""The docno of a qrels row added only to hold a gold answer (label 0, in no run): ``with_gold_answers``."""
+
+
+def with_gold_answers(qrels: pd.DataFrame, answers: pd.DataFrame) -> pd.DataFrame:
+    """The qrels with pyterrier-rag's ``gold_answer`` column, for its F1 / EM / ROUGE measures in one pt.Experiment.
+
+    ``answers``: ``qid, gold_answer`` (one row per answer, as pyterrier-rag's ``get_answers()``; a list per cell is
+    exploded). Each query's k-th qrels row holds its (k mod m)-th of m gold answers, so every gold answer is on a row
+    (those measures take the max over a query's rows); a query with fewer qrels rows than gold answers (or none) gets
+    rows ``GOLD_ONLY_DOCNO`` with label 0, which no run retrieves (no gain, no judged document of a run). Rows,
+    labels and docnos of the qrels are kept. A query of the qrels without a gold answer is refused (those measures
+    would fail on it): keep the qrels of the answered queries.
+    """
+    if not {"qid", "gold_answer"} <= set(answers.columns):
+        raise KeyError(f"with_gold_answers: answers need qid and gold_answer columns (pyterrier-rag's "
+                       f"get_answers()); found {list(answers.columns)}")
+    names = _ir_names(qrels, "qrels")
+    qid_column = "qid" if "qid" in qrels.columns else "query_id"
+    docno_column = "docno" if "docno" in qrels.columns else "doc_id"
+    label_column = "label" if "label" in qrels.columns else "relevance"
+    gold = answers[["qid", "gold_answer"]].explode("gold_answer")
+    gold = gold[gold["gold_answer"].map(lambda a: isinstance(a, str))].assign(qid=lambda f: f["qid"].astype(str))
+    by_qid = {q: list(dict.fromkeys(part["gold_answer"])) for q, part in gold.groupby("qid", sort=False)}
+    qids = names["query_id"].astype(str)
+    unanswered = sorted(set(qids) - set(by_qid))
+    if unanswered:
+        raise ValueError(f"with_gold_answers: {len(unanswered)} queries of the qrels have no gold answer (e.g. qid "
+                         f"{unanswered[0]!r}); pyterrier-rag's measures would fail on them: keep the qrels of the "
+                         "answered queries (qrels[qrels.qid.isin(answers.qid)])")
+    out = qrels.copy()
+    position = qids.groupby(qids).cumcount().to_numpy()
+    out["gold_answer"] = [by_qid[q][k % len(by_qid[q])] for q, k in zip(qids, position, strict=True)]
+    rows_per_qid = qids.value_counts()
+    extra = [{qid_column: q, docno_column: GOLD_ONLY_DOCNO.format(k=k), label_column: 0, "gold_answer": answer}
+             for q, answered in by_qid.items() for k, answer in enumerate(answered)
+             if k >= rows_per_qid.get(q, 0)]
+    if extra:
+        out = pd.concat([out, pd.DataFrame(extra)], ignore_index=True)
+    return out
 
 
 class RunWarning(UserWarning):
@@ -54,7 +97,8 @@ def _ir_names(frame: pd.DataFrame, what: str) -> pd.DataFrame:
 def run_problems(run: pd.DataFrame, qrels: pd.DataFrame) -> list[str]:
     """What would make a run's measures mislead (ir_measures column names): one sentence per problem, [] if none."""
     run_keys = set(zip(run["query_id"].astype(str), run["doc_id"].astype(str), strict=True))
-    judged = set(zip(qrels["query_id"].astype(str), qrels["doc_id"].astype(str), strict=True))
+    judged = {(q, d) for q, d in zip(qrels["query_id"].astype(str), qrels["doc_id"].astype(str), strict=True)
+              if not d.startswith(GOLD_ONLY_DOCNO.split("{")[0])}  # rows that only hold a gold answer
     judged_qids, run_qids = {q for q, _ in judged}, {q for q, _ in run_keys}
     problems = []
     blind = sorted((run_qids & judged_qids) - {q for q, _ in run_keys & judged})
@@ -86,7 +130,8 @@ class DefinedMean:
     """ir_measures aggregator: the mean over the queries where a measure is defined (the measure warns about the rest).
 
     An undefined query (NaN) is left out, never counted as 0; no defined query gives NaN. ``ir_measures.calc_aggregate``
-    uses it; pt.Experiment averages by itself (a NaN query makes its mean NaN).
+    and ``Experiment`` use it; pt.Experiment (PyTerrier 1.1) averages the per-query values by itself and never asks a
+    measure for its aggregator, so a NaN query makes its mean NaN.
     """
 
     def __init__(self, name: str, reason: str) -> None:
@@ -114,6 +159,66 @@ def with_defined_mean(measure: Any, reason: str) -> Any:
     """The ir_measures measure, aggregated by ``DefinedMean`` (pt.Experiment and ``calc_aggregate`` ask for it)."""
     measure.aggregator = lambda: DefinedMean(str(measure), reason)
     return measure
+
+
+def _named_measures(eval_metrics: Any) -> list[tuple[str, Any]]:
+    """(column name, ir_measures measure) as pt.Experiment names them: a string as given, a measure by ``str``."""
+    import ir_measures
+
+    out = []
+    for metric in eval_metrics:
+        if isinstance(metric, str):
+            parsed = ir_measures.parse_trec_measure(metric)
+            out += [(metric, parsed[0])] if len(parsed) == 1 else [(str(m), m) for m in parsed]
+        else:
+            out.append((str(metric), metric))
+    return out
+
+
+_PER_QUERY_ONLY = ("baseline", "correction", "correction_alpha", "test", "highlight", "perquery", "dataframe")
+"""pt.Experiment options that ``Experiment`` does not take (significance tests, styling, per-query output)."""
+
+
+def Experiment(retr_systems: Any, topics: pd.DataFrame, qrels: pd.DataFrame, eval_metrics: Any,  # noqa: N802
+               names: Any = None, *, round: int | None = None, **options: Any) -> pd.DataFrame:  # noqa: A002
+    """pt.Experiment's table with each measure's mean by its ir_measures aggregator: ``calc_aggregate``'s numbers.
+
+    Runs ``pt.Experiment(..., perquery=True)`` once and averages each measure per system with
+    ``measure.aggregator()`` over the queries that have qrels: the plain mean for ir_measures' measures (the same
+    as pt.Experiment), ``DefinedMean`` for ours (``KendallTau``, ``measures()``, ``metric_measures()``), which leaves
+    an undefined (NaN) query out where pt.Experiment's mean turns NaN. Same arguments as pt.Experiment (batch_size,
+    filter_by_qrels, ...; ``round`` digits); for significance tests use pt.Experiment.
+    """
+    import pyterrier as pt
+
+    refused = sorted(set(options) & set(_PER_QUERY_ONLY))
+    if refused:
+        raise ValueError(f"Experiment gives the mean table only; {refused} are pt.Experiment's: call pt.Experiment "
+                         "for significance tests, styling or per-query values (the per-query values are the same)")
+    if any(isinstance(m, str) and m == "mrt" for m in eval_metrics):
+        raise ValueError("Experiment: 'mrt' is pt.Experiment's timing column, not a measure; call pt.Experiment")
+    named = _named_measures(eval_metrics)
+    per_query = pt.Experiment(retr_systems, topics, qrels, eval_metrics, names=names, perquery=True, **options)
+    judged = set(_ir_names(qrels, "qrels")["query_id"].astype(str))
+    per_query = per_query[per_query["qid"].astype(str).isin(judged)]  # pt backfills unjudged topics with NaN
+    systems = list(dict.fromkeys(per_query["name"])) if names is None else list(names)
+    rows = []
+    for system in systems:
+        row: dict[str, Any] = {"name": system}
+        part = per_query[per_query["name"] == system]
+        for column, measure in named:
+            aggregator = measure.aggregator()
+            for value in part.loc[part["measure"] == column, "value"]:
+                aggregator.add(value)
+            result = aggregator.result()
+            row[column] = result if round is None or result != result else _round_to(result, round)
+        rows.append(row)
+    return pd.DataFrame(rows, columns=["name", *[c for c, _ in named]])
+
+
+def _round_to(value: float, digits: int) -> float:
+    """Python's ``round`` (shadowed in ``Experiment`` by pt.Experiment's argument name)."""
+    return round(value, digits)
 
 
 def _run_vs_qrels(qrels: pd.DataFrame, run: pd.DataFrame) -> np.ndarray:
@@ -147,7 +252,8 @@ def measures() -> list[Any]:
 
     AxiomDecisiveness, AxiomConsistency, AxiomConsistencyStrict, AxiomEffectiveness, per query of the run, then
     then averaged (consistency is NaN where the scores decide no pair, with a warning naming the reason;
-    pt.Experiment's mean is then NaN, ``ir_measures.calc_aggregate`` averages the queries where it is defined).
+    pt.Experiment's mean is then NaN, ``Experiment`` and ``ir_measures.calc_aggregate`` average the queries where it
+    is defined).
     """
     import ir_measures
 
@@ -189,8 +295,10 @@ def checked_byquery(impl: Any, name: str, reason: str) -> Any:
         undefined = [qid for qid, value in values if np.isnan(value)]
         if undefined:
             warnings.warn(f"{name} is undefined (NaN) for {len(undefined)} of {len(values)} queries (e.g. qid "
-                          f"{undefined[0]}: {reason}); pt.Experiment's mean is then NaN, ir_measures.calc_aggregate "
-                          "averages the others", UndefinedMeasureWarning, stacklevel=2)
+                          f"{undefined[0]}: {reason}); pt.Experiment's mean is then NaN, while "
+                          "ir_measures.calc_aggregate averages the others: ir_rag_axioms.evaluation.Experiment (the "
+                          "same arguments) gives calc_aggregate's means in pt.Experiment's table",
+                          UndefinedMeasureWarning, stacklevel=2)
         return values
 
     return measure

@@ -36,8 +36,11 @@ def system_items(frame: pd.DataFrame, system_column: str = "system") -> tuple[li
         raise KeyError(f"compare_systems: no column {system_column!r} naming the system of each answer; found "
                        f"{list(frame.columns)} (pass system_column=, or pool pipelines with Pool)")
     text = next((c for c in frames.TEXT_COLUMNS if c in frame.columns), None)
+    if "query" not in frame.columns and "query_0" in frame.columns:  # a pyterrier-rag Reader's output
+        frame = frame.rename(columns={"query_0": "query"})
     if text is None or not {"qid", "query"} <= set(frame.columns):
-        raise KeyError(f"compare_systems needs qid, query and text (or qanswer) columns; found {list(frame.columns)}")
+        raise KeyError(f"compare_systems needs qid, query (or query_0) and text (or qanswer) columns; found "
+                       f"{list(frame.columns)}")
     answers = frame.drop(columns=[c for c in ("docno", "rank", "score") if c in frame.columns])
     answers = answers.assign(docno=answers[system_column].astype(str))
     systems = list(dict.fromkeys(answers["docno"]))

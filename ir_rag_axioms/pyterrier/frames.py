@@ -19,6 +19,8 @@ TEXT_COLUMNS: tuple[str, ...] = ("text", "qanswer")
 """Accepted response text columns, in order of preference (``qanswer`` is pyterrier-rag's answer column)."""
 CONTEXT_COLUMNS: tuple[str, ...] = ("context", "qcontext")
 """Accepted context columns (a list of passages per row; ``qcontext`` is pyterrier-rag's)."""
+QUERY_COLUMNS: tuple[str, ...] = ("query", "query_0")
+"""Accepted query columns, in order of preference (a pyterrier-rag ``Reader`` returns the query as ``query_0``)."""
 REQUIRED: tuple[str, ...] = ("qid", "query", "docno")
 """Columns every input frame needs besides one text column."""
 
@@ -81,12 +83,18 @@ class Group:
 
 
 def original_order(frame: pd.DataFrame) -> np.ndarray:
-    """Positions of the rows in original order: by qid (as strings), then rank, else score (descending), else row order.
+    """Positions of the rows in input order: by qid (as strings), then rank, else score (descending), then docno.
 
-    Never by docno: the names of systems or answers must not decide a tie.
+    The docno (as a string, ascending) settles what rank and score leave tied (a frame without either, a ``Pool``
+    of pipelines without scores): the order never depends on the position of the rows, so shuffling them changes
+    nothing. Give a rank or score for an order that means something.
     """
     qid_order = np.unique(frame["qid"].astype(str).to_numpy(), return_inverse=True)[1]
-    keys: list[np.ndarray] = [np.arange(len(frame))]
+    keys: list[np.ndarray] = []
+    if "docno" in frame.columns:
+        keys.append(np.unique(frame["docno"].astype(str).to_numpy(), return_inverse=True)[1])
+    else:
+        keys.append(np.arange(len(frame)))
     if "score" in frame.columns:
         keys.append(-pd.to_numeric(frame["score"], errors="coerce").fillna(-np.inf).to_numpy())
     if "rank" in frame.columns:

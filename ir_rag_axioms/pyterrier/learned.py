@@ -95,7 +95,7 @@ class LearnedReranker(_AxiomTransformer, pt.Estimator):
         stacks = self._stacks(axioms, groups, self.verbose)
         self.learned = LearnedAxiom(axioms=axioms, estimator=self.estimator).fit_stacks(
             stacks, oracle, decisiveness=self.decisiveness, regularization=self.regularization,
-            seed=0 if self.seed is None else self.seed)
+            seed=0 if self.seed is None else self.seed, topics=[g.request.id for g in groups])
         return self
 
     def transform(self, inp: pd.DataFrame) -> pd.DataFrame:

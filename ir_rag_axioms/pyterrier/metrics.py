@@ -56,13 +56,13 @@ class MetricScorer(pt.Transformer):
         Any frame with qid, query and an answer (``text`` or ``qanswer``): a single system's output (no docno), a
         pool, a reranked run; the context is the row's ``context`` or ``qcontext`` (a list of passages or a text).
         """
-        text_column = _answer_column(inp, self)
+        text_column, query_column = _answer_column(inp, self)
         out = inp.copy()
         context_column = next((c for c in frames.CONTEXT_COLUMNS if c in inp.columns), None)
         contexts = [frames._passages(c) for c in inp[context_column]] if context_column else [None] * len(inp)
         requests: list[GenerationRequest] = [
             GenerationRequest(str(qid), query, context)
-            for qid, query, context in zip(inp["qid"], inp["query"], contexts, strict=True)]
+            for qid, query, context in zip(inp["qid"], inp[query_column], contexts, strict=True)]
         texts = [str(t) if isinstance(t, str) else "" for t in inp[text_column]]
         references = list(inp["reference"]) if "reference" in inp.columns else [None] * len(inp)
         for metric in self.metrics:
@@ -83,6 +83,13 @@ class MetricScorer(pt.Transformer):
             sources = [references[i] if isinstance(metric, ContextRecall) and _given(references[i])
                        else contexts[i] for i in range(len(texts))]
             rows = [i for i, source in enumerate(sources) if source]
+            if len(rows) < len(texts):
+                import warnings
+
+                warnings.warn(f"MetricScorer: {metric.name} has no context (or reference) for {len(texts) - len(rows)} "
+                              f"of {len(texts)} answers: their {metric.name}_score is NaN. A pyterrier-rag Reader "
+                              "drops qcontext: score a Pool of the pipelines (it keeps the context), or keep "
+                              "qcontext in the frame", UserWarning, stacklevel=4)
             results = metric.measure_cases([RubricCase(texts[i], reference=as_reference(sources[i])) for i in rows])
         score, passed = np.full(len(texts), np.nan), pd.array([pd.NA] * len(texts), dtype="boolean")
         level, confidence = np.full(len(texts), np.nan), np.full(len(texts), np.nan)
@@ -101,14 +108,19 @@ class MetricScorer(pt.Transformer):
         return columns
 
 
-def _answer_column(frame: pd.DataFrame, transformer: Any) -> str:
-    """The answer column (``text``, else ``qanswer``); ValueError naming what is missing."""
+def _answer_column(frame: pd.DataFrame, transformer: Any) -> tuple[str, str]:
+    """The answer column (``text``, else ``qanswer``) and the query's (``query``, else pyterrier-rag's ``query_0``).
+
+    ValueError naming what is missing.
+    """
     text = next((c for c in frames.TEXT_COLUMNS if c in frame.columns), None)
-    missing = [c for c in ("qid", "query") if c not in frame.columns] + ([] if text else ["text or qanswer"])
+    query = next((c for c in frames.QUERY_COLUMNS if c in frame.columns), None)
+    missing = ([] if "qid" in frame.columns else ["qid"]) + ([] if query else ["query (or query_0)"]) + (
+        [] if text else ["text or qanswer"])
     if missing:
         raise ValueError(f"{type(transformer).__name__} needs the columns qid, query and an answer (text or "
                          f"qanswer); missing {missing}, found {list(frame.columns)}")
-    return str(text)
+    return str(text), str(query)
 
 
 def _top_value(column: str) -> Any:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -39,15 +40,63 @@ def _scores(name: str, frame: pd.DataFrame) -> np.ndarray:
     return np.full(len(frame), POOL_SCORE)
 
 
-def _answers(name: str, frame: pd.DataFrame, docno: DocnoRule) -> pd.DataFrame:
-    """One pipeline's output as candidates: qid, query, docno, text + qanswer, context + qcontext, score, system."""
+class NoContextWarning(UserWarning):
+    """A pooled pipeline's answers come without the passages they were generated from: context axioms abstain."""
+
+
+def _stages(pipeline: Any) -> list[Any]:
+    """The stages of a ``>>`` pipeline (nested ones flattened), or the pipeline itself."""
+    if isinstance(pipeline, pt.Compose):
+        return [stage for part in pipeline._transformers for stage in _stages(part)]
+    return [pipeline]
+
+
+def _one_context_per_query(frame: pd.DataFrame) -> pd.Series | None:
+    """Qid -> the frame's context (``context``, else ``qcontext``) when each query has one; else None."""
+    column = next((c for c in CONTEXT_COLUMNS if c in frame.columns), None)
+    if column is None or "qid" not in frame.columns or frame.empty:
+        return None
+    qids = frame["qid"].astype(str)
+    if qids.duplicated().any():
+        return None
+    return pd.Series(frame[column].to_numpy(), index=qids.to_numpy())
+
+
+def run_pipeline(name: str, pipeline: Any, topics: pd.DataFrame) -> tuple[pd.DataFrame, pd.Series | None]:
+    """Run a pipeline stage by stage; its output, and the last per-query context a stage gave (or None).
+
+    A pyterrier-rag ``Reader`` returns ``qid, query_0, prompt, qanswer``: the ``qcontext`` that ``Concatenator``
+    gave it is kept from the stage before, so that the answers keep the passages they were generated from.
+    """
+    frame, context = topics, None
+    for stage in _stages(pipeline):
+        frame = stage(frame)
+        if not isinstance(frame, pd.DataFrame):
+            raise TypeError(f"Pool: a stage of pipeline {name!r} ({stage!r:.80}) returned "
+                            f"{type(frame).__name__}, not a DataFrame")
+        found = _one_context_per_query(frame)
+        context = found if found is not None else context
+    return frame, context
+
+
+def _answers(name: str, frame: pd.DataFrame, docno: DocnoRule, queries: pd.Series,
+             context_by_qid: pd.Series | None = None) -> pd.DataFrame:
+    """One pipeline's output as candidates: qid, query, docno, text + qanswer, context + qcontext, score, system.
+
+    ``query`` is the topic's (``queries``: qid -> query), as the pipeline was asked; the context is the output's
+    own, else ``context_by_qid`` (what a stage before the reader gave), else None with a ``NoContextWarning``.
+    """
     text = next((c for c in TEXT_COLUMNS if c in frame.columns), None)
-    missing = [c for c in ("qid", "query") if c not in frame.columns] + ([] if text else ["qanswer or text"])
+    missing = [c for c in ("qid",) if c not in frame.columns] + ([] if text else ["qanswer or text"])
     if missing:
         raise ValueError(f"Pool: pipeline {name!r} gave no column(s) {missing}; found {list(frame.columns)} "
-                         "(a RAG pipeline returns qid, query and its answer in qanswer)")
+                         "(a RAG pipeline returns qid and its answer in qanswer)")
+    qids = frame["qid"].astype(str)
+    unknown = sorted(set(qids) - set(queries.index))
+    if unknown:
+        raise ValueError(f"Pool: pipeline {name!r} answered qid(s) {unknown[:3]} that are not among the topics")
     context = next((c for c in CONTEXT_COLUMNS if c in frame.columns), None)
-    out = pd.DataFrame({"qid": frame["qid"].astype(str).to_numpy(), "query": frame["query"].to_numpy(),
+    out = pd.DataFrame({"qid": qids.to_numpy(), "query": queries.reindex(qids).to_numpy(),
                         "text": frame[text].to_numpy()})
     several = out["qid"].duplicated(keep=False).to_numpy()
     if several.any() and "docno" not in frame.columns:
@@ -55,7 +104,18 @@ def _answers(name: str, frame: pd.DataFrame, docno: DocnoRule) -> pd.DataFrame:
                          "apart; give each answer a docno, or one answer per query")
     out["docno"] = [f"{name}/{d}" if many else _docno(docno, q, name)
                     for q, d, many in zip(out["qid"], frame.get("docno", [None] * len(frame)), several, strict=True)]
-    out["context"] = frame[context].to_numpy() if context else None
+    if context:
+        out["context"] = frame[context].to_numpy()
+    elif context_by_qid is not None and set(out["qid"]) <= set(context_by_qid.index):
+        out["context"] = context_by_qid.reindex(out["qid"]).to_numpy()
+    else:
+        out["context"] = None
+    if context is None and out["context"].isna().all() and len(out):
+        warnings.warn(f"Pool: pipeline {name!r} gives its answers without the passages they were generated from "
+                      "(no context or qcontext column, in its output or in any stage before it); axioms and "
+                      "metrics that read the context (CONS1, CONS2, Faithfulness, ...) abstain on its answers. "
+                      "Let its reader keep qcontext, or end the pipeline with a stage that adds it",
+                      NoContextWarning, stacklevel=3)
     out["qanswer"] = out["text"]  # pyterrier-rag's names, for its measures and transformers downstream
     out["qcontext"] = out["context"]
     out["score"] = _scores(name, frame)
@@ -88,10 +148,11 @@ class Pool(pt.Transformer):
     """Run several answer-producing pipelines on the same topics and stack their answers as candidates.
 
     docno = the pipeline's name, or the ``docno`` rule (``name/docno`` when it gives several answers per query);
-    ``text`` and ``qanswer`` its answer, ``context`` and ``qcontext`` its own passages (both names, so that ours and
-    pyterrier-rag's transformers and measures read them); ``score`` its own score, else minus its rank, else
-    POOL_SCORE (0.0: tied, ``check_run`` and our measures warn); ``system`` its name; row order = the mapping's
-    order, which breaks ties downstream.
+    ``query`` the topic's; ``text`` and ``qanswer`` its answer, ``context`` and ``qcontext`` its own passages (both
+    names, so that ours and pyterrier-rag's transformers and measures read them; a pyterrier-rag ``Reader`` drops
+    ``qcontext``: it is kept from the stage before the reader, else a ``NoContextWarning``); ``score`` its own
+    score, else minus its rank, else POOL_SCORE (0.0: tied, ``check_run`` and our measures warn; the rerankers then
+    break ties by docno); ``system`` its name; rows grouped by qid in the topics' order, then the mapping's.
     """
 
     def __init__(self, pipelines: Mapping[str, Any], docno: DocnoRule = "{system}") -> None:
@@ -125,7 +186,12 @@ class Pool(pt.Transformer):
     def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
         """Topics (qid, query) in, one candidate row per pipeline and answer out, grouped by qid in input order."""
         pt.validate.query_frame(inp, extra_columns=["query"])
-        parts = [_answers(name, pipeline(inp), self.docno) for name, pipeline in self.pipelines.items()]
+        queries = pd.Series(inp["query"].to_numpy(), index=inp["qid"].astype(str).to_numpy())
+        queries = queries[~queries.index.duplicated()]
+        parts = []
+        for name, pipeline in self.pipelines.items():
+            out, context = run_pipeline(name, pipeline, inp)
+            parts.append(_answers(name, out, self.docno, queries, context))
         pooled = pd.concat(parts, ignore_index=True)
         order = pd.unique(inp["qid"].astype(str))
         position = pd.Series(np.arange(len(order)), index=order)

@@ -23,6 +23,56 @@ from ir_rag_axioms.axioms.execution import Backend
 from ir_rag_axioms.axioms.naming import Axioms, AxiomSpec, as_axioms, named_axioms
 from ir_rag_axioms.pyterrier import frames
 
+DECIDED_COLUMN = "decided"
+"""The reranker's column: how many of the query's unordered answer pairs the axioms (or the tie-breaker) decided."""
+
+
+class AbstentionWarning(UserWarning):
+    """The axioms decided no pair of a query (or of the whole run): its order is the input order, not a ranking."""
+
+
+def decided_pairs(stack: np.ndarray, breaker: np.ndarray | None = None) -> int:
+    """The number of unordered pairs i < j that some axiom of a (k, n, n) stack, or the tie-breaker, decides."""
+    decided = (np.nan_to_num(np.asarray(stack, dtype=np.float64)) != 0).any(axis=0)
+    if breaker is not None:
+        decided |= np.nan_to_num(np.asarray(breaker, dtype=np.float64)) != 0
+    decided = decided | decided.T
+    return int(np.triu(decided, k=1).sum())
+
+
+def _warn_abstained(transformer: Any, groups: list[frames.Group], counts: list[int]) -> None:
+    """One AbstentionWarning naming the queries of several answers where nothing was decided (louder if all)."""
+    comparable = [(g.request.id, c) for g, c in zip(groups, counts, strict=True) if len(g.responses) > 1]
+    undecided = [qid for qid, c in comparable if c == 0]
+    if not undecided:
+        return
+    name = type(transformer).__name__
+    shown = ", ".join(repr(q) for q in undecided[:5]) + (f" and {len(undecided) - 5} more" if len(undecided) > 5
+                                                        else "")
+    if len(undecided) == len(comparable):
+        warnings.warn(f"{name}: the axioms decided no pair in this run ({len(undecided)} queries: {shown}); the "
+                      "output is the input order (rank, else score, else docno), not a ranking. Do the axioms read "
+                      "something the answers lack (the context for CONS1/CONS2, citations)? "
+                      f"Column {DECIDED_COLUMN!r} counts the decided pairs per query.", AbstentionWarning,
+                      stacklevel=3)
+    else:
+        warnings.warn(f"{name}: the axioms decided no pair of {len(undecided)} of {len(comparable)} queries "
+                      f"(qid {shown}); those keep their input order (rank, else score, else docno), column "
+                      f"{DECIDED_COLUMN!r} = 0.", AbstentionWarning, stacklevel=3)
+
+
+def _warn_silent_axioms(transformer: Any, axioms: Sequence[Axiom], stacks: list[np.ndarray],
+                        counts: list[int]) -> None:
+    """An AbstentionWarning naming each of several axioms that decided no pair of the run while others did."""
+    if len(axioms) < 2 or not any(counts):
+        return  # one axiom, or nothing decided at all: _warn_abstained said so
+    silent = [repr(axiom) for m, axiom in enumerate(axioms)
+              if not any((np.nan_to_num(stack[m]) != 0).any() for stack in stacks)]
+    if silent:
+        warnings.warn(f"{type(transformer).__name__}: {', '.join(silent)} decided no pair of this run's "
+                      f"{len(stacks)} queries: the ranking is the other axioms' alone. Do the answers lack what it "
+                      "reads (the context for CONS1/CONS2, citations for CORR1)?", AbstentionWarning, stacklevel=4)
+
 
 def _query_seed(seed: int | None, qid: str) -> np.random.Generator:
     """A generator per query from (seed, crc32(qid)): the same query gets the same draws in any frame."""
@@ -74,6 +124,7 @@ class _AxiomTransformer(pt.Transformer):
 
     def _stacks(self, axioms: Sequence[Axiom], groups: list[frames.Group], verbose: bool) -> list[np.ndarray]:
         """One (k, n, n) stack per group, in chunks of queries (each chunk: one batched analysis, then the matrices)."""
+        from ir_rag_axioms.axioms._training import warn_in_sample
         from ir_rag_axioms.axioms.execution import preference_stacks
 
         single = [g.request.id for g in groups if len(g.responses) < 2]
@@ -82,6 +133,7 @@ class _AxiomTransformer(pt.Transformer):
                           f"(e.g. qid {single[0]!r}), which nothing can be compared with: its preferences and "
                           "features are 0. Pool several systems' answers (ir_rag_axioms.pyterrier.Pool) to compare "
                           "them.", stacklevel=3)
+        warn_in_sample(axioms, [g.request.id for g in groups], type(self).__name__)
         items = [(g.request, g.responses) for g in groups]
         return list(preference_stacks(axioms, items, backend=self.backend, workers=self.workers,
                                       analysis=self.analysis, progress=verbose))
@@ -91,7 +143,9 @@ class AxiomaticReranker(_AxiomTransformer):
     """Rerank each query's responses by aggregated axiom preferences; score = the aggregation's own score.
 
     Borda points, Copeland score, Bradley-Terry log-strength, KwikSort n - position; rank follows score, and ties
-    keep the input order (rank, else score, else row order), after the tie-breaker axiom if one is given.
+    keep the input order (rank, else score, else docno), after the tie-breaker axiom if one is given. Column
+    ``decided``: the query's unordered pairs that some axiom (or the tie-breaker) decided; a query of several answers
+    where it is 0 keeps its input order, with an ``AbstentionWarning`` naming it.
     """
 
     def __init__(
@@ -146,14 +200,18 @@ class AxiomaticReranker(_AxiomTransformer):
             out = inp.copy()
             out["score"] = pd.Series(dtype="float64")
             out["rank"] = pd.Series(dtype="int64")
+            out[DECIDED_COLUMN] = pd.Series(dtype="int64")
             return out
         groups = frames.groups(inp, text_column)
         stacks = self._stacks(as_axioms(self.axioms), groups, self.verbose)
         breakers: list[np.ndarray | None] = [None] * len(groups)
         if self.tie_breaker is not None:
             breakers = [s[0] for s in self._stacks(as_axioms(self.tie_breaker), groups, self.verbose)]
-        positions, scores, ranks = [], [], []
-        for group, stack, breaker in zip(groups, stacks, breakers, strict=True):
+        positions, scores, ranks, decided = [], [], [], []
+        counts = [decided_pairs(stack, breaker) for stack, breaker in zip(stacks, breakers, strict=True)]
+        _warn_abstained(self, groups, counts)
+        _warn_silent_axioms(self, as_axioms(self.axioms), stacks, counts)
+        for group, stack, breaker, count in zip(groups, stacks, breakers, counts, strict=True):
             order, own = scored_ranking(
                 stack, self.aggregation, self.weights, breaker, self.pivot,
                 _query_seed(self.seed, group.request.id),
@@ -161,9 +219,11 @@ class AxiomaticReranker(_AxiomTransformer):
             positions.append(group.rows[order])
             ranks.append(np.arange(len(order)))
             scores.append(own[order])
+            decided.append(np.full(len(order), count, dtype=np.int64))
         out = inp.iloc[np.concatenate(positions)].reset_index(drop=True)
         out["score"] = np.concatenate(scores)
         out["rank"] = np.concatenate(ranks)
+        out[DECIDED_COLUMN] = np.concatenate(decided)
         return out
 
 
