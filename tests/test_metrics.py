@@ -311,6 +311,26 @@ def test_transformer_keeps_evidence_and_reads_each_row_s_own_context():
     assert out["answer_relevancy_reason"][0].startswith("The score is") and "answer_relevancy_threshold" in out
 
 
+def test_scorer_threshold_column_honours_strict_mode_and_two_metrics_of_one_class_are_named_apart():
+    from ir_rag_axioms.pyterrier.metrics import MetricScorer, metric_measures
+
+    paris = ["The Eiffel Tower is in Paris and was completed in 1889."]
+    frame = pd.DataFrame({"qid": "1", "query": "Where is the Eiffel Tower?", "docno": ["a", "b"],
+                          "text": ["The Eiffel Tower is in Paris.", "The Eiffel Tower is in Berlin."],
+                          "context": [paris, paris]})
+    out = MetricScorer([Faithfulness(strict_mode=True), AnswerRelevancy(strict_mode=True)])(frame)
+    assert list(out["faithfulness_threshold"]) == [5.0, 5.0] and list(out["answer_relevancy_threshold"]) == [1.0, 1.0]
+    assert list(out["faithfulness_pass"]) == [True, False]
+    with pytest.raises(ValueError, match=r"both write the columns faithfulness_\*.*mapping"):
+        MetricScorer([Faithfulness(), Faithfulness(threshold=4)])
+    both = MetricScorer({"faithfulness": Faithfulness(), "faithfulness_t5": Faithfulness(threshold=5)})(frame)
+    assert list(both["faithfulness_threshold"]) == [3.0, 3.0] and list(both["faithfulness_t5_threshold"]) == [5.0, 5.0]
+    assert list(both["faithfulness_t5_level"]) == list(both["faithfulness_level"]) == [5.0, 1.0]
+    assert [str(m) for m in metric_measures({"faithfulness_t5": Faithfulness()})] == ["faithfulness_t5_score"]
+    with pytest.raises(ValueError, match="identifiers"):
+        MetricScorer({"my metric": Faithfulness()})
+
+
 def test_metric_axioms_read_each_response_s_own_context():
     request = GenerationRequest("q", "Where is the Eiffel Tower?", ("The Eiffel Tower is in Paris.",))
     responses = [GenerationResponse("a", "The Eiffel Tower is in Berlin."),

@@ -434,8 +434,20 @@ def test_a_custom_template_is_checked_and_used(server):
     template = 'CUSTOM judge {output} against {reference}; answer {{"score": 1-5, "reason": "..."}}'
     result = Faithfulness(judge=_judge(server, templates={"faithfulness": template})).measure("A.", ["B", "C"])
     assert (result.level, result.reason) == (2, "custom template")
+    from ir_rag_axioms.metrics.prompts import RAG_LENGTH_DEBIAS, RAG_PARAGRAPHS, RAG_PRESENTATION_NEUTRALITY
+
     assert server.requests[0]["body"]["messages"] == [
-        {"role": "user", "content": 'CUSTOM judge A. against - B\n- C; answer {"score": 1-5, "reason": "..."}'}]
+        {"role": "user", "content": 'CUSTOM judge A. against - B\n- C; answer {"score": 1-5, "reason": "..."}\n\n'
+                                    + RAG_PARAGRAPHS}]  # seed 003: the two paragraphs are in every RAG prompt
+    assert RAG_LENGTH_DEBIAS.encode() == ("## 重要：长度不是质量信号\n评分时聚焦内容实质，不要因输出更长就给更高分。\n"
+                                          "简洁正确的回答与冗长正确的回答应得相同分数。").encode()
+    own = f'CUSTOM {{output}} {{reference}} {{{{"score": 1}}}}\n{RAG_LENGTH_DEBIAS}\n{RAG_PRESENTATION_NEUTRALITY}'
+    Faithfulness(judge=_judge(server, templates={"faithfulness": own})).measure("A.", ["B"])
+    assert server.requests[-1]["body"]["messages"][0]["content"].count(RAG_LENGTH_DEBIAS) == 1  # not said twice
+    from ir_rag_axioms.metrics.prompts import template_messages
+
+    assert template_messages('split {response} "statements"', "statements", response="R") == [
+        {"role": "user", "content": 'split R "statements"'}]  # not a RAG rubric prompt: as written
 
 
 def test_a_measure_and_measure_many_honour_the_concurrency_limit(server):

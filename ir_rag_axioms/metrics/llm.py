@@ -375,9 +375,9 @@ class LlmJudge(Judge):
 
     # -- requests ---------------------------------------------------------------------------------------------
     def _messages(self, task: str, default: list[dict[str, str]], **values: str) -> list[dict[str, str]]:
-        """The task's custom template filled in if there is one, else the default messages."""
+        """The task's custom template filled in if there is one (a rubric's with the RAG paragraphs), else the default."""
         template = self.templates.get(task)
-        return default if template is None else prompts.template_messages(template, **values)
+        return default if template is None else prompts.template_messages(template, task, **values)
 
     def _map(self, function: Callable[[T], tuple[R, Usage]], inputs: Sequence[T]) -> list[R]:
         """``function`` over the inputs (concurrently when there are several); their usage goes to the meter."""

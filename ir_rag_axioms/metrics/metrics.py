@@ -241,6 +241,11 @@ class RubricMetric(JudgedMetric):
     needs_reference: ClassVar[str] = ""
     """What an observation is undefined without ("context", "reference facts"; "" for none)."""
 
+    @property
+    def effective_threshold(self) -> int:
+        """The level results pass from: 5 in ``strict_mode``, else ``threshold``."""
+        return 5 if self.strict_mode else self.threshold
+
     def measure_cases(self, cases: Sequence[RubricCase]) -> list[RubricResult]:
         """Judge many observations (one batched judge call).
 
@@ -255,7 +260,7 @@ class RubricMetric(JudgedMetric):
         asked = [c for c, w in zip(cases, why, strict=True) if w is None]
         found, found_usage = with_usage(judge, len(asked), lambda: judge.rubric(self.rubric, asked) if asked else [])
         judged, usages = iter(found), iter(found_usage)
-        threshold = 5 if self.strict_mode else self.threshold
+        threshold = self.effective_threshold
         out = []
         for reason in why:
             j, usage = (RubricJudgment(None, reason, ()), None) if reason else (next(judged), next(usages))

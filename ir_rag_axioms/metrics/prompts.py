@@ -203,6 +203,18 @@ def check_template(task: str, template: str) -> str:
     return template
 
 
-def template_messages(template: str, **values: str) -> list[dict[str, str]]:
-    """A checked custom template filled in, as one user message."""
-    return [{"role": "user", "content": template.format(**values)}]
+RAG_PARAGRAPHS = f"{RAG_LENGTH_DEBIAS}\n{RAG_LENGTH_DEBIAS_EN}\n\n{RAG_PRESENTATION_NEUTRALITY}"
+"""The paragraphs every RAG rubric prompt carries (the specification: "恒含", always), custom templates included."""
+
+
+def template_messages(template: str, task: str | None = None, **values: str) -> list[dict[str, str]]:
+    """A checked custom template filled in, as one user message.
+
+    A RAG rubric's template (faithfulness, answer_relevancy, context_recall) is followed by the length-debias and
+    neutrality paragraphs (``RAG_PARAGRAPHS``) unless it already has both: the specification keeps them in every RAG
+    prompt, and a custom template cannot switch them off.
+    """
+    content = template.format(**values)
+    if task in RUBRICS and not (RAG_LENGTH_DEBIAS in template and RAG_PRESENTATION_NEUTRALITY in template):
+        content = f"{content}\n\n{RAG_PARAGRAPHS}"
+    return [{"role": "user", "content": content}]
