@@ -258,7 +258,7 @@ def test_seed_conversation_and_its_rewording_score_one_in_all_four_modes_with_hi
 def test_granular_mode_keeps_per_statement_signals_and_summary_only_counts():
     granular = AnswerRelevancy(mode="granular").measure(*WARRANTY)
     assert [(s.verdict, s.is_relevant, s.turn_index) for s in granular.statement_breakdown] == [
-        ("yes", True, 0), ("idk", False, 0), ("no", False, 0)]
+        ("yes", True, 0), ("idk", True, 0), ("no", False, 0)]  # the score counts the idk: so does is_relevant
     assert all(s.reason for s in granular.statement_breakdown)
     summary = AnswerRelevancy(mode="summary").measure(*WARRANTY)
     assert summary.statement_breakdown == () and summary.score == granular.score
@@ -392,3 +392,118 @@ def test_offline_judge_is_a_deprecated_name_of_the_heuristic_judge():
         old = OfflineJudge(support_threshold=0.9)
     assert isinstance(old, HeuristicJudge) and old.support_threshold == 0.9 and OFFLINE_JUDGE is HEURISTIC_JUDGE
     assert HEURISTIC_JUDGE.name == "heuristic(all-MiniLM-L6-v2)"
+
+
+INFIELD_FLY = ("What is the infield fly rule in baseball?",
+               "The infield fly rule prevents the defense from dropping a fly ball. The rule prevents an easy double "
+               "play when runners are on base.")
+
+
+def test_seed_infield_fly_example_scores_one_in_all_four_modes():
+    for mode, penalize in MODES:
+        result = AnswerRelevancy(relevancy_mode=mode, penalize_ambiguity=penalize).measure(*INFIELD_FLY)
+        assert result.score == 1.0 and [s.verdict for s in result.statement_breakdown] == ["yes", "yes"], (mode, penalize)
+        assert result.to_dict()["statement_breakdown"][1]["is_relevant"] is True
+
+
+def test_is_relevant_is_what_the_score_counts():
+    for query, answer in [*EXAMPLES, WARRANTY, INFIELD_FLY]:
+        for mode, penalize in MODES:
+            result = AnswerRelevancy(relevancy_mode=mode, penalize_ambiguity=penalize).measure(query, answer)
+            relevant = sum(s.is_relevant for s in result.statement_breakdown)
+            assert relevant / result.total_statements_count == pytest.approx(result.score), (query, mode, penalize)
+
+
+def test_explanation_is_a_written_sentence_naming_the_statements():
+    laptop = AnswerRelevancy().measure(LAPTOP_QUERY, f"{LAPTOP} {CUSTOMER}")
+    assert laptop.explanation == ("The score is 0.67 because 'The laptop has a 15-inch display' and 'It has 16GB RAM' "
+                                  "address the query 'What features does this laptop have?', while 'Our company has "
+                                  "excellent customer service' does not.")
+    assert laptop.reason == laptop.explanation
+    warranty = AnswerRelevancy(penalize_ambiguity=True).measure(*WARRANTY).explanation
+    assert "'It also comes with a 1-year warranty' is only ambiguously relevant, so it counts as 0" in warranty
+    assert AnswerRelevancy().measure(*GREEN_TEA).explanation == (
+        "The score is 1.00 because every statement of the response addresses the query 'What are the health benefits "
+        "of green tea?'.")
+    strict = AnswerRelevancy(strict_mode=True).measure(*PASSWORD).explanation
+    assert strict.startswith("The score is 0.00 because 'Password resets can be done via email' addresses") and \
+        strict.endswith("(strict mode: a score below 1 is 0).")
+
+
+def test_seed_execute_dataset_item_and_signals():
+    import asyncio
+
+    from ir_rag_axioms.metrics.dataset import AIMessage, DatasetItem, HumanMessage, MultiTurnConversation
+
+    item = DatasetItem(query=WARRANTY[0], actual_output=WARRANTY[1])
+    result = asyncio.run(AnswerRelevancy().execute(item))
+    assert result.score == pytest.approx(2 / 3) and result.signals.overall_score == result.score
+    assert (result.signals.relevant_statements_count, result.signals.ambiguous_statements_count,
+            result.signals.irrelevant_statements_count, result.signals.total_statements_count) == (1, 1, 1, 3)
+    assert result.pretty().startswith("AnswerRelevancy: 0.67 (PASS") and result.explanation.startswith("The score")
+    conversation = MultiTurnConversation(messages=[HumanMessage(content=m) if r == "user" else AIMessage(content=m)
+                                                   for r, m in CONVERSATION])
+    turns = asyncio.run(AnswerRelevancy(multi_turn_strategy="all_turns").execute(DatasetItem(conversation=conversation)))
+    assert turns.signals.evaluated_turns_count == 2 and turns.score == 1.0
+    faithful = asyncio.run(Faithfulness().execute(DatasetItem(actual_output="Tides are caused by the gravitational "
+                                                              "pull of the Moon.", retrieved_content=TIDES_CONTEXT)))
+    assert faithful.signals.level == 5 and faithful.passed
+    with pytest.raises(ValueError, match="retrieved_content"):
+        asyncio.run(Faithfulness().execute(DatasetItem(actual_output="Tides.")))
+    with pytest.raises(TypeError, match="DatasetItem"):
+        asyncio.run(AnswerRelevancy().execute(WARRANTY))
+
+
+STRICT_CASES = [  # (query, statement, task verdicts allowed, strict verdict): related information is not a direct answer
+    ("How many legs does a spider have?", "A spider has eight legs.", {"yes"}, "yes"),
+    ("How many legs does a spider have?", "Spiders are arachnids, not insects.", {"yes", "idk"}, "no"),
+    ("Is coffee bad for your heart?", "Coffee contains caffeine.", {"yes", "idk"}, "no"),
+    ("Is coffee bad for your heart?", "Moderate coffee drinking is not linked to heart disease.", {"yes"}, "yes"),
+    ("How long should I boil an egg for a soft yolk?", "Eggs are a good source of protein.", {"yes", "idk"}, "no"),
+    ("How long should I boil an egg for a soft yolk?", "Boil the egg for about six minutes.", {"yes"}, "yes"),
+    ("Who wrote Pride and Prejudice?", "Jane Austen wrote Pride and Prejudice.", {"yes"}, "yes"),
+]
+
+
+def test_strict_mode_counts_only_direct_answers():
+    for query, statement, task, strict in STRICT_CASES:
+        (task_verdict,) = [s.verdict for s in AnswerRelevancy().measure(query, statement).statement_breakdown]
+        (strict_verdict,) = [s.verdict for s in AnswerRelevancy(relevancy_mode="strict").measure(
+            query, statement).statement_breakdown]
+        assert task_verdict in task and strict_verdict == strict, (statement, task_verdict, strict_verdict)
+
+
+RUBRIC_CASES = [  # seed 003's relevance scale: off topic, incomplete, redundant and evasive answers are lowered
+    ("What is the capital of Australia?", "Kangaroos are marsupials. The Great Barrier Reef is off Queensland.", 1),
+    ("When did the Berlin Wall fall?", "The Berlin Wall divided East and West Berlin. It was built by East Germany.",
+     3),
+    ("When did the Berlin Wall fall?", "The Berlin Wall fell in November 1989. The Berlin Wall fell in November 1989. "
+     "The wall came down in 1989.", 4),
+    ("How many legs does a spider have?", "A spider has eight legs.", 5),
+    ("How many legs does a spider have?", "Spiders are arachnids. They spin webs to catch insects.", 3),
+    ("Why do cats purr?", "Cats purr to signal contentment. " * 4, 3),
+    ("Why do cats purr?", "I cannot answer that.", 1),
+    ("What are the symptoms and treatment of the flu?", "Flu symptoms include fever, cough and aches.", 4),
+    (*PASSWORD, 2),
+    (*GREEN_TEA, 5),
+]
+
+
+def test_rubric_answer_relevancy_follows_the_seed_scale():
+    results = RubricAnswerRelevancy().measure_many([(q, a) for q, a, _ in RUBRIC_CASES])
+    assert [r.level for r in results] == [level for _, _, level in RUBRIC_CASES]
+    assert "redundant (at most 4)" in results[2].explanation and "leave out 'treatment'" in results[7].explanation
+    assert "no statement gives what 'when' asks for" in results[1].explanation
+
+
+def test_verbose_mode_prints_the_intermediate_steps(capsys):
+    AnswerRelevancy(verbose_mode=True).measure(LAPTOP_QUERY, f"{LAPTOP} {CUSTOMER}")
+    printed = capsys.readouterr().out
+    assert "AnswerRelevancy Verbose Logs" in printed and "Statements:" in printed
+    assert f"  - [no] {CUSTOMER} (relevance" in printed and "Score: 0.6667" in printed
+    Faithfulness(verbose_mode=True).measure("The Eiffel Tower is in Berlin.", ["The Eiffel Tower is in Paris."])
+    printed = capsys.readouterr().out
+    assert "Faithfulness Verbose Logs" in printed and "[contradicted] The Eiffel Tower is in Berlin." in printed
+    assert "Score: 0 (level 1/5)" in printed
+    AnswerRelevancy().measure(LAPTOP_QUERY, LAPTOP)
+    assert capsys.readouterr().out == ""

@@ -84,6 +84,8 @@ class Judge(ABC):
     # -- used by the LLM path (llm.py, running.py, pairwise.py); the offline judge keeps these defaults ---------------
     reports_usage: bool = False
     """Whether results carry the judge's token usage (the LLM judge: True)."""
+    writes_reasons: bool = False
+    """Whether ``reason`` writes its own explanation (the LLM judge: one request); else metrics compose it."""
 
     def reason(self, query: str, score: float, verdicts: Sequence[tuple[str, str, str]]) -> str:
         """A written reason for an AnswerRelevancy score from its (statement, verdict, reason); default: a template."""

@@ -258,6 +258,7 @@ class LlmJudge(Judge):
         self._lock = threading.Lock()
 
     reports_usage = True
+    writes_reasons = True
 
     def __repr__(self) -> str:
         return f"LlmJudge(base_url={self.base_url!r}, model={self.model!r})"
@@ -375,7 +376,7 @@ class LlmJudge(Judge):
 
     # -- requests ---------------------------------------------------------------------------------------------
     def _messages(self, task: str, default: list[dict[str, str]], **values: str) -> list[dict[str, str]]:
-        """The task's custom template filled in if there is one (a rubric's with the RAG paragraphs), else the default."""
+        """The task's custom template filled in (a rubric's with the RAG paragraphs), else the default messages."""
         template = self.templates.get(task)
         return default if template is None else prompts.template_messages(template, task, **values)
 

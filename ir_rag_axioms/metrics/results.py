@@ -54,11 +54,13 @@ class StatementVerdict:
     verdict: Verdict
     reason: str = ""
     turn_index: int = 0
+    idk_counts: bool = True
+    """Whether an "idk" verdict counts as relevant in the score (False with ``penalize_ambiguity=True``)."""
 
     @property
     def is_relevant(self) -> bool:
-        """Whether the verdict is "yes"."""
-        return self.verdict == "yes"
+        """Whether the score counts the statement: "yes", or "idk" unless ambiguity is penalised (the seed's score)."""
+        return self.verdict == "yes" or (self.verdict == "idk" and self.idk_counts)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict (the seed's breakdown fields)."""
