@@ -402,7 +402,8 @@ INFIELD_FLY = ("What is the infield fly rule in baseball?",
 def test_seed_infield_fly_example_scores_one_in_all_four_modes():
     for mode, penalize in MODES:
         result = AnswerRelevancy(relevancy_mode=mode, penalize_ambiguity=penalize).measure(*INFIELD_FLY)
-        assert result.score == 1.0 and [s.verdict for s in result.statement_breakdown] == ["yes", "yes"], (mode, penalize)
+        verdicts = [s.verdict for s in result.statement_breakdown]
+        assert result.score == 1.0 and verdicts == ["yes", "yes"], (mode, penalize)
         assert result.to_dict()["statement_breakdown"][1]["is_relevant"] is True
 
 
@@ -443,7 +444,8 @@ def test_seed_execute_dataset_item_and_signals():
     assert result.pretty().startswith("AnswerRelevancy: 0.67 (PASS") and result.explanation.startswith("The score")
     conversation = MultiTurnConversation(messages=[HumanMessage(content=m) if r == "user" else AIMessage(content=m)
                                                    for r, m in CONVERSATION])
-    turns = asyncio.run(AnswerRelevancy(multi_turn_strategy="all_turns").execute(DatasetItem(conversation=conversation)))
+    metric = AnswerRelevancy(multi_turn_strategy="all_turns")
+    turns = asyncio.run(metric.execute(DatasetItem(conversation=conversation)))
     assert turns.signals.evaluated_turns_count == 2 and turns.score == 1.0
     faithful = asyncio.run(Faithfulness().execute(DatasetItem(actual_output="Tides are caused by the gravitational "
                                                               "pull of the Moon.", retrieved_content=TIDES_CONTEXT)))
@@ -454,7 +456,7 @@ def test_seed_execute_dataset_item_and_signals():
         asyncio.run(AnswerRelevancy().execute(WARRANTY))
 
 
-STRICT_CASES = [  # (query, statement, task verdicts allowed, strict verdict): related information is not a direct answer
+STRICT_CASES = [  # (query, statement, task verdicts allowed, strict verdict): related is not a direct answer
     ("How many legs does a spider have?", "A spider has eight legs.", {"yes"}, "yes"),
     ("How many legs does a spider have?", "Spiders are arachnids, not insects.", {"yes", "idk"}, "no"),
     ("Is coffee bad for your heart?", "Coffee contains caffeine.", {"yes", "idk"}, "no"),

@@ -257,18 +257,14 @@ def facts(span: Any) -> Facts:
 
 
 def _definite(subject: Any, antecedent: Any) -> bool:
-    """Whether a subject is "the/this/that <noun>" naming the antecedent's head ("The rule" after "The infield fly
-    rule"): a shorter mention of the same thing.
-    """
+    """Whether a subject is a shorter mention of the antecedent, "the/this/that <its head noun>" ("The rule")."""
     left = subject.doc[subject.left_edge.i: subject.i]
     return (subject.pos_ == "NOUN" and len(left) == 1 and left[0].lower_ in ("the", "this", "that", "these", "those")
             and subject.lemma_.lower() == antecedent.root.lemma_.lower() and len(antecedent) > 2)
 
 
 def _resolve(clause: Any, text: str, antecedent: Any) -> tuple[str, tuple[str, ...]]:
-    """The text with a leading subject pronoun (or a shorter definite mention) replaced by the antecedent subject,
-    and the antecedent's terms.
-    """
+    """The text with a leading subject pronoun or shorter definite mention replaced by the antecedent; its terms."""
     subject = _subject(clause.root)
     if antecedent is None or subject is None or subject.i - clause.start > 2:
         return text, ()
