@@ -509,3 +509,74 @@ def test_verbose_mode_prints_the_intermediate_steps(capsys):
     assert "Score: 0 (level 1/5)" in printed
     AnswerRelevancy().measure(LAPTOP_QUERY, LAPTOP)
     assert capsys.readouterr().out == ""
+
+
+EIFFEL_CONTEXT = ["The Eiffel Tower is in Paris.", "Bananas are rich in potassium.",
+                  "The Eiffel Tower was completed in 1889."]
+EIFFEL_EXPECTED = "The Eiffel Tower is in Paris. It was completed in 1889."
+EIFFEL_QUERY = "Where is the Eiffel Tower and when was it completed?"
+
+
+def test_contextual_recall_is_the_reference_found_in_the_retrieved_context():
+    from ir_rag_axioms.metrics import ContextualRecall
+
+    found = ContextualRecall().measure(EIFFEL_EXPECTED, EIFFEL_CONTEXT)
+    assert (found.score, found.passed) == (1.0, True) and [r["verdict"] for r in found.breakdown] == ["yes", "yes"]
+    half = ContextualRecall(threshold=0.6).measure(EIFFEL_EXPECTED, EIFFEL_CONTEXT[:2])
+    assert (half.score, half.passed) == (0.5, False) and "not found: 'It was completed in 1889.'" in half.explanation
+    wrong = ContextualRecall().measure("The Eiffel Tower is in Paris. It was completed in 1925.", EIFFEL_CONTEXT)
+    assert wrong.score == 0.5 and wrong.breakdown[1]["verdict"] == "no"
+    assert ContextualRecall(strict_mode=True).measure(EIFFEL_EXPECTED, EIFFEL_CONTEXT[:2]).score == 0.0
+    undefined = ContextualRecall().measure(EIFFEL_EXPECTED, [])
+    assert np.isnan(undefined.score) and undefined.passed is None and "no retrieval context" in undefined.explanation
+    with pytest.raises(TypeError, match="not one string"):
+        ContextualRecall().measure(EIFFEL_EXPECTED, "The Eiffel Tower is in Paris.")
+
+
+def test_contextual_precision_rewards_relevant_passages_ranked_first():
+    from ir_rag_axioms.metrics import ContextualPrecision
+    from ir_rag_axioms.metrics.contextual import precision_at_relevant
+
+    assert precision_at_relevant([True, False, True]) == pytest.approx((1 + 2 / 3) / 2)
+    assert precision_at_relevant([False, True, True]) == pytest.approx((1 / 2 + 2 / 3) / 2)
+    assert precision_at_relevant([False, False]) == 0.0
+    metric = ContextualPrecision()
+    first = metric.measure(EIFFEL_QUERY, EIFFEL_EXPECTED, EIFFEL_CONTEXT)
+    assert first.score == pytest.approx(5 / 6) and [r["verdict"] for r in first.breakdown] == ["yes", "no", "yes"]
+    last = metric.measure(EIFFEL_QUERY, EIFFEL_EXPECTED, [EIFFEL_CONTEXT[1], EIFFEL_CONTEXT[0], EIFFEL_CONTEXT[2]])
+    assert last.score == pytest.approx(7 / 12) and last.explanation == (
+        "The score is 0.58 because the relevant passages are at ranks 2, 3 of 3.")
+    best = metric.measure(EIFFEL_QUERY, EIFFEL_EXPECTED, [EIFFEL_CONTEXT[0], EIFFEL_CONTEXT[2], EIFFEL_CONTEXT[1]])
+    assert best.score == 1.0
+    assert metric.measure(EIFFEL_QUERY, EIFFEL_EXPECTED, [EIFFEL_CONTEXT[1]]).score == 0.0
+
+
+def test_evaluate_returns_one_row_per_case_and_columns_per_metric():
+    from ir_rag_axioms.metrics import ContextualPrecision, ContextualRecall, DatasetItem, evaluate
+    from ir_rag_axioms.testing import RagTestCase
+
+    cases = [DatasetItem(id="eiffel", query=EIFFEL_QUERY, actual_output="The Eiffel Tower is in Berlin.",
+                         retrieved_content=EIFFEL_CONTEXT, expected_output=EIFFEL_EXPECTED),
+             DatasetItem(query=LAPTOP_QUERY, actual_output=f"{LAPTOP} {CUSTOMER}",
+                         retrieved_content=["The laptop has a 15-inch display and 16GB RAM."],
+                         expected_output="The laptop has a 15-inch display and 16GB RAM.")]
+    table = evaluate(cases, [AnswerRelevancy(), Faithfulness(), ContextualRecall(), ContextualPrecision()])
+    assert list(table["case"]) == ["eiffel", 1] and list(table.columns[:4]) == [
+        "case", "answer_relevancy_score", "answer_relevancy_pass", "answer_relevancy_reason"]
+    assert len(table.columns) == 1 + 3 * 4
+    np.testing.assert_allclose(table["answer_relevancy_score"], [1.0, 2 / 3])
+    assert list(table["faithfulness_pass"]) == [False, True] and list(table["contextual_recall_score"]) == [1.0, 1.0]
+    assert table["contextual_precision_score"][0] == pytest.approx(5 / 6)
+    assert "'berlin' vs 'paris'" in table["faithfulness_reason"][0]
+    tested = evaluate([RagTestCase(input=LAPTOP_QUERY, actual_output=LAPTOP, name="laptop")],
+                      {"relevancy": AnswerRelevancy(), "strict": AnswerRelevancy(strict_mode=True)})
+    assert list(tested.columns) == ["case", "relevancy_score", "relevancy_pass", "relevancy_reason", "strict_score",
+                                    "strict_pass", "strict_reason"] and tested["case"][0] == "laptop"
+    with pytest.raises(ValueError, match="both write the columns answer_relevancy_"):
+        evaluate(cases, [AnswerRelevancy(), AnswerRelevancy(strict_mode=True)])
+    with pytest.raises(ValueError, match="expected_output"):
+        evaluate([DatasetItem(query="q", actual_output="a", retrieved_content=["p"])], [ContextualRecall()])
+    from ir_rag_axioms.pyterrier.metrics import MetricScorer
+
+    with pytest.raises(TypeError, match="use ir_rag_axioms.metrics.evaluate"):
+        MetricScorer([ContextualRecall()])

@@ -417,6 +417,36 @@ class HeuristicJudge(Judge):
             out.append(RubricJudgment(level, reason, details, 1 - counts["idk"] / len(judged)))
         return out
 
+    # -- RAGAS / DeepEval context recall and precision --------------------------------------------------------------
+    def attributions(self, cases: Sequence[tuple[str, tuple[str, ...]]]) -> list[list[tuple[str, Verdict, str]]]:
+        """Each statement of the reference answer: "yes" if the passages support it (``support``), else "idk" / "no".
+
+        "idk" where the judge cannot tell, "no" for contradicted or unsupported, with the support rows' reasons.
+        """
+        rows = self.support([RubricCase(answer, reference=passages) for answer, passages in cases])
+        return [[(r["statement"], _ATTRIBUTED[r["verdict"]], "; ".join(r["reasons"]) or
+                  f"supported by passage {r['passage']} (match {r['score']:.3f})") for r in found] for found in rows]
+
+    def node_relevance(self, cases: Sequence[tuple[str, str, tuple[str, ...]]]) -> list[list[tuple[Verdict, str]]]:
+        """Each passage: "yes" if it supports a statement of the reference answer, "idk" if it nearly does, else "no".
+
+        One batched ``support`` pass over every (answer, passage) pair.
+        """
+        flat = [RubricCase(answer, reference=(passage,)) for _, answer, passages in cases for passage in passages]
+        rows = iter(self.support(flat))
+        out = []
+        for _, _, passages in cases:
+            judged: list[tuple[Verdict, str]] = []
+            for _ in passages:
+                found = next(rows)
+                yes = [r["statement"] for r in found if r["verdict"] == "supported"]
+                unsure = [r["statement"] for r in found if r["verdict"] == "idk"]
+                judged.append(("yes", f"supports '{yes[0]}'") if yes else
+                              ("idk", f"nearly supports '{unsure[0]}' (cannot tell)") if unsure else
+                              ("no", "supports no statement of the reference answer"))
+            out.append(judged)
+        return out
+
     # -- helpers ------------------------------------------------------------------------------------------------
     def _match(self, left: list[list[Statement]], right: list[Units]) -> list[tuple[np.ndarray, np.ndarray]]:
         """Per group, each left statement's best match score over the right ones and the index of that match."""
@@ -550,6 +580,10 @@ def _last_line(query: str) -> str:
     """The last non-blank line of a query (a turn's own question after the history)."""
     lines = [line for line in query.strip().splitlines() if line.strip()]
     return lines[-1] if lines else query
+
+
+_ATTRIBUTED: dict[str, Verdict] = {"supported": "yes", "idk": "idk", "unsupported": "no", "contradicted": "no"}
+"""Support verdict -> attribution verdict (ContextualRecall)."""
 
 
 def _merge(found: Sequence[Facts]) -> Facts:

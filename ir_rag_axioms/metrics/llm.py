@@ -336,6 +336,44 @@ class LlmJudge(Judge):
 
         return self._map(one, cases)
 
+    def attributions(self, cases: Sequence[tuple[str, tuple[str, ...]]]) -> list[list[tuple[str, Verdict, str]]]:
+        """One request per (reference answer, passages): its statements, each "yes" if the passages support it."""
+        expected = '{"verdicts": [{"statement": string, "verdict": "yes" | "no", "reason": string}, ...]}'
+
+        def read(found: dict[str, Any]) -> list[tuple[str, Verdict, str]]:
+            items = found.get("verdicts")
+            if not isinstance(items, list) or not all(isinstance(i, dict) and isinstance(i.get("statement"), str)
+                                                      for i in items):
+                raise JudgeOutputError(f"expected {expected}, got {found!r:.300}")
+            return [(item["statement"].strip(), *_verdict(item, expected)) for item in items]
+
+        def one(case: tuple[str, tuple[str, ...]]) -> tuple[list[tuple[str, Verdict, str]], Usage]:
+            answer, passages = case
+            if not answer.strip():
+                return [], Usage()
+            return self._ask(prompts.attribution_messages(answer, passages), expected, read)
+
+        return self._map(one, cases)
+
+    def node_relevance(self, cases: Sequence[tuple[str, str, tuple[str, ...]]]) -> list[list[tuple[Verdict, str]]]:
+        """One request per (question, reference answer, passages); exactly one verdict per passage."""
+        expected = '{"verdicts": [{"verdict": "yes" | "no", "reason": string}, ...] (one per passage)}'
+
+        def one(case: tuple[str, str, tuple[str, ...]]) -> tuple[list[tuple[Verdict, str]], Usage]:
+            question, answer, passages = case
+            if not passages:
+                return [], Usage()
+
+            def read(found: dict[str, Any]) -> list[tuple[Verdict, str]]:
+                items = found.get("verdicts")
+                if not isinstance(items, list) or len(items) != len(passages):
+                    raise JudgeOutputError(f"expected {expected} for {len(passages)} passages, got {found!r:.300}")
+                return [_verdict(item, expected) for item in items]
+
+            return self._ask(prompts.node_relevance_messages(question, answer, passages), expected, read)
+
+        return self._map(one, cases)
+
     def pairwise(self, criterion: str, cases: Sequence[PairCase]) -> list[tuple[Preferred, str]]:
         """For each (question, context, first, second): which response better satisfies ``criterion``, and why."""
         expected = '{"preferred": "A" | "B" | "tie", "reason": string}'

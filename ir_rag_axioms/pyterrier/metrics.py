@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import pyterrier as pt
 
+from ir_rag_axioms.metrics.evaluate import named_metrics
 from ir_rag_axioms.metrics.judges import RubricCase
 from ir_rag_axioms.metrics.metrics import (
     AnswerRelevancy,
@@ -49,25 +50,14 @@ class MetricScorer(pt.Transformer):
         """
         if metrics is None:
             metrics = default_metrics()
-        if isinstance(metrics, Mapping):
-            named = list(metrics.items())
-            bad = [k for k, _ in named if not isinstance(k, str) or not k.isidentifier()]
-            if bad:
-                raise ValueError(f"MetricScorer: column names must be identifiers such as 'faithfulness_t4', got "
-                                 f"{bad!r}")
-            self.metrics: tuple[Metric, ...] | dict[str, Metric] = dict(metrics)
-        else:
-            named = [(m.name, m) for m in metrics]
-            self.metrics = tuple(metrics)
-            seen: dict[str, Metric] = {}
-            for name, metric in named:
-                if name in seen:
-                    raise ValueError(
-                        f"MetricScorer: {seen[name]!r:.80} and {metric!r:.80} would both write the columns {name}_*; "
-                        f"name them apart with a mapping, e.g. MetricScorer({{'{name}': ..., '{name}_2': ...}})")
-                seen[name] = metric
-        if not named:
-            raise ValueError("MetricScorer needs at least one metric")
+        named = named_metrics(metrics, "MetricScorer")
+        other = [m for _, m in named if not isinstance(m, AnswerRelevancy | RubricMetric)]
+        if other:
+            raise TypeError(f"MetricScorer scores answers (AnswerRelevancy, Faithfulness, ContextRecall, "
+                            f"RubricAnswerRelevancy); {type(other[0]).__name__} judges the retrieval context against a "
+                            "reference answer: use ir_rag_axioms.metrics.evaluate(cases, metrics)")
+        self.metrics: tuple[Metric, ...] | dict[str, Metric] = dict(metrics) if isinstance(metrics, Mapping) \
+            else tuple(metrics)
         self._named: tuple[tuple[str, Metric], ...] = tuple(named)
 
     def __repr__(self) -> str:
