@@ -155,8 +155,8 @@ def reason_messages(query: str, score: float, verdicts: Sequence[tuple[str, str,
 
 ATTRIBUTION_SYSTEM = (
     "You check which statements of a reference answer can be attributed to the retrieved context. Split the "
-    "reference answer into atomic statements, in order (resolve pronouns); for each, answer \"yes\" if the context "
-    "supports it and \"no\" if it does not. "
+    "reference answer into self-contained statements, in order (resolve pronouns); for each, answer \"yes\" if "
+    "the context supports it and \"no\" if it does not. "
     'Answer with JSON only: {"verdicts": [{"statement": "...", "verdict": "yes" | "no", "reason": "..."}, ...]}.'
 )
 """ContextualRecall's prompt (RAGAS / DeepEval context recall): is the reference answer found in the context?"""
