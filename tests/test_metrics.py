@@ -580,3 +580,20 @@ def test_evaluate_returns_one_row_per_case_and_columns_per_metric():
 
     with pytest.raises(TypeError, match="use ir_rag_axioms.metrics.evaluate"):
         MetricScorer([ContextualRecall()])
+
+
+def test_context_recall_credits_each_fact_to_the_sentence_that_states_it():
+    answer = "Green tea contains antioxidants called catechins. A cup has about 30 mg of caffeine."
+    recall = ContextRecall().measure(answer, ["green tea has catechins", "green tea has caffeine"])
+    assert [(d["verdict"], d["best_match"]) for d in recall.breakdown] == [
+        ("covered", "Green tea contains antioxidants called catechins."),
+        ("covered", "A cup has about 30 mg of caffeine.")] and recall.level == 5
+    summary = ("The Eiffel Tower, completed in 1889 and designed by Gustave Eiffel's company, stands 330 metres tall "
+               "in Paris.")
+    four = ContextRecall().measure(summary, ["The Eiffel Tower was completed in 1889.", "It was designed by Gustave "
+                                             "Eiffel's company.", "The tower is 330 metres tall.",
+                                             "The Eiffel Tower is in Paris."])
+    assert four.level == 5 and all(d["verdict"] == "covered" for d in four.breakdown)  # four facts, one sentence
+    missing = ContextRecall().measure("Green tea contains antioxidants called catechins.",
+                                      ["green tea has catechins", "green tea has caffeine"])
+    assert [d["verdict"] for d in missing.breakdown] == ["covered", "missing"] and missing.level == 3

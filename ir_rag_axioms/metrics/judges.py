@@ -311,7 +311,7 @@ class HeuristicJudge(Judge):
         for found, answer in zip(facts, answers, strict=True):
             pool = checks.Pool.of([s.text for s in answer], [s.facts or Facts() for s in answer])
             units = [u for _, fact_units in found for u in fact_units]
-            ((scores, best),) = self._match([units], [[(s, 0) for s in answer]])
+            scores, best = self._credited(found, answer)
             bounds = np.cumsum([0, *(len(fact_units) for _, fact_units in found)])
             rows = []
             for (text, fact_units), a, b in zip(found, bounds[:-1], bounds[1:], strict=True):
@@ -359,7 +359,8 @@ class HeuristicJudge(Judge):
     def _relevancy_levels(self, cases: Sequence[RubricCase]) -> list[RubricJudgment]:
         """Seed 003's answer-relevancy scale from the task-mode verdicts of the distinct statements.
 
-        On-topic share f = (yes + idk / 2) / distinct statements: 5 at f = 1, 4 from 0.75, 3 from 0.4, 2 above 0,
+        An "idk" statement that shares no content word with the query (and does not start with a pronoun or yes/no,
+        which refer to it) is off topic. On-topic share f = (yes + idk / 2) / distinct statements: 5 at f = 1, 4 from 0.75, 3 from 0.4, 2 above 0,
         1 at 0 or for an answer of refusals and evasions only. Then the caps of the anchors: redundancy (a statement
         said again) at most 4, at most 3 when half the statements or more are repeats; an omission at most 4 (the
         on-topic statements have less than ``direct_share`` of the query's content words); no direct answer to a
@@ -376,9 +377,10 @@ class HeuristicJudge(Judge):
                 continue
             query = case.question or ""
             words = (_content_words(query), _content_words(_last_line(query)))
-            judged = [("no", f"{why}; shares no word of the query: off topic") if v == "idk" and not max(
-                _shared(w, set(_WORD.findall(st.matched_text.lower()))) for w in words if w) else (v, why)
-                      if any(words) else (v, why) for st, (v, why) in zip(found, judged, strict=True)]
+            judged = [("no", f"{why}; shares no word of the query: off topic") if v == "idk" and any(words)
+                      and not _PRONOUN_START.match(st.matched_text) and not max(
+                          _shared(w, set(_WORD.findall(st.matched_text.lower()))) for w in words if w) else (v, why)
+                      for st, (v, why) in zip(found, judged, strict=True)]
             counts = {v: sum(j[0] == v for j in judged) for v in ("yes", "no", "idk")}
             refused = [j for j in judged if j[1].startswith(("refusal", "evasion"))]
             fraction = (counts["yes"] + counts["idk"] / 2) / len(judged)
@@ -464,6 +466,42 @@ class HeuristicJudge(Judge):
             out.append((scores.max(axis=1), scores.argmax(axis=1)))
         return out
 
+    def _credited(self, found: list[tuple[str, list[Statement]]], answer: list[Statement]
+                  ) -> tuple[np.ndarray, np.ndarray]:
+        """Per statement of every fact: the best match score over the answer statements and which one it is.
+
+        A fact is credited to an answer statement that says what sets it apart from the other facts (a term of its
+        own, such as "caffeine" beside "green tea has catechins") whenever one does, so the breakdown names the
+        sentence that states the fact, not the most similar one about another fact. There the terms the fact shares
+        with the other facts (their topic: "green tea") count as said when the answer says them anywhere: an answer's
+        topic carries across its sentences ("A cup has about 30 mg of caffeine").
+        """
+        units = [u for _, fact_units in found for u in fact_units]
+        if not units or not answer:
+            return np.zeros(len(units)), np.zeros(len(units), dtype=int)
+        vectors = self._embed([u.matched_text for u in units] + [s.matched_text for s in answer])
+        left, right = vectors[: len(units)], vectors[len(units):]
+        matrix = left @ right.T + self.overlap_weight * overlap_matrix([u.terms or () for u in units],
+                                                                       [s.terms or () for s in answer])
+        terms = [{t for u in fact_units for t in u.terms or ()} for _, fact_units in found]
+        answer_terms = [set(s.terms or ()) for s in answer]
+        said = set().union(*answer_terms)
+        row = 0
+        for k, (_, fact_units) in enumerate(found):
+            own = terms[k] - set().union(*(t for j, t in enumerate(terms) if j != k))
+            stating = np.array([bool(own & t) for t in answer_terms])
+            if own and stating.any() and len(found) > 1:
+                topic = (terms[k] - own) & said
+                for i, unit in enumerate(fact_units):
+                    mine = set(unit.terms or ())
+                    for j in np.flatnonzero(stating):
+                        extra = len(mine & topic - answer_terms[j])
+                        matrix[row + i, j] += self.overlap_weight * extra / len(mine) if mine else 0.0
+                if not stating.all():
+                    matrix[row: row + len(fact_units), ~stating] = -np.inf
+            row += len(fact_units)
+        return matrix.max(axis=1), matrix.argmax(axis=1)
+
     def _reference_units(self, reference: str | tuple[str, ...] | None) -> Units:
         """The statements of a context text or of every passage of a list, with their passage index."""
         if reference is None:
@@ -543,6 +581,8 @@ _ANSWER_TYPES: dict[str, tuple[str, frozenset[str] | None]] = {
 
 _CONJUNCTS = re.compile(r"\b([a-z]+) (?:and|as well as) (?:the |its |their )?([a-z]+)\b")
 """Two parts a question asks for at once ("symptoms and treatment"): an answer that gives one omits the other."""
+_PRONOUN_START = re.compile(r"^\W*(?:it|its|they|their|this|these|that|those|he|she|yes|no)\b", re.IGNORECASE)
+"""A statement that starts with a pronoun (or yes/no) refers to the question without repeating its words."""
 _QUESTION_FORM = frozenset({"long", "many", "much", "old", "often", "far", "way", "good", "best", "tell", "explain",
                             "know", "describe", "mean", "please"})
 """Query terms that shape the question rather than name its topic (left out of the direct-answer share)."""
