@@ -310,7 +310,6 @@ class HeuristicJudge(Judge):
         out = []
         for found, answer in zip(facts, answers, strict=True):
             pool = checks.Pool.of([s.text for s in answer], [s.facts or Facts() for s in answer])
-            units = [u for _, fact_units in found for u in fact_units]
             scores, best = self._credited(found, answer)
             bounds = np.cumsum([0, *(len(fact_units) for _, fact_units in found)])
             rows = []
@@ -360,8 +359,8 @@ class HeuristicJudge(Judge):
         """Seed 003's answer-relevancy scale from the task-mode verdicts of the distinct statements.
 
         An "idk" statement that shares no content word with the query (and does not start with a pronoun or yes/no,
-        which refer to it) is off topic. On-topic share f = (yes + idk / 2) / distinct statements: 5 at f = 1, 4 from 0.75, 3 from 0.4, 2 above 0,
-        1 at 0 or for an answer of refusals and evasions only. Then the caps of the anchors: redundancy (a statement
+        which refer to it) is off topic. On-topic share f = (yes + idk / 2) / distinct statements: 5 at f = 1, 4 from
+        0.75, 3 from 0.4, 2 above 0, 1 at 0 or for an answer of refusals and evasions only. Then the caps of the anchors: redundancy (a statement
         said again) at most 4, at most 3 when half the statements or more are repeats; an omission at most 4 (the
         on-topic statements have less than ``direct_share`` of the query's content words); no direct answer to a
         when/who/where/how-many question (``direct_answer``) at most 3 (it dodges); partly evasive at most 3.
