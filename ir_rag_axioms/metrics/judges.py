@@ -360,10 +360,11 @@ class HeuristicJudge(Judge):
 
         An "idk" statement that shares no content word with the query (and does not start with a pronoun or yes/no,
         which refer to it) is off topic. On-topic share f = (yes + idk / 2) / distinct statements: 5 at f = 1, 4 from
-        0.75, 3 from 0.4, 2 above 0, 1 at 0 or for an answer of refusals and evasions only. Then the caps of the anchors: redundancy (a statement
-        said again) at most 4, at most 3 when half the statements or more are repeats; an omission at most 4 (the
-        on-topic statements have less than ``direct_share`` of the query's content words); no direct answer to a
-        when/who/where/how-many question (``direct_answer``) at most 3 (it dodges); partly evasive at most 3.
+        0.75, 3 from 0.4, 2 above 0, 1 at 0 or for an answer of refusals and evasions only. Then the caps of the
+        anchors: redundancy (a statement said again) at most 4, at most 3 when half the statements or more are
+        repeats; an omission at most 4 (the on-topic statements have less than ``direct_share`` of the query's
+        content words, or leave out one part of "A and B"); no direct answer to a when/who/where/how-many question
+        (``direct_answer``) at most 3 (it dodges); partly evasive at most 3.
         """
         every = self.statements([c.output for c in cases])
         statements = self._distinct(every)
