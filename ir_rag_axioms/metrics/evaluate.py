@@ -27,11 +27,13 @@ def named_metrics(metrics: Sequence[Any] | Mapping[str, Any], owner: str) -> lis
     else:
         if isinstance(metrics, str) or not isinstance(metrics, Sequence):
             raise TypeError(f"{owner}: metrics must be a list of metrics or a mapping name -> metric")
-        named = [(getattr(m, "name", None), m) for m in metrics]
+        named = []
         seen: dict[str, Any] = {}
-        for name, metric in named:
+        for metric in metrics:
+            name = getattr(metric, "name", None)
             if not isinstance(name, str) or not hasattr(metric, "measure_items"):
                 raise TypeError(f"{owner}: {metric!r:.80} is not a metric of ir_rag_axioms.metrics")
+            named.append((name, metric))
             if name in seen:
                 raise ValueError(
                     f"{owner}: {seen[name]!r:.80} and {metric!r:.80} would both write the columns {name}_*; name them "

@@ -182,8 +182,8 @@ class AnswerRelevancy(JudgedMetric):
             else:
                 item.need("AnswerRelevancy", "query", "actual_output")
                 single.append(k)
-        for k, result in zip(single, self.measure_many([(items[k].query, items[k].actual_output) for k in single]),
-                             strict=True):
+        pairs = [(items[k].query or "", items[k].actual_output or "") for k in single]
+        for k, result in zip(single, self.measure_many(pairs), strict=True):
             out[k] = result
         return [out[k] for k in range(len(items))]
 
