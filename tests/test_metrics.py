@@ -597,3 +597,15 @@ def test_context_recall_credits_each_fact_to_the_sentence_that_states_it():
     missing = ContextRecall().measure("Green tea contains antioxidants called catechins.",
                                       ["green tea has catechins", "green tea has caffeine"])
     assert [d["verdict"] for d in missing.breakdown] == ["covered", "missing"] and missing.level == 3
+
+
+def test_context_recall_axiom_decides_by_the_covered_share_of_context_sentences_where_levels_tie():
+    passages = ("The Eiffel Tower is in Paris. It was completed in 1889. It is 330 metres tall. Gustave Eiffel's "
+                "company built it.", "Bananas are rich in potassium. Bananas grow in tropical regions. The banana "
+                "plant is a herb. Bananas are berries.")
+    request = GenerationRequest("q", "Tell me about the Eiffel Tower.", passages)
+    responses = [GenerationResponse("a", "The Eiffel Tower is in Paris."),
+                 GenerationResponse("b", "I like trains very much.")]
+    assert CONTEXT_RECALL.scores([(request, r) for r in responses]) == [0.125, 0.0]  # 1 of 8 sentences, 0 of 8
+    assert [r.level for r in ContextRecall().measure_many([(r.text, list(passages)) for r in responses])] == [1, 1]
+    assert CONTEXT_RECALL.preferences(request, responses).tolist() == [[0, 1], [-1, 0]]
