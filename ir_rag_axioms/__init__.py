@@ -177,6 +177,8 @@ from ir_rag_axioms.evaluation import evaluate_axioms, evaluation_table
 from ir_rag_axioms.metrics import (
     AnswerRelevancy,
     ContextRecall,
+    ContextualPrecision,
+    ContextualRecall,
     Faithfulness,
     LlmJudge,
     OfflineJudge,
@@ -211,7 +213,8 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "REGISTRY", "Analysis", "AnswerRelevancy", "ArgumentTagger", "Axiom", "AxiomFeatures", "AxiomaticPreferences",
-    "AxiomaticReranker", "Cascade", "Conjunction", "ContextRecall", "CrowdOracle", "Document", "Faithfulness",
+    "AxiomaticReranker", "Cascade", "Conjunction", "ContextRecall", "ContextualPrecision",
+    "ContextualRecall", "CrowdOracle", "Document", "Faithfulness",
     "Feature", "FeatureAxiom", "FunctionTagger", "GenerationRequest", "GenerationResponse", "Generative", "LEN",
     "LearnedAxiom", "LearnedReranker", "LlmJudge", "LlmRatingOracle", "MajorityVote", "MetricScorer", "Negated",
     "Normalized", "NuggetOracle", "OfflineJudge", "ParsedAxiom", "Product", "Query", "Reads", "ResponseLength",

@@ -258,7 +258,7 @@ def test_seed_conversation_and_its_rewording_score_one_in_all_four_modes_with_hi
 def test_granular_mode_keeps_per_statement_signals_and_summary_only_counts():
     granular = AnswerRelevancy(mode="granular").measure(*WARRANTY)
     assert [(s.verdict, s.is_relevant, s.turn_index) for s in granular.statement_breakdown] == [
-        ("yes", True, 0), ("idk", False, 0), ("no", False, 0)]
+        ("yes", True, 0), ("idk", True, 0), ("no", False, 0)]  # the score counts the idk: so does is_relevant
     assert all(s.reason for s in granular.statement_breakdown)
     summary = AnswerRelevancy(mode="summary").measure(*WARRANTY)
     assert summary.statement_breakdown == () and summary.score == granular.score
@@ -309,6 +309,26 @@ def test_transformer_keeps_evidence_and_reads_each_row_s_own_context():
     out = MetricScorer([Faithfulness(), AnswerRelevancy()])(frame)
     assert list(out["faithfulness_level"]) == [5.0, 1.0] and "'berlin' vs 'paris'" in out["faithfulness_reason"][1]
     assert out["answer_relevancy_reason"][0].startswith("The score is") and "answer_relevancy_threshold" in out
+
+
+def test_scorer_threshold_column_honours_strict_mode_and_two_metrics_of_one_class_are_named_apart():
+    from ir_rag_axioms.pyterrier.metrics import MetricScorer, metric_measures
+
+    paris = ["The Eiffel Tower is in Paris and was completed in 1889."]
+    frame = pd.DataFrame({"qid": "1", "query": "Where is the Eiffel Tower?", "docno": ["a", "b"],
+                          "text": ["The Eiffel Tower is in Paris.", "The Eiffel Tower is in Berlin."],
+                          "context": [paris, paris]})
+    out = MetricScorer([Faithfulness(strict_mode=True), AnswerRelevancy(strict_mode=True)])(frame)
+    assert list(out["faithfulness_threshold"]) == [5.0, 5.0] and list(out["answer_relevancy_threshold"]) == [1.0, 1.0]
+    assert list(out["faithfulness_pass"]) == [True, False]
+    with pytest.raises(ValueError, match=r"both write the columns faithfulness_\*.*mapping"):
+        MetricScorer([Faithfulness(), Faithfulness(threshold=4)])
+    both = MetricScorer({"faithfulness": Faithfulness(), "faithfulness_t5": Faithfulness(threshold=5)})(frame)
+    assert list(both["faithfulness_threshold"]) == [3.0, 3.0] and list(both["faithfulness_t5_threshold"]) == [5.0, 5.0]
+    assert list(both["faithfulness_t5_level"]) == list(both["faithfulness_level"]) == [5.0, 1.0]
+    assert [str(m) for m in metric_measures({"faithfulness_t5": Faithfulness()})] == ["faithfulness_t5_score"]
+    with pytest.raises(ValueError, match="identifiers"):
+        MetricScorer({"my metric": Faithfulness()})
 
 
 def test_metric_axioms_read_each_response_s_own_context():
@@ -372,3 +392,235 @@ def test_offline_judge_is_a_deprecated_name_of_the_heuristic_judge():
         old = OfflineJudge(support_threshold=0.9)
     assert isinstance(old, HeuristicJudge) and old.support_threshold == 0.9 and OFFLINE_JUDGE is HEURISTIC_JUDGE
     assert HEURISTIC_JUDGE.name == "heuristic(all-MiniLM-L6-v2)"
+
+
+INFIELD_FLY = ("What is the infield fly rule in baseball?",
+               "The infield fly rule prevents the defense from dropping a fly ball. The rule prevents an easy double "
+               "play when runners are on base.")
+
+
+def test_seed_infield_fly_example_scores_one_in_all_four_modes():
+    for mode, penalize in MODES:
+        result = AnswerRelevancy(relevancy_mode=mode, penalize_ambiguity=penalize).measure(*INFIELD_FLY)
+        verdicts = [s.verdict for s in result.statement_breakdown]
+        assert result.score == 1.0 and verdicts == ["yes", "yes"], (mode, penalize)
+        assert result.to_dict()["statement_breakdown"][1]["is_relevant"] is True
+
+
+def test_is_relevant_is_what_the_score_counts():
+    for query, answer in [*EXAMPLES, WARRANTY, INFIELD_FLY]:
+        for mode, penalize in MODES:
+            result = AnswerRelevancy(relevancy_mode=mode, penalize_ambiguity=penalize).measure(query, answer)
+            relevant = sum(s.is_relevant for s in result.statement_breakdown)
+            assert relevant / result.total_statements_count == pytest.approx(result.score), (query, mode, penalize)
+
+
+def test_explanation_is_a_written_sentence_naming_the_statements():
+    laptop = AnswerRelevancy().measure(LAPTOP_QUERY, f"{LAPTOP} {CUSTOMER}")
+    assert laptop.explanation == ("The score is 0.67 because 'The laptop has a 15-inch display' and 'It has 16GB RAM' "
+                                  "address the query 'What features does this laptop have?', while 'Our company has "
+                                  "excellent customer service' does not.")
+    assert laptop.reason == laptop.explanation
+    warranty = AnswerRelevancy(penalize_ambiguity=True).measure(*WARRANTY).explanation
+    assert "'It also comes with a 1-year warranty' is only ambiguously relevant, so it counts as 0" in warranty
+    assert AnswerRelevancy().measure(*GREEN_TEA).explanation == (
+        "The score is 1.00 because every statement of the response addresses the query 'What are the health benefits "
+        "of green tea?'.")
+    strict = AnswerRelevancy(strict_mode=True).measure(*PASSWORD).explanation
+    assert strict.startswith("The score is 0.00 because 'Password resets can be done via email' addresses") and \
+        strict.endswith("(strict mode: a score below 1 is 0).")
+
+
+def test_seed_execute_dataset_item_and_signals():
+    import asyncio
+
+    from ir_rag_axioms.metrics.dataset import AIMessage, DatasetItem, HumanMessage, MultiTurnConversation
+
+    item = DatasetItem(query=WARRANTY[0], actual_output=WARRANTY[1])
+    result = asyncio.run(AnswerRelevancy().execute(item))
+    assert result.score == pytest.approx(2 / 3) and result.signals.overall_score == result.score
+    assert (result.signals.relevant_statements_count, result.signals.ambiguous_statements_count,
+            result.signals.irrelevant_statements_count, result.signals.total_statements_count) == (1, 1, 1, 3)
+    assert result.pretty().startswith("AnswerRelevancy: 0.67 (PASS") and result.explanation.startswith("The score")
+    conversation = MultiTurnConversation(messages=[HumanMessage(content=m) if r == "user" else AIMessage(content=m)
+                                                   for r, m in CONVERSATION])
+    metric = AnswerRelevancy(multi_turn_strategy="all_turns")
+    turns = asyncio.run(metric.execute(DatasetItem(conversation=conversation)))
+    assert turns.signals.evaluated_turns_count == 2 and turns.score == 1.0
+    faithful = asyncio.run(Faithfulness().execute(DatasetItem(actual_output="Tides are caused by the gravitational "
+                                                              "pull of the Moon.", retrieved_content=TIDES_CONTEXT)))
+    assert faithful.signals.level == 5 and faithful.passed
+    with pytest.raises(ValueError, match="retrieved_content"):
+        asyncio.run(Faithfulness().execute(DatasetItem(actual_output="Tides.")))
+    with pytest.raises(TypeError, match="DatasetItem"):
+        asyncio.run(AnswerRelevancy().execute(WARRANTY))
+
+
+STRICT_CASES = [  # (query, statement, task verdicts allowed, strict verdict): related is not a direct answer
+    ("How many legs does a spider have?", "A spider has eight legs.", {"yes"}, "yes"),
+    ("How many legs does a spider have?", "Spiders are arachnids, not insects.", {"yes", "idk"}, "no"),
+    ("Is coffee bad for your heart?", "Coffee contains caffeine.", {"yes", "idk"}, "no"),
+    ("Is coffee bad for your heart?", "Moderate coffee drinking is not linked to heart disease.", {"yes"}, "yes"),
+    ("How long should I boil an egg for a soft yolk?", "Eggs are a good source of protein.", {"yes", "idk"}, "no"),
+    ("How long should I boil an egg for a soft yolk?", "Boil the egg for about six minutes.", {"yes"}, "yes"),
+    ("Who wrote Pride and Prejudice?", "Jane Austen wrote Pride and Prejudice.", {"yes"}, "yes"),
+]
+
+
+def test_strict_mode_counts_only_direct_answers():
+    for query, statement, task, strict in STRICT_CASES:
+        (task_verdict,) = [s.verdict for s in AnswerRelevancy().measure(query, statement).statement_breakdown]
+        (strict_verdict,) = [s.verdict for s in AnswerRelevancy(relevancy_mode="strict").measure(
+            query, statement).statement_breakdown]
+        assert task_verdict in task and strict_verdict == strict, (statement, task_verdict, strict_verdict)
+
+
+RUBRIC_CASES = [  # seed 003's relevance scale: off topic, incomplete, redundant and evasive answers are lowered
+    ("What is the capital of Australia?", "Kangaroos are marsupials. The Great Barrier Reef is off Queensland.", 1),
+    ("When did the Berlin Wall fall?", "The Berlin Wall divided East and West Berlin. It was built by East Germany.",
+     3),
+    ("When did the Berlin Wall fall?", "The Berlin Wall fell in November 1989. The Berlin Wall fell in November 1989. "
+     "The wall came down in 1989.", 4),
+    ("How many legs does a spider have?", "A spider has eight legs.", 5),
+    ("How many legs does a spider have?", "Spiders are arachnids. They spin webs to catch insects.", 3),
+    ("Why do cats purr?", "Cats purr to signal contentment. " * 4, 3),
+    ("Why do cats purr?", "I cannot answer that.", 1),
+    ("What are the symptoms and treatment of the flu?", "Flu symptoms include fever, cough and aches.", 4),
+    (*PASSWORD, 2),
+    (*GREEN_TEA, 5),
+]
+
+
+def test_rubric_answer_relevancy_follows_the_seed_scale():
+    results = RubricAnswerRelevancy().measure_many([(q, a) for q, a, _ in RUBRIC_CASES])
+    assert [r.level for r in results] == [level for _, _, level in RUBRIC_CASES]
+    assert "redundant (at most 4)" in results[2].explanation and "leave out 'treatment'" in results[7].explanation
+    assert "no statement gives what 'when' asks for" in results[1].explanation
+
+
+def test_verbose_mode_prints_the_intermediate_steps(capsys):
+    AnswerRelevancy(verbose_mode=True).measure(LAPTOP_QUERY, f"{LAPTOP} {CUSTOMER}")
+    printed = capsys.readouterr().out
+    assert "AnswerRelevancy Verbose Logs" in printed and "Statements:" in printed
+    assert f"  - [no] {CUSTOMER} (relevance" in printed and "Score: 0.6667" in printed
+    Faithfulness(verbose_mode=True).measure("The Eiffel Tower is in Berlin.", ["The Eiffel Tower is in Paris."])
+    printed = capsys.readouterr().out
+    assert "Faithfulness Verbose Logs" in printed and "[contradicted] The Eiffel Tower is in Berlin." in printed
+    assert "Score: 0 (level 1/5)" in printed
+    AnswerRelevancy().measure(LAPTOP_QUERY, LAPTOP)
+    assert capsys.readouterr().out == ""
+
+
+EIFFEL_CONTEXT = ["The Eiffel Tower is in Paris.", "Bananas are rich in potassium.",
+                  "The Eiffel Tower was completed in 1889."]
+EIFFEL_EXPECTED = "The Eiffel Tower is in Paris. It was completed in 1889."
+EIFFEL_QUERY = "Where is the Eiffel Tower and when was it completed?"
+
+
+def test_contextual_recall_is_the_reference_found_in_the_retrieved_context():
+    from ir_rag_axioms.metrics import ContextualRecall
+
+    found = ContextualRecall().measure(EIFFEL_EXPECTED, EIFFEL_CONTEXT)
+    assert (found.score, found.passed) == (1.0, True) and [r["verdict"] for r in found.breakdown] == ["yes", "yes"]
+    half = ContextualRecall(threshold=0.6).measure(EIFFEL_EXPECTED, EIFFEL_CONTEXT[:2])
+    assert (half.score, half.passed) == (0.5, False) and "not found: 'It was completed in 1889.'" in half.explanation
+    wrong = ContextualRecall().measure("The Eiffel Tower is in Paris. It was completed in 1925.", EIFFEL_CONTEXT)
+    assert wrong.score == 0.5 and wrong.breakdown[1]["verdict"] == "no"
+    assert ContextualRecall(strict_mode=True).measure(EIFFEL_EXPECTED, EIFFEL_CONTEXT[:2]).score == 0.0
+    undefined = ContextualRecall().measure(EIFFEL_EXPECTED, [])
+    assert np.isnan(undefined.score) and undefined.passed is None and "no retrieval context" in undefined.explanation
+    with pytest.raises(TypeError, match="not one string"):
+        ContextualRecall().measure(EIFFEL_EXPECTED, "The Eiffel Tower is in Paris.")
+
+
+def test_contextual_precision_rewards_relevant_passages_ranked_first():
+    from ir_rag_axioms.metrics import ContextualPrecision
+    from ir_rag_axioms.metrics.contextual import precision_at_relevant
+
+    assert precision_at_relevant([True, False, True]) == pytest.approx((1 + 2 / 3) / 2)
+    assert precision_at_relevant([False, True, True]) == pytest.approx((1 / 2 + 2 / 3) / 2)
+    assert precision_at_relevant([False, False]) == 0.0
+    metric = ContextualPrecision()
+    first = metric.measure(EIFFEL_QUERY, EIFFEL_EXPECTED, EIFFEL_CONTEXT)
+    assert first.score == pytest.approx(5 / 6) and [r["verdict"] for r in first.breakdown] == ["yes", "no", "yes"]
+    last = metric.measure(EIFFEL_QUERY, EIFFEL_EXPECTED, [EIFFEL_CONTEXT[1], EIFFEL_CONTEXT[0], EIFFEL_CONTEXT[2]])
+    assert last.score == pytest.approx(7 / 12) and last.explanation == (
+        "The score is 0.58 because the relevant passages are at ranks 2, 3 of 3.")
+    best = metric.measure(EIFFEL_QUERY, EIFFEL_EXPECTED, [EIFFEL_CONTEXT[0], EIFFEL_CONTEXT[2], EIFFEL_CONTEXT[1]])
+    assert best.score == 1.0
+    assert metric.measure(EIFFEL_QUERY, EIFFEL_EXPECTED, [EIFFEL_CONTEXT[1]]).score == 0.0
+
+
+def test_evaluate_returns_one_row_per_case_and_columns_per_metric():
+    from ir_rag_axioms.metrics import ContextualPrecision, ContextualRecall, DatasetItem, evaluate
+    from ir_rag_axioms.testing import RagTestCase
+
+    cases = [DatasetItem(id="eiffel", query=EIFFEL_QUERY, actual_output="The Eiffel Tower is in Berlin.",
+                         retrieved_content=EIFFEL_CONTEXT, expected_output=EIFFEL_EXPECTED),
+             DatasetItem(query=LAPTOP_QUERY, actual_output=f"{LAPTOP} {CUSTOMER}",
+                         retrieved_content=["The laptop has a 15-inch display and 16GB RAM."],
+                         expected_output="The laptop has a 15-inch display and 16GB RAM.")]
+    table = evaluate(cases, [AnswerRelevancy(), Faithfulness(), ContextualRecall(), ContextualPrecision()])
+    assert list(table["case"]) == ["eiffel", 1] and list(table.columns[:4]) == [
+        "case", "answer_relevancy_score", "answer_relevancy_pass", "answer_relevancy_reason"]
+    assert len(table.columns) == 1 + 3 * 4
+    np.testing.assert_allclose(table["answer_relevancy_score"], [1.0, 2 / 3])
+    assert list(table["faithfulness_pass"]) == [False, True] and list(table["contextual_recall_score"]) == [1.0, 1.0]
+    assert table["contextual_precision_score"][0] == pytest.approx(5 / 6)
+    assert "'berlin' vs 'paris'" in table["faithfulness_reason"][0]
+    tested = evaluate([RagTestCase(input=LAPTOP_QUERY, actual_output=LAPTOP, name="laptop")],
+                      {"relevancy": AnswerRelevancy(), "strict": AnswerRelevancy(strict_mode=True)})
+    assert list(tested.columns) == ["case", "relevancy_score", "relevancy_pass", "relevancy_reason", "strict_score",
+                                    "strict_pass", "strict_reason"] and tested["case"][0] == "laptop"
+    with pytest.raises(ValueError, match="both write the columns answer_relevancy_"):
+        evaluate(cases, [AnswerRelevancy(), AnswerRelevancy(strict_mode=True)])
+    with pytest.raises(ValueError, match="expected_output"):
+        evaluate([DatasetItem(query="q", actual_output="a", retrieved_content=["p"])], [ContextualRecall()])
+    from ir_rag_axioms.pyterrier.metrics import MetricScorer
+
+    with pytest.raises(TypeError, match="use ir_rag_axioms.metrics.evaluate"):
+        MetricScorer([ContextualRecall()])
+
+
+def test_context_recall_credits_each_fact_to_the_sentence_that_states_it():
+    answer = "Green tea contains antioxidants called catechins. A cup has about 30 mg of caffeine."
+    recall = ContextRecall().measure(answer, ["green tea has catechins", "green tea has caffeine"])
+    assert [(d["verdict"], d["best_match"]) for d in recall.breakdown] == [
+        ("covered", "Green tea contains antioxidants called catechins."),
+        ("covered", "A cup has about 30 mg of caffeine.")] and recall.level == 5
+    summary = ("The Eiffel Tower, completed in 1889 and designed by Gustave Eiffel's company, stands 330 metres tall "
+               "in Paris.")
+    four = ContextRecall().measure(summary, ["The Eiffel Tower was completed in 1889.", "It was designed by Gustave "
+                                             "Eiffel's company.", "The tower is 330 metres tall.",
+                                             "The Eiffel Tower is in Paris."])
+    assert four.level == 5 and all(d["verdict"] == "covered" for d in four.breakdown)  # four facts, one sentence
+    missing = ContextRecall().measure("Green tea contains antioxidants called catechins.",
+                                      ["green tea has catechins", "green tea has caffeine"])
+    assert [d["verdict"] for d in missing.breakdown] == ["covered", "missing"] and missing.level == 3
+
+
+def test_context_recall_axiom_decides_by_the_covered_share_of_context_sentences_where_levels_tie():
+    passages = ("The Eiffel Tower is in Paris. It was completed in 1889. It is 330 metres tall. Gustave Eiffel's "
+                "company built it.", "Bananas are rich in potassium. Bananas grow in tropical regions. The banana "
+                "plant is a herb. Bananas are berries.")
+    request = GenerationRequest("q", "Tell me about the Eiffel Tower.", passages)
+    responses = [GenerationResponse("a", "The Eiffel Tower is in Paris."),
+                 GenerationResponse("b", "I like trains very much.")]
+    assert CONTEXT_RECALL.scores([(request, r) for r in responses]) == [0.125, 0.0]  # 1 of 8 sentences, 0 of 8
+    assert [r.level for r in ContextRecall().measure_many([(r.text, list(passages)) for r in responses])] == [1, 1]
+    assert CONTEXT_RECALL.preferences(request, responses).tolist() == [[0, 1], [-1, 0]]
+
+
+def test_context_recall_does_not_count_a_reversed_fact_as_covered():
+    from ir_rag_axioms.metrics import checks
+
+    if not hasattr(checks, "roles_reversed"):
+        pytest.skip("needs the structural checks of checks.py (role reversal), merged separately")
+    for answer, fact in [("Globex acquired Acme in 2010.", "Acme acquired Globex in 2010."),
+                         ("Smoking is caused by lung cancer.", "Lung cancer is caused by smoking."),
+                         ("The dog bit the postman.", "The postman bit the dog.")]:
+        result = ContextRecall().measure(answer, [fact])
+        assert (result.level, result.breakdown[0]["verdict"]) == (1, "contradicted"), answer
+        assert "role reversal" in result.breakdown[0]["reasons"][0]
+    passive = ContextRecall().measure("Acme was acquired by Globex in 2010.", ["Globex acquired Acme in 2010."])
+    assert passive.level == 5  # the same fact in the passive is covered

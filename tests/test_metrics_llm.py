@@ -56,6 +56,15 @@ def _answer(messages: list[dict]) -> str:
         statements = json.loads(user.split("Statements:\n", 1)[1])
         return json.dumps({"verdicts": [{"verdict": "no" if s in OFF_TOPIC else "yes", "reason": "seed"}
                                         for s in statements]})
+    if "attributed to the retrieved context" in system:  # a statement is found when the context has all its words
+        answer, context = user.split("Reference answer:\n", 1)[1].split("\n\nContext:\n", 1)
+        return json.dumps({"verdicts": [{"statement": s, "verdict": "yes" if _words(s) <= _words(context) else "no",
+                                         "reason": "words"} for s in re.split(r"(?<=\.)\s+", answer) if s.strip()]})
+    if "judge each retrieved passage" in system:  # a passage is relevant when it shares 3 words with the answer
+        answer = user.split("Expected answer:\n", 1)[1].split("\n\nPassages:\n", 1)[0]
+        passages = json.loads(user.split("Passages:\n", 1)[1])
+        return json.dumps({"verdicts": [{"verdict": "yes" if len(_words(p) & _words(answer)) >= 3 else "no",
+                                         "reason": "shared words"} for p in passages]})
     if "compare two responses" in system:
         return _pairwise(system, user)
     if "explain an answer-relevancy score" in system:
@@ -434,8 +443,20 @@ def test_a_custom_template_is_checked_and_used(server):
     template = 'CUSTOM judge {output} against {reference}; answer {{"score": 1-5, "reason": "..."}}'
     result = Faithfulness(judge=_judge(server, templates={"faithfulness": template})).measure("A.", ["B", "C"])
     assert (result.level, result.reason) == (2, "custom template")
+    from ir_rag_axioms.metrics.prompts import RAG_LENGTH_DEBIAS, RAG_PARAGRAPHS, RAG_PRESENTATION_NEUTRALITY
+
     assert server.requests[0]["body"]["messages"] == [
-        {"role": "user", "content": 'CUSTOM judge A. against - B\n- C; answer {"score": 1-5, "reason": "..."}'}]
+        {"role": "user", "content": 'CUSTOM judge A. against - B\n- C; answer {"score": 1-5, "reason": "..."}\n\n'
+                                    + RAG_PARAGRAPHS}]  # seed 003: the two paragraphs are in every RAG prompt
+    assert RAG_LENGTH_DEBIAS.encode() == ("## 重要：长度不是质量信号\n评分时聚焦内容实质，不要因输出更长就给更高分。\n"
+                                          "简洁正确的回答与冗长正确的回答应得相同分数。").encode()
+    own = f'CUSTOM {{output}} {{reference}} {{{{"score": 1}}}}\n{RAG_LENGTH_DEBIAS}\n{RAG_PRESENTATION_NEUTRALITY}'
+    Faithfulness(judge=_judge(server, templates={"faithfulness": own})).measure("A.", ["B"])
+    assert server.requests[-1]["body"]["messages"][0]["content"].count(RAG_LENGTH_DEBIAS) == 1  # not said twice
+    from ir_rag_axioms.metrics.prompts import template_messages
+
+    assert template_messages('split {response} "statements"', "statements", response="R") == [
+        {"role": "user", "content": 'split R "statements"'}]  # not a RAG rubric prompt: as written
 
 
 def test_a_measure_and_measure_many_honour_the_concurrency_limit(server):
@@ -491,3 +512,21 @@ def test_axiom_with_the_llm_judge_from_the_environment(server, monkeypatch):
                                          "service."), GenerationResponse("b", "The laptop has a 15-inch display.")]
     assert ANSWER_RELEVANCY(judge="llm").preferences(request, responses).tolist() == [[0, -1], [1, 0]]
     assert len(server.requests) == 4  # the axiom asks for no written reasons
+
+
+def test_contextual_recall_and_precision_through_the_llm_judge(any_server):
+    from ir_rag_axioms.metrics import ContextualPrecision, ContextualRecall
+
+    judge = _judge(any_server)
+    context = ["The Eiffel Tower is in Paris.", "Bananas are rich in potassium.", "The tower was completed in 1889."]
+    expected = "The Eiffel Tower is in Paris. The tower was completed in 1889. It is 330 metres tall."
+    recall = ContextualRecall(judge=judge).measure(expected, context)
+    assert recall.score == pytest.approx(2 / 3) and [r["verdict"] for r in recall.breakdown] == ["yes", "yes", "no"]
+    assert recall.usage.answers == 1 and "not found: 'It is 330 metres tall.'" in recall.explanation
+    precision = ContextualPrecision(judge=judge).measure("Where is the Eiffel Tower?", expected, context)
+    assert precision.score == pytest.approx((1 + 2 / 3) / 2) and precision.usage.answers == 1
+    body = any_server.requests[-1]["body"]["messages"]
+    assert json.loads(body[1]["content"].split("Passages:\n", 1)[1]) == context  # in rank order
+    any_server.behaviours = ["malformed"]
+    with pytest.raises(JudgeOutputError, match="no JSON object"):
+        ContextualRecall(judge=judge).measure("Another answer.", context)

@@ -4,8 +4,19 @@
 OpenAI-compatible API (``LlmJudge``) or offline by ``HeuristicJudge`` (the default without a configured LLM: similarity
 plus checks of numbers, entities, negation, antonyms and comparisons; ``OfflineJudge`` is its deprecated name); each is
 also an axiom (``ANSWER_RELEVANCY``, ``FAITHFULNESS``, ``CONTEXT_RECALL``) and a PyTerrier transformer column.
+RAGAS's / DeepEval's retriever metrics are ``ContextualRecall`` and ``ContextualPrecision``; ``evaluate(cases,
+metrics)`` tabulates any of them; ``await metric.execute(DatasetItem(...))`` returns seed 002's result shape.
 """
 
+from ir_rag_axioms.metrics.contextual import ContextualPrecision, ContextualRecall
+from ir_rag_axioms.metrics.dataset import (
+    AIMessage,
+    DatasetItem,
+    HumanMessage,
+    MetricEvaluationResult,
+    MultiTurnConversation,
+)
+from ir_rag_axioms.metrics.evaluate import evaluate
 from ir_rag_axioms.metrics.interface import Judge, RubricCase, Statement
 from ir_rag_axioms.metrics.judges import HEURISTIC_JUDGE, OFFLINE_JUDGE, HeuristicJudge, OfflineJudge
 from ir_rag_axioms.metrics.llm import JudgeError, JudgeOutputError, LlmJudge, default_judge
@@ -17,11 +28,18 @@ from ir_rag_axioms.metrics.metrics import (
     RubricAnswerRelevancy,
     RubricMetric,
 )
-from ir_rag_axioms.metrics.results import AnswerRelevancyResult, RubricJudgment, RubricResult, StatementVerdict
+from ir_rag_axioms.metrics.results import (
+    AnswerRelevancyResult,
+    ContextualResult,
+    RubricJudgment,
+    RubricResult,
+    StatementVerdict,
+)
 
 __all__ = [
-    "HEURISTIC_JUDGE", "OFFLINE_JUDGE", "AnswerRelevancy", "AnswerRelevancyResult", "ContextRecall", "EvaluationMode",
-    "Faithfulness", "HeuristicJudge", "Judge",
-    "JudgeError", "JudgeOutputError", "LlmJudge", "OfflineJudge", "RubricAnswerRelevancy", "RubricCase",
-    "RubricJudgment", "RubricMetric", "RubricResult", "Statement", "StatementVerdict", "default_judge",
+    "HEURISTIC_JUDGE", "OFFLINE_JUDGE", "AIMessage", "AnswerRelevancy", "AnswerRelevancyResult", "ContextRecall",
+    "ContextualPrecision", "ContextualRecall", "ContextualResult", "DatasetItem", "EvaluationMode", "Faithfulness",
+    "HeuristicJudge", "HumanMessage", "Judge", "JudgeError", "JudgeOutputError", "LlmJudge", "MetricEvaluationResult",
+    "MultiTurnConversation", "OfflineJudge", "RubricAnswerRelevancy", "RubricCase", "RubricJudgment", "RubricMetric",
+    "RubricResult", "Statement", "StatementVerdict", "default_judge", "evaluate",
 ]

@@ -131,13 +131,38 @@ class FaithfulnessAxiom(_RubricAxiom):
 
 
 class ContextRecallAxiom(_RubricAxiom):
-    """CONTEXT_RECALL: prefer the higher 1-5 level of context passages used; abstains without context."""
+    """CONTEXT_RECALL: prefer the higher share of context sentences the answer covers; abstains without context.
+
+    Each sentence (statement) of the context passages is a reference fact; the value is (covered + idk / 2) / facts,
+    the fraction under ContextRecall's 1-5 level: with 20 long passages every answer is at level 1 (a passage is
+    never covered whole), so the level would tie every pair. With ``judge="llm"``: the LLM's 1-5 level of the
+    passages (one request per response; the LLM gives no per-fact verdicts).
+    """
 
     name: ClassVar[str] = "CONTEXT_RECALL"
     dimension: ClassVar[str] = "metric"
     citation: ClassVar[str] = "Es et al., 2024"
     metric_name: ClassVar[str] = "context_recall"
     metric: ClassVar[type[RubricMetric]] = ContextRecall
+
+    def scores(self, pairs: Sequence[tuple[GenerationRequest, GenerationResponse]]) -> list[float]:
+        """The covered share of each response's context sentences (NaN where no fact could be judged)."""
+        if self.judge == "llm":
+            return super().scores(pairs)
+        judge = self.judge_instance()
+        contexts = [tuple(context_of(q, a) or ()) for q, a in pairs]
+        distinct = list(dict.fromkeys(contexts))
+        sentences = {c: tuple(s.text for passage in judge.statements(list(c)) for s in passage) for c in distinct}
+        cases = [RubricCase(a.text, reference=sentences[c] or c) for (_, a), c in zip(pairs, contexts, strict=True)]
+        out = []
+        for result in ContextRecall(judge=judge, include_reason=False).measure_cases(cases):
+            rows = result.breakdown
+            if result.level is None or not rows:
+                out.append(float("nan"))
+                continue
+            credit = sum(1.0 if r["verdict"] == "covered" else 0.5 if r["verdict"] == "idk" else 0.0 for r in rows)
+            out.append(credit / len(rows))
+        return out
 
 
 ANSWER_RELEVANCY = register(AnswerRelevancyAxiom())

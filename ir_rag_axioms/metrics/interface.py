@@ -77,6 +77,20 @@ class Judge(ABC):
     def rubric(self, metric: RubricName, cases: Sequence[RubricCase]) -> list[RubricJudgment]:
         """One 1-5 judgment of ``metric`` per case."""
 
+    def attributions(self, cases: Sequence[tuple[str, tuple[str, ...]]]) -> list[list[tuple[str, Verdict, str]]]:
+        """For each (reference answer, retrieved passages): its statements, each "yes" if the passages support it.
+
+        (statement, verdict, reason) per statement: ContextualRecall's question. Default: this judge cannot say.
+        """
+        raise NotImplementedError(f"{type(self).__name__} does not judge attributions (ContextualRecall)")
+
+    def node_relevance(self, cases: Sequence[tuple[str, str, tuple[str, ...]]]) -> list[list[tuple[Verdict, str]]]:
+        """For each (question, reference answer, ranked passages): per passage "yes" if it helps give that answer.
+
+        ContextualPrecision's question. Default: this judge cannot say.
+        """
+        raise NotImplementedError(f"{type(self).__name__} does not judge passage relevance (ContextualPrecision)")
+
     def reads(self, metric: str) -> tuple[Reads, ...]:
         """The spaCy features this judge reads for a metric (data for the planner); default: none."""
         return ()
@@ -84,6 +98,8 @@ class Judge(ABC):
     # -- used by the LLM path (llm.py, running.py, pairwise.py); the offline judge keeps these defaults ---------------
     reports_usage: bool = False
     """Whether results carry the judge's token usage (the LLM judge: True)."""
+    writes_reasons: bool = False
+    """Whether ``reason`` writes its own explanation (the LLM judge: one request); else metrics compose it."""
 
     def reason(self, query: str, score: float, verdicts: Sequence[tuple[str, str, str]]) -> str:
         """A written reason for an AnswerRelevancy score from its (statement, verdict, reason); default: a template."""

@@ -9,6 +9,7 @@ picks it when one is configured in the environment, else the heuristic one.
 
 from __future__ import annotations
 
+import os
 import re
 import warnings
 from collections.abc import Sequence
@@ -97,6 +98,8 @@ class HeuristicJudge(Judge):
     """Fraction (supported, covered, relevant) -> level: 1 + the number of edges reached."""
     contradiction_cap: int = 1
     """Faithfulness level at most this when any statement contradicts the context (seed 003: a contradiction is 1)."""
+    direct_share: float = 0.4
+    """Strict mode: a direct answer shares at least this share of the query's terms (else it is only related)."""
     duplicate_threshold: float = 0.9
     """Rubric levels count near-duplicate statements (cosine >= this) once, so repetition cannot raise a level."""
 
@@ -140,21 +143,57 @@ class HeuristicJudge(Judge):
 
     def verdicts(self, cases: Sequence[tuple[str, Sequence[Statement]]],
                  mode: RelevancyMode) -> list[list[tuple[Verdict, str]]]:
-        """Refusals and evasions "no"; else thresholded relevance to the query (strict: the stricter thresholds)."""
+        """Refusals and evasions "no"; else thresholded relevance to the query (strict: the stricter thresholds).
+
+        Strict mode also asks for a direct answer (``direct_answer``): a statement that only relates to the query
+        (too few of its words, or not the kind of answer its question word asks for) is "no".
+        """
         low, high = ((self.no_threshold, self.yes_threshold) if mode == "task"
                      else (self.strict_no_threshold, self.strict_yes_threshold))
         out = []
-        for (_, found), scores in zip(cases, self.relevance(cases), strict=True):
+        for (query, found), scores in zip(cases, self.relevance(cases), strict=True):
             judged: list[tuple[Verdict, str]] = []
+            terms = (_content_words(query), _content_words(_last_line(query)))
             for statement, r in zip(found, scores, strict=True):
                 kind = checks.refusal(statement.text)
+                verdict = verdict_of(r, low, high)
                 if kind:
                     judged.append(("no", f"{kind}: the statement does not address the query"))
-                else:
-                    judged.append((verdict_of(r, low, high),
-                                   f"relevance {r:.3f} (no < {low:g} <= idk < {high:g} <= yes; {mode} mode)"))
+                    continue
+                why = f"relevance {r:.3f} (no < {low:g} <= idk < {high:g} <= yes; {mode} mode)"
+                if mode == "strict" and verdict != "no":
+                    indirect = self.direct_answer(query, terms, statement)
+                    if indirect:
+                        verdict, why = "no", f"{why}; not a direct answer: {indirect}"
+                judged.append((verdict, why))
             out.append(judged)
         return out
+
+    def direct_answer(self, query: str, query_terms: tuple[set[str], set[str]], statement: Statement) -> str | None:
+        """Why a statement is not a direct answer to the query (None if it is one).
+
+        It shares less than ``direct_share`` of the query's content words (of the whole query or of its last line),
+        or lacks what the question word asks for (when: a date; who: a person or organisation; where: a place; how
+        many/much/long/old: a number).
+        """
+        mine = set(_WORD.findall(statement.matched_text.lower()))
+        share = max(_shared(t, mine) for t in query_terms)
+        if share < self.direct_share - 1e-9:
+            return f"{share:.2f} of the query's terms (< {self.direct_share:g})"
+        asked = _QUESTION_TYPE.match(_last_line(query).lower())
+        if asked is None:
+            return None
+        word = asked.group(1)
+        facts = statement.facts or Facts()
+        labels = {label for _, label in facts.entities}
+        needs = _ANSWER_TYPES.get(word.split()[0] if word.startswith(("when", "who", "where")) else word)
+        if needs is None:
+            return None
+        what, wanted = needs
+        has = bool(facts.numbers) if wanted is None else bool(labels & wanted) or (
+            word.startswith("when") and any(unit == "month" or 1000 <= low <= 2100
+                                            for low, _, unit, _ in facts.numbers))
+        return None if has else f"'{word}' asks for {what}, the statement gives none"
 
     def relevance(self, cases: Sequence[tuple[str, Sequence[Statement]]]) -> list[np.ndarray]:
         """Per case, each statement's relevance cos(s, q) + w * |T(s) & T(q)| / |T(q)|, embedded in one batch.
@@ -280,8 +319,7 @@ class HeuristicJudge(Judge):
         out = []
         for found, answer in zip(facts, answers, strict=True):
             pool = checks.Pool.of([s.text for s in answer], [s.facts or Facts() for s in answer])
-            units = [u for _, fact_units in found for u in fact_units]
-            ((scores, best),) = self._match([units], [[(s, 0) for s in answer]])
+            scores, best = self._credited(found, answer)
             bounds = np.cumsum([0, *(len(fact_units) for _, fact_units in found)])
             rows = []
             for (text, fact_units), a, b in zip(found, bounds[:-1], bounds[1:], strict=True):
@@ -327,27 +365,97 @@ class HeuristicJudge(Judge):
 
     # -- answer relevancy -------------------------------------------------------------------------------------
     def _relevancy_levels(self, cases: Sequence[RubricCase]) -> list[RubricJudgment]:
-        statements = self._distinct(self.statements([c.output for c in cases]))
+        """Seed 003's answer-relevancy scale from the task-mode verdicts of the distinct statements.
+
+        An "idk" statement that shares no content word with the query (and does not start with a pronoun or yes/no,
+        which refer to it) is off topic. On-topic share f = (yes + idk / 2) / distinct statements: 5 at f = 1, 4 from
+        0.75, 3 from 0.4, 2 above 0, 1 at 0 or for an answer of refusals and evasions only. Then the caps of the
+        anchors: redundancy (a statement said again) at most 4, at most 3 when half the statements or more are
+        repeats; an omission at most 4 (the on-topic statements have less than ``direct_share`` of the query's
+        content words, or leave out one part of "A and B"); no direct answer to a when/who/where/how-many question
+        (``direct_answer``) at most 3 (it dodges); partly evasive at most 3.
+        """
+        every = self.statements([c.output for c in cases])
+        statements = self._distinct(every)
         verdicts = self.verdicts([(c.question or "", s) for c, s in zip(cases, statements, strict=True)], "task")
         out = []
-        for found, judged in zip(statements, verdicts, strict=True):
+        for case, found, judged, all_found in zip(cases, statements, verdicts, every, strict=True):
             counts = {v: sum(j[0] == v for j in judged) for v in ("yes", "no", "idk")}
             if not judged:
                 out.append(RubricJudgment(1, "the output has no statements: it answers nothing (level 1)", (), 1.0))
                 continue
+            query = case.question or ""
+            words = (_content_words(query), _content_words(_last_line(query)))
+            judged = [("no", f"{why}; shares no word of the query: off topic") if v == "idk" and any(words)
+                      and not _PRONOUN_START.match(st.matched_text) and not max(
+                          _shared(w, set(_WORD.findall(st.matched_text.lower()))) for w in words if w) else (v, why)
+                      for st, (v, why) in zip(found, judged, strict=True)]
+            counts = {v: sum(j[0] == v for j in judged) for v in ("yes", "no", "idk")}
             refused = [j for j in judged if j[1].startswith(("refusal", "evasion"))]
-            fraction = (counts["yes"] + counts["idk"]) / len(judged)
-            level = level_from_fraction(fraction, self.level_bands)
+            fraction = (counts["yes"] + counts["idk"] / 2) / len(judged)
+            level = 5 if fraction >= 1 - 1e-9 else 4 if fraction >= 0.75 else 3 if fraction >= 0.4 else \
+                2 if fraction > 0 else 1
+            notes = []
+            on_topic = [st for st, j in zip(found, judged, strict=True) if j[0] != "no"]
+            repeats = len(all_found) - len(found)
+            if repeats and level > 3:
+                cap = 3 if repeats >= len(found) else 4
+                level = min(level, cap)
+                notes.append(f"{repeats} repeated statement(s): redundant (at most {cap})")
+            said = {w for st in on_topic for w in _WORD.findall(st.matched_text.lower())}
+            covered = max(_shared(w, said) for w in words)
+            parts = [w for pair in _CONJUNCTS.findall(_last_line(query).lower()) for w in pair
+                     if w in words[1] and not _shared({w}, said)]
+            if on_topic and level > 4 and (covered < self.direct_share - 1e-9 or parts):
+                level = 4
+                notes.append(f"the on-topic statements leave out {', '.join(repr(w) for w in parts)} of the question"
+                             if parts else f"the on-topic statements have {covered:.2f} of the query's words: an "
+                             "omission (at most 4)")
+            asked = _QUESTION_TYPE.match(_last_line(query).lower())
+            if on_topic and asked and level > 3 and all(self.direct_answer(query, words, st) for st in on_topic):
+                level = 3
+                notes.append(f"no statement gives what '{asked.group(1)}' asks for: it dodges (at most 3)")
             if refused and len(refused) == len(judged):
                 level = 1
-            elif refused:
-                level = min(level, 3)  # anchor 3: partly on topic, partly evasive
-            details = tuple({"statement": s.text, "verdict": j[0], "reason": j[1]}
-                            for s, j in zip(found, judged, strict=True))
+            elif refused and level > 3:
+                level = 3  # anchor 3: partly on topic, partly evasive
+                notes.append(f"{len(refused)} refusal or evasion (at most 3)")
+            details = tuple({"statement": st.text, "verdict": j[0], "reason": j[1]}
+                            for st, j in zip(found, judged, strict=True))
             reason = (f"{counts['yes']} yes, {counts['idk']} idk, {counts['no']} no of {len(judged)} distinct "
-                      f"statements (relevant share {fraction:.2f} -> level {level})"
-                      + (f"; {len(refused)} refusal or evasion" if refused else ""))
+                      f"statements (on-topic share {fraction:.2f}, idk counting half) -> level {level}"
+                      + (f"; {'; '.join(notes)}" if notes else ""))
             out.append(RubricJudgment(level, reason, details, 1 - counts["idk"] / len(judged)))
+        return out
+
+    # -- RAGAS / DeepEval context recall and precision --------------------------------------------------------------
+    def attributions(self, cases: Sequence[tuple[str, tuple[str, ...]]]) -> list[list[tuple[str, Verdict, str]]]:
+        """Each statement of the reference answer: "yes" if the passages support it (``support``), else "idk" / "no".
+
+        "idk" where the judge cannot tell, "no" for contradicted or unsupported, with the support rows' reasons.
+        """
+        rows = self.support([RubricCase(answer, reference=passages) for answer, passages in cases])
+        return [[(r["statement"], _ATTRIBUTED[r["verdict"]], "; ".join(r["reasons"]) or
+                  f"supported by passage {r['passage']} (match {r['score']:.3f})") for r in found] for found in rows]
+
+    def node_relevance(self, cases: Sequence[tuple[str, str, tuple[str, ...]]]) -> list[list[tuple[Verdict, str]]]:
+        """Each passage: "yes" if it supports a statement of the reference answer, "idk" if it nearly does, else "no".
+
+        One batched ``support`` pass over every (answer, passage) pair.
+        """
+        flat = [RubricCase(answer, reference=(passage,)) for _, answer, passages in cases for passage in passages]
+        rows = iter(self.support(flat))
+        out = []
+        for _, _, passages in cases:
+            judged: list[tuple[Verdict, str]] = []
+            for _ in passages:
+                found = next(rows)
+                yes = [r["statement"] for r in found if r["verdict"] == "supported"]
+                unsure = [r["statement"] for r in found if r["verdict"] == "idk"]
+                judged.append(("yes", f"supports '{yes[0]}'") if yes else
+                              ("idk", f"nearly supports '{unsure[0]}' (cannot tell)") if unsure else
+                              ("no", "supports no statement of the reference answer"))
+            out.append(judged)
         return out
 
     # -- helpers ------------------------------------------------------------------------------------------------
@@ -366,6 +474,42 @@ class HeuristicJudge(Judge):
                                                                       [t.terms or () for t, _ in targets])
             out.append((scores.max(axis=1), scores.argmax(axis=1)))
         return out
+
+    def _credited(self, found: list[tuple[str, list[Statement]]], answer: list[Statement]
+                  ) -> tuple[np.ndarray, np.ndarray]:
+        """Per statement of every fact: the best match score over the answer statements and which one it is.
+
+        A fact is credited to an answer statement that says what sets it apart from the other facts (a term of its
+        own, such as "caffeine" beside "green tea has catechins") whenever one does, so the breakdown names the
+        sentence that states the fact, not the most similar one about another fact. There the terms the fact shares
+        with the other facts (their topic: "green tea") count as said when the answer says them anywhere: an answer's
+        topic carries across its sentences ("A cup has about 30 mg of caffeine").
+        """
+        units = [u for _, fact_units in found for u in fact_units]
+        if not units or not answer:
+            return np.zeros(len(units)), np.zeros(len(units), dtype=int)
+        vectors = self._embed([u.matched_text for u in units] + [s.matched_text for s in answer])
+        left, right = vectors[: len(units)], vectors[len(units):]
+        matrix = left @ right.T + self.overlap_weight * overlap_matrix([u.terms or () for u in units],
+                                                                       [s.terms or () for s in answer])
+        terms = [{t for u in fact_units for t in u.terms or ()} for _, fact_units in found]
+        answer_terms = [set(s.terms or ()) for s in answer]
+        said = set().union(*answer_terms)
+        row = 0
+        for k, (_, fact_units) in enumerate(found):
+            own = terms[k] - set().union(*(t for j, t in enumerate(terms) if j != k))
+            stating = np.array([bool(own & t) for t in answer_terms])
+            if own and stating.any() and len(found) > 1:
+                topic = (terms[k] - own) & said
+                for i, unit in enumerate(fact_units):
+                    mine = set(unit.terms or ())
+                    for j in np.flatnonzero(stating):
+                        extra = len(mine & topic - answer_terms[j])
+                        matrix[row + i, j] += self.overlap_weight * extra / len(mine) if mine else 0.0
+                if not stating.all():
+                    matrix[row: row + len(fact_units), ~stating] = -np.inf
+            row += len(fact_units)
+        return matrix.max(axis=1), matrix.argmax(axis=1)
 
     def _reference_units(self, reference: str | tuple[str, ...] | None) -> Units:
         """The statements of a context text or of every passage of a list, with their passage index."""
@@ -427,6 +571,68 @@ class HeuristicJudge(Judge):
 
     def _embed(self, strings: Sequence[str]) -> np.ndarray:
         return default_analysis().embed(list(strings), self.sentence_model)
+
+
+_QUESTION_TYPE = re.compile(r"^\W*(when|who|whom|whose|where|how many|how much|how long|how old|what year|in what "
+                            r"year|which year)\b")
+_ANSWER_TYPES: dict[str, tuple[str, frozenset[str] | None]] = {
+    "when": ("a date", frozenset({"EVENT"})), "what year": ("a date", frozenset()),
+    "in what year": ("a date", frozenset()), "which year": ("a date", frozenset()),
+    "who": ("a person or organisation", frozenset({"PERSON", "ORG", "NORP", "PROPN"})),
+    "whom": ("a person or organisation", frozenset({"PERSON", "ORG", "NORP", "PROPN"})),
+    "whose": ("a person or organisation", frozenset({"PERSON", "ORG", "NORP", "PROPN"})),
+    "where": ("a place", frozenset({"GPE", "LOC", "FAC", "PROPN", "ORG"})),
+    "how many": ("a number", None), "how much": ("a number", None), "how long": ("a number", None),
+    "how old": ("a number", None),
+}
+"""Question words -> what a direct answer gives (entity labels, None for a number); "when" also takes years/months."""
+
+
+_CONJUNCTS = re.compile(r"\b([a-z]+) (?:and|as well as) (?:the |its |their )?([a-z]+)\b")
+"""Two parts a question asks for at once ("symptoms and treatment"): an answer that gives one omits the other."""
+_PRONOUN_START = re.compile(r"^\W*(?:it|its|they|their|this|these|that|those|he|she|yes|no)\b", re.IGNORECASE)
+"""A statement that starts with a pronoun (or yes/no) refers to the question without repeating its words."""
+_QUESTION_FORM = frozenset({"long", "many", "much", "old", "often", "far", "way", "good", "best", "tell", "explain",
+                            "know", "describe", "mean", "please"})
+"""Query terms that shape the question rather than name its topic (left out of the direct-answer share)."""
+
+
+_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+
+
+def _content_words(text: str) -> set[str]:
+    """The lowercased words of a query that name its topic: no stopwords (spaCy's list), no question-form words."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    return {w for w in _WORD.findall(text.lower()) if w not in STOP_WORDS and w not in _QUESTION_FORM}
+
+
+def _same_stem(a: str, b: str) -> bool:
+    """Whether two words share a stem ("uses" ~ "used", "boiling" ~ "boils").
+
+    Equal, or a common prefix of at least 3 letters and of all but 2 letters of the shorter word.
+    """
+    if a == b:
+        return True
+    common = len(os.path.commonprefix([a, b]))
+    return common >= max(3, min(len(a), len(b)) - 2)
+
+
+def _shared(query_words: set[str], words: set[str]) -> float:
+    """Share of the query's content words that the statement has (same stem); 1 if the query has none."""
+    if not query_words:
+        return 1.0
+    return sum(any(_same_stem(q, w) for w in words) for q in query_words) / len(query_words)
+
+
+def _last_line(query: str) -> str:
+    """The last non-blank line of a query (a turn's own question after the history)."""
+    lines = [line for line in query.strip().splitlines() if line.strip()]
+    return lines[-1] if lines else query
+
+
+_ATTRIBUTED: dict[str, Verdict] = {"supported": "yes", "idk": "idk", "unsupported": "no", "contradicted": "no"}
+"""Support verdict -> attribution verdict (ContextualRecall)."""
 
 
 def _merge(found: Sequence[Facts]) -> Facts:

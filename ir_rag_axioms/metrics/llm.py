@@ -258,6 +258,7 @@ class LlmJudge(Judge):
         self._lock = threading.Lock()
 
     reports_usage = True
+    writes_reasons = True
 
     def __repr__(self) -> str:
         return f"LlmJudge(base_url={self.base_url!r}, model={self.model!r})"
@@ -335,6 +336,44 @@ class LlmJudge(Judge):
 
         return self._map(one, cases)
 
+    def attributions(self, cases: Sequence[tuple[str, tuple[str, ...]]]) -> list[list[tuple[str, Verdict, str]]]:
+        """One request per (reference answer, passages): its statements, each "yes" if the passages support it."""
+        expected = '{"verdicts": [{"statement": string, "verdict": "yes" | "no", "reason": string}, ...]}'
+
+        def read(found: dict[str, Any]) -> list[tuple[str, Verdict, str]]:
+            items = found.get("verdicts")
+            if not isinstance(items, list) or not all(isinstance(i, dict) and isinstance(i.get("statement"), str)
+                                                      for i in items):
+                raise JudgeOutputError(f"expected {expected}, got {found!r:.300}")
+            return [(item["statement"].strip(), *_verdict(item, expected)) for item in items]
+
+        def one(case: tuple[str, tuple[str, ...]]) -> tuple[list[tuple[str, Verdict, str]], Usage]:
+            answer, passages = case
+            if not answer.strip():
+                return [], Usage()
+            return self._ask(prompts.attribution_messages(answer, passages), expected, read)
+
+        return self._map(one, cases)
+
+    def node_relevance(self, cases: Sequence[tuple[str, str, tuple[str, ...]]]) -> list[list[tuple[Verdict, str]]]:
+        """One request per (question, reference answer, passages); exactly one verdict per passage."""
+        expected = '{"verdicts": [{"verdict": "yes" | "no", "reason": string}, ...] (one per passage)}'
+
+        def one(case: tuple[str, str, tuple[str, ...]]) -> tuple[list[tuple[Verdict, str]], Usage]:
+            question, answer, passages = case
+            if not passages:
+                return [], Usage()
+
+            def read(found: dict[str, Any]) -> list[tuple[Verdict, str]]:
+                items = found.get("verdicts")
+                if not isinstance(items, list) or len(items) != len(passages):
+                    raise JudgeOutputError(f"expected {expected} for {len(passages)} passages, got {found!r:.300}")
+                return [_verdict(item, expected) for item in items]
+
+            return self._ask(prompts.node_relevance_messages(question, answer, passages), expected, read)
+
+        return self._map(one, cases)
+
     def pairwise(self, criterion: str, cases: Sequence[PairCase]) -> list[tuple[Preferred, str]]:
         """For each (question, context, first, second): which response better satisfies ``criterion``, and why."""
         expected = '{"preferred": "A" | "B" | "tie", "reason": string}'
@@ -375,9 +414,9 @@ class LlmJudge(Judge):
 
     # -- requests ---------------------------------------------------------------------------------------------
     def _messages(self, task: str, default: list[dict[str, str]], **values: str) -> list[dict[str, str]]:
-        """The task's custom template filled in if there is one, else the default messages."""
+        """The task's custom template filled in (a rubric's with the RAG paragraphs), else the default messages."""
         template = self.templates.get(task)
-        return default if template is None else prompts.template_messages(template, **values)
+        return default if template is None else prompts.template_messages(template, task, **values)
 
     def _map(self, function: Callable[[T], tuple[R, Usage]], inputs: Sequence[T]) -> list[R]:
         """``function`` over the inputs (concurrently when there are several); their usage goes to the meter."""

@@ -16,6 +16,7 @@ from enum import StrEnum
 from typing import ClassVar, Literal
 
 from ir_rag_axioms.analysis.cache import max_text_chars
+from ir_rag_axioms.metrics.dataset import DatasetItem
 from ir_rag_axioms.metrics.interface import Judge, RelevancyMode, RubricCase
 from ir_rag_axioms.metrics.llm import default_judge
 from ir_rag_axioms.metrics.prompts import RubricName
@@ -76,6 +77,42 @@ def turns(conversation: Conversation) -> list[tuple[str, str]]:
     return out
 
 
+def _quoted(statements: Sequence[str], limit: int = 3) -> str:
+    """'a', 'b' and 'c' (at most ``limit`` quoted, then "and n more")."""
+    shown = [f"'{s.rstrip('.')}'" for s in statements[:limit]]
+    if len(statements) > limit:
+        shown.append(f"{len(statements) - limit} more")
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+
+
+def explain_relevancy(score: float, breakdown: Sequence[StatementVerdict], query: str, penalize_ambiguity: bool,
+                      strict_mode: bool, relevancy_mode: str = "task") -> str:
+    """A written explanation of an AnswerRelevancy score: which statements address the query and which do not."""
+    on = [r.statement for r in breakdown if r.verdict == "yes"]
+    off = [r.statement for r in breakdown if r.verdict == "no"]
+    unsure = [r.statement for r in breakdown if r.verdict == "idk"]
+    asked = f"the query '{query.strip().splitlines()[-1].rstrip('?')}?'" if query.strip() else "the query"
+    base = "directly answer" if relevancy_mode == "strict" else "address"
+
+    def verb(n: int) -> str:
+        return base if n != 1 else base + ("es" if base.endswith("s") else "s")
+
+    if not off and not unsure:
+        because = (f"every statement of the response {verb(1)} {asked}" if len(on) > 1 else
+                   f"the response's one statement {verb(1)} {asked}")
+    else:
+        parts = [f"{_quoted(on)} {verb(len(on))} {asked}" if on else f"no statement {verb(1)} {asked}"]
+        if off:
+            parts.append(f"{_quoted(off)} {'does' if len(off) == 1 else 'do'} not" + ("" if on else f" {base} it"))
+        if unsure:
+            counted = "so it counts as 0" if penalize_ambiguity else "which the score still counts"
+            parts.append(f"{_quoted(unsure)} {'is' if len(unsure) == 1 else 'are'} only ambiguously relevant, "
+                         f"{counted if len(unsure) == 1 else counted.replace('it counts', 'they count')}")
+        because = "; ".join(parts[:1]) + (", while " + "; ".join(parts[1:]) if len(parts) > 1 else "")
+    strict = " (strict mode: a score below 1 is 0)" if strict_mode and score < 1 else ""
+    return f"The score is {score:.2f} because {because}{strict}."
+
+
 @dataclass(frozen=True, kw_only=True)
 class AnswerRelevancy(JudgedMetric):
     """Share of an answer's statements relevant to the query: (yes + idk) / statements (idk 0 if penalised).
@@ -120,7 +157,7 @@ class AnswerRelevancy(JudgedMetric):
             exchanges = turns(conversation)
             first = len(exchanges) - 1 if self.multi_turn_strategy == "last_turn" else 0
             asked = [self._with_history(exchanges, k) for k in range(len(exchanges))]
-            return self._score(asked[first:], first=first)[0]
+            return self._log(self._score(asked[first:], first=first))[0]
         if query is None or answer is None:
             raise TypeError("AnswerRelevancy.measure needs a query and an answer, or conversation=[(role, text), ...]")
         return self.measure_many([(query, answer)])[0]
@@ -133,7 +170,22 @@ class AnswerRelevancy(JudgedMetric):
                 raise TypeError(f"AnswerRelevancy.measure_many: case {k} must be a (query, answer) pair, got "
                                 f"{case!r:.60}")
             check_text("AnswerRelevancy", query=case[0], answer=case[1])
-        return self._score(cases, grouped=False)
+        return self._log(self._score(cases, grouped=False))
+
+    def measure_items(self, items: Sequence[DatasetItem]) -> list[AnswerRelevancyResult]:
+        """Score ``DatasetItem``s: a conversation (``multi_turn_strategy``), else ``query`` and ``actual_output``."""
+        out: dict[int, AnswerRelevancyResult] = {}
+        single = []
+        for k, item in enumerate(items):
+            if item.conversation is not None:
+                out[k] = self.measure(conversation=item.conversation.pairs())
+            else:
+                item.need("AnswerRelevancy", "query", "actual_output")
+                single.append(k)
+        pairs = [(items[k].query or "", items[k].actual_output or "") for k in single]
+        for k, result in zip(single, self.measure_many(pairs), strict=True):
+            out[k] = result
+        return [out[k] for k in range(len(items))]
 
     @property
     def effective_threshold(self) -> float:
@@ -164,7 +216,9 @@ class AnswerRelevancy(JudgedMetric):
 
         statements: list = []
         verdicts, usages = with_usage(judge, 1 if grouped else len(exchanges), ask)
-        rows = [[StatementVerdict(s.text, v, reason, turn) for s, (v, reason) in zip(found, judged, strict=True)]
+        idk_counts = not self.penalize_ambiguity
+        rows = [[StatementVerdict(s.text, v, reason, turn, idk_counts) for s, (v, reason) in
+                 zip(found, judged, strict=True)]
                 for turn, (found, judged) in enumerate(zip(statements, verdicts, strict=True), start=first)]
         if grouped:
             return [self._result([r for row in rows for r in row], len(exchanges), judge, exchanges[-1][0],
@@ -204,17 +258,17 @@ class AnswerRelevancy(JudgedMetric):
         score = counted / len(breakdown)
         if self.strict_mode and score < threshold:
             score = 0.0
-        explanation = (f"The score is {score:.2f} because {counted} of {len(breakdown)} statements count as "
-                       f"relevant ({yes} yes, {idk} idk{' counted as 0' if self.penalize_ambiguity and idk else ''}"
-                       f", {len(breakdown) - yes - idk} no; {self.relevancy_mode} mode"
-                       f"{'; strict mode: 1 only if all count' if self.strict_mode else ''}).")
+        explanation = explain_relevancy(score, breakdown, query, self.penalize_ambiguity, self.strict_mode,
+                                        self.relevancy_mode)
         reason = None
-        if self.include_reason:
+        if self.include_reason and judge.writes_reasons:
             triples = [(r.statement, r.verdict, r.reason) for r in breakdown]
             reasons, extra = with_usage(judge, 1, lambda: [judge.reason(query, score, triples)])
-            reason = reasons[0]
+            reason = explanation = reasons[0]
             if usage is not None and extra[0] is not None:
                 usage += extra[0]
+        elif self.include_reason:
+            reason = explanation
         counts = (yes, len(breakdown) - yes - idk, idk, len(breakdown))
         kept = tuple(breakdown) if self.mode is EvaluationMode.GRANULAR else ()
         return AnswerRelevancyResult(score=score, passed=score >= threshold, threshold=threshold,
@@ -241,6 +295,11 @@ class RubricMetric(JudgedMetric):
     needs_reference: ClassVar[str] = ""
     """What an observation is undefined without ("context", "reference facts"; "" for none)."""
 
+    @property
+    def effective_threshold(self) -> int:
+        """The level results pass from: 5 in ``strict_mode``, else ``threshold``."""
+        return 5 if self.strict_mode else self.threshold
+
     def measure_cases(self, cases: Sequence[RubricCase]) -> list[RubricResult]:
         """Judge many observations (one batched judge call).
 
@@ -255,7 +314,7 @@ class RubricMetric(JudgedMetric):
         asked = [c for c, w in zip(cases, why, strict=True) if w is None]
         found, found_usage = with_usage(judge, len(asked), lambda: judge.rubric(self.rubric, asked) if asked else [])
         judged, usages = iter(found), iter(found_usage)
-        threshold = 5 if self.strict_mode else self.threshold
+        threshold = self.effective_threshold
         out = []
         for reason in why:
             j, usage = (RubricJudgment(None, reason, ()), None) if reason else (next(judged), next(usages))
@@ -263,7 +322,7 @@ class RubricMetric(JudgedMetric):
                                     explanation=j.reason, judge=judge.name, breakdown=j.details,
                                     confidence=j.confidence, reason=j.reason if self.include_reason else None,
                                     strict=self.strict_mode, usage=usage))
-        return out
+        return self._log(out)
 
 
 def _has_text(reference: str | tuple[str, ...] | None) -> bool:
@@ -295,6 +354,12 @@ class Faithfulness(RubricMetric):
         """Judge many (answer, context) pairs."""
         return self.measure_cases([RubricCase(answer, reference=as_reference(context)) for answer, context in cases])
 
+    def measure_items(self, items: Sequence[DatasetItem]) -> list[RubricResult]:
+        """Judge ``DatasetItem``s: ``actual_output`` against ``retrieved_content``."""
+        for item in items:
+            item.need("Faithfulness", "actual_output", "retrieved_content")
+        return self.measure_many([(i.actual_output or "", list(i.retrieved_content or ())) for i in items])
+
 
 @dataclass(frozen=True, kw_only=True)
 class ContextRecall(RubricMetric):
@@ -317,6 +382,16 @@ class ContextRecall(RubricMetric):
         """Judge many (answer, reference) pairs."""
         return self.measure_cases([RubricCase(answer, reference=as_reference(ref)) for answer, ref in cases])
 
+    def measure_items(self, items: Sequence[DatasetItem]) -> list[RubricResult]:
+        """Judge ``DatasetItem``s: ``actual_output`` against ``reference`` (else the ``retrieved_content``)."""
+        for item in items:
+            item.need("ContextRecall", "actual_output")
+            if item.reference is None and item.retrieved_content is None:
+                raise ValueError(f"ContextRecall: {item.label()} needs the DatasetItem field reference (or "
+                                 "retrieved_content)")
+        return self.measure_many([(i.actual_output or "", i.reference if i.reference is not None else
+                                   list(i.retrieved_content or ())) for i in items])
+
 
 @dataclass(frozen=True, kw_only=True)
 class RubricAnswerRelevancy(RubricMetric):
@@ -333,3 +408,9 @@ class RubricAnswerRelevancy(RubricMetric):
     def measure_many(self, cases: Sequence[tuple[str, str]]) -> list[RubricResult]:
         """Judge many (query, answer) pairs."""
         return self.measure_cases([RubricCase(answer, question=query) for query, answer in cases])
+
+    def measure_items(self, items: Sequence[DatasetItem]) -> list[RubricResult]:
+        """Judge ``DatasetItem``s: ``actual_output`` for ``query``."""
+        for item in items:
+            item.need("RubricAnswerRelevancy", "query", "actual_output")
+        return self.measure_many([(i.query or "", i.actual_output or "") for i in items])

@@ -153,6 +153,35 @@ def reason_messages(query: str, score: float, verdicts: Sequence[tuple[str, str,
     return [{"role": "system", "content": REASON_SYSTEM}, {"role": "user", "content": user}]
 
 
+ATTRIBUTION_SYSTEM = (
+    "You check which statements of a reference answer can be attributed to the retrieved context. Split the "
+    "reference answer into self-contained statements, in order (resolve pronouns); for each, answer \"yes\" if "
+    "the context supports it and \"no\" if it does not. "
+    'Answer with JSON only: {"verdicts": [{"statement": "...", "verdict": "yes" | "no", "reason": "..."}, ...]}.'
+)
+"""ContextualRecall's prompt (RAGAS / DeepEval context recall): is the reference answer found in the context?"""
+NODE_RELEVANCE_SYSTEM = (
+    "You judge each retrieved passage, in the order given: \"yes\" if it is useful to arrive at the expected answer "
+    "to the question, \"no\" if it is not. Give exactly one verdict per passage, in order. "
+    'Answer with JSON only: {"verdicts": [{"verdict": "yes" | "no", "reason": "..."}, ...]}.'
+)
+"""ContextualPrecision's prompt (RAGAS / DeepEval context precision): which ranked passages are relevant?"""
+
+
+def attribution_messages(answer: str, passages: Sequence[str]) -> list[dict[str, str]]:
+    """Chat messages asking which statements of a reference answer the passages support."""
+    context = "\n".join(f"- {p}" for p in passages)
+    return [{"role": "system", "content": ATTRIBUTION_SYSTEM},
+            {"role": "user", "content": f"Reference answer:\n{answer}\n\nContext:\n{context}"}]
+
+
+def node_relevance_messages(question: str, answer: str, passages: Sequence[str]) -> list[dict[str, str]]:
+    """Chat messages asking, per ranked passage, whether it helps to arrive at the expected answer."""
+    user = (f"Question:\n{question}\n\nExpected answer:\n{answer}\n\nPassages:\n"
+            f"{json.dumps(list(passages), ensure_ascii=False)}")
+    return [{"role": "system", "content": NODE_RELEVANCE_SYSTEM}, {"role": "user", "content": user}]
+
+
 TEMPLATE_FIELDS: dict[str, tuple[frozenset[str], frozenset[str], str]] = {
     "statements": (frozenset({"response"}), frozenset({"response"}), "statements"),
     "verdicts": (frozenset({"query", "statements"}), frozenset({"query", "statements"}), "verdicts"),
@@ -203,6 +232,18 @@ def check_template(task: str, template: str) -> str:
     return template
 
 
-def template_messages(template: str, **values: str) -> list[dict[str, str]]:
-    """A checked custom template filled in, as one user message."""
-    return [{"role": "user", "content": template.format(**values)}]
+RAG_PARAGRAPHS = f"{RAG_LENGTH_DEBIAS}\n{RAG_LENGTH_DEBIAS_EN}\n\n{RAG_PRESENTATION_NEUTRALITY}"
+"""The paragraphs every RAG rubric prompt carries (the specification: "恒含", always), custom templates included."""
+
+
+def template_messages(template: str, task: str | None = None, **values: str) -> list[dict[str, str]]:
+    """A checked custom template filled in, as one user message.
+
+    A RAG rubric's template (faithfulness, answer_relevancy, context_recall) is followed by the length-debias and
+    neutrality paragraphs (``RAG_PARAGRAPHS``) unless it already has both: the specification keeps them in every RAG
+    prompt, and a custom template cannot switch them off.
+    """
+    content = template.format(**values)
+    if task in RUBRICS and not (RAG_LENGTH_DEBIAS in template and RAG_PRESENTATION_NEUTRALITY in template):
+        content = f"{content}\n\n{RAG_PARAGRAPHS}"
+    return [{"role": "user", "content": content}]

@@ -54,11 +54,13 @@ class StatementVerdict:
     verdict: Verdict
     reason: str = ""
     turn_index: int = 0
+    idk_counts: bool = True
+    """Whether an "idk" verdict counts as relevant in the score (False with ``penalize_ambiguity=True``)."""
 
     @property
     def is_relevant(self) -> bool:
-        """Whether the verdict is "yes"."""
-        return self.verdict == "yes"
+        """Whether the score counts the statement: "yes", or "idk" unless ambiguity is penalised (the seed's score)."""
+        return self.verdict == "yes" or (self.verdict == "idk" and self.idk_counts)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict (the seed's breakdown fields)."""
@@ -214,3 +216,38 @@ class RubricResult:
                    f"{self.explanation}"
         return (f"{self.metric}: level {self.level}/5 (score {self.score:.2f}; {'PASS' if self.passed else 'FAIL'}, "
                 f"threshold {self.threshold}{negation}; judge {self.judge})\n  {self.explanation}")
+
+
+@dataclass(frozen=True)
+class ContextualResult:
+    """ContextualRecall / ContextualPrecision: a score in [0, 1] (NaN when undefined), pass/fail and per-unit verdicts.
+
+    ``breakdown``: one dict per unit (a statement of the reference answer, or a ranked passage) with its verdict
+    and reason.
+    """
+
+    metric: str
+    score: float
+    passed: bool | None
+    threshold: float
+    explanation: str
+    judge: str
+    breakdown: tuple[dict[str, Any], ...] = ()
+    reason: str | None = None
+    """The explanation when ``include_reason=True``, else None."""
+    usage: Usage | None = None
+    """Tokens and cost of the LLM judge's answers behind this result (None for the offline judge)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain dict of every field (usage as a dict)."""
+        out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        out.update(breakdown=list(self.breakdown), usage=None if self.usage is None else self.usage.to_dict())
+        return out
+
+    def pretty(self) -> str:
+        """A readable summary: score, pass/fail, the explanation and one line per unit."""
+        state = "undefined" if self.passed is None else "PASS" if self.passed else "FAIL"
+        lines = [f"{self.metric}: {self.score:.2f} ({state}, threshold {self.threshold:g}; judge {self.judge})",
+                 f"  {self.explanation}"]
+        lines += [f"  [{row['verdict']:>3}] {row.get('statement') or row.get('node')}" for row in self.breakdown]
+        return "\n".join(lines)

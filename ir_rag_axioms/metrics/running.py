@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ir_rag_axioms.metrics.dataset import DatasetItem, MetricEvaluationResult
 from ir_rag_axioms.metrics.interface import Judge
 from ir_rag_axioms.metrics.llm import metered
 from ir_rag_axioms.metrics.results import Usage
@@ -24,9 +25,11 @@ class JudgedMetric:
     """Keep a written reason in the result (AnswerRelevancy with the LLM judge asks for it: one more request)."""
     strict_mode: bool = False
     """DeepEval's strict mode: pass only on a perfect score (threshold 1, or level 5), score 1 or 0."""
+    verbose_mode: bool = False
+    """DeepEval's verbose mode: print each result's intermediate steps (statements, verdicts, matches, score)."""
 
     def __post_init__(self) -> None:
-        for name in ("include_reason", "strict_mode"):
+        for name in ("include_reason", "strict_mode", "verbose_mode"):
             if not isinstance(getattr(self, name), bool):
                 raise TypeError(f"{type(self).__name__}: {name} must be True or False, got "
                                 f"{getattr(self, name)!r:.40}")
@@ -38,6 +41,24 @@ class JudgedMetric:
     def measure_many(self, cases: Sequence[Any]) -> list[Any]:
         """Score many observations with batched judge calls."""
         raise NotImplementedError
+
+    def measure_items(self, items: Sequence[DatasetItem]) -> list[Any]:
+        """Score many ``DatasetItem``s (each metric reads the fields it needs) with batched judge calls."""
+        raise NotImplementedError
+
+    async def execute(self, item: DatasetItem) -> MetricEvaluationResult:
+        """Seed 002's ``await metric.execute(item)``: the result with ``score``, ``pretty()`` and ``signals``."""
+        if not isinstance(item, DatasetItem):
+            raise TypeError(f"{type(self).__name__}.execute: expected a DatasetItem, got {type(item).__name__}")
+        (result,) = await asyncio.to_thread(self.measure_items, [item])
+        return MetricEvaluationResult.of(type(self).__name__, result)
+
+    def _log(self, results: list[Any]) -> list[Any]:
+        """Print each result's intermediate steps when ``verbose_mode`` is on; return the results."""
+        if self.verbose_mode:
+            for result in results:
+                print(verbose_log(type(self).__name__, result), flush=True)
+        return results
 
     async def a_measure(self, *args: Any, **kwargs: Any) -> Any:
         """``measure`` awaited: runs in a worker thread (the judge's concurrency limit holds across calls)."""
@@ -61,3 +82,28 @@ def check_text(owner: str, **values: Any) -> None:
     for name, value in values.items():
         if not isinstance(value, str):
             raise TypeError(f"{owner}: {name} must be a string, got {type(value).__name__} {value!r:.60}")
+
+
+def verbose_log(name: str, result: Any) -> str:
+    """DeepEval-style verbose logs of one result: the intermediate steps, then the score and the reason."""
+    bar = "*" * 50
+    lines = [bar, f"{name} Verbose Logs", bar, ""]
+    breakdown = getattr(result, "statement_breakdown", None)
+    if breakdown is not None:
+        lines += ["Statements:", *[f"  - {s.statement}" for s in breakdown], "", "Verdicts:",
+                  *[f"  - [{s.verdict}] {s.statement} ({s.reason})" for s in breakdown], ""]
+    else:
+        rows = list(getattr(result, "breakdown", ()) or ())
+        if rows:
+            lines.append("Steps:")
+            for row in rows:
+                unit = next((str(v) for k, v in row.items() if k in ("statement", "reference fact", "sentence",
+                                                                      "node")), "")
+                found = f" best match: {row['best_match']!r}" if row.get("best_match") else ""
+                reasons = "; ".join(row.get("reasons", ()) or ())
+                lines.append(f"  - [{row.get('verdict')}] {unit}{found}{' - ' + reasons if reasons else ''}")
+            lines.append("")
+    level = getattr(result, "level", None)
+    lines += [f"Score: {result.score:.4g}" + (f" (level {level}/5)" if level is not None else ""),
+              f"Reason: {result.explanation}", "=" * 70]
+    return "\n".join(lines)

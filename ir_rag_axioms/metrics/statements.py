@@ -427,13 +427,26 @@ def facts(span: Any) -> Facts:
                  tuple(_structure.quantifiers(span)), tuple(_structure.modals(span)))
 
 
+def _definite(subject: Any, antecedent: Any) -> bool:
+    """Whether a subject is a shorter mention of the antecedent, "the/this/that <its head noun>" ("The rule")."""
+    left = subject.doc[subject.left_edge.i: subject.i]
+    return (subject.pos_ == "NOUN" and len(left) == 1 and left[0].lower_ in ("the", "this", "that", "these", "those")
+            and subject.lemma_.lower() == antecedent.root.lemma_.lower() and len(antecedent) > 2)
+
+
 def _resolve(clause: Any, text: str, antecedent: Any) -> tuple[str, tuple[str, ...]]:
-    """The text with a leading subject pronoun replaced by the antecedent subject, and the antecedent's terms."""
+    """The text with a leading subject pronoun or shorter definite mention replaced by the antecedent; its terms."""
     subject = _subject(clause.root)
-    if antecedent is None or subject is None or subject.lower_ not in _PRONOUNS or subject.i - clause.start > 2:
+    if antecedent is None or subject is None or subject.i - clause.start > 2:
+        return text, ()
+    if subject.lower_ in _PRONOUNS:
+        mention = subject.text
+    elif _definite(subject, antecedent):
+        mention = clause.doc[subject.left_edge.i: subject.i + 1].text
+    else:
         return text, ()
     replacement = antecedent.text + ("'s" if subject.lower_ == "its" else "")
-    resolved = re.sub(rf"\b{re.escape(subject.text)}\b", replacement, text, count=1)
+    resolved = re.sub(rf"\b{re.escape(mention)}\b", replacement, text, count=1)
     return resolved, tuple(t.lemma_.lower() for t in term_tokens(antecedent) if not t.is_space)
 
 
@@ -456,7 +469,8 @@ def statements(doc: Any, max_words: int, version: int = FACTS_VERSION,
                 resolved, extra = _resolve(clause, text, antecedent)
                 out.append((text, tuple(dict.fromkeys(extra + terms)) if extra else terms, resolved, facts(clause)))
                 subject = _subject(clause.root)
-                if subject is not None and subject.lower_ not in _PRONOUNS and subject.pos_ in ("NOUN", "PROPN"):
+                if subject is not None and subject.lower_ not in _PRONOUNS and subject.pos_ in ("NOUN", "PROPN") \
+                        and resolved == text:
                     antecedent = clause.doc[subject.left_edge.i: subject.right_edge.i + 1]
     return tuple(out)
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 import pyterrier as pt
 
+from ir_rag_axioms.metrics.evaluate import named_metrics
 from ir_rag_axioms.metrics.judges import RubricCase
 from ir_rag_axioms.metrics.metrics import (
     AnswerRelevancy,
@@ -41,14 +42,27 @@ class MetricScorer(pt.Transformer):
 
     schematic: dict[str, Any] = {"label": "MetricScorer", "help_url": None}
 
-    def __init__(self, metrics: Sequence[Metric] | None = None) -> None:
-        """Score with these metrics (default: all four with their defaults)."""
-        self.metrics = tuple(metrics) if metrics is not None else default_metrics()
-        if not self.metrics:
-            raise ValueError("MetricScorer needs at least one metric")
+    def __init__(self, metrics: Sequence[Metric] | Mapping[str, Metric] | None = None) -> None:
+        """Score with these metrics (default: all four with their defaults); a mapping names each one's columns.
+
+        Two metrics that would write the same columns (two of one class in a list) are refused with the fix: a
+        mapping ``{"faithfulness": Faithfulness(), "faithfulness_t4": Faithfulness(threshold=4)}``.
+        """
+        if metrics is None:
+            metrics = default_metrics()
+        named = named_metrics(metrics, "MetricScorer")
+        other = [m for _, m in named if not isinstance(m, AnswerRelevancy | RubricMetric)]
+        if other:
+            raise TypeError(f"MetricScorer scores answers (AnswerRelevancy, Faithfulness, ContextRecall, "
+                            f"RubricAnswerRelevancy); {type(other[0]).__name__} judges the retrieval context against a "
+                            "reference answer: use ir_rag_axioms.metrics.evaluate(cases, metrics)")
+        self.metrics: tuple[Metric, ...] | dict[str, Metric] = dict(metrics) if isinstance(metrics, Mapping) \
+            else tuple(metrics)
+        self._named: tuple[tuple[str, Metric], ...] = tuple(named)
 
     def __repr__(self) -> str:
-        return f"MetricScorer({list(self.metrics)!r})"
+        metrics = self.metrics if isinstance(self.metrics, dict) else list(self.metrics)
+        return f"MetricScorer({metrics!r})"
 
     def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
         """The input rows with the metric columns added; each row is scored alone (pointwise), with its own context.
@@ -65,15 +79,15 @@ class MetricScorer(pt.Transformer):
             for qid, query, context in zip(inp["qid"], inp[query_column], contexts, strict=True)]
         texts = [str(t) if isinstance(t, str) else "" for t in inp[text_column]]
         references = list(inp["reference"]) if "reference" in inp.columns else [None] * len(inp)
-        for metric in self.metrics:
-            out = out.assign(**self._columns(metric, requests, texts, references, contexts))
+        for name, metric in self._named:
+            out = out.assign(**self._columns(name, metric, requests, texts, references, contexts))
         return out
 
     def measures(self) -> list[Any]:
         """ir_measures measures of this scorer's columns (``metric_measures``), for ``pt.Experiment``."""
-        return metric_measures(self.metrics)
+        return metric_measures(dict(self._named))
 
-    def _columns(self, metric: Metric, requests: list[Any], texts: list[str], references: list[Any],
+    def _columns(self, name: str, metric: Metric, requests: list[Any], texts: list[str], references: list[Any],
                  contexts: list[Any]) -> dict[str, Any]:
         """The new columns of one metric."""
         if isinstance(metric, (AnswerRelevancy, RubricAnswerRelevancy)):
@@ -99,12 +113,12 @@ class MetricScorer(pt.Transformer):
             passed[i] = pd.NA if result.passed is None else result.passed
             level[i] = np.nan if getattr(result, "level", None) is None else result.level
             confidence[i] = np.nan if getattr(result, "confidence", None) is None else result.confidence
-        columns = {f"{metric.name}_score": score, f"{metric.name}_pass": passed,
-                   f"{metric.name}_reason": pd.array(reason, dtype="string"),
-                   f"{metric.name}_threshold": np.full(len(texts), float(metric.threshold))}
+        columns = {f"{name}_score": score, f"{name}_pass": passed,
+                   f"{name}_reason": pd.array(reason, dtype="string"),
+                   f"{name}_threshold": np.full(len(texts), float(metric.effective_threshold))}
         if isinstance(metric, RubricMetric):
-            columns[f"{metric.name}_level"] = level
-            columns[f"{metric.name}_confidence"] = confidence
+            columns[f"{name}_level"] = level
+            columns[f"{name}_confidence"] = confidence
         return columns
 
 
@@ -131,20 +145,23 @@ def _top_value(column: str) -> Any:
     return impl
 
 
-def metric_measures(metrics: Sequence[Metric] | None = None) -> list[Any]:
+def metric_measures(metrics: Sequence[Metric] | Mapping[str, Metric] | None = None) -> list[Any]:
     """One ir_measures measure per metric, named ``<metric>_score``: that column of each query's top answer.
 
     The top answer is the run's highest-scored (pyterrier-rag's measures read the same row); NaN where undefined
-    (e.g. Faithfulness without context), with a warning.
+    (e.g. Faithfulness without context), with a warning. A mapping names the columns as ``MetricScorer`` does.
     """
     import ir_measures
 
     from ir_rag_axioms.evaluation import with_defined_mean
     from ir_rag_axioms.evaluation.run_measures import checked_byquery
 
+    if metrics is None:
+        metrics = default_metrics()
+    names = list(metrics) if isinstance(metrics, Mapping) else [m.name for m in metrics]
     out = []
-    for metric in metrics if metrics is not None else default_metrics():
-        column = f"{metric.name}_score"
+    for name in names:
+        column = f"{name}_score"
         reason = "no context or reference for the top answer"
         out.append(with_defined_mean(ir_measures.define(
             checked_byquery(_top_value(column), column, reason), name=column, support_cutoff=False,

@@ -1,0 +1,76 @@
+"""``evaluate(cases, metrics)``: every metric on every case, one DataFrame (a row per case, columns per metric).
+
+As DeepEval's ``evaluate(test_cases, metrics)``, but the result is a table: ``case`` (the case's name or id, else
+its position), then ``<metric>_score``, ``<metric>_pass`` and ``<metric>_reason`` for each metric (a mapping names
+the columns; two metrics of one class in a list are refused with that fix). Each metric judges all cases in one
+batch. Cases are ``DatasetItem``s or ``RagTestCase``s (``input`` -> query, ``retrieval_context`` ->
+retrieved_content).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+
+from ir_rag_axioms.metrics.dataset import DatasetItem
+
+
+def named_metrics(metrics: Sequence[Any] | Mapping[str, Any], owner: str) -> list[tuple[str, Any]]:
+    """(column prefix, metric) pairs: a mapping's keys, else each metric's ``name``; a name used twice is refused."""
+    if isinstance(metrics, Mapping):
+        named = list(metrics.items())
+        bad = [k for k, _ in named if not isinstance(k, str) or not k.isidentifier()]
+        if bad:
+            raise ValueError(f"{owner}: column names must be identifiers such as 'faithfulness_t4', got {bad!r}")
+    else:
+        if isinstance(metrics, str) or not isinstance(metrics, Sequence):
+            raise TypeError(f"{owner}: metrics must be a list of metrics or a mapping name -> metric")
+        named = []
+        seen: dict[str, Any] = {}
+        for metric in metrics:
+            name = getattr(metric, "name", None)
+            if not isinstance(name, str) or not hasattr(metric, "measure_items"):
+                raise TypeError(f"{owner}: {metric!r:.80} is not a metric of ir_rag_axioms.metrics")
+            named.append((name, metric))
+            if name in seen:
+                raise ValueError(
+                    f"{owner}: {seen[name]!r:.80} and {metric!r:.80} would both write the columns {name}_*; name them "
+                    f"apart with a mapping, e.g. {{'{name}': ..., '{name}_2': ...}}")
+            seen[name] = metric
+    if not named:
+        raise ValueError(f"{owner} needs at least one metric")
+    return named
+
+
+def as_item(case: Any) -> DatasetItem:
+    """A ``DatasetItem`` from a ``DatasetItem`` or a ``RagTestCase`` (DeepEval's field names)."""
+    if isinstance(case, DatasetItem):
+        return case
+    from ir_rag_axioms.metrics.assertions import RagTestCase
+
+    if isinstance(case, RagTestCase):
+        return DatasetItem(query=case.input, actual_output=case.actual_output,
+                           retrieved_content=case.retrieval_context, reference=case.reference,
+                           expected_output=getattr(case, "expected_output", None), id=case.name)
+    raise TypeError(f"evaluate: a case must be a DatasetItem or a RagTestCase, got {type(case).__name__}")
+
+
+def evaluate(cases: Sequence[Any], metrics: Sequence[Any] | Mapping[str, Any]) -> pd.DataFrame:
+    """One row per case (in order) with ``case`` and ``<metric>_score`` / ``_pass`` / ``_reason`` for each metric.
+
+    A metric that needs a field a case lacks raises ValueError naming the case and the field; an undefined score is
+    NaN with pass NA and the reason.
+    """
+    items = [as_item(c) for c in cases]
+    if not items:
+        raise ValueError("evaluate needs at least one case")
+    named = named_metrics(metrics, "evaluate")
+    table: dict[str, Any] = {"case": [item.id if item.id is not None else k for k, item in enumerate(items)]}
+    for name, metric in named:
+        results = metric.measure_items(items)
+        table[f"{name}_score"] = [float(r.score) for r in results]
+        table[f"{name}_pass"] = pd.array([r.passed for r in results], dtype="boolean")
+        table[f"{name}_reason"] = pd.array([r.explanation for r in results], dtype="string")
+    return pd.DataFrame(table)
