@@ -8,15 +8,17 @@ other runs' answers). The win rate of run i on topic t under axiom k is
 NaN where the axiom's value for the answer is undefined (a feature axiom abstaining on it) or the topic has one
 answer. The headline (the first measure) depends on ``method``:
 
-- ``"default"``: the packaged nugget combination (``data/leaderboard-nugget.json``): sum_k b_k x_k(i, t) + b_0 with
-  x_k = w_k - 1/2 (0 where undefined), fitted by ridge regression to the TREC RAG 2024 vital-strict nugget score of
-  each answer on 20 topics (``examples/leaderboard_study.py`` refits it and reports its held-out figures);
+- ``"default"``: the packaged nugget combination (``data/leaderboard-nugget.json``): sum_k b_k z_k(i, t) + b_0,
+  z_k the axiom's value (negated where lower is better; the win rate for an axiom without values) standardised
+  within the topic, (v - mean) / std over the topic's defined values, 0 where undefined or constant; the weights
+  are fitted by ridge regression to the TREC RAG 2024 vital-strict nugget score of each answer on 20 topics
+  (``examples/leaderboard_study.py`` refits them and reports the figures on held-out topics);
 - ``"win_rate"``: the mean over the axioms of the defined win rates;
 - ``"bradley_terry"``: per topic and over all topics, the Bradley-Terry log-strength of the summed preferences
   (``aggregation.bradley_terry``); ``all`` is the strength fitted to every topic's comparisons, not a mean.
 
 ``all`` rows of the win rates and the other headlines are the means over the run's topics of the defined values
-(NaN if none is defined). Scores are deterministic: the same answers give the same leaderboard.
+(NaN if none is defined); a blank answer's headline is NaN. Deterministic: the same answers give the same table.
 """
 
 from __future__ import annotations
@@ -104,20 +106,38 @@ def win_rates(matrix: np.ndarray, defined: np.ndarray | None = None) -> np.ndarr
     return rates
 
 
-def _defined(axiom: Axiom, request: GenerationRequest, responses: list[GenerationResponse],
-             analysis: Any) -> np.ndarray:
-    """Which responses a feature axiom has a value for (every response for other axioms)."""
-    if not isinstance(axiom, FeatureAxiom):
-        return np.ones(len(responses), dtype=bool)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return ~np.isnan(axiom.checked_values(request, responses, analysis))
+def answer_values(axiom: Axiom, request: GenerationRequest, responses: list[GenerationResponse],
+                  analysis: Any) -> tuple[np.ndarray, np.ndarray]:
+    """(the preference matrix, one value per response: higher is better, NaN undefined) of one axiom on one topic.
+
+    A feature axiom's values (negated where lower is better), its matrix ``compare``d from them; any other axiom's
+    value is its win rate.
+    """
+    from ir_rag_axioms.axioms._compare import compare
+
+    if isinstance(axiom, FeatureAxiom):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            values = axiom.checked_values(request, responses, analysis)
+        matrix = compare(values, axiom.prefers_higher(), axiom.margin_fraction)
+        return matrix, values if axiom.prefers_higher() else -values
+    matrix = np.asarray(axiom.matrix(request, responses, analysis), dtype=np.float64)
+    return matrix, win_rates(matrix)
 
 
-def headline(rates: np.ndarray, weights: Sequence[float], intercept: float) -> np.ndarray:
-    """sum_k b_k (w_k - 1/2) + b_0 over the axioms' win rates ``rates`` (answers x axioms; NaN counts as 1/2)."""
-    x = np.nan_to_num(np.asarray(rates, dtype=np.float64) - 0.5)
-    return x @ np.asarray(weights, dtype=np.float64) + float(intercept)
+def standardize(values: np.ndarray) -> np.ndarray:
+    """(v - mean) / std (population) over the defined values; 0 where undefined or all defined values are equal."""
+    v = np.asarray(values, dtype=np.float64)
+    defined = ~np.isnan(v)
+    if defined.sum() < 2:
+        return np.zeros(len(v))
+    mean, std = v[defined].mean(), v[defined].std()
+    return np.where(defined & (std > 0), (v - mean) / (std if std > 0 else 1.0), 0.0)
+
+
+def headline(z: np.ndarray, weights: Sequence[float], intercept: float) -> np.ndarray:
+    """sum_k b_k z_k + b_0 over the standardised values ``z`` (answers x axioms)."""
+    return np.asarray(z, dtype=np.float64) @ np.asarray(weights, dtype=np.float64) + float(intercept)
 
 
 def system_leaderboard(answers: pd.DataFrame, axioms: Sequence[Axiom | str] | Mapping[str, Axiom | str] | None = None,
@@ -154,14 +174,15 @@ def system_leaderboard(answers: pd.DataFrame, axioms: Sequence[Axiom | str] | Ma
         topics = tqdm(items, desc="system leaderboard", unit="topic")
     with analysis:
         for request, responses in topics:
-            rates, summed = [], np.zeros((len(responses), len(responses)))
+            rates, z, summed = [], [], np.zeros((len(responses), len(responses)))
             for axiom in named.values():
-                matrix = np.asarray(axiom.matrix(request, responses, analysis), dtype=np.float64)
+                matrix, values = answer_values(axiom, request, responses, analysis)
                 summed += np.sign(np.nan_to_num(matrix))
-                rates.append(win_rates(matrix, _defined(axiom, request, responses, analysis)))
+                rates.append(win_rates(matrix, ~np.isnan(values)))
+                z.append(standardize(values))
             table = np.column_stack(rates) if rates else np.zeros((len(responses), 0))
             if method == "default":
-                head = headline(table, model["weights"], model["intercept"])
+                head = headline(np.column_stack(z), model["weights"], model["intercept"])
                 head[[not r.text.strip() for r in responses]] = np.nan
             elif method == "win_rate":
                 with warnings.catch_warnings():
@@ -200,5 +221,5 @@ def _overall_strengths(runs: Sequence[str], matrices: Sequence[tuple[Any, Any, n
     return {run: float(strengths[k]) for run, k in index.items()}
 
 
-__all__ = ["ALL", "COLUMNS", "HEADLINES", "METHODS", "answer_items", "default_axioms", "headline", "packaged_model",
-           "system_leaderboard", "win_rates"]
+__all__ = ["ALL", "COLUMNS", "HEADLINES", "METHODS", "answer_items", "answer_values", "default_axioms", "headline",
+           "packaged_model", "standardize", "system_leaderboard", "win_rates"]

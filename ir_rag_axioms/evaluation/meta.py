@@ -39,7 +39,7 @@ def _tau_ap_b_one_way(x: np.ndarray, y: np.ndarray) -> float:
 
 
 def tau_ap_b(x: Sequence[float], y: Sequence[float]) -> float:
-    """Symmetric tau_ap_b: (tau_ap_b(x, y) + tau_ap_b(y, x)) / 2, as autojudge-evaluate's ``tauap_b``."""
+    """The mean of the one-way AP correlations with either side as the reference (autojudge-evaluate's ``tauap_b``)."""
     x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
     if len(x) < 3:
         return float("nan")
