@@ -111,15 +111,28 @@ class EmbeddedConsensusAxiom(ConsensusAxiom):
                                                                                             np.ndarray]:
         """(i, j) -> for each unit of response i its highest cosine to a unit of response j (i != j, both present).
 
-        Empty where either has no units; a pair with a None side is left out.
+        Zeros where j has no units (empty where i has none); a pair with an unanalysable side is left out. One
+        similarity matrix over all units of the candidate set, maximised per block.
         """
         vectors = self.vectors(responses, analysis)
+        present = [k for k, v in enumerate(vectors) if v is not None]
+        filled = [k for k in present if len(vectors[k])]  # type: ignore[arg-type]
         best: dict[tuple[int, int], np.ndarray] = {}
-        for i, a in enumerate(vectors):
-            for j, b in enumerate(vectors):
-                if i == j or a is None or b is None:
-                    continue
-                best[i, j] = (a @ b.T).max(axis=1) if len(a) and len(b) else np.zeros(len(a))
+        if filled:
+            stacked = np.vstack([vectors[k] for k in filled])  # type: ignore[misc]
+            sizes = np.array([len(vectors[k]) for k in filled])  # type: ignore[arg-type]
+            starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+            similarity = stacked @ stacked.T
+            for a, i in enumerate(filled):
+                rows = similarity[starts[a]:starts[a] + sizes[a]]
+                maxima = np.maximum.reduceat(rows, starts, axis=1)  # (units of i, filled responses)
+                for b, j in enumerate(filled):
+                    if i != j:
+                        best[i, j] = maxima[:, b]
+        for i in present:
+            for j in present:
+                if i != j and (i, j) not in best:
+                    best[i, j] = np.zeros(len(vectors[i]))  # type: ignore[arg-type]
         return best
 
 
