@@ -140,7 +140,7 @@ def meta_evaluate(out: Path, judges: list[str]) -> str:
     exe = Path(sys.executable).with_name("auto-judge-evaluate")
     command = [str(exe), "meta-evaluate", "--truth-leaderboard", str(out / "truth.tot"), "--truth-format", "tot",
                "--eval-format", "tot", "--correlation", "kendall", "--correlation", "tauap_b",
-               "--truth-measure", "vital_strict", "--on-missing", "error", "--output", str(out / "meta.jsonl"),
+               "--truth-measure", "vital_strict", "--on-missing", "warn", "--output", str(out / "meta.jsonl"),
                *[str(out / f"{j}.tot") for j in judges]]
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)

@@ -51,3 +51,8 @@ def test_bootstrap_interval_and_paired_difference():
     assert out["difference"] > 0 and out["difference_low"] <= out["difference"] <= out["difference_high"]
     assert bootstrap_correlation(good, truth, samples=50, seed=3) == bootstrap_correlation(good, truth, samples=50,
                                                                                           seed=3)
+
+
+def test_runs_without_a_score_are_left_out():
+    assert kendall([1, 2, 3, np.nan], [1, 2, 3, 4]) == pytest.approx(1.0)
+    assert tau_ap_b([1, 2, 3, 4, np.nan], [1, 2, 4, 3, 0]) == pytest.approx(tau_ap_b([1, 2, 3, 4], [1, 2, 4, 3]))

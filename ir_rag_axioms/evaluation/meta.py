@@ -3,7 +3,8 @@
 ``tau_ap_b`` is the tie-aware AP rank correlation of Urbano & Marrero (2017), symmetrised as autojudge-evaluate
 1.1.0 computes it (``tauap_b``: the mean of tau_ap_b(x, y) and tau_ap_b(y, x), ranks from the top = highest);
 ``kendall`` is tau-b. A bootstrap draws the topics with replacement and recomputes both leaderboards (each run's
-mean over the drawn topics) before correlating them; the interval is the percentile interval of the draws.
+mean over the drawn topics) before correlating them; the interval is the percentile interval of the draws. A run
+without a score on one side (in a resample without any of its topics) is left out of that correlation.
 """
 
 from __future__ import annotations
@@ -15,9 +16,18 @@ import numpy as np
 from scipy import stats
 
 
-def kendall(x: Sequence[float], y: Sequence[float]) -> float:
-    """Kendall's tau-b of two score vectors; NaN with fewer than 3 scores or a constant side."""
+def _paired(x: Sequence[float], y: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
+    """The entries defined on both sides (a run without a score on one side is left out, as a common run)."""
     x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    if x.shape != y.shape:
+        raise ValueError(f"correlation of score vectors of different lengths: {x.shape} vs {y.shape}")
+    keep = ~(np.isnan(x) | np.isnan(y))
+    return x[keep], y[keep]
+
+
+def kendall(x: Sequence[float], y: Sequence[float]) -> float:
+    """Kendall's tau-b over the entries defined on both sides; NaN with fewer than 3 of them or a constant side."""
+    x, y = _paired(x, y)
     if len(x) < 3 or len(np.unique(x)) < 2 or len(np.unique(y)) < 2:
         return float("nan")
     return float(stats.kendalltau(x, y).statistic)
@@ -39,8 +49,11 @@ def _tau_ap_b_one_way(x: np.ndarray, y: np.ndarray) -> float:
 
 
 def tau_ap_b(x: Sequence[float], y: Sequence[float]) -> float:
-    """The mean of the one-way AP correlations with either side as the reference (autojudge-evaluate's ``tauap_b``)."""
-    x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    """The mean of the one-way AP correlations with either side as the reference (autojudge-evaluate's ``tauap_b``).
+
+    Over the entries defined on both sides; NaN with fewer than 3.
+    """
+    x, y = _paired(x, y)
     if len(x) < 3:
         return float("nan")
     return (_tau_ap_b_one_way(x, y) + _tau_ap_b_one_way(y, x)) / 2
