@@ -85,3 +85,25 @@ def test_refusals_name_the_problem():
         lb.system_leaderboard(ANSWERS, ["AGREE1"], progress=False)
     with pytest.raises(ValueError, match="unknown method"):
         lb.system_leaderboard(ANSWERS, ["AGREE1"], method="median", progress=False)
+
+
+@pytest.mark.slow
+@pytest.mark.shared
+def test_leaderboard_of_two_real_nugget_topics():
+    from ir_rag_axioms.datasets.files import NUGGET_ASSIGNMENTS, resolve
+    from ir_rag_axioms.datasets.nuggets import load_nugget_assignments
+
+    path = resolve(NUGGET_ASSIGNMENTS, "../shared/data/trec-rag-24-nuggets")
+    data = load_nugget_assignments(path).rename(columns={"qid": "topic", "answer_text": "text"})
+    data = data[data.topic.isin(list(dict.fromkeys(data.topic))[:2])]
+    frame = lb.system_leaderboard(data, progress=False)
+    measures = list(dict.fromkeys(frame.measure))
+    assert measures[0] == lb.HEADLINES["default"] and measures[1:] == lb.default_axioms()
+    per_topic, total = frame[frame.topic != lb.ALL], frame[frame.topic == lb.ALL]
+    assert len(per_topic) == len(data) * len(measures) and len(total) == data.run_id.nunique() * len(measures)
+    means = per_topic.groupby(["run_id", "measure"])["value"].mean()
+    assert np.allclose(total.set_index(["run_id", "measure"])["value"].reindex(means.index), means, equal_nan=True)
+    head = per_topic[per_topic.measure == measures[0]]
+    assert head["value"].notna().all()  # no blank answer among these
+    rates = per_topic[per_topic.measure != measures[0]]["value"].dropna()
+    assert rates.between(0, 1).all()
