@@ -9,9 +9,10 @@ count), every single axiom (its mean win rate over topics), the consensus axioms
 (ridge regression of each answer's vital-strict nugget score on the within-topic standardised axiom values, as
 ``system_leaderboard(method="default")`` computes it). The combination's figures are out-of-fold: each topic's
 answers are scored by a model fitted on the other folds' topics (GroupKFold by topic, 5 folds; the ridge penalty
-chosen by the Kendall tau of an inner topic-grouped CV on the training topics only). Kendall tau-b and tau_ap_b against the official
-nugget leaderboards (each run's mean over topics), with 95 % bootstrap intervals over topics (1000 resamples) and
-paired differences to the baselines. Writes results.csv, results.md, leaderboards (tot format) and leaderboard.png.
+chosen by the Kendall tau of an inner topic-grouped CV on the training topics only). Kendall tau-b and tau_ap_b
+against the official nugget leaderboards (each run's mean over topics), with 95 % bootstrap intervals over topics
+(1000 resamples) and paired differences to the baselines. Writes results.csv, results.md, leaderboards (tot format)
+and leaderboard.png.
 """
 
 from __future__ import annotations
@@ -88,7 +89,7 @@ def standardized(answers: pd.DataFrame, values: pd.DataFrame, names: list[str]) 
     wide = values.pivot_table(index=["topic", "run_id"], columns="axiom", values="value", dropna=False)
     wide = wide.reindex(pd.MultiIndex.from_frame(answers[["topic", "run_id"]]))[names]
     z = np.zeros(wide.shape)
-    for topic, idx in answers.groupby("topic", sort=False).indices.items():
+    for idx in answers.groupby("topic", sort=False).indices.values():
         for k in range(len(names)):
             z[idx, k] = lb.standardize(wide.to_numpy()[idx, k])
     return z

@@ -166,7 +166,7 @@ def system_leaderboard(answers: pd.DataFrame, axioms: Sequence[Axiom | str] | Ma
     analyse(list(named.values()), items, analysis)
     rows: list[tuple[str, str, str, float]] = []
     headline_name = HEADLINES[method]
-    matrices: list[np.ndarray] = []
+    matrices: list[tuple[GenerationRequest, list[GenerationResponse], np.ndarray]] = []
     topics: Any = items
     if progress:
         from tqdm.auto import tqdm

@@ -10,27 +10,28 @@ without a score on one side (in a resample without any of its topics) is left ou
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 import numpy as np
+import numpy.typing as npt
 from scipy import stats
 
 
-def _paired(x: Sequence[float], y: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
+def _paired(x: npt.ArrayLike, y: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     """The entries defined on both sides (a run without a score on one side is left out, as a common run)."""
-    x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
-    if x.shape != y.shape:
-        raise ValueError(f"correlation of score vectors of different lengths: {x.shape} vs {y.shape}")
-    keep = ~(np.isnan(x) | np.isnan(y))
-    return x[keep], y[keep]
+    a, b = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    if a.shape != b.shape:
+        raise ValueError(f"correlation of score vectors of different lengths: {a.shape} vs {b.shape}")
+    keep = ~(np.isnan(a) | np.isnan(b))
+    return a[keep], b[keep]
 
 
-def kendall(x: Sequence[float], y: Sequence[float]) -> float:
+def kendall(x: npt.ArrayLike, y: npt.ArrayLike) -> float:
     """Kendall's tau-b over the entries defined on both sides; NaN with fewer than 3 of them or a constant side."""
-    x, y = _paired(x, y)
-    if len(x) < 3 or len(np.unique(x)) < 2 or len(np.unique(y)) < 2:
+    a, b = _paired(x, y)
+    if len(a) < 3 or len(np.unique(a)) < 2 or len(np.unique(b)) < 2:
         return float("nan")
-    return float(stats.kendalltau(x, y).statistic)
+    return float(stats.kendalltau(a, b).statistic)
 
 
 def _tau_ap_b_one_way(x: np.ndarray, y: np.ndarray) -> float:
@@ -48,18 +49,18 @@ def _tau_ap_b_one_way(x: np.ndarray, y: np.ndarray) -> float:
     return float(2 / pivots.sum() * (concordant[pivots] / p[pivots]).sum() - 1)
 
 
-def tau_ap_b(x: Sequence[float], y: Sequence[float]) -> float:
+def tau_ap_b(x: npt.ArrayLike, y: npt.ArrayLike) -> float:
     """The mean of the one-way AP correlations with either side as the reference (autojudge-evaluate's ``tauap_b``).
 
     Over the entries defined on both sides; NaN with fewer than 3.
     """
-    x, y = _paired(x, y)
-    if len(x) < 3:
+    a, b = _paired(x, y)
+    if len(a) < 3:
         return float("nan")
-    return (_tau_ap_b_one_way(x, y) + _tau_ap_b_one_way(y, x)) / 2
+    return (_tau_ap_b_one_way(a, b) + _tau_ap_b_one_way(b, a)) / 2
 
 
-CORRELATIONS: dict[str, Callable[[Sequence[float], Sequence[float]], float]] = {"kendall": kendall,
+CORRELATIONS: dict[str, Callable[[npt.ArrayLike, npt.ArrayLike], float]] = {"kendall": kendall,
                                                                                 "tau_ap_b": tau_ap_b}
 """The correlations ``bootstrap_correlation`` reports."""
 
