@@ -1,7 +1,8 @@
 """Consensus axioms: agreement of a response with the other responses to the same request.
 
 Facts that many independent systems state are likely the facts a good answer needs (the TREC RAG nuggets are such
-facts); a response that shares more of them with the crowd of answers is preferred. "The other responses" are the
+facts; ranking systems by what the pool of runs agrees on goes back to Soboroff et al., SIGIR 2001); a response
+that shares more of them with the crowd of answers is preferred. "The other responses" are the
 other members of the candidate set: the ``responses`` passed to ``preferences`` (in a system leaderboard, one
 answer per system to one topic). Consensus is therefore computed within the candidate set: the same response gets
 another value among other candidates, and with fewer than two candidates (nothing to agree with) every value is
@@ -26,6 +27,7 @@ from ir_rag_axioms.analysis.features import SENTENCES, TERMS, Feature, aspect_fe
 from ir_rag_axioms.analysis.resources import DEFAULT_SENTENCE_MODEL, DEFAULT_SPACY_MODEL
 from ir_rag_axioms.analysis.text import AspectExtraction
 from ir_rag_axioms.axioms.base import FeatureAxiom, Item, Reads, feature_values
+from ir_rag_axioms.axioms.explanation import NEW_IN_THIS_LIBRARY
 from ir_rag_axioms.axioms.registry import register
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
@@ -34,7 +36,7 @@ class ConsensusAxiom(FeatureAxiom):
     """A feature axiom whose value of a response depends on the other responses of the candidate set."""
 
     dimension: ClassVar[str] = "consensus"
-    citation: ClassVar[str] = "ir_rag_axioms (beyond the paper)"
+    citation: ClassVar[str] = NEW_IN_THIS_LIBRARY
     spacy_model: str = DEFAULT_SPACY_MODEL
     """spaCy pipeline name or path (the offline mirror of en_core_web_sm is found automatically)."""
     undefined: ClassVar[str] = "no other non-blank response in the candidate set to agree with"
@@ -62,6 +64,8 @@ class ContentConsensusCountAxiom(ConsensusAxiom):
     """
 
     name: ClassVar[str] = "AGREE1"
+    dimension: ClassVar[str] = "consensus"
+    citation: ClassVar[str] = NEW_IN_THIS_LIBRARY
     share: float = 0.2
     """Least share of the other responses that must contain a term for it to count."""
 
@@ -144,6 +148,8 @@ class SemanticAgreementAxiom(EmbeddedConsensusAxiom):
     """
 
     name: ClassVar[str] = "AGREE2"
+    dimension: ClassVar[str] = "consensus"
+    citation: ClassVar[str] = NEW_IN_THIS_LIBRARY
     margin_fraction: float = 0.1
 
     def unit(self) -> Feature:
@@ -168,6 +174,8 @@ class ConsensusCoverageAxiom(EmbeddedConsensusAxiom):
     """
 
     name: ClassVar[str] = "AGREE3"
+    dimension: ClassVar[str] = "consensus"
+    citation: ClassVar[str] = NEW_IN_THIS_LIBRARY
     margin_fraction: float = 0.1
 
     def unit(self) -> Feature:
@@ -192,6 +200,8 @@ class ConsensusAspectAxiom(EmbeddedConsensusAxiom):
     """
 
     name: ClassVar[str] = "AGREE4"
+    dimension: ClassVar[str] = "consensus"
+    citation: ClassVar[str] = NEW_IN_THIS_LIBRARY
     margin_fraction: float = 0.1
     aspect_extraction: AspectExtraction = "noun_chunks"
     """``"noun_chunks"`` (spaCy noun chunks, lowercased) or ``"entities"`` (spaCy named entities)."""
