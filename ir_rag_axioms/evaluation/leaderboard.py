@@ -18,7 +18,8 @@ answer. The headline (the first measure) depends on ``method``:
   (``aggregation.bradley_terry``); ``all`` is the strength fitted to every topic's comparisons, not a mean.
 
 ``all`` rows of the win rates and the other headlines are the means over the run's topics of the defined values
-(NaN if none is defined); a blank answer's headline is NaN. Deterministic: the same answers give the same table.
+(NaN if none is defined); the headline of a blank answer, or of one no axiom has a value for, is NaN.
+Deterministic: the same answers give the same table.
 """
 
 from __future__ import annotations
@@ -64,8 +65,9 @@ def answer_items(answers: pd.DataFrame) -> tuple[list[str], list[tuple[Generatio
     """The runs (first-appearance order) and one (request, answers) item per topic; a response's id is its run_id.
 
     ``answers`` needs run_id, topic, query and text; ``context`` (a list of passages per answer) is the answer's
-    own context. A missing column, a duplicate (run_id, topic) or a topic with two different queries is refused,
-    naming the rows; a blank answer is kept (every axiom abstains on it: NaN, never 0).
+    own context; other columns (``citations``: the axioms read citation markers in the text) are not read.
+    A missing column, a duplicate (run_id, topic) or a topic with two different queries is refused, naming the
+    rows; a blank answer is kept (every axiom abstains on it: NaN, never 0).
     """
     missing = [c for c in ("run_id", "topic", "query", "text") if c not in answers.columns]
     if missing:
@@ -175,15 +177,17 @@ def system_leaderboard(answers: pd.DataFrame, axioms: Sequence[Axiom | str] | Ma
     with analysis:
         for request, responses in topics:
             rates, z, summed = [], [], np.zeros((len(responses), len(responses)))
+            valued = np.zeros(len(responses), dtype=bool)  # whether any axiom has a value for the answer
             for axiom in named.values():
                 matrix, values = answer_values(axiom, request, responses, analysis)
                 summed += np.sign(np.nan_to_num(matrix))
                 rates.append(win_rates(matrix, ~np.isnan(values)))
                 z.append(standardize(values))
+                valued |= ~np.isnan(values)
             table = np.column_stack(rates) if rates else np.zeros((len(responses), 0))
             if method == "default":
                 head = headline(np.column_stack(z), model["weights"], model["intercept"])
-                head[[not r.text.strip() for r in responses]] = np.nan
+                head[~valued | np.array([not r.text.strip() for r in responses])] = np.nan
             elif method == "win_rate":
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore", RuntimeWarning)  # an answer no axiom has a value for: NaN
