@@ -29,6 +29,12 @@ from ir_rag_axioms.axioms.coherence import (
     COH2,
 )
 from ir_rag_axioms.axioms.combinators import Cascade, Conjunction, MajorityVote, Negated, Normalized, Product, Sum
+from ir_rag_axioms.axioms.consensus import (
+    AGREE1,
+    AGREE2,
+    AGREE3,
+    AGREE4,
+)
 from ir_rag_axioms.axioms.consistency import (
     CONS1,
     CONS2,
@@ -222,6 +228,7 @@ __all__ = [
     "analyse", "borda", "bradley_terry", "compare", "copeland", "default_analysis", "evaluate_axioms",
     "evaluation_table", "get", "kwiksort", "majority_vote", "names", "parse", "register",
     # the registered axioms
+    "AGREE1", "AGREE2", "AGREE3", "AGREE4",
     "AND", "ANSWER_RELEVANCY", "ANTI_REG", "ArgUC", "aSL", "ASPECT_REG", "CLAR1", "CLAR2", "CLAR3", "CLAR4",
     "CLAR5", "COH1", "COH2", "COH3", "COH4", "COH5", "CONS1", "CONS2", "CONS3", "CONS4", "CONS5", "CONS6",
     "CONTEXT_RECALL", "CORR1", "CORR2", "CORR3", "CORR4", "COV1", "COV2", "COV3", "COV4", "CROWD", "DIV",

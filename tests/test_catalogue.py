@@ -13,7 +13,7 @@ from ir_rag_axioms.axioms.catalogue import GENERATIVE, RAG_DIMENSIONS, describe,
 from ir_rag_axioms.axioms.explanation import NEW_IN_THIS_LIBRARY, citation_of
 from ir_rag_axioms.axioms.generative import Generative
 
-KNOWN = {*RAG_DIMENSIONS, GENERATIVE, "retrieval", "utility", "oracle", "metric"}
+KNOWN = {*RAG_DIMENSIONS, GENERATIVE, "retrieval", "utility", "oracle", "metric", "consensus"}
 
 
 def test_every_registered_axiom_declares_its_dimension_and_citation_on_its_class():

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 SHARED_DATA = Path(os.environ.get("IR_RAG_AXIOMS_SHARED", ROOT.parent / "shared")) / "data"
 NEEDS_SHARED = {"03_evaluating_axioms_against_humans.ipynb", "04_write_your_own_axiom.ipynb",
-                "05_learned_axioms.ipynb"}
+                "05_learned_axioms.ipynb", "07_which_system_is_better.ipynb"}
 """Notebooks that cannot run without the shared data folder (the others use it optionally)."""
 TIMEOUT = 600
 """Seconds per cell: generous for a loaded machine (each notebook takes well under a minute when idle)."""

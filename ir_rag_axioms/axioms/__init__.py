@@ -4,6 +4,7 @@ from ir_rag_axioms.axioms import (  # noqa: F401  (imported to register their ax
     citations,
     clarity,
     coherence,
+    consensus,
     consistency,
     correctness,
     coverage,

@@ -1,0 +1,229 @@
+"""A system leaderboard from axioms: per run and topic, each axiom's win rate and a headline score; ``all`` = the mean.
+
+Within one topic the axioms compare the answers of all runs (the candidate set: consensus axioms agree with the
+other runs' answers). The win rate of run i on topic t under axiom k is
+
+    w_k(i, t) = (#{j != i : P_k[i, j] > 0} + #{j != i : P_k[i, j] = 0} / 2) / (n_t - 1),
+
+NaN where the axiom's value for the answer is undefined (a feature axiom abstaining on it) or the topic has one
+answer. The headline (the first measure) depends on ``method``:
+
+- ``"default"``: the packaged nugget combination (``data/leaderboard-nugget.json``): sum_k b_k z_k(i, t) + b_0,
+  z_k the axiom's value (negated where lower is better; the win rate for an axiom without values) standardised
+  within the topic, (v - mean) / std over the topic's defined values, 0 where undefined or constant; the weights
+  are fitted by ridge regression to the TREC RAG 2024 vital-strict nugget score of each answer on 20 topics
+  (``examples/leaderboard_study.py`` refits them and reports the figures on held-out topics);
+- ``"win_rate"``: the mean over the axioms of the defined win rates;
+- ``"bradley_terry"``: per topic and over all topics, the Bradley-Terry log-strength of the summed preferences
+  (``aggregation.bradley_terry``); ``all`` is the strength fitted to every topic's comparisons, not a mean.
+
+``all`` rows of the win rates and the other headlines are the means over the run's topics of the defined values
+(NaN if none is defined); the headline of a blank answer, or of one no axiom has a value for, is NaN.
+Deterministic: the same answers give the same table.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from collections.abc import Mapping, Sequence
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ir_rag_axioms.axioms.base import Axiom, FeatureAxiom, check_responses
+from ir_rag_axioms.model import GenerationRequest, GenerationResponse
+
+ALL = "all"
+"""The topic of a run's aggregate rows."""
+COLUMNS = ("run_id", "topic", "measure", "value")
+"""The columns of a leaderboard frame (long format, one value per run, topic and measure)."""
+METHODS = ("default", "win_rate", "bradley_terry")
+"""Headline methods of ``system_leaderboard``."""
+HEADLINES = {"default": "AXIOM_NUGGET", "win_rate": "AXIOM_WIN_RATE", "bradley_terry": "AXIOM_BT"}
+"""The name of the headline measure of each method."""
+MODEL_FILE = "leaderboard-nugget.json"
+"""The packaged weights of the ``default`` headline (in ``ir_rag_axioms/data``)."""
+
+
+@cache
+def packaged_model() -> dict[str, Any]:
+    """The packaged ``default`` combination: ``{"axioms": [spec, ...], "weights": [...], "intercept": b0, ...}``."""
+    text = resources.files("ir_rag_axioms").joinpath("data", MODEL_FILE).read_text(encoding="utf-8")
+    return dict(json.loads(text))
+
+
+def default_axioms() -> list[str]:
+    """The axiom specs the ``default`` headline reads (in the packaged model's order)."""
+    return list(packaged_model()["axioms"])
+
+
+def answer_items(answers: pd.DataFrame) -> tuple[list[str], list[tuple[GenerationRequest, list[GenerationResponse]]]]:
+    """The runs (first-appearance order) and one (request, answers) item per topic; a response's id is its run_id.
+
+    ``answers`` needs run_id, topic, query and text; ``context`` (a list of passages per answer) is the answer's
+    own context; other columns (``citations``: the axioms read citation markers in the text) are not read.
+    A missing column, a duplicate (run_id, topic) or a topic with two different queries is refused, naming the
+    rows; a blank answer is kept (every axiom abstains on it: NaN, never 0).
+    """
+    missing = [c for c in ("run_id", "topic", "query", "text") if c not in answers.columns]
+    if missing:
+        raise KeyError(f"system_leaderboard: answers need columns run_id, topic, query, text; missing {missing} "
+                       f"(found {list(answers.columns)})")
+    frame = answers.assign(run_id=answers["run_id"].astype(str), topic=answers["topic"].astype(str))
+    dupes = frame[frame.duplicated(["run_id", "topic"], keep=False)]
+    if len(dupes):
+        pairs = sorted(set(zip(dupes["run_id"], dupes["topic"], strict=True)))
+        raise ValueError(f"system_leaderboard: {len(pairs)} (run_id, topic) pair(s) answered more than once, "
+                         f"e.g. {pairs[:5]}; keep one answer per run and topic")
+    runs = list(dict.fromkeys(frame["run_id"]))
+    items = []
+    for topic, group in frame.groupby("topic", sort=False):
+        queries = set(group["query"].astype(str))
+        if len(queries) > 1:
+            raise ValueError(f"system_leaderboard: topic {topic!r} has {len(queries)} different queries: "
+                             f"{sorted(queries)[:3]}")
+        contexts = group["context"] if "context" in group.columns else [None] * len(group)
+        responses = [GenerationResponse(run, "" if text is None or text != text else str(text),
+                                        context=None if c is None or (isinstance(c, float) and c != c)
+                                        else tuple(str(p) for p in c))
+                     for run, text, c in zip(group["run_id"], group["text"], contexts, strict=True)]
+        items.append((GenerationRequest(str(topic), str(group["query"].iloc[0])), check_responses(responses)))
+    return runs, items
+
+
+def win_rates(matrix: np.ndarray, defined: np.ndarray | None = None) -> np.ndarray:
+    """(wins + ties / 2) / (n - 1) per response; NaN where ``defined`` is False or n < 2."""
+    m = np.sign(np.nan_to_num(np.asarray(matrix, dtype=np.float64)))
+    n = len(m)
+    if n < 2:
+        return np.full(n, np.nan)
+    wins, losses = (m > 0).sum(axis=1), (m < 0).sum(axis=1)
+    rates = (wins + (n - 1 - wins - losses) / 2) / (n - 1)
+    if defined is not None:
+        rates = np.where(defined, rates, np.nan)
+    return rates
+
+
+def answer_values(axiom: Axiom, request: GenerationRequest, responses: list[GenerationResponse],
+                  analysis: Any) -> tuple[np.ndarray, np.ndarray]:
+    """(the preference matrix, one value per response: higher is better, NaN undefined) of one axiom on one topic.
+
+    A feature axiom's values (negated where lower is better), its matrix ``compare``d from them; any other axiom's
+    value is its win rate.
+    """
+    from ir_rag_axioms.axioms._compare import compare
+
+    if isinstance(axiom, FeatureAxiom):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            values = axiom.checked_values(request, responses, analysis)
+        matrix = compare(values, axiom.prefers_higher(), axiom.margin_fraction)
+        return matrix, values if axiom.prefers_higher() else -values
+    matrix = np.asarray(axiom.matrix(request, responses, analysis), dtype=np.float64)
+    return matrix, win_rates(matrix)
+
+
+def standardize(values: np.ndarray) -> np.ndarray:
+    """(v - mean) / std (population) over the defined values; 0 where undefined or all defined values are equal."""
+    v = np.asarray(values, dtype=np.float64)
+    defined = ~np.isnan(v)
+    if defined.sum() < 2:
+        return np.zeros(len(v))
+    mean, std = v[defined].mean(), v[defined].std()
+    return np.where(defined & (std > 0), (v - mean) / (std if std > 0 else 1.0), 0.0)
+
+
+def headline(z: np.ndarray, weights: Sequence[float], intercept: float) -> np.ndarray:
+    """sum_k b_k z_k + b_0 over the standardised values ``z`` (answers x axioms)."""
+    return np.asarray(z, dtype=np.float64) @ np.asarray(weights, dtype=np.float64) + float(intercept)
+
+
+def system_leaderboard(answers: pd.DataFrame, axioms: Sequence[Axiom | str] | Mapping[str, Axiom | str] | None = None,
+                       *, method: str = "default", progress: bool = True) -> pd.DataFrame:
+    """A long leaderboard (run_id, topic, measure, value): the headline first, then one win rate per axiom.
+
+    Per topic and ``all`` (the run's mean over its topics; for ``bradley_terry`` the strength over all topics).
+    ``axioms``: the axioms to report (default: those of the packaged model); ``method="default"`` needs exactly the
+    packaged model's axioms (any others: use ``"win_rate"`` or ``"bradley_terry"``).
+    """
+    from ir_rag_axioms.aggregation import bradley_terry
+    from ir_rag_axioms.analysis.cache import default_analysis
+    from ir_rag_axioms.axioms.base import analyse
+    from ir_rag_axioms.axioms.naming import named_axioms
+
+    if method not in METHODS:
+        raise ValueError(f"system_leaderboard: unknown method {method!r}; use one of {METHODS}")
+    named = named_axioms(default_axioms() if axioms is None else axioms)
+    if method == "default":
+        model = packaged_model()
+        if [repr(a) for a in named.values()] != [repr(a) for a in named_axioms(model["axioms"]).values()]:
+            raise ValueError(f"system_leaderboard: method='default' reads the packaged model's axioms "
+                             f"{model['axioms']}; for other axioms use method='win_rate' or 'bradley_terry'")
+    runs, items = answer_items(answers)
+    analysis = default_analysis()
+    analyse(list(named.values()), items, analysis)
+    rows: list[tuple[str, str, str, float]] = []
+    headline_name = HEADLINES[method]
+    matrices: list[tuple[GenerationRequest, list[GenerationResponse], np.ndarray]] = []
+    topics: Any = items
+    if progress:
+        from tqdm.auto import tqdm
+
+        topics = tqdm(items, desc="system leaderboard", unit="topic")
+    with analysis:
+        for request, responses in topics:
+            rates, z, summed = [], [], np.zeros((len(responses), len(responses)))
+            valued = np.zeros(len(responses), dtype=bool)  # whether any axiom has a value for the answer
+            for axiom in named.values():
+                matrix, values = answer_values(axiom, request, responses, analysis)
+                summed += np.sign(np.nan_to_num(matrix))
+                rates.append(win_rates(matrix, ~np.isnan(values)))
+                z.append(standardize(values))
+                valued |= ~np.isnan(values)
+            table = np.column_stack(rates) if rates else np.zeros((len(responses), 0))
+            if method == "default":
+                head = headline(np.column_stack(z), model["weights"], model["intercept"])
+                head[~valued | np.array([not r.text.strip() for r in responses])] = np.nan
+            elif method == "win_rate":
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", RuntimeWarning)  # an answer no axiom has a value for: NaN
+                    head = np.nanmean(table, axis=1)
+            else:
+                head = bradley_terry(np.sign(summed)[None]) if len(responses) > 1 else np.full(len(responses), np.nan)
+                matrices.append((request, responses, np.sign(summed)))
+            for k, response in enumerate(responses):
+                rows.append((response.id, request.id, headline_name, float(head[k])))
+                rows += [(response.id, request.id, name, float(table[k, n])) for n, name in enumerate(named)]
+    frame = pd.DataFrame(rows, columns=list(COLUMNS))
+    measures = [headline_name, *named]
+    means = frame.groupby(["run_id", "measure"], sort=False)["value"].mean()  # NaN skipped; all NaN: NaN
+    totals = [(run, ALL, m, float(means.get((run, m), np.nan))) for run in runs for m in measures]
+    if method == "bradley_terry":
+        strengths = _overall_strengths(runs, matrices)
+        totals = [(run, ALL, m, strengths[run] if m == headline_name else v) for run, _, m, v in totals]
+    out = pd.concat([frame, pd.DataFrame(totals, columns=list(COLUMNS))], ignore_index=True)
+    out["measure"] = pd.Categorical(out["measure"], categories=measures, ordered=True)
+    out = out.sort_values(["measure", "run_id", "topic"], kind="stable").reset_index(drop=True)
+    out["measure"] = out["measure"].astype(str)
+    return out
+
+
+def _overall_strengths(runs: Sequence[str], matrices: Sequence[tuple[Any, Any, np.ndarray]]) -> dict[str, float]:
+    """Bradley-Terry log-strength per run from the summed preferences of every topic (absent pairs: no game)."""
+    from ir_rag_axioms.aggregation import bradley_terry
+
+    index = {run: k for k, run in enumerate(runs)}
+    stack = np.zeros((len(matrices), len(runs), len(runs)))
+    for t, (_, responses, matrix) in enumerate(matrices):
+        at = np.array([index[r.id] for r in responses], dtype=np.int64)
+        stack[t][np.ix_(at, at)] = matrix
+    strengths = bradley_terry(stack) if len(runs) > 1 else np.zeros(len(runs))
+    return {run: float(strengths[k]) for run, k in index.items()}
+
+
+__all__ = ["ALL", "COLUMNS", "HEADLINES", "METHODS", "answer_items", "answer_values", "default_axioms", "headline",
+           "packaged_model", "standardize", "system_leaderboard", "win_rates"]
