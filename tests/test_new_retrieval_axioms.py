@@ -10,7 +10,6 @@ import pytest
 from ir_rag_axioms import GenerationRequest, GenerationResponse, get
 from ir_rag_axioms.axioms.retrieval.roadmap import ROADMAP_AXIOMS, pagerank
 
-
 WORDS = ["cat", "dog", "sleep", "food", "park", "river", "city", "music", "night", "garden", "energy", "solar"]
 
 

@@ -25,8 +25,8 @@ from ir_rag_axioms.analysis.features import TERMS
 from ir_rag_axioms.analysis.similarity import TermSimilarity, WordNetTermSimilarity
 from ir_rag_axioms.analysis.terms import TermStatistics, term_statistics
 from ir_rag_axioms.axioms.base import Reads, compare, within_margin
-from ir_rag_axioms.axioms.preconditions import LEN, Precondition
 from ir_rag_axioms.axioms.explanation import NEW_IN_THIS_LIBRARY
+from ir_rag_axioms.axioms.preconditions import LEN, Precondition
 from ir_rag_axioms.axioms.registry import deprecate, register
 from ir_rag_axioms.axioms.retrieval.base import (
     StatisticsTermAxiom,
@@ -39,6 +39,14 @@ from ir_rag_axioms.axioms.retrieval.proximity import shared_terms_mask
 from ir_rag_axioms.axioms.retrieval.similarity import Stmc1Axiom
 from ir_rag_axioms.axioms.utility import NopAxiom
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse, all_contexts
+
+
+class _LiteratureRule:
+    """Axioms whose rule changed in issue 28 (now the paper's constraint): their matrix cache keys changed with it."""
+
+    def cache_identity(self) -> dict[str, str] | None:
+        """The rule's version, part of the matrix cache key (matrices cached under the old rule are not reused)."""
+        return {"rule": "literature (issue 28)"}
 
 
 class LogTfAxiom(TermAxiom):
@@ -63,7 +71,7 @@ class LogTfAxiom(TermAxiom):
 
 
 def concatenation_factor(longer: TermStatistics, shorter: TermStatistics, tolerance: float) -> int:
-    """k >= 2 where ``longer`` is a k-fold concatenation of ``shorter`` within the tolerance, else 0.
+    """The k >= 2 for which ``longer`` is a k-fold concatenation of ``shorter`` within the tolerance, else 0.
 
     k = round(|longer| / |shorter|); the condition: sum_w |tf(w, longer) - k tf(w, shorter)| <= tolerance k |shorter|
     over every term w (this bounds the length difference too, as |d| = sum_w tf(w, d)).
@@ -78,7 +86,7 @@ def concatenation_factor(longer: TermStatistics, shorter: TermStatistics, tolera
     return k if distance <= tolerance * k * shorter.length else 0
 
 
-class Lnc2Axiom(TermAxiom):
+class Lnc2Axiom(_LiteratureRule, TermAxiom):
     """LNC2: if d_i is a k-fold concatenation of d_j (k >= 2, within ``tolerance``), prefer d_i [Fang et al., 2004].
 
     Fang et al. (2004, 2011): for k > 1, |d1| = k |d2| and c(w, d1) = k c(w, d2) for every term w imply
@@ -107,7 +115,7 @@ class Lnc2Axiom(TermAxiom):
         return prefs
 
 
-class Lb2Axiom(StatisticsTermAxiom):
+class Lb2Axiom(_LiteratureRule, StatisticsTermAxiom):
     """LB2: the first occurrence of a query term outweighs a repeated one (Lv and Zhai, 2011; LEN precondition).
 
     Lv and Zhai (2011): for q1, q2 with td(q1) = td(q2), D1' = D + {q1} - {t1} (q1 already in D) scores below
@@ -200,7 +208,7 @@ class _SimilarityTermAxiom(TermAxiom):
         return [sims[:, [index[t] for t in d.vocabulary]] if d.vocabulary and terms else None for d in docs]
 
 
-class Stmc3Axiom(_SimilarityTermAxiom):
+class Stmc3Axiom(_LiteratureRule, _SimilarityTermAxiom):
     """STMC3: a term similar to an unmatched query term beats one more repeat of a matched one (LEN precondition).
 
     Fang and Zhai (2006): for q = {q1, q2} and a non-query term w with s(q2, w) > 0, |D1| = |D2| > 1,
@@ -307,7 +315,7 @@ def contains_phrase(document: Sequence[str], phrase: Sequence[str]) -> bool:
     return k > 0 and any(tuple(document[i:i + k]) == tuple(phrase) for i in range(len(document) - k + 1))
 
 
-class QphraAxiom(TermAxiom):
+class QphraAxiom(_LiteratureRule, TermAxiom):
     """QPHRA: prefer the document containing all quoted query phrases over one that does not [Hagen et al., 2016].
 
     For queries with highlighted phrases (in double quotes), documents containing all of them (each as a
@@ -365,7 +373,7 @@ class ConsensusAxiom(TermAxiom):
         return compare(values, True, self.margin_fraction)
 
 
-class QueryLexRankAxiom(TermAxiom):
+class QueryLexRankAxiom(_LiteratureRule, TermAxiom):
     """QLEXRANK: prefer the higher query-biased LexRank in the tf-cosine graph of the candidates and passages >_10%.
 
     Biased LexRank (Otterbacher et al., 2005) as an axiom, ours: p = (1 - damping) b + damping p T with
