@@ -9,6 +9,7 @@ CONSENSUS and QLEXRANK (query-biased LexRank); the old names still resolve, with
 Collection statistics (TDC, LB2) come from a ``StatisticsSource`` (the context passages by default, as for
 GEN_TFC3); CONSENSUS and QLEXRANK read the other candidates (and the context passages) as the result list.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -216,7 +217,8 @@ class Stmc3Axiom(_LiteratureRule, _SimilarityTermAxiom):
     preferred to d_j where, for query terms q1 != q2, tf(q1, d_j) = tf(q1, d_i) + 1 with tf(q1, d_i) >= 1, q2
     occurs in neither, every other query term occurs equally often, and d_i has more occurrences of non-query
     terms w with sim(q2, w) > ``threshold``; |D1| = |D2| as LEN (10 %); +1 for D2 as in LNC2 (">=" holds with
-    D2 first) [Fang and Zhai, 2006].
+    D2 first). Where it decides, TFC1 prefers D1 (one more query term occurrence): semantic coverage of another
+    query term against one more repeat is what the constraint settles [Fang and Zhai, 2006].
     """
 
     name: ClassVar[str] = "STMC3"
