@@ -227,3 +227,12 @@ def test_each_has_a_gen_variant_and_a_citation(axiom):
 
     assert get(f"GEN_{axiom.name}").axiom.name == axiom.name
     assert describe(axiom.name)["citation"] and describe(axiom.name)["dimension"] == "retrieval"
+
+
+def test_stmc3_never_agrees_with_tfc1_on_seeded_pools():
+    stmc3, tfc1, decided = get("STMC3"), get("TFC1"), 0
+    for request, responses in pools(80, seed=4):
+        a, b = stmc3.preferences(request, responses), tfc1.preferences(request, responses)
+        assert not ((a != 0) & (a == b)).any()  # D2 has one query term occurrence less: TFC1 ties or prefers D1
+        decided += int((a != 0).sum())
+    assert decided > 0
