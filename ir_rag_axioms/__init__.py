@@ -59,6 +59,8 @@ from ir_rag_axioms.axioms.facets import (
 from ir_rag_axioms.axioms.generative import (
     GEN_AND,
     GEN_ANTI_REG,
+    GEN_BEST_SIM,
+    GEN_CONSENSUS,
     GEN_DIV,
     GEN_LB1,
     GEN_LB2,
@@ -68,27 +70,25 @@ from ir_rag_axioms.axioms.generative import (
     GEN_LEN_M_TDC,
     GEN_LNC1,
     GEN_LNC2,
+    GEN_LOG_TF,
     GEN_M_AND,
     GEN_M_TDC,
-    GEN_P_RANK,
     GEN_PROX1,
     GEN_PROX2,
     GEN_PROX3,
     GEN_PROX4,
     GEN_PROX5,
+    GEN_QLEXRANK,
     GEN_QPHRA,
     GEN_REG,
-    GEN_RSIM,
+    GEN_SIM_TERMS,
     GEN_STMC1,
     GEN_STMC2,
     GEN_STMC3,
     GEN_TDC,
     GEN_TF_LNC,
     GEN_TFC1,
-    GEN_TFC2,
     GEN_TFC3,
-    GEN_TSSC1,
-    GEN_TSSC2,
     GEN_ArgUC,
     GEN_aSL,
     GEN_QTArg,
@@ -143,16 +143,16 @@ from ir_rag_axioms.axioms.retrieval.query_aspects import (
     REG,
 )
 from ir_rag_axioms.axioms.retrieval.roadmap import (
+    BEST_SIM,
+    CONSENSUS,
     LB2,
     LNC2,
-    P_RANK,
+    LOG_TF,
+    QLEXRANK,
     QPHRA,
-    RSIM,
+    SIM_TERMS,
     STMC3,
     TDC,
-    TFC2,
-    TSSC1,
-    TSSC2,
 )
 from ir_rag_axioms.axioms.retrieval.sentence_length import (
     aSL,
@@ -207,7 +207,11 @@ _LAZY = {"AxiomaticReranker": "ir_rag_axioms.pyterrier", "AxiomaticPreferences":
 
 
 def __getattr__(name: str) -> Any:
-    """The PyTerrier transformers, imported on first use (PyTerrier is optional)."""
+    """The PyTerrier transformers, imported on first use (PyTerrier is optional); deprecated axiom names (warning)."""
+    from ir_rag_axioms.axioms.registry import DEPRECATED
+
+    if name in DEPRECATED:
+        return get(name)
     if name in _LAZY:
         import importlib
 
@@ -234,12 +238,12 @@ __all__ = [
     "CONTEXT_RECALL", "CORR1", "CORR2", "CORR3", "CORR4", "COV1", "COV2", "COV3", "COV4", "CROWD", "DIV",
     "FAITHFULNESS", "GEN_AND", "GEN_ANTI_REG", "GEN_ArgUC", "GEN_aSL", "GEN_DIV", "GEN_LB1", "GEN_LB2",
     "GEN_LEN_AND", "GEN_LEN_DIV", "GEN_LEN_M_AND", "GEN_LEN_M_TDC", "GEN_LNC1", "GEN_LNC2", "GEN_M_AND",
-    "GEN_M_TDC", "GEN_PROX1", "GEN_PROX2", "GEN_PROX3", "GEN_PROX4", "GEN_PROX5", "GEN_P_RANK", "GEN_QPHRA",
-    "GEN_QTArg", "GEN_QTPArg", "GEN_REG", "GEN_RSIM", "GEN_STMC1", "GEN_STMC2", "GEN_STMC3", "GEN_TDC", "GEN_TFC1",
-    "GEN_TFC2", "GEN_TFC3", "GEN_TF_LNC", "GEN_TSSC1", "GEN_TSSC2", "GT", "LB1", "LB2", "LEN_AND", "LEN_DIV",
+    "GEN_M_TDC", "GEN_PROX1", "GEN_PROX2", "GEN_PROX3", "GEN_PROX4", "GEN_PROX5", "GEN_QLEXRANK", "GEN_QPHRA",
+    "GEN_QTArg", "GEN_QTPArg", "GEN_REG", "GEN_CONSENSUS", "GEN_STMC1", "GEN_STMC2", "GEN_STMC3", "GEN_TDC", "GEN_TFC1",
+    "GEN_LOG_TF", "GEN_TFC3", "GEN_TF_LNC", "GEN_BEST_SIM", "GEN_SIM_TERMS", "GT", "LB1", "LB2", "LEN_AND", "LEN_DIV",
     "LEN_M_AND", "LEN_M_TDC", "LLM_ORIG", "LLM_PAIRWISE", "LNC1", "LNC2", "LT", "M_AND", "M_TDC", "NOP", "NUGGET",
-    "ORIG", "PROX1", "PROX2", "PROX3", "PROX4", "PROX5", "P_RANK", "QPHRA", "QTArg", "QTPArg", "RANDOM", "REG",
-    "RSIM", "STMC1", "STMC2", "STMC3", "TDC", "TFC1", "TFC2", "TFC3", "TF_LNC", "TSSC1", "TSSC2",
+    "ORIG", "PROX1", "PROX2", "PROX3", "PROX4", "PROX5", "QLEXRANK", "QPHRA", "QTArg", "QTPArg", "RANDOM", "REG",
+    "CONSENSUS", "STMC1", "STMC2", "STMC3", "TDC", "TFC1", "LOG_TF", "TFC3", "TF_LNC", "BEST_SIM", "SIM_TERMS",
 ]
 del _axioms
 _moved.install()

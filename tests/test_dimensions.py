@@ -37,7 +37,7 @@ def test_nugget_tau_borda_against_scores():
 
 def test_default_axioms_are_the_rag_and_generative_ones():
     axioms = default_axioms()
-    assert {"COH1", "CORR2", "CONS5", "GEN_TFC2", "GEN_P_RANK"} <= set(axioms)
+    assert {"COH1", "CORR2", "CONS5", "GEN_LOG_TF", "GEN_QLEXRANK", "GEN_LNC2"} <= set(axioms)
     assert not {"CROWD", "NUGGET", "TFC1", "GEN_ArgUC", "ORIG", "FAITHFULNESS"} & set(axioms)
 
 

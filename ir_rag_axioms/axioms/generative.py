@@ -20,6 +20,8 @@ from ir_rag_axioms.axioms.registry import register
 from ir_rag_axioms.axioms.retrieval import (
     AND,
     ANTI_REG,
+    BEST_SIM,
+    CONSENSUS,
     DIV,
     LB1,
     LB2,
@@ -29,27 +31,25 @@ from ir_rag_axioms.axioms.retrieval import (
     LEN_M_TDC,
     LNC1,
     LNC2,
+    LOG_TF,
     M_AND,
     M_TDC,
-    P_RANK,
     PROX1,
     PROX2,
     PROX3,
     PROX4,
     PROX5,
+    QLEXRANK,
     QPHRA,
     REG,
-    RSIM,
+    SIM_TERMS,
     STMC1,
     STMC2,
     STMC3,
     TDC,
     TF_LNC,
     TFC1,
-    TFC2,
     TFC3,
-    TSSC1,
-    TSSC2,
     ArgUC,
     ContextStatistics,
     QTArg,
@@ -131,16 +131,16 @@ GEN_PROX5 = generative(PROX5)
 GEN_ArgUC = generative(ArgUC)
 GEN_QTArg = generative(QTArg)
 GEN_QTPArg = generative(QTPArg)
-GEN_TFC2 = generative(TFC2)
+GEN_LOG_TF = generative(LOG_TF)
 GEN_LNC2 = generative(LNC2)
 GEN_LB2 = generative(LB2)
 GEN_TDC = generative(TDC)
 GEN_STMC3 = generative(STMC3)
-GEN_TSSC1 = generative(TSSC1)
-GEN_TSSC2 = generative(TSSC2)
+GEN_BEST_SIM = generative(BEST_SIM)
+GEN_SIM_TERMS = generative(SIM_TERMS)
 GEN_QPHRA = generative(QPHRA)
-GEN_RSIM = generative(RSIM)
-GEN_P_RANK = generative(P_RANK)
+GEN_CONSENSUS = generative(CONSENSUS)
+GEN_QLEXRANK = generative(QLEXRANK)
 
 GENERATIVE_AXIOMS: dict[str, Generative] = {g.name: g for g in (
     GEN_TFC1,
@@ -169,16 +169,16 @@ GENERATIVE_AXIOMS: dict[str, Generative] = {g.name: g for g in (
     GEN_ArgUC,
     GEN_QTArg,
     GEN_QTPArg,
-    GEN_TFC2,
+    GEN_LOG_TF,
     GEN_LNC2,
     GEN_LB2,
     GEN_TDC,
     GEN_STMC3,
-    GEN_TSSC1,
-    GEN_TSSC2,
+    GEN_BEST_SIM,
+    GEN_SIM_TERMS,
     GEN_QPHRA,
-    GEN_RSIM,
-    GEN_P_RANK,
+    GEN_CONSENSUS,
+    GEN_QLEXRANK,
 )}
 """Every GEN_ axiom by short name (GEN_TFC1, ..., GEN_aSL), each registered."""
 
@@ -186,3 +186,15 @@ ICTIR2025_GENERATIVE = ("GEN_TFC1", "GEN_LNC1", "GEN_TF_LNC", "GEN_REG", "GEN_AN
                         "GEN_STMC2", "GEN_PROX1", "GEN_PROX2", "GEN_PROX3", "GEN_PROX4", "GEN_PROX5", "GEN_aSL")
 """The 14 GEN_ axioms of the study."""
 
+
+
+def __getattr__(name: str) -> object:
+    """The deprecated GEN_ names of renamed axioms (GEN_TFC2, GEN_RSIM, ...): the new one, with a DeprecationWarning."""
+    from ir_rag_axioms.axioms.registry import DEPRECATED
+
+    if name in DEPRECATED and DEPRECATED[name] in GENERATIVE_AXIOMS:
+        import warnings
+
+        warnings.warn(f"{name} is deprecated: use {DEPRECATED[name]}", DeprecationWarning, stacklevel=2)
+        return GENERATIVE_AXIOMS[DEPRECATED[name]]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -37,6 +37,17 @@ def register(axiom: type[A] | A) -> type[A] | A:
     return axiom
 
 
+DEPRECATED: dict[str, str] = {}
+"""Deprecated short name -> the registered name that replaces it (``get`` resolves it with a DeprecationWarning)."""
+
+
+def deprecate(old: str, new: str) -> None:
+    """Let ``get(old)`` (and specs naming ``old``) return the axiom registered as ``new``, with a DeprecationWarning."""
+    if old in REGISTRY:
+        raise ValueError(f"{old!r} is a registered name; unregister it before deprecating it")
+    DEPRECATED[old] = new
+
+
 def unregister(name: str) -> None:
     """Forget the axiom registered under ``name`` (for tests and interactive redefinition)."""
     REGISTRY.pop(name, None)
@@ -52,6 +63,13 @@ def get(name: str) -> Axiom:
     for candidate in (name, name.replace("-", "_"), name.replace("_", "-")):
         if candidate in REGISTRY:
             return REGISTRY[candidate]
+    for candidate in (name, name.replace("-", "_")):
+        if candidate in DEPRECATED and DEPRECATED[candidate] in REGISTRY:
+            import warnings
+
+            new = DEPRECATED[candidate]
+            warnings.warn(f"axiom name {candidate} is deprecated: use {new}", DeprecationWarning, stacklevel=2)
+            return REGISTRY[new]
     import difflib
 
     close = difflib.get_close_matches(name.upper(), {n.upper(): n for n in REGISTRY}, n=3, cutoff=0.5)

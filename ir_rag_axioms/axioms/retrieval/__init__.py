@@ -92,28 +92,31 @@ from ir_rag_axioms.axioms.retrieval.proximity import (
     shared_terms_mask,
 )
 from ir_rag_axioms.axioms.retrieval.roadmap import (
+    BEST_SIM,
+    CONSENSUS,
     LB2,
     LNC2,
-    P_RANK,
+    LOG_TF,
+    QLEXRANK,
     QPHRA,
     ROADMAP_AXIOMS,
-    RSIM,
+    SIM_TERMS,
     STMC3,
     TDC,
-    TFC2,
-    TSSC1,
-    TSSC2,
+    BestSimAxiom,
+    ConsensusAxiom,
     Lb2Axiom,
     Lnc2Axiom,
-    PRankAxiom,
+    LogTfAxiom,
     QphraAxiom,
-    RsimAxiom,
+    QueryLexRankAxiom,
+    SimTermsAxiom,
     Stmc3Axiom,
     TdcAxiom,
-    Tfc2Axiom,
-    Tssc1Axiom,
-    Tssc2Axiom,
+    concatenation_factor,
+    contains_phrase,
     pagerank,
+    quoted_phrases,
 )
 # isort: on
 
@@ -123,9 +126,10 @@ RETRIEVAL_AXIOMS = [
 ]
 
 __all__ = [
-    "AND", "ANTI_REG", "LB2", "LNC2", "P_RANK", "QPHRA", "ROADMAP_AXIOMS", "RSIM", "STMC3", "TDC", "TFC2", "TSSC1",
-    "TSSC2", "Lb2Axiom", "Lnc2Axiom", "PRankAxiom", "QphraAxiom", "RsimAxiom", "Stmc3Axiom", "TdcAxiom", "Tfc2Axiom",
-    "Tssc1Axiom", "Tssc2Axiom", "pagerank", "ARGUMENT_AXIOMS", "ASPECT_REG",
+    "AND", "ANTI_REG", "BEST_SIM", "CONSENSUS", "LB2", "LNC2", "LOG_TF", "QLEXRANK", "QPHRA", "ROADMAP_AXIOMS",
+    "SIM_TERMS", "STMC3", "TDC", "BestSimAxiom", "ConsensusAxiom", "Lb2Axiom", "Lnc2Axiom", "LogTfAxiom",
+    "QphraAxiom", "QueryLexRankAxiom", "SimTermsAxiom", "Stmc3Axiom", "TdcAxiom", "concatenation_factor",
+    "contains_phrase", "quoted_phrases", "pagerank", "ARGUMENT_AXIOMS", "ASPECT_REG",
     "AspectRegAxiom", "DIV", "LB1", "LEN_AND", "LEN_DIV", "LEN_M_AND", "LEN_M_TDC", "LNC1",
     "M_AND", "M_TDC", "PROX1", "PROX2", "PROX3", "PROX4", "PROX5", "PROXIMITY_AXIOMS", "REG", "RETRIEVAL_AXIOMS",
     "STMC1", "STMC2", "TFC1", "TFC3", "TF_LNC", "AndAxiom", "AntiRegAxiom", "ArgUC", "ArgumentFeatures",
@@ -139,3 +143,10 @@ __all__ = [
     "bm25_idf", "bm25_scores", "lengths", "minimal_windows", "points_matrix", "query_terms", "shared_terms_mask",
     "tf_matrix",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """The deprecated names of renamed roadmap axioms and classes (TFC2, RsimAxiom, ...), with a DeprecationWarning."""
+    from ir_rag_axioms.axioms.retrieval import roadmap
+
+    return roadmap.__getattr__(name)

@@ -37,7 +37,7 @@ def tf_matrix(terms: Sequence[str], docs: Sequence[TermStatistics], relative: bo
 
 
 def same_relative_tf(query: TermStatistics, docs: Sequence[TermStatistics], margin_fraction: float) -> np.ndarray:
-    """M[i, j] = every query term's relative tf is equal in d_i and d_j within the margin (LNC1, LNC2)."""
+    """M[i, j] = every query term's relative tf is equal in d_i and d_j within the margin (LNC1)."""
     tf = tf_matrix(query_terms(query), docs, relative=True)
     return np.asarray(within_margin(tf[:, None, :], tf[None, :, :], margin_fraction).all(axis=2))
 

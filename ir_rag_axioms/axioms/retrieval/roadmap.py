@@ -1,16 +1,21 @@
-"""The roadmap's missing retrieval axioms, pairwise: TFC2, LNC2, LB2, TDC, STMC3, TSSC1-2, QPHRA, RSIM, P-RANK.
+"""The roadmap's retrieval axioms, pairwise: LNC2, LB2, TDC, STMC3, QPHRA, and ours: LOG_TF, BEST_SIM, SIM_TERMS, ...
 
 The original constraints (Fang et al. 2004, 2011; Fang and Zhai 2006; Lv and Zhai 2011) compare artificial
-documents (concatenations, added terms, three documents); Hagen et al. (2016) proposed QPHRA, RSIM and P-RANK for
-axiomatic re-ranking. The pairwise reformulations here are new in this library; each docstring says which idea
-it keeps. Collection statistics (TDC) come from a ``StatisticsSource`` (the context passages by default, as for
-GEN_TFC3); RSIM and P-RANK read the other candidates (and the context passages) as the result list.
+documents (concatenations, replaced terms); LNC2, LB2, TDC and STMC3 decide exactly the pairs of documents that
+form such an instance (each docstring states the paper's condition and the pairwise rule derived from it), QPHRA
+is Hagen et al.'s (2016) quoted-phrase constraint. Where no locatable definition exists or no pairwise form
+follows (TFC2, TSSC1-2, RSIM, P-RANK) the axioms are ours under their own names: LOG_TF, BEST_SIM, SIM_TERMS,
+CONSENSUS and QLEXRANK (query-biased LexRank); the old names still resolve, with a DeprecationWarning.
+Collection statistics (TDC, LB2) come from a ``StatisticsSource`` (the context passages by default, as for
+GEN_TFC3); CONSENSUS and QLEXRANK read the other candidates (and the context passages) as the result list.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import itertools
+import re
+import warnings
 from collections.abc import Sequence
 from typing import ClassVar
 
@@ -21,15 +26,14 @@ from ir_rag_axioms.analysis.features import TERMS
 from ir_rag_axioms.analysis.similarity import TermSimilarity, WordNetTermSimilarity
 from ir_rag_axioms.analysis.terms import TermStatistics, term_statistics
 from ir_rag_axioms.axioms.base import Reads, compare, within_margin
+from ir_rag_axioms.axioms.explanation import NEW_IN_THIS_LIBRARY
 from ir_rag_axioms.axioms.preconditions import LEN, Precondition
-from ir_rag_axioms.axioms.registry import register
+from ir_rag_axioms.axioms.registry import deprecate, register
 from ir_rag_axioms.axioms.retrieval.base import (
     StatisticsTermAxiom,
     TermAxiom,
-    lengths,
     points_matrix,
     query_terms,
-    same_relative_tf,
     tf_matrix,
 )
 from ir_rag_axioms.axioms.retrieval.proximity import shared_terms_mask
@@ -38,16 +42,25 @@ from ir_rag_axioms.axioms.utility import NopAxiom
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse, all_contexts
 
 
-class Tfc2Axiom(TermAxiom):
-    """TFC2: prefer more query term occurrences with diminishing returns, sum_t ln(1 + tf(t, d)) (LEN precondition).
+class _LiteratureRule:
+    """Axioms whose rule changed in issue 28 (now the paper's constraint): their matrix cache keys changed with it."""
 
-    Additional occurrences of a term add less than the first ones (the idea of Fang et al., 2011), so spreading
-    occurrences over the query terms beats repeating one; pairwise form new in this library [Fang et al., 2011].
+    def cache_identity(self) -> dict[str, str] | None:
+        """The rule's version, part of the matrix cache key (matrices cached under the old rule are not reused)."""
+        return {"rule": "literature (issue 28)"}
+
+
+class LogTfAxiom(TermAxiom):
+    """LOG_TF: prefer more query term occurrences with diminishing returns, sum_t ln(1 + tf(t, d)) (LEN precondition).
+
+    Ours, not Fang et al.'s TFC2 (a condition on score differences over three documents, no pairwise
+    preference): on a one-term query it orders as TFC1 (ln(1 + tf) is monotone); on longer queries spreading
+    occurrences over the query terms beats repeating one. Formerly registered as TFC2 (deprecated name).
     """
 
-    name: ClassVar[str] = "TFC2"
+    name: ClassVar[str] = "LOG_TF"
     dimension: ClassVar[str] = "retrieval"
-    citation: ClassVar[str] = "Fang et al., 2011"
+    citation: ClassVar[str] = NEW_IN_THIS_LIBRARY
     margin_fraction: float = 0.1
     precondition: Precondition | NopAxiom | None = LEN()
 
@@ -58,47 +71,86 @@ class Tfc2Axiom(TermAxiom):
         return compare(values, True, self.margin_fraction)
 
 
-class Lnc2Axiom(TermAxiom):
-    """LNC2: at the same matched ratio of every query term (relative tf within the margin, some tf > 0), prefer longer.
+def concatenation_factor(longer: TermStatistics, shorter: TermStatistics, tolerance: float) -> int:
+    """The k >= 2 for which ``longer`` is a k-fold concatenation of ``shorter`` within the tolerance, else 0.
 
-    A c-fold concatenation keeps every term's ratio and should not lose to the original (Fang et al., 2004): the
-    longer document with the same ratios wins; pairwise form new in this library [Fang et al., 2004].
+    k = round(|longer| / |shorter|); the condition: sum_w |tf(w, longer) - k tf(w, shorter)| <= tolerance k |shorter|
+    over every term w (this bounds the length difference too, as |d| = sum_w tf(w, d)).
+    """
+    if shorter.length == 0 or longer.length < shorter.length:
+        return 0
+    k = int(round(longer.length / shorter.length))
+    if k < 2:
+        return 0
+    terms = longer.vocabulary | shorter.vocabulary
+    distance = sum(abs(longer.tf(w) - k * shorter.tf(w)) for w in terms)
+    return k if distance <= tolerance * k * shorter.length else 0
+
+
+class Lnc2Axiom(_LiteratureRule, TermAxiom):
+    """LNC2: if d_i is a k-fold concatenation of d_j (k >= 2, within ``tolerance``), prefer d_i [Fang et al., 2004].
+
+    Fang et al. (2004, 2011): for k > 1, |d1| = k |d2| and c(w, d1) = k c(w, d2) for every term w imply
+    S(q, d1) >= S(q, d2) (the concatenation is not penalised). Pairwise rule derived here: +1 for the concatenation.
+    A preference can only say >, < or nothing; nothing leaves the order to the other axioms, and the only order
+    that satisfies ">=" whatever the scores is the concatenation first. Every other pair: 0 (it decides no pair
+    that is not a concatenation; where it decides, LNC1, which prefers the shorter document at the same relative
+    query tf, prefers the other one: the two constraints conflict exactly there).
     """
 
     name: ClassVar[str] = "LNC2"
     dimension: ClassVar[str] = "retrieval"
     citation: ClassVar[str] = "Fang et al., 2004"
-    margin_fraction: float = 0.1
+    tolerance: float = 0.1
+    """Share of k |d_j| term occurrences by which d_i may differ from k copies of d_j (0: exact)."""
+    ranges: ClassVar[dict[str, tuple[float, float]]] = {"tolerance": (0.0, 1.0)}
 
     def core(self, query: TermStatistics, docs: list[TermStatistics], request: GenerationRequest | None,
              responses: list[GenerationResponse] | None, analysis: Analysis) -> np.ndarray:
-        """sign(|d_i| - |d_j|) where all relative query tfs tie and both documents match a query term."""
-        same = same_relative_tf(query, docs, self.margin_fraction)
-        matched = tf_matrix(query_terms(query), docs, relative=False).sum(axis=1) > 0
-        length = lengths(docs)
-        return np.sign(length[:, None] - length[None, :]) * same * (matched[:, None] & matched[None, :])
+        """+1 for (i, j) where d_i is a k-fold concatenation of d_j, -1 for the converse, else 0."""
+        n = len(docs)
+        prefs = np.zeros((n, n))
+        for i, j in itertools.permutations(range(n), 2):
+            if concatenation_factor(docs[i], docs[j], self.tolerance):
+                prefs[i, j], prefs[j, i] = 1.0, -1.0
+        return prefs
 
 
-class Lb2Axiom(TermAxiom):
-    """LB2: at equal total query term frequency (within the margin), prefer more distinct query terms.
+class Lb2Axiom(_LiteratureRule, StatisticsTermAxiom):
+    """LB2: the first occurrence of a query term outweighs a repeated one (Lv and Zhai, 2011; LEN precondition).
 
-    The first occurrence of a query term counts more than a repeated one (Lv and Zhai, 2011); pairwise form new in
-    this library [Lv and Zhai, 2011].
+    Lv and Zhai (2011): for q1, q2 with td(q1) = td(q2), D1' = D + {q1} - {t1} (q1 already in D) scores below
+    D2' = D + {q2} - {t2} (q2 not in D), t1, t2 non-query terms. The pairwise instance from one D: d_j is preferred
+    to d_i where, for two query terms of equal idf (within ``margin_fraction``), tf(q1, d_i) = tf(q1, d_j) + 1
+    with tf(q1, d_j) >= 1, tf(q2, d_i) = 0, tf(q2, d_j) = 1, and every other query term occurs equally often;
+    |D1'| = |D2'| as the LEN precondition (within 10 %). idf from the ``statistics`` source [Lv and Zhai, 2011].
     """
 
     name: ClassVar[str] = "LB2"
     dimension: ClassVar[str] = "retrieval"
     citation: ClassVar[str] = "Lv and Zhai, 2011"
     margin_fraction: float = 0.1
+    """Relative margin within which two idf values count as equal (the paper's td(q1) = td(q2))."""
+    precondition: Precondition | NopAxiom | None = LEN()
 
     def core(self, query: TermStatistics, docs: list[TermStatistics], request: GenerationRequest | None,
              responses: list[GenerationResponse] | None, analysis: Analysis) -> np.ndarray:
-        """sign(|q & d_i| - |q & d_j|) where sum_t tf(t, d) ties."""
-        tf = tf_matrix(query_terms(query), docs, relative=False)
-        totals = tf.sum(axis=1)
-        distinct = (tf > 0).sum(axis=1).astype(np.float64)
-        tie = within_margin(totals[:, None], totals[None, :], self.margin_fraction) & (totals[:, None] > 0)
-        return np.sign(distinct[:, None] - distinct[None, :]) * tie
+        """+1 for (j, i) where d_j has the first q2 where d_i repeats q1 (all else equal), -1 for (i, j)."""
+        n, terms = len(docs), query_terms(query)
+        prefs = np.zeros((n, n))
+        if len(terms) < 2 or n < 2:
+            return prefs
+        idf = self.statistics.idf(request, responses, terms, analysis)  # type: ignore[arg-type]  # FixedStatistics reads neither
+        tf = tf_matrix(terms, docs, relative=False)
+        for i, j in itertools.permutations(range(n), 2):
+            differ = np.flatnonzero(tf[i] != tf[j])
+            if len(differ) != 2:
+                continue
+            for q1, q2 in itertools.permutations(differ, 2):
+                if (tf[i, q1] == tf[j, q1] + 1 and tf[j, q1] >= 1 and tf[i, q2] == 0 and tf[j, q2] == 1
+                        and within_margin(idf[q1], idf[q2], self.margin_fraction)):
+                    prefs[j, i], prefs[i, j] = 1.0, -1.0
+        return prefs
 
 
 class TdcAxiom(StatisticsTermAxiom):
@@ -157,39 +209,63 @@ class _SimilarityTermAxiom(TermAxiom):
         return [sims[:, [index[t] for t in d.vocabulary]] if d.vocabulary and terms else None for d in docs]
 
 
-class Stmc3Axiom(_SimilarityTermAxiom):
-    """STMC3: prefer the document matching more query terms, exactly or by a similar term (LEN precondition).
+class Stmc3Axiom(_LiteratureRule, _SimilarityTermAxiom):
+    """STMC3: a term similar to an unmatched query term beats one more repeat of a matched one (LEN precondition).
 
-    A term counts if the document has it or a term with sim >= ``min_similarity`` (Fang and Zhai, 2006: covering
-    more query terms semantically beats repeating one); pairwise form new in this library [Fang and Zhai, 2006].
+    Fang and Zhai (2006): for q = {q1, q2} and a non-query term w with s(q2, w) > 0, |D1| = |D2| > 1,
+    c(q1, D1) = |D1|, c(q1, D2) = |D2| - 1 and c(w, D2) = 1 imply S(q, D1) <= S(q, D2). Pairwise form: d_i is
+    preferred to d_j where, for query terms q1 != q2, tf(q1, d_j) = tf(q1, d_i) + 1 with tf(q1, d_i) >= 1, q2
+    occurs in neither, every other query term occurs equally often, and d_i has more occurrences of non-query
+    terms w with sim(q2, w) > ``threshold``; |D1| = |D2| as LEN (10 %); +1 for D2 as in LNC2 (">=" holds with
+    D2 first). Where it decides, TFC1 prefers D1 (one more query term occurrence): semantic coverage of another
+    query term against one more repeat is what the constraint settles [Fang and Zhai, 2006].
     """
 
     name: ClassVar[str] = "STMC3"
     dimension: ClassVar[str] = "retrieval"
     citation: ClassVar[str] = "Fang and Zhai, 2006"
     precondition: Precondition | NopAxiom | None = LEN()
-    min_similarity: float = 0.9
-    """Similarity from which a document term stands for a query term."""
-    ranges: ClassVar[dict[str, tuple[float, float]]] = {"min_similarity": (0.0, 1.0)}
+    threshold: float = 0.0
+    """A non-query term w stands for q2 where sim(q2, w) > threshold (the paper: s(q2, w) > 0)."""
+    ranges: ClassVar[dict[str, tuple[float, float]]] = {"threshold": (0.0, 1.0)}
 
     def core(self, query: TermStatistics, docs: list[TermStatistics], request: GenerationRequest | None,
              responses: list[GenerationResponse] | None, analysis: Analysis) -> np.ndarray:
-        """compare(number of query terms matched exactly or semantically)."""
-        values = [0.0 if m is None else float((m >= self.min_similarity).any(axis=1).sum())
-                  for m in self._per_document(query_terms(query), docs, analysis)]
-        return compare(np.array(values))
+        """+1 for (i, j) where d_i trades one q1 of d_j for a term similar to the unmatched q2, -1 for (j, i)."""
+        n, terms = len(docs), query_terms(query)
+        prefs = np.zeros((n, n))
+        if len(terms) < 2 or n < 2:
+            return prefs
+        vocabulary, sims = self._similar(terms, docs, analysis)
+        others = [k for k, w in enumerate(vocabulary) if w not in terms]
+        # similar[d, t]: occurrences in d of non-query terms w with sim(t, w) > threshold
+        counts = tf_matrix([vocabulary[k] for k in others], docs, relative=False)
+        similar = counts @ (sims[:, others] > self.threshold).T.astype(np.float64) if others else np.zeros(
+            (n, len(terms)))
+        tf = tf_matrix(terms, docs, relative=False)
+        for i, j in itertools.permutations(range(n), 2):
+            differ = np.flatnonzero(tf[i] != tf[j])
+            if len(differ) != 1:
+                continue
+            q1 = differ[0]
+            if not (tf[j, q1] == tf[i, q1] + 1 and tf[i, q1] >= 1):
+                continue
+            if any(q2 != q1 and tf[i, q2] == 0 and tf[j, q2] == 0 and similar[i, q2] > similar[j, q2]
+                   for q2 in range(len(terms))):
+                prefs[i, j], prefs[j, i] = 1.0, -1.0
+        return prefs
 
 
-class Tssc1Axiom(_SimilarityTermAxiom):
-    """TSSC1: prefer the higher mean over query terms of the best similarity to a document term (exact match: 1).
+class BestSimAxiom(_SimilarityTermAxiom):
+    """BEST_SIM: prefer the higher mean over query terms of the best similarity to a document term (exact match: 1).
 
-    The closest semantic match per query term, sim(t, t) = 1 (the term similarity constraints of Fang and Zhai,
-    2006, as a pairwise rule new in this library) [Fang and Zhai, 2006].
+    Ours (formerly registered as TSSC1, a name of the literature whose definition we could not locate): the
+    closest semantic match per query term, sim(t, t) = 1, mean_t max_t' sim(t, t'), margin 10 %.
     """
 
-    name: ClassVar[str] = "TSSC1"
+    name: ClassVar[str] = "BEST_SIM"
     dimension: ClassVar[str] = "retrieval"
-    citation: ClassVar[str] = "Fang and Zhai, 2006"
+    citation: ClassVar[str] = NEW_IN_THIS_LIBRARY
     margin_fraction: float = 0.1
 
     def core(self, query: TermStatistics, docs: list[TermStatistics], request: GenerationRequest | None,
@@ -200,17 +276,16 @@ class Tssc1Axiom(_SimilarityTermAxiom):
         return compare(np.array(values), True, self.margin_fraction)
 
 
-class Tssc2Axiom(_SimilarityTermAxiom):
-    """TSSC2: with the same query terms matched exactly, prefer more distinct similar non-query terms (LEN).
+class SimTermsAxiom(_SimilarityTermAxiom):
+    """SIM_TERMS: with the same query terms matched exactly, prefer more distinct similar non-query terms (LEN).
 
-    Non-query document terms with sim >= ``min_similarity`` to a query term add evidence only beyond exact matches
-    (the term similarity constraints of Fang and Zhai, 2006, as a pairwise rule new in this library)
-    [Fang and Zhai, 2006].
+    Ours (formerly registered as TSSC2): non-query document terms with sim >= ``min_similarity`` to a query term
+    add evidence only beyond exact matches.
     """
 
-    name: ClassVar[str] = "TSSC2"
+    name: ClassVar[str] = "SIM_TERMS"
     dimension: ClassVar[str] = "retrieval"
-    citation: ClassVar[str] = "Fang and Zhai, 2006"
+    citation: ClassVar[str] = NEW_IN_THIS_LIBRARY
     precondition: Precondition | NopAxiom | None = LEN()
     min_similarity: float = 0.9
     """Similarity from which a non-query term counts as similar."""
@@ -227,30 +302,45 @@ class Tssc2Axiom(_SimilarityTermAxiom):
         return compare(values) * shared_terms_mask(terms, docs, 0)
 
 
-def _phrases(terms: Sequence[str]) -> list[tuple[str, str]]:
-    """The query's phrases: its adjacent term pairs, in order (distinct)."""
-    return list(dict.fromkeys(zip(terms, terms[1:], strict=False)))
+_QUOTED = re.compile(r'"([^"]+)"|\u201c([^\u201c\u201d]+)\u201d|\u201e([^\u201c\u201d\u201e]+)[\u201c\u201d]')
+"""A phrase in double quotes: "...", \u201c...\u201d or \u201e...\u201c."""
 
 
-class QphraAxiom(TermAxiom):
-    """QPHRA: prefer more occurrences of the query's phrases (adjacent query term pairs, in order) (LEN).
+def quoted_phrases(text: str) -> list[str]:
+    """The query's phrases: the texts in double quotes, in order (straight, curly or low-high quotes)."""
+    return [next(g for g in match.groups() if g is not None).strip() for match in _QUOTED.finditer(text)]
 
-    Hagen et al. (2016) find phrases with n-gram statistics; here every adjacent pair of query terms is a phrase,
-    counted where the document has the two terms adjacent in its term sequence [Hagen et al., 2016].
+
+def contains_phrase(document: Sequence[str], phrase: Sequence[str]) -> bool:
+    """Whether the term sequence ``phrase`` occurs contiguously in the term sequence ``document``."""
+    k = len(phrase)
+    return k > 0 and any(tuple(document[i:i + k]) == tuple(phrase) for i in range(len(document) - k + 1))
+
+
+class QphraAxiom(_LiteratureRule, TermAxiom):
+    """QPHRA: prefer the document containing all quoted query phrases over one that does not [Hagen et al., 2016].
+
+    For queries with highlighted phrases (in double quotes), documents containing all of them (each as a
+    contiguous term sequence, the same terms as everywhere: lemmas without stopwords) are preferred to those
+    that do not (the constraint as Hagen et al., 2016 state it). A query without quotes (or whose quotes hold
+    only stopwords): no preference. Needs the request text (the quotes): from_statistics without the request
+    raises ValueError.
     """
 
     name: ClassVar[str] = "QPHRA"
     dimension: ClassVar[str] = "retrieval"
     citation: ClassVar[str] = "Hagen et al., 2016"
-    precondition: Precondition | NopAxiom | None = LEN()
 
     def core(self, query: TermStatistics, docs: list[TermStatistics], request: GenerationRequest | None,
              responses: list[GenerationResponse] | None, analysis: Analysis) -> np.ndarray:
-        """compare(phrase occurrences)."""
-        phrases = set(_phrases(query.terms))
-        values = np.array([float(sum(pair in phrases for pair in zip(d.terms, d.terms[1:], strict=False)))
-                           for d in docs])
-        return compare(values) if phrases else np.zeros((len(docs), len(docs)))
+        """sign(all_i - all_j), all_d = every quoted phrase occurs in d; 0 without quoted phrases."""
+        request, _ = self.given(request, responses)
+        texts = quoted_phrases(request.text)
+        phrases = [p.terms for p in term_statistics(texts, self.model, analysis=analysis) if p.terms] if texts else []
+        if not phrases:
+            return np.zeros((len(docs), len(docs)))
+        values = np.array([float(all(contains_phrase(d.terms, p) for p in phrases)) for d in docs])
+        return compare(values)
 
 
 def _vectors(docs: Sequence[TermStatistics]) -> np.ndarray:
@@ -261,16 +351,16 @@ def _vectors(docs: Sequence[TermStatistics]) -> np.ndarray:
     return np.divide(tf, norms, out=np.zeros_like(tf), where=norms > 0)
 
 
-class RsimAxiom(TermAxiom):
-    """RSIM: prefer the document more similar to the other results, mean cosine of tf vectors >_10%.
+class ConsensusAxiom(TermAxiom):
+    """CONSENSUS: prefer the document more similar to the other candidates, mean cosine of tf vectors >_10%.
 
-    Similar results should be ranked alike (Hagen et al., 2016): a document close to the rest of the result list
-    (here: the other candidates) is preferred; with two candidates the values tie [Hagen et al., 2016].
+    Ours (formerly registered as RSIM, a name of Hagen et al. 2016 whose definition we could not locate):
+    value(d_i) = mean_{j != i} cos(tf(d_i), tf(d_j)), query-independent; with two candidates the values tie.
     """
 
-    name: ClassVar[str] = "RSIM"
+    name: ClassVar[str] = "CONSENSUS"
     dimension: ClassVar[str] = "retrieval"
-    citation: ClassVar[str] = "Hagen et al., 2016"
+    citation: ClassVar[str] = NEW_IN_THIS_LIBRARY
     margin_fraction: float = 0.1
 
     def core(self, query: TermStatistics, docs: list[TermStatistics], request: GenerationRequest | None,
@@ -285,19 +375,22 @@ class RsimAxiom(TermAxiom):
         return compare(values, True, self.margin_fraction)
 
 
-class PRankAxiom(TermAxiom):
-    """P-RANK: prefer the higher PageRank in the cosine-similarity graph of the candidates and context passages >_10%.
+class QueryLexRankAxiom(_LiteratureRule, TermAxiom):
+    """QLEXRANK: prefer the higher query-biased LexRank in the tf-cosine graph of the candidates and passages >_10%.
 
-    Hagen et al. (2016) use the web graph's PageRank; without links, the graph's edges are tf cosine similarities
-    (as LexRank), damping ``damping``, the context passages (if any) as further nodes [Hagen et al., 2016].
+    Biased LexRank (Otterbacher et al., 2005) as an axiom, ours: p = (1 - damping) b + damping p T with
+    T[u, v] = cos(u, v) / sum_v' cos(u, v') (u != v) and the bias b(u) = cos(q, u) / sum_u' cos(q, u') (nodes
+    without edges jump by b); nodes: the candidates and (if any) the context passages. No node shares a term
+    with the query: no preference (the walk would be query-independent). Replaces P_RANK (web PageRank in Hagen
+    et al., 2016, which a text graph does not give; it had CONSENSUS's sign on nearly every pair).
     """
 
-    name: ClassVar[str] = "P_RANK"
+    name: ClassVar[str] = "QLEXRANK"
     dimension: ClassVar[str] = "retrieval"
-    citation: ClassVar[str] = "Hagen et al., 2016"
+    citation: ClassVar[str] = "Otterbacher et al., 2005"
     margin_fraction: float = 0.1
     damping: float = 0.85
-    """The PageRank damping factor."""
+    """Share of the walk that follows the similarity edges (1 - damping: the jump to the query bias)."""
     ranges: ClassVar[dict[str, tuple[float, float]]] = {"damping": (0.0, 1.0)}
 
     def reads(self) -> tuple[Reads, ...]:
@@ -307,42 +400,72 @@ class PRankAxiom(TermAxiom):
 
     def core(self, query: TermStatistics, docs: list[TermStatistics], request: GenerationRequest | None,
              responses: list[GenerationResponse] | None, analysis: Analysis) -> np.ndarray:
-        """compare(PageRank of each candidate)."""
+        """compare(biased LexRank of each candidate); 0 where no node matches a query term."""
         n = len(docs)
         passages = ([p for c in all_contexts(request, responses) for p in c]
                     if request is not None and responses is not None else [])
         nodes = [*docs, *term_statistics(sorted(set(passages)), self.model, analysis=analysis)]
-        ranks = pagerank(_vectors(nodes), self.damping)[:n]
+        vectors = _vectors([query, *nodes])
+        bias = np.clip(vectors[1:] @ vectors[0], 0.0, None)
+        if n == 0 or bias.sum() == 0:
+            return np.zeros((n, n))
+        ranks = pagerank(vectors[1:], self.damping, bias=bias)[:n]
         return compare(np.round(ranks, 12), True, self.margin_fraction)
 
 
-def pagerank(vectors: np.ndarray, damping: float, tolerance: float = 1e-13) -> np.ndarray:
-    """PageRank of the graph with edge weights cos(v_i, v_j), i != j (a node without edges links to all)."""
+def pagerank(vectors: np.ndarray, damping: float, tolerance: float = 1e-13,
+             bias: np.ndarray | None = None) -> np.ndarray:
+    """PageRank of the graph with edge weights cos(v_i, v_j), i != j, jumping by ``bias`` (uniform if None).
+
+    p = (1 - damping) b + damping p T, b = bias / sum(bias); a node without edges jumps by b.
+    """
     n = len(vectors)
     if n == 0:
         return np.zeros(0)
+    jump = np.full(n, 1.0 / n) if bias is None else np.asarray(bias, dtype=np.float64) / np.sum(bias)
     weights = np.clip(vectors @ vectors.T, 0.0, None)
     np.fill_diagonal(weights, 0.0)
     sums = weights.sum(axis=1, keepdims=True)
-    transition = np.where(sums > 0, np.divide(weights, sums, out=np.zeros_like(weights), where=sums > 0), 1.0 / n)
-    rank = np.full(n, 1.0 / n)
+    transition = np.where(sums > 0, np.divide(weights, sums, out=np.zeros_like(weights), where=sums > 0),
+                          jump[None, :])
+    rank = jump.copy()
     for _ in range(1000):
-        updated = (1 - damping) / n + damping * rank @ transition
+        updated = (1 - damping) * jump + damping * rank @ transition
         if np.abs(updated - rank).sum() < tolerance:
             return updated
         rank = updated
     return rank
 
 
-TFC2 = register(Tfc2Axiom())
+LOG_TF = register(LogTfAxiom())
 LNC2 = register(Lnc2Axiom())
 LB2 = register(Lb2Axiom())
 TDC = register(TdcAxiom())
 STMC3 = register(Stmc3Axiom())
-TSSC1 = register(Tssc1Axiom())
-TSSC2 = register(Tssc2Axiom())
+BEST_SIM = register(BestSimAxiom())
+SIM_TERMS = register(SimTermsAxiom())
 QPHRA = register(QphraAxiom())
-RSIM = register(RsimAxiom())
-P_RANK = register(PRankAxiom())
-ROADMAP_AXIOMS = [TFC2, LNC2, LB2, TDC, STMC3, TSSC1, TSSC2, QPHRA, RSIM, P_RANK]
-"""The roadmap's retrieval axioms, in registration order (each also as GEN_)."""
+CONSENSUS = register(ConsensusAxiom())
+QLEXRANK = register(QueryLexRankAxiom())
+ROADMAP_AXIOMS = [LOG_TF, LNC2, LB2, TDC, STMC3, BEST_SIM, SIM_TERMS, QPHRA, CONSENSUS, QLEXRANK]
+"""The roadmap's retrieval axioms and ours beside them, in registration order (each also as GEN_)."""
+
+RENAMED = {"TFC2": "LOG_TF", "TSSC1": "BEST_SIM", "TSSC2": "SIM_TERMS", "RSIM": "CONSENSUS", "P_RANK": "QLEXRANK"}
+"""Deprecated short names of the axioms renamed in issue 28 (old -> new); ``get(old)`` warns and returns the new."""
+
+_RENAMED_CLASSES = {"Tfc2Axiom": "LogTfAxiom", "Tssc1Axiom": "BestSimAxiom", "Tssc2Axiom": "SimTermsAxiom",
+                    "RsimAxiom": "ConsensusAxiom", "PRankAxiom": "QueryLexRankAxiom"}
+
+for _old, _new in RENAMED.items():
+    deprecate(_old, _new)
+    deprecate(f"GEN_{_old}", f"GEN_{_new}")
+
+
+def __getattr__(name: str) -> object:
+    """The deprecated module names (TFC2, Tfc2Axiom, ...): the renamed axiom or class, with a DeprecationWarning."""
+    new = RENAMED.get(name) or _RENAMED_CLASSES.get(name)
+    if new is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    warnings.warn(f"{name} is deprecated: use {new} (renamed: not the literature's constraint)", DeprecationWarning,
+                  stacklevel=2)
+    return globals()[new]
