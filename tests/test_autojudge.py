@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 import os
@@ -386,8 +385,6 @@ def test_the_commands_name_bad_input_and_write_nothing(reports, tmp_path, capsys
     assert "is neither a file nor a folder" in capsys.readouterr().err
 
 
-@pytest.mark.skipif(importlib.util.find_spec("ir_rag_axioms.evaluation.leaderboard") is None,
-                    reason="evaluation.leaderboard (the default scorer) is not merged yet")
 def test_the_default_scorer_judges_through_the_command(reports, tmp_path, capsys):
     from ir_rag_axioms.cli import main
 
