@@ -69,6 +69,18 @@ class MetricScorer(pt.Transformer):
             out = out.assign(**self._columns(metric, requests, texts, references, contexts))
         return out
 
+    def transform_inputs(self) -> list[list[str]]:
+        """What ``pt.inspect`` reports as the input: qid, query and an answer (``text``, else ``qanswer``)."""
+        return [["qid", "query", column] for column in frames.TEXT_COLUMNS]
+
+    def transform_outputs(self, input_columns: list[str]) -> list[str]:
+        """The input columns, then each metric's columns (as ``transform`` adds them), without judging anything."""
+        with pt.validate.any(input_columns, context=self) as v:
+            for column in frames.TEXT_COLUMNS:
+                v.columns(includes=["qid", "query", column], mode=column)
+        added = [c for metric in self.metrics for c in _column_names(metric)]
+        return [c for c in input_columns if c not in added] + added
+
     def measures(self) -> list[Any]:
         """ir_measures measures of this scorer's columns (``metric_measures``), for ``pt.Experiment``."""
         return metric_measures(self.metrics)
@@ -99,6 +111,12 @@ class MetricScorer(pt.Transformer):
             columns[f"{metric.name}_level"] = level
             columns[f"{metric.name}_confidence"] = confidence
         return columns
+
+
+def _column_names(metric: Metric) -> list[str]:
+    """The columns ``MetricScorer`` adds for one metric, in order."""
+    names = [f"{metric.name}_{part}" for part in ("score", "pass", "reason", "threshold")]
+    return names + ([f"{metric.name}_level", f"{metric.name}_confidence"] if isinstance(metric, RubricMetric) else [])
 
 
 def _answer_column(frame: pd.DataFrame, transformer: Any) -> str:
