@@ -12,7 +12,7 @@ from ir_rag_axioms._version import __version__
 from ir_rag_axioms.aggregation import borda, bradley_terry, copeland, kwiksort, majority_vote
 from ir_rag_axioms.analysis.cache import Analysis, default_analysis
 from ir_rag_axioms.analysis.features import Feature
-from ir_rag_axioms.axioms.base import Axiom, FeatureAxiom, ParsedAxiom, Reads, analyse, compare
+from ir_rag_axioms.axioms.base import Axiom, ConfigurableAxiom, FeatureAxiom, ParsedAxiom, Reads, analyse, compare
 
 # -- every registered axiom under its short name (tests/test_exports.py: the same set as REGISTRY) --
 from ir_rag_axioms.axioms.citations import (
@@ -103,7 +103,7 @@ from ir_rag_axioms.axioms.oracles import (
     NuggetOracle,
 )
 from ir_rag_axioms.axioms.preconditions import LEN
-from ir_rag_axioms.axioms.registry import REGISTRY, get, names, parse, register
+from ir_rag_axioms.axioms.registry import REGISTRY, get, names, parse, register, unregister
 from ir_rag_axioms.axioms.retrieval.argument import (
     ArgUC,
     ArgumentTagger,
@@ -211,13 +211,14 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "REGISTRY", "Analysis", "AnswerRelevancy", "ArgumentTagger", "Axiom", "AxiomFeatures", "AxiomaticPreferences",
-    "AxiomaticReranker", "Cascade", "Conjunction", "ContextRecall", "CrowdOracle", "Document", "Faithfulness",
+    "AxiomaticReranker", "Cascade", "ConfigurableAxiom", "Conjunction", "ContextRecall", "CrowdOracle", "Document",
+    "Faithfulness",
     "Feature", "FeatureAxiom", "FunctionTagger", "GenerationRequest", "GenerationResponse", "Generative", "LEN",
     "LearnedAxiom", "LearnedReranker", "LlmJudge", "LlmRatingOracle", "MajorityVote", "MetricScorer", "Negated",
     "Normalized", "NuggetOracle", "OfflineJudge", "ParsedAxiom", "Product", "Query", "Reads", "ResponseLength",
     "RubricAnswerRelevancy", "Sum", "ValueDifference", "__version__",
     "analyse", "borda", "bradley_terry", "compare", "copeland", "default_analysis", "evaluate_axioms",
-    "evaluation_table", "get", "kwiksort", "majority_vote", "names", "parse", "register",
+    "evaluation_table", "get", "kwiksort", "majority_vote", "names", "parse", "register", "unregister",
     # the registered axioms
     "AND", "ANSWER_RELEVANCY", "ANTI_REG", "ArgUC", "aSL", "ASPECT_REG", "CLAR1", "CLAR2", "CLAR3", "CLAR4",
     "CLAR5", "COH1", "COH2", "COH3", "COH4", "COH5", "CONS1", "CONS2", "CONS3", "CONS4", "CONS5", "CONS6",
