@@ -85,6 +85,27 @@ def test_the_api_reference_is_one_page_per_public_module() -> None:
     assert sorted(in_nav) == sorted(hooks.module_page(name) for name in names)  # every page in the navigation, once
 
 
+@pytest.mark.slow
+def test_the_writing_an_axiom_page_runs_without_the_shared_data(tmp_path: Path) -> None:
+    """Its blocks (the three kinds, a context-reading matrix axiom with an encoder call) in a fresh process, in order;
+    then check_axiom on each registered example. tests/test_readme.py runs them too, with every page (shared data)."""
+    from test_readme import blocks
+
+    codes = blocks(("python",), (DOCS / "writing-an-axiom.md").read_text())
+    assert len(codes) >= 3 and any("analysis.embed(" in c and "context_of(" in c and "def matrix" in c for c in codes)
+    script = tmp_path / "page.py"
+    script.write_text("codes = " + repr(codes) + "\nfor k, code in enumerate(codes):\n"
+                      "    exec(compile(code, f'block {k}', 'exec'), {})\n"
+                      "from ir_rag_axioms import REGISTRY\nfrom ir_rag_axioms.testing import check_axiom\n"
+                      "for name in ('CALM', 'SHOUT', 'GROUNDED'):\n    check_axiom(REGISTRY[name])\n"
+                      "print('ran', len(codes))\n")
+    env = dict(os.environ, PYTHONPATH=str(ROOT), HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
+    done = subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert f"ran {len(codes)}" in done.stdout
+
+
 def test_the_rendered_notebooks_are_current() -> None:
     pytest.importorskip("nbformat")
     assert render_notebooks.stale() == [], "run `python docs/render_notebooks.py` (it runs the notebooks)"

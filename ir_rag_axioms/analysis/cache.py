@@ -33,7 +33,7 @@ from ir_rag_axioms import settings
 from ir_rag_axioms.analysis import workers as _workers
 from ir_rag_axioms.analysis._hashing import content_hash
 from ir_rag_axioms.analysis.features import Feature
-from ir_rag_axioms.analysis.resources import load_spacy, sentence_encoder_dimension
+from ir_rag_axioms.analysis.resources import DEFAULT_SENTENCE_MODEL, load_spacy, sentence_encoder_dimension
 from ir_rag_axioms.analysis.workers import PROGRESS_MIN_ITEMS as PROGRESS_MIN_ITEMS  # re-exported
 from ir_rag_axioms.analysis.workers import pipes_for as pipes_for  # re-exported
 
@@ -465,8 +465,8 @@ class Analysis:
         return doc
 
     # -- sentence embeddings -------------------------------------------------------------------------------
-    def embed(self, strings: Sequence[str], model: str) -> np.ndarray:
-        """Unit-length float32 embeddings (k, d).
+    def embed(self, strings: Sequence[str], model: str = DEFAULT_SENTENCE_MODEL) -> np.ndarray:
+        """Unit-length float32 embeddings (k, d) by the sentence encoder ``model`` (default: all-MiniLM-L6-v2).
 
         Each unseen string is encoded once, on the analysis' device, in batches sized for it (``EMBEDDING_BATCH``
         on CPU).
