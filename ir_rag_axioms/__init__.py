@@ -194,7 +194,7 @@ from ir_rag_axioms.metrics.pairwise import (
 from ir_rag_axioms.model import Document, GenerationRequest, GenerationResponse, Query
 
 _LAZY = {"AxiomaticReranker": "ir_rag_axioms.pyterrier", "AxiomaticPreferences": "ir_rag_axioms.pyterrier",
-         "AxiomFeatures": "ir_rag_axioms.pyterrier",
+         "AxiomFeatures": "ir_rag_axioms.pyterrier", "Candidates": "ir_rag_axioms.pyterrier",
          "LearnedReranker": "ir_rag_axioms.pyterrier", "MetricScorer": "ir_rag_axioms.pyterrier.metrics"}
 
 
@@ -211,8 +211,8 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "REGISTRY", "Analysis", "AnswerRelevancy", "ArgumentTagger", "Axiom", "AxiomFeatures", "AxiomaticPreferences",
-    "AxiomaticReranker", "Cascade", "ConfigurableAxiom", "Conjunction", "ContextRecall", "CrowdOracle", "Document",
-    "Faithfulness",
+    "AxiomaticReranker", "Candidates", "Cascade", "ConfigurableAxiom", "Conjunction", "ContextRecall", "CrowdOracle",
+    "Document", "Faithfulness",
     "Feature", "FeatureAxiom", "FunctionTagger", "GenerationRequest", "GenerationResponse", "Generative", "LEN",
     "LearnedAxiom", "LearnedReranker", "LlmJudge", "LlmRatingOracle", "MajorityVote", "MetricScorer", "Negated",
     "Normalized", "NuggetOracle", "OfflineJudge", "ParsedAxiom", "Product", "Query", "Reads", "ResponseLength",
