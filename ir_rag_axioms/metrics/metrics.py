@@ -298,7 +298,7 @@ class Faithfulness(RubricMetric):
         check_text("Faithfulness", answer=answer)
         return self.measure_many([(answer, context)])[0]
 
-    def measure_many(self, cases: Sequence[tuple[str, str | Sequence[str]]]) -> list[RubricResult]:
+    def measure_many(self, cases: Sequence[tuple[str, str | Sequence[str] | None]]) -> list[RubricResult]:
         """Judge many (answer, context) pairs."""
         return self.measure_cases([RubricCase(answer, reference=as_reference(context)) for answer, context in cases])
 
@@ -320,7 +320,7 @@ class ContextRecall(RubricMetric):
         check_text("ContextRecall", answer=answer)
         return self.measure_many([(answer, reference)])[0]
 
-    def measure_many(self, cases: Sequence[tuple[str, str | Sequence[str]]]) -> list[RubricResult]:
+    def measure_many(self, cases: Sequence[tuple[str, str | Sequence[str] | None]]) -> list[RubricResult]:
         """Judge many (answer, reference) pairs."""
         return self.measure_cases([RubricCase(answer, reference=as_reference(ref)) for answer, ref in cases])
 
