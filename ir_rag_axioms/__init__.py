@@ -12,7 +12,7 @@ from ir_rag_axioms._version import __version__
 from ir_rag_axioms.aggregation import borda, bradley_terry, copeland, kwiksort, majority_vote
 from ir_rag_axioms.analysis.cache import Analysis, default_analysis
 from ir_rag_axioms.analysis.features import Feature
-from ir_rag_axioms.axioms.base import Axiom, FeatureAxiom, ParsedAxiom, Reads, analyse, compare
+from ir_rag_axioms.axioms.base import Axiom, ConfigurableAxiom, FeatureAxiom, ParsedAxiom, Reads, analyse, compare
 
 # -- every registered axiom under its short name (tests/test_exports.py: the same set as REGISTRY) --
 from ir_rag_axioms.axioms.citations import (
@@ -109,7 +109,7 @@ from ir_rag_axioms.axioms.oracles import (
     NuggetOracle,
 )
 from ir_rag_axioms.axioms.preconditions import LEN
-from ir_rag_axioms.axioms.registry import REGISTRY, get, names, parse, register
+from ir_rag_axioms.axioms.registry import REGISTRY, get, names, parse, register, unregister
 from ir_rag_axioms.axioms.retrieval.argument import (
     ArgUC,
     ArgumentTagger,
@@ -202,7 +202,7 @@ from ir_rag_axioms.metrics.pairwise import (
 from ir_rag_axioms.model import Document, GenerationRequest, GenerationResponse, Query
 
 _LAZY = {"AxiomaticReranker": "ir_rag_axioms.pyterrier", "AxiomaticPreferences": "ir_rag_axioms.pyterrier",
-         "AxiomFeatures": "ir_rag_axioms.pyterrier",
+         "AxiomFeatures": "ir_rag_axioms.pyterrier", "Candidates": "ir_rag_axioms.pyterrier",
          "LearnedReranker": "ir_rag_axioms.pyterrier", "MetricScorer": "ir_rag_axioms.pyterrier.metrics"}
 
 
@@ -223,14 +223,14 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "REGISTRY", "Analysis", "AnswerRelevancy", "ArgumentTagger", "Axiom", "AxiomFeatures", "AxiomaticPreferences",
-    "AxiomaticReranker", "Cascade", "Conjunction", "ContextRecall", "ContextualPrecision",
-    "ContextualRecall", "CrowdOracle", "Document", "Faithfulness",
+    "AxiomaticReranker", "Candidates", "Cascade", "ConfigurableAxiom", "Conjunction", "ContextRecall",
+    "ContextualPrecision", "ContextualRecall", "CrowdOracle", "Document", "Faithfulness",
     "Feature", "FeatureAxiom", "FunctionTagger", "GenerationRequest", "GenerationResponse", "Generative", "LEN",
     "LearnedAxiom", "LearnedReranker", "LlmJudge", "LlmRatingOracle", "MajorityVote", "MetricScorer", "Negated",
     "Normalized", "NuggetOracle", "OfflineJudge", "ParsedAxiom", "Product", "Query", "Reads", "ResponseLength",
     "RubricAnswerRelevancy", "Sum", "ValueDifference", "__version__",
     "analyse", "borda", "bradley_terry", "compare", "copeland", "default_analysis", "evaluate_axioms",
-    "evaluation_table", "get", "kwiksort", "majority_vote", "names", "parse", "register",
+    "evaluation_table", "get", "kwiksort", "majority_vote", "names", "parse", "register", "unregister",
     # the registered axioms
     "AGREE1", "AGREE2", "AGREE3", "AGREE4",
     "AND", "ANSWER_RELEVANCY", "ANTI_REG", "ArgUC", "aSL", "ASPECT_REG", "CLAR1", "CLAR2", "CLAR3", "CLAR4",

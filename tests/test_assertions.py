@@ -63,6 +63,26 @@ def test_missing_fields_and_wrong_arguments_are_clear():
         assert_test(("Why?", "So."), [AnswerRelevancy()])
 
 
+def test_one_metric_a_negated_failure_and_no_context_are_clear():
+    results = assert_test(GOOD, Faithfulness(threshold=4))  # one metric, not in a list
+    assert len(results) == 1 and results[0].passed
+    with pytest.raises(AssertionError) as failure:
+        assert_test(GOOD, Faithfulness(negate=True))  # fully supported: a negated faithfulness fails
+    message = str(failure.value)
+    assert "faithfulness: score 1.00 (level 5/5) at or above threshold 3, and the metric is negated: it passes " \
+           "only below the threshold" in message and "below threshold 3 " not in message
+    with pytest.raises(TypeError, match="a metric or a non-empty list of metrics, got an empty list"):
+        assert_test(GOOD, [])
+    with pytest.raises(TypeError, match="a metric or a list of metrics, got int"):
+        assert_test(GOOD, 3)
+    for metric in (Faithfulness(), ContextRecall()):  # no context: undefined with the reason, not a TypeError
+        result = metric.measure(GOOD.actual_output, None)
+        assert result.level is None and math.isnan(result.score) and result.passed is None
+        assert result.explanation.startswith("undefined: no ")
+    with pytest.raises(TypeError, match="a text or a list of passages, got int"):
+        Faithfulness().measure(GOOD.actual_output, 3)
+
+
 def _readme_test_file() -> str:
     blocks = re.findall(r"^```python\n(.*?)^```", (ROOT / "docs" / "metrics.md").read_text(), re.S | re.M)
     found = [b for b in blocks if "def test_" in b and "rag_assert" in b]

@@ -226,6 +226,29 @@ def test_the_bound_index_belongs_to_the_binding_the_caller_holds():
     assert bind_index(None) is None and bound_index() is None  # the old way to unbind still works
 
 
+def test_a_closed_binding_is_never_in_effect_out_of_order_or_from_another_thread():
+    import threading
+
+    from ir_rag_axioms.compat.tools import bind_index, bound_index
+
+    outer = bind_index(_terrier(50, 5))
+    inner = bind_index(_terrier(7, 1))
+    outer.close()  # out of order: the outer one first
+    assert bound_index() is inner.statistics  # the open one stays in effect
+    inner.close()
+    assert bound_index() is None  # not the closed outer one
+    first, second = bind_index(_terrier(11, 1)), bind_index(_terrier(13, 1))
+    thread = threading.Thread(target=second.close)  # closed in another thread
+    thread.start()
+    thread.join()
+    assert not second.bound and bound_index() is first.statistics
+    other = threading.Thread(target=first.close)
+    other.start()
+    other.join()
+    assert bound_index() is None
+    bind_index(None)
+
+
 def test_axiomatic_experiment_counts_agreement_and_correctable_pairs():
     from ir_rag_axioms.evaluation.experiment import AxiomaticExperiment
 

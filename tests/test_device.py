@@ -48,6 +48,17 @@ def test_an_explicit_cuda_device_without_cuda_is_a_clear_error(monkeypatch) -> N
         resolve_device("cuda")
 
 
+def test_mps_where_torch_sees_none_is_a_clear_error(monkeypatch, capsys, tmp_path) -> None:
+    monkeypatch.setattr(torch.backends.mps, "is_available", lambda: False)
+    with pytest.raises(ToolUnavailableError, match="no Apple MPS device"):
+        resolve_device("mps")
+    with pytest.raises(ToolUnavailableError, match="no Apple MPS device"):
+        Analysis(store=None, workers=1, device="mps").embed(STRINGS[:1], "all-MiniLM-L6-v2")
+    monkeypatch.setenv(settings.DEVICE_ENV, "auto")  # restored after the test (the CLI sets it for its run)
+    assert main(["rerank", "--device", "mps", "--input", str(tmp_path / "none.jsonl")]) == 2
+    assert "--device: device 'mps' asked for, but torch sees no Apple MPS device" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("bad", ["gpu", "cuda:x", "cpu:0", ""])
 def test_bad_devices_are_named(monkeypatch, bad) -> None:
     if not bad:

@@ -58,3 +58,29 @@ def test_the_command_writes_the_agreement_table(tmp_path, data_dir):
                                                               "internal consistency", "topical correctness",
                                                               "broad coverage", "deep coverage"}
     assert (out / "agreement.md").read_text().startswith("| axiom | decisiveness | overall |")
+
+
+@pytest.mark.shared
+def test_every_axiom_skipped_or_a_negative_seed_is_a_clear_error(tmp_path, data_dir, capsys, monkeypatch):
+    """No numpy traceback: every axiom skipped (CLAR1 without LanguageTool) is an error naming them; --seed -1 too."""
+    import json
+
+    from ir_rag_axioms.cli import main
+
+    monkeypatch.delenv("IR_RAG_AXIOMS_LANGUAGETOOL", raising=False)
+    data = data_dir / "trec-rag-24-crowd"
+    with pytest.warns(UserWarning, match="skipped CLAR1"):
+        code = main(["dimensions", "--data", str(data), "--axioms", "CLAR1", "--topics", "1", "--out",
+                     str(tmp_path / "dim"), "--quiet"])
+    assert code == 2 and "every axiom was skipped" in capsys.readouterr().err
+    assert not (tmp_path / "dim" / "agreement.csv").exists()  # nothing half written
+    with pytest.raises(SystemExit) as exit_:
+        main(["dimensions", "--data", str(data), "--seed", "-1", "--out", str(tmp_path / "dim")])
+    assert exit_.value.code == 2 and "--seed: must be at least 0, got -1" in capsys.readouterr().err
+    answers = tmp_path / "answers.jsonl"
+    answers.write_text("".join(json.dumps({"qid": q, "query": "cats", "text": f"Cats sleep {s}.", "system": s}) + "\n"
+                               for q in ("1", "2") for s in ("a", "b")))
+    with pytest.warns(UserWarning, match="skipped CLAR1"):
+        code = main(["compare", "--answers", str(answers), "--axioms", "CLAR1", "--bootstrap", "0", "--out",
+                     str(tmp_path / "cmp"), "--quiet", "--no-figures"])
+    assert code == 2 and "every axiom was skipped" in capsys.readouterr().err

@@ -66,13 +66,44 @@ def test_the_catalogue_page_is_generated_from_the_registry() -> None:
     assert {e["name"] for e in catalogue() if e["dimension"] != "user-defined"} <= listed
 
 
-def test_the_api_page_documents_every_public_module() -> None:
+def test_the_api_reference_is_one_page_per_public_module() -> None:
     rendered = hooks.on_page_markdown((DOCS / "api.md").read_text(), page=None)
-    documented = set(re.findall(r"^::: (\S+)$", rendered, re.M))
+    linked = re.findall(r"^- \[`([\w.]+)`\]\(api/([\w.]+)\.md\): \S", rendered, re.M)
+    assert linked and all(name == page for name, page in linked)  # each module links its own page, with its line
+    names = [name for name, _ in linked]
+    documented = {found for name in names for found in re.findall(r"^::: (\S+)$", hooks.module_markdown(name), re.M)}
+    assert documented == set(names) and len(names) == len(set(names))  # one page per module, one module per page
     assert {"ir_rag_axioms", "ir_rag_axioms.axioms.base", "ir_rag_axioms.pyterrier.transformers"} <= documented
     assert not {name for name in documented if any(part.startswith("_") for part in name.split("."))}
     modules = [f.removesuffix(".py").removesuffix("__init__").rstrip("/") for f in package_files() if f.endswith(".py")]
     assert len(documented) == len([m for m in modules if "/_" not in f"/{m}"])  # the root is "" here
+    nav = hooks.on_config({"nav": [{"Home": "index.md"}, {"API reference": "api.md"}]})["nav"]
+    section = nav[1]["API reference"]
+    assert nav[0] == {"Home": "index.md"} and section[0] == "api.md"
+    in_nav = [page for group in section[1:] for entries in group.values() for entry in entries
+              for page in entry.values()]
+    assert sorted(in_nav) == sorted(hooks.module_page(name) for name in names)  # every page in the navigation, once
+
+
+@pytest.mark.slow
+def test_the_writing_an_axiom_page_runs_without_the_shared_data(tmp_path: Path) -> None:
+    """Its blocks (the three kinds, a context-reading matrix axiom with an encoder call) in a fresh process, in order;
+    then check_axiom on each registered example. tests/test_readme.py runs them too, with every page (shared data)."""
+    from test_readme import blocks
+
+    codes = blocks(("python",), (DOCS / "writing-an-axiom.md").read_text())
+    assert len(codes) >= 3 and any("analysis.embed(" in c and "context_of(" in c and "def matrix" in c for c in codes)
+    script = tmp_path / "page.py"
+    script.write_text("codes = " + repr(codes) + "\nfor k, code in enumerate(codes):\n"
+                      "    exec(compile(code, f'block {k}', 'exec'), {})\n"
+                      "from ir_rag_axioms import REGISTRY\nfrom ir_rag_axioms.testing import check_axiom\n"
+                      "for name in ('CALM', 'SHOUT', 'GROUNDED'):\n    check_axiom(REGISTRY[name])\n"
+                      "print('ran', len(codes))\n")
+    env = dict(os.environ, PYTHONPATH=str(ROOT), HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
+    done = subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert f"ran {len(codes)}" in done.stdout
 
 
 def test_the_rendered_notebooks_are_current() -> None:
@@ -185,7 +216,8 @@ def test_the_site_opens_in_headless_chromium(site, tmp_path: Path) -> None:
 
     url, out = site
     assert (out / "index.html").is_file() and (out / "search" / "search_index.json").is_file()
-    for page in ("", "getting-started/", "api/", "notebooks/01_axioms_on_the_demo_sample/"):
+    for page in ("", "getting-started/", "api/", "api/ir_rag_axioms.aggregation/",
+                 "notebooks/01_axioms_on_the_demo_sample/"):
         _, console = _open(f"{url}/{page}?check", tmp_path / "profile")
         assert not console, (page, console)
     found, console = _open(f"{url}/axioms/?check", tmp_path / "profile")

@@ -234,3 +234,59 @@ def test_an_unreachable_ray_address_fails_within_seconds(monkeypatch):
         list(preference_stacks([CORR1], [(REQUEST, GOOD)], backend="ray", ray_address="127.0.0.1:1"))
     with pytest.raises(ValueError, match="is not host:port"):
         list(preference_stacks([CORR1], [(REQUEST, GOOD)], backend="ray", ray_address="head:port"))
+
+
+def test_the_bar_counts_texts_and_moves_once_per_chunk_with_the_mean_rate(monkeypatch):
+    """An honest ETA: the total is the number of texts, each update a whole chunk's texts, the rate the mean."""
+    import tqdm.auto
+
+    bars: list = []
+
+    class Bar(tqdm.auto.tqdm):
+        def __init__(self, *args, **kwargs):
+            self.steps: list[int] = []
+            self.options = kwargs
+            bars.append(self)
+            super().__init__(*args, **kwargs)
+
+        def update(self, n=1):
+            self.steps.append(n)
+            return super().update(n)
+
+    monkeypatch.setattr(tqdm.auto, "tqdm", Bar)
+    monkeypatch.delenv("TQDM_DISABLE", raising=False)
+    items = [(GenerationRequest(str(i), "q"), [GenerationResponse(str(k), "x") for k in range(2 + i % 2)])
+             for i in range(7)]  # 2 or 3 responses: 17 texts
+    stacks = list(preference_stacks([TopicNumber()], items, chunk_size=3, progress=True))
+    assert len(stacks) == 7 and len(bars) == 1
+    bar = bars[0]
+    assert bar.total == 17 and bar.unit == "text" and bar.options["smoothing"] == 0
+    assert bar.steps == [7, 8, 2] and bar.n == 17  # one update per chunk of 3 topics (2+3+2, 3+2+3, 2)
+
+
+def test_the_reranker_shows_the_bar_for_long_work_unless_told(monkeypatch):
+    """verbose=None (the default): a bar from PROGRESS_MIN_ITEMS texts on; verbose=False: never; True: always."""
+    import pandas as pd
+    import tqdm.auto
+
+    from ir_rag_axioms.analysis import cache
+    from ir_rag_axioms.pyterrier import AxiomaticReranker
+
+    bars: list = []
+
+    class Bar(tqdm.auto.tqdm):
+        def __init__(self, *args, **kwargs):
+            bars.append(kwargs.get("total"))
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(tqdm.auto, "tqdm", Bar)
+    frame = pd.DataFrame({"qid": ["1", "1", "2", "2"], "query": "q", "docno": ["a", "b", "a", "b"],
+                          "text": ["one", "two", "three", "four"]})
+    AxiomaticReranker(TopicNumber())(frame)
+    assert bars == []  # 4 texts: below the default of 500
+    monkeypatch.setattr(cache, "PROGRESS_MIN_ITEMS", 4)
+    AxiomaticReranker(TopicNumber())(frame)
+    AxiomaticReranker(TopicNumber(), verbose=False)(frame)
+    monkeypatch.setattr(cache, "PROGRESS_MIN_ITEMS", 500)
+    AxiomaticReranker(TopicNumber(), verbose=True)(frame)
+    assert bars == [4, 4]

@@ -108,3 +108,47 @@ def test_a_hook_of_the_old_signature_warns_and_runs_under_the_given_analysis():
     assert _Old().preferences(request, responses, analysis=mine).tolist() == [[0, -1], [1, 0]]
     assert scopes == [mine]  # the old body ran inside ``with analysis:``, so its tools read that analysis
     assert _Old().values(request, responses).tolist() == [5.0, 12.0]  # called the old way, it runs as written
+
+
+def test_a_cell_run_again_replaces_its_axiom_with_a_warning_and_unregister_is_exported():
+    from ir_rag_axioms import REGISTRY, unregister
+
+    source = ("from typing import ClassVar\nfrom ir_rag_axioms import ParsedAxiom, Feature, register\n"
+              "class Shout(ParsedAxiom):\n    '''SHOUT_CELL: prefer fewer capitals.'''\n"
+              "    name: ClassVar[str] = 'SHOUT_CELL'\n    higher_is_better: bool = False\n"
+              "    def feature(self):\n        return Feature('capitals', ('tokens',), lambda doc: sum("
+              "c.isupper() for c in doc.text))\nSHOUT = register(Shout())\n")
+    cell: dict = {"__name__": "__main__"}  # a notebook's namespace
+    code = compile(source, "<cell>", "exec", dont_inherit=True)  # as a notebook runs it: annotations evaluated
+    try:
+        exec(code, cell)  # noqa: S102 - the cell, run once
+        first = REGISTRY["SHOUT_CELL"]
+        with pytest.warns(UserWarning, match=r"'SHOUT_CELL' now names the new definition of Shout.*unregister"):
+            exec(code, cell)  # noqa: S102 - and again: a new class of the same name
+        assert REGISTRY["SHOUT_CELL"] is cell["SHOUT"] and type(REGISTRY["SHOUT_CELL"]) is not type(first)
+        with pytest.raises(ValueError, match=r"already registered .* unregister\('SHOUT_CELL'\) first"):
+            register(_renamed(CalmnessAxiom, "SHOUT_CELL")())
+    finally:
+        unregister("SHOUT_CELL")
+    assert "SHOUT_CELL" not in REGISTRY
+
+
+def _renamed(cls, name):
+    """A subclass of ``cls`` registered under another short name (a different axiom than the one there)."""
+    return type(cls.__name__ + "Renamed", (cls,), {"name": name, "__annotations__": {}, "__module__": __name__})
+
+
+def test_a_plain_axiom_subclass_is_told_to_subclass_configurable_axiom():
+    from ir_rag_axioms import Axiom
+
+    class _Longer(Axiom):
+        """LONGER_TEST: prefer the longer text."""
+
+        name: ClassVar[str] = "LONGER_TEST"
+
+        def matrix(self, request, responses, analysis):
+            n = np.array([len(r.text) for r in responses])
+            return np.sign(n[:, None] - n[None, :]).astype(float)
+
+    with pytest.raises(TypeError, match="subclass ConfigurableAxiom instead"):
+        register(_Longer())

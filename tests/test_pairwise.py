@@ -111,3 +111,47 @@ def test_an_unconfigured_llm_judge_says_how_to_configure(monkeypatch):
         monkeypatch.delenv(name, raising=False)
     with pytest.raises(ToolUnavailableError, match="IR_RAG_AXIOMS_JUDGE_BASE_URL"):
         LLM_PAIRWISE(judge="llm").preferences(REQUEST, RESPONSES)
+
+
+def test_the_offline_judge_reads_the_direction_of_the_criterion():
+    """"less faithful", "hallucinates more" prefer the lower faithfulness level; "fewer hallucinations" the higher."""
+    from ir_rag_axioms.metrics.interface import offline_direction
+
+    faithful = LLM_PAIRWISE.preferences(REQUEST, RESPONSES)
+    assert faithful[0, 1] == 1  # the supported answer beats the one that places the tower in Berlin
+    for criterion in ("less faithful to the context", "hallucinates more", "more unsupported claims",
+                      "not grounded in the context"):
+        assert offline_direction(criterion) == -1, criterion
+        assert np.array_equal(LLM_PAIRWISE(criterion=criterion).preferences(REQUEST, RESPONSES), -faithful), criterion
+    for criterion in ("fewer hallucinations", "hallucination-free", "no fabricated facts", "faithfulness",
+                      "support by the context", "more faithful"):
+        assert offline_direction(criterion) == 1, criterion
+    assert np.array_equal(LLM_PAIRWISE(criterion="fewer hallucinations").preferences(REQUEST, RESPONSES), faithful)
+    reason = offline_pairwise(OFFLINE_JUDGE, "less faithful", [(None, REQUEST.context, RESPONSES[0].text,
+                                                                 RESPONSES[1].text)])
+    assert reason[0][0] == "second" and "lower level is better" in reason[0][1]
+    with pytest.raises(ValueError, match="names a failure without saying which way is better"):
+        LLM_PAIRWISE(criterion="hallucination")
+
+
+def test_the_llm_judge_url_and_model_are_part_of_the_matrix_cache_key(llm, monkeypatch, tmp_path):
+    """A second judge server (or model) is asked anew: the matrix cache does not serve it the first one's matrices."""
+    from ir_rag_axioms.analysis.cache import axiom_identity
+    from ir_rag_axioms.evaluation import compute_preferences
+    from ir_rag_axioms.metrics.axioms import _llm_judge
+
+    axiom = LLM_PAIRWISE(criterion="support by the context", judge="llm")
+    first = axiom_identity(axiom)
+    assert compute_preferences({"p": axiom}, [(REQUEST, RESPONSES)], cache_dir=tmp_path / "m")["p"][0].tolist() \
+        == EXPECTED and len(llm.requests) == 6
+    other = _start("vllm")
+    try:
+        monkeypatch.setenv("IR_RAG_AXIOMS_JUDGE_BASE_URL", _url(other))
+        _llm_judge.cache_clear()
+        assert axiom_identity(axiom) != first
+        compute_preferences({"p": axiom}, [(REQUEST, RESPONSES)], cache_dir=tmp_path / "m")
+        assert len(other.requests) == 6  # asked: not served from the first server's cached matrix
+        monkeypatch.setenv("IR_RAG_AXIOMS_JUDGE_MODEL", "another-judge")
+        assert axiom_identity(axiom) not in (first,) and axiom_identity(LLM_PAIRWISE) == axiom_identity(LLM_PAIRWISE())
+    finally:
+        _stop(other)

@@ -33,7 +33,7 @@ from ir_rag_axioms import settings
 from ir_rag_axioms.analysis import workers as _workers
 from ir_rag_axioms.analysis._hashing import content_hash
 from ir_rag_axioms.analysis.features import Feature
-from ir_rag_axioms.analysis.resources import load_spacy, sentence_encoder_dimension
+from ir_rag_axioms.analysis.resources import DEFAULT_SENTENCE_MODEL, load_spacy, sentence_encoder_dimension
 from ir_rag_axioms.analysis.workers import PROGRESS_MIN_ITEMS as PROGRESS_MIN_ITEMS  # re-exported
 from ir_rag_axioms.analysis.workers import pipes_for as pipes_for  # re-exported
 
@@ -407,9 +407,8 @@ class Analysis:
                 if _workers.use_pool(len(texts), workers):
                     rows = _workers.feature_values(model, ordered, texts, self.batch_size, workers,
                                                    self._pool)
-                else:  # in-process: reuse and keep the Docs, so that later features of the same texts parse nothing
-                    docs = self.parse(texts, model, {need for f in ordered for need in f.needs})
-                    rows = [tuple(f(doc) for f in ordered) for doc in docs]
+                else:  # in-process: Docs kept by ``parse`` are reused; the others parse in a memory zone, dropped
+                    rows = self._feature_rows(model, ordered, texts)
                 for text, row in zip(texts, rows, strict=True):
                     values.update({(text, f): v for f, v in zip(ordered, row, strict=True)})
         return values
@@ -423,6 +422,22 @@ class Analysis:
             self.store.put_many(_feature_namespace(model, feature),
                                 {text_key(t): v for (t, f), v in values.items() if f == feature})
 
+    def _feature_rows(self, model: str, features: list[Feature], texts: list[str]) -> list[tuple[Any, ...]]:
+        """Feature values of texts in this process: from a kept Doc that has the components, else from a new parse.
+
+        The new parse runs in a memory zone (``workers.transient``): nothing of it stays in memory; over-long texts
+        parse as "".
+        """
+        needs = {need for f in features for need in f.needs}
+        nlp = load_spacy(model)
+        pipes = frozenset(p for p in pipes_for(needs) if p in nlp.component_names)
+        kept = {t: self._docs[(model, t)][1] for t in texts if self._doc_has(model, t, pipes)}
+        todo = [t for t in dict.fromkeys(texts) if t not in kept]
+        limit = max_text_chars()
+        fresh = _workers.feature_rows(model, features, [t if len(t) <= limit else "" for t in todo], self.batch_size)
+        rows = dict(zip(todo, fresh, strict=True))
+        return [rows[t] if t in rows else tuple(f(kept[t]) for f in features) for t in texts]
+
     # -- spaCy Docs on demand (for tools that need the Doc itself) -----------------------------------------
     def parse(self, texts: Sequence[str], model: str, needs: Iterable[str]) -> list[Any]:
         """Parsed spaCy Docs with at least the components for ``needs``.
@@ -431,7 +446,7 @@ class Analysis:
         """
         nlp = load_spacy(model)
         pipes = frozenset(p for p in pipes_for(needs) if p in nlp.component_names)
-        with self._compute:
+        with self._compute, _workers.SPACY_LOCK:  # kept Docs: never parsed while a memory zone is open
             docs = {t: self._docs[(model, t)][1] for t in dict.fromkeys(texts) if self._doc_has(model, t, pipes)}
             todo = [t for t in dict.fromkeys(texts) if t not in docs]
             cached = {t: self._docs[(model, t)] for t in todo if (model, t) in self._docs}
@@ -465,8 +480,8 @@ class Analysis:
         return doc
 
     # -- sentence embeddings -------------------------------------------------------------------------------
-    def embed(self, strings: Sequence[str], model: str) -> np.ndarray:
-        """Unit-length float32 embeddings (k, d).
+    def embed(self, strings: Sequence[str], model: str = DEFAULT_SENTENCE_MODEL) -> np.ndarray:
+        """Unit-length float32 embeddings (k, d) by the sentence encoder ``model`` (default: all-MiniLM-L6-v2).
 
         Each unseen string is encoded once, on the analysis' device, in batches sized for it (``EMBEDDING_BATCH``
         on CPU).

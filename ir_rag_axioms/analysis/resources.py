@@ -175,8 +175,8 @@ def sentence_encoder_dimension(name: str = DEFAULT_SENTENCE_MODEL) -> int:
 def resolve_device(device: str | None = None) -> str:
     """The encoder's torch device: ``device`` else $IR_RAG_AXIOMS_DEVICE else ``auto`` (CUDA when torch sees one).
 
-    ``auto`` gives ``cuda`` when ``torch.cuda.is_available()``, else ``cpu``; an explicit CUDA device without CUDA
-    is a ToolUnavailableError.
+    ``auto`` gives ``cuda`` when ``torch.cuda.is_available()``, else ``cpu``; an explicit device torch does not see
+    (CUDA without CUDA, ``mps`` off Apple silicon) is a ToolUnavailableError.
     """
     wanted = settings.encoder_device(device)
     if wanted == "cpu":
@@ -188,6 +188,11 @@ def resolve_device(device: str | None = None) -> str:
     if wanted.startswith("cuda") and not torch.cuda.is_available():
         raise ToolUnavailableError(f"device {wanted!r} asked for, but torch sees no CUDA device "
                                    f"(set {settings.DEVICE_ENV}=auto or cpu)")
+    mps = getattr(torch.backends, "mps", None)
+    if wanted == "mps" and not (mps is not None and mps.is_available()):
+        raise ToolUnavailableError(f"device 'mps' asked for, but torch sees no Apple MPS device here (it needs an "
+                                   f"Apple silicon Mac and a torch built with MPS; set {settings.DEVICE_ENV}=auto "
+                                   "or cpu)")
     return wanted
 
 

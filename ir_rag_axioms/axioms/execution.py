@@ -48,19 +48,36 @@ def preference_stacks(
     else of a local Ray started (and stopped) here. Lazy: items are read one chunk ahead (Ray: a bounded window ahead).
     """
     axioms = _check_arguments(axioms, backend, chunk_size, workers, analysis)
+    total = _texts(items) if progress else None
     chunks = _chunks(items, chunk_size)
-    stacks: Iterable[np.ndarray]
+    per_chunk: Iterable[list[np.ndarray]]
     if backend == "local":
-        stacks = itertools.chain.from_iterable(_chunk_stacks(axioms, chunk, analysis) for chunk in chunks)
+        per_chunk = (_chunk_stacks(axioms, chunk, analysis) for chunk in chunks)
     else:
-        stacks = _ray_stacks(axioms, chunks, _import_ray(), workers, ray_address)
-    if progress:
-        from tqdm.auto import tqdm
+        per_chunk = _ray_stacks(axioms, chunks, _import_ray(), workers, ray_address)
+    if not progress:
+        return itertools.chain.from_iterable(per_chunk)
+    if backend == "local":
+        _load_models(axioms, analysis)  # before the bar starts: its ETA then covers the analysis only
+    from tqdm.auto import tqdm
 
-        if backend == "local":
-            _load_models(axioms, analysis)  # before the bar starts: its ETA then covers the analysis only
-        stacks = tqdm(stacks, desc="preference stacks", unit="topic", total=_length(items))
-    return iter(stacks)
+    hidden = bool(os.environ.get("TQDM_DISABLE"))  # read now: tqdm reads it only on import
+    return _counted(per_chunk, tqdm(total=total, desc="axioms", unit="text", smoothing=0, disable=hidden))
+
+
+def _counted(per_chunk: Iterable[list[np.ndarray]], bar: Any) -> Iterator[np.ndarray]:
+    """The stacks, with the bar counting texts (responses), moved once per chunk when the chunk is done.
+
+    The bar's rate is the mean since its start (``smoothing=0``), so its ETA is elapsed / done x left: a chunk's
+    stacks arrive together, and a bar moved per topic would show the first topic's ETA (the whole chunk's time
+    for one topic) until the next chunk.
+    """
+    try:
+        for stacks in per_chunk:
+            bar.update(sum(int(stack.shape[-1]) for stack in stacks))
+            yield from stacks
+    finally:
+        bar.close()
 
 
 def _load_models(axioms: Sequence[Axiom], analysis: Analysis | None) -> None:
@@ -122,9 +139,11 @@ def _checked(item: Item) -> CheckedItem:
     return request, check_responses(responses)
 
 
-def _length(items: Iterable[Item]) -> int | None:
-    """len(items) if the iterable knows it (for the progress bar), else None."""
-    return len(items) if hasattr(items, "__len__") else None  # type: ignore[arg-type]
+def _texts(items: Iterable[Item]) -> int | None:
+    """The number of responses of all items if ``items`` is a sequence (the bar's total), else None (unknown)."""
+    if not isinstance(items, Sequence):
+        return None
+    return sum(len(responses) if isinstance(responses, Sequence) else 0 for _, responses in items)
 
 
 def _chunk_stacks(
@@ -176,8 +195,8 @@ class StackWorker:
 
 def _ray_stacks(
     axioms: list[Axiom], chunks: Iterator[list[CheckedItem]], ray: Any, workers: int | None, address: str | None
-) -> Iterator[np.ndarray]:
-    """Stacks in input order from a pool of actors.
+) -> Iterator[list[np.ndarray]]:
+    """Each chunk's stacks, in input order, from a pool of actors.
 
     Ray is started here (and stopped afterwards) unless already running.
     """
@@ -188,8 +207,7 @@ def _ray_stacks(
         shared = ray.put(axioms)
         worker = ray.remote(StackWorker).options(num_cpus=1, runtime_env={"env_vars": worker_environment()})
         actors = [worker.remote(shared) for _ in range(count)]
-        for stacks in _ordered_results(ray, actors, chunks):
-            yield from stacks
+        yield from _ordered_results(ray, actors, chunks)
     finally:
         for actor in actors:
             ray.kill(actor)

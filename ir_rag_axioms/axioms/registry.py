@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import ast
 import operator
+import warnings
 from collections.abc import Callable
 from typing import Any, TypeVar, overload
 
-from ir_rag_axioms.axioms.base import Axiom
+from ir_rag_axioms.axioms.base import Axiom, ConfigurableAxiom
 
 REGISTRY: dict[str, Axiom] = {}
 """Short name -> default instance (each callable to reconfigure: ``REGISTRY["COH1"](margin_fraction=0.5)``)."""
@@ -24,15 +25,26 @@ def register(axiom: type[A] | A) -> type[A] | A:
 
     The package writes every axiom as ``COH1 = register(CohAxiom())``, so the module-level name is the registered
     instance. ``@register`` on a class is the decorator form for users (it registers the default instance and
-    returns the class). A name can be registered once; registering it again with a different axiom raises
-    ``ValueError``.
+    returns the class). A registered axiom is a ``ConfigurableAxiom`` (its short name reconfigures it and its repr
+    parses back). Registering a name again with the same axiom does nothing; with a class defined anew under the
+    same module and name (a notebook cell run again) replaces it with a warning; with any other axiom raises
+    ``ValueError`` (``unregister(name)`` first to replace it on purpose).
     """
     instance = axiom() if isinstance(axiom, type) else axiom
     name = instance.name
     if not name:
         raise ValueError(f"{type(instance).__name__} has no short name to register (set name = '...')")
-    if name in REGISTRY and REGISTRY[name] != instance:
-        raise ValueError(f"short name {name!r} is already registered for {REGISTRY[name]!r}")
+    if not isinstance(instance, ConfigurableAxiom):
+        raise TypeError(f"register: {type(instance).__name__} subclasses Axiom; subclass ConfigurableAxiom instead "
+                        "(the same matrix hook), so that its short name reconfigures it and its repr parses back")
+    old = REGISTRY.get(name)
+    if old is not None and old != instance:
+        if not _redefined(old, instance):
+            raise ValueError(f"short name {name!r} is already registered for {old!r}; choose another name, or "
+                             f"unregister({name!r}) first (ir_rag_axioms.unregister)")
+        warnings.warn(f"register: {name!r} now names the new definition of {type(instance).__qualname__} (the class "
+                      f"was defined again, e.g. a notebook cell run twice); unregister({name!r}) removes it",
+                      UserWarning, stacklevel=2)
     REGISTRY[name] = instance
     return axiom
 
@@ -48,8 +60,15 @@ def deprecate(old: str, new: str) -> None:
     DEPRECATED[old] = new
 
 
+def _redefined(old: Axiom, new: Axiom) -> bool:
+    """Whether ``new`` is of a class defined again under the old one's module and name (not one of the package's)."""
+    before, after = type(old), type(new)
+    return (before is not after and (before.__module__, before.__qualname__) == (after.__module__, after.__qualname__)
+            and not before.__module__.startswith("ir_rag_axioms."))
+
+
 def unregister(name: str) -> None:
-    """Forget the axiom registered under ``name`` (for tests and interactive redefinition)."""
+    """Forget the axiom registered under ``name`` (nothing if none is): to redefine or rename it interactively."""
     REGISTRY.pop(name, None)
 
 

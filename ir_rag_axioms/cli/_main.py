@@ -47,10 +47,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.environ["TQDM_DISABLE"] = "1"
     if getattr(args, "device", None) is not None:  # for every analysis of the run, as the variable would be
         from ir_rag_axioms import settings
+        from ir_rag_axioms.analysis.resources import ToolUnavailableError, resolve_device
 
         try:
             os.environ[settings.DEVICE_ENV] = settings.encoder_device(args.device)
-        except ValueError as error:
+            resolve_device(args.device)  # a device torch does not see (mps off Apple silicon): refused before any work
+        except (ValueError, ToolUnavailableError) as error:
             print(f"ir-rag-axioms {args.command}: error: --device: {error}", file=sys.stderr)
             return 2
     from ir_rag_axioms.analysis.resources import ToolUnavailableError

@@ -20,7 +20,7 @@ def add_parser(sub: Subparsers) -> argparse.ArgumentParser:
     dim.add_argument("--duplicates", choices=["mean", "last"], default="mean", help="pairs judged twice")
     dim.add_argument("--topics", type=count(0), default=0, help="only the first N judged topics")
     dim.add_argument("--bootstrap", type=count(0), default=0, help="bootstrap samples over topics (95 %% intervals)")
-    dim.add_argument("--seed", type=int, default=0, help="bootstrap seed")
+    dim.add_argument("--seed", type=count(0), default=0, help="bootstrap seed")
     dim.add_argument("--cache", help="folder of the persistent analysis cache and the axiom matrices")
     add_run_options(dim)
     dim.set_defaults(func=run)

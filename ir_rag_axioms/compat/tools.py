@@ -79,23 +79,26 @@ class IndexBinding:
     """
 
     def __init__(self, statistics: IndexStatistics) -> None:
-        """Bind ``statistics`` in the current context now."""
+        """Bind ``statistics`` in the current context now (the binding in effect before is kept to fall back to)."""
         self.statistics = statistics
-        self._token: contextvars.Token[IndexBinding | None] | None = _BOUND.set(self)
+        self._previous: IndexBinding | None = _BOUND.get()
+        self._open = True
+        _BOUND.set(self)
 
     @property
     def bound(self) -> bool:
         """Whether this binding is still in effect (not closed)."""
-        return self._token is not None
+        return self._open
 
     def close(self) -> None:
-        """Unbind: the binding before this one (or none) is in effect again; closing twice does nothing."""
-        if self._token is not None:
-            token, self._token = self._token, None
-            try:
-                _BOUND.reset(token)
-            except ValueError:  # closed in another context than it was made in: unbind there
-                _BOUND.set(None)
+        """Unbind: the nearest open binding made before this one (or none) is in effect again; twice does nothing.
+
+        A closed binding is never in effect: closed out of order (the outer one first), in another thread or task,
+        it is skipped wherever it is still the context's value (``in_effect``).
+        """
+        self._open = False
+        if _BOUND.get() is self:
+            _BOUND.set(in_effect(self._previous))
 
     def __enter__(self) -> IndexBinding:
         return self
@@ -111,6 +114,13 @@ _BOUND: contextvars.ContextVar[IndexBinding | None] = contextvars.ContextVar("ir
                                                                              default=None)
 
 
+def in_effect(binding: IndexBinding | None) -> IndexBinding | None:
+    """The binding itself if open, else the nearest open binding made before it (None if none)."""
+    while binding is not None and not binding.bound:
+        binding = binding._previous
+    return binding
+
+
 def bind_index(index: Any) -> IndexBinding | None:
     """Bind this PyTerrier index's statistics for the ``compat.axiom`` axioms that read collection statistics.
 
@@ -118,7 +128,7 @@ def bind_index(index: Any) -> IndexBinding | None:
     (``with bind_index(index): ...``, or ``close()`` it; ``.statistics`` is what it binds). ``None`` unbinds.
     """
     if index is None:
-        current = _BOUND.get()
+        current = in_effect(_BOUND.get())
         if current is not None:
             current.close()
         _BOUND.set(None)
@@ -128,7 +138,7 @@ def bind_index(index: Any) -> IndexBinding | None:
 
 def bound_index() -> IndexStatistics | None:
     """The statistics of the binding in effect in this context, if any."""
-    current = _BOUND.get()
+    current = in_effect(_BOUND.get())
     return current.statistics if current is not None else None
 
 

@@ -1,6 +1,7 @@
 """Runs from data: frames of requests and responses (from JSONL or nugget answers), nugget qrels, TREC run files.
 
-Checks and measures of a run against qrels (``check_run``, ``KendallTau``) are in ``ir_rag_axioms.evaluation.measures``.
+Checks and measures of a run against qrels (``check_run``, ``KendallTau``) are in
+``ir_rag_axioms.evaluation.run_measures``.
 
 Nugget scores are those of ``ir_rag_axioms.datasets.nuggets`` (TREC 2024 RAG AutoNuggetizer; formulas there): an
 answer whose score is undefined (``vital`` without vital nuggets) has no qrel, as in the registered dataset.

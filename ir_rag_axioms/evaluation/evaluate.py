@@ -297,7 +297,8 @@ def compute_preferences(
     Computed by ``execution.preference_stacks``
     (``analysis``, ``backend``, ``chunk_size``, ``workers``, ``ray_address``); reused from / stored in the matrix cache
     of ``cache_dir`` (``analysis.matrices.MatrixCache``, per axiom and item: only missing items are computed); an
-    axiom whose tool is unavailable (e.g. CLAR1 without LanguageTool) is skipped with a warning.
+    axiom whose tool is unavailable (e.g. CLAR1 without LanguageTool) is skipped with a warning; when every one
+    is, ToolUnavailableError (nothing to evaluate).
     """
     from ir_rag_axioms.analysis.cache import axiom_identity, item_key
     from ir_rag_axioms.analysis.matrices import MatrixCache
@@ -314,6 +315,11 @@ def compute_preferences(
         for name, axiom in axioms.items()}
     needed = [name for name in axioms if not items or any(m is None for m in stored[name])]
     skipped = {name for name in needed if not _usable(name, axioms[name])}
+    if axioms and len(skipped) == len(axioms):
+        from ir_rag_axioms.analysis.resources import ToolUnavailableError
+
+        raise ToolUnavailableError(f"every axiom was skipped, their tools are unavailable ({', '.join(sorted(skipped))}"
+                                   "; the warnings say why): nothing to compute; provide the tools or choose others")
     todo = {name: axioms[name] for name in needed if name not in skipped}
     missing = sorted({k for name in todo for k, m in enumerate(stored[name]) if m is None})
     if todo and missing:

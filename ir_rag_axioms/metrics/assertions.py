@@ -7,7 +7,7 @@ each failing metric with its score, threshold and reason; an undefined score (Na
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,6 +16,8 @@ from ir_rag_axioms.metrics.results import AnswerRelevancyResult, RubricResult
 
 Result = AnswerRelevancyResult | RubricResult
 """What a metric's ``measure`` returns."""
+METRICS = (AnswerRelevancy, Faithfulness, ContextRecall, RubricAnswerRelevancy)
+"""The metrics a test case can be measured with."""
 
 
 @dataclass(frozen=True)
@@ -64,10 +66,13 @@ def failure(result: Result) -> str | None:
     reason = result.reason or result.explanation
     if math.isnan(result.score):
         return f"{name}: undefined score (NaN) - {reason}"
-    level = f" (level {result.level}/5)" if isinstance(result, RubricResult) else ""
-    negated = ", negated" if isinstance(result, RubricResult) and result.negated else ""
-    return (f"{name}: score {result.score:.2f}{level} below threshold {result.threshold:g}{negated} "
-            f"(judge {result.judge}) - {reason}")
+    if isinstance(result, RubricResult):
+        shown = f"{name}: score {result.score:.2f} (level {result.level}/5)"
+        if result.negated:  # a negated metric passes below the threshold: it failed by reaching it
+            return (f"{shown} at or above threshold {result.threshold:g}, and the metric is negated: it passes only "
+                    f"below the threshold (judge {result.judge}) - {reason}")
+        return f"{shown} below threshold {result.threshold:g} (judge {result.judge}) - {reason}"
+    return f"{name}: score {result.score:.2f} below threshold {result.threshold:g} (judge {result.judge}) - {reason}"
 
 
 def assert_metric(result: Result, name: str | None = None) -> Result:
@@ -78,12 +83,20 @@ def assert_metric(result: Result, name: str | None = None) -> Result:
     return result
 
 
-def check_test(case: RagTestCase, metrics: Sequence[Any]) -> tuple[list[Result], str | None]:
-    """Every metric's result on the case, and the failure message listing each failing metric (None if all pass)."""
+def check_test(case: RagTestCase, metrics: Sequence[Any] | Any) -> tuple[list[Result], str | None]:
+    """Every metric's result on the case, and the failure message listing each failing metric (None if all pass).
+
+    ``metrics``: a list of metrics, or one metric.
+    """
     if not isinstance(case, RagTestCase):
         raise TypeError(f"assert_test: case must be a RagTestCase, got {type(case).__name__}")
-    if not metrics or isinstance(metrics, str):
-        raise TypeError("assert_test: metrics must be a non-empty list of metrics")
+    if isinstance(metrics, METRICS):  # one metric, as assert_test(case, Faithfulness()) reads
+        metrics = [metrics]
+    if isinstance(metrics, str) or not isinstance(metrics, Iterable):
+        raise TypeError(f"assert_test: metrics must be a metric or a list of metrics, got {type(metrics).__name__}")
+    metrics = list(metrics)
+    if not metrics:
+        raise TypeError("assert_test: metrics must be a metric or a non-empty list of metrics, got an empty list")
     results = [measure(case, metric) for metric in metrics]
     failed = [why for why in map(failure, results) if why is not None]
     message = (f"{_label(case)}: {len(failed)} of {len(results)} metrics failed:\n  " + "\n  ".join(failed)
@@ -91,8 +104,8 @@ def check_test(case: RagTestCase, metrics: Sequence[Any]) -> tuple[list[Result],
     return results, message
 
 
-def assert_test(case: RagTestCase, metrics: Sequence[Any]) -> list[Result]:
-    """Measure every metric on the case; fail once, listing every failing metric; return the results."""
+def assert_test(case: RagTestCase, metrics: Sequence[Any] | Any) -> list[Result]:
+    """Measure every metric (a list, or one metric) on the case; fail once, listing every failing one; return them."""
     results, message = check_test(case, metrics)
     if message is not None:
         raise AssertionError(message)

@@ -49,12 +49,7 @@ class MetricAxiom(FeatureAxiom):
 
     def cache_identity(self) -> dict[str, str] | None:
         """What results depend on besides the configuration: the LLM judge's base URL and model (judge="llm")."""
-        if self.judge != "llm":
-            return None
-        from ir_rag_axioms.metrics.llm import BASE_URL_ENV, MODEL_ENV, _env
-
-        return {"judge_base_url": (_env(BASE_URL_ENV) or "").strip().rstrip("/"),
-                "judge_model": (_env(MODEL_ENV) or "").strip()}
+        return llm_judge_identity() if self.judge == "llm" else None
 
     def reads(self) -> tuple[Reads, ...]:
         """What the heuristic judge reads from spaCy for this metric (nothing for the LLM judge)."""
@@ -79,6 +74,14 @@ class MetricAxiom(FeatureAxiom):
     def scores(self, pairs: Sequence[tuple[GenerationRequest, GenerationResponse]]) -> list[float]:
         """The metric score of each (request, response)."""
         raise NotImplementedError
+
+
+def llm_judge_identity() -> dict[str, str]:
+    """The LLM judge of the environment as part of a cache key: its base URL and model, read now."""
+    from ir_rag_axioms.metrics.llm import BASE_URL_ENV, MODEL_ENV, _env
+
+    return {"judge_base_url": (_env(BASE_URL_ENV) or "").strip().rstrip("/"),
+            "judge_model": (_env(MODEL_ENV) or "").strip()}
 
 
 @functools.cache

@@ -7,6 +7,7 @@ that ``Judge.pairwise`` falls back on (the better 1-5 level of the criterion's m
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -25,6 +26,14 @@ OFFLINE_CRITERIA: tuple[tuple[tuple[str, ...], RubricName], ...] = (
     (("relevan", "on topic", "on-topic", "answers the question", "addresses the question"), "answer_relevancy"),
 )
 """Words of a criterion -> the metric whose 1-5 level the offline judge compares (the first match wins)."""
+FAILURE_WORDS: tuple[str, ...] = ("hallucinat", "fabricat", "unfaithful", "unsupported", "ungrounded", "made up",
+                                  "made-up", "irrelevan", "off topic", "off-topic", "incomplete", "omit", "missing",
+                                  "misses")
+"""Word starts naming the failure a metric measures the absence of: "hallucinates more" prefers the lower level."""
+REVERSING_WORDS: tuple[str, ...] = ("less", "fewer", "fewest", "least", "lower", "lowest", "worse", "worst", "not",
+                                    "no", "never", "without", "lack", "lacks", "lacking", "avoid", "avoids",
+                                    "avoiding", "free")
+"""Words that turn a criterion around ("less faithful", "fewer hallucinations", "hallucination-free")."""
 
 
 RelevancyMode = Literal["task", "strict"]
@@ -120,15 +129,36 @@ def offline_metric(criterion: str) -> RubricName | None:
     return next((metric for words, metric in OFFLINE_CRITERIA if any(w in text for w in words)), None)
 
 
+def offline_direction(criterion: str) -> int:
+    """+1 if the criterion asks for more of its metric ("faithfulness", "fewer hallucinations"), -1 for less.
+
+    The direction turns once for a failure word (``FAILURE_WORDS``: "hallucinates more") and once for each
+    reversing word (``REVERSING_WORDS``: "less faithful"). A failure named without a reversing or comparing word
+    ("hallucination") is ambiguous: ValueError, as the offline judge must not guess the direction.
+    """
+    text = criterion.lower()
+    words = re.findall(r"[a-z]+", text)
+    failure = any(re.search(rf"\b{re.escape(w)}", text) for w in FAILURE_WORDS)
+    reversals = sum(w in REVERSING_WORDS for w in words)
+    if failure and not reversals and not {"more", "most", "higher", "highest", "better"} & set(words):
+        raise ValueError(f"the criterion {criterion!r} names a failure without saying which way is better: write "
+                         "e.g. 'fewer hallucinations' (prefer the more faithful response) or 'hallucinates more'")
+    return -1 if (failure + reversals) % 2 else 1
+
+
 def offline_pairwise(judge: Judge, criterion: str, cases: Sequence[PairCase]) -> list[tuple[Preferred, str]]:
     """The better 1-5 level of the criterion's metric ("tie" on equal levels), one batched rubric call.
 
-    Faithfulness and context recall tie without context (undefined, not worse).
+    The lower level is the better one when the criterion asks for less of the metric (``offline_direction``:
+    "less faithful", "hallucinates more"). Faithfulness and context recall tie without context (undefined, not
+    worse).
     """
     metric = offline_metric(criterion)
     if metric is None:
         raise ValueError(f"the offline judge cannot decide the criterion {criterion!r}: it compares faithfulness, "
                          "context recall or answer relevancy (name one of them in the criterion), or use judge='llm'")
+    direction = offline_direction(criterion)
+    lower = "" if direction > 0 else "; the lower level is better on this criterion"
     needs_context = metric != "answer_relevancy"
     rubric_cases = list(dict.fromkeys(
         RubricCase(text, question=question if not needs_context else None, reference=context if needs_context else None)
@@ -145,6 +175,6 @@ def offline_pairwise(judge: Judge, criterion: str, cases: Sequence[PairCase]) ->
         if a is None or b is None:  # the judge left a level undefined: no preference
             out.append(("tie", f"{metric} level {a} (A) vs {b} (B): undefined"))
             continue
-        choice: Preferred = "first" if a > b else "second" if b > a else "tie"
-        out.append((choice, f"{metric} level {a} (A) vs {b} (B)"))
+        choice: Preferred = "first" if direction * (a - b) > 0 else "second" if direction * (b - a) > 0 else "tie"
+        out.append((choice, f"{metric} level {a} (A) vs {b} (B){lower}"))
     return out

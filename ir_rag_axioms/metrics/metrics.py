@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import ClassVar, Literal
@@ -332,9 +332,16 @@ def _has_text(reference: str | tuple[str, ...] | None) -> bool:
     return bool(reference.strip()) if isinstance(reference, str) else any(str(r).strip() for r in reference)
 
 
-def as_reference(value: str | Sequence[str]) -> str | tuple[str, ...]:
-    """A context or reference as a text or a tuple of passages (facts)."""
-    return value if isinstance(value, str) else tuple(str(v) for v in value)
+def as_reference(value: str | Sequence[str] | None) -> str | tuple[str, ...] | None:
+    """A context or reference as a text or a tuple of passages (facts); None stays None (the result is undefined).
+
+    TypeError naming the type for anything else (a number, a mapping).
+    """
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, Mapping) or not isinstance(value, Iterable):
+        raise TypeError(f"a context or reference must be a text or a list of passages, got {type(value).__name__}")
+    return tuple(str(v) for v in value)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -345,12 +352,12 @@ class Faithfulness(RubricMetric):
     rubric: ClassVar[RubricName] = "faithfulness"
     needs_reference: ClassVar[str] = "context"
 
-    def measure(self, answer: str, context: str | Sequence[str]) -> RubricResult:
-        """Judge one answer against its context."""
+    def measure(self, answer: str, context: str | Sequence[str] | None) -> RubricResult:
+        """Judge one answer against its context (None or empty: undefined, level None and NaN with the reason)."""
         check_text("Faithfulness", answer=answer)
         return self.measure_many([(answer, context)])[0]
 
-    def measure_many(self, cases: Sequence[tuple[str, str | Sequence[str]]]) -> list[RubricResult]:
+    def measure_many(self, cases: Sequence[tuple[str, str | Sequence[str] | None]]) -> list[RubricResult]:
         """Judge many (answer, context) pairs."""
         return self.measure_cases([RubricCase(answer, reference=as_reference(context)) for answer, context in cases])
 
@@ -373,12 +380,12 @@ class ContextRecall(RubricMetric):
     rubric: ClassVar[RubricName] = "context_recall"
     needs_reference: ClassVar[str] = "reference facts"
 
-    def measure(self, answer: str, reference: str | Sequence[str]) -> RubricResult:
-        """Judge one answer against its reference facts."""
+    def measure(self, answer: str, reference: str | Sequence[str] | None) -> RubricResult:
+        """Judge one answer against its reference facts (None or empty: undefined, level None and NaN with why)."""
         check_text("ContextRecall", answer=answer)
         return self.measure_many([(answer, reference)])[0]
 
-    def measure_many(self, cases: Sequence[tuple[str, str | Sequence[str]]]) -> list[RubricResult]:
+    def measure_many(self, cases: Sequence[tuple[str, str | Sequence[str] | None]]) -> list[RubricResult]:
         """Judge many (answer, reference) pairs."""
         return self.measure_cases([RubricCase(answer, reference=as_reference(ref)) for answer, ref in cases])
 

@@ -20,14 +20,20 @@ from ir_rag_axioms.analysis.cache import Analysis, is_analysable, max_text_chars
 from ir_rag_axioms.axioms.base import ConfigurableAxiom, Item, Reads, check_responses
 from ir_rag_axioms.axioms.explanation import NEW_IN_THIS_LIBRARY, Explanation, rule_of
 from ir_rag_axioms.axioms.registry import register
-from ir_rag_axioms.metrics.axioms import JudgeName, _llm_judge
-from ir_rag_axioms.metrics.interface import OFFLINE_CRITERIA, PairCase, offline_metric, offline_pairwise
+from ir_rag_axioms.metrics.axioms import JudgeName, _llm_judge, llm_judge_identity
+from ir_rag_axioms.metrics.interface import (
+    OFFLINE_CRITERIA,
+    PairCase,
+    offline_direction,
+    offline_metric,
+    offline_pairwise,
+)
 from ir_rag_axioms.metrics.judges import OFFLINE_JUDGE, Judge
 from ir_rag_axioms.metrics.results import Preferred
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse, context_of
 
 __all__ = ["LLM_PAIRWISE", "MAX_CRITERION_CHARS", "OFFLINE_CRITERIA", "PairCase", "PairwiseJudgeAxiom",
-           "offline_metric", "offline_pairwise"]
+           "offline_direction", "offline_metric", "offline_pairwise"]
 
 MAX_CRITERION_CHARS = 500
 """Longest criterion: one narrow criterion, not a rubric."""
@@ -61,6 +67,8 @@ class PairwiseJudgeAxiom(ConfigurableAxiom):
             raise ValueError(f"LLM_PAIRWISE: judge must be 'offline' or 'llm', got {self.judge!r}")
         if self.judge == "offline" and offline_metric(self.criterion) is None:
             offline_pairwise(OFFLINE_JUDGE, self.criterion, [])  # raises the ValueError that says what to do
+        if self.judge == "offline":
+            offline_direction(self.criterion)  # an ambiguous direction ("hallucination") raises here, before any work
 
     def judge_instance(self) -> Judge:
         """The offline judge, or the ``LlmJudge`` of the environment (raises with instructions if none is set)."""
@@ -69,6 +77,10 @@ class PairwiseJudgeAxiom(ConfigurableAxiom):
         from ir_rag_axioms.metrics.llm import API_KEY_ENV, BASE_URL_ENV, MODEL_ENV, _env
 
         return _llm_judge(_env(BASE_URL_ENV), _env(MODEL_ENV), _env(API_KEY_ENV))
+
+    def cache_identity(self) -> dict[str, str] | None:
+        """What results depend on besides the configuration: the LLM judge's base URL and model (judge="llm")."""
+        return llm_judge_identity() if self.judge == "llm" else None
 
     def reads(self) -> tuple[Reads, ...]:
         """What the offline judge reads from spaCy for the criterion's metric (nothing for the LLM judge)."""

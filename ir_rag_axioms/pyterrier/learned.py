@@ -46,7 +46,7 @@ class LearnedReranker(_AxiomTransformer, pt.Estimator):
         aggregation: str = "kwiksort",
         pivot: str = "middle",
         seed: int | None = 0,
-        verbose: bool = False,
+        verbose: bool | None = None,
         analysis: Analysis | None = None,
         backend: Backend = "local",
         workers: int | None = None,

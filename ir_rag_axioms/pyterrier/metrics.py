@@ -83,6 +83,19 @@ class MetricScorer(pt.Transformer):
             out = out.assign(**self._columns(name, metric, requests, texts, references, contexts))
         return out
 
+    def transform_inputs(self) -> list[list[str]]:
+        """What ``pt.inspect`` reports as the input: qid, a query (``query`` or ``query_0``) and an answer."""
+        return [["qid", query, column] for query in frames.QUERY_COLUMNS for column in frames.TEXT_COLUMNS]
+
+    def transform_outputs(self, input_columns: list[str]) -> list[str]:
+        """The input columns, then each metric's columns (as ``transform`` adds them), without judging anything."""
+        with pt.validate.any(input_columns, context=self) as v:
+            for query in frames.QUERY_COLUMNS:
+                for column in frames.TEXT_COLUMNS:
+                    v.columns(includes=["qid", query, column], mode=f"{query}+{column}")
+        added = [c for name, metric in self._named for c in _column_names(name, metric)]
+        return [c for c in input_columns if c not in added] + added
+
     def measures(self) -> list[Any]:
         """ir_measures measures of this scorer's columns (``metric_measures``), for ``pt.Experiment``."""
         return metric_measures(dict(self._named))
@@ -120,6 +133,12 @@ class MetricScorer(pt.Transformer):
             columns[f"{name}_level"] = level
             columns[f"{name}_confidence"] = confidence
         return columns
+
+
+def _column_names(name: str, metric: Metric) -> list[str]:
+    """The columns ``MetricScorer`` adds for one metric named ``name``, in order."""
+    names = [f"{name}_{part}" for part in ("score", "pass", "reason", "threshold")]
+    return names + ([f"{name}_level", f"{name}_confidence"] if isinstance(metric, RubricMetric) else [])
 
 
 def _answer_column(frame: pd.DataFrame, transformer: Any) -> tuple[str, str]:

@@ -31,6 +31,26 @@ def _docno(rule: DocnoRule, qid: str, system: str) -> str:
     return docno
 
 
+POOL_COLUMNS = ("qid", "query", "text", "docno", "context", "qanswer", "qcontext", "score", SYSTEM_COLUMN)
+"""The columns of a pool, in order."""
+
+
+def _check_template(template: str) -> None:
+    """ValueError unless the docno template formats with ``{qid}`` and ``{system}`` only (checked at construction)."""
+    import string
+
+    try:
+        fields = {field for _, field, _, _ in string.Formatter().parse(template) if field is not None}
+        template.format(qid="q", system="s")
+    except (ValueError, IndexError, KeyError) as error:
+        raise ValueError(f"Pool: the docno template {template!r} does not format: {error!r}; it may use {{qid}} "
+                         "and {system} only (double a literal brace: '{{')") from None
+    unknown = sorted(fields - {"qid", "system"})
+    if unknown:
+        raise ValueError(f"Pool: the docno template {template!r} names {unknown}; it may use {{qid}} and {{system}} "
+                         "only")
+
+
 def _scores(name: str, frame: pd.DataFrame) -> np.ndarray:
     """The pipeline's own score, else minus its rank (rank 0 best), else POOL_SCORE for every answer."""
     if "score" in frame.columns:
@@ -164,6 +184,8 @@ class Pool(pt.Transformer):
         if isinstance(docno, str) and "{system}" not in docno:
             raise ValueError(f"Pool: docno must contain '{{system}}' (two systems' answers need two docnos), "
                              f"got {docno!r}")
+        if isinstance(docno, str):
+            _check_template(docno)
         if not isinstance(docno, str) and not callable(docno):
             raise TypeError(f"Pool: docno must be a template string or a function (qid, system) -> docno, got "
                             f"{type(docno).__name__}")
@@ -183,9 +205,31 @@ class Pool(pt.Transformer):
         extra = "" if rule == "{system}" else f", docno={rule!r}"
         return f"Pool({len(names)} systems: {shown}{extra})"
 
+    def transform_inputs(self) -> list[list[str]]:
+        """What ``pt.inspect`` reports as the input: topics (qid, query)."""
+        return [["qid", "query"]]
+
+    def transform_outputs(self, input_columns: list[str]) -> list[str]:
+        """The output columns ``transform`` gives for topics with ``input_columns`` (without running a pipeline)."""
+        pt.validate.query_frame(input_columns, extra_columns=["query"], context=self)
+        return list(POOL_COLUMNS)
+
+    def subtransformers(self) -> dict[str, Any]:
+        """The pooled pipelines, by system name (for ``pt.inspect`` and schematics)."""
+        return {name: pipeline for name, pipeline in self.pipelines.items() if isinstance(pipeline, pt.Transformer)}
+
     def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
-        """Topics (qid, query) in, one candidate row per pipeline and answer out, grouped by qid in input order."""
+        """Topics (qid, query) in, one candidate row per pipeline and answer out, grouped by qid in input order.
+
+        The docno rule is checked on every (qid, system) before any pipeline runs.
+        """
         pt.validate.query_frame(inp, extra_columns=["query"])
+        if not isinstance(self.docno, str):  # a function: every docno it gives must be usable, before the work
+            for qid in pd.unique(inp["qid"].astype(str)):
+                for name in self.pipelines:
+                    _docno(self.docno, qid, name)
+        if inp.empty:
+            return pd.DataFrame({column: pd.Series(dtype=object) for column in POOL_COLUMNS}).astype({"score": float})
         queries = pd.Series(inp["query"].to_numpy(), index=inp["qid"].astype(str).to_numpy())
         queries = queries[~queries.index.duplicated()]
         parts = []

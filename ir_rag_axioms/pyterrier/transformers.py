@@ -122,10 +122,18 @@ class _AxiomTransformer(pt.Transformer):
                     "IR_RAG_AXIOMS_CACHE.")
             frame = frame.f_back
 
-    def _stacks(self, axioms: Sequence[Axiom], groups: list[frames.Group], verbose: bool) -> list[np.ndarray]:
-        """One (k, n, n) stack per group, in chunks of queries (each chunk: one batched analysis, then the matrices)."""
+    def _stacks(self, axioms: Sequence[Axiom], groups: list[frames.Group], verbose: bool | None) -> list[np.ndarray]:
+        """One (k, n, n) stack per group, in chunks of queries (each chunk: one batched analysis, then the matrices).
+
+        ``verbose``: a progress bar over the texts (True), none (False), or one when there are at least
+        ``PROGRESS_MIN_ITEMS`` texts (None, the default: long work is never silent).
+        """
+        from ir_rag_axioms.analysis.cache import PROGRESS_MIN_ITEMS
         from ir_rag_axioms.axioms._training import warn_in_sample
         from ir_rag_axioms.axioms.execution import preference_stacks
+
+        if verbose is None:
+            verbose = sum(len(g.responses) for g in groups) >= PROGRESS_MIN_ITEMS
 
         single = [g.request.id for g in groups if len(g.responses) < 2]
         if single:
@@ -157,7 +165,7 @@ class AxiomaticReranker(_AxiomTransformer):
         pivot: Pivot = "middle",
         seed: int | None = 0,
         tie_breaker: AxiomSpec | None = None,
-        verbose: bool = False,
+        verbose: bool | None = None,
         analysis: Analysis | None = None,
         backend: Backend = "local",
         workers: int | None = None,
@@ -165,7 +173,8 @@ class AxiomaticReranker(_AxiomTransformer):
         """Rerank by one or several axioms.
 
         axioms: one or several; aggregation: borda | copeland | kwiksort | bradley_terry; ties: tie_breaker axiom, then
-        original order; analysis / backend ("local" or "ray") / workers: where the analysis runs.
+        original order; analysis / backend ("local" or "ray") / workers: where the analysis runs; verbose: a progress
+        bar over the texts (None: when there are at least 500).
         """
         self.axioms = axioms
         self.analysis, self.backend, self.workers = analysis, backend, workers
@@ -233,7 +242,7 @@ class AxiomaticPreferences(_AxiomTransformer):
     Columns: qid, query, docno_a, docno_b, then the axioms (and with ``explain=True`` an ``X_explanation`` per axiom).
     """
 
-    def __init__(self, axioms: Axioms, *, axiom_names: Sequence[str] | None = None, verbose: bool = False,
+    def __init__(self, axioms: Axioms, *, axiom_names: Sequence[str] | None = None, verbose: bool | None = None,
                  analysis: Analysis | None = None, backend: Backend = "local", workers: int | None = None,
                  explain: bool = False) -> None:
         """Pairwise preferences of one or several axioms.
@@ -265,7 +274,7 @@ class AxiomaticPreferences(_AxiomTransformer):
 class AxiomFeatures(_AxiomTransformer):
     """Append one feature per axiom to ``features``: normalised net wins f_i = sum_j P[i, j] / (n - 1), in [-1, 1]."""
 
-    def __init__(self, axioms: Axioms, *, axiom_names: Sequence[str] | None = None, verbose: bool = False,
+    def __init__(self, axioms: Axioms, *, axiom_names: Sequence[str] | None = None, verbose: bool | None = None,
                  analysis: Analysis | None = None, backend: Backend = "local", workers: int | None = None) -> None:
         """Features from one or several axioms.
 
