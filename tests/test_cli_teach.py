@@ -167,8 +167,9 @@ def test_preferences_are_the_pair_table_of_the_transformer(requests_file, tmp_pa
     assert cli.main(["preferences", "--input", str(requests_file), "--axioms", "CORR1,Short=CONS2", "--explain",
                      "--quiet", "-o", str(out)]) == 0
     printed = pd.read_json(out, lines=True, dtype={"qid": str, "docno_a": str, "docno_b": str})
-    frame = pd.DataFrame([{"qid": request.id, "query": request.text, "docno": r.id, "text": r.text,
-                           "context": list(request.context)} for request, responses in load_demo() for r in responses])
+    frame = pd.DataFrame([{"qid": request.id, "query": request.text, "docno": r.id, "text": r.text, "rank": rank,
+                           "context": list(request.context)} for request, responses in load_demo()
+                          for rank, r in enumerate(responses)])  # the file's order as ranks (else docno order)
     table = AxiomaticPreferences({"CORR1": cli.parse_axioms("CORR1")["CORR1"], "Short": CONS2},
                                  explain=True).transform(frame)
     assert list(printed.columns) == ["qid", "docno_a", "docno_b", "CORR1", "Short", "CORR1_explanation",

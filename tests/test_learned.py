@@ -306,3 +306,22 @@ def test_evaluating_a_model_on_its_training_topics_warns():
              for q in ("q0", "q5")]
     with pytest.warns(InSampleWarning, match="evaluation: a LearnedAxiom was fitted on 1 of these 2 topics"):
         evaluation.evaluate_axioms({"L": reranker.learned}, items, LENGTH)
+
+
+def test_a_model_whose_features_changed_rule_since_its_fit_says_so() -> None:
+    """The shipped crowd model was fitted before issue 28 changed five GEN_ rules: loading it names them."""
+    import warnings
+
+    from ir_rag_axioms.axioms.learned import StaleModelWarning
+
+    with pytest.warns(StaleModelWarning, match=r"5 of its 79 features changed rule .*GEN_LNC2\(\), GEN_LB2\(\), "
+                                               r"GEN_STMC3\(\), GEN_QPHRA\(\), GEN_P_RANK\(\)"):
+        model = LearnedAxiom.pretrained("crowd-overall")
+    data = model.to_dict()  # saved now: the rules are recorded, loading it again is quiet
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", StaleModelWarning)
+        LearnedAxiom.from_dict(data)
+    changed = data["axioms"].index("GEN_QLEXRANK()")
+    data["rules"][changed] = []  # as if saved under the old rule
+    with pytest.warns(StaleModelWarning, match=r"1 of its 79 features changed rule since it was fitted \(GEN_QLEXRANK\(\)\)"):
+        LearnedAxiom.from_dict(data)

@@ -373,8 +373,8 @@ class LearnedAxiom(ConfigurableAxiom):
         from ir_rag_axioms._version import __version__
 
         return {"format": FORMAT, "version": 1, "package_version": __version__,
-                "axioms": [repr(a) for a in self.axioms], "weights": list(self.weights),
-                "threshold": self.threshold, "info": dict(self.info or {})}
+                "axioms": [repr(a) for a in self.axioms], "rules": [_rules(a) for a in self.axioms],
+                "weights": list(self.weights), "threshold": self.threshold, "info": dict(self.info or {})}
 
     def save(self, path: str | os.PathLike) -> Path:
         """Write ``to_dict()`` as JSON to ``path`` (linear models only: they need no training data to run)."""
@@ -393,8 +393,10 @@ class LearnedAxiom(ConfigurableAxiom):
         missing = [k for k in ("axioms", "weights", "threshold") if k not in data]
         if missing:
             raise ValueError(f"the saved LearnedAxiom lacks {missing}")
-        return cls(axioms=tuple(parse(spec) for spec in data["axioms"]), weights=tuple(data["weights"]),
-                   threshold=float(data["threshold"]), info=dict(data.get("info") or {}))
+        axioms = tuple(parse(spec) for spec in data["axioms"])
+        _warn_stale(data, axioms)
+        return cls(axioms=axioms, weights=tuple(data["weights"]), threshold=float(data["threshold"]),
+                   info=dict(data.get("info") or {}))
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> LearnedAxiom:
@@ -430,9 +432,51 @@ def _shipped_info(axioms: tuple[str, ...], weights: tuple[float, ...], threshold
     for name in pretrained_names():
         data = _shipped_data(name)
         if (tuple(data["weights"]) == weights and float(data["threshold"]) == threshold
-                and tuple(data["axioms"]) == axioms):
+                and _shipped_reprs(name) == axioms):
             return dict(data["info"])
     return None
+
+
+@functools.cache
+def _shipped_reprs(name: str) -> tuple[str, ...]:
+    """The canonical reprs of a shipped model's axioms (a renamed axiom's old name resolves to the new one)."""
+    import warnings
+
+    from ir_rag_axioms.axioms.registry import parse
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return tuple(repr(parse(spec)) for spec in _shipped_data(name)["axioms"])
+
+
+class StaleModelWarning(UserWarning):
+    """A saved model's features changed rule since it was fitted: its weights no longer fit them (refit it)."""
+
+
+def _rules(axiom: Any) -> list[Any]:
+    """The rule versions (``cache_identity()``) of an axiom and its parts, as saved beside its repr."""
+    from ir_rag_axioms.analysis.cache import _identities
+
+    return [entry for entry in _identities(axiom) if entry[0] not in ("spacy", "encoder")]
+
+
+def _warn_stale(data: Mapping[str, Any], axioms: tuple[Axiom, ...]) -> None:
+    """A ``StaleModelWarning`` naming the axioms whose rule differs from the one recorded when the model was saved.
+
+    A model saved before rules were recorded counts as saved with none (every axiom whose rule changed since is named).
+    """
+    import warnings
+
+    recorded = data.get("rules") or [[] for _ in axioms]
+    as_json = json.loads(json.dumps([_rules(a) for a in axioms]))
+    stale = [spec for spec, old, new in zip(data["axioms"], recorded, as_json, strict=False) if old != new]
+    if stale:
+        name = (data.get("info") or {}).get("name")
+        label = f"LearnedAxiom.pretrained({name!r})" if name else "this saved LearnedAxiom"
+        warnings.warn(f"{label}: {len(stale)} of its {len(axioms)} features changed rule since it was fitted "
+                      f"({', '.join(stale[:6])}{', ...' if len(stale) > 6 else ''}): its weights no longer match "
+                      "them, so its preferences are not the fitted model's. Refit it (examples/learned_study.py "
+                      "--write-model FILE) or leave those axioms out", StaleModelWarning, stacklevel=3)
 
 
 def pretrained_names() -> list[str]:
