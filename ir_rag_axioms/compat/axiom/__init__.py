@@ -28,6 +28,7 @@ from ir_rag_axioms.axioms.retrieval.base import StatisticsTermAxiom
 from ir_rag_axioms.axioms.wrappers import Cached, Parallel
 from ir_rag_axioms.compat import tools
 from ir_rag_axioms.compat.axiom import base
+from ir_rag_axioms.compat.axiom.proximity import ReferenceProx4Axiom
 from ir_rag_axioms.compat.axiom.base import (
     Axiom,
     EstimatorAxiom,
@@ -152,6 +153,9 @@ def _generative_class_name(inner: ConfigurableAxiom) -> str:
 for _short, _gen in GENERATIVE_AXIOMS.items():
     _add(_generative_class_name(_gen.axiom), _NAMES[_short])
 
+_REFERENCE_PROX4 = _configurable(ReferenceProx4Axiom(), "PROX4")
+_add("PROX4", _REFERENCE_PROX4)  # the reference's groupings (ours: minimal windows; see docs/ir-axioms.md)
+_add("Prox4Axiom", _REFERENCE_PROX4)
 _add("aSLDoc", _NAMES["aSL"])
 
 
