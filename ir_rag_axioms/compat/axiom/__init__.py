@@ -153,9 +153,8 @@ def _generative_class_name(inner: ConfigurableAxiom) -> str:
 for _short, _gen in GENERATIVE_AXIOMS.items():
     _add(_generative_class_name(_gen.axiom), _NAMES[_short])
 
-_REFERENCE_PROX4 = _configurable(ReferenceProx4Axiom(), "PROX4")
-_add("PROX4", _REFERENCE_PROX4)  # the reference's groupings (ours: minimal windows; see docs/ir-axioms.md)
-_add("Prox4Axiom", _REFERENCE_PROX4)
+_add("PROX4", _configurable(ReferenceProx4Axiom(), "PROX4"))  # the reference's groupings (ours: minimal windows)
+_add("Prox4Axiom", _NAMES["PROX4"])
 _add("aSLDoc", _NAMES["aSL"])
 
 
