@@ -38,4 +38,13 @@ def bound_statistics(of: Injector | None = None) -> Any:
     return chosen.get(IndexStatistics)  # type: ignore[type-abstract]
 
 
-__all__ = ["DefaultModule", "bound_statistics", "injector"]
+def unbind(interface: Any, of: Injector | None = None) -> bool:
+    """Remove the explicit binding of ``interface`` from ``of`` (default: ``injector``); whether there was one.
+
+    The ``injector`` library has no public unbind; this drops the binder's entry (its ``_bindings`` table).
+    """
+    chosen = injector if of is None else of
+    return chosen.binder._bindings.pop(interface, None) is not None
+
+
+__all__ = ["DefaultModule", "bound_statistics", "injector", "unbind"]
