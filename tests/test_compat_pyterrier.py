@@ -58,7 +58,7 @@ def test_axiomatic_preferences_every_ordered_pair():
     out = AxiomaticPreferences(axioms=[_ShorterId()], axiom_names=["short"]).transform(_frame())
     assert list(out.columns) == ["qid", "docno_a", "docno_b", "short_preference"]
     assert len(out) == 4 * 4 + 2 * 2
-    pairs = dict(zip(zip(out.docno_a, out.docno_b), out.short_preference))
+    pairs = dict(zip(zip(out.docno_a, out.docno_b, strict=True), out.short_preference, strict=True))
     assert (pairs["a", "ccc"], pairs["ccc", "a"], pairs["bb", "bb"], pairs["zz", "y"]) == (1.0, -1.0, 0.0, -1.0)
     empty = AxiomaticPreferences(axioms=[_ShorterId()], axiom_names=["short"]).transform(
         pd.DataFrame(columns=["qid", "docno"]))
@@ -69,9 +69,10 @@ def test_axiomatic_preferences_every_ordered_pair():
 
 def test_aggregated_preferences_aggregate_each_column():
     out = AggregatedAxiomaticPreferences(axioms=[_ShorterId()], aggregations=[max, min, sum]).transform(_frame())
-    features = dict(zip(out.docno, (list(f) for f in out.features)))
+    features = dict(zip(out.docno, (list(f) for f in out.features), strict=True))
     # column of "a" in t1: the others' preferences over it (all -1) and its own 0
-    assert features["a"] == [0.0, -1.0, -3.0] and features["ccc"] == [1.0, 0.0, 3.0] and features["y"] == [0.0, -1.0, -1.0]
+    assert features["a"] == [0.0, -1.0, -3.0] and features["ccc"] == [1.0, 0.0, 3.0]
+    assert features["y"] == [0.0, -1.0, -1.0]
     empty = AggregatedAxiomaticPreferences(axioms=[_ShorterId()]).transform(pd.DataFrame(columns=["qid", "docno"]))
     assert list(empty.columns) == ["qid", "docno", "features"]
 
@@ -111,7 +112,7 @@ def test_axiomatic_experiment_the_reference_way():
     assert consistency.loc["NAME", "ORIG_consistency"] == 0.0 and consistency.loc["NAME", "ORACLE_consistency"] == 0.5
     assert consistency.loc["ORACLE", "bm_consistency"] == 0.5
     inconsistent = experiment.inconsistent_pairs
-    assert list(zip(inconsistent.docno_a, inconsistent.docno_b)) == [("q", "p")]
+    assert list(zip(inconsistent.docno_a, inconsistent.docno_b, strict=True)) == [("q", "p")]
 
 
 # -- bad input: the reference's form and ours, never a silent reinterpretation ----------------------------------

@@ -13,6 +13,7 @@ import pytest
 
 from ir_rag_axioms.compat.axiom import (
     LB1,
+    LEN_M_TDC,
     M_TDC,
     NOP,
     ORACLE,
@@ -22,7 +23,6 @@ from ir_rag_axioms.compat.axiom import (
     TFC1,
     TFC3,
     Axiom,
-    LEN_M_TDC,
     ScikitLearnEstimatorAxiom,
     UniformAxiom,
     VoteAxiom,

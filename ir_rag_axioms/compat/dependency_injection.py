@@ -13,7 +13,13 @@ from typing import Any
 from injector import Binder, Injector, InstanceProvider, Module
 
 from ir_rag_axioms.compat.model import Document, Query
-from ir_rag_axioms.compat.tools import IndexStatistics, SimpleTextContents, SpacyTermTokenizer, TermTokenizer, TextContents
+from ir_rag_axioms.compat.tools import (
+    IndexStatistics,
+    SimpleTextContents,
+    SpacyTermTokenizer,
+    TermTokenizer,
+    TextContents,
+)
 
 
 class DefaultModule(Module):

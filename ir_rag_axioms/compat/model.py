@@ -65,7 +65,7 @@ def _text_getter(kind: str) -> Any:
 
 def _same(self: Any, other: object, names: tuple[str, ...]) -> bool:
     if type(other) is not type(self):
-        return NotImplemented  # type: ignore[return-value]
+        return NotImplemented
     get = object.__getattribute__
     return all(get(self, n) == get(other, n) for n in names)
 
@@ -103,7 +103,7 @@ class Query(GenerationRequest):
 
 @dataclass(frozen=True, init=False, eq=False, repr=False)
 class Document(GenerationResponse):
-    """The reference's ``Document(id, text=None, score=None, rank=None, relevance=None)``, positionally in that order."""
+    """The reference's ``Document(id, text=None, score=None, rank=None, relevance=None)``, positionally so."""
 
     relevance: float | None = field(default=None, compare=False)
     """The relevance label (``ORACLE()`` without qrels reads it)."""

@@ -87,8 +87,10 @@ class SimpleTextContents(TextContents[Any]):
 
 @dataclass(frozen=True)
 class SpacyTermTokenizer(TermTokenizer):
-    """Our axioms' terms (lowercased lemmas without punctuation or stopwords, spaCy ``model``): what their
-    statistics are looked up with, so an ``IndexStatistics`` counting these terms matches the axioms' terms."""
+    """Our axioms' terms (lowercased lemmas without punctuation or stopwords, spaCy ``model``).
+
+    What their statistics are looked up with, so an ``IndexStatistics`` counting these terms matches the axioms' terms.
+    """
 
     model: str = DEFAULT_SPACY_MODEL
 

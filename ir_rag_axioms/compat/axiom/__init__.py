@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from ir_rag_axioms.axioms import oracles, utility
+from ir_rag_axioms.axioms.base import Axiom as _OurAxiom
 from ir_rag_axioms.axioms.base import ConfigurableAxiom
 from ir_rag_axioms.axioms.generative import GENERATIVE_AXIOMS, Generative
 from ir_rag_axioms.axioms.registry import REGISTRY, names
@@ -28,14 +29,14 @@ from ir_rag_axioms.axioms.retrieval.base import StatisticsTermAxiom
 from ir_rag_axioms.axioms.wrappers import Cached, Parallel
 from ir_rag_axioms.compat import tools
 from ir_rag_axioms.compat.axiom import base
-from ir_rag_axioms.compat.axiom.proximity import ReferenceProx4Axiom
 from ir_rag_axioms.compat.axiom.base import (
     Axiom,
-    EstimatorAxiom,
-    PreconditionMixin,
+    EstimatorAxiom,  # noqa: F401  (exported: __all__)
+    PreconditionMixin,  # noqa: F401  (exported: __all__)
     RelevanceOracleAxiom,
-    ScikitLearnEstimator,
+    ScikitLearnEstimator,  # noqa: F401  (exported: __all__)
 )
+from ir_rag_axioms.compat.axiom.proximity import ReferenceProx4Axiom
 
 # The reference's behaviours by our parameter (set where the axiom has the parameter).
 _REFERENCE_FLAGS = {"reference_preconditions": True, "reference_asymmetry": True, "reference_relative_tf": True}
@@ -102,11 +103,11 @@ def bound_statistics() -> Any:
 class SpecName:
     """A name of the specification: ``NAME(**keywords)`` builds our axiom with the reference's behaviours."""
 
-    def __init__(self, name: str, build: Callable[..., Axiom], doc: str = "") -> None:
+    def __init__(self, name: str, build: Callable[..., _OurAxiom], doc: str = "") -> None:
         self.name, self._build = name, build
         self.__doc__ = doc or f"{name}: see the catalogue of ir_rag_axioms."
 
-    def __call__(self, *args: Any, **keywords: Any) -> Axiom:
+    def __call__(self, *args: Any, **keywords: Any) -> _OurAxiom:
         """Our axiom, configured by the specification's keywords."""
         return self._build(*args, **keywords)
 
@@ -115,7 +116,7 @@ class SpecName:
 
 
 def _configurable(ours: ConfigurableAxiom, name: str) -> SpecName:
-    def build(**keywords: Any) -> Axiom:
+    def build(**keywords: Any) -> _OurAxiom:
         changes = {**reference_defaults(ours), **translate(ours, keywords)}
         return ours(**changes)
 
@@ -158,7 +159,7 @@ _add("Prox4Axiom", _NAMES["PROX4"])
 _add("aSLDoc", _NAMES["aSL"])
 
 
-def _oracle(qrels: Any = None) -> Axiom:
+def _oracle(qrels: Any = None) -> _OurAxiom:
     return RelevanceOracleAxiom() if qrels is None else utility.OracleAxiom(qrels=qrels)
 
 
@@ -177,19 +178,19 @@ def _path(value: str | os.PathLike | None) -> str | None:
 
 
 def _crowd(utility_type: str = "overall", responses_path: Any = None, ratings_path: Any = None,
-           margin_fraction: float = 0.1, **keywords: Any) -> Axiom:
+           margin_fraction: float = 0.1, **keywords: Any) -> _OurAxiom:
     return oracles.CrowdOracle(utility=utility_type, responses_path=_path(responses_path),
                                ratings_path=_path(ratings_path), margin_fraction=margin_fraction,
                                duplicates=keywords.pop("duplicates", "last"), **keywords)
 
 
 def _nugget(assignments_path: Any = None, score_type: oracles.NuggetScore = "vital", strict: bool = False,
-            margin_fraction: float = 0.0, **keywords: Any) -> Axiom:
+            margin_fraction: float = 0.0, **keywords: Any) -> _OurAxiom:
     return oracles.NuggetOracle(data_dir=_path(assignments_path), score_type=score_type, strict=strict,
                                 margin_fraction=margin_fraction, **keywords)
 
 
-def _llm(ratings_path: Any = None, margin_fraction: float = 0.0, **keywords: Any) -> Axiom:
+def _llm(ratings_path: Any = None, margin_fraction: float = 0.0, **keywords: Any) -> _OurAxiom:
     return oracles.LlmRatingOracle(data_dir=_path(ratings_path), margin_fraction=margin_fraction, **keywords)
 
 
@@ -199,18 +200,18 @@ _add("TrecRagLlmOrigAxiom", SpecName("TrecRagLlmOrigAxiom", _llm, "LLM ratings: 
 
 
 # -- arithmetic and wrappers: the reference's combinators (full matrices, diagonal included) -----------------
-def _axioms(axioms: Iterable[Axiom]) -> list[Axiom]:
+def _axioms(axioms: Iterable[_OurAxiom]) -> list[_OurAxiom]:
     return list(axioms)
 
 
-def _cached(axiom: Axiom, path: Any = None, cache_path: Any = None, cache_dir: Any = None) -> Axiom:
+def _cached(axiom: Axiom, path: Any = None, cache_path: Any = None, cache_dir: Any = None) -> _OurAxiom:
     chosen = next((p for p in (path, cache_path, cache_dir) if p is not None), None)
     if chosen is None:
         raise TypeError("CachedAxiom(axiom, cache_path=folder) needs the cache folder")
     return axiom.cached(chosen) if isinstance(axiom, Axiom) else Cached(axiom, path=os.fspath(chosen))
 
 
-_ARITHMETIC: dict[str, tuple[Callable[..., Axiom], str]] = {
+_ARITHMETIC: dict[str, tuple[Callable[..., _OurAxiom], str]] = {
     "SumAxiom": (lambda axioms: base.SumAxiom(axioms=_axioms(axioms)), "Sum of the preferences (+)."),
     "ProductAxiom": (lambda axioms: base.ProductAxiom(axioms=_axioms(axioms)), "Product of the preferences (*)."),
     "ConjunctionAxiom": (lambda axioms: base.ConjunctionAxiom(axioms=_axioms(axioms)), "Agreement of all (&)."),

@@ -88,7 +88,7 @@ class Axiom(_OurAxiom, Generic[Input, Output]):
             items = tqdm(items, desc=repr(self), leave=False)
         return [np.asarray(self.preferences(request, list(outputs)), dtype=np.float64) for request, outputs in items]
 
-    def cached(self, path: str | os.PathLike) -> Axiom:  # type: ignore[override]
+    def cached(self, path: str | os.PathLike) -> Axiom:
         """This axiom with each pair's preference kept in the SQLite file under ``path`` (computed once per pair)."""
         return CachedAxiom(axiom=self, cache_path=Path(path))
 
@@ -160,7 +160,7 @@ for _name in ("__dataclass_fields__", "__dataclass_params__", "__init__", "__set
               "__hash__", "__match_args__"):
     if _name in Axiom.__dict__:
         delattr(Axiom, _name)
-Axiom.__hash__ = object.__hash__  # type: ignore[method-assign,assignment]
+Axiom.__hash__ = object.__hash__  # type: ignore[method-assign]
 
 
 def _no_extra(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
@@ -198,11 +198,11 @@ class UniformAxiom(Axiom[Any, Any]):
 
     scalar: float
 
-    def preference(self, input: Any, output1: Any, output2: Any, *args: Any, **kwargs: Any) -> Preference:  # noqa: A002
-        """c."""
+    def preference(self, input: Any, output1: Any, output2: Any, *args: Any, **kwargs: Any) -> Preference:  # type: ignore[override]  # noqa: A002
+        """C."""
         return float(self.scalar)
 
-    def preferences(self, input: Any, outputs: Sequence[Any], *args: Any, **kwargs: Any) -> PreferenceMatrix:  # noqa: A002
+    def preferences(self, input: Any, outputs: Sequence[Any], *args: Any, **kwargs: Any) -> PreferenceMatrix:  # type: ignore[override]  # noqa: A002
         """The (n, n) matrix full of c."""
         return np.full((len(outputs), len(outputs)), float(self.scalar))
 
@@ -218,7 +218,7 @@ class _Many(Axiom[Input, Output]):
         """The combined matrix of the operands' (k, n, n) stack."""
         raise NotImplementedError
 
-    def preferences(self, input: Any, outputs: Sequence[Any], *args: Any, **kwargs: Any) -> PreferenceMatrix:  # noqa: A002
+    def preferences(self, input: Any, outputs: Sequence[Any], *args: Any, **kwargs: Any) -> PreferenceMatrix:  # type: ignore[override]  # noqa: A002
         """The operands' full matrices, combined entry by entry (the diagonal included)."""
         return self.combine(_matrices(self.axioms, input, outputs)) + 0.0
 
@@ -247,7 +247,7 @@ class ConjunctionAxiom(_Many[Input, Output]):
 
     def combine(self, stacked: np.ndarray) -> np.ndarray:
         """Agreement of all operands."""
-        return (stacked > 0).all(axis=0) * 1.0 - (stacked < 0).all(axis=0) * 1.0
+        return np.asarray((stacked > 0).all(axis=0) * 1.0 - (stacked < 0).all(axis=0) * 1.0)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -272,7 +272,9 @@ class VoteAxiom(_Many[Input, Output]):
         """The majority of the operands' votes."""
         needed = math.ceil(self.minimum_votes * stacked.shape[0])
         positive, negative = (stacked > 0).sum(axis=0), (stacked < 0).sum(axis=0)
-        return ((positive > negative) & (positive >= needed)) * 1.0 - ((negative > positive) & (negative >= needed)) * 1.0
+        wins = (positive > negative) & (positive >= needed)
+        losses = (negative > positive) & (negative >= needed)
+        return wins * 1.0 - losses * 1.0
 
 
 MajorityVoteAxiom = VoteAxiom
@@ -287,7 +289,7 @@ class _One(Axiom[Input, Output]):
         """The transformed matrix."""
         raise NotImplementedError
 
-    def preferences(self, input: Any, outputs: Sequence[Any], *args: Any, **kwargs: Any) -> PreferenceMatrix:  # noqa: A002
+    def preferences(self, input: Any, outputs: Sequence[Any], *args: Any, **kwargs: Any) -> PreferenceMatrix:  # type: ignore[override]  # noqa: A002
         """The operand's full matrix, transformed entry by entry."""
         return self.apply(_matrices([self.axiom], input, outputs)[0]) + 0.0
 
@@ -324,7 +326,7 @@ class MultiplicativeInverseAxiom(_One[Input, Output]):
 # -- the persistent cache -------------------------------------------------------------------------------------
 @dataclass(frozen=True, kw_only=True, eq=False)
 class CachedAxiom(Axiom[Input, Output]):
-    """The axiom's preference of each (input, output1, output2), kept in the SQLite file ``cache_path/preferences.sqlite``.
+    """The axiom's preference of each (input, output1, output2), kept in ``cache_path/preferences.sqlite``.
 
     A pair computed once is read back afterwards, also when the axiom was changed in between (the reference's
     rule: clear the folder to recompute). The key is the axiom's class and the pickled input and outputs.
@@ -345,13 +347,13 @@ class CachedAxiom(Axiom[Input, Output]):
         kind = f"{type(self.axiom).__module__}.{type(self.axiom).__qualname__}"
         return hashlib.sha256(pickle.dumps((kind, input, output1, output2), protocol=4)).hexdigest()
 
-    def preferences(self, input: Any, outputs: Sequence[Any], *args: Any, **kwargs: Any) -> PreferenceMatrix:  # noqa: A002
+    def preferences(self, input: Any, outputs: Sequence[Any], *args: Any, **kwargs: Any) -> PreferenceMatrix:  # type: ignore[override]  # noqa: A002
         """Read every pair from the file; compute the matrix once if any is missing, and store the missing ones."""
         outputs = list(outputs)
         n = len(outputs)
         keys = [self._key(input, a, b) for a in outputs for b in outputs]
         with self._lock, self._connect() as db:
-            found = {}
+            found: dict[str, float] = {}
             for start in range(0, len(keys), 500):
                 chunk = keys[start:start + 500]
                 rows = db.execute(f"SELECT key, value FROM preference WHERE key IN ({','.join('?' * len(chunk))})",
@@ -370,7 +372,7 @@ class CachedAxiom(Axiom[Input, Output]):
 class RelevanceOracleAxiom(Axiom[Any, Any]):
     """ORACLE without qrels: the higher ``Document.relevance`` is preferred; an unjudged document is refused."""
 
-    def preference(self, input: Any, output1: Any, output2: Any, *args: Any, **kwargs: Any) -> Preference:  # noqa: A002
+    def preference(self, input: Any, output1: Any, output2: Any, *args: Any, **kwargs: Any) -> Preference:  # type: ignore[override]  # noqa: A002
         """sign(relevance(output1) - relevance(output2))."""
         for output in (output1, output2):
             if getattr(output, "relevance", None) is None:
@@ -418,13 +420,14 @@ class ScikitLearnEstimatorAxiom(EstimatorAxiom[Input, Output]):
     def _features(self, input: Any, outputs: Sequence[Any]) -> np.ndarray:  # noqa: A002
         return _matrices(self.axioms, input, outputs).reshape(len(self.axioms), -1).T
 
-    def fit(self, target: Any = None, inputs_outputs: Any = None, **kwargs: Any) -> None:  # type: ignore[override]
+    def fit(self, target: Any = None, inputs_outputs: Any = None, **kwargs: Any) -> None:
         """Fit ``estimator`` to the target axiom's preferences on the (input, outputs) items."""
         if kwargs:
             raise TypeError(f"ScikitLearnEstimatorAxiom.fit(target, inputs_outputs) takes no {sorted(kwargs)}")
         if not isinstance(target, _OurAxiom) and isinstance(inputs_outputs, _OurAxiom):
-            raise TypeError("ScikitLearnEstimatorAxiom.fit(target, inputs_outputs): the reference's order is the target "
-                            "axiom first, then the (input, outputs) items; ours is LearnedAxiom.fit(items, target)")
+            raise TypeError("ScikitLearnEstimatorAxiom.fit(target, inputs_outputs): the reference's order is the "
+                            "target axiom first, then the (input, outputs) items; ours is "
+                            "LearnedAxiom.fit(items, target)")
         if not isinstance(target, _OurAxiom) or inputs_outputs is None:
             raise TypeError("ScikitLearnEstimatorAxiom.fit(target=axiom, inputs_outputs=[(input, outputs), ...]) needs "
                             f"both, got target={target!r:.40}")
@@ -438,7 +441,7 @@ class ScikitLearnEstimatorAxiom(EstimatorAxiom[Input, Output]):
         y = np.concatenate([np.asarray(goal.preferences(i, o), dtype=np.float64).reshape(-1) for i, o in items])
         self.estimator.fit(x, y)
 
-    def preferences(self, input: Any, outputs: Sequence[Any], *args: Any, **kwargs: Any) -> PreferenceMatrix:  # noqa: A002
+    def preferences(self, input: Any, outputs: Sequence[Any], *args: Any, **kwargs: Any) -> PreferenceMatrix:  # type: ignore[override]  # noqa: A002
         """The estimator's prediction for every ordered pair."""
         outputs = list(outputs)
         if not outputs:
@@ -457,7 +460,7 @@ class PreconditionMixin(Axiom[Input, Output]):
 
     precondition: Any
 
-    def preferences(self, input: Any, outputs: Sequence[Any], *args: Any, **kwargs: Any) -> PreferenceMatrix:  # noqa: A002
+    def preferences(self, input: Any, outputs: Sequence[Any], *args: Any, **kwargs: Any) -> PreferenceMatrix:  # type: ignore[override]  # noqa: A002
         """The wrapped preferences where the precondition holds, 0 elsewhere."""
         outputs = list(outputs)
         mask = _precondition_mask(self.precondition, input, outputs)
@@ -465,7 +468,7 @@ class PreconditionMixin(Axiom[Input, Output]):
             return np.zeros((len(outputs), len(outputs)))
         return np.where(mask, np.asarray(super().preferences(input, outputs), dtype=np.float64), 0.0) + 0.0
 
-    def preference(self, input: Any, output1: Any, output2: Any, *args: Any, **kwargs: Any) -> Preference:  # noqa: A002
+    def preference(self, input: Any, output1: Any, output2: Any, *args: Any, **kwargs: Any) -> Preference:  # type: ignore[override]  # noqa: A002
         """The wrapped preference if the precondition holds for the pair, else 0."""
         if not _precondition_mask(self.precondition, input, [output1, output2])[0, 1]:
             return 0.0

@@ -33,12 +33,14 @@ def closest_groupings(doc: TermStatistics, terms: list[str]) -> list[tuple[int, 
 
 
 class ReferenceProx4Axiom(Prox4Axiom):
-    """PROX4 as the reference counts it: for each occurrence of a query term, the grouping of it and the closest
-    occurrence of every other query term (in either direction; ties: the earlier); its gap is the number of non-query
-    terms inside. Prefer the smaller smallest gap, then more groupings with that gap. Both documents contain all
-    query terms [Hagen et al., 2016]."""
+    """PROX4 as the reference counts it: one closest grouping per query-term occurrence.
 
-    name: ClassVar[str | None] = None  # not registered: its repr is its class name, apart from our PROX4
+    For each occurrence of a query term, the grouping of it and the closest occurrence of every other query term
+    (in either direction; ties: the earlier); its gap is the number of non-query terms inside. Prefer the smaller
+    smallest gap, then more groupings with that gap. Both documents contain all query terms [Hagen et al., 2016].
+    """
+
+    name: ClassVar[str | None] = None  # type: ignore[assignment]  # not registered: its repr is its class name, apart from our PROX4
 
     def omega(self, doc: TermStatistics, terms: list[str]) -> tuple[int, int]:
         """(gap, count): the fewest non-query terms inside a closest grouping, and how many groupings have it."""

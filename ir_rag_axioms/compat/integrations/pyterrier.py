@@ -11,7 +11,7 @@ from __future__ import annotations
 import statistics
 import warnings
 import zlib
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cached_property, reduce
 from operator import or_
 from typing import Any
@@ -44,7 +44,7 @@ def _number(value: Any) -> Any:
     return None if value is None or (isinstance(value, float) and np.isnan(value)) or pd.isna(value) else value
 
 
-def load_document(row: Mapping[Hashable, Any], text_column: str | None = "text") -> Document:
+def load_document(row: Mapping[Any, Any], text_column: str | None = "text") -> Document:
     """A ``Document`` of a frame row: docno; text (``text_column``), score, rank and label where present."""
     text = row[text_column] if text_column is not None and text_column in row else None
     score, rank, label = (_number(row[c]) if c in row else None for c in ("score", "rank", "label"))
@@ -58,7 +58,7 @@ def load_documents(frame: pd.DataFrame, text_column: str | None = "text") -> lis
     return [load_document(row, text_column) for row in frame.to_dict("records")]
 
 
-def load_query(row: Mapping[Hashable, Any]) -> Query:
+def load_query(row: Mapping[Any, Any]) -> Query:
     """A ``Query`` of a row (or group keys): qid, and the ``query`` text where present."""
     text = row.get("query") if hasattr(row, "get") else None
     return Query(str(row["qid"]), None if _number(text) is None else str(text))
@@ -102,8 +102,8 @@ class KwikSortReranker(pt.Transformer):
                  verbose: bool = False, **options: Any) -> None:
         """The reference's keywords; our ``AxiomaticReranker`` options are refused here (they are ours)."""
         if options:
-            raise TypeError(f"KwikSortReranker(axiom=, pivot_selection=, text_field=, verbose=) takes no {sorted(options)}"
-                            f": for our options use ir_rag_axioms.pyterrier.AxiomaticReranker(axiom, "
+            raise TypeError(f"KwikSortReranker(axiom=, pivot_selection=, text_field=, verbose=) takes no "
+                            f"{sorted(options)}: for our options use ir_rag_axioms.pyterrier.AxiomaticReranker(axiom, "
                             f"aggregation='kwiksort', ...)")
         _check_axiom(axiom, "KwikSortReranker(axiom=...)")
         self.axiom, self.pivot_selection, self.text_field, self.verbose = axiom, pivot_selection, text_field, verbose
@@ -138,9 +138,11 @@ class KwikSortReranker(pt.Transformer):
 
 
 class AxiomaticPreferences(pt.Transformer):
-    """``AxiomaticPreferences(axioms=[...], axiom_names=[...])``: one row per ordered document pair of a query
-    (``docno_a``, ``docno_b``, the other columns suffixed ``_a``/``_b``) with ``<name>_preference`` per axiom, the
-    diagonal pairs included."""
+    """``AxiomaticPreferences(axioms=[...], axiom_names=[...])``: one row per ordered document pair of a query.
+
+    The pair's columns (``docno_a``, ``docno_b``, the other columns suffixed ``_a``/``_b``) with
+    ``<name>_preference`` per axiom, the diagonal pairs included.
+    """
 
     def __init__(self, axioms: Sequence[Any], axiom_names: Sequence[str] | None = None,
                  text_field: str | None = "text", verbose: bool = False) -> None:
@@ -178,8 +180,10 @@ def _mean(values: Sequence[float]) -> float:
 
 
 class AggregatedAxiomaticPreferences(pt.Transformer):
-    """``AggregatedAxiomaticPreferences(axioms, aggregations=[max, min, mean])``: a ``features`` vector per document,
-    each aggregation of each axiom's preferences P[i, d] over the query's documents i (the diagonal included)."""
+    """``AggregatedAxiomaticPreferences(axioms, aggregations=[max, min, mean])``: a ``features`` vector per document.
+
+    Each aggregation of each axiom's preferences P[i, d] over the query's documents i (the diagonal included).
+    """
 
     def __init__(self, axioms: Sequence[Any], aggregations: Sequence[Callable[[list[float]], float]] | None = None,
                  text_field: str | None = "text", verbose: bool = False) -> None:
@@ -203,9 +207,9 @@ class AggregatedAxiomaticPreferences(pt.Transformer):
             query, documents = load_query(keys), load_documents(group, self.text_field)
             stack = np.stack([np.asarray(a.preferences(query, documents), dtype=np.float64) for a in self.axioms],
                              axis=-1)  # (n, n, k)
-            aggregated = np.stack([np.apply_along_axis(lambda v, f=f: f(v.tolist()), 0, stack)
+            aggregated = np.stack([np.apply_along_axis(lambda v, f=f: f(v.tolist()), 0, stack)  # type: ignore[call-overload]
                                    for f in self.aggregations], axis=-1)  # (n, k, a)
-            group["features"] = list(aggregated.reshape(aggregated.shape[0], -1))
+            group["features"] = list(aggregated.reshape(aggregated.shape[0], -1))  # type: ignore[assignment]
             out.append(group)
         return pd.concat(out)
 
@@ -229,12 +233,13 @@ class EstimatorKwikSortReranker(pt.Estimator):
         _check_axiom(self.target, "EstimatorKwikSortReranker(target=...)")
         self.estimator, self.pivot_selection = estimator, pivot_selection
         self.text_field, self.verbose = text_field, verbose
-        self.estimator_axiom = ScikitLearnEstimatorAxiom(axioms=self.axioms, estimator=estimator)
+        self.estimator_axiom: ScikitLearnEstimatorAxiom = ScikitLearnEstimatorAxiom(axioms=self.axioms, estimator=estimator)
         self._reranker = KwikSortReranker(axiom=self.estimator_axiom, pivot_selection=pivot_selection,
                                           text_field=text_field, verbose=verbose)
 
     def fit(self, topics_or_res_tr: pd.DataFrame, qrels_tr: pd.DataFrame,
-            topics_or_res_va: pd.DataFrame | None = None, qrels_va: pd.DataFrame | None = None) -> EstimatorKwikSortReranker:
+            topics_or_res_va: pd.DataFrame | None = None,
+            qrels_va: pd.DataFrame | None = None) -> EstimatorKwikSortReranker:
         """Fit on the training results joined with their qrels (validation data is not used: a warning)."""
         if topics_or_res_va is not None or qrels_va is not None:
             warnings.warn("EstimatorKwikSortReranker.fit: the validation data is not used", UserWarning, stacklevel=2)
@@ -276,8 +281,9 @@ class AxiomaticExperiment:
                  parallel_jobs: int = 1, parallel_backend: str = "joblib", verbose: bool = False) -> None:
         """The reference's keywords (all by name)."""
         if args or retrieval_systems is None or topics is None or qrels is None or axioms is None:
-            raise TypeError("compat's AxiomaticExperiment is the reference's: AxiomaticExperiment(retrieval_systems=[...], "
-                            "topics=frame, qrels=frame, axioms=[...], names=, axiom_names=, depth=10); ours is "
+            raise TypeError("compat's AxiomaticExperiment is the reference's: AxiomaticExperiment("
+                            "retrieval_systems=[...], topics=frame, qrels=frame, axioms=[...], names=, axiom_names=, "
+                            "depth=10); ours is "
                             "ir_rag_axioms.evaluation.experiment.AxiomaticExperiment(run, qrels, axioms, depth=10)")
         if parallel_jobs != 1:
             raise ValueError("AxiomaticExperiment(parallel_jobs=...): compat computes the systems one after the other; "
@@ -333,7 +339,7 @@ class AxiomaticExperiment:
 
     @cached_property
     def preference_consistency(self) -> pd.DataFrame:
-        """Per axiom, the share of its positive preferences that ORIG (overall and per system) and ORACLE do not oppose."""
+        """Per axiom, the share of its positive preferences that ORIG (overall, per system) and ORACLE do not oppose."""
         systems = self.preferences["name"].unique().tolist()
         return pd.DataFrame([{"axiom": n, "ORIG_consistency": self._consistency(n, "ORIG"),
                               "ORACLE_consistency": self._consistency(n, "ORACLE"),
