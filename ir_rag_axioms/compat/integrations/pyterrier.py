@@ -233,7 +233,8 @@ class EstimatorKwikSortReranker(pt.Estimator):
         _check_axiom(self.target, "EstimatorKwikSortReranker(target=...)")
         self.estimator, self.pivot_selection = estimator, pivot_selection
         self.text_field, self.verbose = text_field, verbose
-        self.estimator_axiom: ScikitLearnEstimatorAxiom = ScikitLearnEstimatorAxiom(axioms=self.axioms, estimator=estimator)
+        self.estimator_axiom: ScikitLearnEstimatorAxiom = ScikitLearnEstimatorAxiom(axioms=self.axioms,
+                                                                                    estimator=estimator)
         self._reranker = KwikSortReranker(axiom=self.estimator_axiom, pivot_selection=pivot_selection,
                                           text_field=text_field, verbose=verbose)
 
