@@ -278,3 +278,11 @@ def test_comparison_helpers():
     from ir_rag_axioms.compat.utils.libraries import is_pyterrier_installed
 
     assert isinstance(is_pyterrier_installed(), bool)
+
+
+def test_a_tokenized_text_keeps_its_tokens():
+    from ir_rag_axioms.compat.model import TokenizedString
+
+    doc = Document("d", TokenizedString("owl22", tokens={"owl": 1, "##2": 2}))
+    assert isinstance(doc.text, TokenizedString) and doc.text.tokens == {"owl": 1, "##2": 2} and doc.text == "owl22"
+    assert Query("q", TokenizedString("owl", tokens={"owl": 1})).text.tokens == {"owl": 1}

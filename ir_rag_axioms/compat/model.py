@@ -50,6 +50,12 @@ class TokenizedString(str):
         return str.__hash__(self)
 
 
+def _keep_tokens(owner: Any, text: Any) -> None:
+    """Keep a ``TokenizedString`` text (with its tokens) where our cleaning left its characters unchanged."""
+    if isinstance(text, TokenizedString) and object.__getattribute__(owner, "text") == str(text):
+        object.__setattr__(owner, "text", text)
+
+
 def _text_getter(kind: str) -> Any:
     def __getattribute__(self: Any, name: str) -> Any:  # noqa: N807  (installed as the class's hook)
         if name == "text" and not object.__getattribute__(self, "has_text"):
@@ -87,6 +93,7 @@ class Query(GenerationRequest):
         object.__setattr__(self, "has_text", True)  # while our checks clean the fields
         GenerationRequest.__post_init__(self)
         object.__setattr__(self, "has_text", text is not None)
+        _keep_tokens(self, text)
 
     __getattribute__ = _text_getter("Query")
 
@@ -123,6 +130,7 @@ class Document(GenerationResponse):
         object.__setattr__(self, "has_text", True)  # while our checks clean the fields
         GenerationResponse.__post_init__(self)
         object.__setattr__(self, "has_text", text is not None)
+        _keep_tokens(self, text)
         object.__setattr__(self, "relevance",
                            _clean_number(relevance, f"Document {self.id!r}: relevance", False))
 
