@@ -24,7 +24,7 @@ $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet torch==2.13.0
-	$(PY) -m pip install --quiet -e ".[pyterrier,models,test,lint,ray,pisa,learn,rag,docs,autojudge]"
+	$(PY) -m pip install --quiet -e ".[pyterrier,models,test,lint,ray,pisa,learn,rag,docs,autojudge,compat]"
 	@# pyterrier-rag without its declared torch/torchvision/torchaudio (they would replace the CPU torch or break
 	@# transformers; it imports none but torch): its real dependencies come with the rag extra above.
 	$(PY) -m pip install --quiet --no-deps pyterrier-rag==0.3.0

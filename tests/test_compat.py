@@ -202,11 +202,12 @@ def test_the_bound_index_belongs_to_the_binding_the_caller_holds():
     """``bind_index`` returns an ``IndexBinding``: it nests, closes (restoring the one before) and is per thread."""
     import threading
 
-    from ir_rag_axioms.axioms.retrieval.statistics import ContextStatistics
     from ir_rag_axioms.compat.axiom import TFC3 as SPEC_TFC3
     from ir_rag_axioms.compat.tools import IndexBinding, bind_index, bound_index
 
-    assert bound_index() is None and isinstance(SPEC_TFC3().statistics, ContextStatistics)
+    assert bound_index() is None
+    with pytest.raises(ValueError, match="none are bound"):  # as the reference: no statistics, no TFC3
+        SPEC_TFC3()
     with bind_index(_terrier(50, 5)) as outer:
         assert isinstance(outer, IndexBinding) and outer.bound
         assert bound_index() is outer.statistics and SPEC_TFC3().statistics is outer.statistics
@@ -293,8 +294,9 @@ def test_kwiksort_reranker_defaults_to_a_seeded_random_pivot():
         KwikSortReranker(GT, pivot_selection="middle")
 
 
-def test_estimator_names_are_the_learned_combination():
-    """``ScikitLearnEstimatorAxiom`` fits to a target axiom; ``EstimatorKwikSortReranker`` fits on qrels, reranks."""
+def test_estimator_names_fit_the_reference_way():
+    """``ScikitLearnEstimatorAxiom`` fits its estimator in place to a target axiom (``fit(target, inputs_outputs)``);
+    ``EstimatorKwikSortReranker(axioms, estimator=, target=)`` fits on results and qrels, then reranks."""
     pytest.importorskip("sklearn")
     pytest.importorskip("pyterrier")
     import numpy as np
@@ -302,30 +304,34 @@ def test_estimator_names_are_the_learned_combination():
     import pyterrier as pt
     from sklearn.ensemble import RandomForestClassifier
 
-    from ir_rag_axioms import GenerationRequest, GenerationResponse
-    from ir_rag_axioms.axioms.learned import LearnedAxiom, ResponseLength
+    from ir_rag_axioms.axioms.learned import ResponseLength
     from ir_rag_axioms.compat.axiom import ScikitLearnEstimatorAxiom
     from ir_rag_axioms.compat.integrations.pyterrier import EstimatorKwikSortReranker
+    from ir_rag_axioms.compat.model import Document, Query
     from ir_rag_axioms.compat.tools import MiddlePivotSelection
 
     LENGTH = ResponseLength()  # noqa: N806  (the axioms' naming)
     rng = np.random.default_rng(0)
-    items = [(GenerationRequest(f"q{q}", "cats"),
-              [GenerationResponse(f"d{d}", " ".join(["cat"] * int(rng.integers(3, 40)))) for d in range(4)])
-             for q in range(6)]
-    axiom = ScikitLearnEstimatorAxiom(axioms=[LENGTH], estimator=RandomForestClassifier(random_state=0))
-    assert isinstance(axiom, LearnedAxiom)
-    fitted = axiom.fit(items, LENGTH)  # learns the target axiom's preferences
+    items = [(Query(f"q{q}", "cats"),
+              [Document(f"d{d}", " ".join(["cat"] * int(rng.integers(3, 40)))) for d in range(4)]) for q in range(6)]
+    forest = RandomForestClassifier(random_state=0)
+    axiom = ScikitLearnEstimatorAxiom(axioms=[LENGTH], estimator=forest)
+    assert axiom.fit(target=LENGTH, inputs_outputs=items) is None and hasattr(forest, "classes_")  # in place
     request, responses = items[0]
-    assert np.array_equal(np.sign(fitted.preferences(request, responses)), LENGTH.preferences(request, responses))
+    assert np.array_equal(axiom.preferences(request, responses), LENGTH.preferences(request, responses))
+    with pytest.raises(TypeError, match="reference's order is the target axiom first"):
+        axiom.fit(items, LENGTH)  # our LearnedAxiom.fit(items, target) order: refused, not reinterpreted
 
     rows = [{"qid": r.id, "query": r.text, "docno": f"{r.id}/{x.id}", "text": x.text} for r, xs in items for x in xs]
     frame = pd.DataFrame(rows)
     qrels = frame.assign(label=frame["text"].str.split().str.len() // 10)[["qid", "docno", "label"]]
-    reranker = EstimatorKwikSortReranker([LENGTH], pivot_selection=MiddlePivotSelection())
+    reranker = EstimatorKwikSortReranker(axioms=[LENGTH], estimator=RandomForestClassifier(random_state=0),
+                                         pivot_selection=MiddlePivotSelection())
     assert isinstance(reranker, pt.Estimator)
-    reranker.fit(frame, qrels)
+    reranker.fit(frame, qrels)  # target: ORACLE() on the qrels' labels
     out = reranker.transform(frame)
     for _, group in out.groupby("qid"):
-        lengths = group.sort_values("rank")["text"].str.split().str.len().to_list()
-        assert lengths == sorted(lengths, reverse=True)
+        labels = group.sort_values("rank")["text"].str.split().str.len().floordiv(10).to_list()
+        assert labels == sorted(labels, reverse=True)
+    with pytest.raises(TypeError, match="needs axioms and an estimator"):
+        EstimatorKwikSortReranker([LENGTH])

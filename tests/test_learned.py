@@ -323,5 +323,6 @@ def test_a_model_whose_features_changed_rule_since_its_fit_says_so() -> None:
         LearnedAxiom.from_dict(data)
     changed = data["axioms"].index("GEN_QLEXRANK()")
     data["rules"][changed] = []  # as if saved under the old rule
-    with pytest.warns(StaleModelWarning, match=r"1 of its 79 features changed rule since it was fitted \(GEN_QLEXRANK\(\)\)"):
+    with pytest.warns(StaleModelWarning, match=r"1 of its 79 features changed rule since it was fitted "
+                                               r"\(GEN_QLEXRANK\(\)\)"):
         LearnedAxiom.from_dict(data)

@@ -114,7 +114,21 @@ def test_short_documents_run(name, tmp_path, data_dir, monkeypatch):
     """The catalogue and concepts examples build what they say."""
     from ir_rag_axioms import Axiom
 
-    namespace = run_document(name, tmp_path, data_dir, monkeypatch)
+    if name.endswith("concepts.md"):  # TFC3() reads collection statistics: bound as the reference's users bind them
+        pytest.importorskip("injector")
+        from injector import InstanceProvider
+
+        from ir_rag_axioms.compat.dependency_injection import injector, unbind
+        from ir_rag_axioms.compat.tools import IndexStatistics
+
+        collection = type("Collection", (), {"document_count": 10, "document_frequency": lambda self, term: 1})()
+        injector.binder.bind(IndexStatistics, to=InstanceProvider(collection))
+        try:
+            namespace = run_document(name, tmp_path, data_dir, monkeypatch)
+        finally:
+            unbind(IndexStatistics)
+    else:
+        namespace = run_document(name, tmp_path, data_dir, monkeypatch)
     if name.endswith("concepts.md"):
         assert isinstance(namespace["axiom"], Axiom)
         assert repr(namespace["axiom"]).startswith("COV1(aspect_extraction='entities'")

@@ -8,10 +8,136 @@ into ``IndexStatistics``, bound by the ``IndexBinding`` that ``bind_index`` retu
 from __future__ import annotations
 
 import contextvars
-from dataclasses import dataclass
-from typing import Any
+import itertools
+import math
+from collections.abc import Collection, Sequence, Set
+from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
-from ir_rag_axioms.axioms.retrieval.statistics import IndexStatistics
+import numpy as np
+
+from ir_rag_axioms.analysis.cache import Analysis, default_analysis
+from ir_rag_axioms.analysis.features import TERMS
+from ir_rag_axioms.analysis.resources import DEFAULT_SPACY_MODEL
+from ir_rag_axioms.analysis.terms import term_statistics
+from ir_rag_axioms.axioms.retrieval.statistics import IndexStatistics as _OurIndexStatistics
+from ir_rag_axioms.axioms.retrieval.statistics import StatisticsSource, _given_scores
+from ir_rag_axioms.model import GenerationRequest, GenerationResponse
+
+_T = TypeVar("_T", contravariant=True)
+
+
+@runtime_checkable
+class IndexStatistics(Protocol):
+    """The reference's collection statistics: ``document_count``, ``document_frequency(term)`` and idf.
+
+    Bind an implementation in ``compat.dependency_injection.injector`` (``injector.binder.bind(interface=
+    IndexStatistics, to=...)``) and the compat axioms that read collection statistics (TFC3, M_TDC, LEN_M_TDC, TDC,
+    LB1, ASPECT_REG) use it; ``bind_index(index)`` binds a PyTerrier index instead.
+    """
+
+    @property
+    def document_count(self) -> int:
+        """N, the number of documents of the collection."""
+        ...
+
+    def document_frequency(self, term: str) -> int:
+        """df(t), the number of documents containing ``term``."""
+        ...
+
+    def inverse_document_frequency(self, term: str) -> float:
+        """idf(t) = ln(N / df(t)); 0 where df(t) = 0 (the reference's rule)."""
+        df = self.document_frequency(term)
+        return 0.0 if df == 0 else math.log(self.document_count / df)
+
+
+@runtime_checkable
+class TextContents(Generic[_T], Protocol):
+    """The text of an input or output: ``contents(input)``."""
+
+    def contents(self, input: _T) -> str:  # noqa: A002  (the reference's keyword)
+        """The text of ``input``."""
+        ...
+
+
+@runtime_checkable
+class TermTokenizer(Protocol):
+    """Terms of a text: ``terms(text)``, ``terms_unordered(text)``, ``unique_terms(text)``."""
+
+    def terms(self, text: str) -> Sequence[str]:
+        """The terms of ``text`` in order."""
+        ...
+
+    def terms_unordered(self, text: str) -> Collection[str]:
+        """The terms of ``text`` (any order)."""
+        return self.terms(text)
+
+    def unique_terms(self, text: str) -> Set[str]:
+        """The distinct terms of ``text``."""
+        return set(self.terms(text))
+
+
+class SimpleTextContents(TextContents[Any]):
+    """The ``text`` attribute of a query or document (``MissingTextError`` if it was built without one)."""
+
+    def contents(self, input: Any) -> str:  # noqa: A002  (the reference's keyword)
+        """``input.text``."""
+        return str(input.text)
+
+
+@dataclass(frozen=True)
+class SpacyTermTokenizer(TermTokenizer):
+    """Our axioms' terms (lowercased lemmas without punctuation or stopwords, spaCy ``model``).
+
+    What their statistics are looked up with, so an ``IndexStatistics`` counting these terms matches the axioms' terms.
+    """
+
+    model: str = DEFAULT_SPACY_MODEL
+
+    def terms(self, text: str) -> Sequence[str]:
+        """The terms of ``text`` in order."""
+        analysis = default_analysis()
+        with analysis:
+            analysis.compute_features([(self.model, TERMS, text)])
+            return list(term_statistics([text], self.model, analysis=analysis)[0].terms)
+
+
+_SERIAL = itertools.count()
+
+
+@dataclass(frozen=True)
+class InjectedStatistics(StatisticsSource):
+    """Our ``StatisticsSource`` over a bound reference-style ``IndexStatistics`` (idf as the bound object computes it).
+
+    ``location`` names the binding (one per resolution): two bindings never share memoized values.
+    """
+
+    location: str
+    statistics: Any = field(compare=False, repr=False, default=None)
+
+    @classmethod
+    def of(cls, statistics: Any) -> InjectedStatistics:
+        """Wrap a bound ``IndexStatistics``."""
+        for name in ("document_count", "document_frequency"):
+            if not hasattr(statistics, name):
+                raise TypeError(f"the bound IndexStatistics {type(statistics).__name__} has no {name}: it needs "
+                                "document_count and document_frequency(term)")
+        return cls(f"{type(statistics).__name__}#{next(_SERIAL)}", statistics)
+
+    def idf(self, request: GenerationRequest, responses: Sequence[GenerationResponse], terms: Sequence[str],
+            analysis: Analysis) -> np.ndarray:
+        """The bound statistics' idf of each term (``inverse_document_frequency``, else ln(N / df), 0 where df = 0)."""
+        stats = self.statistics
+        if hasattr(stats, "inverse_document_frequency"):
+            return np.array([float(stats.inverse_document_frequency(t)) for t in terms], dtype=np.float64)
+        count = stats.document_count() if callable(stats.document_count) else stats.document_count
+        dfs = [stats.document_frequency(t) for t in terms]
+        return np.array([0.0 if df == 0 else math.log(count / df) for df in dfs], dtype=np.float64)
+
+    def scores(self, request: GenerationRequest, responses: Sequence[GenerationResponse],
+               analysis: Analysis) -> np.ndarray:
+        """``score`` per document (NaN where missing)."""
+        return _given_scores(responses)
 
 
 class Tool:
@@ -78,7 +204,7 @@ class IndexBinding:
     nest (closing one restores the one before) and are per thread and per ``asyncio`` task (a context variable).
     """
 
-    def __init__(self, statistics: IndexStatistics) -> None:
+    def __init__(self, statistics: _OurIndexStatistics) -> None:
         """Bind ``statistics`` in the current context now (the binding in effect before is kept to fall back to)."""
         self.statistics = statistics
         self._previous: IndexBinding | None = _BOUND.get()
@@ -133,14 +259,19 @@ def bind_index(index: Any) -> IndexBinding | None:
             current.close()
         _BOUND.set(None)
         return None
-    return IndexBinding(IndexStatistics.of(index))
+    return IndexBinding(_OurIndexStatistics.of(index))
 
 
-def bound_index() -> IndexStatistics | None:
+def bound_index() -> _OurIndexStatistics | None:
     """The statistics of the binding in effect in this context, if any."""
     current = in_effect(_BOUND.get())
     return current.statistics if current is not None else None
 
 
-__all__ = ["IndexBinding", "IndexStatistics", "MiddlePivotSelection", "RandomPivotSelection",
-           "SpacyEntitiesAspectExtraction", "SpacyNounChunksAspectExtraction", "Tool", "bind_index", "bound_index"]
+TextStatistics = TextContents
+"""The reference's per-text statistics tool; compat's axioms compute term statistics themselves (a name only)."""
+
+__all__ = ["IndexBinding", "IndexStatistics", "InjectedStatistics", "MiddlePivotSelection", "RandomPivotSelection",
+           "SimpleTextContents", "SpacyEntitiesAspectExtraction", "SpacyNounChunksAspectExtraction",
+           "SpacyTermTokenizer", "TermTokenizer", "TextContents", "TextStatistics", "Tool", "bind_index",
+           "bound_index"]

@@ -20,13 +20,23 @@ import os
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ir_rag_axioms.axioms import combinators, oracles, utility
-from ir_rag_axioms.axioms.base import Axiom, ConfigurableAxiom
+from ir_rag_axioms.axioms import oracles, utility
+from ir_rag_axioms.axioms.base import Axiom as _OurAxiom
+from ir_rag_axioms.axioms.base import ConfigurableAxiom
 from ir_rag_axioms.axioms.generative import GENERATIVE_AXIOMS, Generative
 from ir_rag_axioms.axioms.registry import REGISTRY, names
 from ir_rag_axioms.axioms.retrieval.base import StatisticsTermAxiom
 from ir_rag_axioms.axioms.wrappers import Cached, Parallel
 from ir_rag_axioms.compat import tools
+from ir_rag_axioms.compat.axiom import base
+from ir_rag_axioms.compat.axiom.base import (
+    Axiom,
+    EstimatorAxiom,  # noqa: F401  (exported: __all__)
+    PreconditionMixin,  # noqa: F401  (exported: __all__)
+    RelevanceOracleAxiom,
+    ScikitLearnEstimator,  # noqa: F401  (exported: __all__)
+)
+from ir_rag_axioms.compat.axiom.proximity import ReferenceProx4Axiom
 
 # The reference's behaviours by our parameter (set where the axiom has the parameter).
 _REFERENCE_FLAGS = {"reference_preconditions": True, "reference_asymmetry": True, "reference_relative_tf": True}
@@ -59,19 +69,45 @@ def translate(axiom: ConfigurableAxiom, keywords: dict[str, Any]) -> dict[str, A
         if isinstance(value, tools.Tool):
             key, value = value.parameter, value.to_parameter()
         out[key] = value
-    if isinstance(inner, StatisticsTermAxiom) and "statistics" not in out and tools.bound_index() is not None:
-        out["statistics"] = tools.bound_index()
+    if isinstance(inner, StatisticsTermAxiom) and "statistics" not in out:
+        statistics = bound_statistics()
+        if statistics is not None:
+            out["statistics"] = statistics
+        elif inner.label in NEEDS_INDEX and not isinstance(axiom, Generative):
+            raise ValueError(
+                f"{inner.label} needs collection statistics (idf) and none are bound: bind them as the reference does, "
+                "injector.binder.bind(interface=IndexStatistics, to=...) with compat.dependency_injection.injector and "
+                "compat.tools.IndexStatistics, or `with compat.tools.bind_index(pyterrier_index): ...`, or pass "
+                f"statistics= (ours: {inner.label}(statistics=IndexStatistics.of(index)) or ContextStatistics())")
     return out
+
+
+NEEDS_INDEX = frozenset({"TFC3", "M_TDC", "LEN_M_TDC", "TDC"})
+"""The retrieval axioms that compat refuses to build without bound collection statistics (as the reference does):
+their idf over the candidates of one call would decide on a two-document collection."""
+
+
+def bound_statistics() -> Any:
+    """The statistics in effect: ``bind_index``'s, else the ``IndexStatistics`` bound in the injector, else None."""
+    index = tools.bound_index()
+    if index is not None:
+        return index
+    try:
+        from ir_rag_axioms.compat.dependency_injection import bound_statistics as injected
+    except ImportError:  # the injector library is not installed: nothing can be bound in it
+        return None
+    found = injected()
+    return None if found is None else tools.InjectedStatistics.of(found)
 
 
 class SpecName:
     """A name of the specification: ``NAME(**keywords)`` builds our axiom with the reference's behaviours."""
 
-    def __init__(self, name: str, build: Callable[..., Axiom], doc: str = "") -> None:
+    def __init__(self, name: str, build: Callable[..., _OurAxiom], doc: str = "") -> None:
         self.name, self._build = name, build
         self.__doc__ = doc or f"{name}: see the catalogue of ir_rag_axioms."
 
-    def __call__(self, *args: Any, **keywords: Any) -> Axiom:
+    def __call__(self, *args: Any, **keywords: Any) -> _OurAxiom:
         """Our axiom, configured by the specification's keywords."""
         return self._build(*args, **keywords)
 
@@ -80,7 +116,7 @@ class SpecName:
 
 
 def _configurable(ours: ConfigurableAxiom, name: str) -> SpecName:
-    def build(**keywords: Any) -> Axiom:
+    def build(**keywords: Any) -> _OurAxiom:
         changes = {**reference_defaults(ours), **translate(ours, keywords)}
         return ours(**changes)
 
@@ -118,11 +154,19 @@ def _generative_class_name(inner: ConfigurableAxiom) -> str:
 for _short, _gen in GENERATIVE_AXIOMS.items():
     _add(_generative_class_name(_gen.axiom), _NAMES[_short])
 
+_add("PROX4", _configurable(ReferenceProx4Axiom(), "PROX4"))  # the reference's groupings (ours: minimal windows)
+_add("Prox4Axiom", _NAMES["PROX4"])
 _add("aSLDoc", _NAMES["aSL"])
-_add("OracleAxiom", SpecName("OracleAxiom", lambda qrels=None: utility.OracleAxiom(qrels=qrels),
-                             "ORACLE: prefer the higher relevance label of the qrels."))
+
+
+def _oracle(qrels: Any = None) -> _OurAxiom:
+    return RelevanceOracleAxiom() if qrels is None else utility.OracleAxiom(qrels=qrels)
+
+
+_add("OracleAxiom", SpecName("OracleAxiom", _oracle, "ORACLE: the higher relevance label (Document.relevance, or "
+                                                     "the qrels= frame, TrecQrel or file)."))
 _add("ORACLE", _NAMES["OracleAxiom"])
-_add("TrecOracleAxiom", SpecName("TrecOracleAxiom", lambda qrels=None: utility.OracleAxiom(qrels=qrels),
+_add("TrecOracleAxiom", SpecName("TrecOracleAxiom", lambda qrels: utility.OracleAxiom(qrels=qrels),
                                  "ORACLE from a trectools TrecQrel (or a qrels frame or file)."))
 _add("DIST", SpecName("DIST", lambda: utility.DistanceAxiom(), "DIST: P[i, j] = score_i - score_j."))
 _add("DistanceAxiom", _NAMES["DIST"])
@@ -134,19 +178,19 @@ def _path(value: str | os.PathLike | None) -> str | None:
 
 
 def _crowd(utility_type: str = "overall", responses_path: Any = None, ratings_path: Any = None,
-           margin_fraction: float = 0.1, **keywords: Any) -> Axiom:
+           margin_fraction: float = 0.1, **keywords: Any) -> _OurAxiom:
     return oracles.CrowdOracle(utility=utility_type, responses_path=_path(responses_path),
                                ratings_path=_path(ratings_path), margin_fraction=margin_fraction,
                                duplicates=keywords.pop("duplicates", "last"), **keywords)
 
 
 def _nugget(assignments_path: Any = None, score_type: oracles.NuggetScore = "vital", strict: bool = False,
-            margin_fraction: float = 0.0, **keywords: Any) -> Axiom:
+            margin_fraction: float = 0.0, **keywords: Any) -> _OurAxiom:
     return oracles.NuggetOracle(data_dir=_path(assignments_path), score_type=score_type, strict=strict,
                                 margin_fraction=margin_fraction, **keywords)
 
 
-def _llm(ratings_path: Any = None, margin_fraction: float = 0.0, **keywords: Any) -> Axiom:
+def _llm(ratings_path: Any = None, margin_fraction: float = 0.0, **keywords: Any) -> _OurAxiom:
     return oracles.LlmRatingOracle(data_dir=_path(ratings_path), margin_fraction=margin_fraction, **keywords)
 
 
@@ -155,40 +199,39 @@ _add("TrecRagNuggetAxiom", SpecName("TrecRagNuggetAxiom", _nugget, "Nugget oracl
 _add("TrecRagLlmOrigAxiom", SpecName("TrecRagLlmOrigAxiom", _llm, "LLM ratings: LlmRatingOracle(data_dir=...)."))
 
 
-# -- arithmetic and wrappers ------------------------------------------------------------------------------------
-def _axioms(axioms: Iterable[Axiom]) -> tuple[Axiom, ...]:
-    return tuple(axioms)
+# -- arithmetic and wrappers: the reference's combinators (full matrices, diagonal included) -----------------
+def _axioms(axioms: Iterable[_OurAxiom]) -> list[_OurAxiom]:
+    return list(axioms)
 
 
-def _vote(axioms: Iterable[Axiom] = (), minimum_votes: float = 0.5) -> Axiom:
-    return combinators.MajorityVote(_axioms(axioms), minimum_votes=minimum_votes)
+def _cached(axiom: Axiom, path: Any = None, cache_path: Any = None, cache_dir: Any = None) -> _OurAxiom:
+    chosen = next((p for p in (path, cache_path, cache_dir) if p is not None), None)
+    if chosen is None:
+        raise TypeError("CachedAxiom(axiom, cache_path=folder) needs the cache folder")
+    return axiom.cached(chosen) if isinstance(axiom, Axiom) else Cached(axiom, path=os.fspath(chosen))
 
 
-def _cached(axiom: Axiom, path: Any = None, cache_dir: Any = None) -> Axiom:
-    return Cached(axiom, path=os.fspath(path if path is not None else cache_dir))
-
-
-def _estimator(axioms: Iterable[Axiom] = (), estimator: Any = None, **keywords: Any) -> Axiom:
-    from ir_rag_axioms.axioms.learned import LearnedAxiom
-
-    return LearnedAxiom(axioms=_axioms(axioms), estimator=estimator, **keywords)
-
-
-_ARITHMETIC: dict[str, tuple[Callable[..., Axiom], str]] = {
-    "SumAxiom": (lambda axioms: combinators.Sum(_axioms(axioms)), "Sum of the preferences (+)."),
-    "ProductAxiom": (lambda axioms: combinators.Product(_axioms(axioms)), "Product of the preferences (*)."),
-    "ConjunctionAxiom": (lambda axioms: combinators.Conjunction(_axioms(axioms)), "Agreement of all (&)."),
-    "CascadeAxiom": (lambda axioms: combinators.Cascade(_axioms(axioms)), "First non-zero preference (|)."),
-    "VoteAxiom": (_vote, "Majority vote (%): at least minimum_votes of all votes."),
-    "MajorityVoteAxiom": (_vote, "Majority vote: at least minimum_votes of all votes."),
-    "NegatedAxiom": (lambda axiom: combinators.Negated(axiom), "Flipped preferences (unary -)."),
-    "NormalizedAxiom": (lambda axiom: combinators.Normalized(axiom), "Signs of the preferences (unary +)."),
-    "MultiplicativeInverseAxiom": (lambda axiom: combinators.MultiplicativeInverse(axiom), "1 / preference (/)."),
-    "UniformAxiom": (lambda scalar: combinators.Uniform(scalar), "The constant preference scalar."),
-    "CachedAxiom": (_cached, "axiom.cached(path): matrices kept in the persistent store at path."),
+_ARITHMETIC: dict[str, tuple[Callable[..., _OurAxiom], str]] = {
+    "SumAxiom": (lambda axioms: base.SumAxiom(axioms=_axioms(axioms)), "Sum of the preferences (+)."),
+    "ProductAxiom": (lambda axioms: base.ProductAxiom(axioms=_axioms(axioms)), "Product of the preferences (*)."),
+    "ConjunctionAxiom": (lambda axioms: base.ConjunctionAxiom(axioms=_axioms(axioms)), "Agreement of all (&)."),
+    "CascadeAxiom": (lambda axioms: base.CascadeAxiom(axioms=_axioms(axioms)), "First non-zero preference (|)."),
+    "VoteAxiom": (lambda axioms, minimum_votes=0.5: base.VoteAxiom(axioms=_axioms(axioms), minimum_votes=minimum_votes),
+                  "Majority vote (%): more votes for than against, at least ceil(minimum_votes * k)."),
+    "MajorityVoteAxiom": (lambda axioms, minimum_votes=0.5: base.VoteAxiom(axioms=_axioms(axioms),
+                                                                          minimum_votes=minimum_votes),
+                          "Majority vote: more votes for than against, at least ceil(minimum_votes * k)."),
+    "NegatedAxiom": (lambda axiom: base.NegatedAxiom(axiom=axiom), "Flipped preferences (unary -)."),
+    "NormalizedAxiom": (lambda axiom: base.NormalizedAxiom(axiom=axiom), "Signs of the preferences (unary +)."),
+    "MultiplicativeInverseAxiom": (lambda axiom: base.MultiplicativeInverseAxiom(axiom=axiom),
+                                   "1 / preference where it is not 0, else 0 (/)."),
+    "UniformAxiom": (lambda scalar: base.UniformAxiom(scalar=scalar), "The constant preference scalar, diagonal "
+                                                                      "included."),
+    "CachedAxiom": (_cached, "axiom.cached(cache_path): each pair's preference kept in a SQLite file there."),
     "ParallelAxiom": (lambda axiom, n_jobs=None: Parallel(axiom, n_jobs=n_jobs), "axiom.parallel(n_jobs)."),
-    "ScikitLearnEstimatorAxiom": (_estimator, "LearnedAxiom(axioms, estimator): a classifier over the axioms' "
-                                  "preferences; fit with .fit(items, target)."),
+    "ScikitLearnEstimatorAxiom": (lambda axioms, estimator: base.ScikitLearnEstimatorAxiom(axioms=_axioms(axioms),
+                                                                                           estimator=estimator),
+                                  "estimator.predict over the axioms' preferences; fit(target, inputs_outputs)."),
 }
 for _name, (_build, _doc) in _ARITHMETIC.items():
     _add(_name, SpecName(_name, _build, _doc))
@@ -438,5 +481,6 @@ CachedAxiom = _NAMES["CachedAxiom"]
 ParallelAxiom = _NAMES["ParallelAxiom"]
 ScikitLearnEstimatorAxiom = _NAMES["ScikitLearnEstimatorAxiom"]
 
-__all__ = sorted([*_NAMES, "Axiom", "SpecName", "reference_defaults", "translate"])
+__all__ = sorted([*_NAMES, "NEEDS_INDEX", "Axiom", "EstimatorAxiom", "PreconditionMixin", "RelevanceOracleAxiom",
+                  "ScikitLearnEstimator", "SpecName", "bound_statistics", "reference_defaults", "translate"])
 del _short, _ours, _gen, _name, _build, _doc
