@@ -216,22 +216,26 @@ def test_own_load_is_this_process_cpu_use_over_the_window(monkeypatch):
 
 
 def test_new_words_leave_nothing_behind_in_the_spacy_pipeline():
-    """Features of texts with never-seen words parse in a memory zone: the vocabulary and lemmatizer cache stay as
-    they were (before, every new word stayed for the life of the process: memory grew with every new text)."""
+    """At the analysis' Doc bound, features of texts with never-seen words parse in a memory zone: the vocabulary and
+    lemmatizer cache stay as they were (before, every new word stayed for the life of the process: memory grew with
+    every new text). Below the bound the Docs are kept, so that the next axiom's features parse nothing."""
     from ir_rag_axioms.analysis.resources import DEFAULT_SPACY_MODEL, load_spacy
 
     nlp = load_spacy(DEFAULT_SPACY_MODEL)
-    analysis = Analysis(store=None, workers=1)
-    analysis.features(DEFAULT_SPACY_MODEL, TERMS, ["Warm the pipeline up."])  # components loaded, warm-up done
+    analysis = Analysis(store=None, workers=1, max_docs=1)
+    analysis.features(DEFAULT_SPACY_MODEL, TERMS, ["Warm the pipeline up."])  # components loaded; the one Doc kept
+    assert len(analysis._docs) == 1
     warm = GenerationRequest("w", "Who?", ("Ada Lovelace lived in London.",))
     compute_preferences({"CONS3": CONS3}, [(warm, [GenerationResponse("a", "Ada did not live in London."),
-                                                   GenerationResponse("b", "Ada lived in London.")])])
+                                                   GenerationResponse("b", "Ada lived in London.")])],
+                        analysis=analysis)
     strings, lemmas = len(nlp.vocab.strings), len(nlp.get_pipe("lemmatizer").cache)
     texts = [f"The zqxblorf{i} glimmers near the vrantholm{i}, and {i} snarfles ran away." for i in range(40)]
     terms = analysis.features(DEFAULT_SPACY_MODEL, TERMS, texts)
     assert all(f"zqxblorf{i}" in found and f"vrantholm{i}" in found for i, found in enumerate(terms))
     assert len(nlp.vocab.strings) == strings and len(nlp.get_pipe("lemmatizer").cache) <= lemmas
     responses = [GenerationResponse(str(k), t) for k, t in enumerate(texts[:3])]
-    matrices = compute_preferences({"CONS3": CONS3}, [(GenerationRequest("q", "zqxblorf0?", (texts[0],)), responses)])
+    matrices = compute_preferences({"CONS3": CONS3}, [(GenerationRequest("q", "zqxblorf0?", (texts[0],)), responses)],
+                                   analysis=analysis)
     assert np.array_equal(matrices["CONS3"][0], -matrices["CONS3"][0].T)  # negspaCy runs in the zone too
     assert len(nlp.vocab.strings) == strings

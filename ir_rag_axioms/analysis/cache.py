@@ -407,7 +407,7 @@ class Analysis:
                 if _workers.use_pool(len(texts), workers):
                     rows = _workers.feature_values(model, ordered, texts, self.batch_size, workers,
                                                    self._pool)
-                else:  # in-process: Docs kept by ``parse`` are reused; the others parse in a memory zone, dropped
+                else:  # in-process: Docs kept while there is room; at the bound, parses in a memory zone, dropped
                     rows = self._feature_rows(model, ordered, texts)
                 for text, row in zip(texts, rows, strict=True):
                     values.update({(text, f): v for f, v in zip(ordered, row, strict=True)})
@@ -425,10 +425,14 @@ class Analysis:
     def _feature_rows(self, model: str, features: list[Feature], texts: list[str]) -> list[tuple[Any, ...]]:
         """Feature values of texts in this process: from a kept Doc that has the components, else from a new parse.
 
-        The new parse runs in a memory zone (``workers.transient``): nothing of it stays in memory; over-long texts
-        parse as "".
+        While the Doc cache has room (fewer than ``max_docs``), the texts are parsed once and their Docs kept, so that
+        later features of the same texts (the next axiom's) parse nothing. At the bound, the new parse runs in a memory
+        zone (``workers.transient``): nothing of it stays in memory (spaCy's vocabulary stops growing); over-long
+        texts parse as "".
         """
         needs = {need for f in features for need in f.needs}
+        if len(self._docs) < self.max_docs:
+            return [tuple(f(doc) for f in features) for doc in self.parse(texts, model, needs)]
         nlp = load_spacy(model)
         pipes = frozenset(p for p in pipes_for(needs) if p in nlp.component_names)
         kept = {t: self._docs[(model, t)][1] for t in texts if self._doc_has(model, t, pipes)}
