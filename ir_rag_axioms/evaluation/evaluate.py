@@ -189,8 +189,10 @@ def _table(counts: Mapping[str, np.ndarray], samples: int, confidence: float, se
     silent = [name for name, topic_rows in counts.items() if np.asarray(topic_rows).reshape(-1, 4)[:, 1].sum() == 0]
     if silent:
         warnings.warn(f"{', '.join(silent)} decided no pair: consistency is undefined (NaN), effectiveness 0. An "
-                      "axiom that reads the context (CONS1, CONS2, ...) abstains on answers without one, e.g. the "
-                      "nugget answers", UndecidedAxiomWarning, stacklevel=3)
+                      "axiom abstains where its condition never holds: one that reads the context (CONS1, CONS2, "
+                      "...) on answers without one (e.g. the nugget answers), QPHRA without quoted phrases in the "
+                      "query, LNC2 without k-fold concatenations, LB2 without its equal-idf instance",
+                      UndecidedAxiomWarning, stacklevel=3)
     rows = []
     for name, topic_rows in counts.items():
         row: dict[str, Any] = {"axiom": name, **scores_from_counts(topic_rows)}
