@@ -111,6 +111,15 @@ def test_the_rendered_notebooks_are_current() -> None:
     assert render_notebooks.stale() == [], "run `python docs/render_notebooks.py` (it runs the notebooks)"
 
 
+def test_no_rendered_notebook_imports_a_moved_path() -> None:
+    """A notebook teaches the current import paths: its rendered outputs show no DeprecationWarning of ours."""
+    import re
+
+    moved = re.compile(r"DeprecationWarning: ir_rag_axioms\.[\w.]+ moved to")
+    found = [p.name for p in sorted((DOCS / "notebooks").glob("*.ipynb")) if moved.search(p.read_text("utf-8"))]
+    assert found == [], f"these notebooks import from a moved module: {found}"
+
+
 # -- the built site in a browser ------------------------------------------------------------------------------
 CHECK = """<script>
 (() => {
