@@ -195,10 +195,12 @@ def _side(a: str, b: str) -> bool:
     return len(x & y) >= 0.5 * min(len(x), len(y))
 
 
-def contradictions(statement: Facts, sentence: Facts, where: str, own: str = "the statement") -> list[str]:
+def contradictions(statement: Facts, sentence: Facts, where: str, own: str = "the statement",
+                   undecided: list[str] | None = None) -> list[str]:
     """How the sentence contradicts the statement: negation, antonyms, flipped comparisons (reasons, may be empty).
 
-    ``own`` names the statement in the reasons ("the statement", "the fact").
+    ``own`` names the statement in the reasons ("the statement", "the fact"); what the checks cannot tell (a
+    comparison whose sides cannot be aligned) is appended to ``undecided``.
     """
     out: list[str] = []
     mine, theirs = _lemma_set(statement), _lemma_set(sentence)
@@ -212,37 +214,11 @@ def contradictions(statement: Facts, sentence: Facts, where: str, own: str = "th
             alike = sorted(o for o in synonyms(lemma) & mine if o not in statement.negated and o not in theirs)
             if alike and _lemma_pos(sentence, lemma) in ("ADJ", "VERB"):
                 out.append(f"negation: {where} negates '{lemma}', {own} affirms '{alike[0]}'")
-    consistent: set[tuple[str, str]] = set()
-    for adjective, sign, kind, subject, other in statement.comparisons:
-        for adjective2, sign2, kind2, subject2, other2 in sentence.comparisons:
-            if kind != kind2:
-                continue
-            base, _, direction = adjective.partition(" ")
-            base2, _, direction2 = adjective2.partition(" ")
-            if adjective2 == adjective:
-                flip = 1
-            elif base == base2 and direction and direction2 and direction2 in antonyms(direction):
-                flip = -1  # "further west" for "further east"
-            elif adjective2 in antonyms(adjective):
-                flip = -1
-            else:
-                continue
-            same = (_side(subject, subject2) and _side(other, other2)) or (
-                kind == "sup" and (not subject or not subject2 or _side(subject, subject2)))
-            swapped = kind == "cmp" and _side(subject, other2) and _side(other, subject2) and not _side(subject, other)
-            if not (same or swapped):
-                continue
-            agrees = (sign == sign2 * flip) if same else (sign == -sign2 * flip)
-            if agrees:
-                consistent.add((adjective, adjective2))
-            else:
-                degree = ("more" if sign > 0 else "less") if kind == "cmp" else ("most" if sign > 0 else "least")
-                than = f" than {other}" if other else ""
-                out.append(f"{'comparison' if kind == 'cmp' else 'superlative'} flipped: {own} says '{subject} "
-                           f"{degree} {adjective}{than}', {where} the opposite")
-    flipped = {a for a, _ in consistent} | {b for _, b in consistent}
-    if consistent:  # "less favorably to B than to A" for "more favorably to A than to B": the degree words agree
-        flipped |= {"more", "less", "most", "least", "fewer"}
+    consistent, flips = comparisons_checked(statement, sentence, where, own, undecided)
+    out += flips
+    flipped = set(consistent)
+    if statement.comparisons and sentence.comparisons:  # degree words: the comparison check decides
+        flipped |= _DEGREE_WORDS
     flipped |= {w for a in flipped for w in a.split()}
     for lemma, pos in statement.lemmas:
         if pos not in _WORDNET_POS or lemma in theirs or lemma in flipped:
@@ -255,6 +231,80 @@ def contradictions(statement: Facts, sentence: Facts, where: str, own: str = "th
     out += quantifier_conflicts(statement, sentence, where, own)
     out += price_for_free(statement, sentence, where, own)
     return list(dict.fromkeys(out))
+
+
+_DEGREE_WORDS = frozenset({"more", "less", "most", "least", "fewer", "fewest"})
+Comparison = tuple[str, int, str, str, str, str]
+
+
+def _related(adjective: str, adjective2: str) -> int:
+    """+1 for the same adjective, -1 for antonyms ("further west" / "further east", "small" / "large"), else 0."""
+    if adjective2 == adjective:
+        return 1
+    base, _, direction = adjective.partition(" ")
+    base2, _, direction2 = adjective2.partition(" ")
+    if base == base2 and direction and direction2 and direction2 in antonyms(direction):
+        return -1
+    return -1 if adjective2 in antonyms(adjective) or adjective in antonyms(adjective2) else 0
+
+
+def _alignment(mine: Comparison, theirs: Comparison) -> str:
+    """How two comparisons' sides align: "same", "swapped", "half-same", "half-swapped" (one side unsaid), or ""."""
+    _, _, kind, first, other, _ = mine
+    _, _, _, first2, other2, _ = theirs
+    if (_side(first, first2) and _side(other, other2)) or (
+            kind == "sup" and (not first or not first2 or _side(first, first2))):
+        return "same"
+    if kind != "cmp" or _side(first, other):
+        return ""
+    if _side(first, other2) and _side(other, first2):
+        return "swapped"
+    if bool(other) != bool(other2):  # "A more X than B" / "B less X": the unsaid side is "the other one"
+        if first and first2 and _side(first, first2):
+            return "half-same"
+        if (other and _side(other, first2)) or (other2 and _side(first, other2)):
+            return "half-swapped"
+    return ""
+
+
+def comparisons_checked(statement: Facts, sentence: Facts, where: str, own: str = "the statement",
+                        undecided: list[str] | None = None) -> tuple[set[str], list[str]]:
+    """(adjectives of comparisons that agree, "comparison flipped" reasons) of the statement against the sentence.
+
+    Comparisons are put in one direction: "B is smaller than A" is "A is larger than B" (antonyms from WordNet and
+    ``_EXTRA_ANTONYMS``, sides swapped). Two comparisons are paired when their adjectives are the same or antonyms
+    and their attributes agree ("lower levels of mood" is not paired with "higher attitudes"). A comparison is
+    flipped only when every pairing with both sides aligned disagrees; one that agrees with some pairing is
+    consistent; where only one side can be aligned, or aligned pairings disagree with each other, it is "cannot
+    tell" (appended to ``undecided``).
+    """
+    consistent: set[str] = set()
+    out: list[str] = []
+    for mine in statement.comparisons:
+        adjective, sign, kind, first, other, attribute = mine
+        full: list[bool] = []
+        half: list[bool] = []
+        for theirs in sentence.comparisons:
+            adjective2, sign2, kind2, _, _, attribute2 = theirs
+            flip = _related(adjective, adjective2) if kind == kind2 else 0
+            if not flip or (attribute and attribute2 and not _side(attribute, attribute2)):
+                continue
+            aligned = _alignment(mine, theirs)
+            if not aligned:
+                continue
+            agrees = sign == (sign2 * flip if aligned.endswith("same") else -sign2 * flip)
+            (full if aligned in ("same", "swapped") else half).append(agrees)
+            if agrees:
+                consistent |= {adjective, adjective2, *adjective.split(), *adjective2.split()}
+        degree = ("more" if sign > 0 else "less") if kind == "cmp" else ("most" if sign > 0 else "least")
+        said = f"'{first} {degree} {adjective}{f' than {other}' if other else ''}'"
+        flip_name = "comparison" if kind == "cmp" else "superlative"
+        if full and not any(full) and not any(half):
+            out.append(f"{flip_name} flipped: {own} says {said}, {where} the opposite")
+        elif undecided is not None and ((full and not all(full)) or (half and not full and not any(half))):
+            undecided.append(f"cannot tell: the {flip_name} {said} and {where}'s are not aligned (their sides or "
+                             "readings differ)")
+    return consistent, out
 
 
 _PRONOUN_LEMMAS = frozenset({"they", "he", "she", "it", "we", "you", "i", "them", "him", "her", "us", "-pron-"})

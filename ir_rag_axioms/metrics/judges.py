@@ -285,7 +285,7 @@ class HeuristicJudge(Judge):
         close = score >= self.check_threshold
         contradicted, unsupported, undecided = checks.differences(mine, theirs if close else Facts(), pool, where)
         if close:
-            contradicted += checks.contradictions(mine, theirs, where, own)
+            contradicted += checks.contradictions(mine, theirs, where, own, undecided)
             unsupported += checks.overgeneralised(mine, theirs, where, own)
         return contradicted, unsupported, undecided
 
