@@ -170,13 +170,18 @@ class Pool:
     """The named entities of the text (for aliases: countries, acronyms)."""
 
     @classmethod
-    def of(cls, texts: Iterable[str], facts: Iterable[Facts]) -> Pool:
-        """The pool of some statements' texts and facts."""
-        facts = list(facts)
+    def of(cls, texts: Iterable[str], facts: Iterable[Facts], raw: Iterable[str] = ()) -> Pool:
+        """The pool of some statements' texts and facts, and of the raw texts they come from.
+
+        The raw texts add what no statement holds: the words and clock times of headers, user names and one-word
+        lines ("Bender / 22 July, 20:13" above a forum post).
+        """
+        facts, raw = list(facts), list(raw)
         lemmas = {lemma for f in facts for lemma, _ in f.lemmas}
         names = tuple(dict.fromkeys(e for f in facts for e, _ in f.entities))
-        return cls(frozenset().union(lemmas, *(words(t) for t in texts)), tuple(n for f in facts for n in f.numbers),
-                   names)
+        clocks = tuple((v, v, kind, False) for text in raw for v, kind in quantities.clock_times_in(text))
+        return cls(frozenset().union(lemmas, *(words(t) for t in [*texts, *raw])),
+                   tuple(n for f in facts for n in f.numbers) + clocks, names)
 
 
 def _lemma_pos(facts: Facts, lemma: str) -> str:
@@ -477,7 +482,7 @@ def _arithmetic(n: tuple[float, float, str, bool], pool: Sequence[tuple[float, f
 
 def _content(facts: Facts) -> list[tuple[str, str]]:
     return [(lemma, pos) for lemma, pos in facts.lemmas if pos in ("NOUN", "PROPN", "ADJ", "VERB")
-            and lemma not in ("be", "have", "do") and len(lemma) > 1]
+            and lemma not in ("be", "have", "do") and len(lemma) > 1 and lemma.isalpha()]
 
 
 _GENERIC_NOUNS = frozenset({"people", "person", "individual", "someone", "thing", "way", "one", "part", "kind", "type"})
@@ -511,7 +516,7 @@ def pool_name(where: str) -> str:
 def missing_content(fact: Facts, pool: Pool, share: float) -> list[str]:
     """Content nouns, verbs and adjectives of a fact the pool lacks, when more than ``1 - share`` of them are."""
     content = [lemma for lemma, pos in fact.lemmas if pos in ("NOUN", "PROPN", "ADJ", "VERB") and lemma not in
-               ("be", "have", "do") and len(lemma) > 1]
+               ("be", "have", "do") and len(lemma) > 1 and lemma.isalpha()]
     absent = [lemma for lemma in content if lemma not in pool.words and not (words(lemma) <= pool.words)
               and not synonyms(lemma) & pool.words]
     if content and len(absent) > (1 - share) * len(content) + 1e-9:

@@ -243,8 +243,9 @@ class HeuristicJudge(Judge):
                    for found in self._distinct(self.statements([c.output for c in cases]))]
         contexts = [self._reference_units(c.reference) for c in cases]
         out = []
-        for claims, units, (scores, best) in zip(outputs, contexts, self._match(outputs, contexts), strict=True):
-            pool = checks.Pool.of([u.text for u, _ in units], [u.facts or Facts() for u, _ in units])
+        for case, claims, units, (scores, best) in zip(cases, outputs, contexts, self._match(outputs, contexts),
+                                                      strict=True):
+            pool = checks.Pool.of([u.text for u, _ in units], [u.facts or Facts() for u, _ in units], _raw(case))
             rows = []
             for claim, score, b in zip(claims, scores, best, strict=True):
                 matched, passage = units[b] if units else (Statement(""), -1)
@@ -633,6 +634,12 @@ def _last_line(query: str) -> str:
 
 _ATTRIBUTED: dict[str, Verdict] = {"supported": "yes", "idk": "idk", "unsupported": "no", "contradicted": "no"}
 """Support verdict -> attribution verdict (ContextualRecall)."""
+
+
+def _raw(case: RubricCase) -> tuple[str, ...]:
+    """The raw passages of a case's reference (a text or a list of passages)."""
+    reference = case.reference
+    return () if reference is None else (reference,) if isinstance(reference, str) else tuple(reference)
 
 
 def _merge(found: Sequence[Facts]) -> Facts:

@@ -214,6 +214,11 @@ def _numbers(span: Any) -> list[tuple[float, float, str, bool]]:
             out.append((clock[0], clock[0], clock[1], hedged))
             i += clock[2]
             continue
+        years = quantities.period(tokens, i)
+        if years is not None:
+            out.append((years[0], years[1], "", False))
+            i += years[2]
+            continue
         if token.lower_ in _MONTHS and token.ent_type_ == "DATE":
             out.append((float(_MONTHS[token.lower_]),) * 2 + ("month", False))
             i += 1
@@ -245,9 +250,15 @@ def _numbers(span: Any) -> list[tuple[float, float, str, bool]]:
             i += 1
             continue
         group = [tokens[i]]
-        while i + 1 < len(tokens) and tokens[i + 1].lower_ in _MULTIPLIERS:
-            i += 1
+        while i + 1 < len(tokens) and (tokens[i + 1].lower_ in _MULTIPLIERS or tokens[i + 1].text == "," and i + 2 <
+                                       len(tokens) and tokens[i + 2].lower_ in _MULTIPLIERS):  # "$ 577.82, Million"
+            i += 1 if tokens[i + 1].text != "," else 2
             value *= _MULTIPLIERS[tokens[i].lower_]
+            group.append(tokens[i])
+        words_after = [t.lower_ for t in tokens[i + 1: i + 4]]
+        if len(words_after) == 3 and words_after[:2] == ["and", "a"] and words_after[2] in quantities.FRACTIONS:
+            value += quantities.FRACTIONS[words_after[2]]  # "two and a half days"
+            i += 3
             group.append(tokens[i])
         if i + 2 < len(tokens) and tokens[i + 1].text in ("-", "–") and tokens[i + 2].lower_ in quantities.FRACTIONS:
             value *= quantities.FRACTIONS[tokens[i + 2].lower_]  # "one-third"
@@ -449,7 +460,7 @@ def _unit_token(token: Any) -> bool:
     before = doc[token.i - 1] if token.i > 0 else None
     if token.lower_ in _CLOCK_WORDS or token.text == "°":
         return True
-    if token.lower_ == "half":  # "an hour and a half", "half an hour"
+    if token.lower_ in quantities.FRACTIONS:  # "an hour and a half", "half an hour", "two and a quarter"
         after = [t.lower_ for t in doc[token.i + 1: token.i + 3]]
         if [t.lower_ for t in doc[max(token.i - 2, 0): token.i]] == ["and", "a"] or (
                 len(after) == 2 and after[0] in ("a", "an") and quantities.unit(after[1])):
