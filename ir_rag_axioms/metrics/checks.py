@@ -414,14 +414,15 @@ def price_for_free(statement: Facts, sentence: Facts, where: str, own: str = "th
     return []
 
 
-def differences(statement: Facts, sentence: Facts, pool: Pool, where: str,
+def differences(statement: Facts, sentence: Facts, pool: Pool, where: str, text: str = "",
                 ) -> tuple[list[str], list[str], list[str]]:
     """(contradicted, unsupported, cannot tell) reasons from the statement's numbers and named entities.
 
     A number or entity the pool has anywhere is fine (an entity also as an alias: the same country, an acronym of a
     name there); a number the sum or difference of two of the pool's is "cannot tell" (arithmetic the checks do not
     verify); one it lacks contradicts when the matched sentence has a comparable one (same unit / year / entity
-    type) the statement does not, else it is unsupported.
+    type) the statement does not, is "cannot tell" when the statement's ``text`` says it was computed and one step
+    from the sentence's numbers gives it (``_computed``), else it is unsupported.
     """
     contradicted: list[str] = []
     unsupported: list[str] = []
@@ -435,8 +436,11 @@ def differences(statement: Facts, sentence: Facts, pool: Pool, where: str,
             continue
         rivals = [m for m in sentence.numbers if _comparable(n, m) and not any(_matches(m, k) for k in
                                                                               statement.numbers)]
+        computed = _computed(n, text, sentence, pool.numbers) if not rivals else ""
         if rivals:
             contradicted.append(f"number {_number(n)} vs {', '.join(_number(m) for m in rivals)} in {where}")
+        elif computed:
+            undecided.append(f"cannot tell: {_number(n)} may be computed ({computed}); arithmetic is not checked")
         else:
             unsupported.append(f"number {_number(n)} is not in the {pool_name(where)}")
     statement_words = set().union(*(_entity_words(e) for e, _ in statement.entities)) if statement.entities else set()
@@ -477,6 +481,55 @@ def _arithmetic(n: tuple[float, float, str, bool], pool: Sequence[tuple[float, f
                     big, small = (x, y) if x >= y else (y, x)
                     return f"{_number(values[a] if text == '+' else (big, big, n[2], False))} {text} " \
                            f"{_number(values[b] if text == '+' else (small, small, n[2], False))}"
+    return ""
+
+
+_TOTAL = re.compile(r"\b(?:in all|in total|total(?:ly|s)?|altogether|combined|together|overall|all told|sum)\b")
+"""Words that say a number adds up others ("23 events in all")."""
+_COMPUTING = re.compile(r"\b(?:times|per|average|rate|twice|double[ds]?|triple[ds]?|thrice|half|percent|difference|"
+                        r"ratio|each|every|a (?:day|week|month|year|hour)|shr[ua]nk|grew|dropped|rose|fell|"
+                        r"increased|decreased|gained|lost)\b|%")
+"""Words that say a number was computed in another way ("3 times a day", "twice as many", "shrank by")."""
+_PER = {"per hour": 3600.0, "per day": 86400.0, "per week": 604800.0, "per year": 31557600.0}
+
+
+def _computed(n: tuple[float, float, str, bool], text: str, sentence: Facts,
+              pool: Sequence[tuple[float, float, str, bool]]) -> str:
+    """How a number may be computed in one step from the matched sentence's numbers, when the statement says so.
+
+    A statement that says it adds up ("in all", "total", ``_TOTAL``) may sum two counts of other things ("12
+    shootings and 11 deaths, 23 events in all"); one with a word of computation (``_COMPUTING``) may give a
+    product, ratio, percentage or difference of two of the sentence's numbers, or a rate per hour, day, week or year
+    of a duration ("every 7 hours" is 3.4 times a day). Within 5 %, 20 % for a hedged number ("more than 3 times a
+    day"). "" when none gives it, or the statement says neither.
+    """
+    lowered = text.lower()
+    total, computing = bool(_TOTAL.search(lowered)), bool(_COMPUTING.search(lowered))
+    if n[0] != n[1] or _year(n) or not (total or computing):
+        return ""
+    values = [m for m in sentence.numbers if m[0] == m[1] and not _year(m)
+              and m[2] not in (quantities.CLOCK, quantities.CLOCK12)][:20]
+    tolerance = 0.2 if n[3] else 0.05
+
+    def close(x: float) -> bool:
+        return bool(x) and abs(x - n[0]) <= tolerance * abs(x)
+
+    for a in values:
+        if computing and a[2] == "[time]" and n[2] not in _BASE_UNITS:
+            for per, seconds in _PER.items():
+                if close(seconds / a[0]):
+                    return f"{_number(a)} is {seconds / a[0]:.3g} {per}"
+    for i, a in enumerate(values):
+        for b in values[i + 1:]:
+            options = []
+            if total and (a[2] == b[2] or a[2] not in _BASE_UNITS and b[2] not in _BASE_UNITS):
+                options.append((a[0] + b[0], "+"))
+            if computing:
+                options += [(a[0] * b[0], "×"), (a[0] / b[0], "/"), (b[0] / a[0], "/"), (100 * a[0] / b[0], "% of"),
+                            (100 * b[0] / a[0], "% of")] + ([(abs(a[0] - b[0]), "-")] if a[2] == b[2] else [])
+            for result, op in options:
+                if close(result):
+                    return f"{_number(a)} {op} {_number(b)} = {result:.4g}"
     return ""
 
 

@@ -284,7 +284,8 @@ class HeuristicJudge(Judge):
         """(contradicted, unsupported, cannot tell) reasons of a claim against its matched sentence and the pool."""
         mine, theirs = claim.facts or Facts(), matched.facts or Facts()
         close = score >= self.check_threshold
-        contradicted, unsupported, undecided = checks.differences(mine, theirs if close else Facts(), pool, where)
+        contradicted, unsupported, undecided = checks.differences(mine, theirs if close else Facts(), pool, where,
+                                                                  claim.text)
         if close:
             contradicted += checks.contradictions(mine, theirs, where, own, undecided)
             unsupported += checks.overgeneralised(mine, theirs, where, own)
