@@ -427,8 +427,13 @@ def differences(statement: Facts, sentence: Facts, pool: Pool, where: str, text:
     contradicted: list[str] = []
     unsupported: list[str] = []
     undecided: list[str] = []
-    for n in statement.numbers:
-        if _present(n, pool.numbers):
+    for k, n in enumerate(statement.numbers):
+        exact = (n[0], n[1], n[2], False)
+        own = [m for j, m in enumerate(statement.numbers) if j != k]
+        # a hedged number ("about 8.6 million") is near a number only when the statement does not give that one itself
+        near = [m for m in pool.numbers if not any(_matches((o[0], o[1], o[2], False), (m[0], m[1], m[2], False))
+                                                     for o in own)]
+        if _present(exact, pool.numbers) or _present(n, near):
             continue
         derived = _arithmetic(n, pool.numbers)
         if derived:
@@ -454,8 +459,11 @@ def differences(statement: Facts, sentence: Facts, pool: Pool, where: str, text:
         others = [e for e, lab in sentence.entities if (_group(lab) == _group(label) or "PROPN" in (lab, label))
                   and not _entity_words(e) <= statement_words and _entity_words(e)]
         others.sort(key=lambda e: -len(_entity_words(e) & needed))
+        head = entity.split()[-1] if entity.split() else ""
         if others:
             contradicted.append(f"entity '{entity}' vs '{others[0]}' in {where}")
+        elif len(entity.split()) > 1 and (head, "NOUN") in sentence.lemmas:
+            undecided.append(f"cannot tell: '{entity}' may be what {where} calls 'the {head}'")
         else:
             unsupported.append(f"entity '{entity}' is not in the {pool_name(where)}")
     unsupported += _swapped_nouns(statement, sentence, pool, where)

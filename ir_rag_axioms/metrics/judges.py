@@ -253,17 +253,21 @@ class HeuristicJudge(Judge):
                 contradicted, unsupported, undecided = self._findings(claim, matched, float(score), pool, where)
                 failed = bool(contradicted or unsupported)
                 low = self.support_threshold - self.idk_margin
+                absent = checks.missing_content(claim.facts or Facts(), pool, self.content_share) \
+                    if score < self.support_threshold else []
                 if contradicted:
                     verdict = "contradicted"
-                elif unsupported or (score < low and not undecided):
+                elif unsupported or (score < low and not undecided and absent):
                     verdict = "unsupported"
                     unsupported = unsupported or [f"no matching sentence in the context (best {score:.3f} < "
-                                                  f"{low:g})"]
+                                                  f"{low:g}) and content words not in it: {checks.describe(absent)}"]
+                elif score < low and not undecided:
+                    verdict, unsupported = "idk", [f"cannot tell: no single sentence matches (best {score:.3f} < "
+                                                   f"{low:g}), but the statement's content words are in the "
+                                                   "context (it may join several sentences)"]
                 elif undecided:
                     verdict, unsupported = "idk", undecided
-                elif score < self.support_threshold and checks.missing_content(claim.facts or Facts(), pool,
-                                                                               self.content_share):
-                    absent = checks.missing_content(claim.facts or Facts(), pool, self.content_share)
+                elif score < self.support_threshold and absent:
                     verdict, unsupported = "unsupported", [f"content words not in the context: "
                                                            f"{checks.describe(absent)} (best match {score:.3f})"]
                     failed = True

@@ -190,7 +190,10 @@ def _measured(tokens: list[Any], i: int, low: float, high: float, hedged: bool,
     """The number low-high ending at tokens[i] as a measured quantity when a unit follows ("3 km", "53-day")."""
     j = i + 1 + (i + 1 < len(tokens) and tokens[i + 1].text in ("-", "–"))
     found = quantities.unit_after(tokens, j)
-    if found is None or tokens[i].ent_type_ == "MONEY":
+    if found is None:
+        return None
+    of = j + found[1] < len(tokens) and tokens[j + found[1]].lower_ == "of"
+    if tokens[i].ent_type_ == "MONEY" and not (found[0] == "pound" and of):  # "2,204 pounds of gold" is a mass
         return None
     name, used = found
     (a, dimension), (b, _) = quantities.measure(low, name), quantities.measure(high, name)
