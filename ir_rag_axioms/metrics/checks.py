@@ -173,13 +173,14 @@ class Pool:
     def of(cls, texts: Iterable[str], facts: Iterable[Facts], raw: Iterable[str] = ()) -> Pool:
         """The pool of some statements' texts and facts, and of the raw texts they come from.
 
-        The raw texts add what no statement holds: the words and clock times of headers, user names and one-word
-        lines ("Bender / 22 July, 20:13" above a forum post).
+        The raw texts add what no statement holds: the words, plain numbers, months and clock times of headers,
+        user names and one-word lines ("Bender / 22 July, 20:13" above a forum post).
         """
         facts, raw = list(facts), list(raw)
         lemmas = {lemma for f in facts for lemma, _ in f.lemmas}
         names = tuple(dict.fromkeys(e for f in facts for e, _ in f.entities))
-        clocks = tuple((v, v, kind, False) for text in raw for v, kind in quantities.clock_times_in(text))
+        clocks = tuple((v, v, kind, False) for text in raw for v, kind in
+                       [*quantities.clock_times_in(text), *quantities.numbers_in(text)])
         return cls(frozenset().union(lemmas, *(words(t) for t in [*texts, *raw])),
                    tuple(n for f in facts for n in f.numbers) + clocks, names)
 
@@ -253,17 +254,29 @@ def _related(adjective: str, adjective2: str) -> int:
     return -1 if adjective2 in antonyms(adjective) or adjective in antonyms(adjective2) else 0
 
 
+def _jaccard(a: str, b: str) -> float:
+    x, y = set(a.split()), set(b.split())
+    return len(x & y) / len(x | y) if x and y else 0.0
+
+
 def _alignment(mine: Comparison, theirs: Comparison) -> str:
-    """How two comparisons' sides align: "same", "swapped", "half-same", "half-swapped" (one side unsaid), or ""."""
+    """How two comparisons' sides align: "same", "swapped", "half-same", "half-swapped" (one side unsaid), "" (not
+    at all) or "ambiguous" (both ways alike: "children who slept less" / "children who slept nine hours" share
+    "child"; the closer reading by word overlap decides, a tie is ambiguous)."""
     _, _, kind, first, other, _ = mine
     _, _, _, first2, other2, _ = theirs
-    if (_side(first, first2) and _side(other, other2)) or (
-            kind == "sup" and (not first or not first2 or _side(first, first2))):
-        return "same"
-    if kind != "cmp" or _side(first, other):
-        return ""
-    if _side(first, other2) and _side(other, first2):
-        return "swapped"
+    if kind == "sup":
+        return "same" if not first or not first2 or _side(first, first2) else ""
+    same = _side(first, first2) and _side(other, other2)
+    swapped = bool(first and other) and _side(first, other2) and _side(other, first2)
+    if same and swapped:
+        straight = _jaccard(first, first2) + _jaccard(other, other2)
+        crossed = _jaccard(first, other2) + _jaccard(other, first2)
+        return "same" if straight > crossed else "swapped" if crossed > straight else "ambiguous"
+    if same or swapped:
+        return "same" if same else "swapped"
+    if other and first2 and _side(other, first2) and not first and not other2:
+        return "swapped"  # "(sound) faster than light" / "light faster than (sound)": each parse lost one side
     if bool(other) != bool(other2):  # "A more X than B" / "B less X": the unsaid side is "the other one"
         if first and first2 and _side(first, first2):
             return "half-same"
@@ -295,6 +308,9 @@ def comparisons_checked(statement: Facts, sentence: Facts, where: str, own: str 
             if not flip or (attribute and attribute2 and not _side(attribute, attribute2)):
                 continue
             aligned = _alignment(mine, theirs)
+            if aligned == "ambiguous":
+                half.append(False)  # cannot tell which side is which
+                continue
             if not aligned:
                 continue
             agrees = sign == (sign2 * flip if aligned.endswith("same") else -sign2 * flip)

@@ -163,6 +163,22 @@ def clock_times_in(text: str) -> list[tuple[float, str]]:
     return out
 
 
+_NUMBER_IN_TEXT = re.compile(r"(?<![\w.,\[])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?![\w\]])")
+_MONTH_IN_TEXT = re.compile(r"\b(january|february|march|april|may|june|july|august|september|october|november|"
+                            r"december)\b", re.IGNORECASE)
+
+
+def numbers_in(text: str) -> list[tuple[float, str]]:
+    """(value, "" or "month") of the plain numbers and month names written in a raw text ("14 March, 18:45").
+
+    Numbers inside citation markers ("[3]") and clock times are left out (``clock_times_in`` reads those).
+    """
+    plain = _CLOCK_IN_TEXT.sub(" ", text)
+    out = [(float(m[1].replace(",", "") + (f".{m[2]}" if m[2] else "")), "") for m in _NUMBER_IN_TEXT.finditer(plain)]
+    months = "january february march april may june july august september october november december".split()
+    return out + [(float(months.index(m[1].lower()) + 1), "month") for m in _MONTH_IN_TEXT.finditer(text)]
+
+
 def clock_time(tokens: Sequence[Any], i: int) -> tuple[float, str, int] | None:
     """(minutes after midnight, CLOCK or CLOCK12, tokens used) of a clock time at tokens[i] ("9:57 p.m.")."""
     match = _TIME.match(tokens[i].text)
