@@ -260,9 +260,11 @@ def _jaccard(a: str, b: str) -> float:
 
 
 def _alignment(mine: Comparison, theirs: Comparison) -> str:
-    """How two comparisons' sides align: "same", "swapped", "half-same", "half-swapped" (one side unsaid), "" (not
-    at all) or "ambiguous" (both ways alike: "children who slept less" / "children who slept nine hours" share
-    "child"; the closer reading by word overlap decides, a tie is ambiguous)."""
+    """How two comparisons' sides align: "same", "swapped", "half-same", "half-swapped", "ambiguous" or "".
+
+    "half-" when one side is unsaid; "ambiguous" when both readings fit alike ("children who slept less" and
+    "children who slept nine hours" share "child": the closer reading by word overlap decides, a tie is ambiguous).
+    """
     _, _, kind, first, other, _ = mine
     _, _, _, first2, other2, _ = theirs
     if kind == "sup":
