@@ -271,14 +271,16 @@ def test_undefined_is_nan_never_the_worst_level():
 DATA = Path(__file__).parent / "data"
 STRUCTURE = json.loads((DATA / "contradictions_structure.json").read_text())["cases"]
 FIRST_BATCH = json.loads((DATA / "contradictions_heldout.json").read_text())["cases"]  # held out, then development
-HELD_OUT = json.loads((DATA / "contradictions_heldout2.json").read_text())["cases"]
+SECOND_BATCH = json.loads((DATA / "contradictions_heldout2.json").read_text())["cases"]  # held out, then development
+DEV3 = json.loads((DATA / "contradictions_dev3.json").read_text())["cases"]  # development (h34 author's own texts)
 
 
 @functools.cache
 def _faithfulness(name: str) -> tuple[tuple[dict, Any], ...]:
     """(case, Faithfulness result) of a case set, measured in one batch."""
     old = [c for c in CASES if c.get("split") == "heldout" and "faithfulness" in c["expected"]]
-    cases = {"structure": STRUCTURE, "held_out": HELD_OUT, "first_batch": FIRST_BATCH, "old_held_out": old}[name]
+    cases = {"structure": STRUCTURE, "second_batch": SECOND_BATCH, "first_batch": FIRST_BATCH, "old_held_out": old,
+             "dev3": DEV3}[name]
     results = Faithfulness().measure_many([(c["answer"], [c["context"]]) for c in cases])
     return tuple(zip(cases, results, strict=True))
 
@@ -339,18 +341,81 @@ def test_each_failed_check_is_named_and_a_contradiction_is_level_1():
 
 
 @pytest.mark.slow
-def test_held_out_detection_and_false_alarms_stay_at_their_measured_level():
-    """Held-out cases (never tuned on): at least the detection and at most the false alarms measured (docs/metrics.md).
+def test_development_detection_and_false_alarms_stay_at_their_measured_level():
+    """Development sets (tuned on: these are development figures, docs/metrics.md): detection and false alarms.
 
-    Measured at the commit that added the floors: the second held-out batch 28/31 negatives detected (90.3 %), 8/36
-    supported answers flagged (22.2 %); the old set's held-out third 25/25 and 0/8. The first batch was held out at
-    50/58 and 12/69, then became development data: 56/58 and 5/69 after it. The floors sit just under / over them.
+    The first and second batches were each held out once (50/58 and 12/69; 28/31 and 8/36), then read and tuned
+    on. Measured at the commit of the h34 changes: first batch 57/58 detected, 0/69 flagged; second batch 28/31,
+    0/36; dev3 14/14, 0/17; the old set's heldout third 25/25, 0/8. The floors sit just under / over them. The held-out
+    figure is the third batch's (measured by the lead).
     """
-    detected, flagged, kinds = rates("held_out")
-    print(f"\nheld-out: detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
-    assert detected >= 0.88 and flagged <= 0.23, kinds
-    old_detected, old_flagged, old_kinds = rates("old_held_out")
-    assert old_detected >= 0.95 and old_flagged <= 0.13, old_kinds
-    first_detected, first_flagged, first_kinds = rates("first_batch")  # development data since its measurement
-    print(f"first batch (development): detected {first_detected:.1%}, flagged {first_flagged:.1%}; {first_kinds}")
-    assert first_detected >= 0.94 and first_flagged <= 0.08, first_kinds
+    for name, floor, ceiling in (("first_batch", 0.96, 0.02), ("second_batch", 0.90, 0.03), ("dev3", 0.92, 0.06),
+                                 ("old_held_out", 0.95, 0.13)):
+        detected, flagged, kinds = rates(name)
+        print(f"\n{name} (development): detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
+        assert detected >= floor and flagged <= ceiling, (name, kinds)
+
+
+def test_the_dev3_cases_give_their_exact_verdicts():
+    """Each case of the h34 author's development set: flagged exactly when it is a negative."""
+    wrong = [f"{c['kind']}: {c['answer']!r}: {r.explanation}" for c, r in _faithfulness("dev3")
+             if _flagged(r) == c["expected"]["faithfulness"]]
+    assert not wrong, wrong
+
+
+def _verdict(answer: str, context: str) -> tuple[str, str]:
+    (row,) = Faithfulness().measure(answer, [context]).breakdown
+    return row["verdict"], "; ".join(row["reasons"])
+
+
+def test_comparisons_are_read_in_one_direction_by_attribute_and_condition():
+    passage = "Children who slept at least nine hours showed higher test scores and lower levels of anxiety than " \
+              "children who slept less."
+    assert _verdict("Children who slept less showed higher levels of anxiety than children who slept at least nine "
+                    "hours.", passage)[0] == "supported"  # the other side, the antonym, the same attribute
+    verdict, why = _verdict("Children who slept less showed lower levels of anxiety than children who slept at least "
+                            "nine hours.", passage)
+    assert verdict == "contradicted" and "comparison flipped" in why
+    assert _verdict("The Atlantic Ocean is smaller than the Pacific Ocean.",
+                    "The Pacific Ocean is larger than the Atlantic Ocean.")[0] == "supported"
+    condition = "Bicycle thefts are much less likely if the bike is locked to a fixed rack."
+    assert _verdict("Bicycle thefts are much more likely if the bike is left unlocked than if it is locked to a fixed "
+                    "rack.", condition)[0] == "supported"
+    assert _verdict("Bicycle thefts are much more likely if the bike is locked to a fixed rack.",
+                    condition)[0] == "contradicted"
+
+
+def test_periods_fractions_and_headers_are_read_and_computed_numbers_cannot_be_told():
+    assert _verdict("Local masons built the cathedral in the fourteenth century.",
+                    "The cathedral was built in the 14th century by local masons.")[0] == "supported"
+    assert _verdict("Vinyl sales collapsed in the 1970s.", "Vinyl sales collapsed in the 1990s.") == (
+        "contradicted", "number 1970-1979 vs 1990-1999 in passage 1")
+    assert _verdict("The crossing takes one and a half hours.", "The crossing takes 90 minutes.")[0] == "supported"
+    assert _verdict("The crossing takes two and a half hours.", "The crossing takes 90 minutes.")[0] == "contradicted"
+    header = "Gardening forum\nmaplegrower\n14 March, 18:45\nHow deep should tulip bulbs be planted?"
+    assert _verdict("User maplegrower asked on 14 March at 6:45 p.m. how deep tulip bulbs should be planted.",
+                    header)[0] == "supported"
+    verdict, why = _verdict("About 4 new bakeries open in the city each day.",
+                            "On average, a new bakery opens in the city every 6 hours.")
+    assert verdict == "idk" and "may be computed" in why and "per day" in why
+    verdict, why = _verdict("The club signed 7 defenders and 5 strikers, 12 players in total.",
+                            "The club signed 7 defenders and 5 strikers.")
+    assert verdict == "idk" and "7 defender + 5 striker" in why
+    assert _verdict("The club signed 7 defenders and 5 strikers, 15 players in total.",
+                    "The club signed 7 defenders and 5 strikers.")[0] == "unsupported"
+
+
+def test_unsupported_needs_positive_evidence():
+    verdict, why = _verdict("The Grand Canyon is about 1.6 kilometres deep.",
+                            "The canyon is about 1.6 kilometres deep.")
+    assert verdict == "idk" and "the canyon" in why  # a name for what the passage calls "the canyon"
+    context = "The museum opened in 1998. It is located on the river bank. Its collection includes 4,000 paintings."
+    result = Faithfulness().measure("Opened in 1998 on the river bank, the museum holds 4,000 paintings.", [context])
+    assert not _flagged(result), result.explanation  # a summary joining three sentences
+    verdict, why = _verdict("The war left 9.7 million soldiers and about 8.9 million civilians dead.",
+                            "The war left 9.7 million soldiers and about 6.8 million civilians dead.")
+    # "about 8.9 million" is not near the statement's own 9.7 million
+    assert verdict == "contradicted" and "number 8.9e+06 civilian vs 6.8e+06 civilian" in why
+    verdict, why = _verdict("The library basement houses a large collection of old bicycles.",
+                            "The library closes at 21:00 on weekdays.")
+    assert verdict == "unsupported" and "content words not in it" in why

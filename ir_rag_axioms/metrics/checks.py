@@ -170,13 +170,19 @@ class Pool:
     """The named entities of the text (for aliases: countries, acronyms)."""
 
     @classmethod
-    def of(cls, texts: Iterable[str], facts: Iterable[Facts]) -> Pool:
-        """The pool of some statements' texts and facts."""
-        facts = list(facts)
+    def of(cls, texts: Iterable[str], facts: Iterable[Facts], raw: Iterable[str] = ()) -> Pool:
+        """The pool of some statements' texts and facts, and of the raw texts they come from.
+
+        The raw texts add what no statement holds: the words, plain numbers, months and clock times of headers,
+        user names and one-word lines ("Bender / 22 July, 20:13" above a forum post).
+        """
+        facts, raw = list(facts), list(raw)
         lemmas = {lemma for f in facts for lemma, _ in f.lemmas}
         names = tuple(dict.fromkeys(e for f in facts for e, _ in f.entities))
-        return cls(frozenset().union(lemmas, *(words(t) for t in texts)), tuple(n for f in facts for n in f.numbers),
-                   names)
+        clocks = tuple((v, v, kind, False) for text in raw for v, kind in
+                       [*quantities.clock_times_in(text), *quantities.numbers_in(text)])
+        return cls(frozenset().union(lemmas, *(words(t) for t in [*texts, *raw])),
+                   tuple(n for f in facts for n in f.numbers) + clocks, names)
 
 
 def _lemma_pos(facts: Facts, lemma: str) -> str:
@@ -195,10 +201,12 @@ def _side(a: str, b: str) -> bool:
     return len(x & y) >= 0.5 * min(len(x), len(y))
 
 
-def contradictions(statement: Facts, sentence: Facts, where: str, own: str = "the statement") -> list[str]:
+def contradictions(statement: Facts, sentence: Facts, where: str, own: str = "the statement",
+                   undecided: list[str] | None = None) -> list[str]:
     """How the sentence contradicts the statement: negation, antonyms, flipped comparisons (reasons, may be empty).
 
-    ``own`` names the statement in the reasons ("the statement", "the fact").
+    ``own`` names the statement in the reasons ("the statement", "the fact"); what the checks cannot tell (a
+    comparison whose sides cannot be aligned) is appended to ``undecided``.
     """
     out: list[str] = []
     mine, theirs = _lemma_set(statement), _lemma_set(sentence)
@@ -212,37 +220,11 @@ def contradictions(statement: Facts, sentence: Facts, where: str, own: str = "th
             alike = sorted(o for o in synonyms(lemma) & mine if o not in statement.negated and o not in theirs)
             if alike and _lemma_pos(sentence, lemma) in ("ADJ", "VERB"):
                 out.append(f"negation: {where} negates '{lemma}', {own} affirms '{alike[0]}'")
-    consistent: set[tuple[str, str]] = set()
-    for adjective, sign, kind, subject, other in statement.comparisons:
-        for adjective2, sign2, kind2, subject2, other2 in sentence.comparisons:
-            if kind != kind2:
-                continue
-            base, _, direction = adjective.partition(" ")
-            base2, _, direction2 = adjective2.partition(" ")
-            if adjective2 == adjective:
-                flip = 1
-            elif base == base2 and direction and direction2 and direction2 in antonyms(direction):
-                flip = -1  # "further west" for "further east"
-            elif adjective2 in antonyms(adjective):
-                flip = -1
-            else:
-                continue
-            same = (_side(subject, subject2) and _side(other, other2)) or (
-                kind == "sup" and (not subject or not subject2 or _side(subject, subject2)))
-            swapped = kind == "cmp" and _side(subject, other2) and _side(other, subject2) and not _side(subject, other)
-            if not (same or swapped):
-                continue
-            agrees = (sign == sign2 * flip) if same else (sign == -sign2 * flip)
-            if agrees:
-                consistent.add((adjective, adjective2))
-            else:
-                degree = ("more" if sign > 0 else "less") if kind == "cmp" else ("most" if sign > 0 else "least")
-                than = f" than {other}" if other else ""
-                out.append(f"{'comparison' if kind == 'cmp' else 'superlative'} flipped: {own} says '{subject} "
-                           f"{degree} {adjective}{than}', {where} the opposite")
-    flipped = {a for a, _ in consistent} | {b for _, b in consistent}
-    if consistent:  # "less favorably to B than to A" for "more favorably to A than to B": the degree words agree
-        flipped |= {"more", "less", "most", "least", "fewer"}
+    consistent, flips = comparisons_checked(statement, sentence, where, own, undecided)
+    out += flips
+    flipped = set(consistent)
+    if statement.comparisons and sentence.comparisons:  # degree words: the comparison check decides
+        flipped |= _DEGREE_WORDS
     flipped |= {w for a in flipped for w in a.split()}
     for lemma, pos in statement.lemmas:
         if pos not in _WORDNET_POS or lemma in theirs or lemma in flipped:
@@ -255,6 +237,97 @@ def contradictions(statement: Facts, sentence: Facts, where: str, own: str = "th
     out += quantifier_conflicts(statement, sentence, where, own)
     out += price_for_free(statement, sentence, where, own)
     return list(dict.fromkeys(out))
+
+
+_DEGREE_WORDS = frozenset({"more", "less", "most", "least", "fewer", "fewest"})
+Comparison = tuple[str, int, str, str, str, str]
+
+
+def _related(adjective: str, adjective2: str) -> int:
+    """+1 for the same adjective, -1 for antonyms ("further west" / "further east", "small" / "large"), else 0."""
+    if adjective2 == adjective:
+        return 1
+    base, _, direction = adjective.partition(" ")
+    base2, _, direction2 = adjective2.partition(" ")
+    if base == base2 and direction and direction2 and direction2 in antonyms(direction):
+        return -1
+    return -1 if adjective2 in antonyms(adjective) or adjective in antonyms(adjective2) else 0
+
+
+def _jaccard(a: str, b: str) -> float:
+    x, y = set(a.split()), set(b.split())
+    return len(x & y) / len(x | y) if x and y else 0.0
+
+
+def _alignment(mine: Comparison, theirs: Comparison) -> str:
+    """How two comparisons' sides align: "same", "swapped", "half-same", "half-swapped", "ambiguous" or "".
+
+    "half-" when one side is unsaid; "ambiguous" when both readings fit alike ("children who slept less" and
+    "children who slept nine hours" share "child": the closer reading by word overlap decides, a tie is ambiguous).
+    """
+    _, _, kind, first, other, _ = mine
+    _, _, _, first2, other2, _ = theirs
+    if kind == "sup":
+        return "same" if not first or not first2 or _side(first, first2) else ""
+    same = _side(first, first2) and _side(other, other2)
+    swapped = bool(first and other) and _side(first, other2) and _side(other, first2)
+    if same and swapped:
+        straight = _jaccard(first, first2) + _jaccard(other, other2)
+        crossed = _jaccard(first, other2) + _jaccard(other, first2)
+        return "same" if straight > crossed else "swapped" if crossed > straight else "ambiguous"
+    if same or swapped:
+        return "same" if same else "swapped"
+    if other and first2 and _side(other, first2) and not first and not other2:
+        return "swapped"  # "(sound) faster than light" / "light faster than (sound)": each parse lost one side
+    if bool(other) != bool(other2):  # "A more X than B" / "B less X": the unsaid side is "the other one"
+        if first and first2 and _side(first, first2):
+            return "half-same"
+        if (other and _side(other, first2)) or (other2 and _side(first, other2)):
+            return "half-swapped"
+    return ""
+
+
+def comparisons_checked(statement: Facts, sentence: Facts, where: str, own: str = "the statement",
+                        undecided: list[str] | None = None) -> tuple[set[str], list[str]]:
+    """(adjectives of comparisons that agree, "comparison flipped" reasons) of the statement against the sentence.
+
+    Comparisons are put in one direction: "B is smaller than A" is "A is larger than B" (antonyms from WordNet and
+    ``_EXTRA_ANTONYMS``, sides swapped). Two comparisons are paired when their adjectives are the same or antonyms
+    and their attributes agree ("lower levels of mood" is not paired with "higher attitudes"). A comparison is
+    flipped only when every pairing with both sides aligned disagrees; one that agrees with some pairing is
+    consistent; where only one side can be aligned, or aligned pairings disagree with each other, it is "cannot
+    tell" (appended to ``undecided``).
+    """
+    consistent: set[str] = set()
+    out: list[str] = []
+    for mine in statement.comparisons:
+        adjective, sign, kind, first, other, attribute = mine
+        full: list[bool] = []
+        half: list[bool] = []
+        for theirs in sentence.comparisons:
+            adjective2, sign2, kind2, _, _, attribute2 = theirs
+            flip = _related(adjective, adjective2) if kind == kind2 else 0
+            if not flip or (attribute and attribute2 and not _side(attribute, attribute2)):
+                continue
+            aligned = _alignment(mine, theirs)
+            if aligned == "ambiguous":
+                half.append(False)  # cannot tell which side is which
+                continue
+            if not aligned:
+                continue
+            agrees = sign == (sign2 * flip if aligned.endswith("same") else -sign2 * flip)
+            (full if aligned in ("same", "swapped") else half).append(agrees)
+            if agrees:
+                consistent |= {adjective, adjective2, *adjective.split(), *adjective2.split()}
+        degree = ("more" if sign > 0 else "less") if kind == "cmp" else ("most" if sign > 0 else "least")
+        said = f"'{first} {degree} {adjective}{f' than {other}' if other else ''}'"
+        flip_name = "comparison" if kind == "cmp" else "superlative"
+        if full and not any(full) and not any(half):
+            out.append(f"{flip_name} flipped: {own} says {said}, {where} the opposite")
+        elif undecided is not None and ((full and not all(full)) or (half and not full and not any(half))):
+            undecided.append(f"cannot tell: the {flip_name} {said} and {where}'s are not aligned (their sides or "
+                             "readings differ)")
+    return consistent, out
 
 
 _PRONOUN_LEMMAS = frozenset({"they", "he", "she", "it", "we", "you", "i", "them", "him", "her", "us", "-pron-"})
@@ -359,20 +432,26 @@ def price_for_free(statement: Facts, sentence: Facts, where: str, own: str = "th
     return []
 
 
-def differences(statement: Facts, sentence: Facts, pool: Pool, where: str,
+def differences(statement: Facts, sentence: Facts, pool: Pool, where: str, text: str = "",
                 ) -> tuple[list[str], list[str], list[str]]:
     """(contradicted, unsupported, cannot tell) reasons from the statement's numbers and named entities.
 
     A number or entity the pool has anywhere is fine (an entity also as an alias: the same country, an acronym of a
     name there); a number the sum or difference of two of the pool's is "cannot tell" (arithmetic the checks do not
     verify); one it lacks contradicts when the matched sentence has a comparable one (same unit / year / entity
-    type) the statement does not, else it is unsupported.
+    type) the statement does not, is "cannot tell" when the statement's ``text`` says it was computed and one step
+    from the sentence's numbers gives it (``_computed``), else it is unsupported.
     """
     contradicted: list[str] = []
     unsupported: list[str] = []
     undecided: list[str] = []
-    for n in statement.numbers:
-        if _present(n, pool.numbers):
+    for k, n in enumerate(statement.numbers):
+        exact = (n[0], n[1], n[2], False)
+        own = [m for j, m in enumerate(statement.numbers) if j != k]
+        # a hedged number ("about 8.6 million") is near a number only when the statement does not give that one itself
+        near = [m for m in pool.numbers if not any(_matches((o[0], o[1], o[2], False), (m[0], m[1], m[2], False))
+                                                     for o in own)]
+        if _present(exact, pool.numbers) or _present(n, near):
             continue
         derived = _arithmetic(n, pool.numbers)
         if derived:
@@ -380,8 +459,11 @@ def differences(statement: Facts, sentence: Facts, pool: Pool, where: str,
             continue
         rivals = [m for m in sentence.numbers if _comparable(n, m) and not any(_matches(m, k) for k in
                                                                               statement.numbers)]
+        computed = _computed(n, text, sentence, pool.numbers) if not rivals else ""
         if rivals:
             contradicted.append(f"number {_number(n)} vs {', '.join(_number(m) for m in rivals)} in {where}")
+        elif computed:
+            undecided.append(f"cannot tell: {_number(n)} may be computed ({computed}); arithmetic is not checked")
         else:
             unsupported.append(f"number {_number(n)} is not in the {pool_name(where)}")
     statement_words = set().union(*(_entity_words(e) for e, _ in statement.entities)) if statement.entities else set()
@@ -395,8 +477,11 @@ def differences(statement: Facts, sentence: Facts, pool: Pool, where: str,
         others = [e for e, lab in sentence.entities if (_group(lab) == _group(label) or "PROPN" in (lab, label))
                   and not _entity_words(e) <= statement_words and _entity_words(e)]
         others.sort(key=lambda e: -len(_entity_words(e) & needed))
+        head = entity.split()[-1] if entity.split() else ""
         if others:
             contradicted.append(f"entity '{entity}' vs '{others[0]}' in {where}")
+        elif len(entity.split()) > 1 and (head, "NOUN") in sentence.lemmas:
+            undecided.append(f"cannot tell: '{entity}' may be what {where} calls 'the {head}'")
         else:
             unsupported.append(f"entity '{entity}' is not in the {pool_name(where)}")
     unsupported += _swapped_nouns(statement, sentence, pool, where)
@@ -425,9 +510,58 @@ def _arithmetic(n: tuple[float, float, str, bool], pool: Sequence[tuple[float, f
     return ""
 
 
+_TOTAL = re.compile(r"\b(?:in all|in total|total(?:ly|s)?|altogether|combined|together|overall|all told|sum)\b")
+"""Words that say a number adds up others ("23 events in all")."""
+_COMPUTING = re.compile(r"\b(?:times|per|average|rate|twice|double[ds]?|triple[ds]?|thrice|half|percent|difference|"
+                        r"ratio|each|every|a (?:day|week|month|year|hour)|shr[ua]nk|grew|dropped|rose|fell|"
+                        r"increased|decreased|gained|lost)\b|%")
+"""Words that say a number was computed in another way ("3 times a day", "twice as many", "shrank by")."""
+_PER = {"per hour": 3600.0, "per day": 86400.0, "per week": 604800.0, "per year": 31557600.0}
+
+
+def _computed(n: tuple[float, float, str, bool], text: str, sentence: Facts,
+              pool: Sequence[tuple[float, float, str, bool]]) -> str:
+    """How a number may be computed in one step from the matched sentence's numbers, when the statement says so.
+
+    A statement that says it adds up ("in all", "total", ``_TOTAL``) may sum two counts of other things ("12
+    shootings and 11 deaths, 23 events in all"); one with a word of computation (``_COMPUTING``) may give a
+    product, ratio, percentage or difference of two of the sentence's numbers, or a rate per hour, day, week or year
+    of a duration ("every 7 hours" is 3.4 times a day). Within 5 %, 20 % for a hedged number ("more than 3 times a
+    day"). "" when none gives it, or the statement says neither.
+    """
+    lowered = text.lower()
+    total, computing = bool(_TOTAL.search(lowered)), bool(_COMPUTING.search(lowered))
+    if n[0] != n[1] or _year(n) or not (total or computing):
+        return ""
+    values = [m for m in sentence.numbers if m[0] == m[1] and not _year(m)
+              and m[2] not in (quantities.CLOCK, quantities.CLOCK12)][:20]
+    tolerance = 0.2 if n[3] else 0.05
+
+    def close(x: float) -> bool:
+        return bool(x) and abs(x - n[0]) <= tolerance * abs(x)
+
+    for a in values:
+        if computing and a[2] == "[time]" and n[2] not in _BASE_UNITS:
+            for per, seconds in _PER.items():
+                if close(seconds / a[0]):
+                    return f"{_number(a)} is {seconds / a[0]:.3g} {per}"
+    for i, a in enumerate(values):
+        for b in values[i + 1:]:
+            options = []
+            if total and (a[2] == b[2] or a[2] not in _BASE_UNITS and b[2] not in _BASE_UNITS):
+                options.append((a[0] + b[0], "+"))
+            if computing:
+                options += [(a[0] * b[0], "×"), (a[0] / b[0], "/"), (b[0] / a[0], "/"), (100 * a[0] / b[0], "% of"),
+                            (100 * b[0] / a[0], "% of")] + ([(abs(a[0] - b[0]), "-")] if a[2] == b[2] else [])
+            for result, op in options:
+                if close(result):
+                    return f"{_number(a)} {op} {_number(b)} = {result:.4g}"
+    return ""
+
+
 def _content(facts: Facts) -> list[tuple[str, str]]:
     return [(lemma, pos) for lemma, pos in facts.lemmas if pos in ("NOUN", "PROPN", "ADJ", "VERB")
-            and lemma not in ("be", "have", "do") and len(lemma) > 1]
+            and lemma not in ("be", "have", "do") and len(lemma) > 1 and lemma.isalpha()]
 
 
 _GENERIC_NOUNS = frozenset({"people", "person", "individual", "someone", "thing", "way", "one", "part", "kind", "type"})
@@ -461,7 +595,7 @@ def pool_name(where: str) -> str:
 def missing_content(fact: Facts, pool: Pool, share: float) -> list[str]:
     """Content nouns, verbs and adjectives of a fact the pool lacks, when more than ``1 - share`` of them are."""
     content = [lemma for lemma, pos in fact.lemmas if pos in ("NOUN", "PROPN", "ADJ", "VERB") and lemma not in
-               ("be", "have", "do") and len(lemma) > 1]
+               ("be", "have", "do") and len(lemma) > 1 and lemma.isalpha()]
     absent = [lemma for lemma in content if lemma not in pool.words and not (words(lemma) <= pool.words)
               and not synonyms(lemma) & pool.words]
     if content and len(absent) > (1 - share) * len(content) + 1e-9:

@@ -243,8 +243,9 @@ class HeuristicJudge(Judge):
                    for found in self._distinct(self.statements([c.output for c in cases]))]
         contexts = [self._reference_units(c.reference) for c in cases]
         out = []
-        for claims, units, (scores, best) in zip(outputs, contexts, self._match(outputs, contexts), strict=True):
-            pool = checks.Pool.of([u.text for u, _ in units], [u.facts or Facts() for u, _ in units])
+        for case, claims, units, (scores, best) in zip(cases, outputs, contexts, self._match(outputs, contexts),
+                                                      strict=True):
+            pool = checks.Pool.of([u.text for u, _ in units], [u.facts or Facts() for u, _ in units], _raw(case))
             rows = []
             for claim, score, b in zip(claims, scores, best, strict=True):
                 matched, passage = units[b] if units else (Statement(""), -1)
@@ -252,17 +253,21 @@ class HeuristicJudge(Judge):
                 contradicted, unsupported, undecided = self._findings(claim, matched, float(score), pool, where)
                 failed = bool(contradicted or unsupported)
                 low = self.support_threshold - self.idk_margin
+                absent = checks.missing_content(claim.facts or Facts(), pool, self.content_share) \
+                    if score < self.support_threshold else []
                 if contradicted:
                     verdict = "contradicted"
-                elif unsupported or (score < low and not undecided):
+                elif unsupported or (score < low and not undecided and absent):
                     verdict = "unsupported"
                     unsupported = unsupported or [f"no matching sentence in the context (best {score:.3f} < "
-                                                  f"{low:g})"]
+                                                  f"{low:g}) and content words not in it: {checks.describe(absent)}"]
+                elif score < low and not undecided:
+                    verdict, unsupported = "idk", [f"cannot tell: no single sentence matches (best {score:.3f} < "
+                                                   f"{low:g}), but the statement's content words are in the "
+                                                   "context (it may join several sentences)"]
                 elif undecided:
                     verdict, unsupported = "idk", undecided
-                elif score < self.support_threshold and checks.missing_content(claim.facts or Facts(), pool,
-                                                                               self.content_share):
-                    absent = checks.missing_content(claim.facts or Facts(), pool, self.content_share)
+                elif score < self.support_threshold and absent:
                     verdict, unsupported = "unsupported", [f"content words not in the context: "
                                                            f"{checks.describe(absent)} (best match {score:.3f})"]
                     failed = True
@@ -283,9 +288,10 @@ class HeuristicJudge(Judge):
         """(contradicted, unsupported, cannot tell) reasons of a claim against its matched sentence and the pool."""
         mine, theirs = claim.facts or Facts(), matched.facts or Facts()
         close = score >= self.check_threshold
-        contradicted, unsupported, undecided = checks.differences(mine, theirs if close else Facts(), pool, where)
+        contradicted, unsupported, undecided = checks.differences(mine, theirs if close else Facts(), pool, where,
+                                                                  claim.text)
         if close:
-            contradicted += checks.contradictions(mine, theirs, where, own)
+            contradicted += checks.contradictions(mine, theirs, where, own, undecided)
             unsupported += checks.overgeneralised(mine, theirs, where, own)
         return contradicted, unsupported, undecided
 
@@ -633,6 +639,12 @@ def _last_line(query: str) -> str:
 
 _ATTRIBUTED: dict[str, Verdict] = {"supported": "yes", "idk": "idk", "unsupported": "no", "contradicted": "no"}
 """Support verdict -> attribution verdict (ContextualRecall)."""
+
+
+def _raw(case: RubricCase) -> tuple[str, ...]:
+    """The raw passages of a case's reference (a text or a list of passages)."""
+    reference = case.reference
+    return () if reference is None else (reference,) if isinstance(reference, str) else tuple(reference)
 
 
 def _merge(found: Sequence[Facts]) -> Facts:

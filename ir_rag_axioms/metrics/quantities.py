@@ -111,6 +111,74 @@ def number_words(tokens: Sequence[Any], i: int) -> tuple[float, int] | None:
         return None
 
 
+ORDINALS = {w: i for i, w in enumerate(
+    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth "
+    "fifteenth sixteenth seventeenth eighteenth nineteenth twentieth".split(), start=1)}
+_TENS = {"twenty": 20, "thirty": 30}
+_DECADE = re.compile(r"^(\d{3})0['’]?s$")
+_ORDINAL = re.compile(r"^(\d{1,2})(?:st|nd|rd|th)$")
+_CLOCK_IN_TEXT = re.compile(r"(?<![\d:.])(\d{1,2})[:.](\d{2})(?![\d:.]\d)(?:\s*([ap])\.?\s?m\b\.?)?", re.IGNORECASE)
+
+
+def period(tokens: Sequence[Any], i: int) -> tuple[float, float, int] | None:
+    """(first year, last year, tokens used) of a decade or century at tokens[i], None if none.
+
+    "1990s" is 1990-1999, "1900s" 1900-1999 (a century's years; a decade "1900s" lies inside it), "the 19th century"
+    and "the nineteenth century" 1800-1899, "the twentieth and twenty-first centuries" 1900-1999 and 2000-2099.
+    """
+    token = tokens[i]
+    decade = _DECADE.match(token.text)
+    if decade:
+        first = int(decade[1]) * 10
+        return float(first), float(first + (99 if first % 100 == 0 else 9)), 1
+    word, used, ordinal = token.lower_, 1, None
+    if word in _TENS and i + 2 < len(tokens) and tokens[i + 1].text in ("-", "–") \
+            and tokens[i + 2].lower_ in ORDINALS and ORDINALS[tokens[i + 2].lower_] < 10:
+        ordinal, used, token = _TENS[word] + ORDINALS[tokens[i + 2].lower_], 3, tokens[i + 2]
+    elif word in ORDINALS:
+        ordinal = ORDINALS[word]
+    elif _ORDINAL.match(word):
+        ordinal = int(_ORDINAL.match(word)[1])  # type: ignore[index]
+    if ordinal is None:
+        return None
+    head = token.head
+    while head.dep_ == "conj" and head.head.i != head.i and head.lemma_.lower() != "century":
+        head = head.head
+    if head.lemma_.lower() != "century" and head.head.lemma_.lower() != "century":
+        return None
+    return float((ordinal - 1) * 100), float((ordinal - 1) * 100 + 99), used
+
+
+def clock_times_in(text: str) -> list[tuple[float, str]]:
+    """(minutes after midnight, CLOCK or CLOCK12) of every clock time written in a raw text ("22 July, 20:13")."""
+    out = []
+    for match in _CLOCK_IN_TEXT.finditer(text):
+        hour, minute, half = int(match[1]), int(match[2]), (match[3] or "").lower()
+        if hour > 24 or minute > 59 or (half and not 1 <= hour <= 12):
+            continue
+        if half:
+            out.append((float((hour % 12 + (12 if half == "p" else 0)) * 60 + minute), CLOCK))
+        else:
+            out.append((float(hour * 60 + minute), CLOCK if hour == 0 or hour > 12 else CLOCK12))
+    return out
+
+
+_NUMBER_IN_TEXT = re.compile(r"(?<![\w.,\[])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?![\w\]])")
+_MONTH_IN_TEXT = re.compile(r"\b(january|february|march|april|may|june|july|august|september|october|november|"
+                            r"december)\b", re.IGNORECASE)
+
+
+def numbers_in(text: str) -> list[tuple[float, str]]:
+    """(value, "" or "month") of the plain numbers and month names written in a raw text ("14 March, 18:45").
+
+    Numbers inside citation markers ("[3]") and clock times are left out (``clock_times_in`` reads those).
+    """
+    plain = _CLOCK_IN_TEXT.sub(" ", text)
+    out = [(float(m[1].replace(",", "") + (f".{m[2]}" if m[2] else "")), "") for m in _NUMBER_IN_TEXT.finditer(plain)]
+    months = "january february march april may june july august september october november december".split()
+    return out + [(float(months.index(m[1].lower()) + 1), "month") for m in _MONTH_IN_TEXT.finditer(text)]
+
+
 def clock_time(tokens: Sequence[Any], i: int) -> tuple[float, str, int] | None:
     """(minutes after midnight, CLOCK or CLOCK12, tokens used) of a clock time at tokens[i] ("9:57 p.m.")."""
     match = _TIME.match(tokens[i].text)

@@ -16,7 +16,7 @@ from ir_rag_axioms.analysis.features import Feature
 from ir_rag_axioms.analysis.text import sentences, term_tokens
 from ir_rag_axioms.metrics import _structure, quantities
 
-FACTS_VERSION = 3
+FACTS_VERSION = 4
 """Bumped when ``Facts`` changes, so that stored statements of an older version are not read back."""
 _CITATION = re.compile(r"\[\s*\d+(?:\s*[,;-]\s*\d+)*\s*\]")
 _BULLET = re.compile(r"^\s*(?:[-*•#>]+|\d+[.)])\s*")
@@ -73,8 +73,12 @@ class Facts(NamedTuple):
     """Lemmas a negation cue applies to (the verb, or a copula's complement, or the noun after "no"/"without")."""
     lemmas: tuple[tuple[str, str], ...] = ()
     """(lemma, part of speech) of the content words."""
-    comparisons: tuple[tuple[str, int, str, str, str], ...] = ()
-    """(adjective lemma, +1 more / -1 less, "cmp" or "sup", subject lemma, than-object lemma)."""
+    comparisons: tuple[tuple[str, int, str, str, str, str], ...] = ()
+    """(adjective lemma, +1 more / -1 less, "cmp" or "sup", first side, than-side, attribute compared).
+
+    The attribute is the noun a comparative modifies ("lower levels of mood": "level mood"), or the subject when the
+    sides are conditions ("more likely if alone than if with a group": sides "alone" and "group people"); "" if none.
+    """
     roles: tuple[tuple[str, str, str], ...] = ()
     """(verb lemma, role, argument lemma): who did what to whom, passives turned active (``_structure.roles``)."""
     causes: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()
@@ -186,7 +190,10 @@ def _measured(tokens: list[Any], i: int, low: float, high: float, hedged: bool,
     """The number low-high ending at tokens[i] as a measured quantity when a unit follows ("3 km", "53-day")."""
     j = i + 1 + (i + 1 < len(tokens) and tokens[i + 1].text in ("-", "–"))
     found = quantities.unit_after(tokens, j)
-    if found is None or tokens[i].ent_type_ == "MONEY":
+    if found is None:
+        return None
+    of = j + found[1] < len(tokens) and tokens[j + found[1]].lower_ == "of"
+    if tokens[i].ent_type_ == "MONEY" and not (found[0] == "pound" and of):  # "2,204 pounds of gold" is a mass
         return None
     name, used = found
     (a, dimension), (b, _) = quantities.measure(low, name), quantities.measure(high, name)
@@ -209,6 +216,11 @@ def _numbers(span: Any) -> list[tuple[float, float, str, bool]]:
         if clock is not None:
             out.append((clock[0], clock[0], clock[1], hedged))
             i += clock[2]
+            continue
+        years = quantities.period(tokens, i)
+        if years is not None:
+            out.append((years[0], years[1], "", False))
+            i += years[2]
             continue
         if token.lower_ in _MONTHS and token.ent_type_ == "DATE":
             out.append((float(_MONTHS[token.lower_]),) * 2 + ("month", False))
@@ -241,9 +253,15 @@ def _numbers(span: Any) -> list[tuple[float, float, str, bool]]:
             i += 1
             continue
         group = [tokens[i]]
-        while i + 1 < len(tokens) and tokens[i + 1].lower_ in _MULTIPLIERS:
-            i += 1
+        while i + 1 < len(tokens) and (tokens[i + 1].lower_ in _MULTIPLIERS or tokens[i + 1].text == "," and i + 2 <
+                                       len(tokens) and tokens[i + 2].lower_ in _MULTIPLIERS):  # "$ 577.82, Million"
+            i += 1 if tokens[i + 1].text != "," else 2
             value *= _MULTIPLIERS[tokens[i].lower_]
+            group.append(tokens[i])
+        words_after = [t.lower_ for t in tokens[i + 1: i + 4]]
+        if len(words_after) == 3 and words_after[:2] == ["and", "a"] and words_after[2] in quantities.FRACTIONS:
+            value += quantities.FRACTIONS[words_after[2]]  # "two and a half days"
+            i += 3
             group.append(tokens[i])
         if i + 2 < len(tokens) and tokens[i + 1].text in ("-", "–") and tokens[i + 2].lower_ in quantities.FRACTIONS:
             value *= quantities.FRACTIONS[tokens[i + 2].lower_]  # "one-third"
@@ -341,11 +359,48 @@ def _phrase(token: Any) -> str:
     return " ".join(words) or token.lemma_.lower()
 
 
-def _comparisons(span: Any) -> list[tuple[str, int, str, str, str]]:
-    """(adjective, sign, cmp/sup, first side, than-object) of comparatives and superlatives.
+_CONDITION_MARKS = frozenset({"if", "when", "whenever", "unless"})
+
+
+def _condition(verb: Any) -> str:
+    """The content lemmas of a condition clause ("if you're with a group of people" -> "group people")."""
+    nested = {t.i for c in verb.children if c.dep_ == "advcl" and c.i != verb.i for t in c.subtree}
+    words = [_lemma(t) for t in verb.subtree if t.i not in nested and t.pos_ in ("NOUN", "PROPN", "ADJ", "NUM", "VERB")
+             and t.lemma_ != "be" and t.is_alpha][:4]
+    return " ".join(words)
+
+
+def _conditions(span: Any, clause: Any) -> tuple[str, str] | None:
+    """(condition of the first side, condition after "than") of a comparison between conditions, None if none.
+
+    "more likely if you're alone than if you're with a group": ("alone", "group people"); a single condition
+    ("less likely if you're with a group") gives (its condition, "").
+    """
+    found = [t for t in span if t.dep_ == "advcl" and any(c.dep_ == "mark" and c.lower_ in _CONDITION_MARKS
+                                                          for c in t.children)
+             and (t.head.i == clause.i or t.head.dep_ == "advcl")]
+    if not found:
+        return None
+    than = [t for t in found if any(c.dep_ == "mark" and c.lower_ == "than" for c in t.children)]
+    first = [t for t in found if t not in than]
+    return (_condition(first[0]) if first else "", _condition(than[0]) if than else "")
+
+
+def _attribute(adjective: Any) -> str:
+    """The noun a comparative adjective modifies and its of-phrase ("lower levels of negative moods": "level mood")."""
+    if adjective.dep_ != "amod" or adjective.head.pos_ not in ("NOUN", "PROPN"):
+        return ""
+    noun = adjective.head
+    of = [g for c in noun.children if c.dep_ == "prep" and c.lower_ == "of" for g in c.children if g.dep_ == "pobj"]
+    return " ".join([_lemma(noun), *(_lemma(g) for g in of[:1])])
+
+
+def _comparisons(span: Any) -> list[tuple[str, int, str, str, str, str]]:
+    """(adjective, sign, cmp/sup, first side, than-side, attribute) of comparatives and superlatives.
 
     The first side is the subject, or the object of the verb's preposition that the than-part repeats ("respond more
-    favorably to A than to B": A and B); "more value than" compares the noun "value".
+    favorably to A than to B": A and B), or a condition ("more likely if A than if B": A and B, the subject then
+    being the attribute); "more value than" compares the noun "value".
     """
     out = []
     for token in span:
@@ -361,6 +416,7 @@ def _comparisons(span: Any) -> list[tuple[str, int, str, str, str]]:
             continue
         subject = _subject(adjective)
         first = _phrase(subject) if subject is not None else ""
+        attribute = _attribute(adjective) if adjective is not token.head or token.dep_ != "amod" else ""
         than = ""
         than_token = next((t for t in span if t.i > token.i and t.lower_ == "than"), None)
         if than_token is not None:
@@ -374,9 +430,13 @@ def _comparisons(span: Any) -> list[tuple[str, int, str, str, str]]:
                 than = _phrase(inner[0]) if inner else than
                 first = next((_phrase(t) for p in span if p.i < than_token.i and p.lower_ == rest[0].lower_
                               and p.i > token.i for t in p.children if t.dep_ == "pobj"), first)
+        clause = adjective.head if adjective.dep_ in ("acomp", "advmod", "amod", "attr") else adjective
+        conditions = _conditions(span, clause) if kind == "cmp" else None
+        if conditions is not None and (conditions[1] or than_token is None):
+            attribute, (first, than) = first, conditions
         following = span.doc[adjective.i + 1] if adjective.i + 1 < len(span.doc) else None
         direction = f" {following.lower_}" if following is not None and following.lower_ in _DIRECTIONS else ""
-        out.append((_lemma(adjective) + direction, sign, kind, first, than))
+        out.append((_lemma(adjective) + direction, sign, kind, first, than, attribute))
     return out
 
 
@@ -403,7 +463,7 @@ def _unit_token(token: Any) -> bool:
     before = doc[token.i - 1] if token.i > 0 else None
     if token.lower_ in _CLOCK_WORDS or token.text == "°":
         return True
-    if token.lower_ == "half":  # "an hour and a half", "half an hour"
+    if token.lower_ in quantities.FRACTIONS:  # "an hour and a half", "half an hour", "two and a quarter"
         after = [t.lower_ for t in doc[token.i + 1: token.i + 3]]
         if [t.lower_ for t in doc[max(token.i - 2, 0): token.i]] == ["and", "a"] or (
                 len(after) == 2 and after[0] in ("a", "an") and quantities.unit(after[1])):
