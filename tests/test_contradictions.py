@@ -273,6 +273,7 @@ STRUCTURE = json.loads((DATA / "contradictions_structure.json").read_text())["ca
 FIRST_BATCH = json.loads((DATA / "contradictions_heldout.json").read_text())["cases"]  # held out, then development
 SECOND_BATCH = json.loads((DATA / "contradictions_heldout2.json").read_text())["cases"]  # held out, then development
 DEV3 = json.loads((DATA / "contradictions_dev3.json").read_text())["cases"]  # development (h34 author's own texts)
+THIRD_BATCH = json.loads((DATA / "contradictions_heldout3.json").read_text())["cases"]  # held out once, after h34
 
 
 @functools.cache
@@ -280,7 +281,7 @@ def _faithfulness(name: str) -> tuple[tuple[dict, Any], ...]:
     """(case, Faithfulness result) of a case set, measured in one batch."""
     old = [c for c in CASES if c.get("split") == "heldout" and "faithfulness" in c["expected"]]
     cases = {"structure": STRUCTURE, "second_batch": SECOND_BATCH, "first_batch": FIRST_BATCH, "old_held_out": old,
-             "dev3": DEV3}[name]
+             "dev3": DEV3, "third_batch": THIRD_BATCH}[name]
     results = Faithfulness().measure_many([(c["answer"], [c["context"]]) for c in cases])
     return tuple(zip(cases, results, strict=True))
 
@@ -354,6 +355,16 @@ def test_development_detection_and_false_alarms_stay_at_their_measured_level():
         detected, flagged, kinds = rates(name)
         print(f"\n{name} (development): detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
         assert detected >= floor and flagged <= ceiling, (name, kinds)
+
+
+@pytest.mark.slow
+def test_the_third_batch_stays_at_least_at_its_held_out_measurement():
+    """The third batch, written apart from the checks, measured once after the h34 changes: 33/64 detected, 25/73
+    flagged (docs/metrics.md). A change may improve on it, never fall below it; once a change is tuned on it, it is
+    development data like the first two batches."""
+    detected, flagged, kinds = rates("third_batch")
+    print(f"\nthird batch: detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
+    assert detected >= 33 / 64 and flagged <= 25 / 73, kinds
 
 
 def test_the_dev3_cases_give_their_exact_verdicts():
