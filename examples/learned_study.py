@@ -2,7 +2,7 @@
 
 Usage:
     python examples/learned_study.py [--data ../shared/data] [--cache DIR] [--repetitions 10] [--samples 1000]
-                                     [--pool all|published] [--write-model FILE]
+                                     [--pool all|published|consensus] [--write-model FILE]
 
 ``--write-model ir_rag_axioms/data/learned-crowd-overall.json`` replaces the shipped model.
 
@@ -13,6 +13,8 @@ Usage:
    training topics (19 of 20; KwikSort); nDCG@10 and
    Kendall's tau against the nugget scores, beside Borda over the same axioms and the best single axiom; and the
    model fitted on nugget preferences with topic cross-validation.
+``--pool consensus`` adds the consensus axioms AGREE1-4 (and their value differences) to ``all`` and reports the
+``all`` pool's models beside them, fitted in the same run on the same folds.
 The axiom matrices are computed once and kept in ``--cache`` (``compute_preferences(cache_dir=...)``).
 """
 
@@ -45,8 +47,11 @@ NEW_GENERATIVE = [f"GEN_{a.name}" for a in ROADMAP_AXIOMS]
 """The GEN_ variants of the roadmap's retrieval axioms (``--pool all``)."""
 GENERATIVE = [n for n in REGISTRY if n.startswith("GEN_") and "Arg" not in n and n not in NEW_GENERATIVE]
 """The published GEN_ axioms (the argument axioms need an argument tagger)."""
-POOLS = {"published": RAG + GENERATIVE, "all": RAG + GENERATIVE + NEW_RAG + NEW_GENERATIVE}
-"""``--pool``: the axioms of the published study, or with the new ones too."""
+CONSENSUS = ["AGREE1", "AGREE2", "AGREE3", "AGREE4"]
+"""The consensus axioms (agreement with the other responses of the candidate set: a topic's 6 crowd responses)."""
+POOLS = {"published": RAG + GENERATIVE, "all": RAG + GENERATIVE + NEW_RAG + NEW_GENERATIVE,
+         "consensus": RAG + GENERATIVE + NEW_RAG + NEW_GENERATIVE + CONSENSUS}
+"""``--pool``: the axioms of the published study, with the new ones too, or with the consensus axioms too."""
 POOL = {name: REGISTRY[name] for name in POOLS["published"]} | {"LENGTH": ResponseLength()}
 DIMENSIONS = ("overall", "logical coherence", "stylistic coherence", "internal consistency", "topical correctness",
               "broad coverage", "deep coverage")
@@ -124,6 +129,12 @@ def main(argv: list[str] | None = None) -> int:
         "LEARNED (preferences + value differences)": every,
         "LEARNED length (LENGTH, its value difference)": {"LENGTH": POOL["LENGTH"], "LENGTH~": differences["LENGTH~"]},
     }
+    if args.pool == "consensus":  # the `all` pool beside it, on the same folds (its matrices are the same)
+        models = {f"{label} + AGREE1-4" if label.startswith("LEARNED (") else label: axioms
+                  for label, axioms in models.items()}
+        base = {name: a for name, a in every.items() if name.removesuffix("~") not in CONSENSUS}
+        models["LEARNED `all` pool (preferences)"] = {name: base[name] for name in base if name in POOL}
+        models["LEARNED `all` pool (preferences + value differences)"] = base
     rows: dict[str, list[np.ndarray]] = {}
     spread = []
     for decisiveness in (None, 0.9):
@@ -148,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     rows |= {name: matrices[name] for name in POOL}
     table = evaluation.evaluation_table(rows, oracle, samples=args.samples, seed=0)
     print(f"## Crowd overall, {args.folds}-fold topic cross-validation (repetition 0; 95 % bootstrap over topics)\n")
-    print(report.markdown(table.head(16)))
+    print(report.markdown(table.head(20)))
     print(f"\n## Spread over {args.repetitions} repetitions (seeds 0..{args.repetitions - 1})\n")
     print(pd.DataFrame(spread).to_markdown(index=False, floatfmt=".3f"))
     ratings = crowd.load_crowd_ratings(crowd_dir)
