@@ -90,7 +90,8 @@ def run_nuggets(ranked: dict[str, list[np.ndarray]], items, qrels: pd.DataFrame)
                 run.append((request.id, nuggets.answer_docno(request.id, responses[index].id),
                             float(len(order) - position)))
         frame = pd.DataFrame(run, columns=["query_id", "doc_id", "score"])
-        values = ir_measures.calc_aggregate([nDCG @ 10, KendallTau], qrels, frame)
+        judged = qrels[qrels["query_id"].isin(set(frame["query_id"]))]  # a topic left out is no 0 in the mean
+        values = ir_measures.calc_aggregate([nDCG @ 10, KendallTau], judged, frame)
         rows.append({"system": name, "nDCG@10": values[nDCG @ 10], "tau": values[KendallTau]})
     return pd.DataFrame(rows)
 
@@ -236,12 +237,27 @@ def main(argv: list[str] | None = None) -> int:
                         folds=args.folds, repetitions=1)
     ranked["LEARNED on nugget preferences (5-fold topic CV), KwikSort"] = [
         kwiksort(p, pivot="middle") for p in cv.predictions[0]]
+    if args.pool == "consensus":  # the `all` pool's models on the same topics, for comparison
+        base_final = LearnedAxiom(axioms=tuple(base.values())).fit_stacks(stacks_of(base, matrices, len(items)),
+                                                                          oracle, decisiveness=0.9, topics=topics)
+        base_stacks = stacks_of(base, nugget_matrices, len(nugget_items))
+        ranked["LEARNED `all` pool on crowd, KwikSort"] = [
+            kwiksort(base_final.decide(base_final.scores(s)), pivot="middle") for s in base_stacks]
+        ranked["LEARNED `all` pool on crowd, Borda of its preferences"] = [
+            np.argsort(-borda(base_final.decide(base_final.scores(s))), kind="stable") for s in base_stacks]
+        base_cv = cross_validate(LearnedAxiom(axioms=tuple(base.values())), base_stacks, nugget_truth, nugget_topics,
+                                 folds=args.folds, repetitions=1)
+        ranked["LEARNED `all` pool on nugget preferences (5-fold topic CV), KwikSort"] = [
+            kwiksort(p, pivot="middle") for p in base_cv.predictions[0]]
     print(f"\n## Nugget topics: {len(nugget_items)} topics, {sum(len(r) for _, r in nugget_items)} answers "
           "(vital nugget scores; nDCG@10 with gains round(100 x score); Kendall tau-b per topic, averaged)\n")
     print(run_nuggets(ranked, nugget_items, qrels).to_markdown(index=False, floatfmt=".3f"))
     transfer = {"LEARNED on crowd": [final.decide(final.scores(s)) for s in nugget_stacks],
                 "LEARNED on nugget preferences (CV)": list(cv.predictions[0]),
                 "GEN_DIV": nugget_matrices["GEN_DIV"], "COV1": nugget_matrices["COV1"]}
+    if args.pool == "consensus":
+        transfer["LEARNED `all` pool on crowd"] = [base_final.decide(base_final.scores(s)) for s in base_stacks]
+        transfer["LEARNED `all` pool on nugget preferences (CV)"] = list(base_cv.predictions[0])
     print("\nConsistency with the nugget preferences (vital):\n")
     print(report.markdown(evaluation.evaluation_table(transfer, nugget_truth, samples=args.samples)))
     return 0
