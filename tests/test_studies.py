@@ -51,10 +51,12 @@ def test_out_of_fold_predictions_come_from_models_without_the_topic():
         k = len(seen) - 1
         return lambda z: np.full(len(z), float(k))
 
-    pred = variants.oof(fit, x, y, topics, runs)
-    assert len(seen) == variants.FOLDS
-    for topic, model in zip(topics, pred.astype(int), strict=True):
-        assert topic not in seen[model]
+    for seed in (None, 3):  # the study's GroupKFold, and shuffled topics
+        seen.clear()
+        pred = variants.oof(fit, x, y, topics, runs, seed=seed)
+        assert len(seen) == variants.FOLDS and all(len(s) == 8 for s in seen)  # 10 topics: 2 held out per fold
+        for topic, model in zip(topics, pred.astype(int), strict=True):
+            assert topic not in seen[model]
 
 
 def test_the_pairwise_fit_orders_by_the_informative_feature():
