@@ -2,7 +2,7 @@
 
 Usage:
     python examples/learned_study.py [--data ../shared/data] [--cache DIR] [--repetitions 10] [--samples 1000]
-                                     [--pool all|published] [--write-model FILE]
+                                     [--pool all|published|consensus] [--write-model FILE]
 
 ``--write-model ir_rag_axioms/data/learned-crowd-overall.json`` replaces the shipped model.
 
@@ -13,6 +13,8 @@ Usage:
    training topics (19 of 20; KwikSort); nDCG@10 and
    Kendall's tau against the nugget scores, beside Borda over the same axioms and the best single axiom; and the
    model fitted on nugget preferences with topic cross-validation.
+``--pool consensus`` adds the consensus axioms AGREE1-4 (and their value differences) to ``all`` and reports the
+``all`` pool's models beside them, fitted in the same run on the same folds.
 The axiom matrices are computed once and kept in ``--cache`` (``compute_preferences(cache_dir=...)``).
 """
 
@@ -45,8 +47,11 @@ NEW_GENERATIVE = [f"GEN_{a.name}" for a in ROADMAP_AXIOMS]
 """The GEN_ variants of the roadmap's retrieval axioms (``--pool all``)."""
 GENERATIVE = [n for n in REGISTRY if n.startswith("GEN_") and "Arg" not in n and n not in NEW_GENERATIVE]
 """The published GEN_ axioms (the argument axioms need an argument tagger)."""
-POOLS = {"published": RAG + GENERATIVE, "all": RAG + GENERATIVE + NEW_RAG + NEW_GENERATIVE}
-"""``--pool``: the axioms of the published study, or with the new ones too."""
+CONSENSUS = ["AGREE1", "AGREE2", "AGREE3", "AGREE4"]
+"""The consensus axioms (agreement with the other responses of the candidate set: a topic's 6 crowd responses)."""
+POOLS = {"published": RAG + GENERATIVE, "all": RAG + GENERATIVE + NEW_RAG + NEW_GENERATIVE,
+         "consensus": RAG + GENERATIVE + NEW_RAG + NEW_GENERATIVE + CONSENSUS}
+"""``--pool``: the axioms of the published study, with the new ones too, or with the consensus axioms too."""
 POOL = {name: REGISTRY[name] for name in POOLS["published"]} | {"LENGTH": ResponseLength()}
 DIMENSIONS = ("overall", "logical coherence", "stylistic coherence", "internal consistency", "topical correctness",
               "broad coverage", "deep coverage")
@@ -85,7 +90,8 @@ def run_nuggets(ranked: dict[str, list[np.ndarray]], items, qrels: pd.DataFrame)
                 run.append((request.id, nuggets.answer_docno(request.id, responses[index].id),
                             float(len(order) - position)))
         frame = pd.DataFrame(run, columns=["query_id", "doc_id", "score"])
-        values = ir_measures.calc_aggregate([nDCG @ 10, KendallTau], qrels, frame)
+        judged = qrels[qrels["query_id"].isin(set(frame["query_id"]))]  # a topic left out is no 0 in the mean
+        values = ir_measures.calc_aggregate([nDCG @ 10, KendallTau], judged, frame)
         rows.append({"system": name, "nDCG@10": values[nDCG @ 10], "tau": values[KendallTau]})
     return pd.DataFrame(rows)
 
@@ -124,6 +130,12 @@ def main(argv: list[str] | None = None) -> int:
         "LEARNED (preferences + value differences)": every,
         "LEARNED length (LENGTH, its value difference)": {"LENGTH": POOL["LENGTH"], "LENGTH~": differences["LENGTH~"]},
     }
+    if args.pool == "consensus":  # the `all` pool beside it, on the same folds (its matrices are the same)
+        models = {f"{label} + AGREE1-4" if label.startswith("LEARNED (") else label: axioms
+                  for label, axioms in models.items()}
+        base = {name: a for name, a in every.items() if name.removesuffix("~") not in CONSENSUS}
+        models["LEARNED `all` pool (preferences)"] = {name: base[name] for name in base if name in POOL}
+        models["LEARNED `all` pool (preferences + value differences)"] = base
     rows: dict[str, list[np.ndarray]] = {}
     spread = []
     for decisiveness in (None, 0.9):
@@ -148,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     rows |= {name: matrices[name] for name in POOL}
     table = evaluation.evaluation_table(rows, oracle, samples=args.samples, seed=0)
     print(f"## Crowd overall, {args.folds}-fold topic cross-validation (repetition 0; 95 % bootstrap over topics)\n")
-    print(report.markdown(table.head(16)))
+    print(report.markdown(table.head(20)))
     print(f"\n## Spread over {args.repetitions} repetitions (seeds 0..{args.repetitions - 1})\n")
     print(pd.DataFrame(spread).to_markdown(index=False, floatfmt=".3f"))
     ratings = crowd.load_crowd_ratings(crowd_dir)
@@ -226,12 +238,27 @@ def main(argv: list[str] | None = None) -> int:
                         folds=args.folds, repetitions=1)
     ranked["LEARNED on nugget preferences (5-fold topic CV), KwikSort"] = [
         kwiksort(p, pivot="middle") for p in cv.predictions[0]]
+    if args.pool == "consensus":  # the `all` pool's models on the same topics, for comparison
+        base_final = LearnedAxiom(axioms=tuple(base.values())).fit_stacks(stacks_of(base, matrices, len(items)),
+                                                                          oracle, decisiveness=0.9, topics=topics)
+        base_stacks = stacks_of(base, nugget_matrices, len(nugget_items))
+        ranked["LEARNED `all` pool on crowd, KwikSort"] = [
+            kwiksort(base_final.decide(base_final.scores(s)), pivot="middle") for s in base_stacks]
+        ranked["LEARNED `all` pool on crowd, Borda of its preferences"] = [
+            np.argsort(-borda(base_final.decide(base_final.scores(s))), kind="stable") for s in base_stacks]
+        base_cv = cross_validate(LearnedAxiom(axioms=tuple(base.values())), base_stacks, nugget_truth, nugget_topics,
+                                 folds=args.folds, repetitions=1)
+        ranked["LEARNED `all` pool on nugget preferences (5-fold topic CV), KwikSort"] = [
+            kwiksort(p, pivot="middle") for p in base_cv.predictions[0]]
     print(f"\n## Nugget topics: {len(nugget_items)} topics, {sum(len(r) for _, r in nugget_items)} answers "
           "(vital nugget scores; nDCG@10 with gains round(100 x score); Kendall tau-b per topic, averaged)\n")
     print(run_nuggets(ranked, nugget_items, qrels).to_markdown(index=False, floatfmt=".3f"))
     transfer = {"LEARNED on crowd": [final.decide(final.scores(s)) for s in nugget_stacks],
                 "LEARNED on nugget preferences (CV)": list(cv.predictions[0]),
                 "GEN_DIV": nugget_matrices["GEN_DIV"], "COV1": nugget_matrices["COV1"]}
+    if args.pool == "consensus":
+        transfer["LEARNED `all` pool on crowd"] = [base_final.decide(base_final.scores(s)) for s in base_stacks]
+        transfer["LEARNED `all` pool on nugget preferences (CV)"] = list(base_cv.predictions[0])
     print("\nConsistency with the nugget preferences (vital):\n")
     print(report.markdown(evaluation.evaluation_table(transfer, nugget_truth, samples=args.samples)))
     return 0
