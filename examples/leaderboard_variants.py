@@ -32,8 +32,9 @@ from __future__ import annotations
 
 import sys
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -146,6 +147,20 @@ def bt_strengths(answers: pd.DataFrame, values: pd.DataFrame, names: list[str]) 
     return pd.Series(out)
 
 
+def _agree1_units(answers: pd.DataFrame) -> Iterator[tuple[Any, list[Any], list[Any]]]:
+    """Per topic of ``answers``: (request, responses, AGREE1's content-term units of each response, None if none)."""
+    from ir_rag_axioms.analysis.cache import default_analysis
+    from ir_rag_axioms.axioms.base import analyse
+
+    agree1 = get("AGREE1")
+    _, items = study.lb.answer_items(answers)
+    analysis = default_analysis()
+    analyse([agree1], items, analysis)
+    with analysis:
+        for request, responses in items:
+            yield request, responses, agree1.units(responses, analysis)
+
+
 def term_consensus(answers: pd.DataFrame, cache: Path) -> pd.DataFrame:
     """Per answer (in ``answers`` order): two nugget-like consensus counts over AGREE1's content terms (cached csv).
 
@@ -157,28 +172,19 @@ def term_consensus(answers: pd.DataFrame, cache: Path) -> pd.DataFrame:
         return pd.read_csv(cache)
     from collections import Counter
 
-    from ir_rag_axioms.analysis.cache import default_analysis
-    from ir_rag_axioms.axioms.base import analyse
-
-    agree1 = get("AGREE1")
-    _, items = study.lb.answer_items(answers)
-    analysis = default_analysis()
-    analyse([agree1], items, analysis)
     found: dict[tuple[str, str], tuple[float, float]] = {}
-    with analysis:
-        for request, responses in items:
-            units = agree1.units(responses, analysis)
-            words = [None if u is None else set(u) for u in units]
-            pairs = [None if u is None else set(zip(u, u[1:], strict=False)) for u in units]
-            others = sum(u is not None for u in units) - 1
-            wf = Counter(w for s in words if s is not None for w in s)
-            pf = Counter(b for s in pairs if s is not None for b in s)
-            for r, ws, ps in zip(responses, words, pairs, strict=True):
-                if ws is None or ps is None or others < 1:
-                    found[request.id, r.id] = (np.nan, np.nan)
-                else:
-                    found[request.id, r.id] = (float(sum(pf[b] - 1 >= 0.2 * others for b in ps)),
-                                               float(sum((wf[w] - 1) / others for w in ws)))
+    for request, responses, units in _agree1_units(answers):
+        words = [None if u is None else set(u) for u in units]
+        pairs = [None if u is None else set(zip(u, u[1:], strict=False)) for u in units]
+        others = sum(u is not None for u in units) - 1
+        wf = Counter(w for s in words if s is not None for w in s)
+        pf = Counter(b for s in pairs if s is not None for b in s)
+        for r, ws, ps in zip(responses, words, pairs, strict=True):
+            if ws is None or ps is None or others < 1:
+                found[request.id, r.id] = (np.nan, np.nan)
+            else:
+                found[request.id, r.id] = (float(sum(pf[b] - 1 >= 0.2 * others for b in ps)),
+                                           float(sum((wf[w] - 1) / others for w in ws)))
     frame = pd.DataFrame([found[t, r] for t, r in zip(answers["topic"].astype(str), answers["run_id"].astype(str),
                                                       strict=True)], columns=["bigrams", "weighted"])
     frame.to_csv(cache, index=False)
@@ -198,25 +204,17 @@ def term_profile(answers: pd.DataFrame, cache: Path) -> pd.DataFrame:
         return pd.read_csv(cache)
     from collections import Counter
 
-    from ir_rag_axioms.analysis.cache import default_analysis
-    from ir_rag_axioms.axioms.base import analyse
-
-    agree1 = get("AGREE1")
-    _, items = study.lb.answer_items(answers)
-    analysis = default_analysis()
-    analyse([agree1], items, analysis)
     found: dict[tuple[str, str], list[float]] = {}
-    with analysis:
-        for request, responses in items:
-            words = [None if u is None else set(u) for u in agree1.units(responses, analysis)]
-            others = sum(w is not None for w in words) - 1
-            frequency = Counter(t for w in words if w is not None for t in w)
-            for r, w in zip(responses, words, strict=True):
-                row = [np.nan] * BINS
-                if w is not None and others >= 1:
-                    levels = [min(BINS - 1, int(np.floor(BINS * (frequency[t] - 1) / others + 1e-9))) for t in w]
-                    row = np.bincount(levels, minlength=BINS).astype(float).tolist()
-                found[request.id, r.id] = row
+    for request, responses, units in _agree1_units(answers):
+        words = [None if u is None else set(u) for u in units]
+        others = sum(w is not None for w in words) - 1
+        frequency = Counter(t for w in words if w is not None for t in w)
+        for r, w in zip(responses, words, strict=True):
+            row = [np.nan] * BINS
+            if w is not None and others >= 1:
+                levels = [min(BINS - 1, int(np.floor(BINS * (frequency[t] - 1) / others + 1e-9))) for t in w]
+                row = np.bincount(levels, minlength=BINS).astype(float).tolist()
+            found[request.id, r.id] = row
     frame = pd.DataFrame([found[t, r] for t, r in zip(answers["topic"].astype(str), answers["run_id"].astype(str),
                                                       strict=True)], columns=[f"h{k}" for k in range(BINS)])
     frame.to_csv(cache, index=False)
