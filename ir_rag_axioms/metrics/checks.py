@@ -245,12 +245,12 @@ def contradictions(statement: Facts, sentence: Facts, where: str, own: str = "th
             if alike and _lemma_pos(sentence, lemma) in ("ADJ", "VERB"):
                 out.append(f"negation: {where} negates '{lemma}', {own} affirms '{alike[0]}'")
     consistent, flips = comparisons_checked(statement, sentence, where, own, undecided)
-    out += flips
     flipped = set(consistent)
     if statement.comparisons and sentence.comparisons:  # degree words: the comparison check decides
         flipped |= _DEGREE_WORDS
     flipped |= {w for a in flipped for w in a.split()}
     pairs: list[str] = []
+    paired: list[str] = []
     for lemma, pos in statement.lemmas:
         if pos not in _WORDNET_POS or lemma in theirs or lemma in flipped:
             continue
@@ -264,12 +264,16 @@ def contradictions(statement: Facts, sentence: Facts, where: str, own: str = "th
                                          "parts of speech, not one claim reversed")
                     continue
                 pairs.append(f"antonym '{lemma}' vs '{other}' in {where}")
-    if correlative and len(pairs) >= 2 and len(pairs) % 2 == 0:  # "the higher, the smaller": "the lower, the greater"
+                paired.append(lemma)
+    both = flips + pairs
+    # a flipped comparison whose adjective is also an antonym pair is one flip, not two
+    counted = len(pairs) + max(len(flips) - len({c[0] for c in statement.comparisons} & set(paired)), 0)
+    if correlative and counted >= 2 and counted % 2 == 0:  # "the higher, the smaller": "the lower, the greater"
         if undecided is not None:
-            undecided.append(f"cannot tell: {len(pairs)} antonyms flipped together ({'; '.join(pairs)}) may state the "
+            undecided.append(f"cannot tell: {counted} antonyms flipped together ({'; '.join(both)}) may state the "
                              "same relation from the other side")
     else:
-        out += pairs
+        out += both
     out += roles_reversed(statement, sentence, where, own)
     out += causes_reversed(statement, sentence, where, own)
     out += quantifier_conflicts(statement, sentence, where, own)
@@ -546,11 +550,8 @@ def differences(statement: Facts, sentence: Facts, pool: Pool, where: str, text:
         else:  # a name the whole context lacks, in none of its forms: unsupported even with a matched sentence
             unsupported.append(f"entity '{entity}' is not in the {pool_name(where)}")
     for why, lemma in _swapped_nouns(statement, sentence, pool, where):
-        slot = _same_slot(lemma, statement, sentence)
-        if slot:  # the same head and role filled by another noun: "produced by the liver" / "by the pancreas"
-            unsupported.append(f"{why}; the same role: {slot}")
-        else:
-            missing.append(why)
+        slot = _same_slot(lemma, statement, sentence)  # "made by the liver" / "by the pancreas", or a synonym
+        missing.append(f"{why}; the same role: {slot} (another noun, or another word for it)" if slot else why)
     named = {w for e, _ in statement.entities for w in _entity_words(e)}
     for lemma, pos in statement.lemmas:
         if pos == "PROPN" and lemma.isalpha() and lemma not in pool.words and lemma not in named \
