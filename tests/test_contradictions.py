@@ -361,10 +361,10 @@ def test_development_detection_and_false_alarms_stay_at_their_measured_level():
 def test_the_third_batch_stays_at_its_development_level():
     """The third batch: held out once after the h34 changes (33/64 detected, 25/73 flagged), then read and the h35
     changes made on its failures, so it is development data now (docs/metrics.md). Measured after the h35 changes:
-    25/64 detected, 0/73 flagged (precision first: fewer detections, no false alarm). Floors just under / over."""
+    26/64 detected, 0/73 flagged (precision first: fewer detections, no false alarm). Floors just under / over."""
     detected, flagged, kinds = rates("third_batch")
     print(f"\nthird batch (development): detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
-    assert detected >= 24 / 64 and flagged <= 1 / 73, kinds
+    assert detected >= 25 / 64 and flagged <= 1 / 73, kinds
 
 
 def test_the_dev3_cases_give_their_exact_verdicts():
@@ -502,3 +502,10 @@ def test_antonyms_pair_only_within_one_part_of_speech_and_correlatives_from_the_
     assert verdict == "contradicted" and "antonym" in why
     assert _verdict("The river is shallow near the bridge.", "The river is deep near the bridge.")[0] == \
         "contradicted"
+
+
+def test_a_negation_written_with_a_curly_apostrophe_is_read():
+    verdict, why = _verdict("Districts say requests are on the rise.", "Districts say requests aren’t on the rise.")
+    assert verdict == "contradicted" and "negation: passage 1 negates 'rise'" in why
+    assert _verdict("Districts say requests aren’t on the rise.",
+                    "Districts say requests are not on the rise.")[0] == "supported"

@@ -320,7 +320,7 @@ def _negated(span: Any) -> list[str]:
     """The lemmas negation cues apply to: the verb, a copula's complements, the noun after no/without/none."""
     out: list[str] = []
     for token in span:
-        if not (token.dep_ == "neg" or token.lower_ in _CUES):
+        if not (token.dep_ == "neg" or token.lower_ in _CUES or token.lower_ == "n’t"):  # "aren’t": curly, no "neg"
             continue
         head = token.head
         if token.lower_ == "no" and head.lower_ == "longer":  # "no longer X": X is negated
