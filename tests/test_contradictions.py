@@ -273,7 +273,7 @@ STRUCTURE = json.loads((DATA / "contradictions_structure.json").read_text())["ca
 FIRST_BATCH = json.loads((DATA / "contradictions_heldout.json").read_text())["cases"]  # held out, then development
 SECOND_BATCH = json.loads((DATA / "contradictions_heldout2.json").read_text())["cases"]  # held out, then development
 DEV3 = json.loads((DATA / "contradictions_dev3.json").read_text())["cases"]  # development (h34 author's own texts)
-THIRD_BATCH = json.loads((DATA / "contradictions_heldout3.json").read_text())["cases"]  # held out once, after h34
+THIRD_BATCH = json.loads((DATA / "contradictions_heldout3.json").read_text())["cases"]  # held out once, then dev.
 
 
 @functools.cache
@@ -346,11 +346,11 @@ def test_development_detection_and_false_alarms_stay_at_their_measured_level():
     """Development sets (tuned on: these are development figures, docs/metrics.md): detection and false alarms.
 
     The first and second batches were each held out once (50/58 and 12/69; 28/31 and 8/36), then read and tuned
-    on. Measured at the commit of the h34 changes: first batch 57/58 detected, 0/69 flagged; second batch 28/31,
-    0/36; dev3 14/14, 0/17; the old set's heldout third 25/25, 0/8. The floors sit just under / over them. The held-out
-    figure is the third batch's (measured by the lead).
+    on. Measured at the commit of the h35 changes (precision first: "cannot tell" where the checks cannot tell):
+    first batch 54/58 detected, 0/69 flagged; second batch 28/31, 0/36; dev3 14/14, 0/17; the old set's heldout
+    third 24/25, 0/8. The floors sit just under / over them. No held-out figure here: the fourth batch is held out.
     """
-    for name, floor, ceiling in (("first_batch", 0.96, 0.02), ("second_batch", 0.90, 0.03), ("dev3", 0.92, 0.06),
+    for name, floor, ceiling in (("first_batch", 0.93, 0.02), ("second_batch", 0.90, 0.03), ("dev3", 0.92, 0.06),
                                  ("old_held_out", 0.95, 0.13)):
         detected, flagged, kinds = rates(name)
         print(f"\n{name} (development): detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
@@ -358,13 +358,13 @@ def test_development_detection_and_false_alarms_stay_at_their_measured_level():
 
 
 @pytest.mark.slow
-def test_the_third_batch_stays_at_least_at_its_held_out_measurement():
-    """The third batch, written apart from the checks, measured once after the h34 changes: 33/64 detected, 25/73
-    flagged (docs/metrics.md). A change may improve on it, never fall below it; once a change is tuned on it, it is
-    development data like the first two batches."""
+def test_the_third_batch_stays_at_its_development_level():
+    """The third batch: held out once after the h34 changes (33/64 detected, 25/73 flagged), then read and the h35
+    changes made on its failures, so it is development data now (docs/metrics.md). Measured after the h35 changes:
+    26/64 detected, 0/73 flagged (precision first: fewer detections, no false alarm). Floors just under / over."""
     detected, flagged, kinds = rates("third_batch")
-    print(f"\nthird batch: detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
-    assert detected >= 33 / 64 and flagged <= 25 / 73, kinds
+    print(f"\nthird batch (development): detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
+    assert detected >= 25 / 64 and flagged <= 1 / 73, kinds
 
 
 def test_the_dev3_cases_give_their_exact_verdicts():
@@ -430,3 +430,82 @@ def test_unsupported_needs_positive_evidence():
     verdict, why = _verdict("The library basement houses a large collection of old bicycles.",
                             "The library closes at 21:00 on weekdays.")
     assert verdict == "unsupported" and "content words not in it" in why
+
+
+# -- h35: the general rules of precision first, on crafted texts (exact verdicts) ----------------------------------
+def test_a_price_is_never_a_clock_time_and_a_sum_of_prices_cannot_be_told():
+    verdict, why = _verdict("The ferry ticket and the bus ticket together cost $11.30.",
+                            "A ferry ticket costs $7.80 and a bus ticket costs $3.50.")
+    assert verdict == "idk" and "7.8 $ + 3.5 $" in why and "time" not in why
+    assert _verdict("A ferry ticket costs $7.80.", "A ferry ticket costs $7.80.")[0] == "supported"
+    verdict, why = _verdict("A ferry ticket costs $9.80.", "A ferry ticket costs $7.80.")
+    assert verdict == "contradicted" and "number 9.8 $ vs 7.8 $" in why
+
+
+def test_ages_are_not_durations_and_bounds_on_ages_cannot_be_told():
+    verdict, why = _verdict("Most of the patients were five years old or younger.",
+                            "Most of the patients were younger than two years old.")
+    assert verdict == "idk" and "age" not in why.split("cannot tell")[0]  # a bound: no value to contradict
+    verdict, why = _verdict("The oldest tortoise in the zoo is 90 years old.",
+                            "The oldest tortoise in the zoo is 70 years old.")
+    assert verdict == "contradicted" and "(age)" in why
+
+
+def test_a_temperature_change_is_a_difference_not_a_reading():
+    assert _verdict("The lake has warmed by about 1.8 degrees Fahrenheit since 1950.",
+                    "The lake has warmed by 1 degree Celsius since 1950.")[0] == "supported"
+    verdict, why = _verdict("The lake has warmed by 3 degrees Celsius since 1950.",
+                            "The lake has warmed by 1 degree Celsius since 1950.")
+    assert verdict == "contradicted" and "K (change)" in why
+
+
+def test_a_decade_or_century_is_matched_by_a_year_inside_it():
+    assert _verdict("The bridge was finished in the 1880s.", "The bridge was finished in 1883.")[0] == "supported"
+    assert _verdict("The abbey was founded in the early 12th century.",
+                    "The abbey was founded in 1108.")[0] == "supported"
+    assert _verdict("The bridge was finished in the 1920s.", "The bridge was finished in the 1930s.") == (
+        "contradicted", "number 1920-1929 vs 1930-1939 in passage 1")
+
+
+def test_aliases_short_forms_and_other_forms_of_names_are_not_contradictions():
+    assert _verdict("Tea is the most popular hot drink in Britain.",
+                    "Tea is the most popular hot drink in the UK.")[0] == "supported"
+    assert _verdict("The EPA fined the company in 2015.",
+                    "The U.S. Environmental Protection Agency fined the company in 2015.")[0] == "supported"
+    verdict, why = _verdict("The Victorian reforms changed the schools.", "Victoria's reforms changed the schools.")
+    assert verdict != "contradicted" and "another form of" in why or verdict == "supported", why
+    verdict, why = _verdict("Tea is the most popular hot drink in France.",
+                            "Tea is the most popular hot drink in the UK.")
+    assert verdict == "contradicted" and "'france' vs 'uk'" in why
+
+
+def test_a_missing_word_alone_is_cannot_tell_with_the_reason():
+    verdict, why = _verdict("The wage gap between the two towns was first measured by the county office.",
+                            "The county office first measured the income disparity of the two towns in a survey.")
+    assert verdict == "idk" and "the same role: 'measure' obj: 'gap' vs 'disparity'" in why, (verdict, why)
+    verdict, why = _verdict("Seven in ten voters support the plan.", "70 percent of voters support the plan.")
+    assert verdict == "idk" and "no conflicting counterpart" in why
+    # a noun in the same role of the same verb as another noun: a swap, or a synonym ("gap" / "disparity"):
+    # WordNet does not tell them apart, so cannot tell, with the role named
+    verdict, why = _verdict("Insulin is made by the liver.", "Insulin is made by the pancreas.")
+    assert verdict == "idk" and "the same role: 'make' subj: 'liver' vs 'pancrea'" in why, why
+    # a name the whole context lacks, in none of its forms, stays unsupported
+    verdict, why = _verdict("The bridge was designed by Gustave Eiffel in 1883.", "The bridge was finished in 1883.")
+    assert verdict == "unsupported" and "entity 'gustave eiffel' is not in the context" in why
+
+
+def test_antonyms_pair_only_within_one_part_of_speech_and_correlatives_from_the_other_side():
+    passage = "The lower a household's income, the greater the share of it spent on food."
+    verdict, why = _verdict("The higher a household's income, the smaller the share of it spent on food.", passage)
+    assert verdict == "idk" and "2 antonyms flipped together" in why
+    verdict, why = _verdict("The higher a household's income, the greater the share of it spent on food.", passage)
+    assert verdict == "contradicted" and "antonym" in why
+    assert _verdict("The river is shallow near the bridge.", "The river is deep near the bridge.")[0] == \
+        "contradicted"
+
+
+def test_a_negation_written_with_a_curly_apostrophe_is_read():
+    verdict, why = _verdict("Districts say requests are on the rise.", "Districts say requests aren’t on the rise.")
+    assert verdict == "contradicted" and "negation: passage 1 negates 'rise'" in why
+    assert _verdict("Districts say requests aren’t on the rise.",
+                    "Districts say requests are not on the rise.")[0] == "supported"

@@ -12,6 +12,7 @@ difference of two of the context's is "cannot tell". A contradiction in other wo
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -81,7 +82,7 @@ def words(text: str) -> frozenset[str]:
 
 def _entity_words(entity: str) -> set[str]:
     """The words of an entity, number words as digits ("world war two" -> world, war, 2)."""
-    found = set(re.findall(r"[a-z0-9]+", entity)) - _STOP
+    found = set(re.findall(r"[a-z0-9]+", re.sub(r"['’]s\b", "", entity))) - _STOP  # "the opera house's"
     return {f"{quantities.number_word_value(w):g}" if quantities.number_word_value(w) is not None else w
             for w in found}
 
@@ -105,7 +106,9 @@ def _number(n: tuple[float, float, str, bool]) -> str:
 
 
 _BASE_UNITS = {"[length]": "m", "[mass]": "kg", "[time]": "s", "[temperature]": "°C", "[length] ** 3": "m³",
-               "[length] ** 2": "m²", "[length] / [time]": "m/s"}
+               "[length] ** 2": "m²", "[length] / [time]": "m/s", quantities.TEMPERATURE_CHANGE: "K (change)",
+               quantities.AGE: "s (age)",
+               quantities.AGE_BOUND: "s (age bound)"}
 
 
 def _matches(n: tuple[float, float, str, bool], m: tuple[float, float, str, bool]) -> bool:
@@ -140,6 +143,8 @@ def _present(n: tuple[float, float, str, bool], pool: Sequence[tuple[float, floa
     """
     if any(_matches(n, m) for m in pool):
         return True
+    if _period(n) and any(_year(m) and n[0] <= m[0] <= n[1] for m in pool):
+        return True  # "the 1960s", "the early 18th century": a year inside it is there ("1964", "by 1721")
     ends = [(e, e, m[2], m[3]) for m in pool for e in dict.fromkeys(m[:2])]
     return n[0] < n[1] and all(any(_matches((end, end, n[2], n[3]), m) for m in ends) for end in n[:2])
 
@@ -151,9 +156,22 @@ def _comparable(n: tuple[float, float, str, bool], m: tuple[float, float, str, b
     clocks = (quantities.CLOCK, quantities.CLOCK12)
     if n[2] in clocks or m[2] in clocks:
         return n[2] in clocks and m[2] in clocks
+    if quantities.AGE_BOUND in (n[2], m[2]):  # "three years old or younger" bounds an age: no value to contradict
+        return False
     if n[2] and m[2]:
         return n[2] == m[2]
+    if _period(n) or _period(m):  # a decade or century against another only: "the 1920s" vs "the 1930s"
+        return _period(n) and _period(m)
     return _year(n) == _year(m) and not (n[2] or m[2]) or (_year(n) and _year(m))
+
+
+_CLOCKS = frozenset({quantities.CLOCK, quantities.CLOCK12})
+
+
+def _period(x: tuple[float, float, str, bool]) -> bool:
+    """Whether a number is a decade or century of years (1960-1969, 1700-1799)."""
+    low, high = x[0], x[1]
+    return not x[2] and 1000 <= low < high <= 2100 and low % 10 == 0 and high - low in (9, 99)
 
 
 def _year(x: tuple[float, float, str, bool]) -> bool:
@@ -201,12 +219,18 @@ def _side(a: str, b: str) -> bool:
     return len(x & y) >= 0.5 * min(len(x), len(y))
 
 
+CORRELATIVE = re.compile(r"\bthe (?:more|less|fewer|\w+er)\b[^,;]{0,80}, the (?:more|less|fewer|\w+er)\b",
+                         re.IGNORECASE)
+"""The comparative correlative ("the higher the income, the smaller the share"): both antonyms flipped say the same."""
+
+
 def contradictions(statement: Facts, sentence: Facts, where: str, own: str = "the statement",
-                   undecided: list[str] | None = None) -> list[str]:
+                   undecided: list[str] | None = None, correlative: bool = False) -> list[str]:
     """How the sentence contradicts the statement: negation, antonyms, flipped comparisons (reasons, may be empty).
 
     ``own`` names the statement in the reasons ("the statement", "the fact"); what the checks cannot tell (a
-    comparison whose sides cannot be aligned) is appended to ``undecided``.
+    comparison whose sides cannot be aligned, an antonym of another part of speech: "reduce" / "an increase", an even
+    number of antonyms flipped in two comparative correlatives, ``correlative``) is appended to ``undecided``.
     """
     out: list[str] = []
     mine, theirs = _lemma_set(statement), _lemma_set(sentence)
@@ -221,17 +245,35 @@ def contradictions(statement: Facts, sentence: Facts, where: str, own: str = "th
             if alike and _lemma_pos(sentence, lemma) in ("ADJ", "VERB"):
                 out.append(f"negation: {where} negates '{lemma}', {own} affirms '{alike[0]}'")
     consistent, flips = comparisons_checked(statement, sentence, where, own, undecided)
-    out += flips
     flipped = set(consistent)
     if statement.comparisons and sentence.comparisons:  # degree words: the comparison check decides
         flipped |= _DEGREE_WORDS
     flipped |= {w for a in flipped for w in a.split()}
+    pairs: list[str] = []
+    paired: list[str] = []
     for lemma, pos in statement.lemmas:
         if pos not in _WORDNET_POS or lemma in theirs or lemma in flipped:
             continue
         for other in sorted(o for o in theirs - mine if o in antonyms(lemma) or lemma in antonyms(o)):
             if (lemma in statement.negated) == (other in sentence.negated) and other not in flipped:
-                out.append(f"antonym '{lemma}' vs '{other}' in {where}")
+                if "NOUN" in (pos, _lemma_pos(sentence, other)) and _lemma_pos(sentence, other) != pos:
+                    # "reduce output" vs "an increase in tariffs": not one head, no pairing
+                    if undecided is not None:
+                        undecided.append(f"cannot tell: '{lemma}' ({pos}) and '{other}' "
+                                         f"({_lemma_pos(sentence, other)}) in {where} are antonyms of different "
+                                         "parts of speech, not one claim reversed")
+                    continue
+                pairs.append(f"antonym '{lemma}' vs '{other}' in {where}")
+                paired.append(lemma)
+    both = flips + pairs
+    # a flipped comparison whose adjective is also an antonym pair is one flip, not two
+    counted = len(pairs) + max(len(flips) - len({c[0] for c in statement.comparisons} & set(paired)), 0)
+    if correlative and counted >= 2 and counted % 2 == 0:  # "the higher, the smaller": "the lower, the greater"
+        if undecided is not None:
+            undecided.append(f"cannot tell: {counted} antonyms flipped together ({'; '.join(both)}) may state the "
+                             "same relation from the other side")
+    else:
+        out += both
     out += roles_reversed(statement, sentence, where, own)
     out += causes_reversed(statement, sentence, where, own)
     out += quantifier_conflicts(statement, sentence, where, own)
@@ -432,7 +474,7 @@ def price_for_free(statement: Facts, sentence: Facts, where: str, own: str = "th
     return []
 
 
-def differences(statement: Facts, sentence: Facts, pool: Pool, where: str, text: str = "",
+def differences(statement: Facts, sentence: Facts, pool: Pool, where: str, text: str = "", matched: bool = False,
                 ) -> tuple[list[str], list[str], list[str]]:
     """(contradicted, unsupported, cannot tell) reasons from the statement's numbers and named entities.
 
@@ -440,8 +482,13 @@ def differences(statement: Facts, sentence: Facts, pool: Pool, where: str, text:
     name there); a number the sum or difference of two of the pool's is "cannot tell" (arithmetic the checks do not
     verify); one it lacks contradicts when the matched sentence has a comparable one (same unit / year / entity
     type) the statement does not, is "cannot tell" when the statement's ``text`` says it was computed and one step
-    from the sentence's numbers gives it (``_computed``), else it is unsupported.
+    from the sentence's numbers gives it (``_computed``), else it is unsupported. ``matched`` (the statement has a
+    matching sentence): precision first, a number, entity, name or noun the pool lacks without a conflicting
+    counterpart in that sentence is "cannot tell" with the reason, never unsupported on its own. An entity whose
+    missing words are short forms of names there ("UC" for "University of California") is an alias; one whose missing
+    words share a stem with words there ("Marian" / "Marius", "Brazil" / "Brazilian") is "cannot tell".
     """
+    missing: list[str] = []  # unsupported without a matched sentence, "cannot tell" with one
     contradicted: list[str] = []
     unsupported: list[str] = []
     undecided: list[str] = []
@@ -460,19 +507,37 @@ def differences(statement: Facts, sentence: Facts, pool: Pool, where: str, text:
         rivals = [m for m in sentence.numbers if _comparable(n, m) and not any(_matches(m, k) for k in
                                                                               statement.numbers)]
         computed = _computed(n, text, sentence, pool.numbers) if not rivals else ""
+        converted = _per_unit(n, text, sentence, rivals)
+        if converted:
+            undecided.append(f"cannot tell: {converted}")
+            continue
+        clocks = [m for m in pool.numbers if n[2] in _CLOCKS and m[2] in _CLOCKS]
+        addends = [m for m in sentence.numbers if m[0] == m[1] and not _year(m) and m[2] not in _CLOCKS]
         if rivals:
             contradicted.append(f"number {_number(n)} vs {', '.join(_number(m) for m in rivals)} in {where}")
         elif computed:
             undecided.append(f"cannot tell: {_number(n)} may be computed ({computed}); arithmetic is not checked")
+        elif clocks:  # the context gives other times (a header line): a time it lacks conflicts with them
+            unsupported.append(f"number {_number(n)} is not in the {pool_name(where)}, which gives "
+                               f"{', '.join(dict.fromkeys(_number(m) for m in clocks[:3]))}")
+        elif _TOTAL.search(text.lower()) and len(addends) >= 2 and n[0] == n[1] and not _year(n):
+            unsupported.append(f"number {_number(n)} is not in the {pool_name(where)}, nor the sum of "
+                               f"{' + '.join(_number(m) for m in addends[:4])} in {where}")
         else:
-            unsupported.append(f"number {_number(n)} is not in the {pool_name(where)}")
+            missing.append(f"number {_number(n)} is not in the {pool_name(where)}")
     statement_words = set().union(*(_entity_words(e) for e, _ in statement.entities)) if statement.entities else set()
     for entity, label in statement.entities:
         needed = _entity_words(entity)
         if not needed or needed <= pool.words:
             continue
         alias = quantities.alias_in(entity, pool.names)
-        if alias is not None:
+        if alias is not None or all(any(quantities.acronym_of(w, name) for name in pool.names)
+                                    for w in needed - pool.words):
+            continue
+        stems = {w: _stem_in(w, pool.words) for w in needed - pool.words}
+        if all(stems.values()):
+            undecided.append(f"cannot tell: '{entity}' may be another form of "
+                             f"{', '.join(repr(v) for v in stems.values())} in the {pool_name(where)}")
             continue
         others = [e for e, lab in sentence.entities if (_group(lab) == _group(label) or "PROPN" in (lab, label))
                   and not _entity_words(e) <= statement_words and _entity_words(e)]
@@ -482,15 +547,71 @@ def differences(statement: Facts, sentence: Facts, pool: Pool, where: str, text:
             contradicted.append(f"entity '{entity}' vs '{others[0]}' in {where}")
         elif len(entity.split()) > 1 and (head, "NOUN") in sentence.lemmas:
             undecided.append(f"cannot tell: '{entity}' may be what {where} calls 'the {head}'")
-        else:
+        else:  # a name the whole context lacks, in none of its forms: unsupported even with a matched sentence
             unsupported.append(f"entity '{entity}' is not in the {pool_name(where)}")
-    unsupported += _swapped_nouns(statement, sentence, pool, where)
+    for why, lemma in _swapped_nouns(statement, sentence, pool, where):
+        slot = _same_slot(lemma, statement, sentence)  # "made by the liver" / "by the pancreas", or a synonym
+        missing.append(f"{why}; the same role: {slot} (another noun, or another word for it)" if slot else why)
     named = {w for e, _ in statement.entities for w in _entity_words(e)}
     for lemma, pos in statement.lemmas:
         if pos == "PROPN" and lemma.isalpha() and lemma not in pool.words and lemma not in named \
                 and lemma not in _MONTH_NAMES and quantities.alias_in(lemma, pool.names) is None:
-            unsupported.append(f"name '{lemma}' is not in the {pool_name(where)}")
+            missing.append(f"name '{lemma}' is not in the {pool_name(where)}")
+    if matched:
+        undecided += [f"cannot tell: {why}, and {where} gives no conflicting counterpart" for why in missing]
+    else:
+        unsupported += missing
     return contradicted, unsupported, undecided
+
+
+def _stem_in(word: str, pool_words: Iterable[str]) -> str:
+    """A pool word sharing a stem with a name's word ("marius" for "marian", "brazilian" for "brazil"); "" if none.
+
+    A common prefix of 4 letters or more, at most 2 letters short of the shorter word.
+    """
+    if len(word) < 4 or not word.isalpha():
+        return ""
+    for other in pool_words:
+        if other[:4] != word[:4] or not other.isalpha():
+            continue
+        common = len(os.path.commonprefix([word, other]))
+        if common >= max(4, min(len(word), len(other)) - 2):
+            return other
+    return ""
+
+
+_PER_UNIT = re.compile(r"\b(?:a|an|per|each)\s+([a-z]+)")
+_PER_UNITS = ("kilogram", "pound", "gram", "ounce", "tonne", "litre", "gallon", "metre", "foot", "mile", "kilometre")
+"""Units a price may be given per ("$1.50 a kilogram"), to convert a price per another unit to."""
+
+
+def _per_unit(n: tuple[float, float, str, bool], text: str, sentence: Facts,
+              rivals: Sequence[tuple[float, float, str, bool]]) -> str:
+    """How a price per one unit is a rival's price per another ("$0.68 a pound" is $1.50 a kilogram); "" if none.
+
+    The units tried are ``_PER_UNITS``; within 5 % (15 % when one is hedged).
+    """
+    if n[2] not in _MONEY_UNITS or not rivals:
+        return ""
+    ureg = quantities.registry()
+    for word in _PER_UNIT.findall(text.lower()):
+        mine = quantities.unit(word)
+        if mine is None:
+            continue
+        for lemma in _PER_UNITS:  # the sentence's unit words are read into its numbers, so try the common ones
+            theirs = quantities.unit(lemma)
+            if theirs is None or theirs == mine:
+                continue
+            try:
+                factor = float(ureg.Quantity(1, theirs).to(mine).magnitude)
+            except Exception:  # pint: other dimensions
+                continue
+            value = n[0] * factor
+            for m in rivals:
+                if abs(value - m[0]) <= (0.15 if n[3] or m[3] else 0.05) * abs(m[0]):
+                    return (f"{_number(n)} per {word} is {value:.3g} per {lemma}, as {_number(m)} in the matched "
+                            "sentence (a converted price)")
+    return ""
 
 
 def _arithmetic(n: tuple[float, float, str, bool], pool: Sequence[tuple[float, float, str, bool]]) -> str:
@@ -567,10 +688,10 @@ def _content(facts: Facts) -> list[tuple[str, str]]:
 _GENERIC_NOUNS = frozenset({"people", "person", "individual", "someone", "thing", "way", "one", "part", "kind", "type"})
 
 
-def _swapped_nouns(statement: Facts, sentence: Facts, pool: Pool, where: str) -> list[str]:
-    """A noun the pool lacks (nor a WordNet synonym) where the sentence has another: "liver" for "pancreas".
+def _swapped_nouns(statement: Facts, sentence: Facts, pool: Pool, where: str) -> list[tuple[str, str]]:
+    """(reason, noun) of a noun the pool lacks (nor a WordNet synonym) where the sentence has another ("liver").
 
-    Only in a statement otherwise like the sentence (60 % of its content words there).
+    "liver" for "pancreas". Only in a statement otherwise like the sentence (60 % of its content words there).
     """
     content = _content(statement)
     theirs = {lemma for lemma, _ in sentence.lemmas}
@@ -583,8 +704,26 @@ def _swapped_nouns(statement: Facts, sentence: Facts, pool: Pool, where: str) ->
     for lemma, pos in content:
         if pos == "NOUN" and lemma not in pool.words and not synonyms(lemma) & pool.words and others \
                 and lemma not in _GENERIC_NOUNS and not antonyms(lemma) & theirs:  # an antonym: checked apart
-            out.append(f"'{lemma}' is not in the {pool_name(where)} ({where} has '{others[0]}')")
+            out.append((f"'{lemma}' is not in the {pool_name(where)} ({where} has '{others[0]}')", lemma))
     return out
+
+
+def _same_slot(lemma: str, statement: Facts, sentence: Facts) -> str:
+    """The verb and role a noun fills where the sentence fills them with another noun ("produce agent"); "" if none.
+
+    The other noun is a common noun the statement lacks, outside the sentence's names ("'produce' agent: 'liver' vs
+    'pancreas'").
+    """
+    mine = {lemma for lemma, _ in statement.lemmas}
+    named = {w for e, _ in sentence.entities for w in _entity_words(e)}  # "the Department of Education": a name
+    for verb, role, argument in statement.roles:
+        if argument != lemma or verb in ("be", "have"):
+            continue
+        rivals = [a for v, r, a in sentence.roles if v == verb and r == role and a != lemma and a not in mine
+                  and a not in _PRONOUN_LEMMAS and a not in named and _lemma_pos(sentence, a) == "NOUN"]
+        if rivals:
+            return f"'{verb}' {role}: '{lemma}' vs '{rivals[0]}'"
+    return ""
 
 
 def pool_name(where: str) -> str:

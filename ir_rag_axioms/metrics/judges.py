@@ -267,10 +267,11 @@ class HeuristicJudge(Judge):
                                                    "context (it may join several sentences)"]
                 elif undecided:
                     verdict, unsupported = "idk", undecided
-                elif score < self.support_threshold and absent:
-                    verdict, unsupported = "unsupported", [f"content words not in the context: "
-                                                           f"{checks.describe(absent)} (best match {score:.3f})"]
-                    failed = True
+                elif score < self.support_threshold and absent:  # a different wording alone is no evidence
+                    verdict, unsupported = "idk", [f"cannot tell: content words not in the context: "
+                                                   f"{checks.describe(absent)} (best match {score:.3f} in [{low:g}, "
+                                                   f"{self.support_threshold:g}); other wording, or a claim the "
+                                                   "context lacks)"]
                 elif score < self.support_threshold:
                     verdict, unsupported = "idk", [f"cannot tell: best match {score:.3f} in [{low:g}, "
                                                    f"{self.support_threshold:g})"]
@@ -288,10 +289,12 @@ class HeuristicJudge(Judge):
         """(contradicted, unsupported, cannot tell) reasons of a claim against its matched sentence and the pool."""
         mine, theirs = claim.facts or Facts(), matched.facts or Facts()
         close = score >= self.check_threshold
+        has_match = own == "the statement" and score >= self.support_threshold - self.idk_margin
         contradicted, unsupported, undecided = checks.differences(mine, theirs if close else Facts(), pool, where,
-                                                                  claim.text)
+                                                                  claim.text, has_match)
         if close:
-            contradicted += checks.contradictions(mine, theirs, where, own, undecided)
+            correlative = bool(checks.CORRELATIVE.search(claim.text) and checks.CORRELATIVE.search(matched.text))
+            contradicted += checks.contradictions(mine, theirs, where, own, undecided, correlative)
             unsupported += checks.overgeneralised(mine, theirs, where, own)
         return contradicted, unsupported, undecided
 

@@ -61,10 +61,24 @@ def unit(text: str) -> str | None:
     return str(parsed) if str(parsed.dimensionality) in _DIMENSIONS else None
 
 
-def measure(value: float, unit_name: str) -> tuple[float, str]:
-    """(magnitude in SI base units, or degrees Celsius for a temperature; the dimension) of a value in a unit."""
+TEMPERATURE_CHANGE = "[temperature change]"
+"""The dimension of a change of temperature ("warmed by 1.4 °F"): kelvin of difference, never an absolute reading."""
+AGE = "[age]"
+"""The dimension of an age ("three years old"): seconds, compared only with other ages, never with durations."""
+AGE_BOUND = "[age bound]"
+"""The dimension of a bound on an age ("three years old or younger", "under 5 years old"): never contradicted."""
+
+
+def measure(value: float, unit_name: str, change: bool = False) -> tuple[float, str]:
+    """(magnitude in SI base units, or degrees Celsius for a temperature; the dimension) of a value in a unit.
+
+    ``change``: a temperature is a difference ("by 1.4 °F" is 0.78 K of change, not -17 °C), ``TEMPERATURE_CHANGE``.
+    """
     quantity = registry().Quantity(value, unit_name)
     dimension = str(quantity.dimensionality)
+    if dimension == "[temperature]" and change:
+        delta = registry().Quantity(value, "delta_" + unit_name if unit_name in ("degC", "degF") else unit_name)
+        return float(delta.to("kelvin").magnitude), TEMPERATURE_CHANGE
     if dimension == "[temperature]":
         return float(quantity.to("degC").magnitude), dimension
     return float(quantity.to_base_units().magnitude), dimension
@@ -117,7 +131,10 @@ ORDINALS = {w: i for i, w in enumerate(
 _TENS = {"twenty": 20, "thirty": 30}
 _DECADE = re.compile(r"^(\d{3})0['’]?s$")
 _ORDINAL = re.compile(r"^(\d{1,2})(?:st|nd|rd|th)$")
-_CLOCK_IN_TEXT = re.compile(r"(?<![\d:.])(\d{1,2})[:.](\d{2})(?![\d:.]\d)(?:\s*([ap])\.?\s?m\b\.?)?", re.IGNORECASE)
+CURRENCY_SIGNS = frozenset("$£€¥₹")
+"""Signs before a price: the number after one is an amount, never a clock time ("$9.15")."""
+_CLOCK_IN_TEXT = re.compile(r"(?<![\d:.$£€¥₹])(\d{1,2})[:.](\d{2})(?![\d:.]\d)(?:\s*([ap])\.?\s?m\b\.?)?",
+                            re.IGNORECASE)
 
 
 def period(tokens: Sequence[Any], i: int) -> tuple[float, float, int] | None:
@@ -181,6 +198,8 @@ def numbers_in(text: str) -> list[tuple[float, str]]:
 
 def clock_time(tokens: Sequence[Any], i: int) -> tuple[float, str, int] | None:
     """(minutes after midnight, CLOCK or CLOCK12, tokens used) of a clock time at tokens[i] ("9:57 p.m.")."""
+    if tokens[i].ent_type_ == "MONEY" or i > 0 and tokens[i - 1].text in CURRENCY_SIGNS:
+        return None  # "$15.41" is a price, not a clock time
     match = _TIME.match(tokens[i].text)
     after = tokens[i + 1].lower_ if i + 1 < len(tokens) else ""
     if match:
@@ -217,6 +236,7 @@ def country_names(name: str) -> frozenset[str]:
     import pycountry
 
     key = name.lower().strip().removeprefix("the ").replace(".", "").strip()
+    key = _COUNTRY_ALIASES.get(key, key)
     if len(key) < 2:
         return frozenset()
     try:
@@ -226,6 +246,10 @@ def country_names(name: str) -> frozenset[str]:
     names = {getattr(country, field, None) for field in ("name", "official_name", "common_name", "alpha_2",
                                                            "alpha_3")}
     return frozenset(n.lower() for n in names if n)
+
+
+_COUNTRY_ALIASES = {"uk": "gb", "britain": "gb", "great britain": "gb", "america": "us", "holland": "nl"}
+"""Everyday names of countries pycountry does not list (its codes are ISO's: "GB", not "UK")."""
 
 
 def _initials(words: Iterable[str]) -> str:
@@ -255,13 +279,21 @@ def number_word_value(word: str) -> float | None:
 
 
 def acronym_of(acronym: str, name: str) -> bool:
-    """Whether an acronym stands for a name: its initials, or initials and a trailing numeral ("WWII": World War 2)."""
+    """Whether an acronym stands for a name: its initials, or initials and a trailing numeral ("WWII": World War 2).
+
+    Also the initials of the name's first or last words, 3 letters or more ("HHS" for "U.S. Department of Health and
+    Human Services").
+    """
     letters = acronym.lower().replace(".", "")
     words = re.findall(r"[a-z0-9]+", name.lower())
     if len(letters) < 2 or len(words) < 2:
         return False
-    if letters == _initials(words):
+    initials = _initials(words)
+    if letters == initials:
         return True
+    if len(letters) >= 3 and letters.isalpha() and (initials.startswith(letters) or initials.endswith(letters)):
+        return True  # a short form of the name's first or last words: "HHS" for "U.S. Department of Health and Human
+        # Services"
     numeral = _numeral(words[-1])
     if numeral is None:
         return False

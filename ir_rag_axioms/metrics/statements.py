@@ -16,7 +16,7 @@ from ir_rag_axioms.analysis.features import Feature
 from ir_rag_axioms.analysis.text import sentences, term_tokens
 from ir_rag_axioms.metrics import _structure, quantities
 
-FACTS_VERSION = 4
+FACTS_VERSION = 5
 """Bumped when ``Facts`` changes, so that stored statements of an older version are not read back."""
 _CITATION = re.compile(r"\[\s*\d+(?:\s*[,;-]\s*\d+)*\s*\]")
 _BULLET = re.compile(r"^\s*(?:[-*•#>]+|\d+[.)])\s*")
@@ -196,8 +196,22 @@ def _measured(tokens: list[Any], i: int, low: float, high: float, hedged: bool,
     if tokens[i].ent_type_ == "MONEY" and not (found[0] == "pound" and of):  # "2,204 pounds of gold" is a mass
         return None
     name, used = found
-    (a, dimension), (b, _) = quantities.measure(low, name), quantities.measure(high, name)
+    before = {t.lower_ for t in tokens[max(i - 4, 0): i]} | {t.lemma_.lower() for t in tokens[max(i - 4, 0): i]}
+    change = bool(before & _CHANGE_WORDS)  # "warmed by 0.8 °C", "a rise of 2 degrees": a difference
+    (a, dimension), (b, _) = quantities.measure(low, name, change), quantities.measure(high, name, change)
+    k = j + used
+    k += k < len(tokens) and tokens[k].text in ("-", "–")
+    if dimension == "[time]" and k < len(tokens) and tokens[k].lower_ == "old":  # "three years old": an age
+        around = {t.lower_ for t in tokens[max(i - 3, 0): i]} | {t.lower_ for t in tokens[k + 1: k + 3]}
+        dimension = quantities.AGE_BOUND if around & _BOUND_WORDS else quantities.AGE
     return (min(a, b), max(a, b), dimension, hedged), j + used - 1
+
+
+_CHANGE_WORDS = frozenset({"by", "rise", "increase", "drop", "fall", "change", "warming", "cooling", "warm", "cool",
+                           "up", "down"})
+"""Words before a temperature that make it a difference, not a reading ("warmed by 0.8 °C")."""
+_BOUND_WORDS = frozenset({"than", "under", "over", "least", "most", "younger", "older", "below", "above", "up"})
+"""Words around an age that make it a bound ("younger than one year old", "three years old or younger")."""
 
 
 def _numbers(span: Any) -> list[tuple[float, float, str, bool]]:
@@ -306,7 +320,7 @@ def _negated(span: Any) -> list[str]:
     """The lemmas negation cues apply to: the verb, a copula's complements, the noun after no/without/none."""
     out: list[str] = []
     for token in span:
-        if not (token.dep_ == "neg" or token.lower_ in _CUES):
+        if not (token.dep_ == "neg" or token.lower_ in _CUES or token.lower_ == "n’t"):  # "aren’t": curly, no "neg"
             continue
         head = token.head
         if token.lower_ == "no" and head.lower_ == "longer":  # "no longer X": X is negated
