@@ -274,6 +274,7 @@ FIRST_BATCH = json.loads((DATA / "contradictions_heldout.json").read_text())["ca
 SECOND_BATCH = json.loads((DATA / "contradictions_heldout2.json").read_text())["cases"]  # held out, then development
 DEV3 = json.loads((DATA / "contradictions_dev3.json").read_text())["cases"]  # development (h34 author's own texts)
 THIRD_BATCH = json.loads((DATA / "contradictions_heldout3.json").read_text())["cases"]  # held out once, then dev.
+FOURTH_BATCH = json.loads((DATA / "contradictions_heldout4.json").read_text())["cases"]  # held out once, after h35
 
 
 @functools.cache
@@ -281,7 +282,7 @@ def _faithfulness(name: str) -> tuple[tuple[dict, Any], ...]:
     """(case, Faithfulness result) of a case set, measured in one batch."""
     old = [c for c in CASES if c.get("split") == "heldout" and "faithfulness" in c["expected"]]
     cases = {"structure": STRUCTURE, "second_batch": SECOND_BATCH, "first_batch": FIRST_BATCH, "old_held_out": old,
-             "dev3": DEV3, "third_batch": THIRD_BATCH}[name]
+             "dev3": DEV3, "third_batch": THIRD_BATCH, "fourth_batch": FOURTH_BATCH}[name]
     results = Faithfulness().measure_many([(c["answer"], [c["context"]]) for c in cases])
     return tuple(zip(cases, results, strict=True))
 
@@ -358,6 +359,15 @@ def test_development_detection_and_false_alarms_stay_at_their_measured_level():
 
 
 @pytest.mark.slow
+def test_the_fourth_batch_stays_at_least_at_its_held_out_measurement():
+    """The fourth batch, written apart from the checks, measured once after the h35 changes: 18/48 detected, 5/57
+    flagged (docs/metrics.md). A change may improve on it, never fall below it; once a change is tuned on it, it is
+    development data."""
+    detected, flagged, kinds = rates("fourth_batch")
+    print(f"\nfourth batch: detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
+    assert detected >= 18 / 48 and flagged <= 5 / 57, kinds
+
+
 def test_the_third_batch_stays_at_its_development_level():
     """The third batch: held out once after the h34 changes (33/64 detected, 25/73 flagged), then read and the h35
     changes made on its failures, so it is development data now (docs/metrics.md). Measured after the h35 changes:
