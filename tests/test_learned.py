@@ -309,7 +309,7 @@ def test_evaluating_a_model_on_its_training_topics_warns():
 
 
 def test_a_model_whose_features_changed_rule_since_its_fit_says_so() -> None:
-    """The shipped crowd model, refitted after issue 28 changed five GEN_ rules, loads quietly; an older rule is named."""
+    """The shipped crowd model, refitted after issue 28 changed five rules, loads quietly; an older rule is named."""
     import warnings
 
     from ir_rag_axioms.axioms.learned import StaleModelWarning
