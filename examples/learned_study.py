@@ -221,7 +221,6 @@ def main(argv: list[str] | None = None) -> int:
     nugget_truth = NuggetOracle(score_type="vital", data_dir=str(nugget_dir)).preferences_batch(nugget_items)
     qrels = nugget_qrels(nugget_file, "vital", scale=100).rename(
         columns={"qid": "query_id", "docno": "doc_id", "label": "relevance"})
-    qrels = qrels[qrels["query_id"].isin({request.id for request, _ in nugget_items})]  # the held-out topics only
     preference_only = [k for k, name in enumerate(every) if name in POOL]
     ranked = {
         "identity (file order)": [np.arange(len(r)) for _, r in nugget_items],
