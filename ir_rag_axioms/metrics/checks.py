@@ -475,6 +475,7 @@ def price_for_free(statement: Facts, sentence: Facts, where: str, own: str = "th
 
 
 def differences(statement: Facts, sentence: Facts, pool: Pool, where: str, text: str = "", matched: bool = False,
+                others: Sequence[tuple[Facts, float]] | None = None, score: float = 0.0,
                 ) -> tuple[list[str], list[str], list[str]]:
     """(contradicted, unsupported, cannot tell) reasons from the statement's numbers and named entities.
 
@@ -487,6 +488,11 @@ def differences(statement: Facts, sentence: Facts, pool: Pool, where: str, text:
     counterpart in that sentence is "cannot tell" with the reason, never unsupported on its own. An entity whose
     missing words are short forms of names there ("UC" for "University of California") is an alias; one whose missing
     words share a stem with words there ("Marian" / "Marius", "Brazil" / "Brazilian") is "cannot tell".
+
+    ``others`` (the other sentences with their match ``score``s, given for a strong match): a number the pool has
+    only outside the matched sentence, where that sentence gives a comparable one the statement lacks ("adopted the
+    dollar in 2001" against "... in 2000"; 2001 elsewhere), contradicts when every sentence holding it matches the
+    statement at least ``ALIGN_MARGIN`` worse (it is about something else); else it is "cannot tell".
     """
     missing: list[str] = []  # unsupported without a matched sentence, "cannot tell" with one
     contradicted: list[str] = []
@@ -499,6 +505,12 @@ def differences(statement: Facts, sentence: Facts, pool: Pool, where: str, text:
         near = [m for m in pool.numbers if not any(_matches((o[0], o[1], o[2], False), (m[0], m[1], m[2], False))
                                                      for o in own)]
         if _present(exact, pool.numbers) or _present(n, near):
+            if others is not None and not n[3] and not (_present(exact, sentence.numbers)
+                                                         or _present(n, sentence.numbers)
+                                                         or _arithmetic(n, sentence.numbers)):
+                misplaced = _misplaced(n, statement, sentence, others, score, where)
+                if misplaced:
+                    (contradicted if misplaced.startswith("number") else undecided).append(misplaced)
             continue
         derived = _arithmetic(n, pool.numbers)
         if derived:
@@ -562,6 +574,30 @@ def differences(statement: Facts, sentence: Facts, pool: Pool, where: str, text:
     else:
         unsupported += missing
     return contradicted, unsupported, undecided
+
+
+ALIGN_MARGIN = 0.15
+"""How much worse than the matched sentence every sentence holding a number must match for it to be misplaced."""
+
+
+def _misplaced(n: tuple[float, float, str, bool], statement: Facts, sentence: Facts,
+               others: Sequence[tuple[Facts, float]], score: float, where: str) -> str:
+    """A reason when the matched sentence gives a comparable number instead of n, which only other sentences hold.
+
+    "number ... vs ..." (contradicted) when each sentence holding n matches ``ALIGN_MARGIN`` worse than the matched
+    one; "cannot tell: ..." when one of them matches about as well (the statement may join the two); "" when the
+    matched sentence has no rival for n.
+    """
+    rivals = [m for m in sentence.numbers if _comparable(n, m)
+              and not any(_matches(m, k) or _matches(k, m) for k in statement.numbers)]
+    if not rivals:
+        return ""
+    holding = [s for facts, s in others if _present(n, facts.numbers)]
+    if holding and max(holding) >= score - ALIGN_MARGIN:
+        return (f"cannot tell: {_number(n)} is in another sentence that matches about as well "
+                f"({max(holding):.3f} vs {score:.3f}); {where} gives {_number(rivals[0])}")
+    return (f"number {_number(n)} vs {', '.join(_number(m) for m in rivals)} in {where} ({_number(n)} is only in "
+            "sentences about something else)")
 
 
 def _stem_in(word: str, pool_words: Iterable[str]) -> str:

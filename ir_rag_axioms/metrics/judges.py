@@ -243,14 +243,16 @@ class HeuristicJudge(Judge):
                    for found in self._distinct(self.statements([c.output for c in cases]))]
         contexts = [self._reference_units(c.reference) for c in cases]
         out = []
-        for case, claims, units, (scores, best) in zip(cases, outputs, contexts, self._match(outputs, contexts),
-                                                      strict=True):
+        for case, claims, units, (scores, best, every) in zip(cases, outputs, contexts,
+                                                             self._match(outputs, contexts), strict=True):
             pool = checks.Pool.of([u.text for u, _ in units], [u.facts or Facts() for u, _ in units], _raw(case))
             rows = []
-            for claim, score, b in zip(claims, scores, best, strict=True):
+            for k, (claim, score, b) in enumerate(zip(claims, scores, best, strict=True)):
                 matched, passage = units[b] if units else (Statement(""), -1)
                 where = f"passage {passage + 1}"
-                contradicted, unsupported, undecided = self._findings(claim, matched, float(score), pool, where)
+                others = tuple((u.facts or Facts(), float(every[k, j])) for j, (u, _) in enumerate(units) if j != b)
+                contradicted, unsupported, undecided = self._findings(claim, matched, float(score), pool, where,
+                                                                      others=others)
                 failed = bool(contradicted or unsupported)
                 low = self.support_threshold - self.idk_margin
                 absent = checks.missing_content(claim.facts or Facts(), pool, self.content_share) \
@@ -285,13 +287,20 @@ class HeuristicJudge(Judge):
         return out
 
     def _findings(self, claim: Statement, matched: Statement, score: float, pool: checks.Pool,
-                  where: str, own: str = "the statement") -> tuple[list[str], list[str], list[str]]:
-        """(contradicted, unsupported, cannot tell) reasons of a claim against its matched sentence and the pool."""
+                  where: str, own: str = "the statement", others: Sequence[tuple[Facts, float]] = ()
+                  ) -> tuple[list[str], list[str], list[str]]:
+        """(contradicted, unsupported, cannot tell) reasons of a claim against its matched sentence and the pool.
+
+        ``others``: the other context sentences with their match scores. A number the matched sentence lacks, where it
+        gives a comparable one instead, is read against them (``checks.differences``) when the match is strong
+        (``support_threshold``).
+        """
         mine, theirs = claim.facts or Facts(), matched.facts or Facts()
         close = score >= self.check_threshold
         has_match = own == "the statement" and score >= self.support_threshold - self.idk_margin
+        aligned = others if score >= self.support_threshold else None
         contradicted, unsupported, undecided = checks.differences(mine, theirs if close else Facts(), pool, where,
-                                                                  claim.text, has_match)
+                                                                  claim.text, has_match, aligned, score)
         if close:
             correlative = bool(checks.CORRELATIVE.search(claim.text) and checks.CORRELATIVE.search(matched.text))
             contradicted += checks.contradictions(mine, theirs, where, own, undecided, correlative)
@@ -468,8 +477,9 @@ class HeuristicJudge(Judge):
         return out
 
     # -- helpers ------------------------------------------------------------------------------------------------
-    def _match(self, left: list[list[Statement]], right: list[Units]) -> list[tuple[np.ndarray, np.ndarray]]:
-        """Per group, each left statement's best match score over the right ones and the index of that match."""
+    def _match(self, left: list[list[Statement]], right: list[Units]
+               ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """Per group: each left statement's best match score over the right ones, that match's index, all scores."""
         vectors = iter(self._embed([s.matched_text for group in left for s in group]
                                    + [s.matched_text for group in right for s, _ in group]))
         left_vectors = [np.array([next(vectors) for _ in group]) for group in left]
@@ -477,11 +487,11 @@ class HeuristicJudge(Judge):
         out = []
         for units, targets, lv, rv in zip(left, right, left_vectors, right_vectors, strict=True):
             if not units or not targets:
-                out.append((np.zeros(len(units)), np.zeros(len(units), dtype=int)))
+                out.append((np.zeros(len(units)), np.zeros(len(units), dtype=int), np.zeros((len(units), 0))))
                 continue
             scores = lv @ rv.T + self.overlap_weight * overlap_matrix([u.terms or () for u in units],
                                                                       [t.terms or () for t, _ in targets])
-            out.append((scores.max(axis=1), scores.argmax(axis=1)))
+            out.append((scores.max(axis=1), scores.argmax(axis=1), scores))
         return out
 
     def _credited(self, found: list[tuple[str, list[Statement]]], answer: list[Statement]
