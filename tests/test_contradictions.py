@@ -519,3 +519,35 @@ def test_a_negation_written_with_a_curly_apostrophe_is_read():
     assert verdict == "contradicted" and "negation: passage 1 negates 'rise'" in why
     assert _verdict("Districts say requests aren’t on the rise.",
                     "Districts say requests are not on the rise.")[0] == "supported"
+
+
+def test_a_number_from_another_sentence_against_the_matched_sentences_own_is_a_contradiction():
+    context = ("The bakery opened on Mill Street in 1984. It moved to the harbour front in 1997, after a fire. "
+               "The founder retired in 2009.")
+    verdict, why = _verdict("The bakery moved to the harbour front in 1984, after a fire.", context)
+    assert verdict == "contradicted" and "number 1984 vs 1997" in why and "only in sentences" in why, why
+    assert _verdict("The bakery moved to the harbour front in 1997, after a fire.", context)[0] == "supported"
+    # both years in one statement: the matched sentence's year is there, no rival
+    assert _verdict("The bakery, opened in 1984, moved to the harbour front in 1997.", context)[0] != "contradicted"
+
+
+def test_one_side_of_a_swapped_role_or_a_name_moved_to_another_role_is_a_role_reversal():
+    context = ("Ms Ortega was warned by the inspector because she parked on the pavement. "
+               "Three engineers took the prototype from Globex before the fair.")
+    verdict, why = _verdict("Ms Ortega warned the inspector because she parked on the pavement.", context)
+    assert verdict == "contradicted" and "role reversal" in why, why
+    verdict, why = _verdict("Three Globex engineers took the prototype from Acme before the fair.", context)
+    assert verdict == "contradicted" and "from 'globex' (which the statement names elsewhere)" in why, why
+    assert _verdict("The inspector warned Ms Ortega because she parked on the pavement.", context)[0] == "supported"
+    assert _verdict("Three engineers took the prototype from Globex before the fair.", context)[0] == "supported"
+    # "a group called X" names X: no role of the verb "call" is reversed when X calls for something
+    named = "A charity called the Green Fund has called for a ban on the pesticide because of its effect on bees."
+    assert _verdict("The Green Fund has called for a ban on the pesticide because of its effect on bees.",
+                    named)[0] == "supported"
+
+
+def test_the_what_of_a_cleft_and_a_relative_pronoun_are_read_as_their_nouns():
+    context = "Heavy rain caused the flooding of the valley. The workers who repaired the dam were praised."
+    verdict, why = _verdict("The flooding of the valley is what caused heavy rain.", context)
+    assert verdict == "contradicted", why
+    assert _verdict("Heavy rain is what caused the flooding of the valley.", context)[0] == "supported"

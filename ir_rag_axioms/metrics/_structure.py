@@ -36,16 +36,34 @@ def _head_lemma(token: Any) -> str:
     return str(token.lemma_.lower())
 
 
+_RELATIVE = frozenset({"who", "that", "which", "whom"})
+
+
+def _subject_lemma(verb: Any, subject: Any) -> str:
+    """A subject's lemma: a relative pronoun as the noun its clause modifies, a cleft's "what" as the copula's subject.
+
+    "two employees who withheld": employee; "X is what causes Y": X.
+    """
+    word = subject.lower_
+    if word in _RELATIVE and verb.dep_ == "relcl" and verb.head.pos_ in ("NOUN", "PROPN"):
+        return str(verb.head.lemma_.lower())
+    if word == "what" and verb.head.lemma_ == "be" and verb.dep_ in ("ccomp", "attr", "acomp", "xcomp"):
+        subjects = [c for c in verb.head.children if c.dep_ in _SUBJECTS and c.i < verb.i]
+        if subjects and subjects[0].lower_ not in _RELATIVE:
+            return _head_lemma(subjects[0])
+    return _head_lemma(subject)
+
+
 def _arguments(verb: Any, inherited: Any = None) -> list[tuple[str, str]]:
     """(role, argument lemma) of a verb: subject, objects, prepositional objects ("prep:on"), agents as subjects."""
     out: list[tuple[str, str]] = []
     has_subject = False
     for child in verb.children:
         if child.dep_ in _SUBJECTS:
-            out.append(("subj", _head_lemma(child)))
+            out.append(("subj", _subject_lemma(verb, child)))
             has_subject = True
         elif child.dep_ in _OBJECTS and child.pos_ in ("NOUN", "PROPN", "PRON"):
-            out.append(("obj", _head_lemma(child)))
+            out.append(("pred" if child.dep_ == "oprd" else "obj", _head_lemma(child)))  # "a group called X": X names
         elif child.dep_ == "agent":
             out += [("subj", _head_lemma(g)) for g in child.children if g.dep_ == "pobj"]
             has_subject = True

@@ -399,10 +399,42 @@ def roles_reversed(statement: Facts, sentence: Facts, where: str, own: str = "th
         if subjects and not objects and their_subjects and all(a in _PRONOUN_LEMMAS for a in their_subjects):
             # the sentence's subject is a pronoun ("make them feel related to X"): X as the statement's subject
             objects = [a for a, r in arguments.items() if "subj" not in r and a not in other]
-        for subject in subjects:
-            for obj in objects:
-                if subject != obj:
-                    out.append(f"role reversal: {own} has '{subject}' {verb} '{obj}', {where} the reverse")
+        found = [f"role reversal: {own} has '{subject}' {verb} '{obj}', {where} the reverse"
+                 for subject in subjects for obj in objects if subject != obj]
+        out += found or _half_reversed(verb, arguments, other, statement, sentence, where, own)
+    return out
+
+
+def _half_reversed(verb: str, mine: dict[str, set[str]], theirs: dict[str, set[str]], statement: Facts,
+                   sentence: Facts, where: str, own: str) -> list[str]:
+    """One side of a swap of the verb's roles, or a name moved from one role to another (reasons, may be empty).
+
+    The sentence's one subject of the verb is the statement's object, or the statement's one
+    subject is the sentence's object, and the two name different subjects ("Escalante threatened the principal" /
+    "he was threatened by the principal"); or a name in one role of the verb in the sentence sits elsewhere in the
+    statement, which puts another name in that role ("from Boeing" / "from the FAA", with "FAA employees").
+    """
+    my_subjects = {a for a, r in mine.items() if "subj" in r and a not in _PRONOUN_LEMMAS}
+    their_subjects = {a for a, r in theirs.items() if "subj" in r}
+    if len(my_subjects) == 1 and len(their_subjects) == 1 and not my_subjects & their_subjects:
+        (subject,), (their_subject,) = my_subjects, their_subjects
+        if mine.get(their_subject, set()) - {"subj", "pred"}:
+            return [f"role reversal: {own} has '{subject}' {verb} '{their_subject}', {where} has '{their_subject}' "
+                    f"{verb} (the subject)"]
+        if theirs.get(subject, set()) - {"subj", "pred"}:
+            return [f"role reversal: {own} has '{subject}' {verb} (the subject), {where} has '{their_subject}' "
+                    f"{verb} '{subject}'"]
+    words = {lemma for lemma, _ in statement.lemmas}
+    out = []
+    for role in {r for rs in mine.values() for r in rs if r != "subj"}:
+        names = [a for a, r in mine.items() if role in r and _lemma_pos(statement, a) == "PROPN"]
+        rivals = [b for b, r in theirs.items() if role in r and _lemma_pos(sentence, b) == "PROPN"
+                  and b not in mine and b in words]
+        one_name = len(names) == 1 and len(rivals) == 1 and any(
+            {names[0], rivals[0]} <= _entity_words(e) for e, _ in [*statement.entities, *sentence.entities])
+        if len(names) == 1 and len(rivals) == 1 and names[0] not in _lemma_set(sentence) and not one_name:
+            out.append(f"role reversal: {own} has {verb} {role.removeprefix('prep:')} '{names[0]}', {where} "
+                       f"{verb} {role.removeprefix('prep:')} '{rivals[0]}' (which {own} names elsewhere)")
     return out
 
 
