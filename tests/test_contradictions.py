@@ -551,3 +551,14 @@ def test_the_what_of_a_cleft_and_a_relative_pronoun_are_read_as_their_nouns():
     verdict, why = _verdict("The flooding of the valley is what caused heavy rain.", context)
     assert verdict == "contradicted", why
     assert _verdict("Heavy rain is what caused the flooding of the valley.", context)[0] == "supported"
+
+
+def test_an_added_clause_the_context_lacks_makes_a_matched_statement_unsupported():
+    context = ("The lighthouse on Gull Rock was built in 1871 from local granite. Its lamp was converted to "
+               "electricity in 1932.")
+    verdict, why = _verdict("The lighthouse on Gull Rock was built in 1871 from local granite, which sailors "
+                            "quarried by hand during a harsh winter.", context)
+    assert verdict == "unsupported" and "quarried by hand during a harsh winter' matches no sentence" in why, why
+    # a clause said in the context's words stays supported
+    assert _verdict("The lighthouse on Gull Rock, which was built in 1871, was converted to electricity in 1932.",
+                    context)[0] != "unsupported"

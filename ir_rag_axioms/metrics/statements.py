@@ -87,6 +87,8 @@ class Facts(NamedTuple):
     """(noun lemma, "all" / "some" / "none" / "only")."""
     modals: tuple[tuple[str, str], ...] = ()
     """(verb lemma, "possible" / "necessary") of may/can/might and must/will/always."""
+    parts: tuple[str, ...] = ()
+    """The texts of the statement's added clauses: relative, adverbial and participle clauses, coordinated verbs."""
 
     @classmethod
     def of(cls, value: Any) -> Facts:
@@ -498,7 +500,22 @@ def facts(span: Any) -> Facts:
                                  and not _in_citation(t) and not _unit_token(t)))
     return Facts(tuple(_entities(span)), tuple(_numbers(span)), tuple(dict.fromkeys(_negated(span))), lemmas,
                  tuple(_comparisons(span)), tuple(_structure.roles(span)), tuple(_structure.causes(span)),
-                 tuple(_structure.quantifiers(span)), tuple(_structure.modals(span)))
+                 tuple(_structure.quantifiers(span)), tuple(_structure.modals(span)), tuple(_parts(span)))
+
+
+_PART_DEPS = frozenset({"relcl", "advcl", "acl"})
+
+
+def _parts(span: Any) -> list[str]:
+    """The added clauses of a span ("..., which the countries repaid by 1960"; "... and is funded by X"): texts."""
+    out = []
+    for token in span:
+        added = token.dep_ in _PART_DEPS or (token.dep_ == "conj" and token.head.i == span.root.i)
+        if added and token.pos_ in ("VERB", "AUX"):
+            tokens = [t for t in token.subtree if t.i >= span.start and t.i < span.end]
+            if 3 <= len(tokens) < len(span) - 2:
+                out.append(clean(span.doc[tokens[0].i: tokens[-1].i + 1].text))
+    return list(dict.fromkeys(out))
 
 
 def _definite(subject: Any, antecedent: Any) -> bool:
