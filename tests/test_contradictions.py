@@ -562,3 +562,11 @@ def test_an_added_clause_the_context_lacks_makes_a_matched_statement_unsupported
     # a clause said in the context's words stays supported
     assert _verdict("The lighthouse on Gull Rock, which was built in 1871, was converted to electricity in 1932.",
                     context)[0] != "unsupported"
+
+
+def test_people_and_person_are_one_noun_for_quantifiers():
+    context = "Most people who visit the island in spring see puffins on the cliffs."
+    verdict, why = _verdict("Every person who visits the island in spring sees puffins on the cliffs.", context)
+    assert verdict == "unsupported" and "quantifier" in why, why
+    assert _verdict("Most people who visit the island in spring see puffins on the cliffs.", context)[0] == \
+        "supported"

@@ -135,11 +135,21 @@ def causes(span: Any) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
     return [(c, e) for c, e in out if c and e]
 
 
+_NOUNS = {"people": "person", "persons": "person", "everyone": "person", "everybody": "person", "nobody": "person"}
+"""One noun for "people" and "person" (spaCy lemmatises "people" as itself), and the persons of "everyone"."""
+
+
 def quantifiers(span: Any) -> list[tuple[str, str]]:
-    """(noun lemma, "all" / "some" / "none" / "only") of the quantified nouns of a span."""
+    """(noun lemma, "all" / "some" / "none" / "only") of the quantified nouns of a span ("people" is "person")."""
+    return list(dict.fromkeys((_NOUNS.get(noun, noun), kind) for noun, kind in _quantified(span)))
+
+
+def _quantified(span: Any) -> list[tuple[str, str]]:
     out = []
     for token in span:
         word = token.lower_
+        if word in ("everyone", "everybody", "nobody") and token.pos_ == "PRON":
+            out.append(("person", "none" if word == "nobody" else "all"))
         if word in ("all", "every", "each", "no", "some", "several", "many", "few", "most") and \
                 token.dep_ in ("det", "predet", "amod") and token.head.pos_ in ("NOUN", "PROPN"):
             kind = "all" if word in _ALL else "none" if word in _NONE else "some"
