@@ -570,3 +570,13 @@ def test_people_and_person_are_one_noun_for_quantifiers():
     assert verdict == "unsupported" and "quantifier" in why, why
     assert _verdict("Most people who visit the island in spring see puffins on the cliffs.", context)[0] == \
         "supported"
+
+
+def test_a_name_from_another_sentence_against_the_matched_sentences_own_is_a_contradiction():
+    context = ("The bridge over the Avon was designed by Isambard Brunel. Thomas Telford later praised its "
+               "elegance. The U.S. Army studied the bridge in 1950.")
+    verdict, why = _verdict("The bridge over the Avon was designed by Thomas Telford.", context)
+    assert verdict == "contradicted" and "entity 'thomas telford' vs 'isambard brunel'" in why, why
+    assert _verdict("The bridge over the Avon was designed by Isambard Brunel.", context)[0] == "supported"
+    # an alias of the sentence's own name is no rival
+    assert _verdict("The US Army studied the bridge in 1950.", context)[0] == "supported"

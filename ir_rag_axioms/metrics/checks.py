@@ -76,13 +76,15 @@ def synonyms(lemma: str) -> frozenset[str]:
 def words(text: str) -> frozenset[str]:
     """Lowercased alphanumeric words of a text ("%" counts as "percent")."""
     found = set(re.findall(r"[a-z0-9]+", text.lower()))
+    found |= {m.replace(".", "") for m in re.findall(r"\b(?:[a-z]\.){2,}", text.lower())}  # "u.s." as "us"
     found |= {f"{quantities.number_word_value(w):g}" for w in found if quantities.number_word_value(w) is not None}
     return frozenset(found | {"percent"} if "%" in text else found)
 
 
 def _entity_words(entity: str) -> set[str]:
     """The words of an entity, number words as digits ("world war two" -> world, war, 2)."""
-    found = set(re.findall(r"[a-z0-9]+", re.sub(r"['’]s\b", "", entity))) - _STOP  # "the opera house's"
+    dotted = re.sub(r"\b(?:[a-z]\.){2,}", lambda m: m.group(0).replace(".", ""), entity)  # "u.s." is "us"
+    found = set(re.findall(r"[a-z0-9]+", re.sub(r"['’]s\b", "", dotted))) - _STOP  # "the opera house's"
     return {f"{quantities.number_word_value(w):g}" if quantities.number_word_value(w) is not None else w
             for w in found}
 
@@ -573,6 +575,10 @@ def differences(statement: Facts, sentence: Facts, pool: Pool, where: str, text:
     for entity, label in statement.entities:
         needed = _entity_words(entity)
         if not needed or needed <= pool.words:
+            if needed and others is not None and label != "PROPN":
+                misplaced = _misplaced_entity(entity, label, statement, sentence, others, score, where)
+                if misplaced:
+                    (contradicted if misplaced.startswith("entity") else undecided).append(misplaced)
             continue
         alias = quantities.alias_in(entity, pool.names)
         if alias is not None or all(any(quantities.acronym_of(w, name) for name in pool.names)
@@ -630,6 +636,37 @@ def _misplaced(n: tuple[float, float, str, bool], statement: Facts, sentence: Fa
                 f"({max(holding):.3f} vs {score:.3f}); {where} gives {_number(rivals[0])}")
     return (f"number {_number(n)} vs {', '.join(_number(m) for m in rivals)} in {where} ({_number(n)} is only in "
             "sentences about something else)")
+
+
+def _said(facts: Facts) -> set[str]:
+    """The words of a sentence's entities and lemmas."""
+    return set().union(_lemma_set(facts), *(_entity_words(e) for e, _ in facts.entities))
+
+
+def _misplaced_entity(entity: str, label: str, statement: Facts, sentence: Facts,
+                      others: Sequence[tuple[Facts, float]], score: float, where: str) -> str:
+    """``_misplaced`` for a named entity: the matched sentence names another of its type where the statement names it.
+
+    "used by Joe Biden in 1992" against "used by Bill Clinton in 1992" (Biden elsewhere): contradicted when each
+    sentence naming it matches ``ALIGN_MARGIN`` worse; "cannot tell" when one matches about as well; "" without a
+    rival of the same type (``_group``) in the matched sentence.
+    """
+    needed = _entity_words(entity)
+    if needed <= _said(sentence):
+        return ""
+    mine = set().union(*(_entity_words(e) for e, _ in statement.entities))
+    rivals = [e for e, lab in sentence.entities if _group(lab) == _group(label) and _entity_words(e)
+              and not _entity_words(e) & mine and quantities.alias_in(entity, (e,)) is None
+              and quantities.alias_in(e, (entity,)) is None
+              and not any(quantities.acronym_of(w, entity) for w in _entity_words(e))
+              and not any(quantities.acronym_of(w, e) for w in needed)]
+    if not rivals:
+        return ""
+    holding = [s for facts, s in others if needed <= _said(facts)]
+    if holding and max(holding) >= score - ALIGN_MARGIN:
+        return (f"cannot tell: '{entity}' is in another sentence that matches about as well "
+                f"({max(holding):.3f} vs {score:.3f}); {where} names '{rivals[0]}'")
+    return f"entity '{entity}' vs '{rivals[0]}' in {where} ('{entity}' is only in sentences about something else)"
 
 
 def _stem_in(word: str, pool_words: Iterable[str]) -> str:

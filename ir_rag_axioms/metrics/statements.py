@@ -16,7 +16,7 @@ from ir_rag_axioms.analysis.features import Feature
 from ir_rag_axioms.analysis.text import sentences, term_tokens
 from ir_rag_axioms.metrics import _structure, quantities
 
-FACTS_VERSION = 6
+FACTS_VERSION = 7
 """Bumped when ``Facts`` changes, so that stored statements of an older version are not read back."""
 _CITATION = re.compile(r"\[\s*\d+(?:\s*[,;-]\s*\d+)*\s*\]")
 _BULLET = re.compile(r"^\s*(?:[-*•#>]+|\d+[.)])\s*")
@@ -124,8 +124,12 @@ def clean(text: str) -> str:
 def _pieces(sentence: Any) -> list[Any]:
     """A sentence split at line breaks (bullet items and headings are their own pieces)."""
     cuts = [t.i for t in sentence if t.is_space and "\n" in t.text or _after_abbreviation(t)]
-    bounds = [sentence.start, *cuts, sentence.end]
     doc = sentence.doc
+    bounds = [sentence.start]
+    for cut in cuts:  # "The U.S. Army ...": no cut after a verbless fragment ("at 9:57 p.m. She ...": a cut)
+        if doc[cut].is_space or any(t.pos_ in ("VERB", "AUX") for t in doc[bounds[-1]: cut]):
+            bounds.append(cut)
+    bounds.append(sentence.end)
     return [doc[a:b] for a, b in zip(bounds[:-1], bounds[1:], strict=True) if b > a]
 
 
