@@ -580,3 +580,11 @@ def test_a_name_from_another_sentence_against_the_matched_sentences_own_is_a_con
     assert _verdict("The bridge over the Avon was designed by Isambard Brunel.", context)[0] == "supported"
     # an alias of the sentence's own name is no rival
     assert _verdict("The US Army studied the bridge in 1950.", context)[0] == "supported"
+
+
+def test_a_negation_of_the_same_verb_and_argument_in_another_sentence_is_a_contradiction():
+    context = ("In 1990 the council proposed a ferry terminal at Bramble Point with a car park. "
+               "Residents objected for two years, and the ferry terminal was never built.")
+    verdict, why = _verdict("After the objections, the ferry terminal at Bramble Point was finally built.", context)
+    assert verdict == "contradicted" and "affirms 'build' of 'terminal'" in why, why
+    assert _verdict("The ferry terminal was never built.", context)[0] == "supported"

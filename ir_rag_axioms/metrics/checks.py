@@ -440,6 +440,27 @@ def _half_reversed(verb: str, mine: dict[str, set[str]], theirs: dict[str, set[s
     return out
 
 
+def polarity_conflicts(statement: Facts, sentences: Sequence[tuple[Facts, str]], own: str = "the statement",
+                       ) -> list[str]:
+    """The same verb with the same subject or object, negated on one side only, in any of the given sentences.
+
+    "the recreation center was eventually built" against "the recreation center was never built" in a sentence
+    that is not the best match. No conflict when one of the sentences states the triple with the statement's own
+    polarity (the context says both).
+    """
+    out: list[str] = []
+    for verb, role, argument in statement.roles:
+        if role not in ("subj", "obj") or argument in _PRONOUN_LEMMAS or not argument.isalpha() or verb == "be":
+            continue
+        mine = verb in statement.negated
+        same = [(facts, where) for facts, where in sentences if (verb, role, argument) in facts.roles]
+        if same and all((verb in facts.negated) != mine for facts, _ in same):
+            where = same[0][1]
+            out.append(f"negation: {own} {'negates' if mine else 'affirms'} '{verb}' of '{argument}', {where} "
+                       f"{'affirms' if mine else 'negates'} it")
+    return list(dict.fromkeys(out))
+
+
 def _overlap(a: Sequence[str], b: Sequence[str]) -> float:
     return len(set(a) & set(b)) / min(len(set(a)), len(set(b))) if a and b else 0.0
 

@@ -316,9 +316,13 @@ class HeuristicJudge(Judge):
         mine, theirs = claim.facts or Facts(), matched.facts or Facts()
         close = score >= self.check_threshold
         has_match = own == "the statement" and score >= self.support_threshold - self.idk_margin
-        aligned = others if score >= self.support_threshold else None
+        aligned = others if score >= self.support_threshold else None  # numbers and names: a strong match only
         contradicted, unsupported, undecided = checks.differences(mine, theirs if close else Facts(), pool, where,
                                                                   claim.text, has_match, aligned, score)
+        if others and own == "the statement":
+            near = [(theirs, where), *((f, "another sentence of the context") for f, s in others
+                                       if s >= self.check_threshold)]
+            contradicted += checks.polarity_conflicts(mine, near, own)
         if close:
             correlative = bool(checks.CORRELATIVE.search(claim.text) and checks.CORRELATIVE.search(matched.text))
             contradicted += checks.contradictions(mine, theirs, where, own, undecided, correlative)
