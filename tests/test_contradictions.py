@@ -274,7 +274,7 @@ FIRST_BATCH = json.loads((DATA / "contradictions_heldout.json").read_text())["ca
 SECOND_BATCH = json.loads((DATA / "contradictions_heldout2.json").read_text())["cases"]  # held out, then development
 DEV3 = json.loads((DATA / "contradictions_dev3.json").read_text())["cases"]  # development (h34 author's own texts)
 THIRD_BATCH = json.loads((DATA / "contradictions_heldout3.json").read_text())["cases"]  # held out once, then dev.
-FOURTH_BATCH = json.loads((DATA / "contradictions_heldout4.json").read_text())["cases"]  # held out once, after h35
+FOURTH_BATCH = json.loads((DATA / "contradictions_heldout4.json").read_text())["cases"]  # held out once, then dev.
 
 
 @functools.cache
@@ -349,7 +349,9 @@ def test_development_detection_and_false_alarms_stay_at_their_measured_level():
     The first and second batches were each held out once (50/58 and 12/69; 28/31 and 8/36), then read and tuned
     on. Measured at the commit of the h35 changes (precision first: "cannot tell" where the checks cannot tell):
     first batch 54/58 detected, 0/69 flagged; second batch 28/31, 0/36; dev3 14/14, 0/17; the old set's heldout
-    third 24/25, 0/8. The floors sit just under / over them. No held-out figure here: the fourth batch is held out.
+    third 24/25, 0/8. After the h36 changes: second batch 30/31, 1/36 (the one flag is a "supported" case whose
+    passage lacks the answer: the flag is right, the label wrong, docs/metrics.md). The floors sit just under / over.
+    No held-out figure here.
     """
     for name, floor, ceiling in (("first_batch", 0.93, 0.02), ("second_batch", 0.90, 0.03), ("dev3", 0.92, 0.06),
                                  ("old_held_out", 0.95, 0.13)):
@@ -359,22 +361,23 @@ def test_development_detection_and_false_alarms_stay_at_their_measured_level():
 
 
 @pytest.mark.slow
-def test_the_fourth_batch_stays_at_least_at_its_held_out_measurement():
-    """The fourth batch, written apart from the checks, measured once after the h35 changes: 18/48 detected, 5/57
-    flagged (docs/metrics.md). A change may improve on it, never fall below it; once a change is tuned on it, it is
-    development data."""
+def test_the_fourth_batch_stays_at_its_development_level():
+    """The fourth batch: held out once after the h35 changes (18/48 detected, 5/57 flagged), then read and the h36
+    changes made on its misses, so it is development data now (docs/metrics.md). Measured after the h36 changes:
+    30/48 detected, 5/57 flagged. Floors just under / at them."""
     detected, flagged, kinds = rates("fourth_batch")
-    print(f"\nfourth batch: detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
-    assert detected >= 18 / 48 and flagged <= 5 / 57, kinds
+    print(f"\nfourth batch (development): detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
+    assert detected >= 29 / 48 and flagged <= 5 / 57, kinds
 
 
 def test_the_third_batch_stays_at_its_development_level():
     """The third batch: held out once after the h34 changes (33/64 detected, 25/73 flagged), then read and the h35
     changes made on its failures, so it is development data now (docs/metrics.md). Measured after the h35 changes:
-    26/64 detected, 0/73 flagged (precision first: fewer detections, no false alarm). Floors just under / over."""
+    26/64 detected, 0/73 flagged (precision first: fewer detections, no false alarm); after the h36 changes 36/64,
+    0/73. Floors just under / over."""
     detected, flagged, kinds = rates("third_batch")
     print(f"\nthird batch (development): detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
-    assert detected >= 25 / 64 and flagged <= 1 / 73, kinds
+    assert detected >= 35 / 64 and flagged <= 1 / 73, kinds
 
 
 def test_the_dev3_cases_give_their_exact_verdicts():
