@@ -610,12 +610,12 @@ def differences(statement: Facts, sentence: Facts, pool: Pool, where: str, text:
             undecided.append(f"cannot tell: '{entity}' may be another form of "
                              f"{', '.join(repr(v) for v in stems.values())} in the {pool_name(where)}")
             continue
-        others = [e for e, lab in sentence.entities if (_group(lab) == _group(label) or "PROPN" in (lab, label))
-                  and not _entity_words(e) <= statement_words and _entity_words(e)]
-        others.sort(key=lambda e: -len(_entity_words(e) & needed))
+        rival_names = [e for e, lab in sentence.entities if (_group(lab) == _group(label) or "PROPN" in (lab, label))
+                       and not _entity_words(e) <= statement_words and _entity_words(e)]
+        rival_names.sort(key=lambda e: -len(_entity_words(e) & needed))
         head = entity.split()[-1] if entity.split() else ""
-        if others:
-            contradicted.append(f"entity '{entity}' vs '{others[0]}' in {where}")
+        if rival_names:
+            contradicted.append(f"entity '{entity}' vs '{rival_names[0]}' in {where}")
         elif len(entity.split()) > 1 and (head, "NOUN") in sentence.lemmas:
             undecided.append(f"cannot tell: '{entity}' may be what {where} calls 'the {head}'")
         else:  # a name the whole context lacks, in none of its forms: unsupported even with a matched sentence
