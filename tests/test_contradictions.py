@@ -275,6 +275,7 @@ SECOND_BATCH = json.loads((DATA / "contradictions_heldout2.json").read_text())["
 DEV3 = json.loads((DATA / "contradictions_dev3.json").read_text())["cases"]  # development (h34 author's own texts)
 THIRD_BATCH = json.loads((DATA / "contradictions_heldout3.json").read_text())["cases"]  # held out once, then dev.
 FOURTH_BATCH = json.loads((DATA / "contradictions_heldout4.json").read_text())["cases"]  # held out once, then dev.
+FIFTH_BATCH = json.loads((DATA / "contradictions_heldout5.json").read_text())["cases"]  # held out once, after h36
 
 
 @functools.cache
@@ -282,7 +283,7 @@ def _faithfulness(name: str) -> tuple[tuple[dict, Any], ...]:
     """(case, Faithfulness result) of a case set, measured in one batch."""
     old = [c for c in CASES if c.get("split") == "heldout" and "faithfulness" in c["expected"]]
     cases = {"structure": STRUCTURE, "second_batch": SECOND_BATCH, "first_batch": FIRST_BATCH, "old_held_out": old,
-             "dev3": DEV3, "third_batch": THIRD_BATCH, "fourth_batch": FOURTH_BATCH}[name]
+             "dev3": DEV3, "third_batch": THIRD_BATCH, "fourth_batch": FOURTH_BATCH, "fifth_batch": FIFTH_BATCH}[name]
     results = Faithfulness().measure_many([(c["answer"], [c["context"]]) for c in cases])
     return tuple(zip(cases, results, strict=True))
 
@@ -368,6 +369,16 @@ def test_the_fourth_batch_stays_at_its_development_level():
     detected, flagged, kinds = rates("fourth_batch")
     print(f"\nfourth batch (development): detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
     assert detected >= 29 / 48 and flagged <= 5 / 57, kinds
+
+
+@pytest.mark.slow
+def test_the_fifth_batch_stays_at_least_at_its_held_out_measurement():
+    """The fifth batch (126 cases, 15 unused topics), written apart from the checks, measured once after the h36
+    changes: 36/64 detected, 13/62 flagged (docs/metrics.md). A change may improve on it, never fall below it; once
+    a change is tuned on it, it is development data."""
+    detected, flagged, kinds = rates("fifth_batch")
+    print(f"\nfifth batch: detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
+    assert detected >= 36 / 64 and flagged <= 13 / 62, kinds
 
 
 def test_the_third_batch_stays_at_its_development_level():
