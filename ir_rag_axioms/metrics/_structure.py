@@ -135,8 +135,8 @@ def causes(span: Any) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
     return [(c, e) for c, e in out if c and e]
 
 
-_NOUNS = {"people": "person", "persons": "person", "everyone": "person", "everybody": "person", "nobody": "person"}
-"""One noun for "people" and "person" (spaCy lemmatises "people" as itself), and the persons of "everyone"."""
+_NOUNS = {"people": "person", "persons": "person"}
+"""One noun for "people" and "person" (spaCy lemmatises "people" as itself)."""
 
 
 def quantifiers(span: Any) -> list[tuple[str, str]]:

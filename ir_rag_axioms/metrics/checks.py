@@ -73,18 +73,25 @@ def synonyms(lemma: str) -> frozenset[str]:
     return frozenset(found)
 
 
+_DOTTED = re.compile(r"\b(?:[a-z]\.){2,}")
+"""A dotted abbreviation ("u.s.", "f.a.a."), read as one word ("us", "faa")."""
+
+
+def _undotted(text: str) -> str:
+    return _DOTTED.sub(lambda m: m.group(0).replace(".", ""), text)
+
+
 def words(text: str) -> frozenset[str]:
-    """Lowercased alphanumeric words of a text ("%" counts as "percent")."""
+    """Lowercased alphanumeric words of a text ("%" counts as "percent"; "u.s." also as "us")."""
     found = set(re.findall(r"[a-z0-9]+", text.lower()))
-    found |= {m.replace(".", "") for m in re.findall(r"\b(?:[a-z]\.){2,}", text.lower())}  # "u.s." as "us"
+    found |= set(re.findall(r"[a-z0-9]+", _undotted(text.lower())))
     found |= {f"{quantities.number_word_value(w):g}" for w in found if quantities.number_word_value(w) is not None}
     return frozenset(found | {"percent"} if "%" in text else found)
 
 
 def _entity_words(entity: str) -> set[str]:
     """The words of an entity, number words as digits ("world war two" -> world, war, 2)."""
-    dotted = re.sub(r"\b(?:[a-z]\.){2,}", lambda m: m.group(0).replace(".", ""), entity)  # "u.s." is "us"
-    found = set(re.findall(r"[a-z0-9]+", re.sub(r"['’]s\b", "", dotted))) - _STOP  # "the opera house's"
+    found = set(re.findall(r"[a-z0-9]+", re.sub(r"['’]s\b", "", _undotted(entity)))) - _STOP  # "the opera house's"
     return {f"{quantities.number_word_value(w):g}" if quantities.number_word_value(w) is not None else w
             for w in found}
 
@@ -432,11 +439,11 @@ def _half_reversed(verb: str, mine: dict[str, set[str]], theirs: dict[str, set[s
         names = [a for a, r in mine.items() if role in r and _lemma_pos(statement, a) == "PROPN"]
         rivals = [b for b, r in theirs.items() if role in r and _lemma_pos(sentence, b) == "PROPN"
                   and b not in mine and b in words]
-        one_name = len(names) == 1 and len(rivals) == 1 and any(
-            {names[0], rivals[0]} <= _entity_words(e) for e, _ in [*statement.entities, *sentence.entities])
-        if len(names) == 1 and len(rivals) == 1 and names[0] not in _lemma_set(sentence) and not one_name:
-            out.append(f"role reversal: {own} has {verb} {role.removeprefix('prep:')} '{names[0]}', {where} "
-                       f"{verb} {role.removeprefix('prep:')} '{rivals[0]}' (which {own} names elsewhere)")
+        if len(names) != 1 or len(rivals) != 1 or names[0] in _lemma_set(sentence) or any(
+                {names[0], rivals[0]} <= _entity_words(e) for e, _ in [*statement.entities, *sentence.entities]):
+            continue  # not one name each, or both words of one name ("Patient Protection ... Act")
+        out.append(f"role reversal: {own} has {verb} {role.removeprefix('prep:')} '{names[0]}', {where} "
+                   f"{verb} {role.removeprefix('prep:')} '{rivals[0]}' (which {own} names elsewhere)")
     return out
 
 
@@ -547,7 +554,8 @@ def differences(statement: Facts, sentence: Facts, pool: Pool, where: str, text:
     ``others`` (the other sentences with their match ``score``s, given for a strong match): a number the pool has
     only outside the matched sentence, where that sentence gives a comparable one the statement lacks ("adopted the
     dollar in 2001" against "... in 2000"; 2001 elsewhere), contradicts when every sentence holding it matches the
-    statement at least ``ALIGN_MARGIN`` worse (it is about something else); else it is "cannot tell".
+    statement at least ``ALIGN_MARGIN`` worse (it is about something else); else it is "cannot tell". The same for a
+    named entity where the matched sentence names another of its type (``_misplaced_entity``).
     """
     missing: list[str] = []  # unsupported without a matched sentence, "cannot tell" with one
     contradicted: list[str] = []
@@ -651,12 +659,18 @@ def _misplaced(n: tuple[float, float, str, bool], statement: Facts, sentence: Fa
               and not any(_matches(m, k) or _matches(k, m) for k in statement.numbers)]
     if not rivals:
         return ""
-    holding = [s for facts, s in others if _present(n, facts.numbers)]
-    if holding and max(holding) >= score - ALIGN_MARGIN:
-        return (f"cannot tell: {_number(n)} is in another sentence that matches about as well "
-                f"({max(holding):.3f} vs {score:.3f}); {where} gives {_number(rivals[0])}")
+    near = _nearly_as_good([s for facts, s in others if _present(n, facts.numbers)], score)
+    if near:
+        return f"cannot tell: {_number(n)} is in another sentence that {near}; {where} gives {_number(rivals[0])}"
     return (f"number {_number(n)} vs {', '.join(_number(m) for m in rivals)} in {where} ({_number(n)} is only in "
             "sentences about something else)")
+
+
+def _nearly_as_good(holding: Sequence[float], score: float) -> str:
+    """"matches about as well (best vs score)" when a holding sentence is within ``ALIGN_MARGIN``; "" otherwise."""
+    if holding and max(holding) >= score - ALIGN_MARGIN:
+        return f"matches about as well ({max(holding):.3f} vs {score:.3f})"
+    return ""
 
 
 def _said(facts: Facts) -> set[str]:
@@ -683,10 +697,9 @@ def _misplaced_entity(entity: str, label: str, statement: Facts, sentence: Facts
               and not any(quantities.acronym_of(w, e) for w in needed)]
     if not rivals:
         return ""
-    holding = [s for facts, s in others if needed <= _said(facts)]
-    if holding and max(holding) >= score - ALIGN_MARGIN:
-        return (f"cannot tell: '{entity}' is in another sentence that matches about as well "
-                f"({max(holding):.3f} vs {score:.3f}); {where} names '{rivals[0]}'")
+    near = _nearly_as_good([s for facts, s in others if needed <= _said(facts)], score)
+    if near:
+        return f"cannot tell: '{entity}' is in another sentence that {near}; {where} names '{rivals[0]}'"
     return f"entity '{entity}' vs '{rivals[0]}' in {where} ('{entity}' is only in sentences about something else)"
 
 
