@@ -32,3 +32,11 @@ def test_aliases():
     assert quantities.alias_in("WWII", ["world war two"]) == "world war two"
     assert quantities.alias_in("IOC", ["international red cross"]) is None
     assert quantities.alias_in("Canada", ["united states"]) is None
+
+
+def test_acronyms_with_of_and_possessives_and_demonyms():
+    assert quantities.acronym_of("BoE", "bank of england") and quantities.acronym_of("NASA's", "national aeronautics "
+                                                                                      "and space administration")
+    assert not quantities.acronym_of("BoE", "bank of france")
+    assert "france" in quantities.demonym_places("french") and not quantities.demonym_places("bread")
+    assert quantities.alias_in("German", ["germany"]) == "germany"

@@ -282,15 +282,16 @@ def acronym_of(acronym: str, name: str) -> bool:
     """Whether an acronym stands for a name: its initials, or initials and a trailing numeral ("WWII": World War 2).
 
     Also the initials of the name's first or last words, 3 letters or more ("HHS" for "U.S. Department of Health and
-    Human Services").
+    Human Services"), initials that keep "of" ("BoJ" for "Bank of Japan"), and a possessive on either side ("the
+    BoE's", "the Bank of England's").
     """
-    letters = acronym.lower().replace(".", "")
-    words = re.findall(r"[a-z0-9]+", name.lower())
+    letters = re.sub(r"['’]s$", "", acronym.lower()).replace(".", "")
+    words = re.findall(r"[a-z0-9]+", re.sub(r"['’]s\b", "", name.lower()))  # "the Bank of Japan's"
     if len(letters) < 2 or len(words) < 2:
         return False
     initials = _initials(words)
-    if letters == initials:
-        return True
+    if letters in (initials, "".join(w[0] for w in words if w not in ("the", "a", "an"))):
+        return True  # "BoJ": the initials with "of"
     if len(letters) >= 3 and letters.isalpha() and (initials.startswith(letters) or initials.endswith(letters)):
         return True  # a short form of the name's first or last words: "HHS" for "U.S. Department of Health and Human
         # Services"
@@ -302,12 +303,34 @@ def acronym_of(acronym: str, name: str) -> bool:
     return letters.startswith(head) and bool(tail) and (_numeral(tail) == numeral)
 
 
+@lru_cache(maxsize=10_000)
+def demonym_places(word: str) -> frozenset[str]:
+    """The places a demonym or other adjective of a place names, from WordNet's pertainyms ("german" -> "germany").
+
+    Lowercased, with their country names (``country_names``): "american" -> "america", "united states", "us", ...;
+    empty for a word that names no place, or without WordNet data.
+    """
+    try:
+        from ir_rag_axioms.analysis.similarity import load_wordnet
+
+        wordnet = load_wordnet()
+    except Exception:  # noqa: BLE001 - WordNet missing: no demonyms
+        return frozenset()
+    places = {p.name().replace("_", " ") for synset in wordnet.synsets(word.lower(), pos="a")
+              for lemma in synset.lemmas() for p in lemma.pertainyms()}
+    places = {p.lower() for p in places if p[:1].isupper()}  # proper nouns only: "Germany", not "nation"
+    return frozenset(places.union(*(country_names(p) for p in places)))
+
+
 def alias_in(entity: str, names: Iterable[str]) -> str | None:
-    """The name of ``names`` an entity is an alias of (the same country, or an acronym of it), None if none."""
+    """The name of ``names`` an entity is an alias of (the same country, a demonym of it, or an acronym of it).
+
+    None if none ("American" is an alias of "USA", "Greek" of "Greece").
+    """
     names = list(names)
-    countries = country_names(entity)
+    countries = country_names(entity) | (demonym_places(entity) if " " not in entity.strip() else frozenset())
     for name in names:
-        if countries and countries & (country_names(name) | {name.lower()}):
+        if countries and countries & (country_names(name) | {name.lower().removeprefix("the ")}):
             return name
     if re.fullmatch(r"[A-Za-z.]{2,8}", entity.replace(" ", "")):
         for name in names:
