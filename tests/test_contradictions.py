@@ -275,7 +275,7 @@ SECOND_BATCH = json.loads((DATA / "contradictions_heldout2.json").read_text())["
 DEV3 = json.loads((DATA / "contradictions_dev3.json").read_text())["cases"]  # development (h34 author's own texts)
 THIRD_BATCH = json.loads((DATA / "contradictions_heldout3.json").read_text())["cases"]  # held out once, then dev.
 FOURTH_BATCH = json.loads((DATA / "contradictions_heldout4.json").read_text())["cases"]  # held out once, then dev.
-FIFTH_BATCH = json.loads((DATA / "contradictions_heldout5.json").read_text())["cases"]  # held out once, after h36
+FIFTH_BATCH = json.loads((DATA / "contradictions_heldout5.json").read_text())["cases"]  # held out once, then dev.
 
 
 @functools.cache
@@ -365,20 +365,20 @@ def test_development_detection_and_false_alarms_stay_at_their_measured_level():
 def test_the_fourth_batch_stays_at_its_development_level():
     """The fourth batch: held out once after the h35 changes (18/48 detected, 5/57 flagged), then read and the h36
     changes made on its misses, so it is development data now (docs/metrics.md). Measured after the h36 changes:
-    30/48 detected, 5/57 flagged. Floors just under / at them."""
+    30/48 detected, 5/57 flagged; after the stop-38 changes 30/48, 4/57. Floors just under / at them."""
     detected, flagged, kinds = rates("fourth_batch")
     print(f"\nfourth batch (development): detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
-    assert detected >= 29 / 48 and flagged <= 5 / 57, kinds
+    assert detected >= 29 / 48 and flagged <= 4 / 57, kinds
 
 
 @pytest.mark.slow
-def test_the_fifth_batch_stays_at_least_at_its_held_out_measurement():
-    """The fifth batch (126 cases, 15 unused topics), written apart from the checks, measured once after the h36
-    changes: 36/64 detected, 13/62 flagged (docs/metrics.md). A change may improve on it, never fall below it; once
-    a change is tuned on it, it is development data."""
+def test_the_fifth_batch_stays_at_its_development_level():
+    """The fifth batch (126 cases, 15 unused topics): held out once after the h36 changes (36/64 detected, 13/62
+    flagged), then read and the stop-38 changes made on its misses (trends, values, demonyms, title rivals), so it is
+    development data now (docs/metrics.md). Measured after them: 40/64 detected, 1/62 flagged. Floors at them."""
     detected, flagged, kinds = rates("fifth_batch")
-    print(f"\nfifth batch: detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
-    assert detected >= 36 / 64 and flagged <= 13 / 62, kinds
+    print(f"\nfifth batch (development): detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
+    assert detected >= 40 / 64 and flagged <= 1 / 62, kinds
 
 
 def test_the_third_batch_stays_at_its_development_level():
@@ -602,3 +602,47 @@ def test_a_negation_of_the_same_verb_and_argument_in_another_sentence_is_a_contr
     verdict, why = _verdict("After the objections, the ferry terminal at Bramble Point was finally built.", context)
     assert verdict == "contradicted" and "affirms 'build' of 'terminal'" in why, why
     assert _verdict("The ferry terminal was never built.", context)[0] == "supported"
+
+
+# -- this round: trends, comparisons against values, modality, joined sentences, titles (crafted texts) ------------
+def test_a_change_told_the_other_way_round_is_a_reversed_trend():
+    context = "Between 2015 and 2020 the town's population grew from 8,000 to 11,000 people."
+    verdict, why = _verdict("Between 2015 and 2020 the town's population fell from 11,000 to 8,000 people.", context)
+    assert verdict == "contradicted" and "trend reversed" in why, why
+    assert _verdict("Between 2015 and 2020 the town's population grew from 8,000 to 11,000 people.",
+                    context)[0] == "supported"
+
+
+def test_a_comparison_is_checked_against_the_values_the_passage_gives_each_side():
+    context = "The largest shareholders are Norland Capital (12 percent) and the Ostrava Fund (31 percent)."
+    verdict, why = _verdict("Norland Capital holds a larger share than the Ostrava Fund.", context)
+    assert verdict == "contradicted" and "comparison against the values" in why, why
+    assert not _flagged(Faithfulness().measure("Norland Capital holds a smaller share than the Ostrava Fund.",
+                                               [context]))
+
+
+def test_cannot_is_a_necessity_negated_and_an_affirmed_noun_is_not_negated():
+    context = "Visitors cannot enter the tower without a guide."
+    assert not _flagged(Faithfulness().measure("Visitors cannot enter the tower without a guide.", [context]))
+    context = "The plan was not about taxes; it was about taxes on imported steel."
+    assert not _flagged(Faithfulness().measure("The plan was about taxes on imported steel.", [context]))
+
+
+def test_a_demonym_names_its_country_and_an_acronym_with_of_its_bank():
+    context = "The Bank of England raised rates in March. Exports of the United Kingdom fell."
+    assert not _flagged(Faithfulness().measure("The BoE raised rates in March.", [context]))
+    context = "The tariff was set by the government of Germany in 2019."
+    assert not _flagged(Faithfulness().measure("The German government set the tariff in 2019.", [context]))
+
+
+def test_a_title_is_no_rival_name_and_a_surname_alone_cannot_tell_a_first_name():
+    context = "Elizabeth Tudor reigned for decades. In 1974 the Queen opened the new bridge."
+    assert not _flagged(Faithfulness().measure("In 1974 Elizabeth Tudor opened the new bridge.", [context]))
+    verdict, why = _verdict("Margaret Hollis founded the choir in 1931.", "Hollis founded the choir in 1931.")
+    assert verdict == "idk" and "first name" in why, why
+
+
+def test_a_daily_cost_is_converted_to_a_weekly_one():
+    verdict, why = _verdict("Parking costs $70 every week.", "Parking costs $10 a day.")
+    assert verdict != "contradicted", why
+    assert _verdict("Parking costs $90 every week.", "Parking costs $10 a day.")[0] == "contradicted"

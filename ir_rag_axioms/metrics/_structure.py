@@ -177,6 +177,8 @@ def modals(span: Any) -> list[tuple[str, str]]:
         if token.dep_ in ("aux", "advmod") and (word in _POSSIBLE or word in _NECESSARY) and token.head.i != token.i:
             verb = token.head
             kind = "possible" if word in _POSSIBLE else "necessary"
+            if word in ("can", "could", "ca") and any(c.dep_ == "neg" for c in verb.children):
+                kind = "necessary"  # "cannot turn you away": certainly not, as "will not"
             out.append((verb.lemma_.lower(), kind))
             if verb.lemma_ == "be":  # "may be a sign": the complement too
                 out += [(c.lemma_.lower(), kind) for c in verb.children if c.dep_ in ("attr", "acomp")]

@@ -6,8 +6,11 @@ superlative flipped) or unsupported (a number or named entity the text does not 
 short reason naming both sides ("number 1925 vs 1889"). Antonyms come from WordNet (the loader REG and STMC use)
 plus a few pairs WordNet lacks. Structural checks read the parse (``_structure.py``): roles reversed, cause and
 effect reversed, clashing quantifiers, a price for "free"; "all" for "some" and "must" for "may" are unsupported;
-quantities, clock times, number words and aliases are normalised (``quantities.py``). A number that is the sum or
-difference of two of the context's is "cannot tell". A contradiction in other words is still not found.
+quantities, clock times, number words and aliases (acronyms, demonyms) are normalised (``quantities.py``). A trend
+reversed ("fell from 11,000 to 8,000" for a rise) and a comparison the context's values contradict ("A costs more
+than B" where A's price is lower) are contradictions. A number that is the sum or difference of two of the context's
+is "cannot tell", as is a comparative for a superlative, a degree word on one side only, or a surname for a full
+name. A contradiction in other words is still not found.
 """
 
 from __future__ import annotations
@@ -260,10 +263,20 @@ def contradictions(statement: Facts, sentence: Facts, where: str, own: str = "th
     flipped |= {w for a in flipped for w in a.split()}
     pairs: list[str] = []
     paired: list[str] = []
+    degrees = {c[0]: {o[0] for o in sentence.comparisons if o[2] != c[2]} for c in statement.comparisons}
     for lemma, pos in statement.lemmas:
         if pos not in _WORDNET_POS or lemma in theirs or lemma in flipped:
             continue
         for other in sorted(o for o in theirs - mine if o in antonyms(lemma) or lemma in antonyms(o)):
+            if synonyms(other) & mine - {lemma}:
+                continue  # "breaks EMTALA ... to keep hospitals from": the statement says 'violate' as 'break'
+            if other in degrees.get(lemma, ()) or (
+                    {lemma, other} <= _DEGREE_WORDS and bool(statement.comparisons) != bool(sentence.comparisons)):
+                if undecided is not None:
+                    undecided.append(f"cannot tell: '{lemma}' and '{other}' in {where} are a comparative and a "
+                                     "superlative, or a comparison read on one side only (two frames, not one "
+                                     "claim reversed)")
+                continue
             if (lemma in statement.negated) == (other in sentence.negated) and other not in flipped:
                 if "NOUN" in (pos, _lemma_pos(sentence, other)) and _lemma_pos(sentence, other) != pos:
                     # "reduce output" vs "an increase in tariffs": not one head, no pairing
@@ -284,6 +297,8 @@ def contradictions(statement: Facts, sentence: Facts, where: str, own: str = "th
     else:
         out += both
     out += roles_reversed(statement, sentence, where, own)
+    out += trends_reversed(statement, sentence, where, own)
+    out += comparisons_by_value(statement, sentence, where, own)
     out += causes_reversed(statement, sentence, where, own)
     out += quantifier_conflicts(statement, sentence, where, own)
     out += price_for_free(statement, sentence, where, own)
@@ -310,6 +325,17 @@ def _jaccard(a: str, b: str) -> float:
     return len(x & y) / len(x | y) if x and y else 0.0
 
 
+def _places(side: str) -> set[str]:
+    """The countries and places a comparison's side names, demonyms as their places ("german bond": Germany)."""
+    out = set()
+    for word in side.split():
+        names = quantities.country_names(word) if len(word) > 3 else frozenset()
+        names = names or quantities.demonym_places(word)
+        if names:
+            out.add(min(names))
+    return out
+
+
 def _alignment(mine: Comparison, theirs: Comparison) -> str:
     """How two comparisons' sides align: "same", "swapped", "half-same", "half-swapped", "ambiguous" or "".
 
@@ -320,6 +346,13 @@ def _alignment(mine: Comparison, theirs: Comparison) -> str:
     _, _, _, first2, other2, _ = theirs
     if kind == "sup":
         return "same" if not first or not first2 or _side(first, first2) else ""
+    places = [_places(side) for side in (first, other, first2, other2)]
+    if all(places):  # "German bonds ... than Greek bonds" / "Greek bonds ... than those issued in Germany"
+        p1, o1, p2, o2 = places
+        if p1 & o2 and o1 & p2 and not p1 & p2 and not o1 & o2:
+            return "swapped"
+        if p1 & p2 and o1 & o2 and not p1 & o2 and not o1 & p2:
+            return "same"
     same = _side(first, first2) and _side(other, other2)
     swapped = bool(first and other) and _side(first, other2) and _side(other, first2)
     if same and swapped:
@@ -379,6 +412,51 @@ def comparisons_checked(statement: Facts, sentence: Facts, where: str, own: str 
             undecided.append(f"cannot tell: the {flip_name} {said} and {where}'s are not aligned (their sides or "
                              "readings differ)")
     return consistent, out
+
+
+def _same_value(a: float, b: float) -> bool:
+    return abs(a - b) <= 0.01 * max(abs(a), abs(b))
+
+
+def trends_reversed(statement: Facts, sentence: Facts, where: str, own: str = "the statement") -> list[str]:
+    """A change told the other way round: "from A to B" where the sentence says "from B to A" (same unit)."""
+    return [f"trend reversed: {own} says from {a:g} to {b:g}, {where} from {b:g} to {a:g}"
+            for a, b, unit in statement.trends for c, d, unit2 in sentence.trends
+            if unit == unit2 and _same_value(a, d) and _same_value(b, c) and not _same_value(a, b)]
+
+
+_UPWARD = frozenset({"high", "large", "big", "great", "many", "much", "common", "likely", "frequent", "more", "long",
+                     "expensive", "heavy", "tall", "old", "fast", "strong", "wide"})
+_DOWNWARD = frozenset({"low", "small", "little", "few", "less", "rare", "unlikely", "short", "cheap", "light",
+                       "young", "slow", "weak", "narrow", "fewer"})
+"""Comparatives that say which of two numbers is larger: "higher" (the first), "smaller" (the second)."""
+
+
+def comparisons_by_value(statement: Facts, sentence: Facts, where: str, own: str = "the statement") -> list[str]:
+    """A comparison of two named things against the numbers the sentence gives them ("SABIC (15 percent)").
+
+    "SABIC holds a bigger share than the Mosaic Company" against "SABIC (15 percent) ... the Mosaic Company (25
+    percent)": contradicted when each side holds exactly one of the sentence's valued nouns, of one unit, and the
+    comparative's direction (``_UPWARD`` / ``_DOWNWARD``) disagrees with the values.
+    """
+    out = []
+    for adjective, sign, kind, first, other, _ in statement.comparisons:
+        base = adjective.split()[0]
+        direction = 1 if base in _UPWARD else -1 if base in _DOWNWARD else 0
+        if kind != "cmp" or not direction or not first or not other:
+            continue
+        sides = []
+        for side in (first, other):
+            words = set(side.split())
+            held = [(value, unit) for phrase, value, unit in sentence.valued if set(phrase.split()) <= words]
+            sides.append(held[0] if len(held) == 1 else None)
+        (a, b) = sides
+        if a is None or b is None or a[1] != b[1] or _same_value(a[0], b[0]):
+            continue
+        if (a[0] > b[0]) != (sign * direction > 0):
+            out.append(f"comparison against the values: {own} says '{first}' is {'more' if sign > 0 else 'less'} "
+                       f"{adjective} than '{other}', {where} gives {a[0]:g}{a[1]} and {b[0]:g}{b[1]}")
+    return out
 
 
 _PRONOUN_LEMMAS = frozenset({"they", "he", "she", "it", "we", "you", "i", "them", "him", "her", "us", "-pron-"})
@@ -610,6 +688,8 @@ def differences(statement: Facts, sentence: Facts, pool: Pool, where: str, text:
                     (contradicted if misplaced.startswith("entity") else undecided).append(misplaced)
             continue
         alias = quantities.alias_in(entity, pool.names)
+        if " " not in entity and quantities.demonym_places(entity) & pool.words:
+            continue  # "American" for "... of USA"
         if alias is not None or all(any(quantities.acronym_of(w, name) for name in pool.names)
                                     for w in needed - pool.words):
             continue
@@ -626,6 +706,10 @@ def differences(statement: Facts, sentence: Facts, pool: Pool, where: str, text:
             contradicted.append(f"entity '{entity}' vs '{rival_names[0]}' in {where}")
         elif len(entity.split()) > 1 and (head, "NOUN") in sentence.lemmas:
             undecided.append(f"cannot tell: '{entity}' may be what {where} calls 'the {head}'")
+        elif label == "PERSON" and len(entity.split()) > 1 and head.lower() in pool.words \
+                and head.lower() not in needed - pool.words:
+            undecided.append(f"cannot tell: '{entity}' may be the '{head}' of the {pool_name(where)} (a first name "
+                             "it does not give)")
         else:  # a name the whole context lacks, in none of its forms: unsupported even with a matched sentence
             unsupported.append(f"entity '{entity}' is not in the {pool_name(where)}")
     for why, lemma in _swapped_nouns(statement, sentence, pool, where):
@@ -659,7 +743,8 @@ def _misplaced(n: tuple[float, float, str, bool], statement: Facts, sentence: Fa
               and not any(_matches(m, k) or _matches(k, m) for k in statement.numbers)]
     if not rivals:
         return ""
-    near = _nearly_as_good([s for facts, s in others if _present(n, facts.numbers)], score)
+    holders = [(facts, s) for facts, s in others if _present(n, facts.numbers)]
+    near = _nearly_as_good([s for _, s in holders], score) or _joined(set(), statement, sentence, holders)
     if near:
         return f"cannot tell: {_number(n)} is in another sentence that {near}; {where} gives {_number(rivals[0])}"
     return (f"number {_number(n)} vs {', '.join(_number(m) for m in rivals)} in {where} ({_number(n)} is only in "
@@ -671,6 +756,33 @@ def _nearly_as_good(holding: Sequence[float], score: float) -> str:
     if holding and max(holding) >= score - ALIGN_MARGIN:
         return f"matches about as well ({max(holding):.3f} vs {score:.3f})"
     return ""
+
+
+def _joined(needed: set[str], statement: Facts, sentence: Facts, holders: Sequence[tuple[Facts, float]]) -> str:
+    """"also says ..." when a sentence holding the number or name shares two more content words with the statement.
+
+    Words of the statement outside the matched sentence and the name itself ("Prussia and Austria were the strongest
+    members", joined to the matched sentence on the German Confederation): the statement joins the two sentences.
+    """
+    extra = {lemma for lemma, _ in _content(statement)} - _said(sentence) - needed
+    for facts, _ in holders:
+        said = _said(facts)
+        shared = sorted(w for w in extra if w in said or synonyms(w) & said or _stem_in(w, said))
+        if len(shared) >= 2:
+            return f"also says {describe(shared[:3])} of it (the statement joins two sentences)"
+    return ""
+
+
+@lru_cache(maxsize=10_000)
+def _common_noun(word: str) -> bool:
+    """Whether WordNet has the word as a lowercase noun ("queen", "pope"; not "texas"); False without WordNet."""
+    try:
+        from ir_rag_axioms.analysis.similarity import load_wordnet
+
+        wordnet = load_wordnet()
+    except Exception:  # noqa: BLE001 - WordNet missing: no word is known to be a title
+        return False
+    return any(lemma.name() == word for synset in wordnet.synsets(word, pos="n") for lemma in synset.lemmas())
 
 
 def _said(facts: Facts) -> set[str]:
@@ -691,13 +803,15 @@ def _misplaced_entity(entity: str, label: str, statement: Facts, sentence: Facts
         return ""
     mine = set().union(*(_entity_words(e) for e, _ in statement.entities))
     rivals = [e for e, lab in sentence.entities if _group(lab) == _group(label) and _entity_words(e)
+              and not all(_common_noun(w) for w in _entity_words(e))  # "the Queen": a title, maybe of the name
               and not _entity_words(e) & mine and quantities.alias_in(entity, (e,)) is None
               and quantities.alias_in(e, (entity,)) is None
               and not any(quantities.acronym_of(w, entity) for w in _entity_words(e))
               and not any(quantities.acronym_of(w, e) for w in needed)]
     if not rivals:
         return ""
-    near = _nearly_as_good([s for facts, s in others if needed <= _said(facts)], score)
+    holders = [(facts, s) for facts, s in others if needed <= _said(facts)]
+    near = _nearly_as_good([s for _, s in holders], score) or _joined(needed, statement, sentence, holders)
     if near:
         return f"cannot tell: '{entity}' is in another sentence that {near}; {where} names '{rivals[0]}'"
     return f"entity '{entity}' vs '{rivals[0]}' in {where} ('{entity}' is only in sentences about something else)"
@@ -719,8 +833,9 @@ def _stem_in(word: str, pool_words: Iterable[str]) -> str:
     return ""
 
 
-_PER_UNIT = re.compile(r"\b(?:a|an|per|each)\s+([a-z]+)")
-_PER_UNITS = ("kilogram", "pound", "gram", "ounce", "tonne", "litre", "gallon", "metre", "foot", "mile", "kilometre")
+_PER_UNIT = re.compile(r"\b(?:a|an|per|each|every)\s+([a-z]+)")
+_PER_UNITS = ("kilogram", "pound", "gram", "ounce", "tonne", "litre", "gallon", "metre", "foot", "mile", "kilometre",
+              "hour", "day", "week", "month", "year")
 """Units a price may be given per ("$1.50 a kilogram"), to convert a price per another unit to."""
 
 
@@ -894,7 +1009,8 @@ def unsupported_part(part: str, similarity: float, pool: Pool) -> str:
     """
     from spacy.lang.en.stop_words import STOP_WORDS
 
-    content = [w for w in re.findall(r"[a-z]+", part.lower()) if len(w) > 2 and w not in STOP_WORDS]
+    content = [w for w in re.findall(r"[a-z]+", part.lower()) if len(w) > 2 and w not in STOP_WORDS
+               and quantities.unit(w) is None]  # "10,000 pounds": units are the number checks' part
     if similarity >= PART_MATCH or len(content) < 3:
         return ""
     absent = [w for w in content if w not in pool.words and not synonyms(w) & pool.words]

@@ -16,7 +16,7 @@ from ir_rag_axioms.analysis.features import Feature
 from ir_rag_axioms.analysis.text import sentences, term_tokens
 from ir_rag_axioms.metrics import _structure, quantities
 
-FACTS_VERSION = 7
+FACTS_VERSION = 8
 """Bumped when ``Facts`` changes, so that stored statements of an older version are not read back."""
 _CITATION = re.compile(r"\[\s*\d+(?:\s*[,;-]\s*\d+)*\s*\]")
 _BULLET = re.compile(r"^\s*(?:[-*•#>]+|\d+[.)])\s*")
@@ -89,6 +89,10 @@ class Facts(NamedTuple):
     """(verb lemma, "possible" / "necessary") of may/can/might and must/will/always."""
     parts: tuple[str, ...] = ()
     """The texts of the statement's added clauses: relative, adverbial and participle clauses, coordinated verbs."""
+    trends: tuple[tuple[float, float, str], ...] = ()
+    """(from value, to value, unit) of "from A to B" ("raised from 3% to 5%": (3, 5, "%"))."""
+    valued: tuple[tuple[str, float, str], ...] = ()
+    """(noun phrase lemmas, value, unit) of a number in parentheses after a noun ("SABIC (15 percent)")."""
 
     @classmethod
     def of(cls, value: Any) -> Facts:
@@ -357,7 +361,21 @@ def _negated(span: Any) -> list[str]:
                 if x.dep_ == "xcomp" and x.pos_ in ("VERB", "AUX"):
                     complements = [c for c in x.children if c.dep_ in ("acomp", "attr", "oprd")]
                     out += [x.lemma_.lower()] + [c.lemma_.lower() for c in complements]
-    return out
+    return [lemma for lemma in out if not _also_affirmed(span, lemma)]
+
+
+def _also_affirmed(span: Any, lemma: str) -> bool:
+    """Whether a negated noun also occurs un-negated in the span ("with the gene ... without the gene": neither)."""
+    nouns = [t for t in span if t.pos_ in ("NOUN", "PROPN") and t.lemma_.lower() == lemma]
+    if len(nouns) < 2:
+        return False
+
+    def negated(token: Any) -> bool:
+        verb = next((a for a in token.ancestors if a.pos_ in ("VERB", "AUX")), None)
+        return (any(c.lower_ in ("no", "none") for c in token.children) or token.head.lower_ in ("without", "no")
+                or (verb is not None and any(c.dep_ == "neg" for c in verb.children)))
+
+    return any(not negated(t) for t in nouns)
 
 
 def _subject(token: Any) -> Any:
@@ -504,7 +522,55 @@ def facts(span: Any) -> Facts:
                                  and not _in_citation(t) and not _unit_token(t)))
     return Facts(tuple(_entities(span)), tuple(_numbers(span)), tuple(dict.fromkeys(_negated(span))), lemmas,
                  tuple(_comparisons(span)), tuple(_structure.roles(span)), tuple(_structure.causes(span)),
-                 tuple(_structure.quantifiers(span)), tuple(_structure.modals(span)), tuple(_parts(span)))
+                 tuple(_structure.quantifiers(span)), tuple(_structure.modals(span)), tuple(_parts(span)),
+                 tuple(_trends(span)), tuple(_valued(span)))
+
+
+def _first_number(doc: Any, start: int, end: int) -> tuple[float, str] | None:
+    """(value, unit) of the first number of a stretch of a document, None if it has none."""
+    found = _numbers(doc[start:end]) if end > start else []
+    return (found[0][0], found[0][2]) if found else None
+
+
+def _trends(span: Any) -> list[tuple[float, float, str]]:
+    """(from, to, unit) of each "from A to B" whose two objects are numbers of one unit."""
+    out = []
+    for token in span:
+        if token.lower_ != "from" or token.dep_ != "prep":
+            continue
+        to = next((t for t in token.head.children if t.lower_ == "to" and t.dep_ in ("prep", "dative")
+                   and t.i > token.i), None)
+        if to is None:
+            to = next((t for t in token.subtree if t.lower_ == "to" and t.i > token.i), None)
+        if to is None:
+            continue
+        start = _first_number(span.doc, token.i + 1, to.i)
+        end = _first_number(span.doc, to.i + 1, min(max(to.right_edge.i, token.right_edge.i) + 1, span.end))
+        if start is not None and end is not None and start[1] in ("", end[1]) and start[0] != end[0]:
+            out.append((start[0], end[0], end[1]))  # "from 11,000 to 8,000 people": the unit written once
+    return out
+
+
+def _valued(span: Any) -> list[tuple[str, float, str]]:
+    """(noun phrase, value, unit) of "NOUN (number ...)": the number a parenthesis gives a noun ("Whites (23%)")."""
+    out = []
+    doc = span.doc
+    for token in span:
+        if token.text != "(" or token.i == span.start:
+            continue
+        close = next((t.i for t in doc[token.i + 1: min(token.i + 6, span.end)] if t.text == ")"), None)
+        if close is None:
+            continue
+        value = _first_number(doc, token.i + 1, close)
+        noun = doc[token.i - 1]
+        if noun.text == ")":  # "the Mosaic Company (NYSE: MOS) (25 percent)": the noun before the first parenthesis
+            opening = next((t.i for t in reversed(doc[max(span.start, noun.i - 6): noun.i]) if t.text == "("), None)
+            noun = doc[opening - 1] if opening is not None and opening > span.start else noun
+        if value is None or noun.pos_ not in ("NOUN", "PROPN"):
+            continue
+        words = [t for t in noun.lefts if t.dep_ in ("compound", "amod") and t.i >= noun.i - 3] + [noun]
+        out.append((" ".join(_lemma(t) for t in words), value[0], value[1]))
+    return out
 
 
 _PART_DEPS = frozenset({"relcl", "advcl", "acl"})
