@@ -276,6 +276,7 @@ DEV3 = json.loads((DATA / "contradictions_dev3.json").read_text())["cases"]  # d
 THIRD_BATCH = json.loads((DATA / "contradictions_heldout3.json").read_text())["cases"]  # held out once, then dev.
 FOURTH_BATCH = json.loads((DATA / "contradictions_heldout4.json").read_text())["cases"]  # held out once, then dev.
 FIFTH_BATCH = json.loads((DATA / "contradictions_heldout5.json").read_text())["cases"]  # held out once, then dev.
+SIXTH_BATCH = json.loads((DATA / "contradictions_heldout6.json").read_text())["cases"]  # held out once, stop 38
 
 
 @functools.cache
@@ -283,7 +284,8 @@ def _faithfulness(name: str) -> tuple[tuple[dict, Any], ...]:
     """(case, Faithfulness result) of a case set, measured in one batch."""
     old = [c for c in CASES if c.get("split") == "heldout" and "faithfulness" in c["expected"]]
     cases = {"structure": STRUCTURE, "second_batch": SECOND_BATCH, "first_batch": FIRST_BATCH, "old_held_out": old,
-             "dev3": DEV3, "third_batch": THIRD_BATCH, "fourth_batch": FOURTH_BATCH, "fifth_batch": FIFTH_BATCH}[name]
+             "dev3": DEV3, "third_batch": THIRD_BATCH, "fourth_batch": FOURTH_BATCH, "fifth_batch": FIFTH_BATCH,
+             "sixth_batch": SIXTH_BATCH}[name]
     results = Faithfulness().measure_many([(c["answer"], [c["context"]]) for c in cases])
     return tuple(zip(cases, results, strict=True))
 
@@ -375,10 +377,38 @@ def test_the_fourth_batch_stays_at_its_development_level():
 def test_the_fifth_batch_stays_at_its_development_level():
     """The fifth batch (126 cases, 15 unused topics): held out once after the h36 changes (36/64 detected, 13/62
     flagged), then read and the stop-38 changes made on its misses (trends, values, demonyms, title rivals), so it is
-    development data now (docs/metrics.md). Measured after them: 40/64 detected, 1/62 flagged. Floors at them."""
+    development data now (docs/metrics.md). Measured after them: 43/64 detected (causes across sentences and in
+    clefts), 1/62 flagged. Floors at them."""
     detected, flagged, kinds = rates("fifth_batch")
     print(f"\nfifth batch (development): detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
-    assert detected >= 40 / 64 and flagged <= 1 / 62, kinds
+    assert detected >= 43 / 64 and flagged <= 1 / 62, kinds
+
+
+@pytest.mark.slow
+def test_the_sixth_batch_stays_at_least_at_its_held_out_measurement():
+    """The sixth batch (126 cases, 15 unused topics), written apart from the checks, measured once after the stop-38
+    changes: 37/64 detected, 12/62 flagged (docs/metrics.md). A change may improve on it, never fall below it; once
+    a change is tuned on it, it is development data."""
+    detected, flagged, kinds = rates("sixth_batch")
+    print(f"\nsixth batch (held out): detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
+    assert detected >= 37 / 64 and flagged <= 12 / 62, kinds
+
+
+def test_causes_across_two_sentences_and_in_clefts_are_read():
+    """ "S1. For this reason, S2" and "S1. This is because S2" link two sentences; "C is what made X E" a cleft."""
+    context = ["Arsenic exposure in the very young is associated with impaired development. For this reason, the "
+               "agency prioritizes products eaten by very young children."]
+    reversed_ = Faithfulness().measure("Because the agency prioritizes products eaten by very young children, "
+                                       "arsenic exposure in the very young is associated with impaired development.",
+                                       context)
+    assert reversed_.level == 1 and "causal reversal" in reversed_.explanation, reversed_.explanation
+    same = Faithfulness().measure("Because arsenic exposure in the very young is associated with impaired "
+                                  "development, the agency prioritizes products eaten by very young children.",
+                                  context)
+    assert "causal reversal" not in same.explanation, same.explanation
+    cleft = Faithfulness().measure("A cycle of inflation is what made President Johnson unwilling to raise taxes.",
+                                   ["Unwilling to raise taxes, President Johnson unleashed a cycle of inflation."])
+    assert "causal reversal" in cleft.explanation, cleft.explanation
 
 
 def test_the_third_batch_stays_at_its_development_level():

@@ -2,7 +2,8 @@
 
 - roles: (verb lemma, role, argument lemma) with passives turned active (the agent "by X" is the subject, the
   passive subject an object) and an xcomp verb given its governor's subject ("X wanted to rid France of Y");
-- causes: (cause lemmas, effect lemmas) of "E because C", "E is due to C", "C causes / leads to E";
+- causes: (cause lemmas, effect lemmas) of "E because C", "E is due to C", "C causes / leads to E", "C made X E",
+  "C is the reason E", and (``linked_causes``) "S1. For this reason, S2" and "S1. This is because S2";
 - quantifiers: (noun lemma, "all" / "some" / "none" / "only") of "all N", "every N", "no N", "none of N", "some N",
   "only N", "one-third of N";
 - modals: (verb lemma, "possible" / "necessary") of "may / might / can / could" and "must / will / always / has to".
@@ -10,6 +11,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 _SUBJECTS = frozenset({"nsubj", "csubj"})
@@ -20,7 +22,8 @@ _NONE = frozenset({"no", "none", "neither"})
 _POSSIBLE = frozenset({"may", "might", "can", "could", "possibly", "perhaps", "sometimes", "occasionally", "likely",
                        "probably"})
 _NECESSARY = frozenset({"must", "will", "always", "certainly", "definitely", "necessarily", "invariably", "shall"})
-_CAUSE_VERBS = frozenset({"cause", "lead", "produce", "trigger", "result", "bring", "create"})
+_CAUSE_VERBS = frozenset({"cause", "lead", "produce", "trigger", "result", "bring", "create", "prompt", "spark",
+                          "unleash", "fuel", "spur", "provoke", "force"})
 _CONTENT = frozenset({"NOUN", "PROPN", "VERB", "ADJ", "NUM"})
 _NOT_ROLES = frozenset({"than", "in", "at", "during", "since", "until", "for", "like", "as", "after", "before"})
 
@@ -103,8 +106,53 @@ def _subtree_without(token: Any, cut: Any) -> list[Any]:
     return [t for t in token.subtree if t.i not in cut_ids]
 
 
+def _cleft_subject(verb: Any, subject: Any) -> Any:
+    """The cause a verb's subject stands for: "X is what led", "X, which led": X (the token); else the subject."""
+    if subject.lower_ == "what" and verb.head.lemma_ == "be" and verb.dep_ in ("ccomp", "attr", "acomp", "xcomp"):
+        found = [c for c in verb.head.children if c.dep_ in _SUBJECTS and c.i < verb.i]
+        return found[0] if found and found[0].lower_ not in _RELATIVE else None
+    if subject.lower_ in _RELATIVE and verb.dep_ == "relcl" and verb.head.pos_ in ("NOUN", "PROPN"):
+        return verb.head
+    return subject
+
+
+def _clause_of(token: Any) -> Any:
+    """The verb of the clause a token sits in (itself, if it is one)."""
+    while token.pos_ not in ("VERB", "AUX") and token.head.i != token.i:
+        token = token.head
+    return token
+
+
+def _reason_links(token: Any) -> list[tuple[list[Any], list[Any]]]:
+    """(cause tokens, effect tokens) of "X is (part of) the reason (that/why) Y" and "the reason for Y is X"."""
+    out: list[tuple[list[Any], list[Any]]] = []
+    effects = [c for c in token.children if c.dep_ in ("relcl", "acl")]
+    holder = token.head.head if token.dep_ == "pobj" and token.head.lower_ == "of" else token  # "part of the reason"
+    copula = holder.head
+    if effects and holder.dep_ == "attr" and copula.lemma_ == "be":
+        subjects = [c for c in copula.children if c.dep_ in _SUBJECTS]
+        if subjects and subjects[0].lower_ in _RELATIVE and copula.dep_ == "relcl":  # "..., which is the reason Y"
+            clause = _clause_of(copula.head)
+            cut = {t.i for t in copula.subtree}
+            out.append(([t for t in clause.subtree if t.i not in cut], list(effects[0].subtree)))
+        elif subjects:
+            out.append((list(subjects[0].subtree), list(effects[0].subtree)))
+    if token.dep_ in _SUBJECTS and token.head.lemma_ == "be":  # "the reason for the delay was the storm"
+        of = [g for c in token.children if c.dep_ == "prep" and c.lower_ == "for" for g in c.children
+              if g.dep_ == "pobj"]
+        causes = [c for c in token.head.children if c.dep_ in ("attr", "acomp")]
+        if of and causes:
+            out.append((list(causes[0].subtree), list(of[0].subtree)))
+    return out
+
+
 def causes(span: Any) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
-    """(cause lemmas, effect lemmas) of the causal links of a span."""
+    """(cause lemmas, effect lemmas) of the causal links of a span.
+
+    "E because (of) C", "E is due to C", "C causes / leads to / triggers E", "C led X to do E", "C made X E" (make
+    with a clause), the clefts "C is what led to E" and "C, which led to E", and "C is (part of) the reason (that) E",
+    "the reason for E is C".
+    """
     out = []
     for token in span:
         if token.lower_ == "because" and token.dep_ == "mark" and token.head.dep_ == "advcl":
@@ -124,15 +172,53 @@ def causes(span: Any) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
             subject = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")]
             if cause and subject:
                 out.append((_content(cause[0].subtree), _content(subject[0].subtree)))
-        elif token.lemma_.lower() in _CAUSE_VERBS and token.pos_ == "VERB":
-            subject = [c for c in token.children if c.dep_ == "nsubj"]
+        elif token.lemma_.lower() == "reason" and token.pos_ == "NOUN":
+            out += [(_content(c), _content(e)) for c, e in _reason_links(token)]
+        elif token.lemma_.lower() in (*_CAUSE_VERBS, "make") and token.pos_ == "VERB":
+            subjects = [c for c in token.children if c.dep_ == "nsubj"]
+            subject = _cleft_subject(token, subjects[0]) if subjects else None
+            lemma = token.lemma_.lower()
+            if lemma == "make":  # causative only: "made the roads dangerous", "made Johnson unwilling to ..."
+                clauses = [c for c in token.children if c.dep_ in ("ccomp", "xcomp", "oprd")
+                           and any(g.dep_ in _SUBJECTS for g in c.children)]
+                if subject is not None and clauses:
+                    out.append((_content(subject.subtree), _content(clauses[0].subtree)))
+                continue
             objects = [c for c in token.children if c.dep_ == "dobj"]
             objects += [g for c in token.children if c.dep_ == "prep" and c.lower_ in ("to", "in")
                         for g in c.children if g.dep_ == "pobj"]
-            if subject and objects and token.lemma_.lower() not in ("bring", "create", "produce") or \
-                    (subject and objects and token.lemma_.lower() == "cause"):
-                out.append((_content(subject[0].subtree), _content(objects[0].subtree)))
+            if subject is not None and objects and (lemma not in ("bring", "create", "produce") or lemma == "cause"):
+                effect = list(objects[0].subtree)
+                if lemma in ("lead", "prompt", "force", "drive", "cause"):  # "led Congress to pass the Act"
+                    effect += [t for c in token.children if c.dep_ == "xcomp" for t in c.subtree]
+                out.append((_content(subject.subtree), _content(effect)))
     return [(c, e) for c, e in out if c and e]
+
+
+_CONNECTIVES_FORWARD = re.compile(r"^(?:for (?:this|these|that) reasons?|as a (?:result|consequence)|consequently|"
+                                  r"therefore|thus|hence|because of (?:this|that)|due to (?:this|that)|"
+                                  r"(?:this|that) is why|this (?:led|leads) to)\b[,\s]*", re.I)
+_CONNECTIVES_BACKWARD = re.compile(r"^(?:this|that) (?:is|was) (?:\w+ )?(?:because(?: of)?|due to|caused by)\b\s*",
+                                   re.I)
+
+
+def linked_causes(previous: Any, sentence: Any) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """(cause lemmas, effect lemmas) a sentence links to the one before ("For this reason, S2": S1 causes S2).
+
+    Forward: "For this reason / As a result / Therefore / Thus, S2"; backward: "This is (largely) because / due to
+    S2" (S2 causes S1).
+    """
+    text = sentence.text.strip()
+    for pattern, forward in ((_CONNECTIVES_FORWARD, True), (_CONNECTIVES_BACKWARD, False)):
+        found = pattern.match(text)
+        if found:
+            start = sentence.char_span(sentence.start_char, sentence.start_char + found.end(), alignment_mode="expand")
+            skip = {t.i for t in start} if start is not None else set()
+            rest = _content([t for t in sentence if t.i not in skip])
+            before = _content(list(previous))
+            if rest and before:
+                return [(before, rest) if forward else (rest, before)]
+    return []
 
 
 _NOUNS = {"people": "person", "persons": "person"}

@@ -16,7 +16,7 @@ from ir_rag_axioms.analysis.features import Feature
 from ir_rag_axioms.analysis.text import sentences, term_tokens
 from ir_rag_axioms.metrics import _structure, quantities
 
-FACTS_VERSION = 8
+FACTS_VERSION = 9
 """Bumped when ``Facts`` changes, so that stored statements of an older version are not read back."""
 _CITATION = re.compile(r"\[\s*\d+(?:\s*[,;-]\s*\d+)*\s*\]")
 _BULLET = re.compile(r"^\s*(?:[-*•#>]+|\d+[.)])\s*")
@@ -619,7 +619,10 @@ def statements(doc: Any, max_words: int, version: int = FACTS_VERSION,
     """
     out = []
     antecedent = None
+    previous = None
     for sentence in sentences(doc):
+        linked = _structure.linked_causes(previous, sentence) if previous is not None else []
+        previous = sentence
         for piece in _pieces(sentence):
             for clause in _clauses(piece, max_words):
                 text = clean(clause.text)
@@ -628,7 +631,10 @@ def statements(doc: Any, max_words: int, version: int = FACTS_VERSION,
                 terms = tuple(t.lemma_.lower() for t in term_tokens(clause)
                               if not t.is_space and not _in_citation(t) and t.text not in "[]*#-•")
                 resolved, extra = _resolve(clause, text, antecedent)
-                out.append((text, tuple(dict.fromkeys(extra + terms)) if extra else terms, resolved, facts(clause)))
+                found = facts(clause)
+                if linked:  # "For this reason, ...": the link to the sentence before goes with the first clause
+                    found, linked = found._replace(causes=found.causes + tuple(linked)), []
+                out.append((text, tuple(dict.fromkeys(extra + terms)) if extra else terms, resolved, found))
                 subject = _subject(clause.root)
                 if subject is not None and subject.lower_ not in _PRONOUNS and subject.pos_ in ("NOUN", "PROPN") \
                         and resolved == text:
