@@ -176,22 +176,22 @@ def causes(span: Any) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
             out += [(_content(c), _content(e)) for c, e in _reason_links(token)]
         elif token.lemma_.lower() in (*_CAUSE_VERBS, "make") and token.pos_ == "VERB":
             subjects = [c for c in token.children if c.dep_ == "nsubj"]
-            subject = _cleft_subject(token, subjects[0]) if subjects else None
+            causer = _cleft_subject(token, subjects[0]) if subjects else None
             lemma = token.lemma_.lower()
             if lemma == "make":  # causative only: "made the roads dangerous", "made Johnson unwilling to ..."
                 clauses = [c for c in token.children if c.dep_ in ("ccomp", "xcomp", "oprd")
                            and any(g.dep_ in _SUBJECTS for g in c.children)]
-                if subject is not None and clauses:
-                    out.append((_content(subject.subtree), _content(clauses[0].subtree)))
+                if causer is not None and clauses:
+                    out.append((_content(causer.subtree), _content(clauses[0].subtree)))
                 continue
             objects = [c for c in token.children if c.dep_ == "dobj"]
             objects += [g for c in token.children if c.dep_ == "prep" and c.lower_ in ("to", "in")
                         for g in c.children if g.dep_ == "pobj"]
-            if subject is not None and objects and (lemma not in ("bring", "create", "produce") or lemma == "cause"):
+            if causer is not None and objects and (lemma not in ("bring", "create", "produce") or lemma == "cause"):
                 effect = list(objects[0].subtree)
-                if lemma in ("lead", "prompt", "force", "drive", "cause"):  # "led Congress to pass the Act"
+                if lemma in ("lead", "prompt", "force", "cause"):  # "led Congress to pass the Act"
                     effect += [t for c in token.children if c.dep_ == "xcomp" for t in c.subtree]
-                out.append((_content(subject.subtree), _content(effect)))
+                out.append((_content(causer.subtree), _content(effect)))
     return [(c, e) for c, e in out if c and e]
 
 

@@ -621,7 +621,8 @@ def statements(doc: Any, max_words: int, version: int = FACTS_VERSION,
     antecedent = None
     previous = None
     for sentence in sentences(doc):
-        linked = _structure.linked_causes(previous, sentence) if previous is not None else []
+        linked: list[tuple[tuple[str, ...], tuple[str, ...]]] = (
+            _structure.linked_causes(previous, sentence) if previous is not None else [])
         previous = sentence
         for piece in _pieces(sentence):
             for clause in _clauses(piece, max_words):
