@@ -276,7 +276,8 @@ DEV3 = json.loads((DATA / "contradictions_dev3.json").read_text())["cases"]  # d
 THIRD_BATCH = json.loads((DATA / "contradictions_heldout3.json").read_text())["cases"]  # held out once, then dev.
 FOURTH_BATCH = json.loads((DATA / "contradictions_heldout4.json").read_text())["cases"]  # held out once, then dev.
 FIFTH_BATCH = json.loads((DATA / "contradictions_heldout5.json").read_text())["cases"]  # held out once, then dev.
-SIXTH_BATCH = json.loads((DATA / "contradictions_heldout6.json").read_text())["cases"]  # held out once, stop 38
+SIXTH_BATCH = json.loads((DATA / "contradictions_heldout6.json").read_text())["cases"]  # held out once, then dev.
+SEVENTH_BATCH = json.loads((DATA / "contradictions_heldout7.json").read_text())["cases"]  # held out once, stop 39
 
 
 @functools.cache
@@ -285,7 +286,7 @@ def _faithfulness(name: str) -> tuple[tuple[dict, Any], ...]:
     old = [c for c in CASES if c.get("split") == "heldout" and "faithfulness" in c["expected"]]
     cases = {"structure": STRUCTURE, "second_batch": SECOND_BATCH, "first_batch": FIRST_BATCH, "old_held_out": old,
              "dev3": DEV3, "third_batch": THIRD_BATCH, "fourth_batch": FOURTH_BATCH, "fifth_batch": FIFTH_BATCH,
-             "sixth_batch": SIXTH_BATCH}[name]
+             "sixth_batch": SIXTH_BATCH, "seventh_batch": SEVENTH_BATCH}[name]
     results = Faithfulness().measure_many([(c["answer"], [c["context"]]) for c in cases])
     return tuple(zip(cases, results, strict=True))
 
@@ -367,10 +368,11 @@ def test_development_detection_and_false_alarms_stay_at_their_measured_level():
 def test_the_fourth_batch_stays_at_its_development_level():
     """The fourth batch: held out once after the h35 changes (18/48 detected, 5/57 flagged), then read and the h36
     changes made on its misses, so it is development data now (docs/metrics.md). Measured after the h36 changes:
-    30/48 detected, 5/57 flagged; after the stop-38 changes 30/48, 4/57. Floors just under / at them."""
+    30/48 detected, 5/57 flagged; after the stop-38 changes 30/48, 4/57; after the stop-39 changes 30/48, 3/57.
+    Floors at them."""
     detected, flagged, kinds = rates("fourth_batch")
     print(f"\nfourth batch (development): detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
-    assert detected >= 29 / 48 and flagged <= 4 / 57, kinds
+    assert detected >= 30 / 48 and flagged <= 3 / 57, kinds
 
 
 @pytest.mark.slow
@@ -378,20 +380,31 @@ def test_the_fifth_batch_stays_at_its_development_level():
     """The fifth batch (126 cases, 15 unused topics): held out once after the h36 changes (36/64 detected, 13/62
     flagged), then read and the stop-38 changes made on its misses (trends, values, demonyms, title rivals), so it is
     development data now (docs/metrics.md). Measured after them: 43/64 detected (causes across sentences and in
-    clefts), 1/62 flagged. Floors at them."""
+    clefts), 1/62 flagged; after the stop-39 changes 45/64, 1/62. Floors at them."""
     detected, flagged, kinds = rates("fifth_batch")
     print(f"\nfifth batch (development): detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
-    assert detected >= 43 / 64 and flagged <= 1 / 62, kinds
+    assert detected >= 45 / 64 and flagged <= 1 / 62, kinds
 
 
 @pytest.mark.slow
-def test_the_sixth_batch_stays_at_least_at_its_held_out_measurement():
-    """The sixth batch (126 cases, 15 unused topics), written apart from the checks, measured once after the stop-38
-    changes: 37/64 detected, 12/62 flagged (docs/metrics.md). A change may improve on it, never fall below it; once
-    a change is tuned on it, it is development data."""
+def test_the_sixth_batch_stays_at_its_development_level():
+    """The sixth batch (126 cases, 15 unused topics): held out once after the stop-38 changes (37/64 detected, 12/62
+    flagged), then read and the stop-39 changes made on its misses (WordNet aliases, number words, negation of
+    objects, values of comparisons, proportional quantifiers), so it is development data now (docs/metrics.md).
+    Measured after them: 46/64 detected, 3/62 flagged. Floors at them."""
     detected, flagged, kinds = rates("sixth_batch")
-    print(f"\nsixth batch (held out): detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
-    assert detected >= 37 / 64 and flagged <= 12 / 62, kinds
+    print(f"\nsixth batch (development): detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
+    assert detected >= 46 / 64 and flagged <= 3 / 62, kinds
+
+
+@pytest.mark.slow
+def test_the_seventh_batch_stays_at_least_at_its_held_out_measurement():
+    """The seventh batch (126 cases, 15 unused topics), written apart from the checks, measured once after the
+    stop-39 changes: 35/64 detected, 13/62 flagged (docs/metrics.md). A change may improve on it, never fall below
+    it; once a change is tuned on it, it is development data."""
+    detected, flagged, kinds = rates("seventh_batch")
+    print(f"\nseventh batch (held out): detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
+    assert detected >= 35 / 64 and flagged <= 13 / 62, kinds
 
 
 def test_causes_across_two_sentences_and_in_clefts_are_read():
@@ -676,3 +689,104 @@ def test_a_daily_cost_is_converted_to_a_weekly_one():
     verdict, why = _verdict("Parking costs $70 every week.", "Parking costs $10 a day.")
     assert verdict != "contradicted", why
     assert _verdict("Parking costs $90 every week.", "Parking costs $10 a day.")[0] == "contradicted"
+
+
+def test_wordnet_abbreviations_of_names_and_an_acronym_in_the_context_are_aliases():
+    """ "USSR" / "the Soviet Union", "NY" / "New York", "D.C." / "the District of Columbia" (one WordNet synset, one
+    side its abbreviation); "UNESCO" in the context for its full name in the answer. "Russia" is not "the Soviet
+    Union" (no abbreviation: WordNet lumps them, a text may set them apart)."""
+    from ir_rag_axioms.metrics.quantities import abbreviation_alias
+
+    assert abbreviation_alias("USSR", "the Soviet Union") and abbreviation_alias("new york", "NY")
+    assert not abbreviation_alias("Russia", "the Soviet Union")
+    judge = Faithfulness()
+    for answer, context in [
+            ("The USSR dissolved in December 1991.", "The Soviet Union dissolved in December 1991."),
+            ("The band first met at a club in New York.", "The band first met at a club in NY."),
+            ("The museum is run by the United Nations Educational, Scientific and Cultural Organization.",
+             "The museum is run by UNESCO."),
+            ("The think tank is based in Washington and has offices in the District of Columbia.",
+             "The think tank is based in Washington, D.C."),
+    ]:
+        result = judge.measure(answer, [context])
+        assert result.level == 5, (answer, result.explanation)
+
+
+def test_number_words_with_decimals_and_halves_before_a_scale_are_read():
+    """ "one and a half billion" = 1.5e9, "six point three million" = 6.3e6; a wrong one is still a contradiction."""
+    context = ["Ridership grew from 740 million trips to 1.5 billion, and 6.3 million tickets were refunded."]
+    judge = Faithfulness()
+    same = judge.measure("Ridership grew from seven hundred and forty million trips to one and a half billion, and "
+                         "six point three million tickets were refunded.", context)
+    assert same.level == 5, same.explanation
+    wrong = judge.measure("Ridership grew from 740 million trips to two and a half billion.", context)
+    assert wrong.level == 1 and "number" in wrong.explanation, wrong.explanation
+
+
+def test_no_with_an_object_is_the_verb_negated_and_hyphenated_not_is_a_word():
+    """ "has no PAC" = "does not have a PAC"; "not-for-profit" negates nothing; an elided "do not" is not compared;
+    a hedge clause ("If I remember right") is no added claim."""
+    judge = Faithfulness()
+    same = judge.measure("The union has no PAC.", ["The union does not have a PAC."])
+    assert same.level == 5, same.explanation
+    flipped = judge.measure("The union has a PAC.", ["The union does not have a PAC."])
+    assert flipped.level == 1 and "negation" in flipped.explanation, flipped.explanation
+    word = judge.measure("The stations went to the not-for-profit Network Rail.",
+                         ["The stations went to Network Rail, a not-for-profit company."])
+    assert "negation" not in word.explanation, word.explanation
+    hedged = judge.measure("If I remember right, the survey found that 44% of the viewers were liberal.",
+                           ["The survey found that 44% of the viewers were liberal."])
+    assert hedged.level == 5, hedged.explanation
+
+
+def test_values_given_in_two_sentences_or_respectively_decide_a_comparison():
+    """ "20% of A ... But 53% of B": A is not more likely than B; "A and B sold for 9 and 7 respectively"; "more
+    slowly" is the antonym of "faster"; "only a few N" clashes with "all N" and "most N"."""
+    judge = Faithfulness()
+    context = ["Only 20% of the local students finished the course. But 53% of the exchange students finished it."]
+    wrong = judge.measure("Local students were more likely than exchange students to finish the course.", context)
+    assert wrong.level == 1 and "comparison against the values" in wrong.explanation, wrong.explanation
+    right = judge.measure("Exchange students were more likely than local students to finish the course.", context)
+    assert "comparison against the values" not in right.explanation, right.explanation
+    sold = ["Two of his prints, 'Red Fox' and 'Blue Owl', sold for £9,000 and £7,000 respectively."]
+    assert judge.measure("His 'Blue Owl' fetched more than his 'Red Fox'.", sold).level == 1
+    assert "comparison" not in judge.measure("His 'Red Fox' fetched more than his 'Blue Owl'.", sold).explanation
+    slow = judge.measure("The reform made the company move more slowly than before.",
+                         ["The reform has helped the company move faster than before."])
+    assert slow.level == 1 and "comparison flipped" in slow.explanation, slow.explanation
+    few = judge.measure("Only a few of the interned residents were labeled disloyal.",
+                        ["All of the interned residents were labeled disloyal."])
+    assert few.level == 1 and "quantifier" in few.explanation, few.explanation
+    most = judge.measure("Only a small share of the network's stories were negative.",
+                         ["The majority of the network's stories were negative."])
+    assert most.level == 1 and "quantifier" in most.explanation, most.explanation
+
+
+def test_a_cause_verb_with_a_clause_and_a_relative_which_led_to_are_causes():
+    """ "X is what caused Y to decline" (the clause is the effect) against "Y declined, which led to X"."""
+    result = Faithfulness().measure("The famine is what caused the population of the valley to decline.",
+                                    ["The war caused a decline in the population of the valley, which led to "
+                                     "the famine."])
+    assert result.level == 1 and "causal reversal" in result.explanation, result.explanation
+
+
+def test_a_rise_told_against_a_from_to_fall_and_subjects_crossed_over_two_verbs_are_contradictions():
+    """ "grew between 1950 and 1990" against "from 900 in 1950 to 400 by 1990"; "X resigned and was replaced by Y"
+    against "Y resigned, being replaced by X"; a specific number the statement takes from another sentence makes a
+    name there "cannot tell", not a contradiction."""
+    judge = Faithfulness()
+    context = ["Under the old board, there were steadily fewer members each year, from around 900 in 1950 to only "
+               "400 by 1990."]
+    grew = judge.measure("Under the old board, the number of members grew steadily between 1950 and 1990.", context)
+    assert grew.level == 1 and "trend reversed" in grew.explanation, grew.explanation
+    fell = judge.measure("Under the old board, the number of members fell steadily between 1950 and 1990.", context)
+    assert "trend reversed" not in fell.explanation, fell.explanation
+    swapped = judge.measure("Anna Berg resigned as chair in May 2020 and was replaced by treasurer Tom Lund.",
+                            ["Tom Lund resigned as chair in May 2020, being replaced by treasurer Anna Berg."])
+    assert swapped.level == 1 and "role reversal" in swapped.explanation, swapped.explanation
+    joined = judge.measure("Roughly 2.1 million tons were shipped from the north to the capital, with perhaps "
+                           "seven thousand a year leaving from the Blue Harbour alone.",
+                           ["Roughly 2.1 million tons were shipped from the north to the capital and the south.",
+                            "Perhaps 7,000 a year were shipped from the Blue Harbour alone."])
+    assert joined.level > 1 and "only in sentences about something else" not in joined.explanation, \
+        joined.explanation

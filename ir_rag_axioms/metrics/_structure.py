@@ -4,8 +4,8 @@
   passive subject an object) and an xcomp verb given its governor's subject ("X wanted to rid France of Y");
 - causes: (cause lemmas, effect lemmas) of "E because C", "E is due to C", "C causes / leads to E", "C made X E",
   "C is the reason E", and (``linked_causes``) "S1. For this reason, S2" and "S1. This is because S2";
-- quantifiers: (noun lemma, "all" / "some" / "none" / "only") of "all N", "every N", "no N", "none of N", "some N",
-  "only N", "one-third of N";
+- quantifiers: (noun lemma, "all" / "most" / "some" / "few" / "none" / "only") of "all N", "every N", "no N", "none
+  of N", "some N", "only N", "one-third of N", "most N", "the majority of N", "(only a) few N", "a small share of N";
 - modals: (verb lemma, "possible" / "necessary") of "may / might / can / could" and "must / will / always / has to".
 """
 
@@ -30,7 +30,8 @@ _NOT_ROLES = frozenset({"than", "in", "at", "during", "since", "until", "for", "
 
 def _head_lemma(token: Any) -> str:
     """The lemma an argument stands for: the noun of "none of the N", else the token's own lemma."""
-    if token.lower_ in ("none", "all", "some", "most", "many", "each") and token.pos_ in ("NOUN", "PRON", "DET"):
+    if token.lower_ in ("none", "all", "some", "most", "many", "each", "few") and token.pos_ in ("NOUN", "PRON", "DET",
+                                                                                            "ADJ"):
         for child in token.children:
             if child.dep_ == "prep" and child.lower_ == "of":
                 objects = [g for g in child.children if g.dep_ == "pobj"]
@@ -187,11 +188,16 @@ def causes(span: Any) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
             objects = [c for c in token.children if c.dep_ == "dobj"]
             objects += [g for c in token.children if c.dep_ == "prep" and c.lower_ in ("to", "in")
                         for g in c.children if g.dep_ == "pobj"]
+            clauses = [c for c in token.children if c.dep_ in ("ccomp", "xcomp")
+                       and any(g.dep_ in _SUBJECTS for g in c.children)]
+            if not objects and clauses and lemma in ("cause", "force", "prompt"):  # "caused its population to
+                objects = clauses  # decline": the clause is the effect
             if causer is not None and objects and (lemma not in ("bring", "create", "produce") or lemma == "cause"):
                 effect = list(objects[0].subtree)
-                if lemma in ("lead", "prompt", "force", "cause"):  # "led Congress to pass the Act"
-                    effect += [t for c in token.children if c.dep_ == "xcomp" for t in c.subtree]
-                out.append((_content(causer.subtree), _content(effect)))
+                if lemma in ("lead", "prompt", "force", "cause") and objects[0] not in clauses:  # "led Congress to
+                    effect += [t for c in token.children if c.dep_ == "xcomp" for t in c.subtree]  # pass the Act"
+                cause = _subtree_without(causer, token) if causer.i == token.head.i else list(causer.subtree)
+                out.append((_content(cause), _content(effect)))  # "X, which led to E": X without the clause
     return [(c, e) for c, e in out if c and e]
 
 
@@ -226,7 +232,11 @@ _NOUNS = {"people": "person", "persons": "person"}
 
 
 def quantifiers(span: Any) -> list[tuple[str, str]]:
-    """(noun lemma, "all" / "some" / "none" / "only") of the quantified nouns of a span ("people" is "person")."""
+    """(noun lemma, "all" / "most" / "some" / "few" / "none" / "only") of the quantified nouns of a span.
+
+    "people" is "person"; "most" for "most" and "the majority of", "few" for "few", "only a few" and "a small share
+    of", "some" for the other words of some ("a few", "many", "several").
+    """
     return list(dict.fromkeys((_NOUNS.get(noun, noun), kind) for noun, kind in _quantified(span)))
 
 
@@ -238,21 +248,38 @@ def _quantified(span: Any) -> list[tuple[str, str]]:
             out.append(("person", "none" if word == "nobody" else "all"))
         if word in ("all", "every", "each", "no", "some", "several", "many", "few", "most") and \
                 token.dep_ in ("det", "predet", "amod") and token.head.pos_ in ("NOUN", "PROPN"):
-            kind = "all" if word in _ALL else "none" if word in _NONE else "some"
+            kind = "all" if word in _ALL else "none" if word in _NONE else _proportion(token)
             out.append((token.head.lemma_.lower(), kind))
-        elif word in ("none", "all", "some", "most", "many") and token.pos_ in ("NOUN", "PRON", "DET"):
+        elif word in ("none", "all", "some", "most", "many", "few") and (
+                token.pos_ in ("NOUN", "PRON", "DET") or word in ("most", "few") and token.pos_ == "ADJ"):
             noun = _head_lemma(token)
             if noun != word:
-                out.append((noun, "all" if word == "all" else "none" if word == "none" else "some"))
+                out.append((noun, "all" if word == "all" else "none" if word == "none" else _proportion(token)))
         elif word in ("only", "just") and token.head.pos_ in ("NOUN", "PROPN") and not any(
                 c.dep_ == "neg" for c in token.children) and span.doc[max(token.i - 1, 0)].lower_ not in ("not",):
             out.append((token.head.lemma_.lower(), "only"))
         elif token.dep_ == "pobj" and token.head.lower_ == "of" and token.pos_ in ("NOUN", "PROPN"):
             share = token.head.head
-            if share.pos_ == "NUM" or share.lower_ in ("third", "half", "quarter", "percent", "%", "fraction",
-                                                        "majority", "minority", "portion", "part"):
+            small = any(c.dep_ == "amod" and c.lower_ in ("small", "tiny") for c in share.children)
+            if share.lower_ in ("majority", "bulk") or share.lower_ == "minority" or small and share.lower_ in (
+                    "share", "fraction", "number", "proportion", "portion", "percentage", "part"):
+                out.append((token.lemma_.lower(), "most" if share.lower_ in ("majority", "bulk") else "few"))
+            elif share.pos_ == "NUM" or share.lower_ in ("third", "half", "quarter", "percent", "%", "fraction",
+                                                          "portion", "part"):
                 out.append((token.lemma_.lower(), "some"))
     return list(dict.fromkeys(out))
+
+
+def _proportion(token: Any) -> str:
+    """"most" for most, "few" for "few" and "only a few", "some" for "a few" and the other words of some."""
+    if token.lower_ == "most":
+        return "most"
+    if token.lower_ != "few":
+        return "some"
+    article = any(c.lower_ == "a" for c in token.children) or token.i > 0 and token.nbor(-1).lower_ == "a"
+    only = any(c.lower_ in ("only", "just") for c in token.children) or token.i > 1 and token.nbor(-2).lower_ in (
+        "only", "just")
+    return "few" if only or not article else "some"
 
 
 def modals(span: Any) -> list[tuple[str, str]]:

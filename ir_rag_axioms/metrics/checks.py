@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ir_rag_axioms.metrics import quantities
+from ir_rag_axioms.metrics import quantities, statements
 from ir_rag_axioms.metrics.statements import Facts
 
 _EXTRA_ANTONYMS = (("before", "after"), ("above", "below"), ("more", "less"), ("most", "least"),
@@ -298,6 +298,7 @@ def contradictions(statement: Facts, sentence: Facts, where: str, own: str = "th
         out += both
     out += roles_reversed(statement, sentence, where, own)
     out += trends_reversed(statement, sentence, where, own)
+    out += trend_verb_reversed(statement, sentence, where, own)
     out += comparisons_by_value(statement, sentence, where, own)
     out += causes_reversed(statement, sentence, where, own)
     out += quantifier_conflicts(statement, sentence, where, own)
@@ -309,8 +310,29 @@ _DEGREE_WORDS = frozenset({"more", "less", "most", "least", "fewer", "fewest"})
 Comparison = tuple[str, int, str, str, str, str]
 
 
+@lru_cache(maxsize=10_000)
+def _adjective_of(word: str) -> str:
+    """The adjective an adverb in -ly comes from (WordNet's pertainyms: "slowly" -> "slow"); the word otherwise."""
+    if not word.endswith("ly") or " " in word:
+        return word
+    try:
+        from ir_rag_axioms.analysis.similarity import load_wordnet
+
+        wordnet = load_wordnet()
+    except Exception:  # noqa: BLE001 - WordNet missing: the word itself
+        return word
+    found = [p.name() for synset in wordnet.synsets(word, pos="r")[:3] for lemma in synset.lemmas()
+             if lemma.name() == word for p in lemma.pertainyms()]
+    return found[0] if found else word
+
+
 def _related(adjective: str, adjective2: str) -> int:
-    """+1 for the same adjective, -1 for antonyms ("further west" / "further east", "small" / "large"), else 0."""
+    """+1 for the same adjective, -1 for antonyms, else 0.
+
+    Antonyms: "further west" / "further east", "small" / "large", "more slowly" / "faster" (an adverb as its
+    adjective).
+    """
+    adjective, adjective2 = _adjective_of(adjective), _adjective_of(adjective2)
     if adjective2 == adjective:
         return 1
     base, _, direction = adjective.partition(" ")
@@ -425,6 +447,35 @@ def trends_reversed(statement: Facts, sentence: Facts, where: str, own: str = "t
             if unit == unit2 and _same_value(a, d) and _same_value(b, c) and not _same_value(a, b)]
 
 
+_RISE_VERBS = frozenset({"increase", "rise", "grow", "climb", "soar", "jump", "surge", "double", "triple", "expand",
+                         "gain", "swell"})
+_FALL_VERBS = frozenset({"decrease", "fall", "drop", "decline", "shrink", "plunge", "slump", "sink", "dwindle",
+                         "diminish", "halve"})
+
+
+def trend_verb_reversed(statement: Facts, sentence: Facts, where: str, own: str = "the statement") -> list[str]:
+    """A rise or fall that the sentence's "from A to B" tells the other way (reasons, may be empty).
+
+    "grew between 1948 and 1995" against "from 1 billion in 1948 to 750 million by 1995".
+
+    Only when the statement gives no "from ... to" of its own, every number it gives (the years) is in the
+    sentence, the sentence has one such change and no verb of the statement's direction.
+    """
+    verbs = {lemma for lemma, pos in statement.lemmas if pos == "VERB" and lemma not in statement.negated}
+    said = {lemma for lemma, _ in sentence.lemmas}
+    up, down = bool(verbs & _RISE_VERBS), bool(verbs & _FALL_VERBS)
+    if up == down or statement.trends or len(sentence.trends) != 1 or not statement.numbers \
+            or not all(_present(n, sentence.numbers) for n in statement.numbers):
+        return []
+    if said & (_RISE_VERBS if up else _FALL_VERBS):
+        return []
+    start, end, unit = sentence.trends[0]
+    if _same_value(start, end) or (end > start) == up:
+        return []
+    verb = sorted(verbs & (_RISE_VERBS if up else _FALL_VERBS))[0]
+    return [f"trend reversed: {own} says '{verb}', {where} goes from {start:g} to {end:g}{unit and ' ' + unit}"]
+
+
 _UPWARD = frozenset({"high", "large", "big", "great", "many", "much", "common", "likely", "frequent", "more", "long",
                      "expensive", "heavy", "tall", "old", "fast", "strong", "wide"})
 _DOWNWARD = frozenset({"low", "small", "little", "few", "less", "rare", "unlikely", "short", "cheap", "light",
@@ -449,7 +500,9 @@ def comparisons_by_value(statement: Facts, sentence: Facts, where: str, own: str
         for side in (first, other):
             words = set(side.split())
             held = [(value, unit) for phrase, value, unit in sentence.valued if set(phrase.split()) <= words]
-            sides.append(held[0] if len(held) == 1 else None)
+            if not held:  # "new immigrants" for the statement's "immigrants": the head noun, if only one has it
+                held = [(value, unit) for phrase, value, unit in sentence.valued if phrase.split()[-1] in words]
+            sides.append(held[0] if len(set(held)) == 1 else None)
         (a, b) = sides
         if a is None or b is None or a[1] != b[1] or _same_value(a[0], b[0]):
             continue
@@ -489,6 +542,29 @@ def roles_reversed(statement: Facts, sentence: Facts, where: str, own: str = "th
         found = [f"role reversal: {own} has '{subject}' {verb} '{obj}', {where} the reverse"
                  for subject in subjects for obj in objects if subject != obj]
         out += found or _half_reversed(verb, arguments, other, statement, sentence, where, own)
+    return out + _subjects_crossed(mine, theirs, where, own)
+
+
+def _subjects_crossed(mine: dict[str, dict[str, set[str]]], theirs: dict[str, dict[str, set[str]]], where: str,
+                      own: str) -> list[str]:
+    """Two verbs whose one subject each is swapped (reasons, may be empty).
+
+    "X stepped down and was replaced by Y" against "Y stepped down, being replaced by X" (the passive read as "X
+    replaced Y").
+    """
+    def one_subject(roles: dict[str, set[str]]) -> str:
+        found = [a for a, r in roles.items() if "subj" in r and a not in _PRONOUN_LEMMAS]
+        return found[0] if len(found) == 1 else ""
+
+    pairs = {verb: (one_subject(args), one_subject(theirs[verb])) for verb, args in mine.items()
+             if verb in theirs and verb not in _SYMMETRIC}
+    pairs = {verb: (a, b) for verb, (a, b) in pairs.items() if a and b and a != b}
+    out = []
+    for verb, (a, b) in pairs.items():
+        for verb2, (c, d) in pairs.items():
+            if verb < verb2 and (a, b) == (d, c):
+                out.append(f"role reversal: {own} has '{a}' {verb} and '{b}' {verb2}, {where} '{b}' {verb} and "
+                           f"'{a}' {verb2}")
     return out
 
 
@@ -563,11 +639,16 @@ def causes_reversed(statement: Facts, sentence: Facts, where: str, own: str = "t
     return out
 
 
-_QUANTIFIER_CLASHES = {("none", "all"), ("all", "none"), ("only", "all"), ("none", "some"), ("some", "none")}
+_QUANTIFIER_CLASHES = {("none", "all"), ("all", "none"), ("only", "all"), ("none", "some"), ("some", "none"),
+                       ("few", "most"), ("most", "few"), ("few", "all"), ("all", "few"), ("most", "none"),
+                       ("none", "most"), ("few", "none"), ("none", "few")}
 
 
 def quantifier_conflicts(statement: Facts, sentence: Facts, where: str, own: str = "the statement") -> list[str]:
-    """Quantifiers that clash on the same noun: "no N" vs "all N", "only N" vs "all N", "some N" vs "no N"."""
+    """Quantifiers that clash on the same noun.
+
+    "no N" vs "all N", "only N" vs "all N", "some N" vs "no N", "(only a) few N" vs "most N" or "all N".
+    """
     theirs: dict[str, set[str]] = {}
     for noun, kind in sentence.quantifiers:
         theirs.setdefault(noun, set()).add(kind)
@@ -591,7 +672,7 @@ def overgeneralised(statement: Facts, sentence: Facts, where: str, own: str = "t
     for noun, kind in sentence.quantifiers:
         theirs.setdefault(noun, set()).add(kind)
     out = [f"quantifier: {own} says 'all {noun}', {where} only 'some {noun}'" for noun, kind in statement.quantifiers
-           if kind == "all" and theirs.get(noun) == {"some"}]
+           if kind == "all" and theirs.get(noun) in ({"some"}, {"most"}, {"some", "most"})]
     possible = {verb for verb, kind in sentence.modals if kind == "possible"}
     necessary = {verb for verb, kind in sentence.modals if kind == "necessary"}
     out += [f"modality: {own} says '{verb}' is certain (must/will), {where} only possible (may/can)"
@@ -744,7 +825,7 @@ def _misplaced(n: tuple[float, float, str, bool], statement: Facts, sentence: Fa
     if not rivals:
         return ""
     holders = [(facts, s) for facts, s in others if _present(n, facts.numbers)]
-    near = _nearly_as_good([s for _, s in holders], score) or _joined(set(), statement, sentence, holders)
+    near = _nearly_as_good([s for _, s in holders], score) or _joined(set(), statement, sentence, holders, n)
     if near:
         return f"cannot tell: {_number(n)} is in another sentence that {near}; {where} gives {_number(rivals[0])}"
     return (f"number {_number(n)} vs {', '.join(_number(m) for m in rivals)} in {where} ({_number(n)} is only in "
@@ -758,17 +839,23 @@ def _nearly_as_good(holding: Sequence[float], score: float) -> str:
     return ""
 
 
-def _joined(needed: set[str], statement: Facts, sentence: Facts, holders: Sequence[tuple[Facts, float]]) -> str:
+def _joined(needed: set[str], statement: Facts, sentence: Facts, holders: Sequence[tuple[Facts, float]],
+            number: tuple[float, float, str, bool] | None = None) -> str:
     """"also says ..." when a sentence holding the number or name shares two more content words with the statement.
 
-    Words of the statement outside the matched sentence and the name itself ("Prussia and Austria were the strongest
-    members", joined to the matched sentence on the German Confederation): the statement joins the two sentences.
+    Two words or numbers of the statement outside the matched sentence, the name itself and the number checked
+    ("Prussia and Austria were the strongest members", joined to the matched sentence on the German Confederation),
+    or one specific number (100 or more, not a year: "five thousand a year ... the Gold Coast"): the statement joins
+    the two sentences.
     """
     extra = {lemma for lemma, _ in _content(statement)} - _said(sentence) - needed
+    numbers = [n for n in statement.numbers if not _present(n, sentence.numbers) and n != number]
     for facts, _ in holders:
         said = _said(facts)
         shared = sorted(w for w in extra if w in said or synonyms(w) & said or _stem_in(w, said))
-        if len(shared) >= 2:
+        both = [n for n in numbers if any(_same_value(n[0], m[0]) and _same_value(n[1], m[1]) for m in facts.numbers)]
+        shared += [_number(n) for n in both]  # "five thousand a year" there
+        if len(shared) >= 2 or any(abs(n[0]) >= 100 and not _year(n) for n in both):  # a specific number: enough
             return f"also says {describe(shared[:3])} of it (the statement joins two sentences)"
     return ""
 
@@ -990,7 +1077,8 @@ def missing_content(fact: Facts, pool: Pool, share: float) -> list[str]:
     content = [lemma for lemma, pos in fact.lemmas if pos in ("NOUN", "PROPN", "ADJ", "VERB") and lemma not in
                ("be", "have", "do") and len(lemma) > 1 and lemma.isalpha()]
     absent = [lemma for lemma in content if lemma not in pool.words and not (words(lemma) <= pool.words)
-              and not synonyms(lemma) & pool.words]
+              and not synonyms(lemma) & pool.words and not {lemma + "s", lemma + "es"} & pool.words]  # "Slave Forts":
+    # a capitalised plural is a proper noun's own lemma
     if content and len(absent) > (1 - share) * len(content) + 1e-9:
         return absent
     return []
@@ -1013,7 +1101,10 @@ def unsupported_part(part: str, similarity: float, pool: Pool) -> str:
                and quantities.unit(w) is None]  # "10,000 pounds": units are the number checks' part
     if similarity >= PART_MATCH or len(content) < 3:
         return ""
-    absent = [w for w in content if w not in pool.words and not synonyms(w) & pool.words]
+    if statements.is_hedge(part):  # "If I remember the figures right, ..."
+        return ""
+    aliased = frozenset().union(*(quantities.abbreviation_words(name) for name in pool.names))
+    absent = [w for w in content if w not in pool.words and w not in aliased and not synonyms(w) & pool.words]
     if len(absent) * 3 < 2 * len(content):
         return ""
     return (f"the added clause '{part}' matches no sentence of the context (best {similarity:.3f} < {PART_MATCH:g}) "

@@ -326,6 +326,10 @@ class HeuristicJudge(Judge):
             if mine.causes:  # "S1. For this reason, S2": a cause and its effect often sit in two sentences
                 contradicted += [r for f, w in near[1:] for r in checks.causes_reversed(mine, f, w, own)
                                  if r not in contradicted]
+            if mine.comparisons and len(near) > 1 and score >= self.check_threshold and not any(
+                    r.startswith("comparison against the values") for r in contradicted):  # "20% of UK citizens
+                # ... But 53% of new immigrants": the values of a comparison often sit in two sentences
+                contradicted += checks.comparisons_by_value(mine, _merge([f for f, _ in near]), "the context", own)
         if close:
             correlative = bool(checks.CORRELATIVE.search(claim.text) and checks.CORRELATIVE.search(matched.text))
             contradicted += checks.contradictions(mine, theirs, where, own, undecided, correlative)

@@ -3,9 +3,10 @@
 Units and conversions come from pint (a measured amount becomes its SI magnitude and dimension, a temperature its
 degrees Celsius: "3 km" = "3,000 m", "134 °F" = "56.7 °C", "90 minutes" = "an hour and a half"), number words from
 text2num ("forty-five thousand" = 45000, "three hundred and forty" = 340), country names from pycountry ("USA" =
-"United States"). Clock times are minutes after midnight ("9:57 p.m." = "21:57"; a time without a.m./p.m. matches
-either half of the day). Organisations' acronyms are the initials of a name the other text has ("IOC" for
-"International Olympic Committee", "WWII" for "World War Two").
+"United States"), abbreviations of names from WordNet ("USSR" = "Soviet Union", "NY" = "New York"). Clock times
+are minutes after midnight ("9:57 p.m." = "21:57"; a time without a.m./p.m. matches either half of the day).
+Organisations' acronyms are the initials of a name the other text has ("IOC" for "International Olympic Committee",
+"WWII" for "World War Two").
 """
 
 from __future__ import annotations
@@ -322,18 +323,79 @@ def demonym_places(word: str) -> frozenset[str]:
     return frozenset(places.union(*(country_names(p) for p in places)))
 
 
-def alias_in(entity: str, names: Iterable[str]) -> str | None:
-    """The name of ``names`` an entity is an alias of (the same country, a demonym of it, or an acronym of it).
+_ABBREVIATION = re.compile(r"(?:[A-Z]\.?){2,7}")
 
-    None if none ("American" is an alias of "USA", "Greek" of "Greece").
+
+def _wordnet_key(name: str) -> str:
+    return re.sub(r"['’]s$", "", name.strip().lower().removeprefix("the ")).replace(",", "").replace(" ", "_")
+
+
+@lru_cache(maxsize=10_000)
+def _name_synsets(name: str) -> dict[str, str]:
+    """WordNet's noun synsets a name is a lemma of, each with that lemma as WordNet spells it."""
+    try:
+        from ir_rag_axioms.analysis.similarity import load_wordnet
+
+        wordnet = load_wordnet()
+    except Exception:  # noqa: BLE001 - WordNet missing: no such aliases
+        return {}
+    found: dict[str, str] = {}
+    for key in dict.fromkeys((_wordnet_key(name), _wordnet_key(name).replace(".", ""))):
+        if len(key) < 2:
+            continue
+        for synset in wordnet.synsets(key, pos="n"):
+            for lemma in synset.lemma_names():
+                if lemma.lower() == key or lemma.lower().replace(".", "") == key:
+                    found.setdefault(synset.name(), lemma)
+    return found
+
+
+def abbreviation_alias(a: str, b: str) -> bool:
+    """Whether two names are one WordNet synset's lemmas, one of them its abbreviation ("USSR" / "the Soviet Union").
+
+    Only abbreviations (2-7 capitals, dots allowed): WordNet also lists "Russia" under the Soviet Union and
+    "Washington" under the American capital, which a text may well set apart.
+    """
+    mine, theirs = _name_synsets(a), _name_synsets(b)
+    return any(_ABBREVIATION.fullmatch(mine[s]) or _ABBREVIATION.fullmatch(theirs[s]) for s in mine.keys() & theirs)
+
+
+@lru_cache(maxsize=10_000)
+def abbreviation_words(name: str) -> frozenset[str]:
+    """The lowercased words of the names ``abbreviation_alias`` finds for a name ("d.c." -> district, columbia, dc)."""
+    out: set[str] = set()
+    mine = _name_synsets(name)
+    if not mine:
+        return frozenset()
+    from ir_rag_axioms.analysis.similarity import load_wordnet
+
+    wordnet = load_wordnet()
+    for key, form in mine.items():
+        for lemma in wordnet.synset(key).lemma_names():
+            if _ABBREVIATION.fullmatch(form) or _ABBREVIATION.fullmatch(lemma):
+                out.update(re.findall(r"[a-z]+", lemma.lower()))
+    return frozenset(out)
+
+
+def alias_in(entity: str, names: Iterable[str]) -> str | None:
+    """The name of ``names`` an entity is an alias of.
+
+    The same country, a demonym of it, an acronym of it, or WordNet's abbreviation of it or by it. None if none
+    ("American" is an alias of "USA", "Greek" of "Greece", "NY" of "New York").
     """
     names = list(names)
     countries = country_names(entity) | (demonym_places(entity) if " " not in entity.strip() else frozenset())
     for name in names:
         if countries and countries & (country_names(name) | {name.lower().removeprefix("the ")}):
             return name
+    for name in names:
+        if abbreviation_alias(entity, name):
+            return name
     if re.fullmatch(r"[A-Za-z.]{2,8}", entity.replace(" ", "")):
         for name in names:
             if acronym_of(entity, name):
                 return name
+    for name in names:  # the other text has the acronym: "UNESCO" for "the United Nations Educational, ..."
+        if re.fullmatch(r"[A-Za-z.]{2,8}", name.replace(" ", "")) and acronym_of(name, entity):
+            return name
     return None

@@ -16,7 +16,7 @@ from ir_rag_axioms.analysis.features import Feature
 from ir_rag_axioms.analysis.text import sentences, term_tokens
 from ir_rag_axioms.metrics import _structure, quantities
 
-FACTS_VERSION = 9
+FACTS_VERSION = 10
 """Bumped when ``Facts`` changes, so that stored statements of an older version are not read back."""
 _CITATION = re.compile(r"\[\s*\d+(?:\s*[,;-]\s*\d+)*\s*\]")
 _BULLET = re.compile(r"^\s*(?:[-*•#>]+|\d+[.)])\s*")
@@ -109,13 +109,26 @@ def _tuples(value: Any) -> Any:
 
 
 _HEDGE = re.compile(r"^(?:i'm|i am|we're|we are) not (?:entirely |completely |100% )?(?:sure|certain)(?: about this)?,?"
-                    r" but (?:i|we) (?:think|believe|guess|recall)(?: that)?,?\s+", re.IGNORECASE)
+                    r" but (?:i|we) (?:think|believe|guess|recall)(?: that)?,?\s+"
+                    r"|^(?:if (?:i|we) (?:remember|recall)(?: \w+){0,3} (?:right|correctly)|if memory serves(?: me)?"
+                    r"(?: right| correctly| well)?|as far as (?:i|we) (?:know|can tell|remember|recall)"
+                    r"|to (?:the best of )?(?:my|our) knowledge|from what (?:i|we) (?:remember|recall|know)),\s+",
+                    re.IGNORECASE)
 
 
 def unhedged(text: str) -> str:
-    """A hedged claim without its hedge ("I'm not sure, but I think it was 1975" -> "it was 1975"): a claim."""
+    """A hedged claim without its hedge: a claim.
+
+    "I'm not sure, but I think it was 1975" and "If I remember right, it was 1975" -> "it was 1975".
+    """
     claim = _HEDGE.sub("", text)
     return claim[:1].upper() + claim[1:] if claim != text else text
+
+
+def is_hedge(text: str) -> bool:
+    """Whether a clause is a hedge only ("If I remember the figures right", "as far as I know")."""
+    probe = text.strip(" ,;") + ", x"
+    return unhedged(probe) == "X"
 
 
 def clean(text: str) -> str:
@@ -277,16 +290,20 @@ def _numbers(span: Any) -> list[tuple[float, float, str, bool]]:
             i += 1
             continue
         group = [tokens[i]]
-        while i + 1 < len(tokens) and (tokens[i + 1].lower_ in _MULTIPLIERS or tokens[i + 1].text == "," and i + 2 <
-                                       len(tokens) and tokens[i + 2].lower_ in _MULTIPLIERS):  # "$ 577.82, Million"
-            i += 1 if tokens[i + 1].text != "," else 2
-            value *= _MULTIPLIERS[tokens[i].lower_]
-            group.append(tokens[i])
+        if words is not None:
+            digits = _decimal_words(tokens, i + 1)
+            if digits is not None:  # "six point three (million)"
+                value += digits[0]
+                i += digits[1]
+                group.append(tokens[i])
+        value, i = _scaled(tokens, i, value, group)
         words_after = [t.lower_ for t in tokens[i + 1: i + 4]]
         if len(words_after) == 3 and words_after[:2] == ["and", "a"] and words_after[2] in quantities.FRACTIONS:
             value += quantities.FRACTIONS[words_after[2]]  # "two and a half days"
             i += 3
             group.append(tokens[i])
+            if len(group) == 2:
+                value, i = _scaled(tokens, i, value, group)  # "one and a half billion"
         if i + 2 < len(tokens) and tokens[i + 1].text in ("-", "–") and tokens[i + 2].lower_ in quantities.FRACTIONS:
             value *= quantities.FRACTIONS[tokens[i + 2].lower_]  # "one-third"
             i += 2
@@ -315,6 +332,29 @@ def _numbers(span: Any) -> list[tuple[float, float, str, bool]]:
     return out
 
 
+def _scaled(tokens: list[Any], i: int, value: float, group: list[Any]) -> tuple[float, int]:
+    """The value times the scale words after tokens[i] ("$ 577.82, Million"), and the last token used."""
+    while i + 1 < len(tokens) and (tokens[i + 1].lower_ in _MULTIPLIERS or tokens[i + 1].text == "," and i + 2 <
+                                   len(tokens) and tokens[i + 2].lower_ in _MULTIPLIERS):
+        i += 1 if tokens[i + 1].text != "," else 2
+        value *= _MULTIPLIERS[tokens[i].lower_]
+        group.append(tokens[i])
+    return value, i
+
+
+def _decimal_words(tokens: list[Any], i: int) -> tuple[float, int] | None:
+    """(the decimals, tokens used) of "point" and digit words from tokens[i] ("point three" = 0.3), else None."""
+    if i >= len(tokens) or tokens[i].lower_ != "point":
+        return None
+    digits = ""
+    for token in tokens[i + 1: i + 4]:
+        found = quantities.number_word_value(token.lower_)
+        if found is None or not 0 <= found <= 9:
+            break
+        digits += str(int(found))
+    return (float("0." + digits), 1 + len(digits)) if digits else None
+
+
 def _fraction_of_unit(tokens: list[Any], i: int) -> tuple[float, int] | None:
     """(value, tokens up to the unit's article) of "half an hour" (0.5) and "an hour and a half" (1.5)."""
     words = [t.lower_ for t in tokens[i:i + 5]]
@@ -332,7 +372,11 @@ def _negated(span: Any) -> list[str]:
     for token in span:
         if not (token.dep_ == "neg" or token.lower_ in _CUES or token.lower_ == "n’t"):  # "aren’t": curly, no "neg"
             continue
+        if _hyphenated(token):  # "not-for-profit", "no-fly": a word, not a negation
+            continue
         head = token.head
+        if token.lower_ == "no" and token.dep_ == "det" and head.dep_ == "dobj" and head.head.pos_ == "VERB":
+            out.append(head.head.lemma_.lower())  # "has no PAC" = "does not have a PAC": the verb is negated too
         if token.lower_ == "no" and head.lower_ == "longer":  # "no longer X": X is negated
             verb = head.head
             complements = [c for c in verb.children if c.dep_ in ("acomp", "attr", "oprd")]
@@ -348,13 +392,21 @@ def _negated(span: Any) -> list[str]:
             target = [c for c in token.children if c.dep_ == "pobj"] or ([head] if head.i != token.i else [])
             out += [t.lemma_.lower() for t in target]
             continue
+        if head.lemma_ == "do" and not any(c.dep_ in ("dobj", "xcomp", "ccomp") for c in head.children):
+            continue  # "most do not": an elided verb, nothing to compare
         if head.lemma_ == "be" or head.pos_ == "AUX":
             complements = [c for c in head.children if c.dep_ in ("acomp", "attr", "oprd")]
             complements += [g for c in head.children if c.dep_ == "prep" and c.i > head.i  # not "For the most part,"
                             for g in c.children if g.dep_ == "pobj"]
             out += [c.lemma_.lower() for c in complements] or [head.lemma_.lower()]
         elif head.i != token.i:
-            out.append(head.lemma_.lower())
+            verbs = [head]
+            if any(c.dep_ == "cc" and c.lower_ == "or" for c in head.children):  # "not have a PAC or make donations"
+                verbs += [c for c in head.children if c.dep_ == "conj" and c.pos_ == "VERB"]
+            for verb in verbs:
+                out.append(verb.lemma_.lower())
+                out += [o.lemma_.lower() for o in verb.children if o.dep_ == "dobj"  # "does not have a PAC" = "has
+                        and any(d.lower_ in ("a", "an", "any") for d in o.children if d.dep_ == "det")]  # no PAC"
     for token in span:  # "failed to X", "refused to X", "ceased to X": X is negated (unless the verb is)
         if token.lemma_.lower() in _FAILING and not any(c.dep_ == "neg" for c in token.children):
             for x in token.children:
@@ -362,6 +414,14 @@ def _negated(span: Any) -> list[str]:
                     complements = [c for c in x.children if c.dep_ in ("acomp", "attr", "oprd")]
                     out += [x.lemma_.lower()] + [c.lemma_.lower() for c in complements]
     return [lemma for lemma in out if not _also_affirmed(span, lemma)]
+
+
+def _hyphenated(token: Any) -> bool:
+    """Whether a token is part of a hyphenated word ("not-for-profit")."""
+    doc = token.doc
+    after = token.i + 1 < len(doc) and not token.whitespace_ and doc[token.i + 1].text in ("-", "–")
+    before = token.i > 0 and doc[token.i - 1].text in ("-", "–") and not doc[token.i - 1].whitespace_
+    return after or before
 
 
 def _also_affirmed(span: Any, lemma: str) -> bool:
@@ -448,6 +508,10 @@ def _comparisons(span: Any) -> list[tuple[str, int, str, str, str, str]]:
             kind = "sup" if token.lower_ in ("most", "least") else "cmp"
         elif token.lower_ in ("more", "less", "fewer") and token.dep_ == "amod" and token.head.pos_ == "NOUN":
             adjective, sign, kind = token.head, -1 if token.lower_ != "more" else 1, "cmp"
+        elif token.lower_ in ("more", "less") and token.dep_ in ("dobj", "advmod", "npadvmod") \
+                and token.head.pos_ == "VERB" and token.i + 2 < len(token.doc) and token.nbor().lower_ == "than" \
+                and not token.nbor(2).like_num:  # "fetched more than his 'Balloon Girl'"
+            adjective, sign, kind = token, -1 if token.lower_ == "less" else 1, "cmp"
         elif token.tag_ in ("JJR", "RBR", "JJS", "RBS") and token.lower_ not in ("more", "less", "most", "least"):
             adjective, sign, kind = token, 1, "sup" if token.tag_ in ("JJS", "RBS") else "cmp"
         else:
@@ -552,7 +616,11 @@ def _trends(span: Any) -> list[tuple[float, float, str]]:
 
 
 def _valued(span: Any) -> list[tuple[str, float, str]]:
-    """(noun phrase, value, unit) of "NOUN (number ...)": the number a parenthesis gives a noun ("Whites (23%)")."""
+    """(noun phrase, value, unit) of the number a text gives a noun.
+
+    "Whites (23%)", "20% of UK citizens", "49 percent voted for Democrats", "Facebook Gaming has grown 238%", "A and
+    B sold for 9 and 7 respectively".
+    """
     out = []
     doc = span.doc
     for token in span:
@@ -570,7 +638,49 @@ def _valued(span: Any) -> list[tuple[str, float, str]]:
             continue
         words = [t for t in noun.lefts if t.dep_ in ("compound", "amod") and t.i >= noun.i - 3] + [noun]
         out.append((" ".join(_lemma(t) for t in words), value[0], value[1]))
+    respectively = next((t for t in span if t.lower_ == "respectively"), None)
+    if respectively is not None:  # "'Balloon Girl' and 'Bomb Hugger' sold for £37,200 and £31,200 respectively"
+        before = [t for t in span if t.i < respectively.i]
+        names = next((chain for t in before if t.pos_ in ("NOUN", "PROPN")
+                      for chain in [_coordinated(t, lambda c: c.pos_ in ("NOUN", "PROPN"))] if len(chain) > 1), [])
+        values = next((chain for t in before if t.like_num
+                       for chain in [_coordinated(t, lambda c: c.like_num)] if len(chain) > 1), [])
+        if len(names) == len(values) >= 2:
+            for noun, number in zip(names, values, strict=True):
+                amount = _value(number)
+                words = [t for t in noun.lefts if t.dep_ in ("compound", "amod") and t.i >= noun.i - 3] + [noun]
+                if amount is not None:
+                    out.append((" ".join(_lemma(t) for t in words), amount, _unit([number])))
+    for token in span:  # "20% of UK citizens", "49 percent voted for Democrats", "Facebook Gaming has grown 238%"
+        if token.lower_ not in ("%", "percent") or not token.i > span.start:
+            continue
+        number = doc[token.i - 1]
+        share = _value(number) if number.like_num else None
+        if share is None:
+            continue
+        nouns = [g for c in token.children if c.dep_ == "prep" and c.lower_ == "of" for g in c.children
+                 if g.dep_ == "pobj"]
+        verb = token.head
+        subjects = [c for c in verb.children if c.dep_ == "nsubj" and c.i != token.i]
+        if not nouns and verb.pos_ == "VERB" and (token.dep_ == "nsubj" or token.dep_ == "npadvmod" and not subjects):
+            nouns = [c for c in verb.children if c.dep_ == "dobj"] + [  # "49 percent voted for Democrats"
+                g for c in verb.children if c.dep_ == "prep" and c.lower_ == "for" for g in c.children
+                if g.dep_ == "pobj"]
+        if not nouns and token.dep_ in ("dobj", "npadvmod") and verb.pos_ == "VERB":  # "X has grown 238%"
+            nouns = subjects
+        for noun in nouns[:1]:
+            if noun.pos_ in ("NOUN", "PROPN"):
+                words = [t for t in noun.lefts if t.dep_ in ("compound", "amod") and t.i >= noun.i - 3] + [noun]
+                out.append((" ".join(_lemma(t) for t in words), share, "%"))
     return out
+
+
+def _coordinated(token: Any, fits: Any) -> list[Any]:
+    """A token and the tokens coordinated with it ("A, B and C"), following "conj" links while ``fits``."""
+    chain = [token]
+    while nxt := next((c for c in chain[-1].children if c.dep_ == "conj" and fits(c)), None):
+        chain.append(nxt)
+    return chain
 
 
 _PART_DEPS = frozenset({"relcl", "advcl", "acl"})
