@@ -277,7 +277,8 @@ THIRD_BATCH = json.loads((DATA / "contradictions_heldout3.json").read_text())["c
 FOURTH_BATCH = json.loads((DATA / "contradictions_heldout4.json").read_text())["cases"]  # held out once, then dev.
 FIFTH_BATCH = json.loads((DATA / "contradictions_heldout5.json").read_text())["cases"]  # held out once, then dev.
 SIXTH_BATCH = json.loads((DATA / "contradictions_heldout6.json").read_text())["cases"]  # held out once, then dev.
-SEVENTH_BATCH = json.loads((DATA / "contradictions_heldout7.json").read_text())["cases"]  # held out once, stop 39
+SEVENTH_BATCH = json.loads((DATA / "contradictions_heldout7.json").read_text())["cases"]  # held out once, then dev.
+EIGHTH_BATCH = json.loads((DATA / "contradictions_heldout8.json").read_text())["cases"]  # held out once, stop 39
 
 
 @functools.cache
@@ -286,7 +287,8 @@ def _faithfulness(name: str) -> tuple[tuple[dict, Any], ...]:
     old = [c for c in CASES if c.get("split") == "heldout" and "faithfulness" in c["expected"]]
     cases = {"structure": STRUCTURE, "second_batch": SECOND_BATCH, "first_batch": FIRST_BATCH, "old_held_out": old,
              "dev3": DEV3, "third_batch": THIRD_BATCH, "fourth_batch": FOURTH_BATCH, "fifth_batch": FIFTH_BATCH,
-             "sixth_batch": SIXTH_BATCH, "seventh_batch": SEVENTH_BATCH}[name]
+             "sixth_batch": SIXTH_BATCH, "seventh_batch": SEVENTH_BATCH,
+             "eighth_batch": EIGHTH_BATCH}[name]
     results = Faithfulness().measure_many([(c["answer"], [c["context"]]) for c in cases])
     return tuple(zip(cases, results, strict=True))
 
@@ -398,13 +400,24 @@ def test_the_sixth_batch_stays_at_its_development_level():
 
 
 @pytest.mark.slow
-def test_the_seventh_batch_stays_at_least_at_its_held_out_measurement():
-    """The seventh batch (126 cases, 15 unused topics), written apart from the checks, measured once after the
-    stop-39 changes: 35/64 detected, 13/62 flagged (docs/metrics.md). A change may improve on it, never fall below
-    it; once a change is tuned on it, it is development data."""
+def test_the_seventh_batch_stays_at_its_development_level():
+    """The seventh batch (126 cases, 15 unused topics): held out once after the first stop-39 changes (35/64
+    detected, 13/62 flagged), then read and the second stop-39 changes made on its false alarms (a negation with an
+    antonym, unaligned comparatives, hedges, aliased heads of names), so it is development data now
+    (docs/metrics.md). Measured after them: 36/64 detected, 5/62 flagged. Floors at them."""
     detected, flagged, kinds = rates("seventh_batch")
-    print(f"\nseventh batch (held out): detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
-    assert detected >= 35 / 64 and flagged <= 13 / 62, kinds
+    print(f"\nseventh batch (development): detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
+    assert detected >= 36 / 64 and flagged <= 5 / 62, kinds
+
+
+@pytest.mark.slow
+def test_the_eighth_batch_stays_at_least_at_its_held_out_measurement():
+    """The eighth batch (126 cases, 15 unused topics), written apart from the checks, measured once after the
+    stop-39 changes: 29/64 detected, 8/62 flagged (docs/metrics.md). A change may improve on it, never fall below
+    it; once a change is tuned on it, it is development data."""
+    detected, flagged, kinds = rates("eighth_batch")
+    print(f"\neighth batch (held out): detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
+    assert detected >= 29 / 64 and flagged <= 8 / 62, kinds
 
 
 def test_causes_across_two_sentences_and_in_clefts_are_read():
@@ -790,3 +803,41 @@ def test_a_rise_told_against_a_from_to_fall_and_subjects_crossed_over_two_verbs_
                             "Perhaps 7,000 a year were shipped from the Blue Harbour alone."])
     assert joined.level > 1 and "only in sentences about something else" not in joined.explanation, \
         joined.explanation
+
+
+def test_a_negation_with_an_antonym_a_comparative_from_the_other_side_and_hedges_are_not_false_alarms():
+    """ "not treated fairly" / "treated unfairly" (a negation and an antonym: cannot tell); "lower than it is today"
+    / "higher than it used to be" (two comparatives the check cannot align: cannot tell); "I might be wrong, but"
+    and "If I'm reading this correctly," are hedges; "a lack of X" negates X; "do not consider" is no negation of
+    the noun "studies"."""
+    judge = Faithfulness()
+    fair = judge.measure("When workers feel they are treated unfairly, their motivation drops.",
+                         ["When workers feel that they are not treated fairly, their motivation drops."])
+    assert "(0 contradicted" in fair.explanation and "a negation and an antonym" in fair.explanation, \
+        fair.explanation
+    side = judge.measure("According to Lee, the barrier to entry used to be much lower than it is today.",
+                         ['Adds Lee, "The barrier to entry is much higher than it used to be."'])
+    assert "(0 contradicted" in side.explanation and "not aligned" in side.explanation, side.explanation
+    for hedge in ("I might be wrong, but the tower was finished in 1889.",
+                  "If I'm reading this correctly, the tower was finished in 1889."):
+        result = judge.measure(hedge, ["The tower was finished in 1889."])
+        assert result.level == 5, (hedge, result.explanation)
+    lack = judge.measure("The tribes had no written language.", ["With a lack of any written language, the tribes "
+                                                                 "relied on carvings."])
+    assert "negation" not in lack.explanation, lack.explanation
+    study = judge.measure("Four joint committees carry out studies.",
+                          ["Four joint committees carry out studies but do not consider legislation."])
+    assert study.level == 5, study.explanation
+
+
+def test_a_name_with_an_aliased_head_and_modal_adjectives_are_read():
+    """ "the United States Constitution" = "the U.S. Constitution"; "Republican" = "GOP" (WordNet: of the
+    Republican Party); "certain to accept" where the context says "more likely to accept" is unsupported."""
+    judge = Faithfulness()
+    assert judge.measure("The police work within the framework of the United States Constitution.",
+                         ["The police work within the framework of the U.S. Constitution."]).level == 5
+    assert judge.measure("Leading Republican candidates turned to mental illness.",
+                         ["Leading GOP candidates turned to mental illness."]).level == 5
+    certain = judge.measure("When citizens are involved, they are certain to accept police procedures.",
+                            ["When citizens are involved, they are more likely to accept police procedures."])
+    assert certain.level <= 2 and "modality" in certain.explanation, certain.explanation

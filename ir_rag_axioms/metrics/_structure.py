@@ -282,6 +282,22 @@ def _proportion(token: Any) -> str:
     return "few" if only or not article else "some"
 
 
+def _conjuncts(verb: Any) -> list[Any]:
+    """The verbs coordinated with a verb ("accepted, amended, or rejected") without an auxiliary of their own."""
+    out, todo = [], [verb]
+    while todo:
+        for c in todo.pop().children:
+            if c.dep_ == "conj" and c.pos_ == "VERB" and not any(a.dep_ in ("aux", "auxpass") and a.lower_ not in
+                                                                 ("be", "been") for a in c.children):
+                out.append(c)
+                todo.append(c)
+    return out
+
+
+_MODAL_ADJECTIVES = {"certain": "necessary", "sure": "necessary", "bound": "necessary", "likely": "possible",
+                     "possible": "possible", "able": "possible", "unlikely": "possible"}
+
+
 def modals(span: Any) -> list[tuple[str, str]]:
     """(verb lemma, "possible" / "necessary") of the modal verbs and adverbs of a span."""
     out = []
@@ -295,6 +311,11 @@ def modals(span: Any) -> list[tuple[str, str]]:
             out.append((verb.lemma_.lower(), kind))
             if verb.lemma_ == "be":  # "may be a sign": the complement too
                 out += [(c.lemma_.lower(), kind) for c in verb.children if c.dep_ in ("attr", "acomp")]
+            out += [(c.lemma_.lower(), kind) for c in _conjuncts(verb)]  # "may be accepted, amended, or rejected"
+        elif word in _MODAL_ADJECTIVES and token.pos_ == "ADJ" and not any(c.dep_ == "neg" for c in token.children):
+            kind = _MODAL_ADJECTIVES[word]  # "they are certain to accept", "(more) likely to accept"
+            out += [(v.lemma_.lower(), kind) for x in token.children if x.dep_ == "xcomp" and x.pos_ == "VERB"
+                    for v in (x, *_conjuncts(x))]
         elif token.lemma_.lower() == "have" and any(c.dep_ == "xcomp" for c in token.children) and \
                 any(c.lower_ == "to" for x in token.children if x.dep_ == "xcomp" for c in x.children):
             out += [(x.lemma_.lower(), "necessary") for x in token.children if x.dep_ == "xcomp"]

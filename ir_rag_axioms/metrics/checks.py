@@ -253,10 +253,13 @@ def contradictions(statement: Facts, sentence: Facts, where: str, own: str = "th
         if lemma in mine and lemma not in statement.negated:
             out.append(f"negation: {where} negates '{lemma}', {own} affirms it")
         elif lemma not in mine and lemma not in statement.negated:
-            alike = sorted(o for o in synonyms(lemma) & mine if o not in statement.negated and o not in theirs)
-            if alike and _lemma_pos(sentence, lemma) in ("ADJ", "VERB"):
+            pos = _lemma_pos(sentence, lemma)
+            alike = sorted(o for o in synonyms(lemma) & mine if o not in statement.negated and o not in theirs
+                           and _lemma_pos(statement, o) == pos)  # "do not consider" / "carry out studies": no
+            if alike and pos in ("ADJ", "VERB"):
                 out.append(f"negation: {where} negates '{lemma}', {own} affirms '{alike[0]}'")
-    consistent, flips = comparisons_checked(statement, sentence, where, own, undecided)
+    paired_comparisons: set[str] = set()
+    consistent, flips = comparisons_checked(statement, sentence, where, own, undecided, paired_comparisons)
     flipped = set(consistent)
     if statement.comparisons and sentence.comparisons:  # degree words: the comparison check decides
         flipped |= _DEGREE_WORDS
@@ -266,6 +269,14 @@ def contradictions(statement: Facts, sentence: Facts, where: str, own: str = "th
     degrees = {c[0]: {o[0] for o in sentence.comparisons if o[2] != c[2]} for c in statement.comparisons}
     for lemma, pos in statement.lemmas:
         if pos not in _WORDNET_POS or lemma in theirs or lemma in flipped:
+            continue
+        if lemma in paired_comparisons and antonyms(lemma) & paired_comparisons and not correlative:
+            continue  # "lower than it is today" / "higher than it used to be": the comparison check decides
+        other_side = sorted(antonyms(lemma) & {c[0] for c in sentence.comparisons if c[2] == "cmp"})
+        if not correlative and other_side and any(c[0] == lemma and c[2] == "cmp" for c in statement.comparisons):
+            if undecided is not None:  # two comparatives the check could not align: maybe one seen from the other side
+                undecided.append(f"cannot tell: the comparative '{lemma}' and '{other_side[0]}' in {where} are not "
+                                 "aligned (one may state the other from the other side)")
             continue
         for other in sorted(o for o in theirs - mine if o in antonyms(lemma) or lemma in antonyms(o)):
             if synonyms(other) & mine - {lemma}:
@@ -294,6 +305,11 @@ def contradictions(statement: Facts, sentence: Facts, where: str, own: str = "th
         if undecided is not None:
             undecided.append(f"cannot tell: {counted} antonyms flipped together ({'; '.join(both)}) may state the "
                              "same relation from the other side")
+    elif pairs and out and not flips:  # "not treated fairly" / "treated unfairly": a negation and an antonym
+        if undecided is not None:
+            undecided.append(f"cannot tell: a negation and an antonym together ({'; '.join(out + pairs)}) may say the "
+                             "same")
+        out = []
     else:
         out += both
     out += roles_reversed(statement, sentence, where, own)
@@ -394,7 +410,8 @@ def _alignment(mine: Comparison, theirs: Comparison) -> str:
 
 
 def comparisons_checked(statement: Facts, sentence: Facts, where: str, own: str = "the statement",
-                        undecided: list[str] | None = None) -> tuple[set[str], list[str]]:
+                        undecided: list[str] | None = None, paired: set[str] | None = None
+                        ) -> tuple[set[str], list[str]]:
     """(adjectives of comparisons that agree, "comparison flipped" reasons) of the statement against the sentence.
 
     Comparisons are put in one direction: "B is smaller than A" is "A is larger than B" (antonyms from WordNet and
@@ -402,7 +419,8 @@ def comparisons_checked(statement: Facts, sentence: Facts, where: str, own: str 
     and their attributes agree ("lower levels of mood" is not paired with "higher attitudes"). A comparison is
     flipped only when every pairing with both sides aligned disagrees; one that agrees with some pairing is
     consistent; where only one side can be aligned, or aligned pairings disagree with each other, it is "cannot
-    tell" (appended to ``undecided``).
+    tell" (appended to ``undecided``). ``paired`` collects the adjectives of the pairings whose sides align, or
+    align ambiguously.
     """
     consistent: set[str] = set()
     out: list[str] = []
@@ -416,6 +434,8 @@ def comparisons_checked(statement: Facts, sentence: Facts, where: str, own: str 
             if not flip or (attribute and attribute2 and not _side(attribute, attribute2)):
                 continue
             aligned = _alignment(mine, theirs)
+            if aligned and paired is not None:
+                paired |= {adjective, adjective2}
             if aligned == "ambiguous":
                 half.append(False)  # cannot tell which side is which
                 continue

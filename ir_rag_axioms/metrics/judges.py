@@ -26,7 +26,7 @@ from ir_rag_axioms.metrics import checks
 from ir_rag_axioms.metrics.interface import Judge, RelevancyMode, RubricCase, Statement
 from ir_rag_axioms.metrics.prompts import RubricName
 from ir_rag_axioms.metrics.results import RubricJudgment, Verdict
-from ir_rag_axioms.metrics.statements import Facts, statement_feature
+from ir_rag_axioms.metrics.statements import Facts, is_hedge, statement_feature
 
 __all__ = ["HEURISTIC_JUDGE", "OFFLINE_JUDGE", "HeuristicJudge", "Judge", "OfflineJudge", "RelevancyMode",
            "RubricCase", "Statement", "Units", "level_from_fraction", "overlap_matrix", "verdict_of"]
@@ -233,13 +233,15 @@ class HeuristicJudge(Judge):
 
     # -- faithfulness ---------------------------------------------------------------------------------------------
     def support(self, cases: Sequence[RubricCase]) -> list[list[dict[str, Any]]]:
-        """Per case, each claim of the output (refusals left out) with its verdict, best match, passage and reasons.
+        """Per case, each claim of the output with its verdict, best match, passage and reasons.
+
+        Refusals and bare hedges ("I might be wrong") are left out.
 
         verdict: "contradicted" (a check failed against the matched sentence), "unsupported" (a number or entity the
         context lacks, or no match from ``support_threshold - idk_margin``), "idk" (a match below
         ``support_threshold``) or "supported".
         """
-        outputs = [[s for s in found if not checks.refusal(s.text)]
+        outputs = [[s for s in found if not checks.refusal(s.text) and not is_hedge(s.text)]  # "I might be wrong"
                    for found in self._distinct(self.statements([c.output for c in cases]))]
         contexts = [self._reference_units(c.reference) for c in cases]
         out = []

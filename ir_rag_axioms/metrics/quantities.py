@@ -377,6 +377,19 @@ def abbreviation_words(name: str) -> frozenset[str]:
     return frozenset(out)
 
 
+def _untailed(a: str, b: str) -> tuple[str, str]:
+    """Two names without the words they end with alike; ("", "") when they end differently.
+
+    "the u.s. constitution", "united states constitution" -> "u.s.", "united states".
+    """
+    x = a.lower().removeprefix("the ").split()
+    y = b.lower().removeprefix("the ").split()
+    k = 0
+    while k < min(len(x), len(y)) - 1 and x[-1 - k] == y[-1 - k]:
+        k += 1
+    return (" ".join(x[:-k]), " ".join(y[:-k])) if k else ("", "")
+
+
 def alias_in(entity: str, names: Iterable[str]) -> str | None:
     """The name of ``names`` an entity is an alias of.
 
@@ -389,8 +402,11 @@ def alias_in(entity: str, names: Iterable[str]) -> str | None:
         if countries and countries & (country_names(name) | {name.lower().removeprefix("the ")}):
             return name
     for name in names:
-        if abbreviation_alias(entity, name):
-            return name
+        if abbreviation_alias(entity, name) or any(abbreviation_alias(place, name) for place in countries):
+            return name  # "Republican" (WordNet: of the Republican Party) for "GOP"
+        head, head2 = _untailed(entity, name)
+        if head and head2 and (country_names(head) & country_names(head2) or abbreviation_alias(head, head2)):
+            return name  # "the United States Constitution" for "the U.S. Constitution"
     if re.fullmatch(r"[A-Za-z.]{2,8}", entity.replace(" ", "")):
         for name in names:
             if acronym_of(entity, name):

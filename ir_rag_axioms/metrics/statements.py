@@ -112,7 +112,10 @@ _HEDGE = re.compile(r"^(?:i'm|i am|we're|we are) not (?:entirely |completely |10
                     r" but (?:i|we) (?:think|believe|guess|recall)(?: that)?,?\s+"
                     r"|^(?:if (?:i|we) (?:remember|recall)(?: \w+){0,3} (?:right|correctly)|if memory serves(?: me)?"
                     r"(?: right| correctly| well)?|as far as (?:i|we) (?:know|can tell|remember|recall)"
-                    r"|to (?:the best of )?(?:my|our) knowledge|from what (?:i|we) (?:remember|recall|know)),\s+",
+                    r"|to (?:the best of )?(?:my|our) knowledge|from what (?:i|we) (?:remember|recall|know)"
+                    r"|if (?:i'm|i am|we're|we are) (?:reading|understanding) (?:this|it|that) (?:right|correctly)"
+                    r"|if (?:i|we) understand (?:this |it |that )?(?:right|correctly)|unless (?:i'm|i am) mistaken),\s+"
+                    r"|^(?:i|we) (?:might|may|could) be wrong,? but,?\s+|^correct me if (?:i'm|i am) wrong,? but,?\s+",
                     re.IGNORECASE)
 
 
@@ -128,7 +131,11 @@ def unhedged(text: str) -> str:
 def is_hedge(text: str) -> bool:
     """Whether a clause is a hedge only ("If I remember the figures right", "as far as I know")."""
     probe = text.strip(" ,;") + ", x"
-    return unhedged(probe) == "X"
+    return unhedged(probe) == "X" or bool(_HEDGE_ALONE.fullmatch(text.strip(" ,.;:").lower()))
+
+
+_HEDGE_ALONE = re.compile(r"(?:but )?(?:i|we) (?:might|may|could) be (?:wrong|mistaken)|correct me if (?:i'm|i am) "
+                          r"wrong|(?:i|we) (?:think|believe)(?: so)?")
 
 
 def clean(text: str) -> str:
@@ -407,6 +414,11 @@ def _negated(span: Any) -> list[str]:
                 out.append(verb.lemma_.lower())
                 out += [o.lemma_.lower() for o in verb.children if o.dep_ == "dobj"  # "does not have a PAC" = "has
                         and any(d.lower_ in ("a", "an", "any") for d in o.children if d.dep_ == "det")]  # no PAC"
+    for token in span:  # "a lack of X", "lacks X": X is negated
+        if token.lemma_.lower() == "lack" and not any(c.dep_ == "neg" for c in token.children):
+            out += [g.lemma_.lower() for c in token.children if c.dep_ == "prep" and c.lower_ == "of"
+                    for g in c.children if g.dep_ == "pobj"]
+            out += [c.lemma_.lower() for c in token.children if c.dep_ == "dobj"]
     for token in span:  # "failed to X", "refused to X", "ceased to X": X is negated (unless the verb is)
         if token.lemma_.lower() in _FAILING and not any(c.dep_ == "neg" for c in token.children):
             for x in token.children:
