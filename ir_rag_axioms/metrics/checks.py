@@ -45,11 +45,8 @@ def antonyms(lemma: str) -> frozenset[str]:
     the extra pairs are used.
     """
     found = {b for a, b in _EXTRA_ANTONYMS if a == lemma} | {a for a, b in _EXTRA_ANTONYMS if b == lemma}
-    try:
-        from ir_rag_axioms.analysis.similarity import load_wordnet
-
-        wordnet = load_wordnet()
-    except Exception:  # noqa: BLE001 - WordNet missing: the extra pairs only (the README says so)
+    wordnet = quantities.wordnet()
+    if wordnet is None:  # WordNet missing: the extra pairs only (the README says so)
         return frozenset(found)
     for pos in ("a", "r", "v", "n"):
         for synset in wordnet.synsets(lemma, pos=pos)[:3]:
@@ -64,11 +61,8 @@ def antonyms(lemma: str) -> frozenset[str]:
 @lru_cache(maxsize=100_000)
 def synonyms(lemma: str) -> frozenset[str]:
     """The other lemmas of a lemma's first three WordNet senses per part of speech ("fall" -> "drop")."""
-    try:
-        from ir_rag_axioms.analysis.similarity import load_wordnet
-
-        wordnet = load_wordnet()
-    except Exception:  # noqa: BLE001 - WordNet missing: no synonyms
+    wordnet = quantities.wordnet()
+    if wordnet is None:  # WordNet missing: no synonyms
         return frozenset()
     found = {name.name().lower() for pos in ("n", "v", "a", "r") for synset in wordnet.synsets(lemma, pos=pos)[:3]
              for name in synset.lemmas() if "_" not in name.name()}
@@ -331,11 +325,8 @@ def _adjective_of(word: str) -> str:
     """The adjective an adverb in -ly comes from (WordNet's pertainyms: "slowly" -> "slow"); the word otherwise."""
     if not word.endswith("ly") or " " in word:
         return word
-    try:
-        from ir_rag_axioms.analysis.similarity import load_wordnet
-
-        wordnet = load_wordnet()
-    except Exception:  # noqa: BLE001 - WordNet missing: the word itself
+    wordnet = quantities.wordnet()
+    if wordnet is None:  # WordNet missing: the word itself
         return word
     found = [p.name() for synset in wordnet.synsets(word, pos="r")[:3] for lemma in synset.lemmas()
              if lemma.name() == word for p in lemma.pertainyms()]
@@ -883,11 +874,8 @@ def _joined(needed: set[str], statement: Facts, sentence: Facts, holders: Sequen
 @lru_cache(maxsize=10_000)
 def _common_noun(word: str) -> bool:
     """Whether WordNet has the word as a lowercase noun ("queen", "pope"; not "texas"); False without WordNet."""
-    try:
-        from ir_rag_axioms.analysis.similarity import load_wordnet
-
-        wordnet = load_wordnet()
-    except Exception:  # noqa: BLE001 - WordNet missing: no word is known to be a title
+    wordnet = quantities.wordnet()
+    if wordnet is None:  # WordNet missing: no word is known to be a title
         return False
     return any(lemma.name() == word for synset in wordnet.synsets(word, pos="n") for lemma in synset.lemmas())
 
@@ -1123,8 +1111,10 @@ def unsupported_part(part: str, similarity: float, pool: Pool) -> str:
         return ""
     if statements.is_hedge(part):  # "If I remember the figures right, ..."
         return ""
-    aliased = frozenset().union(*(quantities.abbreviation_words(name) for name in pool.names))
-    absent = [w for w in content if w not in pool.words and w not in aliased and not synonyms(w) & pool.words]
+    absent = [w for w in content if w not in pool.words and not synonyms(w) & pool.words]
+    if absent and len(absent) * 3 >= 2 * len(content):  # "the District of Columbia" for the context's "D.C."
+        aliased = frozenset().union(*(quantities.abbreviation_words(name) for name in pool.names))
+        absent = [w for w in absent if w not in aliased]
     if len(absent) * 3 < 2 * len(content):
         return ""
     return (f"the added clause '{part}' matches no sentence of the context (best {similarity:.3f} < {PART_MATCH:g}) "

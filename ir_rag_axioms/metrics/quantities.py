@@ -40,6 +40,17 @@ _STOP = frozenset({"of", "the", "and", "for", "on", "in", "de", "to", "a", "an",
 
 
 @cache
+def wordnet() -> Any | None:
+    """NLTK's WordNet reader (``analysis.similarity.load_wordnet``), None where WordNet is missing."""
+    try:
+        from ir_rag_axioms.analysis.similarity import load_wordnet
+
+        return load_wordnet()
+    except Exception:  # noqa: BLE001 - WordNet missing: callers fall back (no synonyms, demonyms, aliases)
+        return None
+
+
+@cache
 def registry() -> Any:
     """Pint's default unit registry (one per process)."""
     import pint
@@ -311,19 +322,18 @@ def demonym_places(word: str) -> frozenset[str]:
     Lowercased, with their country names (``country_names``): "american" -> "america", "united states", "us", ...;
     empty for a word that names no place, or without WordNet data.
     """
-    try:
-        from ir_rag_axioms.analysis.similarity import load_wordnet
-
-        wordnet = load_wordnet()
-    except Exception:  # noqa: BLE001 - WordNet missing: no demonyms
+    reader = wordnet()
+    if reader is None:
         return frozenset()
-    places = {p.name().replace("_", " ") for synset in wordnet.synsets(word.lower(), pos="a")
+    places = {p.name().replace("_", " ") for synset in reader.synsets(word.lower(), pos="a")
               for lemma in synset.lemmas() for p in lemma.pertainyms()}
     places = {p.lower() for p in places if p[:1].isupper()}  # proper nouns only: "Germany", not "nation"
     return frozenset(places.union(*(country_names(p) for p in places)))
 
 
 _ABBREVIATION = re.compile(r"(?:[A-Z]\.?){2,7}")
+_ACRONYM_SHAPE = re.compile(r"[A-Za-z.]{2,8}")
+"""What may be an acronym, case lost ("ioc", "u.s.", "boj")."""
 
 
 def _wordnet_key(name: str) -> str:
@@ -331,22 +341,20 @@ def _wordnet_key(name: str) -> str:
 
 
 @lru_cache(maxsize=10_000)
-def _name_synsets(name: str) -> dict[str, str]:
-    """WordNet's noun synsets a name is a lemma of, each with that lemma as WordNet spells it."""
-    try:
-        from ir_rag_axioms.analysis.similarity import load_wordnet
-
-        wordnet = load_wordnet()
-    except Exception:  # noqa: BLE001 - WordNet missing: no such aliases
+def _name_synsets(name: str) -> dict[str, tuple[str, tuple[str, ...]]]:
+    """WordNet's noun synsets a name is a lemma of: (that lemma as WordNet spells it, all the synset's lemmas)."""
+    reader = wordnet()
+    if reader is None:
         return {}
-    found: dict[str, str] = {}
+    found: dict[str, tuple[str, tuple[str, ...]]] = {}
     for key in dict.fromkeys((_wordnet_key(name), _wordnet_key(name).replace(".", ""))):
         if len(key) < 2:
             continue
-        for synset in wordnet.synsets(key, pos="n"):
-            for lemma in synset.lemma_names():
+        for synset in reader.synsets(key, pos="n"):
+            lemmas = tuple(synset.lemma_names())
+            for lemma in lemmas:
                 if lemma.lower() == key or lemma.lower().replace(".", "") == key:
-                    found.setdefault(synset.name(), lemma)
+                    found.setdefault(synset.name(), (lemma, lemmas))
     return found
 
 
@@ -357,24 +365,16 @@ def abbreviation_alias(a: str, b: str) -> bool:
     "Washington" under the American capital, which a text may well set apart.
     """
     mine, theirs = _name_synsets(a), _name_synsets(b)
-    return any(_ABBREVIATION.fullmatch(mine[s]) or _ABBREVIATION.fullmatch(theirs[s]) for s in mine.keys() & theirs)
+    return any(_ABBREVIATION.fullmatch(mine[s][0]) or _ABBREVIATION.fullmatch(theirs[s][0])
+               for s in mine.keys() & theirs)
 
 
 @lru_cache(maxsize=10_000)
 def abbreviation_words(name: str) -> frozenset[str]:
     """The lowercased words of the names ``abbreviation_alias`` finds for a name ("d.c." -> district, columbia, dc)."""
-    out: set[str] = set()
-    mine = _name_synsets(name)
-    if not mine:
-        return frozenset()
-    from ir_rag_axioms.analysis.similarity import load_wordnet
-
-    wordnet = load_wordnet()
-    for key, form in mine.items():
-        for lemma in wordnet.synset(key).lemma_names():
-            if _ABBREVIATION.fullmatch(form) or _ABBREVIATION.fullmatch(lemma):
-                out.update(re.findall(r"[a-z]+", lemma.lower()))
-    return frozenset(out)
+    return frozenset(word for form, lemmas in _name_synsets(name).values() for lemma in lemmas
+                     if _ABBREVIATION.fullmatch(form) or _ABBREVIATION.fullmatch(lemma)
+                     for word in re.findall(r"[a-z]+", lemma.lower()))
 
 
 def _untailed(a: str, b: str) -> tuple[str, str]:
@@ -407,11 +407,11 @@ def alias_in(entity: str, names: Iterable[str]) -> str | None:
         head, head2 = _untailed(entity, name)
         if head and head2 and (country_names(head) & country_names(head2) or abbreviation_alias(head, head2)):
             return name  # "the United States Constitution" for "the U.S. Constitution"
-    if re.fullmatch(r"[A-Za-z.]{2,8}", entity.replace(" ", "")):
+    if _ACRONYM_SHAPE.fullmatch(entity.replace(" ", "")):
         for name in names:
             if acronym_of(entity, name):
                 return name
     for name in names:  # the other text has the acronym: "UNESCO" for "the United Nations Educational, ..."
-        if re.fullmatch(r"[A-Za-z.]{2,8}", name.replace(" ", "")) and acronym_of(name, entity):
+        if _ACRONYM_SHAPE.fullmatch(name.replace(" ", "")) and acronym_of(name, entity):
             return name
     return None
