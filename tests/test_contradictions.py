@@ -278,7 +278,8 @@ FOURTH_BATCH = json.loads((DATA / "contradictions_heldout4.json").read_text())["
 FIFTH_BATCH = json.loads((DATA / "contradictions_heldout5.json").read_text())["cases"]  # held out once, then dev.
 SIXTH_BATCH = json.loads((DATA / "contradictions_heldout6.json").read_text())["cases"]  # held out once, then dev.
 SEVENTH_BATCH = json.loads((DATA / "contradictions_heldout7.json").read_text())["cases"]  # held out once, then dev.
-EIGHTH_BATCH = json.loads((DATA / "contradictions_heldout8.json").read_text())["cases"]  # held out once, stop 39
+EIGHTH_BATCH = json.loads((DATA / "contradictions_heldout8.json").read_text())["cases"]  # held out once, then dev.
+NINTH_BATCH = json.loads((DATA / "contradictions_heldout9.json").read_text())["cases"]  # held out once, stop 40
 
 
 @functools.cache
@@ -288,7 +289,7 @@ def _faithfulness(name: str) -> tuple[tuple[dict, Any], ...]:
     cases = {"structure": STRUCTURE, "second_batch": SECOND_BATCH, "first_batch": FIRST_BATCH, "old_held_out": old,
              "dev3": DEV3, "third_batch": THIRD_BATCH, "fourth_batch": FOURTH_BATCH, "fifth_batch": FIFTH_BATCH,
              "sixth_batch": SIXTH_BATCH, "seventh_batch": SEVENTH_BATCH,
-             "eighth_batch": EIGHTH_BATCH}[name]
+             "eighth_batch": EIGHTH_BATCH, "ninth_batch": NINTH_BATCH}[name]
     results = Faithfulness().measure_many([(c["answer"], [c["context"]]) for c in cases])
     return tuple(zip(cases, results, strict=True))
 
@@ -411,13 +412,24 @@ def test_the_seventh_batch_stays_at_its_development_level():
 
 
 @pytest.mark.slow
-def test_the_eighth_batch_stays_at_least_at_its_held_out_measurement():
-    """The eighth batch (126 cases, 15 unused topics), written apart from the checks, measured once after the
-    stop-39 changes: 29/64 detected, 8/62 flagged (docs/metrics.md). A change may improve on it, never fall below
-    it; once a change is tuned on it, it is development data."""
+def test_the_eighth_batch_stays_at_its_development_level():
+    """The eighth batch (126 cases, 15 unused topics): held out once after the second stop-39 changes (29/64
+    detected, 8/62 flagged), then read and the first stop-40 changes made on it (a verb said both ways, elided
+    negations, modality, floating "all", values as fractions, other sentences said word for word), so it is
+    development data now (docs/metrics.md). Measured after them: 35/64 detected, 3/62 flagged. Floors at them."""
     detected, flagged, kinds = rates("eighth_batch")
-    print(f"\neighth batch (held out): detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
-    assert detected >= 29 / 64 and flagged <= 8 / 62, kinds
+    print(f"\neighth batch (development): detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
+    assert detected >= 35 / 64 and flagged <= 3 / 62, kinds
+
+
+@pytest.mark.slow
+def test_the_ninth_batch_stays_at_least_at_its_held_out_measurement():
+    """The ninth batch (126 cases, 15 unused topics), written apart from the checks, measured once after the first
+    stop-40 changes: 41/64 detected, 8/62 flagged (docs/metrics.md; 41/64 and 7/62 before them). A change may
+    improve on it, never fall below it; once a change is tuned on it, it is development data."""
+    detected, flagged, kinds = rates("ninth_batch")
+    print(f"\nninth batch (held out): detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
+    assert detected >= 41 / 64 and flagged <= 8 / 62, kinds
 
 
 def test_causes_across_two_sentences_and_in_clefts_are_read():
@@ -841,3 +853,80 @@ def test_a_name_with_an_aliased_head_and_modal_adjectives_are_read():
     certain = judge.measure("When citizens are involved, they are certain to accept police procedures.",
                             ["When citizens are involved, they are more likely to accept police procedures."])
     assert certain.level <= 2 and "modality" in certain.explanation, certain.explanation
+
+
+def test_a_verb_said_both_ways_and_an_elided_negation_are_read_by_their_objects():
+    """ "regulates public railways but does not regulate private railways": the negation is of "private railways",
+    not of "regulate"; the same verb and object both ways ("pupils who have a tutor ... who do not have a tutor")
+    negates nothing; "a few say it isn't" (an elided predicate) negates nothing; "is not a physical sport" negates
+    "physical"; "no longer has a station" negates the station."""
+    judge = Faithfulness()
+    context = ["The agency regulates public railways but does not regulate private railways."]
+    private = judge.measure("The agency regulates private railways.", context)
+    assert private.level == 1 and "negation" in private.explanation, private.explanation
+    assert judge.measure("The agency regulates public railways.", context).level == 5
+    elided = judge.measure("Most members say the rule is fair.",
+                           ["Most members say the rule is fair, and a few say it isn't."])
+    assert elided.level == 5, elided.explanation
+    sport = judge.measure("Chess is a physical sport.", ["Chess is not a physical sport."])
+    assert sport.level == 1 and "negates 'physical'" in sport.explanation, sport.explanation
+    station = judge.measure("The town still has a railway station.", ["The town no longer has a railway station."])
+    assert station.level == 1 and "negates 'station'" in station.explanation, station.explanation
+
+
+def test_certainty_against_possibility_and_a_floating_all_are_overgeneralisations():
+    """ "will inevitably make" / "may end up making", "is always more profitable" / "In many cases ... is more
+    profitable", "is guaranteed to reduce" / "can reduce": modality; "have all survived" / "Most of ... have
+    survived": quantifier. The same modality on both sides is no flag."""
+    judge = Faithfulness()
+    for answer, context, reason in (
+            ("Tired drivers will inevitably make dangerous mistakes.",
+             "Tired drivers may end up making dangerous mistakes.", "modality"),
+            ("A shop that sells one product is always more profitable than a shop that sells many.",
+             "In many cases, a shop that sells one product is more profitable than a shop that sells many.",
+             "modality"),
+            ("Meditation is guaranteed to reduce anxiety.", "Meditation can reduce anxiety.", "modality"),
+            ("The old bridges have all survived.", "Most of the old bridges have survived.", "quantifier")):
+        result = judge.measure(answer, [context])
+        assert result.level == 1 and reason in result.explanation, (answer, result.explanation)
+    same = judge.measure("Tired drivers may end up making dangerous mistakes.",
+                         ["Tired drivers may end up making dangerous mistakes."])
+    assert same.level == 5, same.explanation
+
+
+def test_fractions_of_groups_and_comparisons_by_means_are_checked():
+    """ "Two thirds of nurses ..., compared to 30% of doctors": nurses at 66.7 %, so "doctors were more likely"
+    contradicts and "nurses were more likely" does not; "earn more by renting than by growing" against "more by
+    growing than by renting": a comparison flipped."""
+    judge = Faithfulness()
+    context = ["Two thirds of nurses backed the strike, compared to 30% of doctors."]
+    doctors = judge.measure("Doctors were more likely than nurses to back the strike.", context)
+    assert doctors.level == 1 and "comparison against the values" in doctors.explanation, doctors.explanation
+    assert judge.measure("Nurses were more likely than doctors to back the strike.", context).level == 5
+    means = ["Farmers can earn more by growing wheat on their land than by renting it out."]
+    flipped = judge.measure("Farmers earn more by renting out their land than by growing wheat on it.", means)
+    assert flipped.level == 1 and "comparison flipped" in flipped.explanation, flipped.explanation
+    assert judge.measure("Farmers earn more by growing wheat on their land than by renting it out.", means).level == 5
+
+
+def test_a_number_or_modifier_against_another_sentence_said_word_for_word_and_point_as_a_noun():
+    """A year in a statement that joins two sentences, against the other sentence said word for word but for its
+    year: a contradiction; "correctly attributed to X" against "incorrectly attributed to X" in a sentence that is
+    not the best match: an antonym; "at one point one hundred thousand" is 100,000 (not 1.1 hundred thousand; the
+    "one point" is left to "cannot tell");
+    "I'm not completely sure, but it seems that" and "I'm not sure, but the article says that" are hedges."""
+    judge = Faithfulness()
+    year = judge.measure("The port was officially founded in 1625, while also trading with towns in the north.",
+                         ["The port was officially founded in 1652. Apart from its southern routes, the port also "
+                          "traded with towns in the north."])
+    assert "number 1625 vs 1652" in year.explanation, year.explanation
+    quote = ["“Knowledge is power.” This quote has been incorrectly attributed to Francis Bacon, but its message "
+             "still matters."]
+    attributed = judge.measure("The line “Knowledge is power” has been correctly attributed to Francis Bacon.", quote)
+    assert "antonym 'correctly' vs 'incorrectly'" in attributed.explanation, attributed.explanation
+    point = judge.measure("There were at one point one hundred thousand workers.",
+                          ["At one point, there were 100,000 workers."])
+    assert "110000" not in point.explanation and "(0 contradicted" in point.explanation, point.explanation
+    for hedge in ("I'm not completely sure, but it seems that the tower was finished in 1889.",
+                  "I'm not sure, but the article says that the tower was finished in 1889."):
+        assert judge.measure(hedge, ["The tower was finished in 1889."]).level == 5, hedge

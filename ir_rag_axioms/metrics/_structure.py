@@ -20,8 +20,10 @@ _ALL = frozenset({"all", "every", "each", "always"})
 _SOME = frozenset({"some", "several", "many", "few", "most", "certain"})
 _NONE = frozenset({"no", "none", "neither"})
 _POSSIBLE = frozenset({"may", "might", "can", "could", "possibly", "perhaps", "sometimes", "occasionally", "likely",
-                       "probably"})
-_NECESSARY = frozenset({"must", "will", "always", "certainly", "definitely", "necessarily", "invariably", "shall"})
+                       "probably", "often", "usually", "generally", "typically", "frequently"})
+_NECESSARY = frozenset({"must", "will", "always", "certainly", "definitely", "necessarily", "invariably", "shall",
+                        "inevitably", "surely", "undoubtedly", "unavoidably"})
+_SOME_CASES = frozenset({"case", "instance", "situation"})
 _CAUSE_VERBS = frozenset({"cause", "lead", "produce", "trigger", "result", "bring", "create", "prompt", "spark",
                           "unleash", "fuel", "spur", "provoke", "force"})
 _CONTENT = frozenset({"NOUN", "PROPN", "VERB", "ADJ", "NUM"})
@@ -246,6 +248,13 @@ def _quantified(span: Any) -> list[tuple[str, str]]:
         word = token.lower_
         if word in ("everyone", "everybody", "nobody") and token.pos_ == "PRON":
             out.append(("person", "none" if word == "nobody" else "all"))
+        if word in ("all", "each") and token.dep_ in ("dep", "advmod", "appos", "nsubj") and token.head.pos_ in (
+                "VERB", "AUX") and not list(token.children):  # "the borders have all survived": all the borders
+            subjects = [c for c in token.head.children if c.dep_ in ("nsubj", "nsubjpass") and c.i < token.i
+                        and c.pos_ in ("NOUN", "PROPN")]
+            if subjects:
+                out.append((subjects[0].lemma_.lower(), "all"))
+                continue
         if word in ("all", "every", "each", "no", "some", "several", "many", "few", "most") and \
                 token.dep_ in ("det", "predet", "amod") and token.head.pos_ in ("NOUN", "PROPN"):
             kind = "all" if word in _ALL else "none" if word in _NONE else _proportion(token)
@@ -294,8 +303,16 @@ def _conjuncts(verb: Any) -> list[Any]:
     return out
 
 
+def _chain(verb: Any, top: Any) -> bool:
+    """Whether a verb hangs from ``top`` by open complements only ("may end up drawing": draw from end)."""
+    while verb.i != top.i and verb.dep_ == "xcomp":
+        verb = verb.head
+    return verb.i == top.i
+
+
 _MODAL_ADJECTIVES = {"certain": "necessary", "sure": "necessary", "bound": "necessary", "likely": "possible",
-                     "possible": "possible", "able": "possible", "unlikely": "possible"}
+                     "possible": "possible", "able": "possible", "unlikely": "possible",
+                     "guaranteed": "necessary", "inevitable": "necessary"}
 
 
 def modals(span: Any) -> list[tuple[str, str]]:
@@ -309,6 +326,9 @@ def modals(span: Any) -> list[tuple[str, str]]:
             if word in ("can", "could", "ca") and any(c.dep_ == "neg" for c in verb.children):
                 kind = "necessary"  # "cannot turn you away": certainly not, as "will not"
             out.append((verb.lemma_.lower(), kind))
+            if kind == "possible":  # "may end up drawing", "can begin to counter": what follows is only possible too
+                out += [(x.lemma_.lower(), kind) for x in verb.subtree if x.dep_ == "xcomp" and x.pos_ == "VERB"
+                        and _chain(x, verb)]
             if verb.lemma_ == "be":  # "may be a sign": the complement too
                 out += [(c.lemma_.lower(), kind) for c in verb.children if c.dep_ in ("attr", "acomp")]
             out += [(c.lemma_.lower(), kind) for c in _conjuncts(verb)]  # "may be accepted, amended, or rejected"
@@ -316,6 +336,15 @@ def modals(span: Any) -> list[tuple[str, str]]:
             kind = _MODAL_ADJECTIVES[word]  # "they are certain to accept", "(more) likely to accept"
             out += [(v.lemma_.lower(), kind) for x in token.children if x.dep_ == "xcomp" and x.pos_ == "VERB"
                     for v in (x, *_conjuncts(x))]
+        elif token.lemma_.lower() == "guarantee" and token.pos_ == "VERB" and any(
+                c.dep_ == "auxpass" for c in token.children):  # "it is guaranteed to eliminate"
+            out += [(x.lemma_.lower(), "necessary") for x in token.children if x.dep_ == "xcomp" and x.pos_ == "VERB"]
+        elif token.dep_ == "pobj" and token.lemma_.lower() in _SOME_CASES and token.head.lower_ == "in" and any(
+                c.dep_ == "amod" and c.lower_ in ("many", "some", "most", "certain") for c in token.children):
+            verb = token.head.head  # "In many cases, a business ... is more successful": only sometimes
+            if verb.pos_ in ("VERB", "AUX"):
+                out.append((verb.lemma_.lower(), "possible"))
+                out += [(c.lemma_.lower(), "possible") for c in verb.children if c.dep_ in ("attr", "acomp")]
         elif token.lemma_.lower() == "have" and any(c.dep_ == "xcomp" for c in token.children) and \
                 any(c.lower_ == "to" for x in token.children if x.dep_ == "xcomp" for c in x.children):
             out += [(x.lemma_.lower(), "necessary") for x in token.children if x.dep_ == "xcomp"]

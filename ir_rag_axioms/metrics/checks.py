@@ -633,6 +633,30 @@ def polarity_conflicts(statement: Facts, sentences: Sequence[tuple[Facts, str]],
     return list(dict.fromkeys(out))
 
 
+def modifier_conflicts(statement: Facts, sentences: Sequence[tuple[Facts, str]], own: str = "the statement",
+                       ) -> list[str]:
+    """An adverb or adjective against its antonym in a sentence with the same verb and object or preposition.
+
+    "has been correctly attributed to Jefferson" against "has been incorrectly attributed to Jefferson" in a
+    sentence that is not the best match. No conflict where that sentence also has the statement's word.
+    """
+    out: list[str] = []
+    modifiers = [(lemma, pos) for lemma, pos in statement.lemmas if pos in ("ADV", "ADJ")]
+    for verb, role, argument in statement.roles:
+        if role == "subj" or argument in _PRONOUN_LEMMAS or not argument.isalpha() or verb == "be":
+            continue
+        for facts, where in sentences:
+            if (verb, role, argument) not in facts.roles:
+                continue
+            theirs = _lemma_set(facts)
+            for lemma, pos in modifiers:
+                rivals = sorted(o for o in antonyms(lemma) & theirs if o not in _lemma_set(statement)
+                                and _lemma_pos(facts, o) == pos) if lemma not in theirs else []
+                if rivals and (lemma in statement.negated) == (rivals[0] in facts.negated):
+                    out.append(f"antonym '{lemma}' vs '{rivals[0]}' in {where} (the same '{verb}' of '{argument}')")
+    return list(dict.fromkeys(out))
+
+
 def _overlap(a: Sequence[str], b: Sequence[str]) -> float:
     return len(set(a) & set(b)) / min(len(set(a)), len(set(b))) if a and b else 0.0
 
@@ -758,8 +782,12 @@ def differences(statement: Facts, sentence: Facts, pool: Pool, where: str, text:
             continue
         clocks = [m for m in pool.numbers if n[2] in _CLOCKS and m[2] in _CLOCKS]
         addends = [m for m in sentence.numbers if m[0] == m[1] and not _year(m) and m[2] not in _CLOCKS]
+        elsewhere = _covered_rivals(n, statement, others) if not rivals and not computed else []
         if rivals:
             contradicted.append(f"number {_number(n)} vs {', '.join(_number(m) for m in rivals)} in {where}")
+        elif elsewhere:
+            contradicted.append(f"number {_number(n)} vs {', '.join(_number(m) for m in elsewhere)} in a sentence of "
+                                f"{pool_name(where)} whose every word the statement repeats")
         elif computed:
             undecided.append(f"cannot tell: {_number(n)} may be computed ({computed}); arithmetic is not checked")
         elif clocks:  # the context gives other times (a header line): a time it lacks conflicts with them
@@ -817,6 +845,25 @@ def differences(statement: Facts, sentence: Facts, pool: Pool, where: str, text:
     else:
         unsupported += missing
     return contradicted, unsupported, undecided
+
+
+def _covered_rivals(n: tuple[float, float, str, bool], statement: Facts,
+                    others: Sequence[tuple[Facts, float]] | None) -> list[tuple[float, float, str, bool]]:
+    """The comparable numbers of another sentence whose content words the statement all repeats, n lacking there.
+
+    "South Africa was officially colonised in 1625, while also experiencing migrations" matches the migration
+    sentence; "South Africa was officially colonised in 1652." is another, said word for word but for its year.
+    """
+    if not others:
+        return []
+    mine = {lemma for lemma, _ in statement.lemmas}
+    out = []
+    for facts, _ in others:
+        words = {lemma for lemma, pos in facts.lemmas if pos != "NUM"}
+        if len(words) < 3 or not words <= mine or any(_matches(n, m) for m in facts.numbers):
+            continue
+        out += [m for m in facts.numbers if _comparable(n, m) and not any(_matches(m, k) for k in statement.numbers)]
+    return list(dict.fromkeys(out))
 
 
 ALIGN_MARGIN = 0.15

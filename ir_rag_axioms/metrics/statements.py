@@ -16,7 +16,7 @@ from ir_rag_axioms.analysis.features import Feature
 from ir_rag_axioms.analysis.text import sentences, term_tokens
 from ir_rag_axioms.metrics import _structure, quantities
 
-FACTS_VERSION = 10
+FACTS_VERSION = 11
 """Bumped when ``Facts`` changes, so that stored statements of an older version are not read back."""
 _CITATION = re.compile(r"\[\s*\d+(?:\s*[,;-]\s*\d+)*\s*\]")
 _BULLET = re.compile(r"^\s*(?:[-*•#>]+|\d+[.)])\s*")
@@ -108,8 +108,10 @@ def _tuples(value: Any) -> Any:
     return tuple(_tuples(v) for v in value) if isinstance(value, list | tuple) else value
 
 
-_HEDGE = re.compile(r"^(?:i'm|i am|we're|we are) not (?:entirely |completely |100% )?(?:sure|certain)(?: about this)?,?"
-                    r" but (?:i|we) (?:think|believe|guess|recall)(?: that)?,?\s+"
+_HEDGE = re.compile(r"^(?:i'm|i am|we're|we are) not (?:entirely |completely |totally |fully |100% )?(?:sure|certain)"
+                    r"(?: about this)?,? but (?:(?:i|we) (?:think|believe|guess|recall)(?: that)?,?\s+"
+                    r"|it (?:seems|appears)(?: that)?,?\s+)?(?:the (?:article|text|passage|report|source|author) "
+                    r"(?:seems to say|says|suggests|states|claims|argues)(?: that)?,?\s+)?"
                     r"|^(?:if (?:i|we) (?:remember|recall)(?: \w+){0,3} (?:right|correctly)|if memory serves(?: me)?"
                     r"(?: right| correctly| well)?|as far as (?:i|we) (?:know|can tell|remember|recall)"
                     r"|to (?:the best of )?(?:my|our) knowledge|from what (?:i|we) (?:remember|recall|know)"
@@ -135,7 +137,8 @@ def is_hedge(text: str) -> bool:
 
 
 _HEDGE_ALONE = re.compile(r"(?:but )?(?:i|we) (?:might|may|could) be (?:wrong|mistaken)|correct me if (?:i'm|i am) "
-                          r"wrong|(?:i|we) (?:think|believe)(?: so)?")
+                          r"wrong|(?:i|we) (?:think|believe)(?: so)?|(?:i'm|i am|we're|we are) not "
+                          r"(?:entirely |completely |totally |fully |100% )?(?:sure|certain)(?: about this)?")
 
 
 def clean(text: str) -> str:
@@ -359,6 +362,10 @@ def _decimal_words(tokens: list[Any], i: int) -> tuple[float, int] | None:
         if found is None or not 0 <= found <= 9:
             break
         digits += str(int(found))
+    after = tokens[i + 1 + len(digits)] if i + 1 + len(digits) < len(tokens) else None
+    if after is not None and quantities.number_word_value(after.lower_) is not None and after.lower_ not in (
+            "million", "billion", "trillion"):
+        return None  # "at one point one hundred thousand": "point" is a noun, "one hundred thousand" a number
     return (float("0." + digits), 1 + len(digits)) if digits else None
 
 
@@ -388,6 +395,8 @@ def _negated(span: Any) -> list[str]:
             verb = head.head
             complements = [c for c in verb.children if c.dep_ in ("acomp", "attr", "oprd")]
             out += [c.lemma_.lower() for c in complements] or [verb.lemma_.lower()]
+            out += [o.lemma_.lower() for o in verb.children if o.dep_ == "dobj" and not complements  # "no longer
+                    and any(d.lower_ in ("a", "an", "any") for d in o.children if d.dep_ == "det")]  # has an X"
             continue
         if token.lower_ in ("no", "none", "nothing", "nobody") and (
                 token.dep_ in ("nsubj", "nsubjpass") or token.dep_ == "det" and head.dep_ in ("nsubj", "nsubjpass")):
@@ -405,6 +414,10 @@ def _negated(span: Any) -> list[str]:
             complements = [c for c in head.children if c.dep_ in ("acomp", "attr", "oprd")]
             complements += [g for c in head.children if c.dep_ == "prep" and c.i > head.i  # not "For the most part,"
                             for g in c.children if g.dep_ == "pobj"]
+            if not complements and not any(c.dep_ in ("xcomp", "ccomp", "dobj", "advcl") for c in head.children) \
+                    and all(t.is_punct for t in span.doc[max(token.i, head.i) + 1: span.end]):
+                continue  # "1% think it isn't", "some they are not": an elided predicate, nothing to compare
+            complements += [a for c in complements if c.dep_ == "attr" for a in c.children if a.dep_ == "amod"]
             out += [c.lemma_.lower() for c in complements] or [head.lemma_.lower()]
         elif head.i != token.i:
             verbs = [head]
@@ -418,14 +431,19 @@ def _negated(span: Any) -> list[str]:
         if token.lemma_.lower() == "lack" and not any(c.dep_ == "neg" for c in token.children):
             out += [g.lemma_.lower() for c in token.children if c.dep_ == "prep" and c.lower_ == "of"
                     for g in c.children if g.dep_ == "pobj"]
-            out += [c.lemma_.lower() for c in token.children if c.dep_ == "dobj"]
+            out += [t.lemma_.lower() for c in token.children if c.dep_ == "dobj"  # "lacks a supportive relationship"
+                    for t in (c, *c.children) if t.dep_ in ("dobj", "amod", "compound")]
     for token in span:  # "failed to X", "refused to X", "ceased to X": X is negated (unless the verb is)
         if token.lemma_.lower() in _FAILING and not any(c.dep_ == "neg" for c in token.children):
             for x in token.children:
                 if x.dep_ == "xcomp" and x.pos_ in ("VERB", "AUX"):
                     complements = [c for c in x.children if c.dep_ in ("acomp", "attr", "oprd")]
                     out += [x.lemma_.lower()] + [c.lemma_.lower() for c in complements]
-    return [lemma for lemma in out if not _also_affirmed(span, lemma)]
+    kept: list[str] = []
+    for lemma in out:
+        both = _both_ways(span, lemma)
+        kept += [w for w in (both if both is not None else [lemma]) if not _also_affirmed(span, w)]
+    return kept
 
 
 def _hyphenated(token: Any) -> bool:
@@ -434,6 +452,23 @@ def _hyphenated(token: Any) -> bool:
     after = token.i + 1 < len(doc) and not token.whitespace_ and doc[token.i + 1].text in ("-", "–")
     before = token.i > 0 and doc[token.i - 1].text in ("-", "–") and not doc[token.i - 1].whitespace_
     return after or before
+
+
+def _both_ways(span: Any, lemma: str) -> list[str] | None:
+    """What is negated where a verb is said both ways in a span, None where it is not.
+
+    The same objects both ways ("students who have a relationship ... those who don't have a relationship"):
+    nothing. Other objects ("regulates public railways but does not regulate closed railways"): the negated verb's
+    own object words ("closed", "railway"), not the verb.
+    """
+    verbs = [t for t in span if t.pos_ == "VERB" and t.lemma_.lower() == lemma]
+    said = [(any(c.dep_ == "neg" for c in v.children) or v.head.lemma_.lower() in _FAILING
+             or v.dep_ == "xcomp" and any(c.dep_ == "neg" for c in v.head.children), _objects(v)) for v in verbs]
+    affirmed = [objects for negated, objects in said if not negated]
+    if not affirmed or len(affirmed) == len(said):
+        return None
+    told = frozenset().union(*affirmed)
+    return sorted({w for negated, objects in said if negated for w in objects - told})
 
 
 def _also_affirmed(span: Any, lemma: str) -> bool:
@@ -450,6 +485,13 @@ def _also_affirmed(span: Any, lemma: str) -> bool:
     return any(not negated(t) for t in nouns)
 
 
+def _objects(verb: Any) -> frozenset[str]:
+    """The lemmas of a verb's objects and complements ("have a favorable relationship": relationship)."""
+    objects = [c for c in verb.children if c.dep_ in ("dobj", "attr", "acomp", "xcomp", "oprd")]
+    return frozenset(t.lemma_.lower() for o in objects for t in (o, *o.children) if t.dep_ in (
+        o.dep_, "amod", "compound"))  # "public railways" is not "private railways"
+
+
 def _subject(token: Any) -> Any:
     """The subject of the clause a token is in (walking up to the verb), None if there is none."""
     for _ in range(6):
@@ -462,10 +504,13 @@ def _subject(token: Any) -> Any:
     return None
 
 
-def _phrase(token: Any) -> str:
-    """The content lemmas of a token's phrase ("the flashy ads" -> "flashy ad"), or its lemma."""
+def _phrase(token: Any, before: int | None = None) -> str:
+    """The content lemmas of a token's phrase ("the flashy ads" -> "flashy ad"), or its lemma.
+
+    Only the words before index ``before`` where given (a phrase the parse runs on into the than-part).
+    """
     words = [_lemma(t) for t in token.subtree if t.pos_ in ("NOUN", "PROPN", "ADJ", "NUM", "VERB")
-             and t.dep_ != "relcl" and t.lemma_ != "be"][:4]
+             and t.dep_ != "relcl" and t.lemma_ != "be" and (before is None or t.i < before)][:4]
     return " ".join(words) or token.lemma_.lower()
 
 
@@ -521,8 +566,9 @@ def _comparisons(span: Any) -> list[tuple[str, int, str, str, str, str]]:
         elif token.lower_ in ("more", "less", "fewer") and token.dep_ == "amod" and token.head.pos_ == "NOUN":
             adjective, sign, kind = token.head, -1 if token.lower_ != "more" else 1, "cmp"
         elif token.lower_ in ("more", "less") and token.dep_ in ("dobj", "advmod", "npadvmod") \
-                and token.head.pos_ == "VERB" and token.i + 2 < len(token.doc) and token.nbor().lower_ == "than" \
-                and not token.nbor(2).like_num:  # "fetched more than his 'Balloon Girl'"
+                and token.head.pos_ == "VERB" and token.i + 2 < len(token.doc) and (
+                    token.nbor().lower_ == "than" and not token.nbor(2).like_num  # "fetched more than 'Balloon Girl'"
+                    or _than_preposition(span, token)):  # "gain more by appropriating than by producing"
             adjective, sign, kind = token, -1 if token.lower_ == "less" else 1, "cmp"
         elif token.tag_ in ("JJR", "RBR", "JJS", "RBS") and token.lower_ not in ("more", "less", "most", "least"):
             adjective, sign, kind = token, 1, "sup" if token.tag_ in ("JJS", "RBS") else "cmp"
@@ -540,10 +586,11 @@ def _comparisons(span: Any) -> list[tuple[str, int, str, str, str, str]]:
                                 and t.lemma_ != "be"]
             than = _phrase(named[0]) if objects else " ".join(_lemma(t) for t in named[:3])
             if rest and rest[0].lower_ in _PREPOSITIONS:  # "than to B": A is the verb's own "to A"
-                inner = [g for g in rest[0].children if g.dep_ == "pobj"]
+                inner = [g for g in rest[0].children if g.dep_ in ("pobj", "pcomp")]
                 than = _phrase(inner[0]) if inner else than
-                first = next((_phrase(t) for p in span if p.i < than_token.i and p.lower_ == rest[0].lower_
-                              and p.i > token.i for t in p.children if t.dep_ == "pobj"), first)
+                first = next((_phrase(t, than_token.i) for p in span if p.i < than_token.i and p.lower_ ==
+                              rest[0].lower_ and p.i > token.i for t in p.children if t.dep_ in ("pobj", "pcomp")),
+                             first)
         clause = adjective.head if adjective.dep_ in ("acomp", "advmod", "amod", "attr") else adjective
         conditions = _conditions(span, clause) if kind == "cmp" else None
         if conditions is not None and (conditions[1] or than_token is None):
@@ -552,6 +599,14 @@ def _comparisons(span: Any) -> list[tuple[str, int, str, str, str, str]]:
         direction = f" {following.lower_}" if following is not None and following.lower_ in _DIRECTIONS else ""
         out.append((_lemma(adjective) + direction, sign, kind, first, than, attribute))
     return out
+
+
+def _than_preposition(span: Any, token: Any) -> bool:
+    """Whether "than" repeats a preposition said after ``token`` ("more by A than by B", "more to A than to B")."""
+    than = next((t for t in span if t.i > token.i and t.lower_ == "than"), None)
+    if than is None or than.i + 1 >= span.end or span.doc[than.i + 1].lower_ not in _PREPOSITIONS:
+        return False
+    return any(t.lower_ == span.doc[than.i + 1].lower_ for t in span.doc[token.i + 1: than.i])
 
 
 def _entities(span: Any) -> list[tuple[str, str]]:
@@ -664,10 +719,18 @@ def _valued(span: Any) -> list[tuple[str, float, str]]:
                 if amount is not None:
                     out.append((" ".join(_lemma(t) for t in words), amount, _unit([number])))
     for token in span:  # "20% of UK citizens", "49 percent voted for Democrats", "Facebook Gaming has grown 238%"
-        if token.lower_ not in ("%", "percent") or not token.i > span.start:
+        if not token.i > span.start:
             continue
         number = doc[token.i - 1]
-        share = _value(number) if number.like_num else None
+        fraction = quantities.FRACTIONS.get(token.lemma_.lower())
+        if fraction is not None:  # "two thirds of black women", "a quarter of voters": a share in percent
+            count = 1.0 if number.lower_ in ("a", "one") else _value(number) if number.like_num else None
+            of = any(c.dep_ == "prep" and c.lower_ == "of" for c in token.children)
+            share = 100 * fraction * count if count is not None and of and 0 < count * fraction <= 1 else None
+        elif token.lower_ in ("%", "percent"):
+            share = _value(number) if number.like_num else None
+        else:
+            continue
         if share is None:
             continue
         nouns = [g for c in token.children if c.dep_ == "prep" and c.lower_ == "of" for g in c.children
