@@ -279,7 +279,8 @@ FIFTH_BATCH = json.loads((DATA / "contradictions_heldout5.json").read_text())["c
 SIXTH_BATCH = json.loads((DATA / "contradictions_heldout6.json").read_text())["cases"]  # held out once, then dev.
 SEVENTH_BATCH = json.loads((DATA / "contradictions_heldout7.json").read_text())["cases"]  # held out once, then dev.
 EIGHTH_BATCH = json.loads((DATA / "contradictions_heldout8.json").read_text())["cases"]  # held out once, then dev.
-NINTH_BATCH = json.loads((DATA / "contradictions_heldout9.json").read_text())["cases"]  # held out once, stop 40
+NINTH_BATCH = json.loads((DATA / "contradictions_heldout9.json").read_text())["cases"]  # held out once, then dev.
+TENTH_BATCH = json.loads((DATA / "contradictions_heldout10.json").read_text())["cases"]  # held out once, stop 40
 
 
 @functools.cache
@@ -289,7 +290,7 @@ def _faithfulness(name: str) -> tuple[tuple[dict, Any], ...]:
     cases = {"structure": STRUCTURE, "second_batch": SECOND_BATCH, "first_batch": FIRST_BATCH, "old_held_out": old,
              "dev3": DEV3, "third_batch": THIRD_BATCH, "fourth_batch": FOURTH_BATCH, "fifth_batch": FIFTH_BATCH,
              "sixth_batch": SIXTH_BATCH, "seventh_batch": SEVENTH_BATCH,
-             "eighth_batch": EIGHTH_BATCH, "ninth_batch": NINTH_BATCH}[name]
+             "eighth_batch": EIGHTH_BATCH, "ninth_batch": NINTH_BATCH, "tenth_batch": TENTH_BATCH}[name]
     results = Faithfulness().measure_many([(c["answer"], [c["context"]]) for c in cases])
     return tuple(zip(cases, results, strict=True))
 
@@ -383,10 +384,11 @@ def test_the_fifth_batch_stays_at_its_development_level():
     """The fifth batch (126 cases, 15 unused topics): held out once after the h36 changes (36/64 detected, 13/62
     flagged), then read and the stop-38 changes made on its misses (trends, values, demonyms, title rivals), so it is
     development data now (docs/metrics.md). Measured after them: 43/64 detected (causes across sentences and in
-    clefts), 1/62 flagged; after the stop-39 changes 45/64, 1/62. Floors at them."""
+    clefts), 1/62 flagged; after the stop-39 changes 45/64, 1/62; after the stop-40 changes 46/64, 1/62. Floors at
+    them."""
     detected, flagged, kinds = rates("fifth_batch")
     print(f"\nfifth batch (development): detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
-    assert detected >= 45 / 64 and flagged <= 1 / 62, kinds
+    assert detected >= 46 / 64 and flagged <= 1 / 62, kinds
 
 
 @pytest.mark.slow
@@ -394,10 +396,12 @@ def test_the_sixth_batch_stays_at_its_development_level():
     """The sixth batch (126 cases, 15 unused topics): held out once after the stop-38 changes (37/64 detected, 12/62
     flagged), then read and the stop-39 changes made on its misses (WordNet aliases, number words, negation of
     objects, values of comparisons, proportional quantifiers), so it is development data now (docs/metrics.md).
-    Measured after them: 46/64 detected, 3/62 flagged. Floors at them."""
+    Measured after them: 46/64 detected, 3/62 flagged; after the second stop-40 changes 45/64, 3/62 (the one
+    detection lost was made for a wrong reason: "not just politics" read as a negation, where the flaw is a glued
+    sentence). Floors at them."""
     detected, flagged, kinds = rates("sixth_batch")
     print(f"\nsixth batch (development): detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
-    assert detected >= 46 / 64 and flagged <= 3 / 62, kinds
+    assert detected >= 45 / 64 and flagged <= 3 / 62, kinds
 
 
 @pytest.mark.slow
@@ -405,10 +409,11 @@ def test_the_seventh_batch_stays_at_its_development_level():
     """The seventh batch (126 cases, 15 unused topics): held out once after the first stop-39 changes (35/64
     detected, 13/62 flagged), then read and the second stop-39 changes made on its false alarms (a negation with an
     antonym, unaligned comparatives, hedges, aliased heads of names), so it is development data now
-    (docs/metrics.md). Measured after them: 36/64 detected, 5/62 flagged. Floors at them."""
+    (docs/metrics.md). Measured after them: 36/64 detected, 5/62 flagged; after the stop-40 changes 37/64, 5/62.
+    Floors at them."""
     detected, flagged, kinds = rates("seventh_batch")
     print(f"\nseventh batch (development): detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
-    assert detected >= 36 / 64 and flagged <= 5 / 62, kinds
+    assert detected >= 37 / 64 and flagged <= 5 / 62, kinds
 
 
 @pytest.mark.slow
@@ -423,13 +428,24 @@ def test_the_eighth_batch_stays_at_its_development_level():
 
 
 @pytest.mark.slow
-def test_the_ninth_batch_stays_at_least_at_its_held_out_measurement():
-    """The ninth batch (126 cases, 15 unused topics), written apart from the checks, measured once after the first
-    stop-40 changes: 41/64 detected, 8/62 flagged (docs/metrics.md; 41/64 and 7/62 before them). A change may
-    improve on it, never fall below it; once a change is tuned on it, it is development data."""
+def test_the_ninth_batch_stays_at_its_development_level():
+    """The ninth batch (126 cases, 15 unused topics): held out once after the first stop-40 changes (41/64
+    detected, 8/62 flagged), then read and the second stop-40 changes made on it ("without V-ing", "not just",
+    rates per hour, acronyms of name runs, sides one reversed word apart, generic "always"), so it is development
+    data now (docs/metrics.md). Measured after them: 45/64 detected, 0/62 flagged. Floors at them."""
     detected, flagged, kinds = rates("ninth_batch")
-    print(f"\nninth batch (held out): detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
-    assert detected >= 41 / 64 and flagged <= 8 / 62, kinds
+    print(f"\nninth batch (development): detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
+    assert detected >= 45 / 64 and flagged <= 0 / 62, kinds
+
+
+@pytest.mark.slow
+def test_the_tenth_batch_stays_at_least_at_its_held_out_measurement():
+    """The tenth batch (126 cases, 15 unused topics), written apart from the checks, measured once after the second
+    stop-40 changes: 37/64 detected, 5/62 flagged (docs/metrics.md; 36/64 and 6/62 at the start of stop 40). A
+    change may improve on it, never fall below it; once a change is tuned on it, it is development data."""
+    detected, flagged, kinds = rates("tenth_batch")
+    print(f"\ntenth batch (held out): detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
+    assert detected >= 37 / 64 and flagged <= 5 / 62, kinds
 
 
 def test_causes_across_two_sentences_and_in_clefts_are_read():
@@ -453,7 +469,8 @@ def test_the_third_batch_stays_at_its_development_level():
     """The third batch: held out once after the h34 changes (33/64 detected, 25/73 flagged), then read and the h35
     changes made on its failures, so it is development data now (docs/metrics.md). Measured after the h35 changes:
     26/64 detected, 0/73 flagged (precision first: fewer detections, no false alarm); after the h36 changes 36/64,
-    0/73. Floors just under / over."""
+    0/73; 37/64 after stop 39, 36/64 after the second stop-40 changes (a detection for a wrong reason lost:
+    "without receiving any payment" had negated "cede"). Floors just under / over."""
     detected, flagged, kinds = rates("third_batch")
     print(f"\nthird batch (development): detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
     assert detected >= 35 / 64 and flagged <= 1 / 73, kinds
@@ -930,3 +947,68 @@ def test_a_number_or_modifier_against_another_sentence_said_word_for_word_and_po
     for hedge in ("I'm not completely sure, but it seems that the tower was finished in 1889.",
                   "I'm not sure, but the article says that the tower was finished in 1889."):
         assert judge.measure(hedge, ["The tower was finished in 1889."]).level == 5, hedge
+
+
+def test_without_not_only_and_not_before_a_preposition_negate_what_they_govern():
+    """ "send emails without knowing" negates "know", not "send"; "hardly anything gets done" is "almost nothing gets
+    done"; "it seems impossible to live" is "could not live"; "not just what to think" negates nothing; "not as a
+    way to help" negates "way"."""
+    judge = Faithfulness()
+    spam = judge.measure("Spammers send emails to millions of people without knowing who will reply.",
+                         ["Spammers send emails to millions of people. They do not know who will reply."])
+    assert "negates 'send'" not in spam.explanation and "(0 contradicted" in spam.explanation, spam.explanation
+    done = judge.measure("These days hardly anything gets done without the Internet.",
+                         ["Almost nothing gets done without the Internet nowadays."])
+    assert "(0 contradicted" in done.explanation, done.explanation
+    live = judge.measure("The more we depend on it, the more it seems we could not live without it.",
+                         ["The more we rely on it, the more it seems impossible to live without it."])
+    assert "(0 contradicted" in live.explanation, live.explanation
+    think = judge.measure("Leaders must learn how to think, not just what to think.",
+                          ["Leaders must learn how to think, not just what to think."])
+    assert think.level == 5, think.explanation
+    way = judge.measure("Coaching should be used only as a tool for weak performers, not as a way to help people "
+                        "grow.", ["Coaching should not only be a tool for weak performers but also a way to help "
+                                  "people grow."])
+    assert way.level == 1 and "negates 'way'" in way.explanation, way.explanation
+
+
+def test_rates_acronyms_of_name_runs_trimmed_entities_and_means_are_no_false_alarms():
+    """ "about 100 every hour" against "2,400 each day" is a converted rate (cannot tell); "UNLV" for "the
+    University of Nevada, Las Vegas"; "the Revolution ended in 1921" names "the Revolution"; "made an impact with
+    his paintings" against "his paintings made an impact" is no role reversal; "3 relational units" has the unit
+    "unit"."""
+    judge = Faithfulness()
+    rate = judge.measure("About 100 people lost their jobs every hour in 2018.",
+                         ["In 2018, approximately 2,400 people lost their jobs each day."])
+    assert "(0 contradicted" in rate.explanation and "a converted rate" in rate.explanation, rate.explanation
+    unlv = judge.measure("Criminologists Ann Lee and Bo Chen of UNLV study risk assessment.",
+                         ["Criminologists Ann Lee and Bo Chen of the University of Nevada, Las Vegas, study risk "
+                          "assessment."])
+    assert unlv.level == 5, unlv.explanation
+    ended = judge.measure("After the Revolution ended in 1921, the government commissioned public murals.",
+                          ["At the end of the Mexican Revolution in 1921, the government commissioned public murals."])
+    assert "entity" not in ended.explanation, ended.explanation
+    means = judge.measure("Frank Stella made a huge impact with his black paintings at the 1959 show.",
+                          ["Frank Stella's black paintings made a huge impact at the 1959 show."])
+    assert "role reversal" not in means.explanation, means.explanation
+    units = judge.measure("A team coach has to work within at least five relational units.",
+                          ["The coach has to work within at least 3 relational units."])
+    assert units.level == 1 and "number 5 unit" in units.explanation, units.explanation
+
+
+def test_reversed_modifiers_split_sides_generic_always_and_passive_roles_are_contradictions():
+    """ "male offenders" and "female offenders" are two sides (one word apart, and that word reversed); "A phishing
+    attack will always try" quantifies every attack; a negated passive ("is not allowed") conflicts with the
+    affirmed one whichever role the parse gives the subject."""
+    judge = Faithfulness()
+    sides = judge.measure("Male offenders are more likely to have been abused than female offenders.",
+                          ["Female offenders are more likely to have been abused than male offenders and more likely "
+                           "to have been victimized than female non-offenders."])
+    assert sides.level == 1 and "comparison flipped" in sides.explanation, sides.explanation
+    few = judge.measure("Only a few phishing attacks try to trick you.", ["A phishing attack will always try to "
+                                                                          "trick you."])
+    assert few.level == 1 and "quantifier" in few.explanation, few.explanation
+    allowed = judge.measure("A psychiatrist may write prescriptions, and a counselor is also allowed to write a "
+                            "prescription.", ["A psychiatrist may write prescriptions. A counselor does not have a "
+                                              "medical degree and is not allowed to write a prescription."])
+    assert allowed.level == 1 and "negation" in allowed.explanation, allowed.explanation

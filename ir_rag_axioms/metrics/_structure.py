@@ -248,6 +248,12 @@ def _quantified(span: Any) -> list[tuple[str, str]]:
         word = token.lower_
         if word in ("everyone", "everybody", "nobody") and token.pos_ == "PRON":
             out.append(("person", "none" if word == "nobody" else "all"))
+        if word == "always" and token.dep_ == "advmod" and token.head.pos_ in ("VERB", "AUX"):
+            generic = [c for c in token.head.children if c.dep_ in ("nsubj", "nsubjpass") and c.pos_ == "NOUN" and (
+                any(d.lower_ in ("a", "an") for d in c.children if d.dep_ == "det") or c.tag_ == "NNS" and not any(
+                    d.dep_ in ("det", "poss") for d in c.children))]
+            if generic:  # "A phishing attack will always try": every phishing attack
+                out.append((generic[0].lemma_.lower(), "all"))
         if word in ("all", "each") and token.dep_ in ("dep", "advmod", "appos", "nsubj") and token.head.pos_ in (
                 "VERB", "AUX") and not list(token.children):  # "the borders have all survived": all the borders
             subjects = [c for c in token.head.children if c.dep_ in ("nsubj", "nsubjpass") and c.i < token.i

@@ -184,6 +184,11 @@ def _year(x: tuple[float, float, str, bool]) -> bool:
     return 1000 <= x[0] <= 2100 and x[0] == int(x[0]) and x[0] == x[1]
 
 
+_NAME_RUN = re.compile(r"\b[A-Z][a-z]+(?:(?:,? | of | and | for | the | of the )[A-Z][a-z]+)+")
+"""A run of capitalised words, with "of", "and", "for", "the" or a comma between ("University of Nevada, Las Vegas"):
+one name for acronyms ("UNLV"), where named-entity recognition splits it."""
+
+
 @dataclass(frozen=True)
 class Pool:
     """Everything a text (the context, or the answer) says, for "is it anywhere" checks."""
@@ -202,7 +207,9 @@ class Pool:
         """
         facts, raw = list(facts), list(raw)
         lemmas = {lemma for f in facts for lemma, _ in f.lemmas}
-        names = tuple(dict.fromkeys(e for f in facts for e, _ in f.entities))
+        names = tuple(dict.fromkeys([*(e for f in facts for e, _ in f.entities),
+                                     *(run.lower() for t in [*texts, *raw] for run in _NAME_RUN.findall(t)
+                                       if len(run.split()) >= 3)]))
         clocks = tuple((v, v, kind, False) for text in raw for v, kind in
                        [*quantities.clock_times_in(text), *quantities.numbers_in(text)])
         return cls(frozenset().union(lemmas, *(words(t) for t in [*texts, *raw])),
@@ -222,6 +229,8 @@ def _side(a: str, b: str) -> bool:
     if not a or not b:
         return a == b
     x, y = set(a.split()), set(b.split())
+    if any(o in antonyms(w) for w in x - y for o in y - x):
+        return False  # "male offender" / "female offender": one word apart, and that word reversed
     return len(x & y) >= 0.5 * min(len(x), len(y))
 
 
@@ -579,6 +588,10 @@ def _subjects_crossed(mine: dict[str, dict[str, set[str]]], theirs: dict[str, di
     return out
 
 
+_NOT_PATIENTS = frozenset({"subj", "pred", "prep:with", "prep:through", "prep:via"})
+"""Roles that are no reversed subject: "Stella made an impact with his paintings" / "his paintings made an impact"."""
+
+
 def _half_reversed(verb: str, mine: dict[str, set[str]], theirs: dict[str, set[str]], statement: Facts,
                    sentence: Facts, where: str, own: str) -> list[str]:
     """One side of a swap of the verb's roles, or a name moved from one role to another (reasons, may be empty).
@@ -592,10 +605,10 @@ def _half_reversed(verb: str, mine: dict[str, set[str]], theirs: dict[str, set[s
     their_subjects = {a for a, r in theirs.items() if "subj" in r}
     if len(my_subjects) == 1 and len(their_subjects) == 1 and not my_subjects & their_subjects:
         (subject,), (their_subject,) = my_subjects, their_subjects
-        if mine.get(their_subject, set()) - {"subj", "pred"}:
+        if mine.get(their_subject, set()) - _NOT_PATIENTS:
             return [f"role reversal: {own} has '{subject}' {verb} '{their_subject}', {where} has '{their_subject}' "
                     f"{verb} (the subject)"]
-        if theirs.get(subject, set()) - {"subj", "pred"}:
+        if theirs.get(subject, set()) - _NOT_PATIENTS:
             return [f"role reversal: {own} has '{subject}' {verb} (the subject), {where} has '{their_subject}' "
                     f"{verb} '{subject}'"]
     words = {lemma for lemma, _ in statement.lemmas}
@@ -625,7 +638,8 @@ def polarity_conflicts(statement: Facts, sentences: Sequence[tuple[Facts, str]],
         if role not in ("subj", "obj") or argument in _PRONOUN_LEMMAS or not argument.isalpha() or verb == "be":
             continue
         mine = verb in statement.negated
-        same = [(facts, where) for facts, where in sentences if (verb, role, argument) in facts.roles]
+        same = [(facts, where) for facts, where in sentences  # subject or object: parses of passives differ
+                if (verb, "subj", argument) in facts.roles or (verb, "obj", argument) in facts.roles]
         if same and all((verb in facts.negated) != mine for facts, _ in same):
             where = same[0][1]
             out.append(f"negation: {own} {'negates' if mine else 'affirms'} '{verb}' of '{argument}', {where} "
@@ -983,11 +997,11 @@ _PER_UNITS = ("kilogram", "pound", "gram", "ounce", "tonne", "litre", "gallon", 
 
 def _per_unit(n: tuple[float, float, str, bool], text: str, sentence: Facts,
               rivals: Sequence[tuple[float, float, str, bool]]) -> str:
-    """How a price per one unit is a rival's price per another ("$0.68 a pound" is $1.50 a kilogram); "" if none.
+    """How a price or count per one unit is a rival's per another ("$0.68 a pound" is $1.50 a kilogram); "" if none.
 
-    The units tried are ``_PER_UNITS``; within 5 % (15 % when one is hedged).
+    "about 100 every hour" is 2,400 a day. The units tried are ``_PER_UNITS``; within 5 % (15 % when one is hedged).
     """
-    if n[2] not in _MONEY_UNITS or not rivals:
+    if not rivals:
         return ""
     ureg = quantities.registry()
     for word in _PER_UNIT.findall(text.lower()):
@@ -1006,7 +1020,7 @@ def _per_unit(n: tuple[float, float, str, bool], text: str, sentence: Facts,
             for m in rivals:
                 if abs(value - m[0]) <= (0.15 if n[3] or m[3] else 0.05) * abs(m[0]):
                     return (f"{_number(n)} per {word} is {value:.3g} per {lemma}, as {_number(m)} in the matched "
-                            "sentence (a converted price)")
+                            f"sentence (a converted {'price' if n[2] in _MONEY_UNITS else 'rate'})")
     return ""
 
 

@@ -16,7 +16,7 @@ from ir_rag_axioms.analysis.features import Feature
 from ir_rag_axioms.analysis.text import sentences, term_tokens
 from ir_rag_axioms.metrics import _structure, quantities
 
-FACTS_VERSION = 11
+FACTS_VERSION = 12
 """Bumped when ``Facts`` changes, so that stored statements of an older version are not read back."""
 _CITATION = re.compile(r"\[\s*\d+(?:\s*[,;-]\s*\d+)*\s*\]")
 _BULLET = re.compile(r"^\s*(?:[-*•#>]+|\d+[.)])\s*")
@@ -56,7 +56,7 @@ def negation_cues() -> frozenset[str]:
 
 
 _CUES = negation_cues()
-_FAILING = frozenset({"fail", "refuse", "cease", "neglect"})
+_FAILING = frozenset({"fail", "refuse", "cease", "neglect", "impossible", "unable"})
 _DIRECTIONS = frozenset({"east", "west", "north", "south", "up", "down", "inside", "outside", "ahead", "behind"})
 _PREPOSITIONS = frozenset({"to", "for", "with", "in", "on", "at", "from", "by", "about", "of"})
 _CLOCK_WORDS = frozenset({"am", "pm", "a.m.", "p.m.", "a.m", "p.m"})
@@ -211,6 +211,10 @@ def _unit(tokens: list[Any]) -> str:
     doc = last.doc
     after = doc[last.i + 1] if last.i + 1 < len(doc) else None
     if after is not None and (after.pos_ in ("NOUN", "PROPN", "SYM") or after.text == "%"):
+        noun = after.head
+        if after.dep_ in ("amod", "compound") and noun.i > after.i and noun.pos_ == "NOUN" and last.head.i == noun.i \
+                and quantities.unit(after.lower_) is None:
+            return noun.lemma_.lower()  # "3 relational units": the unit is the noun, not its modifier
         return "%" if after.lower_ in ("%", "percent", "per") else after.lemma_.lower()
     if tokens[0].i > 0 and doc[tokens[0].i - 1].text in ("$", "€", "£"):
         return doc[tokens[0].i - 1].text
@@ -388,6 +392,9 @@ def _negated(span: Any) -> list[str]:
             continue
         if _hyphenated(token):  # "not-for-profit", "no-fly": a word, not a negation
             continue
+        if token.lower_ == "not" and token.i + 1 < len(token.doc) and token.nbor().lower_ in (
+                "just", "only", "merely", "simply", "solely"):
+            continue  # "how to think, not just what to think": "not only", no negation
         head = token.head
         if token.lower_ == "no" and token.dep_ == "det" and head.dep_ == "dobj" and head.head.pos_ == "VERB":
             out.append(head.head.lemma_.lower())  # "has no PAC" = "does not have a PAC": the verb is negated too
@@ -404,9 +411,15 @@ def _negated(span: Any) -> list[str]:
             complements = [c for c in verb.children if c.dep_ in ("acomp", "attr", "oprd")]
             out += [c.lemma_.lower() for c in complements] or [verb.lemma_.lower()]
             continue
+        if token.lower_ == "without" and token.dep_ == "prep":  # "sends emails without knowing": not 'send'
+            out += [c.lemma_.lower() for c in token.children if c.dep_ in ("pobj", "pcomp")]
+            continue
         if token.lower_ in ("no", "without", "none", "nothing", "nobody") and token.dep_ != "neg":
             target = [c for c in token.children if c.dep_ == "pobj"] or ([head] if head.i != token.i else [])
             out += [t.lemma_.lower() for t in target]
+            continue
+        if head.pos_ == "ADP" and head.i > token.i:  # "not as a way to help", "not for profit": the object
+            out += [c.lemma_.lower() for c in head.children if c.dep_ in ("pobj", "pcomp")]
             continue
         if head.lemma_ == "do" and not any(c.dep_ in ("dobj", "xcomp", "ccomp") for c in head.children):
             continue  # "most do not": an elided verb, nothing to compare
@@ -433,9 +446,16 @@ def _negated(span: Any) -> list[str]:
                     for g in c.children if g.dep_ == "pobj"]
             out += [t.lemma_.lower() for c in token.children if c.dep_ == "dobj"  # "lacks a supportive relationship"
                     for t in (c, *c.children) if t.dep_ in ("dobj", "amod", "compound")]
+    for token in span:  # "hardly anything gets done" = "almost nothing gets done": the verb is negated
+        if token.lower_ in ("anything", "anyone", "anybody") and token.dep_ in ("nsubj", "nsubjpass") and (
+                token.i > span.start and span.doc[token.i - 1].lower_ in ("hardly", "scarcely", "barely")):
+            complements = [c for c in token.head.children if c.dep_ in ("acomp", "attr", "oprd")]
+            out += [c.lemma_.lower() for c in complements] or [token.head.lemma_.lower()]
     for token in span:  # "failed to X", "refused to X", "ceased to X": X is negated (unless the verb is)
         if token.lemma_.lower() in _FAILING and not any(c.dep_ == "neg" for c in token.children):
-            for x in token.children:
+            siblings = [x for x in token.head.children if x.i > token.i] if token.dep_ in ("oprd", "acomp") and \
+                not any(x.dep_ == "xcomp" for x in token.children) else []  # "it seems impossible to live"
+            for x in [*token.children, *siblings]:
                 if x.dep_ == "xcomp" and x.pos_ in ("VERB", "AUX"):
                     complements = [c for c in x.children if c.dep_ in ("acomp", "attr", "oprd")]
                     out += [x.lemma_.lower()] + [c.lemma_.lower() for c in complements]
@@ -495,7 +515,7 @@ def _objects(verb: Any) -> frozenset[str]:
 def _subject(token: Any) -> Any:
     """The subject of the clause a token is in (walking up to the verb), None if there is none."""
     for _ in range(6):
-        subjects = [c for c in token.children if c.dep_ in ("nsubj", "nsubjpass")]
+        subjects = [c for c in token.children if c.dep_ in ("nsubj", "nsubjpass", "csubj")]
         if subjects:
             return subjects[0]
         if token.head.i == token.i:
@@ -609,10 +629,30 @@ def _than_preposition(span: Any, token: Any) -> bool:
     return any(t.lower_ == span.doc[than.i + 1].lower_ for t in span.doc[token.i + 1: than.i])
 
 
+def _trimmed(entity: Any) -> str:
+    """An entity's lowercased text without the lowercase verbs, prepositions and numbers the recogniser ran on into.
+
+    "the Revolution ended in 1921" -> "the revolution".
+    """
+    tokens = list(entity)
+
+    def tail(token: Any) -> bool:
+        return token.text.islower() and token.pos_ in ("VERB", "AUX", "ADP", "PART", "SCONJ", "CCONJ")
+
+    end = len(tokens)
+    while end and tokens[end - 1].like_num:
+        end -= 1
+    if end < len(tokens) and end and tail(tokens[end - 1]):  # "ended in 1921", not the 2 of "World War 2"
+        tokens = tokens[:end]
+    while tokens and tail(tokens[-1]):
+        tokens.pop()
+    return entity.doc[tokens[0].i: tokens[-1].i + 1].text.lower() if tokens else ""
+
+
 def _entities(span: Any) -> list[tuple[str, str]]:
     """Named entities (not numeric) and proper nouns outside entities."""
-    out = [(e.text.lower(), e.label_) for e in span.ents if e.label_ not in _NUMERIC_LABELS
-           and not all(_unit_token(t) or t.like_num for t in e)]
+    out = [(_trimmed(e), e.label_) for e in span.ents if e.label_ not in _NUMERIC_LABELS
+           and not all(_unit_token(t) or t.like_num for t in e) and _trimmed(e)]
     covered = {t.i for e in span.ents for t in e}
     out += [(t.text.lower(), "PROPN") for t in span if t.pos_ == "PROPN" and t.i not in covered and not _unit_token(t)
             and t.text[:1].isupper() and not t.is_sent_start and t.lower_ not in _MONTHS and not _in_citation(t)
