@@ -280,7 +280,8 @@ SIXTH_BATCH = json.loads((DATA / "contradictions_heldout6.json").read_text())["c
 SEVENTH_BATCH = json.loads((DATA / "contradictions_heldout7.json").read_text())["cases"]  # held out once, then dev.
 EIGHTH_BATCH = json.loads((DATA / "contradictions_heldout8.json").read_text())["cases"]  # held out once, then dev.
 NINTH_BATCH = json.loads((DATA / "contradictions_heldout9.json").read_text())["cases"]  # held out once, then dev.
-TENTH_BATCH = json.loads((DATA / "contradictions_heldout10.json").read_text())["cases"]  # held out once, stop 40
+TENTH_BATCH = json.loads((DATA / "contradictions_heldout10.json").read_text())["cases"]  # held out once, then dev.
+ELEVENTH_BATCH = json.loads((DATA / "contradictions_heldout11.json").read_text())["cases"]  # held out once, stop 40
 
 
 @functools.cache
@@ -290,7 +291,8 @@ def _faithfulness(name: str) -> tuple[tuple[dict, Any], ...]:
     cases = {"structure": STRUCTURE, "second_batch": SECOND_BATCH, "first_batch": FIRST_BATCH, "old_held_out": old,
              "dev3": DEV3, "third_batch": THIRD_BATCH, "fourth_batch": FOURTH_BATCH, "fifth_batch": FIFTH_BATCH,
              "sixth_batch": SIXTH_BATCH, "seventh_batch": SEVENTH_BATCH,
-             "eighth_batch": EIGHTH_BATCH, "ninth_batch": NINTH_BATCH, "tenth_batch": TENTH_BATCH}[name]
+             "eighth_batch": EIGHTH_BATCH, "ninth_batch": NINTH_BATCH, "tenth_batch": TENTH_BATCH,
+             "eleventh_batch": ELEVENTH_BATCH}[name]
     results = Faithfulness().measure_many([(c["answer"], [c["context"]]) for c in cases])
     return tuple(zip(cases, results, strict=True))
 
@@ -398,10 +400,10 @@ def test_the_sixth_batch_stays_at_its_development_level():
     objects, values of comparisons, proportional quantifiers), so it is development data now (docs/metrics.md).
     Measured after them: 46/64 detected, 3/62 flagged; after the second stop-40 changes 45/64, 3/62 (the one
     detection lost was made for a wrong reason: "not just politics" read as a negation, where the flaw is a glued
-    sentence). Floors at them."""
+    sentence); after the third 46/64, 3/62 again. Floors at them."""
     detected, flagged, kinds = rates("sixth_batch")
     print(f"\nsixth batch (development): detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
-    assert detected >= 45 / 64 and flagged <= 3 / 62, kinds
+    assert detected >= 46 / 64 and flagged <= 3 / 62, kinds
 
 
 @pytest.mark.slow
@@ -439,13 +441,25 @@ def test_the_ninth_batch_stays_at_its_development_level():
 
 
 @pytest.mark.slow
-def test_the_tenth_batch_stays_at_least_at_its_held_out_measurement():
-    """The tenth batch (126 cases, 15 unused topics), written apart from the checks, measured once after the second
-    stop-40 changes: 37/64 detected, 5/62 flagged (docs/metrics.md; 36/64 and 6/62 at the start of stop 40). A
-    change may improve on it, never fall below it; once a change is tuned on it, it is development data."""
+def test_the_tenth_batch_stays_at_its_development_level():
+    """The tenth batch (126 cases, 15 unused topics): held out once after the second stop-40 changes (37/64
+    detected, 5/62 flagged), then read and the third stop-40 changes made on it (sides told apart by their own
+    words, a rival number over a chance sum, obligations, counted units in other sentences, comparisons of two
+    doings), so it is development data now (docs/metrics.md). Measured after them: 41/64 detected, 3/62 flagged.
+    Floors at them."""
     detected, flagged, kinds = rates("tenth_batch")
-    print(f"\ntenth batch (held out): detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
-    assert detected >= 37 / 64 and flagged <= 5 / 62, kinds
+    print(f"\ntenth batch (development): detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
+    assert detected >= 41 / 64 and flagged <= 3 / 62, kinds
+
+
+@pytest.mark.slow
+def test_the_eleventh_batch_stays_at_least_at_its_held_out_measurement():
+    """The eleventh batch (126 cases, 15 unused topics), written apart from the checks, measured once after the
+    third stop-40 changes: 37/64 detected, 6/62 flagged (docs/metrics.md; 36/64 and 6/62 at the start of stop 40).
+    A change may improve on it, never fall below it; once a change is tuned on it, it is development data."""
+    detected, flagged, kinds = rates("eleventh_batch")
+    print(f"\neleventh batch (held out): detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
+    assert detected >= 37 / 64 and flagged <= 6 / 62, kinds
 
 
 def test_causes_across_two_sentences_and_in_clefts_are_read():
@@ -1012,3 +1026,54 @@ def test_reversed_modifiers_split_sides_generic_always_and_passive_roles_are_con
                             "prescription.", ["A psychiatrist may write prescriptions. A counselor does not have a "
                                               "medical degree and is not allowed to write a prescription."])
     assert allowed.level == 1 and "negation" in allowed.explanation, allowed.explanation
+
+
+def test_sides_told_apart_by_their_own_words_and_a_relative_antecedent_is_no_reversed_subject():
+    """ "running on grass ... easier than running on sand" is "running on sand ... harder than running on grass"
+    (the sides share "running on": the words that tell them apart decide); the swap is flagged. "a poor lubricant
+    that can wash away the natural lubricant" has one noun in both roles: no role reversal against "It can wash away
+    the natural lubricant"."""
+    judge = Faithfulness()
+    context = ["Running on sand can be harder on your knees than running on grass."]
+    assert judge.measure("Running on grass can be easier on your knees than running on sand.", context).level == 5
+    swap = judge.measure("Running on sand can be easier on your knees than running on grass.", context)
+    assert swap.level == 1, swap.explanation
+    oil = judge.measure("Oil is a poor lubricant that can wash away the engine's natural lubricant.",
+                        ["Oil is not a good lubricant at all. It can also wash away the natural lubricant the engine "
+                         "makes."])
+    assert "role reversal" not in oil.explanation, oil.explanation
+
+
+def test_a_rival_number_beats_a_chance_sum_obligations_and_counted_units_in_other_sentences():
+    """A number the matched sentence contradicts is a contradiction even when two other numbers happen to add up
+    to it (unless the statement says it computed); "must conduct" against "does not have to conduct" is a
+    modality conflict ("need not" agrees); "some two million enslaved people" against "These three million enslaved
+    people" in the next sentence is a number conflict."""
+    judge = Faithfulness()
+    genders = ["Mainstream culture recognizes only two genders. Bissu is one of the five genders recognized by the "
+               "Bugis."]
+    seven = judge.measure("Bissu is one of the seven genders recognized by the Bugis.", genders)
+    assert seven.level == 1 and "number 7 gender vs 5 gender" in seven.explanation, seven.explanation
+    summed = judge.measure("In all, the two cultures recognize seven genders.", genders)
+    assert "(0 contradicted" in summed.explanation, summed.explanation
+    study = ["The Court ruled that a city does not have to conduct its own study."]
+    must = judge.measure("The Court ruled that a city must conduct its own study.", study)
+    assert must.level == 1 and "need not" in must.explanation, must.explanation
+    assert judge.measure("The Court ruled that a city need not conduct its own study.", study).level == 5
+    freed = judge.measure("The Emancipation Proclamation declared some two million enslaved people in the states "
+                          "in rebellion free.",
+                          ["On January 1, 1863, Lincoln issued the Emancipation Proclamation, calling on the army to "
+                           "free all enslaved people in states in rebellion. These three million enslaved people "
+                           "were declared free."])
+    assert freed.level == 1 and "vs 3e+06 people" in freed.explanation, freed.explanation
+
+
+def test_a_comparison_of_two_doings_has_them_as_its_sides():
+    """ "easier to oust a mayor than to get rid of a senator": the sides are the two infinitives, not the "to one's
+    community" the adjective governs; the swap is a flipped comparison, the same order agrees."""
+    judge = Faithfulness()
+    context = ["It is much easier for a town to oust a bad mayor than to get rid of a senator."]
+    swap = judge.measure("It is much easier for a town to get rid of a senator than to oust a bad mayor.", context)
+    assert swap.level == 1 and "comparison flipped" in swap.explanation, swap.explanation
+    assert judge.measure("It is much easier for a town to oust a bad mayor than to get rid of a senator.",
+                         context).level == 5

@@ -322,7 +322,10 @@ _MODAL_ADJECTIVES = {"certain": "necessary", "sure": "necessary", "bound": "nece
 
 
 def modals(span: Any) -> list[tuple[str, str]]:
-    """(verb lemma, "possible" / "necessary") of the modal verbs and adverbs of a span."""
+    """(verb lemma, "possible" / "necessary" / "optional") of the modal verbs and adverbs of a span.
+
+    "optional": "does not have to V", "need not V", "does not need to V".
+    """
     out = []
     for token in span:
         word = token.lower_
@@ -351,7 +354,12 @@ def modals(span: Any) -> list[tuple[str, str]]:
             if verb.pos_ in ("VERB", "AUX"):
                 out.append((verb.lemma_.lower(), "possible"))
                 out += [(c.lemma_.lower(), "possible") for c in verb.children if c.dep_ in ("attr", "acomp")]
-        elif token.lemma_.lower() == "have" and any(c.dep_ == "xcomp" for c in token.children) and \
+        elif token.lemma_.lower() in ("have", "need") and any(c.dep_ == "xcomp" for c in token.children) and \
                 any(c.lower_ == "to" for x in token.children if x.dep_ == "xcomp" for c in x.children):
-            out += [(x.lemma_.lower(), "necessary") for x in token.children if x.dep_ == "xcomp"]
+            negated = any(c.dep_ == "neg" for c in token.children)  # "does not have to conduct": optional
+            if negated or token.lemma_.lower() == "have":
+                out += [(x.lemma_.lower(), "optional" if negated else "necessary") for x in token.children
+                        if x.dep_ == "xcomp"]
+        elif word == "need" and token.dep_ == "aux" and any(c.dep_ == "neg" for c in token.head.children):
+            out.append((token.head.lemma_.lower(), "optional"))  # "a city need not conduct"
     return list(dict.fromkeys(out))

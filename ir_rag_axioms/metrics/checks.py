@@ -321,6 +321,7 @@ def contradictions(statement: Facts, sentence: Facts, where: str, own: str = "th
     out += comparisons_by_value(statement, sentence, where, own)
     out += causes_reversed(statement, sentence, where, own)
     out += quantifier_conflicts(statement, sentence, where, own)
+    out += obligation_conflicts(statement, sentence, where, own)
     out += price_for_free(statement, sentence, where, own)
     return list(dict.fromkeys(out))
 
@@ -374,6 +375,15 @@ def _places(side: str) -> set[str]:
     return out
 
 
+def _telling(side: str, other: str) -> str:
+    """A side's words without pronouns and without the words its other side shares.
+
+    "have sex water" against "have it bed": "sex water".
+    """
+    theirs = set(other.split())
+    return " ".join(w for w in side.split() if w not in theirs and w not in _PRONOUN_LEMMAS) or side
+
+
 def _alignment(mine: Comparison, theirs: Comparison) -> str:
     """How two comparisons' sides align: "same", "swapped", "half-same", "half-swapped", "ambiguous" or "".
 
@@ -393,9 +403,10 @@ def _alignment(mine: Comparison, theirs: Comparison) -> str:
             return "same"
     same = _side(first, first2) and _side(other, other2)
     swapped = bool(first and other) and _side(first, other2) and _side(other, first2)
-    if same and swapped:
-        straight = _jaccard(first, first2) + _jaccard(other, other2)
-        crossed = _jaccard(first, other2) + _jaccard(other, first2)
+    if same and swapped:  # the closer reading by the words that tell each comparison's sides apart
+        a, b, c, d = _telling(first, other), _telling(other, first), _telling(first2, other2), _telling(other2, first2)
+        straight = _jaccard(a, c) + _jaccard(b, d)
+        crossed = _jaccard(a, d) + _jaccard(b, c)
         return "same" if straight > crossed else "swapped" if crossed > straight else "ambiguous"
     if same or swapped:
         return "same" if same else "swapped"
@@ -608,7 +619,7 @@ def _half_reversed(verb: str, mine: dict[str, set[str]], theirs: dict[str, set[s
         if mine.get(their_subject, set()) - _NOT_PATIENTS:
             return [f"role reversal: {own} has '{subject}' {verb} '{their_subject}', {where} has '{their_subject}' "
                     f"{verb} (the subject)"]
-        if theirs.get(subject, set()) - _NOT_PATIENTS:
+        if theirs.get(subject, set()) - _NOT_PATIENTS and not mine.get(subject, set()) - _NOT_PATIENTS:
             return [f"role reversal: {own} has '{subject}' {verb} (the subject), {where} has '{their_subject}' "
                     f"{verb} '{subject}'"]
     words = {lemma for lemma, _ in statement.lemmas}
@@ -693,6 +704,16 @@ _QUANTIFIER_CLASHES = {("none", "all"), ("all", "none"), ("only", "all"), ("none
                        ("none", "most"), ("few", "none"), ("none", "few")}
 
 
+def obligation_conflicts(statement: Facts, sentence: Facts, where: str, own: str = "the statement") -> list[str]:
+    """An obligation against its absence: "must V" where the sentence says "does not have to V", or the reverse."""
+    theirs = {(verb, kind) for verb, kind in sentence.modals}
+    out = [f"modality: {own} says '{verb}' is {'required' if kind == 'necessary' else 'optional'}, {where} "
+           f"{'that it need not be' if kind == 'necessary' else 'that it must be'}"
+           for verb, kind in statement.modals if kind in ("necessary", "optional")
+           and (verb, "optional" if kind == "necessary" else "necessary") in theirs and (verb, kind) not in theirs]
+    return list(dict.fromkeys(out))
+
+
 def quantifier_conflicts(statement: Facts, sentence: Facts, where: str, own: str = "the statement") -> list[str]:
     """Quantifiers that clash on the same noun.
 
@@ -722,7 +743,7 @@ def overgeneralised(statement: Facts, sentence: Facts, where: str, own: str = "t
         theirs.setdefault(noun, set()).add(kind)
     out = [f"quantifier: {own} says 'all {noun}', {where} only 'some {noun}'" for noun, kind in statement.quantifiers
            if kind == "all" and theirs.get(noun) in ({"some"}, {"most"}, {"some", "most"})]
-    possible = {verb for verb, kind in sentence.modals if kind == "possible"}
+    possible = {verb for verb, kind in sentence.modals if kind in ("possible", "optional")}
     necessary = {verb for verb, kind in sentence.modals if kind == "necessary"}
     out += [f"modality: {own} says '{verb}' is certain (must/will), {where} only possible (may/can)"
             for verb, kind in statement.modals if kind == "necessary" and verb in possible and verb not in necessary]
@@ -784,6 +805,13 @@ def differences(statement: Facts, sentence: Facts, pool: Pool, where: str, text:
                     (contradicted if misplaced.startswith("number") else undecided).append(misplaced)
             continue
         derived = _arithmetic(n, pool.numbers)
+        direct = [m for m in sentence.numbers if _comparable(n, m) and not any(_matches(m, k) for k in
+                                                                              statement.numbers)]
+        if derived and matched and direct and not (_TOTAL.search(text.lower()) or _COMPUTING.search(text.lower())
+                                                   or _RELATIVE.search(text.lower())):
+            contradicted.append(f"number {_number(n)} vs {', '.join(_number(m) for m in direct)} in {where} (the "
+                                f"statement says nothing of computing it, though {derived} gives it)")
+            continue
         if derived:
             undecided.append(f"cannot tell: {_number(n)} may be computed ({derived}); arithmetic is not checked")
             continue
@@ -796,12 +824,13 @@ def differences(statement: Facts, sentence: Facts, pool: Pool, where: str, text:
             continue
         clocks = [m for m in pool.numbers if n[2] in _CLOCKS and m[2] in _CLOCKS]
         addends = [m for m in sentence.numbers if m[0] == m[1] and not _year(m) and m[2] not in _CLOCKS]
-        elsewhere = _covered_rivals(n, statement, others) if not rivals and not computed else []
+        elsewhere = (_covered_rivals(n, statement, others) or _unit_rivals(n, statement, others, score)
+                     ) if not rivals and not computed else []
         if rivals:
             contradicted.append(f"number {_number(n)} vs {', '.join(_number(m) for m in rivals)} in {where}")
         elif elsewhere:
-            contradicted.append(f"number {_number(n)} vs {', '.join(_number(m) for m in elsewhere)} in a sentence of "
-                                f"{pool_name(where)} whose every word the statement repeats")
+            contradicted.append(f"number {_number(n)} vs {', '.join(_number(m) for m in elsewhere)} in another "
+                                f"sentence of the {pool_name(where)} (the statement's words, or its counted unit)")
         elif computed:
             undecided.append(f"cannot tell: {_number(n)} may be computed ({computed}); arithmetic is not checked")
         elif clocks:  # the context gives other times (a header line): a time it lacks conflicts with them
@@ -878,6 +907,21 @@ def _covered_rivals(n: tuple[float, float, str, bool], statement: Facts,
             continue
         out += [m for m in facts.numbers if _comparable(n, m) and not any(_matches(m, k) for k in statement.numbers)]
     return list(dict.fromkeys(out))
+
+
+def _unit_rivals(n: tuple[float, float, str, bool], statement: Facts, others: Sequence[tuple[Facts, float]] | None,
+                 score: float) -> list[tuple[float, float, str, bool]]:
+    """The one number of n's own counted unit in the other sentences that match about as well as the matched one.
+
+    "some two million enslaved people" matches the sentence of the proclamation; "These three million enslaved
+    people were declared free" is the next one. Only a unit that is a noun counted ("people", "gender"), never a
+    year, a share or a bare number; only when exactly one such number is there.
+    """
+    if not others or not n[2] or n[2] in ("%", "month") or _year(n) or n[2] in _MONEY_UNITS:
+        return []
+    found = list(dict.fromkeys(m for facts, s in others if s >= score - ALIGN_MARGIN for m in facts.numbers
+                               if m[2] == n[2] and not _year(m) and not any(_matches(m, k) for k in statement.numbers)))
+    return found if len(found) == 1 else []
 
 
 ALIGN_MARGIN = 0.15
@@ -1047,6 +1091,9 @@ _COMPUTING = re.compile(r"\b(?:times|per|average|rate|twice|double[ds]?|triple[d
                         r"ratio|each|every|a (?:day|week|month|year|hour)|shr[ua]nk|grew|dropped|rose|fell|"
                         r"increased|decreased|gained|lost)\b|%")
 """Words that say a number was computed in another way ("3 times a day", "twice as many", "shrank by")."""
+_RELATIVE = re.compile(r"\b(?:more|fewer|less|than|after|later|earlier|before|ago|since|between|from|up|down|"
+                       r"another|extra|additional|remaining|left|rest|other|besides|plus|minus|over|under)\b")
+"""Words by which a number may be told relative to another ("5 more", "two years later"): arithmetic may give it."""
 _PER = {"per hour": 3600.0, "per day": 86400.0, "per week": 604800.0, "per year": 31557600.0}
 
 

@@ -395,6 +395,8 @@ def _negated(span: Any) -> list[str]:
         if token.lower_ == "not" and token.i + 1 < len(token.doc) and token.nbor().lower_ in (
                 "just", "only", "merely", "simply", "solely"):
             continue  # "how to think, not just what to think": "not only", no negation
+        if any(c.dep_ == "aux" and c.lower_ == "need" for c in token.head.children):
+            continue  # "a city need not conduct": no obligation (a modality), not "does not conduct"
         head = token.head
         if token.lower_ == "no" and token.dep_ == "det" and head.dep_ == "dobj" and head.head.pos_ == "VERB":
             out.append(head.head.lemma_.lower())  # "has no PAC" = "does not have a PAC": the verb is negated too
@@ -605,7 +607,14 @@ def _comparisons(span: Any) -> list[tuple[str, int, str, str, str, str]]:
             named = objects or [t for t in rest if t.pos_ in ("NOUN", "PROPN", "PRON", "VERB", "NUM")
                                 and t.lemma_ != "be"]
             than = _phrase(named[0]) if objects else " ".join(_lemma(t) for t in named[:3])
-            if rest and rest[0].lower_ in _PREPOSITIONS:  # "than to B": A is the verb's own "to A"
+            infinitive = bool(rest) and rest[0].lower_ == "to" and rest[0].pos_ == "PART"
+            verbs = [t for t in span if token.i < t.i < than_token.i and t.pos_ in ("VERB", "AUX") and any(
+                c.lower_ == "to" and c.dep_ == "aux" for c in t.children)] if infinitive else []
+            if infinitive and verbs:  # "easier to oust A than to get rid of B": the two doings are the sides
+                than = _phrase(rest[0].head)
+                doing = verbs[0].head if verbs[0].dep_ in ("aux", "auxpass") else verbs[0]  # "to get rid of"
+                first = _phrase(doing, than_token.i)
+            elif rest and rest[0].lower_ in _PREPOSITIONS:  # "than to B": A is the verb's own "to A"
                 inner = [g for g in rest[0].children if g.dep_ in ("pobj", "pcomp")]
                 than = _phrase(inner[0]) if inner else than
                 first = next((_phrase(t, than_token.i) for p in span if p.i < than_token.i and p.lower_ ==
