@@ -281,7 +281,8 @@ SEVENTH_BATCH = json.loads((DATA / "contradictions_heldout7.json").read_text())[
 EIGHTH_BATCH = json.loads((DATA / "contradictions_heldout8.json").read_text())["cases"]  # held out once, then dev.
 NINTH_BATCH = json.loads((DATA / "contradictions_heldout9.json").read_text())["cases"]  # held out once, then dev.
 TENTH_BATCH = json.loads((DATA / "contradictions_heldout10.json").read_text())["cases"]  # held out once, then dev.
-ELEVENTH_BATCH = json.loads((DATA / "contradictions_heldout11.json").read_text())["cases"]  # held out once, stop 40
+ELEVENTH_BATCH = json.loads((DATA / "contradictions_heldout11.json").read_text())["cases"]  # held out once, then dev.
+TWELFTH_BATCH = json.loads((DATA / "contradictions_heldout12.json").read_text())["cases"]  # held out once, stop 40
 
 
 @functools.cache
@@ -292,7 +293,7 @@ def _faithfulness(name: str) -> tuple[tuple[dict, Any], ...]:
              "dev3": DEV3, "third_batch": THIRD_BATCH, "fourth_batch": FOURTH_BATCH, "fifth_batch": FIFTH_BATCH,
              "sixth_batch": SIXTH_BATCH, "seventh_batch": SEVENTH_BATCH,
              "eighth_batch": EIGHTH_BATCH, "ninth_batch": NINTH_BATCH, "tenth_batch": TENTH_BATCH,
-             "eleventh_batch": ELEVENTH_BATCH}[name]
+             "eleventh_batch": ELEVENTH_BATCH, "twelfth_batch": TWELFTH_BATCH}[name]
     results = Faithfulness().measure_many([(c["answer"], [c["context"]]) for c in cases])
     return tuple(zip(cases, results, strict=True))
 
@@ -411,11 +412,11 @@ def test_the_seventh_batch_stays_at_its_development_level():
     """The seventh batch (126 cases, 15 unused topics): held out once after the first stop-39 changes (35/64
     detected, 13/62 flagged), then read and the second stop-39 changes made on its false alarms (a negation with an
     antonym, unaligned comparatives, hedges, aliased heads of names), so it is development data now
-    (docs/metrics.md). Measured after them: 36/64 detected, 5/62 flagged; after the stop-40 changes 37/64, 5/62.
+    (docs/metrics.md). Measured after them: 36/64 detected, 5/62 flagged; after the stop-40 changes 37/64, 4/62.
     Floors at them."""
     detected, flagged, kinds = rates("seventh_batch")
     print(f"\nseventh batch (development): detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
-    assert detected >= 37 / 64 and flagged <= 5 / 62, kinds
+    assert detected >= 37 / 64 and flagged <= 4 / 62, kinds
 
 
 @pytest.mark.slow
@@ -453,13 +454,24 @@ def test_the_tenth_batch_stays_at_its_development_level():
 
 
 @pytest.mark.slow
-def test_the_eleventh_batch_stays_at_least_at_its_held_out_measurement():
-    """The eleventh batch (126 cases, 15 unused topics), written apart from the checks, measured once after the
-    third stop-40 changes: 37/64 detected, 6/62 flagged (docs/metrics.md; 36/64 and 6/62 at the start of stop 40).
-    A change may improve on it, never fall below it; once a change is tuned on it, it is development data."""
+def test_the_eleventh_batch_stays_at_its_development_level():
+    """The eleventh batch (126 cases, 15 unused topics): held out once after the third stop-40 changes (37/64
+    detected, 6/62 flagged), then read and the fourth stop-40 changes made on it ("few" as a nummod, quantifiers in
+    other sentences, "not as much as", an elided "who do", "later" / "sooner"), so it is development data now
+    (docs/metrics.md). Measured after them: 40/64 detected, 3/62 flagged. Floors at them."""
     detected, flagged, kinds = rates("eleventh_batch")
-    print(f"\neleventh batch (held out): detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
-    assert detected >= 37 / 64 and flagged <= 6 / 62, kinds
+    print(f"\neleventh batch (development): detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
+    assert detected >= 40 / 64 and flagged <= 3 / 62, kinds
+
+
+@pytest.mark.slow
+def test_the_twelfth_batch_stays_at_least_at_its_held_out_measurement():
+    """The twelfth batch (126 cases, 15 unused topics), written apart from the checks, measured once after the
+    fourth stop-40 changes: 41/64 detected, 7/62 flagged (docs/metrics.md; 41/64 and 8/62 at the start of stop 40).
+    A change may improve on it, never fall below it; once a change is tuned on it, it is development data."""
+    detected, flagged, kinds = rates("twelfth_batch")
+    print(f"\ntwelfth batch (held out): detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
+    assert detected >= 41 / 64 and flagged <= 7 / 62, kinds
 
 
 def test_causes_across_two_sentences_and_in_clefts_are_read():
@@ -1077,3 +1089,28 @@ def test_a_comparison_of_two_doings_has_them_as_its_sides():
     assert swap.level == 1 and "comparison flipped" in swap.explanation, swap.explanation
     assert judge.measure("It is much easier for a town to oust a bad mayor than to get rid of a senator.",
                          context).level == 5
+
+
+def test_few_as_a_number_word_quantifiers_in_other_sentences_and_comparisons_without_negation():
+    """ "only a few teachers" (spaCy: "few" a nummod) against "most teachers"; "only a few Indian tribes believe"
+    against "All Indian tribes believe" in a sentence that is not the best match. No negation: "did not receive as
+    much training as" (a comparison), "people who do not like to shop ... than people who do" (the verb said both
+    ways); "the later ..., the less effective" is "the sooner ..., the more effective"."""
+    judge = Faithfulness()
+    few = judge.measure("Only a few teachers consider grading the least enjoyable part of the job.",
+                        ["For most teachers, grading is the least enjoyable part of the job."])
+    assert few.level == 1 and "quantifier" in few.explanation, few.explanation
+    tribes = judge.measure("Native Americans have a spiritual outlook on life, but only a few Indian tribes believe in "
+                           "one Supreme Being.", ["Native Americans have a spiritual outlook on life. There is much "
+                                                  "variation between tribes. All Indian tribes believe in one Supreme "
+                                                  "Being."])
+    assert tribes.level == 1 and "quantifier" in tribes.explanation, tribes.explanation
+    training = judge.measure("White teachers received more training than black teachers did.",
+                             ["Black teachers did not receive as much training as white teachers."])
+    assert "negation" not in training.explanation, training.explanation
+    shop = judge.measure("People who do not like to shop for fun are less likely to buy on impulse than people who do.",
+                         ["People who like to shop for fun are more likely to buy on impulse."])
+    assert "negation" not in shop.explanation, shop.explanation
+    later = judge.measure("The later a correction is made, the less effective it is.",
+                          ["The sooner a correction is made, the more effective it is."])
+    assert "(0 contradicted" in later.explanation, later.explanation

@@ -262,7 +262,7 @@ def _quantified(span: Any) -> list[tuple[str, str]]:
                 out.append((subjects[0].lemma_.lower(), "all"))
                 continue
         if word in ("all", "every", "each", "no", "some", "several", "many", "few", "most") and \
-                token.dep_ in ("det", "predet", "amod") and token.head.pos_ in ("NOUN", "PROPN"):
+                token.dep_ in ("det", "predet", "amod", "nummod") and token.head.pos_ in ("NOUN", "PROPN"):
             kind = "all" if word in _ALL else "none" if word in _NONE else _proportion(token)
             out.append((token.head.lemma_.lower(), kind))
         elif word in ("none", "all", "some", "most", "many", "few") and (

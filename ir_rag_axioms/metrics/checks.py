@@ -29,7 +29,8 @@ _EXTRA_ANTONYMS = (("before", "after"), ("above", "below"), ("more", "less"), ("
                    ("first", "last"), ("always", "never"), ("east", "west"), ("north", "south"),
                    ("maximum", "minimum"),
                    ("close", "far"), ("near", "far"), ("import", "export"), ("higher", "lower"), ("success", "failure"),
-                   ("benefit", "harm"), ("safe", "dangerous"), ("increase", "reduce"), ("raise", "lower"))
+                   ("benefit", "harm"), ("safe", "dangerous"), ("increase", "reduce"), ("raise", "lower"),
+                   ("soon", "late"))
 _WORDNET_POS = {"ADJ": ("a", "s"), "ADV": ("r",), "VERB": ("v",), "NOUN": ("n",)}
 _PLACES = frozenset({"GPE", "LOC", "FAC"})
 _MONTH_NAMES = frozenset("january february march april may june july august september october november "
@@ -704,6 +705,21 @@ _QUANTIFIER_CLASHES = {("none", "all"), ("all", "none"), ("only", "all"), ("none
                        ("none", "most"), ("few", "none"), ("none", "few")}
 
 
+def quantifiers_elsewhere(statement: Facts, sentences: Sequence[tuple[Facts, str]], own: str = "the statement",
+                          ) -> list[str]:
+    """Quantifier clashes with another sentence that says the same verb of the same noun.
+
+    "only a few tribes believe" against "All Indian tribes believe", the statement matched to another sentence.
+    """
+    nouns = {noun for noun, _ in statement.quantifiers}
+    out: list[str] = []
+    for facts, where in sentences:
+        shared = {a for v, r, a in statement.roles if a in nouns and (v, r, a) in facts.roles}
+        if shared:
+            out += [r for r in quantifier_conflicts(statement, facts, where, own) if any(f"{n}'" in r for n in shared)]
+    return list(dict.fromkeys(out))
+
+
 def obligation_conflicts(statement: Facts, sentence: Facts, where: str, own: str = "the statement") -> list[str]:
     """An obligation against its absence: "must V" where the sentence says "does not have to V", or the reverse."""
     theirs = {(verb, kind) for verb, kind in sentence.modals}
@@ -712,6 +728,11 @@ def obligation_conflicts(statement: Facts, sentence: Facts, where: str, own: str
            for verb, kind in statement.modals if kind in ("necessary", "optional")
            and (verb, "optional" if kind == "necessary" else "necessary") in theirs and (verb, kind) not in theirs]
     return list(dict.fromkeys(out))
+
+
+_QUANTITY_WORDS = frozenset({"all", "some", "none", "no", "most", "least", "few", "many", "more", "less", "fewer",
+                             "several", "every", "each"})
+"""Quantifier and degree words: no predicate antonyms ("only a few" / "most", with "the least enjoyable" on both)."""
 
 
 def quantifier_conflicts(statement: Facts, sentence: Facts, where: str, own: str = "the statement") -> list[str]:
@@ -724,7 +745,8 @@ def quantifier_conflicts(statement: Facts, sentence: Facts, where: str, own: str
         theirs.setdefault(noun, set()).add(kind)
     out: list[str] = []
     mine_lemmas, their_lemmas = _lemma_set(statement), _lemma_set(sentence)
-    if any(o in antonyms(lemma) for lemma in mine_lemmas for o in their_lemmas - mine_lemmas):
+    words = mine_lemmas - _QUANTITY_WORDS
+    if any(o in antonyms(lemma) for lemma in words for o in their_lemmas - mine_lemmas - _QUANTITY_WORDS):
         return out  # "none ... positive" for "all ... negative": the quantifier and the predicate both flip
     for noun, kind in statement.quantifiers:
         other = theirs.get(noun, set())

@@ -326,6 +326,7 @@ class HeuristicJudge(Judge):
                                        if s >= self.check_threshold)]
             contradicted += checks.polarity_conflicts(mine, near, own)
             contradicted += [r for r in checks.modifier_conflicts(mine, near[1:], own) if r not in contradicted]
+            contradicted += [r for r in checks.quantifiers_elsewhere(mine, near[1:], own) if r not in contradicted]
             if mine.causes:  # "S1. For this reason, S2": a cause and its effect often sit in two sentences
                 contradicted += [r for f, w in near[1:] for r in checks.causes_reversed(mine, f, w, own)
                                  if r not in contradicted]

@@ -36,7 +36,7 @@ _MONTHS = {m: i for i, m in enumerate("january february march april may june jul
 _HEDGES = frozenset({"about", "around", "approximately", "roughly", "nearly", "almost", "some", "over", "under",
                      "than", "circa", "~", "up", "estimated", "an", "approx", "upwards", "least", "most"})
 _LEMMA_FIXES = {"farth": "far", "farther": "far", "farthest": "far", "further": "far", "furthest": "far",
-                "better": "good", "best": "good", "worse": "bad", "worst": "bad"}
+                "better": "good", "best": "good", "worse": "bad", "worst": "bad", "later": "late", "latest": "late"}
 _NEGATION_EXTRA = frozenset({"none", "nothing", "nobody", "neither", "nor", "never", "no", "not", "without",
                              "cannot", "n't"})
 
@@ -56,6 +56,8 @@ def negation_cues() -> frozenset[str]:
 
 
 _CUES = negation_cues()
+_AS_DEGREES = frozenset({"much", "many", "well", "often", "long", "far", "good", "high", "large", "big", "fast",
+                         "likely", "quickly", "early", "strong", "important", "effective"})
 _FAILING = frozenset({"fail", "refuse", "cease", "neglect", "impossible", "unable"})
 _DIRECTIONS = frozenset({"east", "west", "north", "south", "up", "down", "inside", "outside", "ahead", "behind"})
 _PREPOSITIONS = frozenset({"to", "for", "with", "in", "on", "at", "from", "by", "about", "of"})
@@ -397,6 +399,9 @@ def _negated(span: Any) -> list[str]:
             continue  # "how to think, not just what to think": "not only", no negation
         if any(c.dep_ == "aux" and c.lower_ == "need" for c in token.head.children):
             continue  # "a city need not conduct": no obligation (a modality), not "does not conduct"
+        if any(t.lower_ == "as" and t.head.lower_ in _AS_DEGREES and t.i > token.i and any(
+                u.lower_ == "as" for u in span.doc[t.head.i + 1: span.end]) for t in token.head.subtree):
+            continue  # "did not receive as much training as white teachers": a comparison (less), not a negation
         head = token.head
         if token.lower_ == "no" and token.dep_ == "det" and head.dep_ == "dobj" and head.head.pos_ == "VERB":
             out.append(head.head.lemma_.lower())  # "has no PAC" = "does not have a PAC": the verb is negated too
@@ -461,6 +466,12 @@ def _negated(span: Any) -> list[str]:
                 if x.dep_ == "xcomp" and x.pos_ in ("VERB", "AUX"):
                     complements = [c for c in x.children if c.dep_ in ("acomp", "attr", "oprd")]
                     out += [x.lemma_.lower()] + [c.lemma_.lower() for c in complements]
+    elided_do = any(t.lemma_ == "do" and t.pos_ in ("AUX", "VERB") and not any(
+        c.dep_ in ("dobj", "xcomp", "ccomp", "neg", "acomp", "attr", "prep") for c in t.children)
+        and all(u.is_punct for u in span.doc[t.i + 1: span.end]) for t in span)
+    if elided_do:  # "people who do not like to shop ... than people who do": the verb said both ways
+        said = {t.lemma_.lower() for t in span if t.pos_ == "VERB"}
+        out = [lemma for lemma in out if lemma not in said]
     kept: list[str] = []
     for lemma in out:
         both = _both_ways(span, lemma)
