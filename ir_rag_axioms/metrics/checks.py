@@ -667,6 +667,7 @@ def modifier_conflicts(statement: Facts, sentences: Sequence[tuple[Facts, str]],
     sentence that is not the best match. No conflict where that sentence also has the statement's word.
     """
     out: list[str] = []
+    mine = _lemma_set(statement)
     modifiers = [(lemma, pos) for lemma, pos in statement.lemmas if pos in ("ADV", "ADJ")]
     for verb, role, argument in statement.roles:
         if role == "subj" or argument in _PRONOUN_LEMMAS or not argument.isalpha() or verb == "be":
@@ -676,7 +677,7 @@ def modifier_conflicts(statement: Facts, sentences: Sequence[tuple[Facts, str]],
                 continue
             theirs = _lemma_set(facts)
             for lemma, pos in modifiers:
-                rivals = sorted(o for o in antonyms(lemma) & theirs if o not in _lemma_set(statement)
+                rivals = sorted(o for o in antonyms(lemma) & theirs if o not in mine
                                 and _lemma_pos(facts, o) == pos) if lemma not in theirs else []
                 if rivals and (lemma in statement.negated) == (rivals[0] in facts.negated):
                     out.append(f"antonym '{lemma}' vs '{rivals[0]}' in {where} (the same '{verb}' of '{argument}')")
@@ -715,8 +716,9 @@ def quantifiers_elsewhere(statement: Facts, sentences: Sequence[tuple[Facts, str
     out: list[str] = []
     for facts, where in sentences:
         shared = {a for v, r, a in statement.roles if a in nouns and (v, r, a) in facts.roles}
-        if shared:
-            out += [r for r in quantifier_conflicts(statement, facts, where, own) if any(f"{n}'" in r for n in shared)]
+        if shared:  # only the quantifiers of the nouns the two say the same verb of
+            said = statement._replace(quantifiers=tuple(q for q in statement.quantifiers if q[0] in shared))
+            out += quantifier_conflicts(said, facts, where, own)
     return list(dict.fromkeys(out))
 
 
@@ -827,18 +829,17 @@ def differences(statement: Facts, sentence: Facts, pool: Pool, where: str, text:
                     (contradicted if misplaced.startswith("number") else undecided).append(misplaced)
             continue
         derived = _arithmetic(n, pool.numbers)
-        direct = [m for m in sentence.numbers if _comparable(n, m) and not any(_matches(m, k) for k in
+        rivals = [m for m in sentence.numbers if _comparable(n, m) and not any(_matches(m, k) for k in
                                                                               statement.numbers)]
-        if derived and matched and direct and not (_TOTAL.search(text.lower()) or _COMPUTING.search(text.lower())
-                                                   or _RELATIVE.search(text.lower())):
-            contradicted.append(f"number {_number(n)} vs {', '.join(_number(m) for m in direct)} in {where} (the "
+        lowered = text.lower()
+        if derived and matched and rivals and not (_TOTAL.search(lowered) or _COMPUTING.search(lowered)
+                                                   or _RELATIVE.search(lowered)):
+            contradicted.append(f"number {_number(n)} vs {', '.join(_number(m) for m in rivals)} in {where} (the "
                                 f"statement says nothing of computing it, though {derived} gives it)")
             continue
         if derived:
             undecided.append(f"cannot tell: {_number(n)} may be computed ({derived}); arithmetic is not checked")
             continue
-        rivals = [m for m in sentence.numbers if _comparable(n, m) and not any(_matches(m, k) for k in
-                                                                              statement.numbers)]
         computed = _computed(n, text, sentence, pool.numbers) if not rivals else ""
         converted = _per_unit(n, text, sentence, rivals)
         if converted:

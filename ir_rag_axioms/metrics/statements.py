@@ -435,7 +435,7 @@ def _negated(span: Any) -> list[str]:
             complements += [g for c in head.children if c.dep_ == "prep" and c.i > head.i  # not "For the most part,"
                             for g in c.children if g.dep_ == "pobj"]
             if not complements and not any(c.dep_ in ("xcomp", "ccomp", "dobj", "advcl") for c in head.children) \
-                    and all(t.is_punct for t in span.doc[max(token.i, head.i) + 1: span.end]):
+                    and _last_word(span.doc[max(token.i, head.i)], span):
                 continue  # "1% think it isn't", "some they are not": an elided predicate, nothing to compare
             complements += [a for c in complements if c.dep_ == "attr" for a in c.children if a.dep_ == "amod"]
             out += [c.lemma_.lower() for c in complements] or [head.lemma_.lower()]
@@ -468,7 +468,7 @@ def _negated(span: Any) -> list[str]:
                     out += [x.lemma_.lower()] + [c.lemma_.lower() for c in complements]
     elided_do = any(t.lemma_ == "do" and t.pos_ in ("AUX", "VERB") and not any(
         c.dep_ in ("dobj", "xcomp", "ccomp", "neg", "acomp", "attr", "prep") for c in t.children)
-        and all(u.is_punct for u in span.doc[t.i + 1: span.end]) for t in span)
+        and _last_word(t, span) for t in span)
     if elided_do:  # "people who do not like to shop ... than people who do": the verb said both ways
         said = {t.lemma_.lower() for t in span if t.pos_ == "VERB"}
         out = [lemma for lemma in out if lemma not in said]
@@ -477,6 +477,11 @@ def _negated(span: Any) -> list[str]:
         both = _both_ways(span, lemma)
         kept += [w for w in (both if both is not None else [lemma]) if not _also_affirmed(span, w)]
     return kept
+
+
+def _last_word(token: Any, span: Any) -> bool:
+    """Whether only punctuation follows a token in its span ("1% think it isn't.": an elided predicate)."""
+    return all(t.is_punct for t in span.doc[token.i + 1: span.end])
 
 
 def _hyphenated(token: Any) -> bool:
@@ -671,8 +676,9 @@ def _trimmed(entity: Any) -> str:
 
 def _entities(span: Any) -> list[tuple[str, str]]:
     """Named entities (not numeric) and proper nouns outside entities."""
-    out = [(_trimmed(e), e.label_) for e in span.ents if e.label_ not in _NUMERIC_LABELS
-           and not all(_unit_token(t) or t.like_num for t in e) and _trimmed(e)]
+    named = ((_trimmed(e), e.label_) for e in span.ents if e.label_ not in _NUMERIC_LABELS
+             and not all(_unit_token(t) or t.like_num for t in e))
+    out = [(text, label) for text, label in named if text]
     covered = {t.i for e in span.ents for t in e}
     out += [(t.text.lower(), "PROPN") for t in span if t.pos_ == "PROPN" and t.i not in covered and not _unit_token(t)
             and t.text[:1].isupper() and not t.is_sent_start and t.lower_ not in _MONTHS and not _in_citation(t)
