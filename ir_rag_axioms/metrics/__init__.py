@@ -16,6 +16,7 @@ from ir_rag_axioms.metrics.dataset import (
     MetricEvaluationResult,
     MultiTurnConversation,
 )
+from ir_rag_axioms.metrics.entailment import EntailmentJudge
 from ir_rag_axioms.metrics.evaluate import evaluate
 from ir_rag_axioms.metrics.interface import Judge, RubricCase, Statement
 from ir_rag_axioms.metrics.judges import HEURISTIC_JUDGE, OFFLINE_JUDGE, HeuristicJudge, OfflineJudge
@@ -38,7 +39,8 @@ from ir_rag_axioms.metrics.results import (
 
 __all__ = [
     "HEURISTIC_JUDGE", "OFFLINE_JUDGE", "AIMessage", "AnswerRelevancy", "AnswerRelevancyResult", "ContextRecall",
-    "ContextualPrecision", "ContextualRecall", "ContextualResult", "DatasetItem", "EvaluationMode", "Faithfulness",
+    "ContextualPrecision", "ContextualRecall", "ContextualResult", "DatasetItem", "EntailmentJudge", "EvaluationMode",
+    "Faithfulness",
     "HeuristicJudge", "HumanMessage", "Judge", "JudgeError", "JudgeOutputError", "LlmJudge", "MetricEvaluationResult",
     "MultiTurnConversation", "OfflineJudge", "RubricAnswerRelevancy", "RubricCase", "RubricJudgment", "RubricMetric",
     "RubricResult", "Statement", "StatementVerdict", "default_judge", "evaluate",
