@@ -58,6 +58,10 @@ def _too_long(texts: Sequence[str], what: str) -> list[bool]:
     return flags
 
 
+LONG_ANSWER, NO_QUERY = "long answer", "no query"
+"""Why an AnswerRelevancy observation is not judged (NaN)."""
+
+
 def turns(conversation: Conversation) -> list[tuple[str, str]]:
     """The (user message, assistant answer) exchanges: each assistant message with the user message before it."""
     out, question = [], None
@@ -202,12 +206,14 @@ class AnswerRelevancy(JudgedMetric):
         """One result for all exchanges (``grouped``: turns micro-averaged, numbered from ``first``) or one each."""
         judge = self.judge or default_judge()
         long = _too_long([answer for _, answer in exchanges], type(self).__name__)
-        if any(long) and grouped:
-            return [self._undefined(len(exchanges), judge.name)]
-        if any(long):
-            kept = [i for i, flag in enumerate(long) if not flag]
+        why = [LONG_ANSWER if flag else NO_QUERY if not query.strip() else None
+               for (query, _), flag in zip(exchanges, long, strict=True)]
+        if grouped and (any(long) or all(w == NO_QUERY for w in why)):
+            return [self._undefined(len(exchanges), judge.name, LONG_ANSWER if any(long) else NO_QUERY)]
+        if not grouped and any(why):
+            kept = [i for i, w in enumerate(why) if w is None]
             scored = iter(self._score([exchanges[i] for i in kept], grouped=False) if kept else [])
-            return [self._undefined(1, judge.name) if flag else next(scored) for flag in long]
+            return [self._undefined(1, judge.name, w) if w else next(scored) for w in why]
 
         def ask() -> list[list[tuple[Verdict, str]]]:
             found = judge.statements([answer for _, answer in exchanges])
@@ -227,8 +233,9 @@ class AnswerRelevancy(JudgedMetric):
                              blank=not answer.strip())
                 for row, (query, answer), usage in zip(rows, exchanges, usages, strict=True)]
 
-    def _undefined(self, turns_count: int, judge: str) -> AnswerRelevancyResult:
-        explanation = f"Not judged: an answer is longer than {max_text_chars()} characters (NaN)."
+    def _undefined(self, turns_count: int, judge: str, why: str) -> AnswerRelevancyResult:
+        explanation = (f"Not judged: an answer is longer than {max_text_chars()} characters (NaN)."
+                       if why == LONG_ANSWER else "Not judged: the query is blank; no statement can address it (NaN).")
         return AnswerRelevancyResult(score=math.nan, passed=False, threshold=self.effective_threshold,
                                      explanation=explanation, statement_breakdown=(), evaluated_turns_count=turns_count,
                                      judge=judge, reason=explanation if self.include_reason else None)
@@ -308,21 +315,49 @@ class RubricMetric(JudgedMetric):
         """
         judge, cases = self.judge or default_judge(), list(cases)
         long = _too_long([c.output for c in cases], type(self).__name__)
+        long_reference = _too_long_reference([c.reference for c in cases], type(self).__name__)
         why = [f"undefined: the output is longer than {max_text_chars()} characters (not judged)" if flag else
+               f"undefined: a text of the {self.needs_reference} is longer than {max_text_chars()} characters (not "
+               "judged)" if flag_reference else
                f"undefined: no {self.needs_reference} to judge against" if self.needs_reference
-               and not _has_text(c.reference) else None for c, flag in zip(cases, long, strict=True)]
-        asked = [c for c, w in zip(cases, why, strict=True) if w is None]
+               and not _has_text(c.reference) else
+               "undefined: the question is blank (nothing to answer)" if self.rubric == "answer_relevancy"
+               and not (c.question or "").strip() else None
+               for c, flag, flag_reference in zip(cases, long, long_reference, strict=True)]
+        blank = [w is None and not c.output.strip() for c, w in zip(cases, why, strict=True)]
+        asked = [c for c, w, b in zip(cases, why, blank, strict=True) if w is None and not b]
         found, found_usage = with_usage(judge, len(asked), lambda: judge.rubric(self.rubric, asked) if asked else [])
         judged, usages = iter(found), iter(found_usage)
         threshold = self.effective_threshold
         out = []
-        for reason in why:
-            j, usage = (RubricJudgment(None, reason, ()), None) if reason else (next(judged), next(usages))
+        for reason, empty in zip(why, blank, strict=True):
+            if empty:  # no judge is asked: the level follows from the rubric (the same with every judge)
+                j, usage = self._blank(), None
+            else:
+                j, usage = (RubricJudgment(None, reason, ()), None) if reason else (next(judged), next(usages))
             out.append(RubricResult(metric=self.name, level=j.level, threshold=threshold, negated=self.negate,
                                     explanation=j.reason, judge=judge.name, breakdown=j.details,
                                     confidence=j.confidence, reason=j.reason if self.include_reason else None,
                                     strict=self.strict_mode, usage=usage))
         return self._log(out)
+
+    def _blank(self) -> RubricJudgment:
+        """The judgment of a blank output, asked of no judge: Faithfulness undefined (no claim), else level 1."""
+        if self.rubric == "faithfulness":
+            return RubricJudgment(None, "undefined: the output is blank (no claim to check)", (), 0.0)
+        what = "it uses none of the reference facts" if self.rubric == "context_recall" else "it answers nothing"
+        return RubricJudgment(1, f"the output is blank: {what} -> level 1", (), 1.0)
+
+
+def _too_long_reference(references: Sequence[str | tuple[str, ...] | None], owner: str) -> list[bool]:
+    """Which cases have a context or reference text over the analysis limit (warned once); they are not judged."""
+    flags = [any(len(r) > max_text_chars() for r in ((ref,) if isinstance(ref, str) else ref or ()))
+             for ref in references]
+    if any(flags):
+        warnings.warn(f"{owner}: {sum(flags)} case(s) with a context or reference text longer than {max_text_chars()} "
+                      "characters are not judged (NaN; set IR_RAG_AXIOMS_MAX_TEXT_CHARS to raise the limit, or split "
+                      "the passage)", stacklevel=3)
+    return flags
 
 
 def _has_text(reference: str | tuple[str, ...] | None) -> bool:
@@ -341,7 +376,12 @@ def as_reference(value: str | Sequence[str] | None) -> str | tuple[str, ...] | N
         return value
     if isinstance(value, Mapping) or not isinstance(value, Iterable):
         raise TypeError(f"a context or reference must be a text or a list of passages, got {type(value).__name__}")
-    return tuple(str(v) for v in value)
+    passages = tuple(value)
+    for k, passage in enumerate(passages):
+        if not isinstance(passage, str):
+            raise TypeError(f"a context or reference must be a text or a list of texts: item {k} is "
+                            f"{type(passage).__name__} {passage!r:.40} (drop missing passages, or convert them)")
+    return passages
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -19,7 +20,6 @@ from ir_rag_axioms.metrics.metrics import (
     RubricMetric,
     as_reference,
 )
-from ir_rag_axioms.model import GenerationRequest
 from ir_rag_axioms.pyterrier import frames
 
 Metric = AnswerRelevancy | RubricMetric
@@ -74,13 +74,14 @@ class MetricScorer(pt.Transformer):
         out = inp.copy()
         context_column = next((c for c in frames.CONTEXT_COLUMNS if c in inp.columns), None)
         contexts = [frames._passages(c) for c in inp[context_column]] if context_column else [None] * len(inp)
-        requests: list[GenerationRequest] = [
-            GenerationRequest(str(qid), query, context)
-            for qid, query, context in zip(inp["qid"], inp[query_column], contexts, strict=True)]
-        texts = [str(t) if isinstance(t, str) else "" for t in inp[text_column]]
-        references = list(inp["reference"]) if "reference" in inp.columns else [None] * len(inp)
+        texts = [_cell_text(t, text_column, qid, k) for k, (qid, t) in enumerate(zip(inp["qid"], inp[text_column],
+                                                                                     strict=True))]
+        queries = [_cell_text(q, query_column, qid, k) for k, (qid, q) in enumerate(zip(inp["qid"], inp[query_column],
+                                                                                       strict=True))]
+        references = [r if isinstance(r, str) else frames._passages(r) for r in inp["reference"]] \
+            if "reference" in inp.columns else None  # a list's missing items dropped, as a context's
         for name, metric in self._named:
-            out = out.assign(**self._columns(name, metric, requests, texts, references, contexts))
+            out = out.assign(**self._columns(name, metric, queries, texts, references, contexts))
         return out
 
     def transform_inputs(self) -> list[list[str]]:
@@ -100,27 +101,40 @@ class MetricScorer(pt.Transformer):
         """ir_measures measures of this scorer's columns (``metric_measures``), for ``pt.Experiment``."""
         return metric_measures(dict(self._named))
 
-    def _columns(self, name: str, metric: Metric, requests: list[Any], texts: list[str], references: list[Any],
-                 contexts: list[Any]) -> dict[str, Any]:
-        """The new columns of one metric."""
-        if isinstance(metric, (AnswerRelevancy, RubricAnswerRelevancy)):
-            rows = list(range(len(texts)))
-            results: list[Any] = metric.measure_many([(requests[i].text, texts[i]) for i in rows])
-        else:
-            sources = [references[i] if isinstance(metric, ContextRecall) and _given(references[i])
-                       else contexts[i] for i in range(len(texts))]
-            rows = [i for i, source in enumerate(sources) if source]
-            if len(rows) < len(texts):
-                import warnings
+    def _columns(self, name: str, metric: Metric, queries: list[str | None], texts: list[str | None],
+                 references: list[Any] | None, contexts: list[Any]) -> dict[str, Any]:
+        """The new columns of one metric; a row without what the metric reads is NaN with the reason."""
+        relevancy = isinstance(metric, (AnswerRelevancy, RubricAnswerRelevancy))
+        by_reference = isinstance(metric, ContextRecall) and references is not None
+        sources = [None] * len(texts) if relevancy else list(references) if by_reference and references is not None \
+            else list(contexts)
+        needs = getattr(metric, "needs_reference", "")
+        why: list[str | None] = []
+        for query, text, source in zip(queries, texts, sources, strict=True):
+            why.append("undefined: the row has no answer, a missing cell" if text is None else
+                       "undefined: the row has no query, a missing cell" if relevancy and query is None else
+                       "undefined: the row's reference cell is empty; the frame has a reference column, so the "
+                       "context is not used in its place" if by_reference and not _given(source) else
+                       f"undefined: no {needs} to judge against" if not relevancy and not source
+                       else None)
+        rows = [i for i, w in enumerate(why) if w is None]
+        missing = {w: sum(x == w for x in why) for w in why if w is not None}
+        if missing:
+            import warnings
 
-                warnings.warn(f"MetricScorer: {metric.name} has no context (or reference) for {len(texts) - len(rows)} "
-                              f"of {len(texts)} answers: their {metric.name}_score is NaN. A pyterrier-rag Reader "
-                              "drops qcontext: score a Pool of the pipelines (it keeps the context), or keep "
-                              "qcontext in the frame", UserWarning, stacklevel=4)
-            results = metric.measure_cases([RubricCase(texts[i], reference=as_reference(sources[i])) for i in rows])
+            hint = (" A pyterrier-rag Reader drops qcontext: score a Pool of the pipelines (it keeps the context), or "
+                    "keep qcontext in the frame." if any("no context" in w for w in missing) else "")
+            warnings.warn(f"MetricScorer: {metric.name}_score is NaN for " + "; ".join(
+                f"{n} of {len(texts)} answers ({w.removeprefix('undefined: ')})" for w, n in missing.items()) + "."
+                + hint, UserWarning, stacklevel=4)
+        if isinstance(metric, AnswerRelevancy | RubricAnswerRelevancy):
+            results: list[Any] = metric.measure_many([(queries[i] or "", texts[i] or "") for i in rows])
+        else:
+            results = metric.measure_cases([RubricCase(texts[i] or "", reference=as_reference(sources[i]))
+                                            for i in rows])
         score, passed = np.full(len(texts), np.nan), pd.array([pd.NA] * len(texts), dtype="boolean")
         level, confidence = np.full(len(texts), np.nan), np.full(len(texts), np.nan)
-        reason: list[str | None] = [None] * len(texts)
+        reason: list[str | None] = list(why)
         for i, result in zip(rows, results, strict=True):
             score[i], reason[i] = result.score, result.explanation
             passed[i] = pd.NA if result.passed is None else result.passed
@@ -187,6 +201,16 @@ def metric_measures(metrics: Sequence[Metric] | Mapping[str, Metric] | None = No
             run_inputs=["query_id", column],
         ), reason))
     return out
+
+
+def _cell_text(value: Any, column: str, qid: Any, row: int) -> str | None:
+    """A frame cell as a text: None for a missing cell (NaN, None), TypeError naming the row for another type."""
+    if isinstance(value, str):
+        return value
+    if value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NA:
+        return None
+    raise TypeError(f"MetricScorer: row {row} (qid {qid!r}) has {type(value).__name__} {value!r:.40} in column "
+                    f"{column!r}: answers and queries must be texts (NaN or None for a missing one)")
 
 
 def _given(value: Any) -> bool:
