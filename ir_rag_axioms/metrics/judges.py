@@ -26,7 +26,7 @@ from ir_rag_axioms.metrics import checks
 from ir_rag_axioms.metrics.interface import Judge, RelevancyMode, RubricCase, Statement
 from ir_rag_axioms.metrics.prompts import RubricName
 from ir_rag_axioms.metrics.results import RubricJudgment, Verdict
-from ir_rag_axioms.metrics.statements import Facts, is_hedge, statement_feature
+from ir_rag_axioms.metrics.statements import Facts, foreign_script, is_hedge, statement_feature
 
 __all__ = ["HEURISTIC_JUDGE", "OFFLINE_JUDGE", "HeuristicJudge", "Judge", "OfflineJudge", "RelevancyMode",
            "RubricCase", "Statement", "Units", "level_from_fraction", "overlap_matrix", "verdict_of"]
@@ -52,6 +52,9 @@ def overlap_matrix(left: Sequence[Sequence[str]], right: Sequence[Sequence[str]]
     return out
 
 
+FOREIGN_REASON = ("undefined: the text is mostly in a script other than Latin; the heuristic judge reads English "
+                  "(use an LLM judge)")
+"""The reason of a case the heuristic judge does not read (level None, NaN)."""
 Units = list[tuple[Statement, int]]
 """Statements of a context with the index of the passage each comes from."""
 
@@ -174,26 +177,21 @@ class HeuristicJudge(Judge):
 
         It shares less than ``direct_share`` of the query's content words (of the whole query or of its last line),
         or lacks what the question word asks for (when: a date; who: a person or organisation; where: a place; how
-        many/much/long/old: a number).
+        many/much/long/old: a number). A statement that gives what the question word asks for needs no query word
+        when it is a short answer ("William Shakespeare.", at most ``SHORT_ANSWER_WORDS`` words) or starts with a
+        pronoun that refers to the question ("It was completed in 1889.").
         """
         mine = set(_WORD.findall(statement.matched_text.lower()))
         share = max(_shared(t, mine) for t in query_terms)
-        if share < self.direct_share - 1e-9:
+        gives = answer_type_given(query, statement)
+        refers = _PRONOUN_START.match(statement.matched_text) or len(_WORD.findall(statement.text.lower())) \
+            <= SHORT_ANSWER_WORDS
+        if share < self.direct_share - 1e-9 and not (gives and refers):
             return f"{share:.2f} of the query's terms (< {self.direct_share:g})"
-        asked = _QUESTION_TYPE.match(_last_line(query).lower())
-        if asked is None:
-            return None
-        word = asked.group(1)
-        facts = statement.facts or Facts()
-        labels = {label for _, label in facts.entities}
-        needs = _ANSWER_TYPES.get(word.split()[0] if word.startswith(("when", "who", "where")) else word)
-        if needs is None:
-            return None
-        what, wanted = needs
-        has = bool(facts.numbers) if wanted is None else bool(labels & wanted) or (
-            word.startswith("when") and any(unit == "month" or 1000 <= low <= 2100
-                                            for low, _, unit, _ in facts.numbers))
-        return None if has else f"'{word}' asks for {what}, the statement gives none"
+        if gives is False:
+            word, what = _asked(query)
+            return f"'{word}' asks for {what}, the statement gives none"
+        return None
 
     def relevance(self, cases: Sequence[tuple[str, Sequence[Statement]]]) -> list[np.ndarray]:
         """Per case, each statement's relevance cos(s, q) + w * |T(s) & T(q)| / |T(q)|, embedded in one batch.
@@ -224,7 +222,19 @@ class HeuristicJudge(Judge):
         return out
 
     def rubric(self, metric: RubricName, cases: Sequence[RubricCase]) -> list[RubricJudgment]:
-        """A level from the share of supported statements, covered facts or relevant (yes or idk) statements."""
+        """A level from the share of supported statements, covered facts or relevant (yes or idk) statements.
+
+        A case whose output, question or reference is mostly in a script other than Latin is undefined (level None,
+        with the reason, and one warning per batch): the judge's parser, lexicon and checks read English.
+        """
+        foreign = [foreign_script(" ".join([c.output, c.question or "", *_raw(c)])) for c in cases]
+        if any(foreign):
+            warnings.warn(f"{self.name}: {sum(foreign)} of {len(cases)} case(s) are mostly in a script other than "
+                          "Latin and are not judged (NaN): the heuristic judge reads English; use an LLM judge "
+                          "(LlmJudge) for other languages", UserWarning, stacklevel=4)
+            kept = [c for c, f in zip(cases, foreign, strict=True) if not f]
+            judged = iter(self.rubric(metric, kept) if kept else [])
+            return [RubricJudgment(None, FOREIGN_REASON, (), 0.0) if f else next(judged) for f in foreign]
         if metric == "answer_relevancy":
             return self._relevancy_levels(cases)
         if metric == "faithfulness":
@@ -439,7 +449,8 @@ class HeuristicJudge(Judge):
             words = (_content_words(query), _content_words(_last_line(query)))
             judged = [("no", f"{why}; shares no word of the query: off topic") if v == "idk" and any(words)
                       and not _PRONOUN_START.match(st.matched_text) and not max(
-                          _shared(w, set(_WORD.findall(st.matched_text.lower()))) for w in words if w) else (v, why)
+                          _shared(w, set(_WORD.findall(st.matched_text.lower()))) for w in words if w)
+                      and self.direct_answer(query, words, st) is not None else (v, why)  # "In 1889.": an answer
                       for st, (v, why) in zip(found, judged, strict=True)]
             counts = {v: sum(j[0] == v for j in judged) for v in ("yes", "no", "idk")}
             refused = [j for j in judged if j[1].startswith(("refusal", "evasion"))]
@@ -638,6 +649,36 @@ _ANSWER_TYPES: dict[str, tuple[str, frozenset[str] | None]] = {
     "how old": ("a number", None),
 }
 """Question words -> what a direct answer gives (entity labels, None for a number); "when" also takes years/months."""
+
+
+SHORT_ANSWER_WORDS = 5
+"""A statement of at most this many words that gives what its question word asks for is a direct answer on its own."""
+
+
+def _asked(query: str) -> tuple[str, str] | tuple[None, None]:
+    """(question word, what it asks for) of a when/who/where/how-many question, else (None, None)."""
+    asked = _QUESTION_TYPE.match(_last_line(query).lower())
+    if asked is None:
+        return None, None
+    word = asked.group(1)
+    needs = _ANSWER_TYPES.get(word.split()[0] if word.startswith(("when", "who", "where")) else word)
+    return (word, needs[0]) if needs else (None, None)
+
+
+def answer_type_given(query: str, statement: Statement) -> bool | None:
+    """Whether a statement gives what the query's question word asks for (None: no such question word).
+
+    when: a date (a DATE or EVENT entity, a month, a year 1000-2100); who: a person or organisation; where: a place;
+    how many/much/long/old: a number.
+    """
+    word, _ = _asked(query)
+    if word is None:
+        return None
+    _, wanted = _ANSWER_TYPES[word.split()[0] if word.startswith(("when", "who", "where")) else word]
+    facts = statement.facts or Facts()
+    labels = {label for _, label in facts.entities}
+    return bool(facts.numbers) if wanted is None else bool(labels & wanted) or (
+        word.startswith("when") and any(unit == "month" or 1000 <= low <= 2100 for low, _, unit, _ in facts.numbers))
 
 
 _CONJUNCTS = re.compile(r"\b([a-z]+) (?:and|as well as) (?:the |its |their )?([a-z]+)\b")

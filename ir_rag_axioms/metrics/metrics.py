@@ -29,6 +29,7 @@ from ir_rag_axioms.metrics.results import (
     Verdict,
 )
 from ir_rag_axioms.metrics.running import JudgedMetric, check_text, with_usage
+from ir_rag_axioms.metrics.statements import foreign_script
 
 MultiTurnStrategy = Literal["last_turn", "all_turns"]
 """Conversations: evaluate the last user -> assistant exchange, or all of them (micro-averaged)."""
@@ -228,9 +229,10 @@ class AnswerRelevancy(JudgedMetric):
                 for turn, (found, judged) in enumerate(zip(statements, verdicts, strict=True), start=first)]
         if grouped:
             return [self._result([r for row in rows for r in row], len(exchanges), judge, exchanges[-1][0],
-                                 usages[0], blank=all(not a.strip() for _, a in exchanges))]
+                                 usages[0], blank=all(not a.strip() for _, a in exchanges),
+                                 answer_text=exchanges[-1][1])]
         return [self._result([dataclasses.replace(r, turn_index=0) for r in row], 1, judge, query, usage,
-                             blank=not answer.strip())
+                             blank=not answer.strip(), answer_text=answer)
                 for row, (query, answer), usage in zip(rows, exchanges, usages, strict=True)]
 
     def _undefined(self, turns_count: int, judge: str, why: str) -> AnswerRelevancyResult:
@@ -241,7 +243,7 @@ class AnswerRelevancy(JudgedMetric):
                                      judge=judge, reason=explanation if self.include_reason else None)
 
     def _result(self, breakdown: list[StatementVerdict], turns_count: int, judge: Judge, query: str,
-                usage: Usage | None, blank: bool) -> AnswerRelevancyResult:
+                usage: Usage | None, blank: bool, answer_text: str = "") -> AnswerRelevancyResult:
         """The score, strict mode, the explanation and (``include_reason``) the written reason of one result.
 
         No statements: a blank answer scores 0.0 (it addresses nothing; DeepEval scores 1, as no statement is
@@ -256,7 +258,9 @@ class AnswerRelevancy(JudgedMetric):
             blank_text = ("The score is 0.00 because the answer is blank (no statements): it addresses nothing "
                           "(DeepEval scores 1 here, as no statement is irrelevant).")
             unread_text = (f"The score is undefined (NaN) because the judge ({judge.name}) found no statements in "
-                           "the answer: nothing to judge relevant or irrelevant.")
+                           "the answer: nothing to judge relevant or irrelevant." + (
+                               " The answer is mostly in a script other than Latin; the heuristic judge reads "
+                               "English (use an LLM judge)." if foreign_script(query + " " + answer_text) else ""))
             score, explanation = (0.0, blank_text) if blank else (math.nan, unread_text)
             return AnswerRelevancyResult(score=score, passed=False, threshold=threshold, explanation=explanation,
                                          statement_breakdown=(), evaluated_turns_count=turns_count,

@@ -16,7 +16,7 @@ from ir_rag_axioms.analysis.features import Feature
 from ir_rag_axioms.analysis.text import sentences, term_tokens
 from ir_rag_axioms.metrics import _structure, quantities
 
-FACTS_VERSION = 12
+FACTS_VERSION = 13
 """Bumped when ``Facts`` changes, so that stored statements of an older version are not read back."""
 _CITATION = re.compile(r"\[\s*\d+(?:\s*[,;-]\s*\d+)*\s*\]")
 _BULLET = re.compile(r"^\s*(?:[-*•#>]+|\d+[.)])\s*")
@@ -862,9 +862,23 @@ def _resolve(clause: Any, text: str, antecedent: Any) -> tuple[str, tuple[str, .
     return resolved, tuple(t.lemma_.lower() for t in term_tokens(antecedent) if not t.is_space)
 
 
+def foreign_script(text: str) -> bool:
+    """Whether most letters of a text are not Latin (Chinese, Cyrillic, Arabic): not for the heuristic judge."""
+    letters = [c for c in text if c.isalpha()]
+    return bool(letters) and sum(c <= "\u024f" for c in letters) < len(letters) / 2
+
+
+def _is_statement(clause: Any, text: str) -> bool:
+    """Two words or more, or one word with a number or a name ("In 1889.", "Paris."): a heading word is none."""
+    if len(re.findall(r"[A-Za-z]+", text)) >= 2:
+        return True
+    return bool(re.search(r"[A-Za-z]", text)) and any(
+        t.like_num or t.ent_type_ or t.pos_ == "PROPN" for t in clause if not _in_citation(t))
+
+
 def statements(doc: Any, max_words: int, version: int = FACTS_VERSION,
                ) -> tuple[tuple[str, tuple[str, ...], str, Facts], ...]:
-    """(text, terms, resolved text, facts) of every statement: non-empty pieces with at least two words.
+    """(text, terms, resolved text, facts) of every statement: pieces of two words or more, or of a number or name.
 
     ``version`` (``FACTS_VERSION``) only keys the stored value.
     """
@@ -878,7 +892,7 @@ def statements(doc: Any, max_words: int, version: int = FACTS_VERSION,
         for piece in _pieces(sentence):
             for clause in _clauses(piece, max_words):
                 text = clean(clause.text)
-                if sum(c.isalpha() for c in text.split()) == 0 or len(re.findall(r"[A-Za-z]+", text)) < 2:
+                if not _is_statement(clause, text):
                     continue
                 terms = tuple(t.lemma_.lower() for t in term_tokens(clause)
                               if not t.is_space and not _in_citation(t) and t.text not in "[]*#-•")
