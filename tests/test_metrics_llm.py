@@ -514,6 +514,71 @@ def test_axiom_with_the_llm_judge_from_the_environment(server, monkeypatch):
     assert len(server.requests) == 4  # the axiom asks for no written reasons
 
 
+JUDGE_ENV = ("IR_RAG_AXIOMS_JUDGE_BASE_URL", "OPENAI_BASE_URL", "IR_RAG_AXIOMS_JUDGE_MODEL", "OPENAI_MODEL",
+             "IR_RAG_AXIOMS_JUDGE_API_KEY", "OPENAI_API_KEY")
+
+
+@pytest.fixture()
+def judge_env(monkeypatch):
+    """No judge variable set; the test sets the ones it needs."""
+    for name in JUDGE_ENV:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("IR_RAG_AXIOMS_JUDGE_CACHE", "none")
+    return monkeypatch
+
+
+@pytest.mark.parametrize(("given", "message"), [
+    ({"IR_RAG_AXIOMS_JUDGE_BASE_URL": "http://127.0.0.1:9/v1"},
+     "the LLM judge is half configured: IR_RAG_AXIOMS_JUDGE_BASE_URL is set but no model variable is; set "
+     "IR_RAG_AXIOMS_JUDGE_MODEL (or OPENAI_MODEL) to the model name the server knows, or unset "
+     "IR_RAG_AXIOMS_JUDGE_BASE_URL to use the offline heuristic judge"),
+    ({"OPENAI_BASE_URL": "http://127.0.0.1:9/v1", "OPENAI_API_KEY": "k"},
+     "the LLM judge is half configured: OPENAI_BASE_URL is set but no model variable is; set "
+     "IR_RAG_AXIOMS_JUDGE_MODEL (or OPENAI_MODEL) to the model name the server knows, or unset OPENAI_BASE_URL to use "
+     "the offline heuristic judge"),
+    ({"OPENAI_MODEL": "m"},
+     "the LLM judge is half configured: OPENAI_MODEL is set but no base URL variable is; set "
+     "IR_RAG_AXIOMS_JUDGE_BASE_URL (or OPENAI_BASE_URL) to the server's base URL, e.g. http://localhost:8000/v1, or "
+     "unset OPENAI_MODEL to use the offline heuristic judge"),
+])
+def test_a_half_configured_environment_is_an_error_naming_the_missing_variable(judge_env, given, message):
+    from ir_rag_axioms.metrics import default_judge
+
+    for name, value in given.items():
+        judge_env.setenv(name, value)
+    with pytest.raises(ValueError) as raised:
+        default_judge()
+    assert str(raised.value) == message
+    with pytest.raises(ValueError, match="half configured"):  # the metrics too: no silent offline judge
+        Faithfulness().measure("Snow is white.", ["Snow is white."])
+
+
+def test_an_api_key_alone_keeps_the_heuristic_judge_with_one_warning(judge_env):
+    import warnings
+
+    from ir_rag_axioms.metrics import HEURISTIC_JUDGE, default_judge
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert default_judge() is HEURISTIC_JUDGE  # nothing set: no warning
+    assert caught == []
+    judge_env.setenv("OPENAI_API_KEY", "sk-test")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert default_judge() is HEURISTIC_JUDGE
+    assert [(w.category, str(w.message)) for w in caught] == [(UserWarning, (
+        "OPENAI_API_KEY is set but no LLM judge is configured (no base URL, no model): the metrics use the offline "
+        "heuristic judge. To use an LLM judge, set IR_RAG_AXIOMS_JUDGE_BASE_URL (or OPENAI_BASE_URL) and "
+        "IR_RAG_AXIOMS_JUDGE_MODEL (or OPENAI_MODEL)"))]
+    judge_env.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    judge_env.setenv("IR_RAG_AXIOMS_JUDGE_MODEL", "m")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        judge = default_judge()
+    assert isinstance(judge, LlmJudge) and (judge.base_url, judge.model, judge.api_key) == (
+        "http://127.0.0.1:9/v1", "m", "sk-test") and caught == []
+
+
 def test_contextual_recall_and_precision_through_the_llm_judge(any_server):
     from ir_rag_axioms.metrics import ContextualPrecision, ContextualRecall
 

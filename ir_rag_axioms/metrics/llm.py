@@ -22,6 +22,7 @@ import socket
 import threading
 import time
 import urllib.parse
+import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -67,14 +68,39 @@ def _env(names: Sequence[str]) -> str | None:
     return next((os.environ[n] for n in names if os.environ.get(n, "").strip()), None)
 
 
+def _env_name(names: Sequence[str]) -> str | None:
+    """The first of the variables that is set (not blank), else None."""
+    return next((n for n in names if os.environ.get(n, "").strip()), None)
+
+
 def configured() -> bool:
     """Whether the environment names a judge server and model."""
     return bool(_env(BASE_URL_ENV) and _env(MODEL_ENV))
 
 
 def default_judge() -> Judge:
-    """The LLM judge if the environment configures one (base URL and model), else the heuristic judge."""
-    return LlmJudge() if configured() else HEURISTIC_JUDGE
+    """The LLM judge if the environment configures one (base URL and model), else the heuristic judge.
+
+    Half a configuration is an error, not a silent fallback: a base URL without a model, or a model without a base
+    URL, raises ValueError naming the missing variable. An API key alone (no base URL, no model) keeps the heuristic
+    judge with a warning saying which variables select the LLM judge.
+    """
+    base_url, model, api_key = _env_name(BASE_URL_ENV), _env_name(MODEL_ENV), _env_name(API_KEY_ENV)
+    if base_url and model:
+        return LlmJudge()
+    if base_url:
+        raise ValueError(f"the LLM judge is half configured: {base_url} is set but no model variable is; set "
+                         f"{MODEL_ENV[0]} (or {MODEL_ENV[1]}) to the model name the server knows, or unset "
+                         f"{base_url} to use the offline heuristic judge")
+    if model:
+        raise ValueError(f"the LLM judge is half configured: {model} is set but no base URL variable is; set "
+                         f"{BASE_URL_ENV[0]} (or {BASE_URL_ENV[1]}) to the server's base URL, e.g. "
+                         f"http://localhost:8000/v1, or unset {model} to use the offline heuristic judge")
+    if api_key:
+        warnings.warn(f"{api_key} is set but no LLM judge is configured (no base URL, no model): the metrics use the "
+                      f"offline heuristic judge. To use an LLM judge, set {BASE_URL_ENV[0]} (or {BASE_URL_ENV[1]}) "
+                      f"and {MODEL_ENV[0]} (or {MODEL_ENV[1]})", UserWarning, stacklevel=2)
+    return HEURISTIC_JUDGE
 
 
 # -- reading answers ------------------------------------------------------------------------------------------------
