@@ -459,6 +459,27 @@ def test_a_custom_template_is_checked_and_used(server):
         {"role": "user", "content": 'split R "statements"'}]  # not a RAG rubric prompt: as written
 
 
+@pytest.mark.parametrize("has", [(), ("debias",), ("neutrality",), ("debias", "neutrality")])
+def test_a_custom_rubric_template_gets_each_missing_paragraph_and_none_twice(has):
+    from ir_rag_axioms.metrics.prompts import (
+        RAG_LENGTH_DEBIAS,
+        RAG_LENGTH_DEBIAS_EN,
+        RAG_PRESENTATION_NEUTRALITY,
+        check_template,
+        template_messages,
+    )
+
+    debias, neutrality = f"{RAG_LENGTH_DEBIAS}\n{RAG_LENGTH_DEBIAS_EN}", RAG_PRESENTATION_NEUTRALITY
+    own = {"debias": RAG_LENGTH_DEBIAS, "neutrality": neutrality}
+    template = "\n\n".join(['Judge {output} against {reference}; answer {{"score": 1-5}}.', *(own[h] for h in has)])
+    (message,) = template_messages(check_template("faithfulness", template), "faithfulness", output="A.",
+                                   reference="B.")
+    written = "\n\n".join(['Judge A. against B.; answer {"score": 1-5}.', *(own[h] for h in has)])
+    appended = [p for name, p in (("debias", debias), ("neutrality", neutrality)) if name not in has]
+    assert message == {"role": "user", "content": "\n\n".join([written, *appended])}
+    assert message["content"].count(RAG_LENGTH_DEBIAS) == message["content"].count(neutrality) == 1
+
+
 def test_a_measure_and_measure_many_honour_the_concurrency_limit(server):
     server.delay = 0.15
     judge = _judge(server, max_concurrency=2)
