@@ -512,6 +512,24 @@ def test_disk_cache_answers_a_repeated_call_without_a_request(server, tmp_path):
                                                                       first.statement_breakdown)
 
 
+def test_a_cached_answer_keeps_its_tokens_but_costs_nothing(server, tmp_path):
+    from ir_rag_axioms.metrics.results import Usage
+
+    prices = {"input_price": 2.0, "output_price": 8.0}
+    paid = 100 * 2.0 / 1e6 + 20 * 8.0 / 1e6
+    judge = _judge(server, cache_dir=tmp_path, **prices)
+    first = Faithfulness(judge=judge).measure("Tides come from the Moon.", ["The Moon causes tides."])
+    assert first.usage == Usage(1, 100, 20, pytest.approx(paid), 0) and judge.usage.cost == pytest.approx(paid)
+    memo = Faithfulness(judge=judge).measure("Tides come from the Moon.", ["The Moon causes tides."])  # same judge
+    assert memo.usage == Usage(1, 100, 20, 0.0, 1) and judge.usage.cost == pytest.approx(paid)
+    rerun = _judge(server, cache_dir=tmp_path, **prices)  # a new judge: the answer comes from disk
+    disk = Faithfulness(judge=rerun).measure("Tides come from the Moon.", ["The Moon causes tides."])
+    assert disk.usage == Usage(1, 100, 20, 0.0, 1) and rerun.usage == Usage(cost=0.0) and rerun.requests_sent == 0
+    unpriced = Faithfulness(judge=_judge(server, cache_dir=tmp_path)).measure("Tides come from the Moon.",
+                                                                              ["The Moon causes tides."])
+    assert unpriced.usage == Usage(1, 100, 20, None, 1) and len(server.requests) == 1
+
+
 def test_the_cache_key_includes_the_base_url_and_the_model(server, tmp_path):
     other = _start("ollama")
     try:

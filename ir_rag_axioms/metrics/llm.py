@@ -489,7 +489,11 @@ class LlmJudge(Judge):
         return value, answer.usage
 
     def _usage(self, fields: Any, cached: bool = False) -> Usage:
-        """A Usage from the server's usage object (or a cached copy), priced with this judge's prices."""
+        """A Usage from the server's usage object (or a cached copy), priced with this judge's prices.
+
+        A cached copy keeps its token counts and ``cached=1`` but costs 0: nothing was spent on it (``judge.usage``
+        does not count it at all).
+        """
         if not isinstance(fields, Mapping):
             return Usage(1, cost=0.0 if self._priced else None, cached=int(cached), unreported=1)
         prompt_tokens, completion_tokens = fields.get("prompt_tokens"), fields.get("completion_tokens")
@@ -498,8 +502,9 @@ class LlmJudge(Judge):
             return Usage(1, cost=0.0 if self._priced else None, cached=int(cached), unreported=1)
         assert isinstance(prompt_tokens, int) and isinstance(completion_tokens, int)
         cost = None
-        if self._priced:
-            cost = (prompt_tokens * (self.input_price or 0.0) + completion_tokens * (self.output_price or 0.0)) / 1e6
+        if self._priced:  # a cached answer keeps its tokens (its size) but cost nothing now: nothing was spent
+            cost = 0.0 if cached else (prompt_tokens * (self.input_price or 0.0)
+                                       + completion_tokens * (self.output_price or 0.0)) / 1e6
         return Usage(1, prompt_tokens, completion_tokens, cost, int(cached))
 
     def _post(self, body: dict[str, Any]) -> _Answer:
