@@ -628,6 +628,24 @@ def test_evaluate_returns_one_row_per_case_and_columns_per_metric():
         MetricScorer([ContextualRecall()])
 
 
+def test_evaluate_refuses_a_data_frame_naming_metric_scorer():
+    import pandas as pd
+
+    from ir_rag_axioms.metrics import DatasetItem, evaluate
+
+    frame = pd.DataFrame({"query": ["q"], "actual_output": ["a"]})
+    with pytest.raises(TypeError) as raised:
+        evaluate(frame, [AnswerRelevancy()])
+    assert str(raised.value) == (
+        "evaluate: cases is a pandas DataFrame, but evaluate takes a list of DatasetItem or RagTestCase objects; to "
+        "score a frame's rows use MetricScorer, the PyTerrier transformer (from ir_rag_axioms import MetricScorer; "
+        "MetricScorer(metrics)(frame); not for the contextual metrics), or pass one DatasetItem or RagTestCase per row")
+    for wrong, name in [("q", "str"), (DatasetItem(query="q", actual_output="a"), "DatasetItem"), (3, "int")]:
+        with pytest.raises(TypeError) as raised:
+            evaluate(wrong, [AnswerRelevancy()])
+        assert str(raised.value) == f"evaluate: cases must be a list of DatasetItem or RagTestCase objects, got {name}"
+
+
 def test_context_recall_credits_each_fact_to_the_sentence_that_states_it():
     answer = "Green tea contains antioxidants called catechins. A cup has about 30 mg of caffeine."
     recall = ContextRecall().measure(answer, ["green tea has catechins", "green tea has caffeine"])

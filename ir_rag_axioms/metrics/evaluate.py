@@ -9,7 +9,7 @@ retrieved_content).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import pandas as pd
@@ -63,6 +63,14 @@ def evaluate(cases: Sequence[Any], metrics: Sequence[Any] | Mapping[str, Any]) -
     A metric that needs a field a case lacks raises ValueError naming the case and the field; an undefined score is
     NaN with pass NA and the reason.
     """
+    if isinstance(cases, pd.DataFrame):
+        raise TypeError("evaluate: cases is a pandas DataFrame, but evaluate takes a list of DatasetItem or "
+                        "RagTestCase objects; to score a frame's rows use MetricScorer, the PyTerrier transformer "
+                        "(from ir_rag_axioms import MetricScorer; MetricScorer(metrics)(frame); not for the "
+                        "contextual metrics), or pass one DatasetItem or RagTestCase per row")
+    if isinstance(cases, str | DatasetItem) or not isinstance(cases, Iterable):
+        raise TypeError(f"evaluate: cases must be a list of DatasetItem or RagTestCase objects, got "
+                        f"{type(cases).__name__}")
     items = [as_item(c) for c in cases]
     if not items:
         raise ValueError("evaluate needs at least one case")
