@@ -343,6 +343,53 @@ def test_no_statements_from_a_real_answer_is_undefined_with_the_reason(server):
     assert len(server.requests) == 1  # nothing to judge: no verdict or reason request
 
 
+NO_JSON = ("the judge's answer has no JSON object; expected {\"score\": integer 1-5, \"reason\": string}, got: "
+           "'Sure! Here are the statements: one, two.'")
+
+
+def test_a_malformed_answer_in_a_batch_names_the_request_and_what_it_judged(server):
+    server.behaviours = ["ok", "malformed"]  # one request at a time: the second case's answer is malformed
+    metric = RubricAnswerRelevancy(judge=_judge(server, max_concurrency=1))
+    with pytest.raises(JudgeOutputError) as raised:
+        metric.measure_many([("Why?", "So 0."), ("Why?", "So 1."), ("Why?", "So 2.")])
+    assert str(raised.value) == f"judge request 2 of 3 in a batch (the output 'So 1.'): {NO_JSON}"
+    assert (raised.value.batch_index, raised.value.case_index) == (1, None)
+    server.behaviours = ["malformed"]  # one case: the message is the answer's fault alone, as before
+    with pytest.raises(JudgeOutputError) as raised:
+        metric.measure("Why?", "So 3.")
+    assert str(raised.value) == NO_JSON and raised.value.batch_index is None
+
+
+def test_a_malformed_answer_names_the_contextual_case_and_evaluate_names_the_metric_and_the_id(server):
+    from ir_rag_axioms.metrics import ContextualPrecision, ContextualRecall, DatasetItem, evaluate
+
+    judge = _judge(server, max_concurrency=1)
+    context = ["The Eiffel Tower is in Paris."]
+    no_json = "the judge's answer has no JSON object; expected {\"verdicts\": [{\"statement\": string, "
+    server.behaviours = ["ok", "malformed"]  # the first case is blank (not asked): requests 1, 2 are cases 2, 3
+    with pytest.raises(JudgeOutputError) as raised:
+        ContextualRecall(judge=judge).measure_many([(" ", context), ("It is in Paris.", context),
+                                                    ("It was built in 1889.", context)])
+    assert str(raised.value).startswith("ContextualRecall: case 3 of 3: judge request 2 of 2 in a batch (the "
+                                        f"expected output 'It was built in 1889.'): {no_json}")
+    assert (raised.value.batch_index, raised.value.case_index) == (1, 2)
+    items = [DatasetItem(id=f"row-{k}", query="Where is it?", actual_output=f"In Paris, {k}.",
+                         retrieved_content=context, expected_output=f"It is in Paris, {k}.") for k in range(3)]
+    server.behaviours = ["malformed"]
+    with pytest.raises(JudgeOutputError) as raised:
+        evaluate(items, [ContextualPrecision(judge=judge)])
+    assert str(raised.value).startswith(
+        "evaluate: contextual_precision, case 'row-0' (position 0): ContextualPrecision: case 1 of 3: judge request "
+        "1 of 3 in a batch (the passages for 'Where is it?'): the judge's answer has no JSON object; expected "
+        "{\"verdicts\": [{\"verdict\": \"yes\" | \"no\", \"reason\": string}, ...] (one per passage)}, got: "
+        "'Sure! Here are")
+    server.behaviours = ["ok", "malformed"]  # a seed metric: the request and what it judged, not the case's id
+    with pytest.raises(JudgeOutputError) as raised:
+        evaluate(items[:2], [Faithfulness(judge=judge)])
+    assert str(raised.value) == f"evaluate: faithfulness: judge request 2 of 2 in a batch (the output 'In Paris, " \
+                                f"1.'): {NO_JSON}"
+
+
 # -- waits -------------------------------------------------------------------------------------------------------
 def test_hanging_server_times_out(server):
     server.behaviours = ["hang", "hang"]

@@ -15,6 +15,7 @@ from typing import Any
 import pandas as pd
 
 from ir_rag_axioms.metrics.dataset import DatasetItem
+from ir_rag_axioms.metrics.llm import JudgeOutputError
 
 
 def named_metrics(metrics: Sequence[Any] | Mapping[str, Any], owner: str) -> list[tuple[str, Any]]:
@@ -77,7 +78,14 @@ def evaluate(cases: Sequence[Any], metrics: Sequence[Any] | Mapping[str, Any]) -
     named = named_metrics(metrics, "evaluate")
     table: dict[str, Any] = {"case": [item.id if item.id is not None else k for k, item in enumerate(items)]}
     for name, metric in named:
-        results = metric.measure_items(items)
+        try:
+            results = metric.measure_items(items)
+        except JudgeOutputError as error:  # name the metric, and the case where the metric knows it
+            k = error.case_index
+            case = "" if k is None or not 0 <= k < len(items) else \
+                f", case {items[k].id!r} (position {k})" if items[k].id is not None else f", case {k}"
+            error.locate(f"evaluate: {name}{case}")
+            raise
         table[f"{name}_score"] = [float(r.score) for r in results]
         table[f"{name}_pass"] = pd.array([r.passed for r in results], dtype="boolean")
         table[f"{name}_reason"] = pd.array([r.explanation for r in results], dtype="string")

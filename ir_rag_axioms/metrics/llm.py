@@ -61,7 +61,21 @@ class JudgeError(RuntimeError):
 
 
 class JudgeOutputError(JudgeError, ValueError):
-    """The judge's answer is not the JSON the prompt asked for."""
+    """The judge's answer is not the JSON the prompt asked for.
+
+    In a batched call the message names the request (its position in the batch and what it judged), and
+    ``batch_index`` holds its position (0-based; None outside a batch); a metric that knows which of its cases the
+    request judged adds the case (``case_index``).
+    """
+
+    batch_index: int | None = None
+    """The position of the failed request among the judge call's inputs (None when the call had one input)."""
+    case_index: int | None = None
+    """The position of the case among the metric's cases, where the metric adds it (None where unknown)."""
+
+    def locate(self, where: str) -> None:
+        """Add where the answer was asked for to the message (the traceback and type stay)."""
+        self.args = (f"{where}: {self.args[0]}" if self.args else where, *self.args[1:])
 
 
 def _env(names: Sequence[str]) -> str | None:
@@ -315,7 +329,7 @@ class LlmJudge(Judge):
             messages = self._messages("statements", prompts.extraction_messages(text), response=text)
             return self._ask(messages, expected, read)
 
-        return self._map(one, texts)
+        return self._map(one, texts, lambda text: f"the response {_short(text)}")
 
     def verdicts(self, cases: Sequence[tuple[str, Sequence[Statement]]],
                  mode: RelevancyMode) -> list[list[tuple[Verdict, str]]]:
@@ -342,7 +356,7 @@ class LlmJudge(Judge):
                                       statements=json.dumps(texts, ensure_ascii=False))
             return self._ask(messages, expected, read)
 
-        return self._map(one, cases)
+        return self._map(one, cases, lambda case: f"the statements of the answer to {_short(case[0])}")
 
     def rubric(self, metric: prompts.RubricName, cases: Sequence[RubricCase]) -> list[RubricJudgment]:
         """One rubric request per case; the score must be an integer 1-5 (3, 3.0 or "3")."""
@@ -360,7 +374,7 @@ class LlmJudge(Judge):
                                       output=case.output, question=case.question or "", reference=reference or "")
             return self._ask(messages, expected, read)
 
-        return self._map(one, cases)
+        return self._map(one, cases, lambda case: f"the output {_short(case.output)}")
 
     def attributions(self, cases: Sequence[tuple[str, tuple[str, ...]]]) -> list[list[tuple[str, Verdict, str]]]:
         """One request per (reference answer, passages): its statements, each "yes" if the passages support it."""
@@ -379,7 +393,7 @@ class LlmJudge(Judge):
                 return [], Usage()
             return self._ask(prompts.attribution_messages(answer, passages), expected, read)
 
-        return self._map(one, cases)
+        return self._map(one, cases, lambda case: f"the expected output {_short(case[0])}")
 
     def node_relevance(self, cases: Sequence[tuple[str, str, tuple[str, ...]]]) -> list[list[tuple[Verdict, str]]]:
         """One request per (question, reference answer, passages); exactly one verdict per passage."""
@@ -398,7 +412,7 @@ class LlmJudge(Judge):
 
             return self._ask(prompts.node_relevance_messages(question, answer, passages), expected, read)
 
-        return self._map(one, cases)
+        return self._map(one, cases, lambda case: f"the passages for {_short(case[0])}")
 
     def pairwise(self, criterion: str, cases: Sequence[PairCase]) -> list[tuple[Preferred, str]]:
         """For each (question, context, first, second): which response better satisfies ``criterion``, and why."""
@@ -420,7 +434,7 @@ class LlmJudge(Judge):
                 context="\n".join(f"- {c}" for c in context or ()))
             return self._ask(messages, expected, read)
 
-        return self._map(one, cases)
+        return self._map(one, cases, lambda case: f"the responses {_short(case[2])} and {_short(case[3])}")
 
     def reason(self, query: str, score: float, verdicts: Sequence[tuple[str, str, str]]) -> str:
         """A written reason for an AnswerRelevancy score (one request), from its (statement, verdict, reason)."""
@@ -444,14 +458,27 @@ class LlmJudge(Judge):
         template = self.templates.get(task)
         return default if template is None else prompts.template_messages(template, task, **values)
 
-    def _map(self, function: Callable[[T], tuple[R, Usage]], inputs: Sequence[T]) -> list[R]:
-        """``function`` over the inputs (concurrently when there are several); their usage goes to the meter."""
+    def _map(self, function: Callable[[T], tuple[R, Usage]], inputs: Sequence[T],
+             describe: Callable[[T], str] | None = None) -> list[R]:
+        """``function`` over the inputs (concurrently when there are several); their usage goes to the meter.
+
+        A malformed answer to one of several inputs names it: its position in the batch and ``describe(input)``.
+        """
         if len(inputs) <= 1:
             results = [function(x) for x in inputs]
         else:
+            def located(k: int, x: T) -> tuple[R, Usage]:
+                try:
+                    return function(x)
+                except JudgeOutputError as error:
+                    error.batch_index = k
+                    error.locate(f"judge request {k + 1} of {len(inputs)} in a batch"
+                                 + (f" ({describe(x)})" if describe is not None else ""))
+                    raise
+
             context = contextvars.copy_context()
             with ThreadPoolExecutor(self.max_concurrency) as pool:
-                results = list(pool.map(lambda x: context.copy().run(function, x), inputs))
+                results = list(pool.map(lambda kx: context.copy().run(located, *kx), enumerate(inputs)))
         _record([usage for _, usage in results])
         return [value for value, _ in results]
 
@@ -594,6 +621,12 @@ class LlmJudge(Judge):
                                    f"finish_reason {choice.get('finish_reason')!r}): {text[:300]!r}")
         reason = choice.get("finish_reason")
         return _Answer(content, self._usage(body.get("usage")), reason if isinstance(reason, str) else None)
+
+
+def _short(text: str | None) -> str:
+    """A text's start, quoted, to name what a request judged."""
+    text = " ".join((text or "").split())
+    return repr(text if len(text) <= 60 else f"{text[:57]}...")
 
 
 def _cut(opened: list[socket.socket]) -> None:
