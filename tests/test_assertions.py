@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.metadata
 import math
 import os
@@ -81,6 +82,61 @@ def test_one_metric_a_negated_failure_and_no_context_are_clear():
         assert result.explanation.startswith("undefined: no ")
     with pytest.raises(TypeError, match="a text or a list of passages, got int"):
         Faithfulness().measure(GOOD.actual_output, 3)
+
+
+EIFFEL_CONTEXT = ["The Eiffel Tower is in Paris.", "Bananas are rich in potassium.",
+                  "The Eiffel Tower was completed in 1889."]
+
+
+def test_the_contextual_metrics_read_the_expected_output_through_assert_test():
+    from ir_rag_axioms.metrics import ContextualPrecision, ContextualRecall
+
+    eiffel = RagTestCase(input="Where is the Eiffel Tower and when was it completed?",
+                         actual_output="It is in Paris.", retrieval_context=EIFFEL_CONTEXT, name="eiffel",
+                         expected_output="The Eiffel Tower is in Paris. It was completed in 1889.")
+    recall, precision = assert_test(eiffel, [ContextualRecall(), ContextualPrecision()])  # the offline judge
+    assert (recall.metric, recall.score, recall.passed) == ("contextual_recall", 1.0, True)
+    assert (precision.metric, precision.score, precision.passed) == ("contextual_precision", pytest.approx(5 / 6), True)
+    assert precision.explanation == "The score is 0.83 because the relevant passages are at ranks 1, 3 of 3."
+    (alone,) = assert_test(eiffel, ContextualRecall())  # one metric, not in a list
+    assert alone.score == 1.0
+    from ir_rag_axioms.metrics import evaluate
+
+    table = evaluate([eiffel], [ContextualRecall(), ContextualPrecision()])  # evaluate reads it too
+    assert table.to_dict("records") == [{
+        "case": "eiffel", "contextual_recall_score": 1.0, "contextual_recall_pass": True,
+        "contextual_recall_reason": recall.explanation, "contextual_precision_score": pytest.approx(5 / 6),
+        "contextual_precision_pass": True, "contextual_precision_reason": precision.explanation}]
+    bananas_first = dataclasses.replace(eiffel, name="bananas first",
+                                        retrieval_context=[EIFFEL_CONTEXT[1], EIFFEL_CONTEXT[0]])
+    with pytest.raises(AssertionError) as failure:
+        assert_test(bananas_first, [ContextualRecall(threshold=0.6), ContextualPrecision(threshold=0.6)])
+    assert str(failure.value) == (
+        "bananas first: 2 of 2 metrics failed:\n"
+        "  contextual_recall: score 0.50 below threshold 0.6 (judge heuristic(all-MiniLM-L6-v2)) - The score is 0.50 "
+        "because 1 of the 2 statements of the expected output are supported by the retrieval context; not found: "
+        "'It was completed in 1889.'.\n"
+        "  contextual_precision: score 0.50 below threshold 0.6 (judge heuristic(all-MiniLM-L6-v2)) - The score is "
+        "0.50 because the relevant passages are at rank 2 of 2.")
+
+
+def test_the_contextual_metrics_name_the_fields_a_case_lacks():
+    from ir_rag_axioms.metrics import ContextualPrecision, ContextualRecall
+
+    with pytest.raises(ValueError) as raised:
+        assert_test(GOOD, [ContextualRecall()])
+    assert str(raised.value) == "case 'Is green tea healthy?': ContextualRecall needs the case's expected_output"
+    no_context = RagTestCase(input="Why?", actual_output="So.", expected_output="Because.", name="bare")
+    with pytest.raises(ValueError) as raised:
+        assert_test(no_context, ContextualPrecision())
+    assert str(raised.value) == "bare: ContextualPrecision needs the case's retrieval_context"
+    nothing = RagTestCase(input="Why?", actual_output="So.", name="bare")
+    with pytest.raises(ValueError) as raised:
+        assert_test(nothing, ContextualRecall())
+    assert str(raised.value) == "bare: ContextualRecall needs the case's expected_output and retrieval_context"
+    with pytest.raises(TypeError) as raised:
+        RagTestCase(input="Why?", actual_output="So.", expected_output=["Because."])
+    assert str(raised.value) == "RagTestCase: expected_output must be a string, got list"
 
 
 def _readme_test_file() -> str:

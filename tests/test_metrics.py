@@ -385,6 +385,52 @@ def test_specification_sample_format_with_reference_fallback_and_evidence(tmp_pa
         parse_samples({"schemaVersion": "omk.eval-sample-set/v2", "samples": [{"sampleId": "x"}]})
 
 
+DUPLICATE = """
+samples:
+  - sampleId: s1
+    evaluationContext: {reference: Paris., assertions: [{type: faithfulness}]}
+  - sampleId: s1
+    evaluationContext: {reference: Paris., assertions: [{type: faithfulness}]}
+"""
+
+
+@pytest.mark.parametrize(("files", "argv", "message"), [
+    ({"s.yaml": DUPLICATE}, ["s.yaml"], "samples[1]: sampleId 's1' appears twice"),
+    ({"s.yaml": SAMPLES}, ["s.yaml"],
+     "sample 'my_rag_sample' has no output: give it an 'output' field or pass outputs= (--outputs on the command "
+     "line)"),
+    ({"s.yaml": SAMPLES, "o.json": '{"other": "x"}'}, ["s.yaml", "--outputs", "o.json"],
+     "sample 'my_rag_sample' has no output: give it an 'output' field or pass outputs= (--outputs on the command "
+     "line)"),
+    ({}, ["missing.yaml"], "[Errno 2] No such file or directory: 'missing.yaml'"),
+    ({"s.yaml": SAMPLES}, ["s.yaml", "--outputs", "missing.jsonl"],
+     "[Errno 2] No such file or directory: 'missing.jsonl'"),
+    ({"s.json": '{"samples": ['}, ["s.json"], "s.json: not valid JSON (Expecting value: line 1 column 14 (char 13))"),
+    ({"s.yaml": "samples: [unclosed"}, ["s.yaml"],
+     "s.yaml: not valid YAML (expected ',' or ']', but got '<stream end>' at line 1, column 19)"),
+    ({"s.yaml": "- a list"}, ["s.yaml"], "s.yaml: a sample set is a mapping with a 'samples' list, got list"),
+    ({"s.yaml": SAMPLES, "o.jsonl": '{"sampleId": "a", "output": "b"}\n{"sampleId": "my_rag_sample"}\n'},
+     ["s.yaml", "--outputs", "o.jsonl"],
+     "o.jsonl line 2: a JSON line of --outputs needs the keys sampleId and output, got '{\"sampleId\": "
+     "\"my_rag_sample\"}'"),
+    ({"s.yaml": SAMPLES, "o.jsonl": '{"sampleId": "a", "output": "b"}\nnot json\n'}, ["s.yaml", "--outputs", "o.jsonl"],
+     "o.jsonl line 2: not JSON (Expecting value: line 1 column 1 (char 0)); --outputs is a JSON object "
+     "(sampleId -> output) or JSON lines with sampleId and output"),
+])
+def test_the_samples_command_reports_a_user_error_in_one_line_with_status_2(tmp_path, monkeypatch, capsys, files,
+                                                                           argv, message):
+    from ir_rag_axioms.metrics.__main__ import main
+
+    monkeypatch.chdir(tmp_path)
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    with pytest.raises(SystemExit) as exited:
+        main(argv)
+    captured = capsys.readouterr()
+    assert exited.value.code == 2 and captured.out == ""
+    assert captured.err == f"python -m ir_rag_axioms.metrics: error: {message}\n"  # one line, no traceback
+
+
 def test_offline_judge_is_a_deprecated_name_of_the_heuristic_judge():
     from ir_rag_axioms.metrics import HEURISTIC_JUDGE, HeuristicJudge
 
@@ -580,6 +626,24 @@ def test_evaluate_returns_one_row_per_case_and_columns_per_metric():
 
     with pytest.raises(TypeError, match="use ir_rag_axioms.metrics.evaluate"):
         MetricScorer([ContextualRecall()])
+
+
+def test_evaluate_refuses_a_data_frame_naming_metric_scorer():
+    import pandas as pd
+
+    from ir_rag_axioms.metrics import DatasetItem, evaluate
+
+    frame = pd.DataFrame({"query": ["q"], "actual_output": ["a"]})
+    with pytest.raises(TypeError) as raised:
+        evaluate(frame, [AnswerRelevancy()])
+    assert str(raised.value) == (
+        "evaluate: cases is a pandas DataFrame, but evaluate takes a list of DatasetItem or RagTestCase objects; to "
+        "score a frame's rows use MetricScorer, the PyTerrier transformer (from ir_rag_axioms import MetricScorer; "
+        "MetricScorer(metrics)(frame); not for the contextual metrics), or pass one DatasetItem or RagTestCase per row")
+    for wrong, name in [("q", "str"), (DatasetItem(query="q", actual_output="a"), "DatasetItem"), (3, "int")]:
+        with pytest.raises(TypeError) as raised:
+            evaluate(wrong, [AnswerRelevancy()])
+        assert str(raised.value) == f"evaluate: cases must be a list of DatasetItem or RagTestCase objects, got {name}"
 
 
 def test_context_recall_credits_each_fact_to_the_sentence_that_states_it():

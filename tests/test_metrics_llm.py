@@ -343,6 +343,53 @@ def test_no_statements_from_a_real_answer_is_undefined_with_the_reason(server):
     assert len(server.requests) == 1  # nothing to judge: no verdict or reason request
 
 
+NO_JSON = ("the judge's answer has no JSON object; expected {\"score\": integer 1-5, \"reason\": string}, got: "
+           "'Sure! Here are the statements: one, two.'")
+
+
+def test_a_malformed_answer_in_a_batch_names_the_request_and_what_it_judged(server):
+    server.behaviours = ["ok", "malformed"]  # one request at a time: the second case's answer is malformed
+    metric = RubricAnswerRelevancy(judge=_judge(server, max_concurrency=1))
+    with pytest.raises(JudgeOutputError) as raised:
+        metric.measure_many([("Why?", "So 0."), ("Why?", "So 1."), ("Why?", "So 2.")])
+    assert str(raised.value) == f"judge request 2 of 3 in a batch (the output 'So 1.'): {NO_JSON}"
+    assert (raised.value.batch_index, raised.value.case_index) == (1, None)
+    server.behaviours = ["malformed"]  # one case: the message is the answer's fault alone, as before
+    with pytest.raises(JudgeOutputError) as raised:
+        metric.measure("Why?", "So 3.")
+    assert str(raised.value) == NO_JSON and raised.value.batch_index is None
+
+
+def test_a_malformed_answer_names_the_contextual_case_and_evaluate_names_the_metric_and_the_id(server):
+    from ir_rag_axioms.metrics import ContextualPrecision, ContextualRecall, DatasetItem, evaluate
+
+    judge = _judge(server, max_concurrency=1)
+    context = ["The Eiffel Tower is in Paris."]
+    no_json = "the judge's answer has no JSON object; expected {\"verdicts\": [{\"statement\": string, "
+    server.behaviours = ["ok", "malformed"]  # the first case is blank (not asked): requests 1, 2 are cases 2, 3
+    with pytest.raises(JudgeOutputError) as raised:
+        ContextualRecall(judge=judge).measure_many([(" ", context), ("It is in Paris.", context),
+                                                    ("It was built in 1889.", context)])
+    assert str(raised.value).startswith("ContextualRecall: case 3 of 3: judge request 2 of 2 in a batch (the "
+                                        f"expected output 'It was built in 1889.'): {no_json}")
+    assert (raised.value.batch_index, raised.value.case_index) == (1, 2)
+    items = [DatasetItem(id=f"row-{k}", query="Where is it?", actual_output=f"In Paris, {k}.",
+                         retrieved_content=context, expected_output=f"It is in Paris, {k}.") for k in range(3)]
+    server.behaviours = ["malformed"]
+    with pytest.raises(JudgeOutputError) as raised:
+        evaluate(items, [ContextualPrecision(judge=judge)])
+    assert str(raised.value).startswith(
+        "evaluate: contextual_precision, case 'row-0' (position 0): ContextualPrecision: case 1 of 3: judge request "
+        "1 of 3 in a batch (the passages for 'Where is it?'): the judge's answer has no JSON object; expected "
+        "{\"verdicts\": [{\"verdict\": \"yes\" | \"no\", \"reason\": string}, ...] (one per passage)}, got: "
+        "'Sure! Here are")
+    server.behaviours = ["ok", "malformed"]  # a seed metric: the request and what it judged, not the case's id
+    with pytest.raises(JudgeOutputError) as raised:
+        evaluate(items[:2], [Faithfulness(judge=judge)])
+    assert str(raised.value) == f"evaluate: faithfulness: judge request 2 of 2 in a batch (the output 'In Paris, " \
+                                f"1.'): {NO_JSON}"
+
+
 # -- waits -------------------------------------------------------------------------------------------------------
 def test_hanging_server_times_out(server):
     server.behaviours = ["hang", "hang"]
@@ -459,6 +506,27 @@ def test_a_custom_template_is_checked_and_used(server):
         {"role": "user", "content": 'split R "statements"'}]  # not a RAG rubric prompt: as written
 
 
+@pytest.mark.parametrize("has", [(), ("debias",), ("neutrality",), ("debias", "neutrality")])
+def test_a_custom_rubric_template_gets_each_missing_paragraph_and_none_twice(has):
+    from ir_rag_axioms.metrics.prompts import (
+        RAG_LENGTH_DEBIAS,
+        RAG_LENGTH_DEBIAS_EN,
+        RAG_PRESENTATION_NEUTRALITY,
+        check_template,
+        template_messages,
+    )
+
+    debias, neutrality = f"{RAG_LENGTH_DEBIAS}\n{RAG_LENGTH_DEBIAS_EN}", RAG_PRESENTATION_NEUTRALITY
+    own = {"debias": RAG_LENGTH_DEBIAS, "neutrality": neutrality}
+    template = "\n\n".join(['Judge {output} against {reference}; answer {{"score": 1-5}}.', *(own[h] for h in has)])
+    (message,) = template_messages(check_template("faithfulness", template), "faithfulness", output="A.",
+                                   reference="B.")
+    written = "\n\n".join(['Judge A. against B.; answer {"score": 1-5}.', *(own[h] for h in has)])
+    appended = [p for name, p in (("debias", debias), ("neutrality", neutrality)) if name not in has]
+    assert message == {"role": "user", "content": "\n\n".join([written, *appended])}
+    assert message["content"].count(RAG_LENGTH_DEBIAS) == message["content"].count(neutrality) == 1
+
+
 def test_a_measure_and_measure_many_honour_the_concurrency_limit(server):
     server.delay = 0.15
     judge = _judge(server, max_concurrency=2)
@@ -491,6 +559,24 @@ def test_disk_cache_answers_a_repeated_call_without_a_request(server, tmp_path):
                                                                       first.statement_breakdown)
 
 
+def test_a_cached_answer_keeps_its_tokens_but_costs_nothing(server, tmp_path):
+    from ir_rag_axioms.metrics.results import Usage
+
+    prices = {"input_price": 2.0, "output_price": 8.0}
+    paid = 100 * 2.0 / 1e6 + 20 * 8.0 / 1e6
+    judge = _judge(server, cache_dir=tmp_path, **prices)
+    first = Faithfulness(judge=judge).measure("Tides come from the Moon.", ["The Moon causes tides."])
+    assert first.usage == Usage(1, 100, 20, pytest.approx(paid), 0) and judge.usage.cost == pytest.approx(paid)
+    memo = Faithfulness(judge=judge).measure("Tides come from the Moon.", ["The Moon causes tides."])  # same judge
+    assert memo.usage == Usage(1, 100, 20, 0.0, 1) and judge.usage.cost == pytest.approx(paid)
+    rerun = _judge(server, cache_dir=tmp_path, **prices)  # a new judge: the answer comes from disk
+    disk = Faithfulness(judge=rerun).measure("Tides come from the Moon.", ["The Moon causes tides."])
+    assert disk.usage == Usage(1, 100, 20, 0.0, 1) and rerun.usage == Usage(cost=0.0) and rerun.requests_sent == 0
+    unpriced = Faithfulness(judge=_judge(server, cache_dir=tmp_path)).measure("Tides come from the Moon.",
+                                                                              ["The Moon causes tides."])
+    assert unpriced.usage == Usage(1, 100, 20, None, 1) and len(server.requests) == 1
+
+
 def test_the_cache_key_includes_the_base_url_and_the_model(server, tmp_path):
     other = _start("ollama")
     try:
@@ -512,6 +598,71 @@ def test_axiom_with_the_llm_judge_from_the_environment(server, monkeypatch):
                                          "service."), GenerationResponse("b", "The laptop has a 15-inch display.")]
     assert ANSWER_RELEVANCY(judge="llm").preferences(request, responses).tolist() == [[0, -1], [1, 0]]
     assert len(server.requests) == 4  # the axiom asks for no written reasons
+
+
+JUDGE_ENV = ("IR_RAG_AXIOMS_JUDGE_BASE_URL", "OPENAI_BASE_URL", "IR_RAG_AXIOMS_JUDGE_MODEL", "OPENAI_MODEL",
+             "IR_RAG_AXIOMS_JUDGE_API_KEY", "OPENAI_API_KEY")
+
+
+@pytest.fixture()
+def judge_env(monkeypatch):
+    """No judge variable set; the test sets the ones it needs."""
+    for name in JUDGE_ENV:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("IR_RAG_AXIOMS_JUDGE_CACHE", "none")
+    return monkeypatch
+
+
+@pytest.mark.parametrize(("given", "message"), [
+    ({"IR_RAG_AXIOMS_JUDGE_BASE_URL": "http://127.0.0.1:9/v1"},
+     "the LLM judge is half configured: IR_RAG_AXIOMS_JUDGE_BASE_URL is set but no model variable is; set "
+     "IR_RAG_AXIOMS_JUDGE_MODEL (or OPENAI_MODEL) to the model name the server knows, or unset "
+     "IR_RAG_AXIOMS_JUDGE_BASE_URL to use the offline heuristic judge"),
+    ({"OPENAI_BASE_URL": "http://127.0.0.1:9/v1", "OPENAI_API_KEY": "k"},
+     "the LLM judge is half configured: OPENAI_BASE_URL is set but no model variable is; set "
+     "IR_RAG_AXIOMS_JUDGE_MODEL (or OPENAI_MODEL) to the model name the server knows, or unset OPENAI_BASE_URL to use "
+     "the offline heuristic judge"),
+    ({"OPENAI_MODEL": "m"},
+     "the LLM judge is half configured: OPENAI_MODEL is set but no base URL variable is; set "
+     "IR_RAG_AXIOMS_JUDGE_BASE_URL (or OPENAI_BASE_URL) to the server's base URL, e.g. http://localhost:8000/v1, or "
+     "unset OPENAI_MODEL to use the offline heuristic judge"),
+])
+def test_a_half_configured_environment_is_an_error_naming_the_missing_variable(judge_env, given, message):
+    from ir_rag_axioms.metrics import default_judge
+
+    for name, value in given.items():
+        judge_env.setenv(name, value)
+    with pytest.raises(ValueError) as raised:
+        default_judge()
+    assert str(raised.value) == message
+    with pytest.raises(ValueError, match="half configured"):  # the metrics too: no silent offline judge
+        Faithfulness().measure("Snow is white.", ["Snow is white."])
+
+
+def test_an_api_key_alone_keeps_the_heuristic_judge_with_one_warning(judge_env):
+    import warnings
+
+    from ir_rag_axioms.metrics import HEURISTIC_JUDGE, default_judge
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert default_judge() is HEURISTIC_JUDGE  # nothing set: no warning
+    assert caught == []
+    judge_env.setenv("OPENAI_API_KEY", "sk-test")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert default_judge() is HEURISTIC_JUDGE
+    assert [(w.category, str(w.message)) for w in caught] == [(UserWarning, (
+        "OPENAI_API_KEY is set but no LLM judge is configured (no base URL, no model): the metrics use the offline "
+        "heuristic judge. To use an LLM judge, set IR_RAG_AXIOMS_JUDGE_BASE_URL (or OPENAI_BASE_URL) and "
+        "IR_RAG_AXIOMS_JUDGE_MODEL (or OPENAI_MODEL)"))]
+    judge_env.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    judge_env.setenv("IR_RAG_AXIOMS_JUDGE_MODEL", "m")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        judge = default_judge()
+    assert isinstance(judge, LlmJudge) and (judge.base_url, judge.model, judge.api_key) == (
+        "http://127.0.0.1:9/v1", "m", "sk-test") and caught == []
 
 
 def test_contextual_recall_and_precision_through_the_llm_judge(any_server):

@@ -11,18 +11,22 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ir_rag_axioms.metrics.contextual import ContextualPrecision, ContextualRecall
 from ir_rag_axioms.metrics.metrics import AnswerRelevancy, ContextRecall, Faithfulness, RubricAnswerRelevancy
-from ir_rag_axioms.metrics.results import AnswerRelevancyResult, RubricResult
+from ir_rag_axioms.metrics.results import AnswerRelevancyResult, ContextualResult, RubricResult
 
-Result = AnswerRelevancyResult | RubricResult
+Result = AnswerRelevancyResult | RubricResult | ContextualResult
 """What a metric's ``measure`` returns."""
-METRICS = (AnswerRelevancy, Faithfulness, ContextRecall, RubricAnswerRelevancy)
+METRICS = (AnswerRelevancy, Faithfulness, ContextRecall, RubricAnswerRelevancy, ContextualRecall, ContextualPrecision)
 """The metrics a test case can be measured with."""
 
 
 @dataclass(frozen=True)
 class RagTestCase:
-    """One observation to test, with DeepEval's field names: the question, the answer, the retrieved passages."""
+    """One observation to test, with DeepEval's field names: the question, the answer, the retrieved passages.
+
+    Positional arguments keep this order (``expected_output`` came last); DeepEval's are best passed by name.
+    """
 
     input: str  # noqa: A003  (DeepEval's field name)
     actual_output: str
@@ -32,11 +36,17 @@ class RagTestCase:
     """The reference facts ContextRecall looks for in the answer (default: the retrieval context)."""
     name: str | None = None
     """Shown in failure messages."""
+    expected_output: str | None = None
+    """The reference answer (DeepEval's ``expected_output``): ContextualRecall and ContextualPrecision judge the
+    retrieval context by it."""
 
     def __post_init__(self) -> None:
         for field in ("input", "actual_output"):
             if not isinstance(getattr(self, field), str):
                 raise TypeError(f"RagTestCase: {field} must be a string, got {type(getattr(self, field)).__name__}")
+        if self.expected_output is not None and not isinstance(self.expected_output, str):
+            raise TypeError(f"RagTestCase: expected_output must be a string, got "
+                            f"{type(self.expected_output).__name__}")
         if isinstance(self.retrieval_context, str):
             raise TypeError("RagTestCase: retrieval_context must be a list of passages, not one string")
 
@@ -54,8 +64,18 @@ def measure(case: RagTestCase, metric: Any) -> Result:
         if not reference:
             raise ValueError(f"{_label(case)}: ContextRecall needs the case's reference (or retrieval_context)")
         return metric.measure(case.actual_output, reference if isinstance(reference, str) else list(reference))
+    if isinstance(metric, ContextualRecall | ContextualPrecision):
+        name = type(metric).__name__
+        missing = [f for f, value in (("expected_output", case.expected_output),
+                                      ("retrieval_context", case.retrieval_context)) if value is None]
+        if missing:
+            raise ValueError(f"{_label(case)}: {name} needs the case's {' and '.join(missing)}")
+        context = list(case.retrieval_context or ())
+        if isinstance(metric, ContextualRecall):
+            return metric.measure(case.expected_output or "", context)
+        return metric.measure(case.input, case.expected_output or "", context)
     raise TypeError(f"assert_test: {metric!r:.80} is not a metric of ir_rag_axioms.metrics (AnswerRelevancy, "
-                    "Faithfulness, ContextRecall, RubricAnswerRelevancy)")
+                    "Faithfulness, ContextRecall, RubricAnswerRelevancy, ContextualRecall, ContextualPrecision)")
 
 
 def failure(result: Result) -> str | None:

@@ -9,12 +9,13 @@ retrieved_content).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import pandas as pd
 
 from ir_rag_axioms.metrics.dataset import DatasetItem
+from ir_rag_axioms.metrics.llm import JudgeOutputError
 
 
 def named_metrics(metrics: Sequence[Any] | Mapping[str, Any], owner: str) -> list[tuple[str, Any]]:
@@ -63,13 +64,28 @@ def evaluate(cases: Sequence[Any], metrics: Sequence[Any] | Mapping[str, Any]) -
     A metric that needs a field a case lacks raises ValueError naming the case and the field; an undefined score is
     NaN with pass NA and the reason.
     """
+    if isinstance(cases, pd.DataFrame):
+        raise TypeError("evaluate: cases is a pandas DataFrame, but evaluate takes a list of DatasetItem or "
+                        "RagTestCase objects; to score a frame's rows use MetricScorer, the PyTerrier transformer "
+                        "(from ir_rag_axioms import MetricScorer; MetricScorer(metrics)(frame); not for the "
+                        "contextual metrics), or pass one DatasetItem or RagTestCase per row")
+    if isinstance(cases, str | DatasetItem) or not isinstance(cases, Iterable):
+        raise TypeError(f"evaluate: cases must be a list of DatasetItem or RagTestCase objects, got "
+                        f"{type(cases).__name__}")
     items = [as_item(c) for c in cases]
     if not items:
         raise ValueError("evaluate needs at least one case")
     named = named_metrics(metrics, "evaluate")
     table: dict[str, Any] = {"case": [item.id if item.id is not None else k for k, item in enumerate(items)]}
     for name, metric in named:
-        results = metric.measure_items(items)
+        try:
+            results = metric.measure_items(items)
+        except JudgeOutputError as error:  # name the metric, and the case where the metric knows it
+            k = error.case_index
+            case = "" if k is None or not 0 <= k < len(items) else \
+                f", case {items[k].id!r} (position {k})" if items[k].id is not None else f", case {k}"
+            error.locate(f"evaluate: {name}{case}")
+            raise
         table[f"{name}_score"] = [float(r.score) for r in results]
         table[f"{name}_pass"] = pd.array([r.passed for r in results], dtype="boolean")
         table[f"{name}_reason"] = pd.array([r.explanation for r in results], dtype="string")

@@ -22,6 +22,7 @@ import socket
 import threading
 import time
 import urllib.parse
+import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -60,11 +61,30 @@ class JudgeError(RuntimeError):
 
 
 class JudgeOutputError(JudgeError, ValueError):
-    """The judge's answer is not the JSON the prompt asked for."""
+    """The judge's answer is not the JSON the prompt asked for.
+
+    In a batched call the message names the request (its position in the batch and what it judged), and
+    ``batch_index`` holds its position (0-based; None outside a batch); a metric that knows which of its cases the
+    request judged adds the case (``case_index``).
+    """
+
+    batch_index: int | None = None
+    """The position of the failed request among the judge call's inputs (None when the call had one input)."""
+    case_index: int | None = None
+    """The position of the case among the metric's cases, where the metric adds it (None where unknown)."""
+
+    def locate(self, where: str) -> None:
+        """Add where the answer was asked for to the message (the traceback and type stay)."""
+        self.args = (f"{where}: {self.args[0]}" if self.args else where, *self.args[1:])
 
 
 def _env(names: Sequence[str]) -> str | None:
     return next((os.environ[n] for n in names if os.environ.get(n, "").strip()), None)
+
+
+def _env_name(names: Sequence[str]) -> str | None:
+    """The first of the variables that is set (not blank), else None."""
+    return next((n for n in names if os.environ.get(n, "").strip()), None)
 
 
 def configured() -> bool:
@@ -73,8 +93,28 @@ def configured() -> bool:
 
 
 def default_judge() -> Judge:
-    """The LLM judge if the environment configures one (base URL and model), else the heuristic judge."""
-    return LlmJudge() if configured() else HEURISTIC_JUDGE
+    """The LLM judge if the environment configures one (base URL and model), else the heuristic judge.
+
+    Half a configuration is an error, not a silent fallback: a base URL without a model, or a model without a base
+    URL, raises ValueError naming the missing variable. An API key alone (no base URL, no model) keeps the heuristic
+    judge with a warning saying which variables select the LLM judge.
+    """
+    base_url, model, api_key = _env_name(BASE_URL_ENV), _env_name(MODEL_ENV), _env_name(API_KEY_ENV)
+    if base_url and model:
+        return LlmJudge()
+    if base_url:
+        raise ValueError(f"the LLM judge is half configured: {base_url} is set but no model variable is; set "
+                         f"{MODEL_ENV[0]} (or {MODEL_ENV[1]}) to the model name the server knows, or unset "
+                         f"{base_url} to use the offline heuristic judge")
+    if model:
+        raise ValueError(f"the LLM judge is half configured: {model} is set but no base URL variable is; set "
+                         f"{BASE_URL_ENV[0]} (or {BASE_URL_ENV[1]}) to the server's base URL, e.g. "
+                         f"http://localhost:8000/v1, or unset {model} to use the offline heuristic judge")
+    if api_key:
+        warnings.warn(f"{api_key} is set but no LLM judge is configured (no base URL, no model): the metrics use the "
+                      f"offline heuristic judge. To use an LLM judge, set {BASE_URL_ENV[0]} (or {BASE_URL_ENV[1]}) "
+                      f"and {MODEL_ENV[0]} (or {MODEL_ENV[1]})", UserWarning, stacklevel=2)
+    return HEURISTIC_JUDGE
 
 
 # -- reading answers ------------------------------------------------------------------------------------------------
@@ -289,7 +329,7 @@ class LlmJudge(Judge):
             messages = self._messages("statements", prompts.extraction_messages(text), response=text)
             return self._ask(messages, expected, read)
 
-        return self._map(one, texts)
+        return self._map(one, texts, lambda text: f"the response {_short(text)}")
 
     def verdicts(self, cases: Sequence[tuple[str, Sequence[Statement]]],
                  mode: RelevancyMode) -> list[list[tuple[Verdict, str]]]:
@@ -316,7 +356,7 @@ class LlmJudge(Judge):
                                       statements=json.dumps(texts, ensure_ascii=False))
             return self._ask(messages, expected, read)
 
-        return self._map(one, cases)
+        return self._map(one, cases, lambda case: f"the statements of the answer to {_short(case[0])}")
 
     def rubric(self, metric: prompts.RubricName, cases: Sequence[RubricCase]) -> list[RubricJudgment]:
         """One rubric request per case; the score must be an integer 1-5 (3, 3.0 or "3")."""
@@ -334,7 +374,7 @@ class LlmJudge(Judge):
                                       output=case.output, question=case.question or "", reference=reference or "")
             return self._ask(messages, expected, read)
 
-        return self._map(one, cases)
+        return self._map(one, cases, lambda case: f"the output {_short(case.output)}")
 
     def attributions(self, cases: Sequence[tuple[str, tuple[str, ...]]]) -> list[list[tuple[str, Verdict, str]]]:
         """One request per (reference answer, passages): its statements, each "yes" if the passages support it."""
@@ -353,7 +393,7 @@ class LlmJudge(Judge):
                 return [], Usage()
             return self._ask(prompts.attribution_messages(answer, passages), expected, read)
 
-        return self._map(one, cases)
+        return self._map(one, cases, lambda case: f"the expected output {_short(case[0])}")
 
     def node_relevance(self, cases: Sequence[tuple[str, str, tuple[str, ...]]]) -> list[list[tuple[Verdict, str]]]:
         """One request per (question, reference answer, passages); exactly one verdict per passage."""
@@ -372,7 +412,7 @@ class LlmJudge(Judge):
 
             return self._ask(prompts.node_relevance_messages(question, answer, passages), expected, read)
 
-        return self._map(one, cases)
+        return self._map(one, cases, lambda case: f"the passages for {_short(case[0])}")
 
     def pairwise(self, criterion: str, cases: Sequence[PairCase]) -> list[tuple[Preferred, str]]:
         """For each (question, context, first, second): which response better satisfies ``criterion``, and why."""
@@ -394,7 +434,7 @@ class LlmJudge(Judge):
                 context="\n".join(f"- {c}" for c in context or ()))
             return self._ask(messages, expected, read)
 
-        return self._map(one, cases)
+        return self._map(one, cases, lambda case: f"the responses {_short(case[2])} and {_short(case[3])}")
 
     def reason(self, query: str, score: float, verdicts: Sequence[tuple[str, str, str]]) -> str:
         """A written reason for an AnswerRelevancy score (one request), from its (statement, verdict, reason)."""
@@ -418,14 +458,27 @@ class LlmJudge(Judge):
         template = self.templates.get(task)
         return default if template is None else prompts.template_messages(template, task, **values)
 
-    def _map(self, function: Callable[[T], tuple[R, Usage]], inputs: Sequence[T]) -> list[R]:
-        """``function`` over the inputs (concurrently when there are several); their usage goes to the meter."""
+    def _map(self, function: Callable[[T], tuple[R, Usage]], inputs: Sequence[T],
+             describe: Callable[[T], str] | None = None) -> list[R]:
+        """``function`` over the inputs (concurrently when there are several); their usage goes to the meter.
+
+        A malformed answer to one of several inputs names it: its position in the batch and ``describe(input)``.
+        """
         if len(inputs) <= 1:
             results = [function(x) for x in inputs]
         else:
+            def located(k: int, x: T) -> tuple[R, Usage]:
+                try:
+                    return function(x)
+                except JudgeOutputError as error:
+                    error.batch_index = k
+                    error.locate(f"judge request {k + 1} of {len(inputs)} in a batch"
+                                 + (f" ({describe(x)})" if describe is not None else ""))
+                    raise
+
             context = contextvars.copy_context()
             with ThreadPoolExecutor(self.max_concurrency) as pool:
-                results = list(pool.map(lambda x: context.copy().run(function, x), inputs))
+                results = list(pool.map(lambda kx: context.copy().run(located, *kx), enumerate(inputs)))
         _record([usage for _, usage in results])
         return [value for value, _ in results]
 
@@ -463,7 +516,11 @@ class LlmJudge(Judge):
         return value, answer.usage
 
     def _usage(self, fields: Any, cached: bool = False) -> Usage:
-        """A Usage from the server's usage object (or a cached copy), priced with this judge's prices."""
+        """A Usage from the server's usage object (or a cached copy), priced with this judge's prices.
+
+        A cached copy keeps its token counts and ``cached=1`` but costs 0: nothing was spent on it (``judge.usage``
+        does not count it at all).
+        """
         if not isinstance(fields, Mapping):
             return Usage(1, cost=0.0 if self._priced else None, cached=int(cached), unreported=1)
         prompt_tokens, completion_tokens = fields.get("prompt_tokens"), fields.get("completion_tokens")
@@ -472,8 +529,9 @@ class LlmJudge(Judge):
             return Usage(1, cost=0.0 if self._priced else None, cached=int(cached), unreported=1)
         assert isinstance(prompt_tokens, int) and isinstance(completion_tokens, int)
         cost = None
-        if self._priced:
-            cost = (prompt_tokens * (self.input_price or 0.0) + completion_tokens * (self.output_price or 0.0)) / 1e6
+        if self._priced:  # a cached answer keeps its tokens (its size) but cost nothing now: nothing was spent
+            cost = 0.0 if cached else (prompt_tokens * (self.input_price or 0.0)
+                                       + completion_tokens * (self.output_price or 0.0)) / 1e6
         return Usage(1, prompt_tokens, completion_tokens, cost, int(cached))
 
     def _post(self, body: dict[str, Any]) -> _Answer:
@@ -563,6 +621,12 @@ class LlmJudge(Judge):
                                    f"finish_reason {choice.get('finish_reason')!r}): {text[:300]!r}")
         reason = choice.get("finish_reason")
         return _Answer(content, self._usage(body.get("usage")), reason if isinstance(reason, str) else None)
+
+
+def _short(text: str | None) -> str:
+    """A text's start, quoted, to name what a request judged."""
+    text = " ".join((text or "").split())
+    return repr(text if len(text) <= 60 else f"{text[:57]}...")
 
 
 def _cut(opened: list[socket.socket]) -> None:

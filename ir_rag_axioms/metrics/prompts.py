@@ -239,11 +239,16 @@ RAG_PARAGRAPHS = f"{RAG_LENGTH_DEBIAS}\n{RAG_LENGTH_DEBIAS_EN}\n\n{RAG_PRESENTAT
 def template_messages(template: str, task: str | None = None, **values: str) -> list[dict[str, str]]:
     """A checked custom template filled in, as one user message.
 
-    A RAG rubric's template (faithfulness, answer_relevancy, context_recall) is followed by the length-debias and
-    neutrality paragraphs (``RAG_PARAGRAPHS``) unless it already has both: the specification keeps them in every RAG
-    prompt, and a custom template cannot switch them off.
+    A RAG rubric's template (faithfulness, answer_relevancy, context_recall) is followed by each of the
+    length-debias paragraph (with its English line) and the neutrality paragraph that it does not already have (both:
+    ``RAG_PARAGRAPHS``): the specification keeps them in every RAG prompt, a custom template cannot switch them off,
+    and none is said twice.
     """
     content = template.format(**values)
-    if task in RUBRICS and not (RAG_LENGTH_DEBIAS in template and RAG_PRESENTATION_NEUTRALITY in template):
-        content = f"{content}\n\n{RAG_PARAGRAPHS}"
+    if task in RUBRICS:
+        missing = [paragraph for present, paragraph in (
+            (RAG_LENGTH_DEBIAS, f"{RAG_LENGTH_DEBIAS}\n{RAG_LENGTH_DEBIAS_EN}"),
+            (RAG_PRESENTATION_NEUTRALITY, RAG_PRESENTATION_NEUTRALITY)) if present not in template]
+        if missing:
+            content = "\n\n".join([content, *missing])
     return [{"role": "user", "content": content}]

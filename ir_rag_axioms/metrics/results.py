@@ -23,9 +23,11 @@ class Usage:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cost: float | None = None
-    """prompt_tokens x input price + completion_tokens x output price (prices per 1M tokens); None without prices."""
+    """What was spent: prompt_tokens x input price + completion_tokens x output price (prices per 1M tokens) of the
+    answers the server sent, 0 for answers read from the cache; None without prices."""
     cached: int = 0
-    """Answers read from the cache (their tokens were paid when they were first asked)."""
+    """Answers read from the cache: their tokens are still counted (what they took when they were first asked, paid
+    then) but cost 0 now."""
     unreported: int = 0
     """Answers whose server sent no ``usage`` (their tokens are not counted)."""
 

@@ -97,15 +97,35 @@ def parse_samples(document: Mapping[str, Any]) -> list[Sample]:
 
 
 def read_samples(path: str | Path) -> list[Sample]:
-    """The samples of a sample-set file (YAML, or JSON by the suffix ``.json``)."""
+    """The samples of a sample-set file (YAML, or JSON by the suffix ``.json``).
+
+    A file that does not parse, or is not a mapping, is a ValueError naming the file.
+    """
     text = Path(path).read_text(encoding="utf-8")
     if str(path).endswith(".json"):
-        return parse_samples(json.loads(text))
+        try:
+            document = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise ValueError(f"{path}: not valid JSON ({error})") from error
+        return parse_samples(_document(document, path))
     try:
         import yaml
     except ImportError as error:  # pragma: no cover - PyYAML comes with the pyterrier extra
         raise ImportError("reading a YAML sample set needs PyYAML: `pip install pyyaml` (or pass JSON)") from error
-    return parse_samples(yaml.safe_load(text))
+    try:
+        document = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        problem = getattr(error, "problem", None) or " ".join(str(error).split())
+        raise ValueError(f"{path}: not valid YAML ({problem}{where})") from error
+    return parse_samples(_document(document, path))
+
+
+def _document(document: Any, path: str | Path) -> Mapping[str, Any]:
+    if not isinstance(document, Mapping):
+        raise ValueError(f"{path}: a sample set is a mapping with a 'samples' list, got {type(document).__name__}")
+    return document
 
 
 def evaluate_samples(samples: Sequence[Sample], outputs: Mapping[str, str] | None = None,
@@ -120,7 +140,8 @@ def evaluate_samples(samples: Sequence[Sample], outputs: Mapping[str, str] | Non
     for sample in samples:
         output = outputs.get(sample.sample_id, sample.output)
         if output is None:
-            raise ValueError(f"sample {sample.sample_id!r} has no output: give it an 'output' field or pass outputs=")
+            raise ValueError(f"sample {sample.sample_id!r} has no output: give it an 'output' field or pass outputs= "
+                             "(--outputs on the command line)")
         rows += [(sample, assertion, output) for assertion in sample.assertions]
     results: dict[int, Any] = {}
     for kind, metric_type in METRICS.items():
