@@ -352,8 +352,14 @@ def test_a_malformed_answer_in_a_batch_names_the_request_and_what_it_judged(serv
     metric = RubricAnswerRelevancy(judge=_judge(server, max_concurrency=1))
     with pytest.raises(JudgeOutputError) as raised:
         metric.measure_many([("Why?", "So 0."), ("Why?", "So 1."), ("Why?", "So 2.")])
-    assert str(raised.value) == f"judge request 2 of 3 in a batch (the output 'So 1.'): {NO_JSON}"
-    assert (raised.value.batch_index, raised.value.case_index) == (1, None)
+    assert str(raised.value) == ("RubricAnswerRelevancy: case 2 of 3: judge request 2 of 3 in a batch (the output "
+                                 f"'So 1.'): {NO_JSON}")
+    assert (raised.value.batch_index, raised.value.case_index) == (1, 1)
+    server.behaviours = ["ok", "malformed"]  # a blank output is asked of no judge: requests 1, 2 are cases 2, 3
+    with pytest.raises(JudgeOutputError) as raised:
+        metric.measure_many([("Why?", " "), ("Why?", "So 4."), ("Why?", "So 5.")])
+    assert str(raised.value).startswith("RubricAnswerRelevancy: case 3 of 3: judge request 2 of 2 in a batch")
+    assert (raised.value.batch_index, raised.value.case_index) == (1, 2)
     server.behaviours = ["malformed"]  # one case: the message is the answer's fault alone, as before
     with pytest.raises(JudgeOutputError) as raised:
         metric.measure("Why?", "So 3.")
@@ -383,11 +389,11 @@ def test_a_malformed_answer_names_the_contextual_case_and_evaluate_names_the_met
         "1 of 3 in a batch (the passages for 'Where is it?'): the judge's answer has no JSON object; expected "
         "{\"verdicts\": [{\"verdict\": \"yes\" | \"no\", \"reason\": string}, ...] (one per passage)}, got: "
         "'Sure! Here are")
-    server.behaviours = ["ok", "malformed"]  # a seed metric: the request and what it judged, not the case's id
+    server.behaviours = ["ok", "malformed"]  # a seed metric names its case too
     with pytest.raises(JudgeOutputError) as raised:
         evaluate(items[:2], [Faithfulness(judge=judge)])
-    assert str(raised.value) == f"evaluate: faithfulness: judge request 2 of 2 in a batch (the output 'In Paris, " \
-                                f"1.'): {NO_JSON}"
+    assert str(raised.value) == ("evaluate: faithfulness, case 'row-1' (position 1): Faithfulness: case 2 of 2: judge "
+                                 f"request 2 of 2 in a batch (the output 'In Paris, 1.'): {NO_JSON}")
 
 
 # -- waits -------------------------------------------------------------------------------------------------------

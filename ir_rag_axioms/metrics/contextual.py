@@ -9,17 +9,16 @@ the top k) / k, R the number of relevant passages (0 when none is). Both judge t
 
 from __future__ import annotations
 
-import contextlib
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ir_rag_axioms.metrics.dataset import DatasetItem
 from ir_rag_axioms.metrics.interface import Judge
-from ir_rag_axioms.metrics.llm import JudgeOutputError, default_judge
+from ir_rag_axioms.metrics.llm import default_judge
 from ir_rag_axioms.metrics.results import ContextualResult, Usage
-from ir_rag_axioms.metrics.running import JudgedMetric, check_text, with_usage
+from ir_rag_axioms.metrics.running import JudgedMetric, case_of, check_text, with_usage
 
 
 def _passages(value: Sequence[str] | None, owner: str) -> tuple[str, ...]:
@@ -29,19 +28,6 @@ def _passages(value: Sequence[str] | None, owner: str) -> tuple[str, ...]:
     if isinstance(value, str):
         raise TypeError(f"{owner}: retrieval_context must be a list of passages in rank order, not one string")
     return tuple(str(p) for p in value)
-
-
-@contextlib.contextmanager
-def _case_of(asked: Sequence[int], cases: int, owner: str) -> Iterator[None]:
-    """A malformed judge answer inside the block names the case it was about (``asked[k]``: request k's case)."""
-    try:
-        yield
-    except JudgeOutputError as error:
-        k = error.batch_index if error.batch_index is not None else 0 if len(asked) == 1 else None
-        if k is not None and k < len(asked) and cases > 1:
-            error.case_index = asked[k]
-            error.locate(f"{owner}: case {asked[k] + 1} of {cases}")
-        raise
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -99,7 +85,7 @@ class ContextualRecall(_ContextualMetric):
             check_text("ContextualRecall", expected_output=expected)
             checked.append((expected, _passages(context, "ContextualRecall")))
         asked = [k for k, (e, c) in enumerate(checked) if e.strip() and any(p.strip() for p in c)]
-        with _case_of(asked, len(cases), "ContextualRecall"):
+        with case_of(asked, len(cases), "ContextualRecall"):
             found, usages = with_usage(judge, len(asked), lambda: judge.attributions([checked[k] for k in asked])
                                        if asked else [])
         judged = dict(zip(asked, zip(found, usages, strict=True), strict=True))
@@ -164,7 +150,7 @@ class ContextualPrecision(_ContextualMetric):
             check_text("ContextualPrecision", query=query, expected_output=expected)
             checked.append((query, expected, _passages(context, "ContextualPrecision")))
         asked = [k for k, (_, e, c) in enumerate(checked) if e.strip() and c]
-        with _case_of(asked, len(cases), "ContextualPrecision"):
+        with case_of(asked, len(cases), "ContextualPrecision"):
             found, usages = with_usage(judge, len(asked), lambda: judge.node_relevance([checked[k] for k in asked])
                                        if asked else [])
         judged = dict(zip(asked, zip(found, usages, strict=True), strict=True))

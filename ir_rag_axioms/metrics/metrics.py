@@ -28,7 +28,7 @@ from ir_rag_axioms.metrics.results import (
     Usage,
     Verdict,
 )
-from ir_rag_axioms.metrics.running import JudgedMetric, check_text, with_usage
+from ir_rag_axioms.metrics.running import JudgedMetric, case_of, check_text, with_usage
 from ir_rag_axioms.metrics.statements import foreign_script
 
 MultiTurnStrategy = Literal["last_turn", "all_turns"]
@@ -222,7 +222,9 @@ class AnswerRelevancy(JudgedMetric):
             return judge.verdicts([(q, s) for (q, _), s in zip(exchanges, found, strict=True)], self.relevancy_mode)
 
         statements: list = []
-        verdicts, usages = with_usage(judge, 1 if grouped else len(exchanges), ask)
+        with case_of(range(len(exchanges)) if not grouped else [0], len(exchanges) if not grouped else 1,
+                     type(self).__name__):
+            verdicts, usages = with_usage(judge, 1 if grouped else len(exchanges), ask)
         idk_counts = not self.penalize_ambiguity
         rows = [[StatementVerdict(s.text, v, reason, turn, idk_counts) for s, (v, reason) in
                  zip(found, judged, strict=True)]
@@ -329,8 +331,11 @@ class RubricMetric(JudgedMetric):
                and not (c.question or "").strip() else None
                for c, flag, flag_reference in zip(cases, long, long_reference, strict=True)]
         blank = [w is None and not c.output.strip() for c, w in zip(cases, why, strict=True)]
-        asked = [c for c, w, b in zip(cases, why, blank, strict=True) if w is None and not b]
-        found, found_usage = with_usage(judge, len(asked), lambda: judge.rubric(self.rubric, asked) if asked else [])
+        positions = [k for k, (w, b) in enumerate(zip(why, blank, strict=True)) if w is None and not b]
+        asked = [cases[k] for k in positions]
+        with case_of(positions, len(cases), type(self).__name__):
+            found, found_usage = with_usage(judge, len(asked),
+                                            lambda: judge.rubric(self.rubric, asked) if asked else [])
         judged, usages = iter(found), iter(found_usage)
         threshold = self.effective_threshold
         out = []

@@ -7,13 +7,14 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+import contextlib
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ir_rag_axioms.metrics.dataset import DatasetItem, MetricEvaluationResult
 from ir_rag_axioms.metrics.interface import Judge
-from ir_rag_axioms.metrics.llm import metered
+from ir_rag_axioms.metrics.llm import JudgeOutputError, metered
 from ir_rag_axioms.metrics.results import Usage
 
 
@@ -75,6 +76,19 @@ def with_usage(judge: Judge, cases: int, run: Callable[[], list[Any]]) -> tuple[
         out = run()
     reported = judge.reports_usage
     return out, [usage if reported else None for usage in meter]
+
+
+@contextlib.contextmanager
+def case_of(asked: Sequence[int], cases: int, owner: str) -> Iterator[None]:
+    """A malformed judge answer inside the block names the case it was about (``asked[k]``: request k's case)."""
+    try:
+        yield
+    except JudgeOutputError as error:
+        k = error.batch_index if error.batch_index is not None else 0 if len(asked) == 1 else None
+        if k is not None and k < len(asked) and cases > 1:
+            error.case_index = asked[k]
+            error.locate(f"{owner}: case {asked[k] + 1} of {cases}")
+        raise
 
 
 def check_text(owner: str, **values: Any) -> None:
