@@ -183,3 +183,20 @@ def test_strict_mode_still_refuses_an_answer_of_the_wrong_type_or_without_the_qu
 def test_the_rubric_takes_a_bare_answer_of_the_asked_type_as_on_topic() -> None:
     assert RubricAnswerRelevancy().measure("When was the Eiffel Tower completed?", "In 1889.").level == 3
     assert RubricAnswerRelevancy().measure("When was the Eiffel Tower completed?", "Paris.").level == 1
+
+
+def test_an_answer_of_ambiguous_statements_only_is_explained_by_what_the_score_counts() -> None:
+    query, answer = "When was the Eiffel Tower completed?", "It was completed in 1889."
+    counted = AnswerRelevancy().measure(query, answer)
+    assert counted.score == 1.0 and counted.explanation == (
+        "The score is 1.00 because 'It was completed in 1889' is only ambiguously relevant to the query 'When was the "
+        "Eiffel Tower completed?', which the score counts.")
+    penalised = AnswerRelevancy(penalize_ambiguity=True).measure(query, answer)
+    assert penalised.score == 0.0 and penalised.explanation.endswith("so the score counts it as 0.")
+
+
+def test_two_metrics_of_one_class_are_refused_naming_the_parameters_they_differ_in() -> None:
+    with pytest.raises(ValueError, match=r"two Faithfulness metrics \(threshold=3 vs 4\) would both write"):
+        MetricScorer([Faithfulness(), Faithfulness(threshold=4)])
+    with pytest.raises(ValueError, match=r"two AnswerRelevancy metrics \(the same parameters\)"):
+        evaluate([DatasetItem(id="a", query="q", actual_output=ANSWER)], [AnswerRelevancy(), AnswerRelevancy()])

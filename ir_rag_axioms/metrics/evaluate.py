@@ -9,6 +9,7 @@ retrieved_content).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -37,12 +38,23 @@ def named_metrics(metrics: Sequence[Any] | Mapping[str, Any], owner: str) -> lis
             named.append((name, metric))
             if name in seen:
                 raise ValueError(
-                    f"{owner}: {seen[name]!r:.80} and {metric!r:.80} would both write the columns {name}_*; name them "
-                    f"apart with a mapping, e.g. {{'{name}': ..., '{name}_2': ...}}")
+                    f"{owner}: two {type(metric).__name__} metrics ({_difference(seen[name], metric)}) would both "
+                    f"write the columns {name}_*; name them apart with a mapping, e.g. {{'{name}': ..., "
+                    f"'{name}_2': ...}}")
             seen[name] = metric
     if not named:
         raise ValueError(f"{owner} needs at least one metric")
     return named
+
+
+def _difference(first: Any, second: Any) -> str:
+    """The parameters two metric configurations differ in ("threshold=3 vs 4"), or "the same parameters"."""
+    if not (dataclasses.is_dataclass(first) and dataclasses.is_dataclass(second)):
+        return "the same name"
+    fields = [f.name for f in dataclasses.fields(first) if f.name in {g.name for g in dataclasses.fields(second)}]
+    differ = [f"{n}={getattr(first, n)!r:.40} vs {getattr(second, n)!r:.40}" for n in fields
+              if getattr(first, n) != getattr(second, n)]
+    return ", ".join(differ) if differ else "the same parameters"
 
 
 def as_item(case: Any) -> DatasetItem:

@@ -105,6 +105,10 @@ def explain_relevancy(score: float, breakdown: Sequence[StatementVerdict], query
     if not off and not unsure:
         because = (f"every statement of the response {verb(1)} {asked}" if len(on) > 1 else
                    f"the response's one statement {verb(1)} {asked}")
+    elif not on and not off:  # only ambiguous statements: say what the score counts, not what is absent
+        counted = "so the score counts it as 0" if penalize_ambiguity else "which the score counts"
+        because = (f"{_quoted(unsure)} {'is' if len(unsure) == 1 else 'are'} only ambiguously relevant to {asked}, "
+                   + (counted if len(unsure) == 1 else counted.replace("counts it", "counts them")))
     else:
         parts = [f"{_quoted(on)} {verb(len(on))} {asked}" if on else f"no statement {verb(1)} {asked}"]
         if off:
