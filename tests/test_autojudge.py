@@ -78,7 +78,10 @@ def test_every_sentence_format_becomes_an_answer_with_citations_and_context(repo
     frame, abstained = aj.answers_frame(aj.read_reports(index["t1"] + index["t2"]), topics)
     assert abstained == []
     rows = frame.set_index(["run_id", "topic"])
-    assert rows.loc[("A", "t1"), "text"] == "The cat sat. The dog ran. The bird flew."
+    # the citations as markers in the text (what the axioms read): reference positions + 1 without documents
+    assert rows.loc[("A", "t1"), "text"] == "The cat sat [2]. The dog ran [1][2]. The bird flew."
+    assert rows.loc[("B", "t1"), "text"] == "Cats sit [1][2]. Dogs run. Birds fly."  # numbered as first cited
+    assert rows.loc[("C", "t1"), "text"] == "A cat sits [1]. A dog runs [2]."  # context positions (d2, d1)
     assert rows.loc[("A", "t1"), "citations"] == [["d2"], ["d1", "d2"], []]  # positions resolved to ids
     assert rows.loc[("B", "t1"), "citations"] == [["d2", "d1"], [], []]  # by confidence, highest first
     assert rows.loc[("C", "t1"), "citations"] == [["d2"], ["d1"]]
@@ -107,7 +110,42 @@ def test_rag25_2026_and_dragun_reports_are_read_too(tmp_path):
     rows = frame.set_index(["run_id", "topic"])
     assert rows.loc[("E", "7"), "citations"] == [["msmarco_v2.1_doc_00_1#2_3"]]  # an int narrative_id is topic "7"
     assert rows.loc[("F", "7"), "citations"] == [["shard_1_2"]]
-    assert rows.loc[("G", "msmarco_v2.1_doc_01_5"), "text"] == "A report."
+    assert rows.loc[("G", "msmarco_v2.1_doc_01_5"), "text"] == "A report [1]."  # its citation as a marker
+
+
+def test_citation_markers_go_before_the_final_stop_and_never_twice():
+    numbers = aj.citation_numbers(["d3"], ["d1", "d3"], [["d2"], ["d1"]])
+    assert numbers == {"d3": 1, "d1": 2, "d2": 3}  # context, then references, then the order first cited
+    assert aj.with_markers("It  rains.", ["d1", "d3", "d1"], numbers) == "It rains [2][1]."
+    assert aj.with_markers("Does it rain?!", ["d2"], numbers) == "Does it rain [3]?!"
+    assert aj.with_markers("No stop", ["d2"], numbers) == "No stop [3]"
+    assert aj.with_markers("Cited inline [4].", ["d2"], numbers) == "Cited inline [4]."  # kept as written
+    assert aj.with_markers("Uncited.", [], numbers) == "Uncited."
+
+
+CITED = [  # the same two sentences: cited through the report's citations, not at all, by inline markers
+    {"metadata": {"team_id": "t", "run_id": "structured", "topic_id": "q1"}, "references": ["d1", "d2"],
+     "answer": [{"text": "Infections raise the white blood cell count.", "citations": [0]},
+                {"text": "Leukemia can also raise it.", "citations": [1]}]},
+    {"metadata": {"team_id": "t", "run_id": "none", "topic_id": "q1"}, "references": ["d1", "d2"],
+     "answer": [{"text": "Infections raise the white blood cell count.", "citations": []},
+                {"text": "Leukemia can also raise it.", "citations": []}]},
+    {"metadata": {"team_id": "t", "run_id": "inline", "topic_id": "q1"}, "references": ["d1", "d2"],
+     "answer": [{"text": "Infections raise the white blood cell count [0].", "citations": []},
+                {"text": "Leukemia can also raise it [1].", "citations": []}]},
+]
+
+
+def test_a_reports_structured_citations_count_for_the_citation_axioms(tmp_path):
+    files = [write_jsonl(tmp_path / "runs.jsonl", CITED)]
+    topics = write_jsonl(tmp_path / "topics.jsonl", [{"request_id": "q1", "title": "white blood cell counts"}])
+    board = read_tot(aj.judge_files(files, topics, tmp_path / "b.tot", axioms="CORR1,CORR2", method="win_rate",
+                                    progress=False))
+    value = board[board["topic"] == "q1"].set_index(["run_id", "measure"])["value"]
+    for measure in ("CORR1", "CORR2"):  # every sentence cited (structured or inline) beats none, ties the other
+        assert value[("structured", measure)] == 0.75
+        assert value[("inline", measure)] == 0.75
+        assert value[("none", measure)] == 0.0
 
 
 def test_leaderboard_by_a_real_axiom_headline_first_per_topic_and_the_scorers_all_rows(reports, tmp_path):

@@ -4,7 +4,9 @@
 workflow file of ``workflow_path()``); ``judge_files`` is the ``ir-rag-axioms judge`` command's engine. Reports are
 read with autojudge-base's ``Report`` model (TREC RAG 2024/2025/2026, RAGTIME, DRAGUN lines), topics with its
 ``Request`` model; the answer is the report's sentences joined by a space, its context the texts of the report's
-``documents`` where present (reference ids alone carry no text), its citations the sentences' document ids.
+``documents`` where present (reference ids alone carry no text), its citations the sentences' document ids. The
+axioms read citations as markers in the text, so each sentence's citations are written into it as ``[k]`` (k the
+document's 1-based position in the context, else in ``references``, else in citation order; ``report_row``).
 
 The scores come from a *scorer* ``(answers, axioms, *, method, progress) -> long frame`` (default:
 ``evaluation.leaderboard.system_leaderboard``): ``answers`` has run_id, topic, query, text, optional context and
@@ -34,6 +36,7 @@ import io
 import json
 import math
 import os
+import re
 import warnings
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -313,18 +316,60 @@ def topic_query(topic: Any) -> str:
     return " ".join(" ".join(str(p).split()) for p in parts if p and str(p).strip())
 
 
+_MARKER = re.compile(r"\[\s*\d+(?:\s*[,;]\s*\d+)*\s*\]")
+"""An inline citation marker of numbers in brackets (``[1]``, ``[0, 2]``): a sentence with one keeps its own."""
+_FINAL_STOPS = re.compile(r"[.!?]+$")
+
+
+def citation_numbers(context_ids: Sequence[str], references: Sequence[str],
+                     citations: Sequence[Sequence[str]]) -> dict[str, int]:
+    """Document id -> its marker number, 1-based: its place in the context, else in the references, else in citation.
+
+    The ids of the context (if any) come first, then the references not among them, then the cited ids not among
+    either, in the order the sentences first cite them.
+    """
+    order = list(dict.fromkeys([*context_ids, *references, *(c for cited in citations for c in cited)]))
+    return {doc: k for k, doc in enumerate(order, start=1)}
+
+
+def with_markers(text: str, cited: Sequence[str], numbers: Mapping[str, int]) -> str:
+    """A sentence with its citations as inline markers ``[k][m]`` before its final stop (``It rains [1].``).
+
+    A sentence without citations, or one that already carries a bracketed marker, is returned as written
+    (whitespace normalised).
+    """
+    text = " ".join(text.split())
+    if not cited or not text or _MARKER.search(text):
+        return text
+    marker = "".join(f"[{numbers[c]}]" for c in dict.fromkeys(cited))
+    stop = _FINAL_STOPS.search(text)
+    if stop is None:
+        return f"{text} {marker}"
+    return f"{text[:stop.start()].rstrip()} {marker}{text[stop.start():]}"
+
+
 def report_row(report: Any, query: str) -> dict[str, Any]:
-    """One answer row: run_id, topic, query, text (the sentences), citations (per sentence), context (documents)."""
+    """One answer row: run_id, topic, query, text (sentences, citations as markers), citations, context (documents).
+
+    The axioms read citations as markers in the text, so each sentence's citations (document ids) are written
+    into it as ``[k]``, k the document's number of ``citation_numbers`` (its context position where the report
+    has documents): ``{"text": "It rains.", "citations": [0]}`` becomes ``It rains [1].``, in every report format.
+    """
     sentences = report.get_sentences_with_citations()
-    row: dict[str, Any] = {
-        "run_id": str(report.metadata.run_id), "topic": str(report.metadata.topic_id), "query": query,
-        "text": " ".join(" ".join(s.text.split()) for s in sentences if s.text and s.text.strip()),
-        "citations": [[str(c) for c in (s.citations or [])] for s in sentences],
-    }
+    citations = [[str(c) for c in (s.citations or [])] for s in sentences]
     documents = report.documents or {}
+    order: list[str] = []
     if documents:
         order = [d for d in (report.references or []) if d in documents]
         order += [d for d in documents if d not in set(order)]
+    numbers = citation_numbers(order, [str(r) for r in (report.references or [])], citations)
+    row: dict[str, Any] = {
+        "run_id": str(report.metadata.run_id), "topic": str(report.metadata.topic_id), "query": query,
+        "text": " ".join(with_markers(s.text, cited, numbers) for s, cited in zip(sentences, citations, strict=True)
+                         if s.text and s.text.strip()),
+        "citations": citations,
+    }
+    if documents:
         row["context"] = [documents[d].get_text() for d in order]
     return row
 

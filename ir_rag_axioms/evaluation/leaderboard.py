@@ -65,7 +65,8 @@ def answer_items(answers: pd.DataFrame) -> tuple[list[str], list[tuple[Generatio
     """The runs (first-appearance order) and one (request, answers) item per topic; a response's id is its run_id.
 
     ``answers`` needs run_id, topic, query and text; ``context`` (a list of passages per answer) is the answer's
-    own context; other columns (``citations``: the axioms read citation markers in the text) are not read.
+    own context; other columns (``citations``: the axioms read citation markers in the text, which the AutoJudge
+    writes from a report's citations) are not read.
     A missing column, a duplicate (run_id, topic) or a topic with two different queries is refused, naming the
     rows; a blank answer is kept (every axiom abstains on it: NaN, never 0).
     """
