@@ -262,7 +262,7 @@ def test_axiom_judge_implements_the_protocol_without_nuggets_or_qrels(reports):
                         progress=False)
     assert isinstance(board, autojudge_base.Leaderboard) and board.measures[0] == "headline"
     assert judge.create_qrels(responses, topics) is None and judge.create_nuggets(responses, topics) is None
-    with pytest.raises(ValueError, match=r"unknown judge setting\(s\) \['axiom'\]"):
+    with pytest.raises(aj.JudgeSettingsError, match=r"unknown judge setting\(s\) \['axiom'\]"):
         judge.judge(responses, topics, axiom="CLAR4")
 
 
@@ -278,6 +278,66 @@ def test_auto_judge_run_runs_the_shipped_workflow(reports, tmp_path):
     board = read_tot(tmp_path / "out" / "axioms.eval.txt")
     assert list(dict.fromkeys(board["measure"])) == ["headline", "CORR2", "CLAR4"]
     assert board.set_index(["run_id", "measure", "topic"])["value"][("A", "CLAR4", "t1")] == 0.0
+
+
+def test_axioms_without_a_method_are_scored_by_win_rate_with_a_note(reports, tmp_path, caplog):
+    from ir_rag_axioms.axioms.presets import parse_axioms
+    from ir_rag_axioms.evaluation.leaderboard import default_axioms
+
+    assert aj.judge_method(None) == "default" and aj.judge_method(None, default_axioms()) == "default"
+    assert aj.judge_method("bradley_terry", parse_axioms("CLAR4")) == "bradley_terry"
+    assert aj.judge_method(None, parse_axioms("CLAR4"), win_rate_scorer) == "default"  # a scorer's own methods
+    with pytest.raises(aj.JudgeSettingsError, match="method 'default' reads the packaged model's axioms only"):
+        aj.judge_method("default", parse_axioms("COV1,CLAR4"))
+    with pytest.raises(aj.JudgeSettingsError, match="unknown method 'best': use one of default, win_rate"):
+        aj.judge_method("best")
+    files, topics = reports
+    caplog.clear()
+    with caplog.at_level("WARNING", logger=aj.__name__):
+        board = read_tot(aj.judge_files(files, topics, tmp_path / "b.tot", axioms="COV1,CLAR4", progress=False))
+    assert list(dict.fromkeys(board["measure"])) == ["AXIOM_WIN_RATE", "COV1", "CLAR4"]
+    assert [r.getMessage() for r in caplog.records] == [
+        "ir_rag_axioms judge: axioms given without a method: scoring by method 'win_rate' (the default method reads "
+        "the packaged model's axioms only); set the method to choose another"]
+
+
+def test_the_methods_of_the_command_are_the_leaderboards(reports, tmp_path, capsys):
+    from ir_rag_axioms.cli import judge, main
+    from ir_rag_axioms.evaluation.leaderboard import METHODS
+
+    assert judge.METHODS == METHODS
+    files, topics = reports
+    out = tmp_path / "b.tot"
+    with pytest.raises(SystemExit):
+        main(["judge", *map(str, files), "--topics", str(topics), "--out", str(out), "--method", "best"])
+    assert "argument --method: invalid choice: 'best'" in capsys.readouterr().err
+    assert main(["judge", *map(str, files), "--topics", str(topics), "--out", str(out), "--axioms", "CLAR4",
+                 "--method", "default", "--quiet"]) == 2
+    assert "method 'default' reads the packaged model's axioms only" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def _auto_judge(files, topics, out, *settings):
+    command = Path(sys.executable).with_name("auto-judge")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(TESTS)])}
+    jset = [arg for setting in settings for arg in ("--jset", setting)]
+    return subprocess.run([str(command), "run", "--workflow", str(aj.workflow_path()), "--rag-responses",
+                           str(files[0].parent), "--rag-topics", str(topics), "--out-dir", str(out),
+                           "--leaderboard-format", "tot", *jset], capture_output=True, text=True, env=env, timeout=300)
+
+
+def test_the_workflow_takes_axioms_without_a_method_and_names_a_bad_method_without_a_traceback(reports, tmp_path):
+    files, topics = reports
+    done = _auto_judge(files, topics, tmp_path / "out", "axioms=COV1,CLAR4", "progress=false")
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "scoring by method 'win_rate'" in done.stderr
+    board = read_tot(tmp_path / "out" / "axioms.eval.txt")
+    assert list(dict.fromkeys(board["measure"])) == ["AXIOM_WIN_RATE", "COV1", "CLAR4"]
+    done = _auto_judge(files, topics, tmp_path / "bad", "axioms=COV1,CLAR4", "method=default")
+    assert done.returncode == 1
+    assert "Error: AxiomJudge: method 'default' reads the packaged model's axioms only" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert not (tmp_path / "bad" / "axioms.eval.txt").exists()
 
 
 GUARD = """

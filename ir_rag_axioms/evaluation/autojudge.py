@@ -31,9 +31,11 @@ downloads them if missing; ``import_autojudge`` first points NLTK at the data of
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib.util
 import io
 import json
+import logging
 import math
 import os
 import re
@@ -57,8 +59,32 @@ RUNNER_SETTINGS = frozenset({"filebase", "outdir", "description"})
 JUDGE_SETTINGS = frozenset({"axioms", "method", "by_topic", "ray", "progress", "scorer"})
 """The judge's settings (workflow ``judge_settings`` or ``--jset key=value``)."""
 
+_LOG = logging.getLogger(__name__)
+
 Scorer = Callable[..., pd.DataFrame]
 """``(answers, axioms, *, method, progress) -> long frame`` of run_id, topic, measure, value."""
+
+
+class JudgeSettingsError(ValueError):
+    """A judge setting that cannot work: unknown, or a method the axioms do not fit (named in the message)."""
+
+
+@functools.cache
+def _runner_settings_error() -> type[JudgeSettingsError]:
+    """JudgeSettingsError that is also click's ClickException where click is installed, else JudgeSettingsError.
+
+    autojudge-base's runner is a click command: it prints a ClickException's message, no traceback, and exits 1.
+    """
+    try:
+        import click
+    except ImportError:
+        return JudgeSettingsError
+
+    class RunnerSettingsError(JudgeSettingsError, click.ClickException):
+        def __init__(self, message: str) -> None:
+            click.ClickException.__init__(self, message)
+
+    return RunnerSettingsError
 
 
 class AbstentionWarning(UserWarning):
@@ -409,6 +435,30 @@ def _warn_abstentions(abstained: Sequence[tuple[str, str]]) -> None:
 # ----------------------------------------------------------------------------------------------------------- scoring
 
 
+def judge_method(method: str | None, axioms: Any = None, scorer: Scorer | None = None) -> str:
+    """The scoring method: as given, checked; unset, ``"default"``, or ``"win_rate"`` for other axioms (logged).
+
+    ``"default"`` reads the packaged model's axioms only. JudgeSettingsError for an unknown method or ``"default"``
+    with other axioms (default scorer only; a custom scorer gets ``method`` as given, ``"default"`` if unset).
+    """
+    if scorer is not None and scorer is not default_scorer:
+        return "default" if method is None else str(method)
+    from ir_rag_axioms.evaluation.leaderboard import METHODS, reads_packaged_axioms
+
+    if method is None:
+        if reads_packaged_axioms(axioms):
+            return "default"
+        _LOG.warning("ir_rag_axioms judge: axioms given without a method: scoring by method 'win_rate' (the default "
+                     "method reads the packaged model's axioms only); set the method to choose another")
+        return "win_rate"
+    if method not in METHODS:
+        raise JudgeSettingsError(f"unknown method {method!r}: use one of {', '.join(METHODS)} (or leave it unset)")
+    if method == "default" and not reads_packaged_axioms(axioms):
+        raise JudgeSettingsError("method 'default' reads the packaged model's axioms only; for other axioms use "
+                                 "method 'win_rate' or 'bradley_terry' (or leave the method unset: 'win_rate')")
+    return str(method)
+
+
 def default_scorer(answers: pd.DataFrame, axioms: Any = None, *, method: str = "default",
                    progress: bool = True) -> pd.DataFrame:
     """``evaluation.leaderboard.system_leaderboard`` (imported when first called)."""
@@ -557,11 +607,15 @@ def _parse_axioms(axioms: Any) -> Any:
 
 def judge_reports(
     reports: Iterable[Any], topics: Sequence[Any], *, axioms: Any = None, scorer: Scorer | None = None,
-    method: str = "default", by_topic: bool = False, ray: bool = False, progress: bool = True,
+    method: str | None = None, by_topic: bool = False, ray: bool = False, progress: bool = True,
 ) -> Any:
-    """The leaderboard of autojudge-base reports on ``topics`` (see the module docstring for the rules)."""
+    """The leaderboard of autojudge-base reports on ``topics`` (see the module docstring for the rules).
+
+    ``method``: the scorer's; unset, ``judge_method`` picks it (``"default"``, or ``"win_rate"`` for other axioms).
+    """
     scorer = scorer or default_scorer
     axioms = _parse_axioms(axioms)
+    method = judge_method(method, axioms, scorer)
     topics = list(topics)
     frame, abstained = answers_frame(reports, topics)
     _warn_abstentions(abstained)
@@ -601,24 +655,26 @@ def _streamed_groups(index: Mapping[str, list[ReportLine]], queries: Mapping[str
 
 def judge_files(
     report_paths: Iterable[str | os.PathLike[str]], topics_path: str | os.PathLike[str], out: str | os.PathLike[str],
-    *, format: str = "tot", axioms: Any = None, scorer: Scorer | None = None, method: str = "default",
+    *, format: str = "tot", axioms: Any = None, scorer: Scorer | None = None, method: str | None = None,
     by_topic: bool = False, ray: bool = False, progress: bool = True,
 ) -> Path:
     """Judge report files (or folders) on a topics file; write the leaderboard to ``out`` atomically.
 
-    Every check (formats, topics, duplicates, the output's folder) runs before any scoring. ``by_topic``/``ray``
-    read each topic's reports from the files when that topic is scored.
+    Every check (settings, formats, topics, duplicates, the output's folder) runs before any scoring.
+    ``by_topic``/``ray`` read each topic's reports from the files when that topic is scored. ``method`` unset:
+    ``judge_method``'s choice.
     """
     from ir_rag_axioms.output import writable_file
 
     if format not in FORMATS:
         raise ValueError(f"unknown leaderboard format {format!r}: use one of {', '.join(FORMATS)}")
+    scorer = scorer or default_scorer
+    axioms = _parse_axioms(axioms)
+    method = judge_method(method, axioms, scorer)
     files = report_files(report_paths)
     writable_file(out, "leaderboard (--out)", inputs=(topics_path, *files))
     topics = load_topics(topics_path)
     index = index_reports(files, topics)  # every line checked before the work
-    scorer = scorer or default_scorer
-    axioms = _parse_axioms(axioms)
     if by_topic or ray:
         queries = {str(t.request_id): t for t in topics}
         abstained: list[tuple[str, str]] = []
@@ -651,14 +707,25 @@ class AxiomJudge:
     def judge(self, rag_responses: Iterable[Any], rag_topics: Sequence[Any], llm_config: Any = None,
               nugget_banks: Any = None, qrels: Any = None, corpus: str | None = None, **kwargs: Any) -> Any:
         """The leaderboard (``judge_reports``); settings: axioms, method, by_topic, ray, progress."""
-        unknown = set(kwargs) - JUDGE_SETTINGS - RUNNER_SETTINGS
-        if unknown:
-            raise ValueError(f"AxiomJudge: unknown judge setting(s) {sorted(unknown)}; known: "
-                             f"{sorted(JUDGE_SETTINGS)}")
         settings = {k: v for k, v in kwargs.items() if k in JUDGE_SETTINGS}
         scorer = settings.pop("scorer", None) or self.scorer
         if isinstance(scorer, str):
             scorer = _import_object(scorer)
+        try:  # a setting that cannot work: the runner prints the message, no traceback
+            unknown = set(kwargs) - JUDGE_SETTINGS - RUNNER_SETTINGS
+            if unknown:
+                raise JudgeSettingsError(f"unknown judge setting(s) {sorted(unknown)}; known: "
+                                         f"{sorted(JUDGE_SETTINGS)}")
+            try:
+                settings["axioms"] = _parse_axioms(settings.get("axioms"))
+                settings["method"] = judge_method(settings.get("method"), settings["axioms"], scorer)
+            except (ValueError, KeyError, TypeError) as error:
+                if isinstance(error, JudgeSettingsError):
+                    raise
+                message = error.args[0] if isinstance(error, KeyError) and error.args else error
+                raise JudgeSettingsError(f"axioms {kwargs.get('axioms')!r}: {message}") from None
+        except JudgeSettingsError as error:
+            raise _runner_settings_error()(f"AxiomJudge: {error}") from None
         return judge_reports(rag_responses, rag_topics, scorer=scorer, **settings)
 
     def create_qrels(self, rag_responses: Iterable[Any], rag_topics: Sequence[Any], llm_config: Any = None,
