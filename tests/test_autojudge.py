@@ -233,8 +233,16 @@ def test_an_empty_answer_abstains_with_nan_never_zero_naming_run_and_topic(repor
                              progress=False)
     board = read_tot(out)
     d = board[board["run_id"] == "D"]
-    assert set(d["topic"]) == {"t1", "t2"} and len(d) == 6 and d["value"].isna().all()
+    # a run that abstains on every topic still has its all row (NaN), which meta-evaluation needs
+    assert list(zip(d["topic"], d["measure"], strict=True)) == [
+        (t, m) for t in ("t1", "t2") for m in ("headline", "CORR2", "CLAR4")] + [
+        ("all", m) for m in ("headline", "CORR2", "CLAR4")]
+    assert d["value"].isna().all()
     assert not board[board["run_id"] != "D"]["value"].isna().any()
+    with pytest.warns(aj.AbstentionWarning):
+        by_topic = read_tot(aj.judge_files([*files, empty], topics, tmp_path / "by-topic.tot", by_topic=True,
+                                           scorer=win_rate_scorer, progress=False))
+    assert by_topic[by_topic["run_id"] == "D"][["topic", "measure"]].equals(d[["topic", "measure"]])
     # the other runs' scores are those without D: an abstaining answer is no loser
     without = read_tot(aj.judge_files(files, topics, tmp_path / "without.tot", scorer=win_rate_scorer,
                                       progress=False))

@@ -16,7 +16,8 @@ at the end (a stopped judge leaves nothing half written).
 
 Bad input: a report whose topic is not in the topics, a second report of one (run, topic), a line that no report
 format reads, a repeated topic id: a ValueError naming the file, line, run and topic. An empty answer (no sentence
-with text) abstains: its (run, topic) gets NaN for every measure (never 0), with an ``AbstentionWarning``.
+with text) abstains: its (run, topic) gets NaN for every measure (never 0), with an ``AbstentionWarning``; a run
+that abstains on every topic gets an ``all`` row of NaN too.
 
 Scale: ``by_topic=True`` scores one topic at a time (the reports read per topic from their files, the analyses of
 one topic alive at a time); the ``all`` row is then the mean of the run's defined per-topic values. ``ray=True``
@@ -542,7 +543,8 @@ def leaderboard(scores: pd.DataFrame, abstained: Sequence[tuple[str, str]] = (),
     """autojudge-base's ``Leaderboard`` from a long frame: measures in first-appearance order (the headline first).
 
     Per-topic rows go through ``LeaderboardBuilder.add`` (a measure a (run, topic) lacks is NaN); the ``all`` rows
-    are the frame's (a system-level score need not be a mean of topics); ``abstained`` pairs get NaN throughout.
+    are the frame's (a system-level score need not be a mean of topics); ``abstained`` pairs get NaN throughout,
+    and a run without an ``all`` row (one that abstains on every topic) gets one of NaN.
     """
     autojudge = import_autojudge()
     measures = list(dict.fromkeys(scores["measure"]))
@@ -559,6 +561,8 @@ def leaderboard(scores: pd.DataFrame, abstained: Sequence[tuple[str, str]] = (),
         values[(run_id, topic)][measure] = _float(value)
     for run_id, topic in abstained:
         values.setdefault((run_id, topic), {})
+    for run_id in dict.fromkeys(run for run, _ in list(values)):  # a run abstaining on every topic: an all-NaN row
+        values.setdefault((run_id, ALL), {})
     nan = float("nan")
     aggregates = []
     for (run_id, topic), row in values.items():
