@@ -223,6 +223,30 @@ def test_a_repeated_topic_or_an_unknown_output_format_is_refused(reports, tmp_pa
         aj.judge_files(files, topics, tmp_path / "board.csv", format="csv", scorer=win_rate_scorer)
 
 
+def _never(*args, **kwargs):
+    raise AssertionError("the scorer was called")
+
+
+def test_trec_eval_which_has_no_run_column_is_refused_for_several_runs_before_scoring(reports, tmp_path):
+    from autojudge_base import Leaderboard
+
+    files, topics = reports
+    out = tmp_path / "board.trec_eval"
+    with pytest.raises(ValueError, match=r"format 'trec_eval' has no run column .* these 3 runs \('A', 'B', 'C'\) "
+                                         r"would be read back as one: use tot, ir_measures or jsonl"):
+        aj.judge_files(files, topics, out, format="trec_eval", scorer=_never, progress=False)
+    assert not out.exists()
+    board = aj.judge_reports(aj.read_reports([w for ws in aj.index_reports(files, aj.load_topics(topics)).values()
+                                              for w in ws]), aj.load_topics(topics), scorer=win_rate_scorer,
+                             progress=False)
+    with pytest.raises(ValueError, match="has no run column"):
+        aj.write_leaderboard(board, out, "trec_eval")
+    one = tmp_path / "A"  # a single run: its file name is its run id when read back
+    aj.judge_files(files[:1], topics, one, format="trec_eval", scorer=win_rate_scorer, progress=False)
+    loaded = Leaderboard.load(one, format="trec_eval")
+    assert {e.run_id for e in loaded.entries} == {"A"} and len(loaded.entries) == 3  # t1, t2, all
+
+
 def test_an_empty_answer_abstains_with_nan_never_zero_naming_run_and_topic(reports, tmp_path):
     files, topics = reports
     empty = write_jsonl(tmp_path / "runs" / "D.jsonl", [

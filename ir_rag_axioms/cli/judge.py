@@ -18,7 +18,9 @@ def add_parser(sub: Subparsers) -> argparse.ArgumentParser:
     judge.add_argument("--topics", required=True, help="topics JSONL: request_id, title (autojudge-base's Request)")
     judge.add_argument("--out", required=True, help="the leaderboard file (written when complete)")
     judge.add_argument("--format", default="tot", choices=("tot", "jsonl", "ir_measures", "trec_eval"),
-                       help="tot: run measure topic value (default); jsonl: autojudge-evaluate's eval.jsonl")
+                       help="tot: run measure topic value (default); jsonl: autojudge-evaluate's eval.jsonl; "
+                       "ir_measures: run topic measure value; trec_eval: measure topic value, one run only (the "
+                       "file name is its run id)")
     judge.add_argument("--axioms", help="comma-separated axioms: 'ictir2025', NAME=SPEC or SPEC (default: the "
                        "packaged model's 20; given without --method, scored by win_rate)")
     judge.add_argument("--method", choices=METHODS, help="the headline: default (the packaged model, fitted to "

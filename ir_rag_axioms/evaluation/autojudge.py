@@ -583,12 +583,30 @@ def _float(value: Any) -> float:
         return math.nan
 
 
-def write_leaderboard(board: Any, out: str | os.PathLike[str], format: str = "tot") -> Path:
-    """Write ``board`` with autojudge-base's ``Leaderboard.write`` to a temporary file, renamed to ``out`` when done."""
-    from ir_rag_axioms.output import atomic_write
+def check_format(format: str, runs: Iterable[str]) -> None:
+    """ValueError for an unknown format, or for ``trec_eval`` with more than one run.
 
+    trec_eval lines have no run (autojudge-base reads the run id from the file's name): several runs in one file
+    would be read back as one.
+    """
     if format not in FORMATS:
         raise ValueError(f"unknown leaderboard format {format!r}: use one of {', '.join(FORMATS)}")
+    runs = sorted(set(runs))
+    if format == "trec_eval" and len(runs) > 1:
+        raise ValueError(f"leaderboard format 'trec_eval' has no run column (autojudge-base takes the run id from the "
+                         f"file name), so these {len(runs)} runs ({', '.join(map(repr, runs[:3]))}"
+                         f"{', ...' if len(runs) > 3 else ''}) would be read back as one: use tot, ir_measures or "
+                         "jsonl, or judge one run per file")
+
+
+def write_leaderboard(board: Any, out: str | os.PathLike[str], format: str = "tot") -> Path:
+    """Write ``board`` with autojudge-base's ``Leaderboard.write`` to a temporary file, renamed to ``out`` when done.
+
+    ``trec_eval`` only for a single run (``check_format``): the file's name is then its run id for the readers.
+    """
+    from ir_rag_axioms.output import atomic_write
+
+    check_format(format, (e.run_id for e in board.entries))
 
     def write(temporary: Path) -> None:
         with contextlib.redirect_stdout(io.StringIO()):  # Leaderboard.write prints where it writes
@@ -679,6 +697,7 @@ def judge_files(
     writable_file(out, "leaderboard (--out)", inputs=(topics_path, *files))
     topics = load_topics(topics_path)
     index = index_reports(files, topics)  # every line checked before the work
+    check_format(format, (where.run_id for lines in index.values() for where in lines))
     if by_topic or ray:
         queries = {str(t.request_id): t for t in topics}
         abstained: list[tuple[str, str]] = []
