@@ -223,6 +223,37 @@ def test_a_repeated_topic_or_an_unknown_output_format_is_refused(reports, tmp_pa
         aj.judge_files(files, topics, tmp_path / "board.csv", format="csv", scorer=win_rate_scorer)
 
 
+def test_ids_with_whitespace_which_the_leaderboard_readers_reject_are_refused_naming_file_and_line(reports,
+                                                                                                  tmp_path):
+    files, topics = reports
+    spaced = write_jsonl(tmp_path / "runs" / "my run.jsonl", [
+        {**RAG24[1], "metadata": {"run_id": "my run", "team_id": "t", "topic_id": "t2"}}])
+    with pytest.raises(ValueError, match=r"report .*my run\.jsonl line 1: run id 'my run' holds whitespace, which "
+                                         r"separates the fields of a leaderboard line .*; rename the run"):
+        aj.judge_files([*files, spaced], topics, tmp_path / "b.tot", scorer=_never, progress=False)
+    bad_topics = write_jsonl(tmp_path / "spaced-topics.jsonl", [*TOPICS, {"request_id": "2024 105741", "title": "x"}])
+    with pytest.raises(ValueError, match=r"topics .*spaced-topics\.jsonl line 3: topic id '2024 105741' holds "
+                                         r"whitespace"):
+        aj.judge_files(files, bad_topics, tmp_path / "b.tot", scorer=_never, progress=False)
+    tabbed = write_jsonl(tmp_path / "runs" / "tab.jsonl", [
+        {**RAG24[1], "metadata": {"run_id": "T", "team_id": "t", "topic_id": "t\t2"}}])
+    with pytest.raises(ValueError, match=r"tab\.jsonl line 1: run 'T': topic id 't\\t2' holds whitespace"):
+        aj.judge_files([*files, tabbed], topics, tmp_path / "b.tot", scorer=_never, progress=False)
+    assert not (tmp_path / "b.tot").exists()
+
+
+def test_a_topic_named_all_which_the_aggregate_rows_use_is_refused(reports, tmp_path):
+    files, _ = reports
+    topics = write_jsonl(tmp_path / "all-topics.jsonl", [TOPICS[0], {"request_id": "all", "title": "everything"}])
+    with pytest.raises(ValueError, match=r"topics .*all-topics\.jsonl line 2: topic id 'all' is reserved for the "
+                                         r"runs' aggregate rows of the leaderboard; rename the topic"):
+        aj.judge_files(files, topics, tmp_path / "b.tot", scorer=_never, progress=False)
+    requests = aj.load_topics(write_jsonl(tmp_path / "t.jsonl", TOPICS))
+    requests[1] = requests[1].model_copy(update={"request_id": "all"})  # as autojudge-base's runner passes them
+    with pytest.raises(ValueError, match="topics: topic id 'all' is reserved"):
+        aj.judge_reports([], requests, scorer=_never, progress=False)
+
+
 def _never(*args, **kwargs):
     raise AssertionError("the scorer was called")
 

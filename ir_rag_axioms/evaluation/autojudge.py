@@ -15,7 +15,8 @@ the headline. Written per topic and ``all`` with autojudge-base's ``Leaderboard.
 at the end (a stopped judge leaves nothing half written).
 
 Bad input: a report whose topic is not in the topics, a second report of one (run, topic), a line that no report
-format reads, a repeated topic id: a ValueError naming the file, line, run and topic. An empty answer (no sentence
+format reads, a repeated topic id, a run or topic id with whitespace (the readers split lines at it), a topic
+``all`` (the aggregate rows' id): a ValueError naming the file, line, run and topic. An empty answer (no sentence
 with text) abstains: its (run, topic) gets NaN for every measure (never 0), with an ``AbstentionWarning``; a run
 that abstains on every topic gets an ``all`` row of NaN too.
 
@@ -206,10 +207,35 @@ def workflow_path() -> Path:
 # ------------------------------------------------------------------------------------------------ reports and topics
 
 
+def id_problem(value: str) -> str | None:
+    """Why ``value`` cannot be a run or topic id of a leaderboard file (None if it can).
+
+    The tot, ir_measures and trec_eval lines are split at whitespace by autojudge-base's and autojudge-evaluate's
+    readers, so an id must be non-empty and hold no whitespace.
+    """
+    if not value:
+        return "is empty"
+    if any(c.isspace() for c in value):
+        return ("holds whitespace, which separates the fields of a leaderboard line (autojudge-base's readers would "
+                "reject the file)")
+    return None
+
+
+def check_topic_id(topic_id: str, where: str) -> None:
+    """ValueError (``where``: the place to name) for a topic id no leaderboard can hold: whitespace, or ``all``."""
+    problem = id_problem(topic_id)
+    if problem is not None:
+        raise ValueError(f"{where}: topic id {topic_id!r} {problem}; rename the topic")
+    if topic_id == ALL:
+        raise ValueError(f"{where}: topic id {ALL!r} is reserved for the runs' aggregate rows of the leaderboard; "
+                         "rename the topic")
+
+
 def load_topics(path: str | os.PathLike[str]) -> list[Any]:
     """The topics of a JSONL file as autojudge-base's ``Request`` (``load_requests_from_file``'s model), checked.
 
-    ValueError naming the file and line for a line that is no request or a repeated ``request_id``.
+    ValueError naming the file and line for a line that is no request, a repeated ``request_id`` or one no
+    leaderboard can hold (``check_topic_id``: whitespace, ``all``).
     """
     autojudge = import_autojudge()
     topics: list[Any] = []
@@ -223,6 +249,7 @@ def load_topics(path: str | os.PathLike[str]) -> list[Any]:
             except ValueError as error:  # JSONDecodeError and pydantic's ValidationError are ValueErrors
                 raise ValueError(f"topics {path} line {number}: not a topic (a JSON object with request_id and "
                                  f"title): {_short(error)}") from None
+            check_topic_id(str(topic.request_id), f"topics {path} line {number}")
             if topic.request_id in seen:
                 raise ValueError(f"topics {path} line {number}: topic {topic.request_id!r} again (first on line "
                                  f"{seen[topic.request_id]})")
@@ -305,7 +332,14 @@ def index_reports(files: Sequence[Path], topics: Sequence[Any]) -> dict[str, lis
 
 
 def _check_report(where: ReportLine, known: set[str], seen: dict[tuple[str, str], ReportLine]) -> None:
-    """ValueError for a topic not in the topics or a repeated (run, topic); records ``where`` as seen."""
+    """ValueError for a bad id, a topic not in the topics or a repeated (run, topic); records ``where`` as seen.
+
+    Bad ids: those no leaderboard can hold (``id_problem``, ``check_topic_id``).
+    """
+    problem = id_problem(where.run_id)
+    if problem is not None:
+        raise ValueError(f"report {where.file} line {where.line}: run id {where.run_id!r} {problem}; rename the run")
+    check_topic_id(where.topic, f"report {where.file} line {where.line}: run {where.run_id!r}")
     if where.topic not in known:
         raise ValueError(f"report {where.file} line {where.line}: run {where.run_id!r} answers topic "
                          f"{where.topic!r}, which is not in the topics ({len(known)} topics, e.g. "
@@ -639,6 +673,8 @@ def judge_reports(
     axioms = _parse_axioms(axioms)
     method = judge_method(method, axioms, scorer)
     topics = list(topics)
+    for topic in topics:
+        check_topic_id(str(topic.request_id), "topics")
     frame, abstained = answers_frame(reports, topics)
     _warn_abstentions(abstained)
     if frame.empty:
