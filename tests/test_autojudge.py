@@ -214,6 +214,21 @@ def test_a_line_no_report_format_reads_is_named_and_nothing_is_written(reports, 
     assert out.read_text() == "the previous leaderboard\n"  # untouched
 
 
+def test_bytes_that_are_no_utf8_are_named_with_the_file_and_line(reports, tmp_path):
+    files, topics = reports
+    latin = tmp_path / "runs" / "latin1.jsonl"
+    latin.write_bytes(json.dumps(RAG24[0]).encode() + b"\n" + json.dumps(
+        {**RAG24[1], "metadata": {"run_id": "L", "team_id": "l", "topic_id": "t2"},
+         "answer": [{"text": "Caf\u00e9 au lait."}]}, ensure_ascii=False).encode("latin-1") + b"\n")
+    with pytest.raises(ValueError, match=r"report .*latin1\.jsonl line 2: not UTF-8 text \(byte 0xe9 at byte 111 of "
+                                         r"the line: invalid continuation byte\); save the file as UTF-8"):
+        aj.judge_files([latin], topics, tmp_path / "b.tot", scorer=_never, progress=False)
+    bad_topics = tmp_path / "latin-topics.jsonl"
+    bad_topics.write_bytes(b'{"request_id": "t1", "title": "caf\xe9"}\n')
+    with pytest.raises(ValueError, match=r"topics .*latin-topics\.jsonl line 1: not UTF-8 text \(byte 0xe9"):
+        aj.judge_files(files, bad_topics, tmp_path / "b.tot", scorer=_never, progress=False)
+
+
 def test_a_repeated_topic_or_an_unknown_output_format_is_refused(reports, tmp_path):
     files, _ = reports
     topics = write_jsonl(tmp_path / "twice.jsonl", [TOPICS[0], TOPICS[0]])

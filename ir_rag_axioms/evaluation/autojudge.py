@@ -240,8 +240,9 @@ def load_topics(path: str | os.PathLike[str]) -> list[Any]:
     autojudge = import_autojudge()
     topics: list[Any] = []
     seen: dict[str, int] = {}
-    with open(path, encoding="utf-8") as lines:
-        for number, line in enumerate(lines, start=1):
+    with open(path, "rb") as lines:
+        for number, raw in enumerate(lines, start=1):
+            line = _decoded(raw, f"topics {path} line {number}")
             if not line.strip():
                 continue
             try:
@@ -258,6 +259,15 @@ def load_topics(path: str | os.PathLike[str]) -> list[Any]:
     if not topics:
         raise ValueError(f"topics {path}: no topic")
     return topics
+
+
+def _decoded(raw: bytes, where: str) -> str:
+    """A line's bytes as UTF-8 text; ValueError naming ``where`` (file and line) and the first bad byte otherwise."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ValueError(f"{where}: not UTF-8 text (byte {raw[error.start]:#04x} at byte {error.start + 1} of the "
+                         f"line: {error.reason}); save the file as UTF-8") from None
 
 
 def _short(error: Exception, limit: int = 300) -> str:
@@ -321,7 +331,7 @@ def index_reports(files: Sequence[Path], topics: Sequence[Any]) -> dict[str, lis
             for raw in lines:
                 number += 1
                 start, offset = offset, offset + len(raw)
-                text = raw.decode("utf-8")
+                text = _decoded(raw, f"report {file} line {number}")
                 if not text.strip():
                     continue
                 report = _parse_report(autojudge, text, file, number)
