@@ -199,6 +199,21 @@ def test_a_second_answer_of_a_run_to_a_topic_is_refused(reports, tmp_path):
                          aj.load_topics(topics), scorer=win_rate_scorer, progress=False)
 
 
+def test_a_second_answer_given_as_reports_is_named_by_its_own_file_and_line(reports, tmp_path):
+    from autojudge_base import load_report
+
+    files, topics = reports
+    again = tmp_path / "runs2" / "E.jsonl"  # blank lines, which load_report skips, then A's answer to t1 again
+    again.parent.mkdir()
+    other = {**RAG24[1], "metadata": {"run_id": "E", "team_id": "e", "topic_id": "t2"}}
+    again.write_text("\n".join(["", json.dumps(other), "", "  ", json.dumps(RAG24[0])]) + "\n", encoding="utf-8")
+    responses = [r for f in [*files, again] for r in load_report(f)]  # as auto-judge run reads --rag-responses
+    with pytest.raises(ValueError, match=r"runs2/E\.jsonl line 5: run 'A' answers topic 't1' a second time "
+                                         r"\(first: .*runs/A\.jsonl line 1\)"):
+        aj.judge_reports(responses, aj.load_topics(topics), scorer=_never, progress=False)
+    assert aj.nth_report_line(again, 2) == 5 and aj.nth_report_line(again, 9) == 9
+
+
 @pytest.mark.parametrize("line", ['{"metadata": {"run_id": "X", "team_id": "x", "topic_id": "t1"}}',  # no answer
                                   '{"answer": [{"text": "no metadata"}]}', "not json",
                                   '{"metadata": {"run_id": "X", "team_id": "x"}, "answer": []}'])  # no topic id

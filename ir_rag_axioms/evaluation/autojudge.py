@@ -341,26 +341,45 @@ def index_reports(files: Sequence[Path], topics: Sequence[Any]) -> dict[str, lis
     return by_topic
 
 
-def _check_report(where: ReportLine, known: set[str], seen: dict[tuple[str, str], ReportLine]) -> None:
+def _check_report(where: ReportLine, known: set[str], seen: dict[tuple[str, str], ReportLine],
+                  line_of: Callable[[ReportLine], int] | None = None) -> None:
     """ValueError for a bad id, a topic not in the topics or a repeated (run, topic); records ``where`` as seen.
 
-    Bad ids: those no leaderboard can hold (``id_problem``, ``check_topic_id``).
+    Bad ids: those no leaderboard can hold (``id_problem``, ``check_topic_id``). ``line_of``: a place's line in its
+    file, asked only for a message (default: ``where.line``).
     """
+    def at(place: ReportLine) -> str:
+        return f"{place.file} line {line_of(place) if line_of else place.line}"
+
     problem = id_problem(where.run_id)
     if problem is not None:
-        raise ValueError(f"report {where.file} line {where.line}: run id {where.run_id!r} {problem}; rename the run")
-    check_topic_id(where.topic, f"report {where.file} line {where.line}: run {where.run_id!r}")
+        raise ValueError(f"report {at(where)}: run id {where.run_id!r} {problem}; rename the run")
+    check_topic_id(where.topic, f"report {at(where)}: run {where.run_id!r}")
     if where.topic not in known:
-        raise ValueError(f"report {where.file} line {where.line}: run {where.run_id!r} answers topic "
+        raise ValueError(f"report {at(where)}: run {where.run_id!r} answers topic "
                          f"{where.topic!r}, which is not in the topics ({len(known)} topics, e.g. "
                          f"{sorted(known)[:3]}); add it to the topics file or leave the report out")
     key = (where.run_id, where.topic)
     if key in seen:
         first = seen[key]
-        raise ValueError(f"report {where.file} line {where.line}: run {where.run_id!r} answers topic "
-                         f"{where.topic!r} a second time (first: {first.file} line {first.line}); keep one answer "
-                         "per (run, topic)")
+        raise ValueError(f"report {at(where)}: run {where.run_id!r} answers topic "
+                         f"{where.topic!r} a second time (first: {at(first)}); keep one answer per (run, topic)")
     seen[key] = where
+
+
+def nth_report_line(file: Path, ordinal: int) -> int:
+    """The line number of the ``ordinal``-th non-blank line of ``file`` (``ordinal`` where there is none).
+
+    autojudge-base's ``load_report`` skips blank lines, so its n-th report is the file's n-th non-blank line.
+    """
+    count = 0
+    with contextlib.suppress(OSError), open(file, "rb") as lines:
+        for number, raw in enumerate(lines, start=1):
+            if raw.strip():
+                count += 1
+                if count == ordinal:
+                    return number
+    return ordinal
 
 
 def read_reports(lines: Sequence[ReportLine]) -> list[Any]:
@@ -448,15 +467,24 @@ def report_row(report: Any, query: str) -> dict[str, Any]:
 def answers_frame(reports: Iterable[Any], topics: Sequence[Any]) -> tuple[pd.DataFrame, list[tuple[str, str]]]:
     """The answers to score and the (run, topic) pairs that abstain (empty answer), from reports and topics.
 
-    ValueError naming run and topic for a topic not in ``topics`` or a repeated (run, topic).
+    ValueError naming run and topic for a topic not in ``topics`` or a repeated (run, topic), and the report's file
+    (``report.path``, as autojudge-base's ``load_report`` sets it) and line: the line of the file's n-th report,
+    counted per file in the order given (``nth_report_line``); without a path, the n-th of all reports.
     """
     queries = {str(t.request_id): topic_query(t) for t in topics}
     seen: dict[tuple[str, str], ReportLine] = {}
     rows, abstained = [], []
-    for number, report in enumerate(reports, start=1):
-        file = Path(report.path) if report.path else Path("<reports>")
-        where = ReportLine(file, number, 0, str(report.metadata.run_id), str(report.metadata.topic_id))
-        _check_report(where, set(queries), seen)
+    counts: dict[Path, int] = defaultdict(int)
+    unnamed = Path("<reports>")
+
+    def line_of(place: ReportLine) -> int:
+        return place.line if place.file == unnamed else nth_report_line(place.file, place.line)
+
+    for report in reports:
+        file = Path(report.path) if report.path else unnamed
+        counts[file] += 1
+        where = ReportLine(file, counts[file], 0, str(report.metadata.run_id), str(report.metadata.topic_id))
+        _check_report(where, set(queries), seen, line_of)
         row = report_row(report, queries[where.topic])
         if row["text"]:
             rows.append(row)
