@@ -313,9 +313,11 @@ def test_an_empty_answer_abstains_with_nan_never_zero_naming_run_and_topic(repor
     empty = write_jsonl(tmp_path / "runs" / "D.jsonl", [
         {"metadata": {"run_id": "D", "team_id": "td", "topic_id": "t1"}, "answer": [{"text": "  "}]},
         {"metadata": {"run_id": "D", "team_id": "td", "topic_id": "t2"}, "answer": []}])
-    with pytest.warns(aj.AbstentionWarning, match=r"2 empty answer\(s\).*run 'D' topic 't1', run 'D' topic 't2'"):
+    with pytest.warns(aj.AbstentionWarning, match=r"2 empty answer\(s\).*run 'D' topic 't1', run 'D' topic 't2'") \
+            as caught:
         out = aj.judge_files([*files, empty], topics, tmp_path / "board.tot", scorer=win_rate_scorer,
                              progress=False)
+    assert [Path(w.filename).name for w in caught if w.category is aj.AbstentionWarning] == ["test_autojudge.py"]
     board = read_tot(out)
     d = board[board["run_id"] == "D"]
     # a run that abstains on every topic still has its all row (NaN), which meta-evaluation needs

@@ -41,11 +41,13 @@ import logging
 import math
 import os
 import re
+import sys
 import warnings
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 import pandas as pd
@@ -497,12 +499,25 @@ def answers_frame(reports: Iterable[Any], topics: Sequence[Any]) -> tuple[pd.Dat
     return frame, abstained
 
 
+_PACKAGE = str(Path(__file__).resolve().parents[1]) + os.sep
+"""The package's folder: warnings name the first frame outside it (the user's call)."""
+
+
+def _warn(message: str, category: type[Warning]) -> None:
+    """``warnings.warn`` pointing at the first caller outside this package (the user's line, or the runner's)."""
+    frame: FrameType | None = sys._getframe(0)
+    level = 1
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, category, stacklevel=level)
+
+
 def _warn_abstentions(abstained: Sequence[tuple[str, str]]) -> None:
     if abstained:
         shown = ", ".join(f"run {r!r} topic {t!r}" for r, t in abstained[:10])
         more = f" and {len(abstained) - 10} more" if len(abstained) > 10 else ""
-        warnings.warn(f"the judge abstains on {len(abstained)} empty answer(s) (every measure NaN): {shown}{more}",
-                      AbstentionWarning, stacklevel=3)
+        _warn(f"the judge abstains on {len(abstained)} empty answer(s) (every measure NaN): {shown}{more}",
+              AbstentionWarning)
 
 
 # ----------------------------------------------------------------------------------------------------------- scoring
