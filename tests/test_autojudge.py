@@ -336,6 +336,25 @@ def test_an_empty_answer_abstains_with_nan_never_zero_naming_run_and_topic(repor
     pd.testing.assert_frame_equal(board[board["run_id"] != "D"].reset_index(drop=True), without)
 
 
+@pytest.mark.parametrize("by_topic", [False, True])
+def test_answers_mostly_in_a_non_latin_script_are_scored_with_one_warning_naming_them(reports, tmp_path, by_topic):
+    files, topics = reports
+    answers = {("Z", "t1"): "白细胞计数升高通常由感染引起。", ("Z", "t2"): "Вакцины обучают иммунную систему.",
+               ("G", "t1"): "Die Katze sitzt, der Hund läuft.",  # German: Latin script, not named
+               ("E", "t1"): "Cats sit (猫)."}  # English with a word in Chinese: mostly Latin
+    more = write_jsonl(tmp_path / "runs" / "more.jsonl", [
+        {"metadata": {"run_id": r, "team_id": "x", "topic_id": t}, "answer": [{"text": text}]}
+        for (r, t), text in answers.items()])
+    with pytest.warns(aj.ScriptWarning) as caught:
+        board = read_tot(aj.judge_files([*files, more], topics, tmp_path / "b.tot", scorer=win_rate_scorer,
+                                        by_topic=by_topic, progress=False))
+    assert [str(w.message) for w in caught if w.category is aj.ScriptWarning] == [
+        "the axioms read English: 2 of the 9 answers are mostly in a non-Latin script and are scored as they are, "
+        "which may misjudge them (readability, coherence, coverage): run 'Z' topic 't1', run 'Z' topic 't2'"]
+    assert not board[board["run_id"] == "Z"]["value"].isna().any()  # scored, not abstained
+    assert aj.non_latin_share("白细胞 ok") == 0.6 and aj.non_latin_share("[1] 42.") == 0.0
+
+
 def test_a_scorer_that_returns_no_long_frame_is_named(reports, tmp_path):
     files, topics = reports
     with pytest.raises(ValueError, match="the scorer returned no long frame"):

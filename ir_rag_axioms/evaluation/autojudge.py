@@ -18,7 +18,8 @@ Bad input: a report whose topic is not in the topics, a second report of one (ru
 format reads, a repeated topic id, a run or topic id with whitespace (the readers split lines at it), a topic
 ``all`` (the aggregate rows' id): a ValueError naming the file, line, run and topic. An empty answer (no sentence
 with text) abstains: its (run, topic) gets NaN for every measure (never 0), with an ``AbstentionWarning``; a run
-that abstains on every topic gets an ``all`` row of NaN too.
+that abstains on every topic gets an ``all`` row of NaN too. Answers mostly in a non-Latin script are scored as
+they are, with one ``ScriptWarning`` naming them: the axioms read English.
 
 Scale: ``by_topic=True`` scores one topic at a time (the reports read per topic from their files, the analyses of
 one topic alive at a time); the ``all`` row is then the mean of the run's defined per-topic values. ``ray=True``
@@ -42,6 +43,7 @@ import math
 import os
 import re
 import sys
+import unicodedata
 import warnings
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -89,6 +91,10 @@ def _runner_settings_error() -> type[JudgeSettingsError]:
             click.ClickException.__init__(self, message)
 
     return RunnerSettingsError
+
+
+class ScriptWarning(UserWarning):
+    """Answers mostly in a non-Latin script: the axioms read English; they are scored as they are (named)."""
 
 
 class AbstentionWarning(UserWarning):
@@ -512,6 +518,33 @@ def _warn(message: str, category: type[Warning]) -> None:
     warnings.warn(message, category, stacklevel=level)
 
 
+NON_LATIN_SHARE = 0.5
+"""An answer is mostly in a non-Latin script when more than this share of its letters are not Latin letters."""
+
+
+def non_latin_share(text: str) -> float:
+    """The share of ``text``'s letters that are no Latin letters (Chinese, Cyrillic, Arabic, ...); 0 without letters."""
+    letters = [c for c in text if c.isalpha()]
+    if not letters:
+        return 0.0
+    return sum(1 for c in letters if "LATIN" not in unicodedata.name(c, "")) / len(letters)
+
+
+def non_latin_answers(answers: pd.DataFrame) -> list[tuple[str, str]]:
+    """The (run, topic) of the answers mostly in a non-Latin script (``NON_LATIN_SHARE``)."""
+    return [(str(r), str(t)) for r, t, text in zip(answers["run_id"], answers["topic"], answers["text"], strict=True)
+            if non_latin_share(str(text)) > NON_LATIN_SHARE]
+
+
+def _warn_scripts(found: Sequence[tuple[str, str]], total: int) -> None:
+    if found:
+        shown = ", ".join(f"run {r!r} topic {t!r}" for r, t in found[:5])
+        more = f" and {len(found) - 5} more" if len(found) > 5 else ""
+        _warn(f"the axioms read English: {len(found)} of the {total} answers are mostly in a non-Latin script and are "
+              f"scored as they are, which may misjudge them (readability, coherence, coverage): {shown}{more}",
+              ScriptWarning)
+
+
 def _warn_abstentions(abstained: Sequence[tuple[str, str]]) -> None:
     if abstained:
         shown = ", ".join(f"run {r!r} topic {t!r}" for r, t in abstained[:10])
@@ -730,6 +763,7 @@ def judge_reports(
         check_topic_id(str(topic.request_id), "topics")
     frame, abstained = answers_frame(reports, topics)
     _warn_abstentions(abstained)
+    _warn_scripts(non_latin_answers(frame), len(frame))
     if frame.empty:
         raise ValueError(f"the judge has no answer to score: every one of the {len(abstained)} reports is empty")
     if by_topic or ray:
@@ -754,13 +788,19 @@ def _score_groups(groups: Iterable[pd.DataFrame], axioms: Any, scorer: Scorer, m
 
 
 def _streamed_groups(index: Mapping[str, list[ReportLine]], queries: Mapping[str, Any],
-                     abstained: list[tuple[str, str]]) -> Iterator[pd.DataFrame]:
-    """One answers frame per topic, read from the report files when needed (nothing of other topics kept)."""
+                     abstained: list[tuple[str, str]], non_latin: list[tuple[str, str]],
+                     counted: list[int]) -> Iterator[pd.DataFrame]:
+    """One answers frame per topic, read from the report files when needed (nothing of other topics kept).
+
+    The abstentions, the non-Latin answers and the number of answers are added to the lists given.
+    """
     for topic_id, lines in index.items():
         if not lines:
             continue
         frame, empty = answers_frame(read_reports(lines), [queries[topic_id]])
         abstained.extend(empty)
+        non_latin.extend(non_latin_answers(frame))
+        counted.append(len(frame))
         yield frame
 
 
@@ -790,10 +830,13 @@ def judge_files(
     if by_topic or ray:
         queries = {str(t.request_id): t for t in topics}
         abstained: list[tuple[str, str]] = []
+        non_latin: list[tuple[str, str]] = []
+        counted: list[int] = []
         total = sum(1 for lines in index.values() if lines)
-        scores = _score_groups(_streamed_groups(index, queries, abstained), axioms, scorer, method, progress, ray,
-                               total)
+        scores = _score_groups(_streamed_groups(index, queries, abstained, non_latin, counted), axioms, scorer,
+                               method, progress, ray, total)
         _warn_abstentions(abstained)
+        _warn_scripts(non_latin, sum(counted))
         if scores.empty:
             raise ValueError("the judge has no answer to score: every report is empty")
         board = leaderboard(pd.concat([scores, mean_rows(scores)], ignore_index=True), abstained)
