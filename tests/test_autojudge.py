@@ -595,6 +595,11 @@ def test_the_commands_name_bad_input_and_write_nothing(reports, tmp_path, capsys
     assert not out.exists()
     assert main(["judge", str(tmp_path / "missing"), "--topics", str(topics), "--out", str(out)]) == 2
     assert "is neither a file nor a folder" in capsys.readouterr().err
+    assert main(["judge", *map(str, files), "--topics", str(tmp_path / "nope.jsonl"), "--out", str(out)]) == 2
+    assert f"error: topics file {tmp_path / 'nope.jsonl'}: no such file" in capsys.readouterr().err
+    assert main(["judge", *map(str, files), "--topics", str(tmp_path), "--out", str(out)]) == 2
+    assert f"error: topics file {tmp_path}: a folder" in capsys.readouterr().err
+    assert not out.exists()
 
 
 def test_the_default_scorer_judges_through_the_command(reports, tmp_path, capsys):

@@ -248,6 +248,9 @@ def load_topics(path: str | os.PathLike[str]) -> list[Any]:
     autojudge = import_autojudge()
     topics: list[Any] = []
     seen: dict[str, int] = {}
+    if not Path(path).is_file():
+        raise ValueError(f"topics file {path}: {'a folder' if Path(path).is_dir() else 'no such file'} (give the "
+                         "topics as a JSONL file of request_id and title)")
     with open(path, "rb") as lines:
         for number, raw in enumerate(lines, start=1):
             line = _decoded(raw, f"topics {path} line {number}")
@@ -317,8 +320,8 @@ def _parse_report(autojudge: Any, text: str, file: Path, line: int) -> Any:
         report = autojudge.Report.model_validate(json.loads(text))
     except (ValueError, RuntimeError) as error:  # RuntimeError: Report/metadata without answer or topic id
         raise ValueError(f"report {file} line {line}: no report format of autojudge-base reads it (TREC RAG "
-                         f"2024/2025/2026, RAGTIME, DRAGUN: metadata with run_id and topic_id or narrative_id, "
-                         f"answer or responses): {_short(error)}") from None
+                         f"2024/2025/2026, RAGTIME, DRAGUN: metadata with run_id, team_id and topic_id or "
+                         f"narrative_id, answer or responses): {_short(error)}") from None
     report.path = file.absolute()
     return report
 
