@@ -78,7 +78,10 @@ def test_every_sentence_format_becomes_an_answer_with_citations_and_context(repo
     frame, abstained = aj.answers_frame(aj.read_reports(index["t1"] + index["t2"]), topics)
     assert abstained == []
     rows = frame.set_index(["run_id", "topic"])
-    assert rows.loc[("A", "t1"), "text"] == "The cat sat. The dog ran. The bird flew."
+    # the citations as markers in the text (what the axioms read): reference positions + 1 without documents
+    assert rows.loc[("A", "t1"), "text"] == "The cat sat [2]. The dog ran [1][2]. The bird flew."
+    assert rows.loc[("B", "t1"), "text"] == "Cats sit [1][2]. Dogs run. Birds fly."  # numbered as first cited
+    assert rows.loc[("C", "t1"), "text"] == "A cat sits [1]. A dog runs [2]."  # context positions (d2, d1)
     assert rows.loc[("A", "t1"), "citations"] == [["d2"], ["d1", "d2"], []]  # positions resolved to ids
     assert rows.loc[("B", "t1"), "citations"] == [["d2", "d1"], [], []]  # by confidence, highest first
     assert rows.loc[("C", "t1"), "citations"] == [["d2"], ["d1"]]
@@ -107,7 +110,42 @@ def test_rag25_2026_and_dragun_reports_are_read_too(tmp_path):
     rows = frame.set_index(["run_id", "topic"])
     assert rows.loc[("E", "7"), "citations"] == [["msmarco_v2.1_doc_00_1#2_3"]]  # an int narrative_id is topic "7"
     assert rows.loc[("F", "7"), "citations"] == [["shard_1_2"]]
-    assert rows.loc[("G", "msmarco_v2.1_doc_01_5"), "text"] == "A report."
+    assert rows.loc[("G", "msmarco_v2.1_doc_01_5"), "text"] == "A report [1]."  # its citation as a marker
+
+
+def test_citation_markers_go_before_the_final_stop_and_never_twice():
+    numbers = aj.citation_numbers(["d3"], ["d1", "d3"], [["d2"], ["d1"]])
+    assert numbers == {"d3": 1, "d1": 2, "d2": 3}  # context, then references, then the order first cited
+    assert aj.with_markers("It  rains.", ["d1", "d3", "d1"], numbers) == "It rains [2][1]."
+    assert aj.with_markers("Does it rain?!", ["d2"], numbers) == "Does it rain [3]?!"
+    assert aj.with_markers("No stop", ["d2"], numbers) == "No stop [3]"
+    assert aj.with_markers("Cited inline [4].", ["d2"], numbers) == "Cited inline [4]."  # kept as written
+    assert aj.with_markers("Uncited.", [], numbers) == "Uncited."
+
+
+CITED = [  # the same two sentences: cited through the report's citations, not at all, by inline markers
+    {"metadata": {"team_id": "t", "run_id": "structured", "topic_id": "q1"}, "references": ["d1", "d2"],
+     "answer": [{"text": "Infections raise the white blood cell count.", "citations": [0]},
+                {"text": "Leukemia can also raise it.", "citations": [1]}]},
+    {"metadata": {"team_id": "t", "run_id": "none", "topic_id": "q1"}, "references": ["d1", "d2"],
+     "answer": [{"text": "Infections raise the white blood cell count.", "citations": []},
+                {"text": "Leukemia can also raise it.", "citations": []}]},
+    {"metadata": {"team_id": "t", "run_id": "inline", "topic_id": "q1"}, "references": ["d1", "d2"],
+     "answer": [{"text": "Infections raise the white blood cell count [0].", "citations": []},
+                {"text": "Leukemia can also raise it [1].", "citations": []}]},
+]
+
+
+def test_a_reports_structured_citations_count_for_the_citation_axioms(tmp_path):
+    files = [write_jsonl(tmp_path / "runs.jsonl", CITED)]
+    topics = write_jsonl(tmp_path / "topics.jsonl", [{"request_id": "q1", "title": "white blood cell counts"}])
+    board = read_tot(aj.judge_files(files, topics, tmp_path / "b.tot", axioms="CORR1,CORR2", method="win_rate",
+                                    progress=False))
+    value = board[board["topic"] == "q1"].set_index(["run_id", "measure"])["value"]
+    for measure in ("CORR1", "CORR2"):  # every sentence cited (structured or inline) beats none, ties the other
+        assert value[("structured", measure)] == 0.75
+        assert value[("inline", measure)] == 0.75
+        assert value[("none", measure)] == 0.0
 
 
 def test_leaderboard_by_a_real_axiom_headline_first_per_topic_and_the_scorers_all_rows(reports, tmp_path):
@@ -161,6 +199,21 @@ def test_a_second_answer_of_a_run_to_a_topic_is_refused(reports, tmp_path):
                          aj.load_topics(topics), scorer=win_rate_scorer, progress=False)
 
 
+def test_a_second_answer_given_as_reports_is_named_by_its_own_file_and_line(reports, tmp_path):
+    from autojudge_base import load_report
+
+    files, topics = reports
+    again = tmp_path / "runs2" / "E.jsonl"  # blank lines, which load_report skips, then A's answer to t1 again
+    again.parent.mkdir()
+    other = {**RAG24[1], "metadata": {"run_id": "E", "team_id": "e", "topic_id": "t2"}}
+    again.write_text("\n".join(["", json.dumps(other), "", "  ", json.dumps(RAG24[0])]) + "\n", encoding="utf-8")
+    responses = [r for f in [*files, again] for r in load_report(f)]  # as auto-judge run reads --rag-responses
+    with pytest.raises(ValueError, match=r"runs2/E\.jsonl line 5: run 'A' answers topic 't1' a second time "
+                                         r"\(first: .*runs/A\.jsonl line 1\)"):
+        aj.judge_reports(responses, aj.load_topics(topics), scorer=_never, progress=False)
+    assert aj.nth_report_line(again, 2) == 5 and aj.nth_report_line(again, 9) == 9
+
+
 @pytest.mark.parametrize("line", ['{"metadata": {"run_id": "X", "team_id": "x", "topic_id": "t1"}}',  # no answer
                                   '{"answer": [{"text": "no metadata"}]}', "not json",
                                   '{"metadata": {"run_id": "X", "team_id": "x"}, "answer": []}'])  # no topic id
@@ -176,6 +229,21 @@ def test_a_line_no_report_format_reads_is_named_and_nothing_is_written(reports, 
     assert out.read_text() == "the previous leaderboard\n"  # untouched
 
 
+def test_bytes_that_are_no_utf8_are_named_with_the_file_and_line(reports, tmp_path):
+    files, topics = reports
+    latin = tmp_path / "runs" / "latin1.jsonl"
+    latin.write_bytes(json.dumps(RAG24[0]).encode() + b"\n" + json.dumps(
+        {**RAG24[1], "metadata": {"run_id": "L", "team_id": "l", "topic_id": "t2"},
+         "answer": [{"text": "Caf\u00e9 au lait."}]}, ensure_ascii=False).encode("latin-1") + b"\n")
+    with pytest.raises(ValueError, match=r"report .*latin1\.jsonl line 2: not UTF-8 text \(byte 0xe9 at byte 111 of "
+                                         r"the line: invalid continuation byte\); save the file as UTF-8"):
+        aj.judge_files([latin], topics, tmp_path / "b.tot", scorer=_never, progress=False)
+    bad_topics = tmp_path / "latin-topics.jsonl"
+    bad_topics.write_bytes(b'{"request_id": "t1", "title": "caf\xe9"}\n')
+    with pytest.raises(ValueError, match=r"topics .*latin-topics\.jsonl line 1: not UTF-8 text \(byte 0xe9"):
+        aj.judge_files(files, bad_topics, tmp_path / "b.tot", scorer=_never, progress=False)
+
+
 def test_a_repeated_topic_or_an_unknown_output_format_is_refused(reports, tmp_path):
     files, _ = reports
     topics = write_jsonl(tmp_path / "twice.jsonl", [TOPICS[0], TOPICS[0]])
@@ -185,22 +253,106 @@ def test_a_repeated_topic_or_an_unknown_output_format_is_refused(reports, tmp_pa
         aj.judge_files(files, topics, tmp_path / "board.csv", format="csv", scorer=win_rate_scorer)
 
 
+def test_ids_with_whitespace_which_the_leaderboard_readers_reject_are_refused_naming_file_and_line(reports,
+                                                                                                  tmp_path):
+    files, topics = reports
+    spaced = write_jsonl(tmp_path / "runs" / "my run.jsonl", [
+        {**RAG24[1], "metadata": {"run_id": "my run", "team_id": "t", "topic_id": "t2"}}])
+    with pytest.raises(ValueError, match=r"report .*my run\.jsonl line 1: run id 'my run' holds whitespace, which "
+                                         r"separates the fields of a leaderboard line .*; rename the run"):
+        aj.judge_files([*files, spaced], topics, tmp_path / "b.tot", scorer=_never, progress=False)
+    bad_topics = write_jsonl(tmp_path / "spaced-topics.jsonl", [*TOPICS, {"request_id": "2024 105741", "title": "x"}])
+    with pytest.raises(ValueError, match=r"topics .*spaced-topics\.jsonl line 3: topic id '2024 105741' holds "
+                                         r"whitespace"):
+        aj.judge_files(files, bad_topics, tmp_path / "b.tot", scorer=_never, progress=False)
+    tabbed = write_jsonl(tmp_path / "runs" / "tab.jsonl", [
+        {**RAG24[1], "metadata": {"run_id": "T", "team_id": "t", "topic_id": "t\t2"}}])
+    with pytest.raises(ValueError, match=r"tab\.jsonl line 1: run 'T': topic id 't\\t2' holds whitespace"):
+        aj.judge_files([*files, tabbed], topics, tmp_path / "b.tot", scorer=_never, progress=False)
+    assert not (tmp_path / "b.tot").exists()
+
+
+def test_a_topic_named_all_which_the_aggregate_rows_use_is_refused(reports, tmp_path):
+    files, _ = reports
+    topics = write_jsonl(tmp_path / "all-topics.jsonl", [TOPICS[0], {"request_id": "all", "title": "everything"}])
+    with pytest.raises(ValueError, match=r"topics .*all-topics\.jsonl line 2: topic id 'all' is reserved for the "
+                                         r"runs' aggregate rows of the leaderboard; rename the topic"):
+        aj.judge_files(files, topics, tmp_path / "b.tot", scorer=_never, progress=False)
+    requests = aj.load_topics(write_jsonl(tmp_path / "t.jsonl", TOPICS))
+    requests[1] = requests[1].model_copy(update={"request_id": "all"})  # as autojudge-base's runner passes them
+    with pytest.raises(ValueError, match="topics: topic id 'all' is reserved"):
+        aj.judge_reports([], requests, scorer=_never, progress=False)
+
+
+def _never(*args, **kwargs):
+    raise AssertionError("the scorer was called")
+
+
+def test_trec_eval_which_has_no_run_column_is_refused_for_several_runs_before_scoring(reports, tmp_path):
+    from autojudge_base import Leaderboard
+
+    files, topics = reports
+    out = tmp_path / "board.trec_eval"
+    with pytest.raises(ValueError, match=r"format 'trec_eval' has no run column .* these 3 runs \('A', 'B', 'C'\) "
+                                         r"would be read back as one: use tot, ir_measures or jsonl"):
+        aj.judge_files(files, topics, out, format="trec_eval", scorer=_never, progress=False)
+    assert not out.exists()
+    board = aj.judge_reports(aj.read_reports([w for ws in aj.index_reports(files, aj.load_topics(topics)).values()
+                                              for w in ws]), aj.load_topics(topics), scorer=win_rate_scorer,
+                             progress=False)
+    with pytest.raises(ValueError, match="has no run column"):
+        aj.write_leaderboard(board, out, "trec_eval")
+    one = tmp_path / "A"  # a single run: its file name is its run id when read back
+    aj.judge_files(files[:1], topics, one, format="trec_eval", scorer=win_rate_scorer, progress=False)
+    loaded = Leaderboard.load(one, format="trec_eval")
+    assert {e.run_id for e in loaded.entries} == {"A"} and len(loaded.entries) == 3  # t1, t2, all
+
+
 def test_an_empty_answer_abstains_with_nan_never_zero_naming_run_and_topic(reports, tmp_path):
     files, topics = reports
     empty = write_jsonl(tmp_path / "runs" / "D.jsonl", [
         {"metadata": {"run_id": "D", "team_id": "td", "topic_id": "t1"}, "answer": [{"text": "  "}]},
         {"metadata": {"run_id": "D", "team_id": "td", "topic_id": "t2"}, "answer": []}])
-    with pytest.warns(aj.AbstentionWarning, match=r"2 empty answer\(s\).*run 'D' topic 't1', run 'D' topic 't2'"):
+    with pytest.warns(aj.AbstentionWarning, match=r"2 empty answer\(s\).*run 'D' topic 't1', run 'D' topic 't2'") \
+            as caught:
         out = aj.judge_files([*files, empty], topics, tmp_path / "board.tot", scorer=win_rate_scorer,
                              progress=False)
+    assert [Path(w.filename).name for w in caught if w.category is aj.AbstentionWarning] == ["test_autojudge.py"]
     board = read_tot(out)
     d = board[board["run_id"] == "D"]
-    assert set(d["topic"]) == {"t1", "t2"} and len(d) == 6 and d["value"].isna().all()
+    # a run that abstains on every topic still has its all row (NaN), which meta-evaluation needs
+    assert list(zip(d["topic"], d["measure"], strict=True)) == [
+        (t, m) for t in ("t1", "t2") for m in ("headline", "CORR2", "CLAR4")] + [
+        ("all", m) for m in ("headline", "CORR2", "CLAR4")]
+    assert d["value"].isna().all()
     assert not board[board["run_id"] != "D"]["value"].isna().any()
+    with pytest.warns(aj.AbstentionWarning):
+        by_topic = read_tot(aj.judge_files([*files, empty], topics, tmp_path / "by-topic.tot", by_topic=True,
+                                           scorer=win_rate_scorer, progress=False))
+    assert by_topic[by_topic["run_id"] == "D"][["topic", "measure"]].equals(d[["topic", "measure"]])
     # the other runs' scores are those without D: an abstaining answer is no loser
     without = read_tot(aj.judge_files(files, topics, tmp_path / "without.tot", scorer=win_rate_scorer,
                                       progress=False))
     pd.testing.assert_frame_equal(board[board["run_id"] != "D"].reset_index(drop=True), without)
+
+
+@pytest.mark.parametrize("by_topic", [False, True])
+def test_answers_mostly_in_a_non_latin_script_are_scored_with_one_warning_naming_them(reports, tmp_path, by_topic):
+    files, topics = reports
+    answers = {("Z", "t1"): "白细胞计数升高通常由感染引起。", ("Z", "t2"): "Вакцины обучают иммунную систему.",
+               ("G", "t1"): "Die Katze sitzt, der Hund läuft.",  # German: Latin script, not named
+               ("E", "t1"): "Cats sit (猫)."}  # English with a word in Chinese: mostly Latin
+    more = write_jsonl(tmp_path / "runs" / "more.jsonl", [
+        {"metadata": {"run_id": r, "team_id": "x", "topic_id": t}, "answer": [{"text": text}]}
+        for (r, t), text in answers.items()])
+    with pytest.warns(aj.ScriptWarning) as caught:
+        board = read_tot(aj.judge_files([*files, more], topics, tmp_path / "b.tot", scorer=win_rate_scorer,
+                                        by_topic=by_topic, progress=False))
+    assert [str(w.message) for w in caught if w.category is aj.ScriptWarning] == [
+        "the axioms read English: 2 of the 9 answers are mostly in a non-Latin script and are scored as they are, "
+        "which may misjudge them (readability, coherence, coverage): run 'Z' topic 't1', run 'Z' topic 't2'"]
+    assert not board[board["run_id"] == "Z"]["value"].isna().any()  # scored, not abstained
+    assert aj.non_latin_share("白细胞 ok") == 0.6 and aj.non_latin_share("[1] 42.") == 0.0
 
 
 def test_a_scorer_that_returns_no_long_frame_is_named(reports, tmp_path):
@@ -224,7 +376,7 @@ def test_axiom_judge_implements_the_protocol_without_nuggets_or_qrels(reports):
                         progress=False)
     assert isinstance(board, autojudge_base.Leaderboard) and board.measures[0] == "headline"
     assert judge.create_qrels(responses, topics) is None and judge.create_nuggets(responses, topics) is None
-    with pytest.raises(ValueError, match=r"unknown judge setting\(s\) \['axiom'\]"):
+    with pytest.raises(aj.JudgeSettingsError, match=r"unknown judge setting\(s\) \['axiom'\]"):
         judge.judge(responses, topics, axiom="CLAR4")
 
 
@@ -240,6 +392,66 @@ def test_auto_judge_run_runs_the_shipped_workflow(reports, tmp_path):
     board = read_tot(tmp_path / "out" / "axioms.eval.txt")
     assert list(dict.fromkeys(board["measure"])) == ["headline", "CORR2", "CLAR4"]
     assert board.set_index(["run_id", "measure", "topic"])["value"][("A", "CLAR4", "t1")] == 0.0
+
+
+def test_axioms_without_a_method_are_scored_by_win_rate_with_a_note(reports, tmp_path, caplog):
+    from ir_rag_axioms.axioms.presets import parse_axioms
+    from ir_rag_axioms.evaluation.leaderboard import default_axioms
+
+    assert aj.judge_method(None) == "default" and aj.judge_method(None, default_axioms()) == "default"
+    assert aj.judge_method("bradley_terry", parse_axioms("CLAR4")) == "bradley_terry"
+    assert aj.judge_method(None, parse_axioms("CLAR4"), win_rate_scorer) == "default"  # a scorer's own methods
+    with pytest.raises(aj.JudgeSettingsError, match="method 'default' reads the packaged model's axioms only"):
+        aj.judge_method("default", parse_axioms("COV1,CLAR4"))
+    with pytest.raises(aj.JudgeSettingsError, match="unknown method 'best': use one of default, win_rate"):
+        aj.judge_method("best")
+    files, topics = reports
+    caplog.clear()
+    with caplog.at_level("WARNING", logger=aj.__name__):
+        board = read_tot(aj.judge_files(files, topics, tmp_path / "b.tot", axioms="COV1,CLAR4", progress=False))
+    assert list(dict.fromkeys(board["measure"])) == ["AXIOM_WIN_RATE", "COV1", "CLAR4"]
+    assert [r.getMessage() for r in caplog.records] == [
+        "ir_rag_axioms judge: axioms given without a method: scoring by method 'win_rate' (the default method reads "
+        "the packaged model's axioms only); set the method to choose another"]
+
+
+def test_the_methods_of_the_command_are_the_leaderboards(reports, tmp_path, capsys):
+    from ir_rag_axioms.cli import judge, main
+    from ir_rag_axioms.evaluation.leaderboard import METHODS
+
+    assert judge.METHODS == METHODS
+    files, topics = reports
+    out = tmp_path / "b.tot"
+    with pytest.raises(SystemExit):
+        main(["judge", *map(str, files), "--topics", str(topics), "--out", str(out), "--method", "best"])
+    assert "argument --method: invalid choice: 'best'" in capsys.readouterr().err
+    assert main(["judge", *map(str, files), "--topics", str(topics), "--out", str(out), "--axioms", "CLAR4",
+                 "--method", "default", "--quiet"]) == 2
+    assert "method 'default' reads the packaged model's axioms only" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def _auto_judge(files, topics, out, *settings):
+    command = Path(sys.executable).with_name("auto-judge")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(TESTS)])}
+    jset = [arg for setting in settings for arg in ("--jset", setting)]
+    return subprocess.run([str(command), "run", "--workflow", str(aj.workflow_path()), "--rag-responses",
+                           str(files[0].parent), "--rag-topics", str(topics), "--out-dir", str(out),
+                           "--leaderboard-format", "tot", *jset], capture_output=True, text=True, env=env, timeout=300)
+
+
+def test_the_workflow_takes_axioms_without_a_method_and_names_a_bad_method_without_a_traceback(reports, tmp_path):
+    files, topics = reports
+    done = _auto_judge(files, topics, tmp_path / "out", "axioms=COV1,CLAR4", "progress=false")
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "scoring by method 'win_rate'" in done.stderr
+    board = read_tot(tmp_path / "out" / "axioms.eval.txt")
+    assert list(dict.fromkeys(board["measure"])) == ["AXIOM_WIN_RATE", "COV1", "CLAR4"]
+    done = _auto_judge(files, topics, tmp_path / "bad", "axioms=COV1,CLAR4", "method=default")
+    assert done.returncode == 1
+    assert "Error: AxiomJudge: method 'default' reads the packaged model's axioms only" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert not (tmp_path / "bad" / "axioms.eval.txt").exists()
 
 
 GUARD = """
@@ -383,6 +595,11 @@ def test_the_commands_name_bad_input_and_write_nothing(reports, tmp_path, capsys
     assert not out.exists()
     assert main(["judge", str(tmp_path / "missing"), "--topics", str(topics), "--out", str(out)]) == 2
     assert "is neither a file nor a folder" in capsys.readouterr().err
+    assert main(["judge", *map(str, files), "--topics", str(tmp_path / "nope.jsonl"), "--out", str(out)]) == 2
+    assert f"error: topics file {tmp_path / 'nope.jsonl'}: no such file" in capsys.readouterr().err
+    assert main(["judge", *map(str, files), "--topics", str(tmp_path), "--out", str(out)]) == 2
+    assert f"error: topics file {tmp_path}: a folder" in capsys.readouterr().err
+    assert not out.exists()
 
 
 def test_the_default_scorer_judges_through_the_command(reports, tmp_path, capsys):

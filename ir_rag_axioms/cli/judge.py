@@ -6,6 +6,9 @@ import argparse
 
 from ir_rag_axioms.cli._common import Subparsers
 
+METHODS = ("default", "win_rate", "bradley_terry")
+"""``evaluation.leaderboard.METHODS`` (kept here: the parser imports nothing heavy; a test checks they agree)."""
+
 
 def add_parser(sub: Subparsers) -> argparse.ArgumentParser:
     """The ``judge`` subcommand's arguments."""
@@ -15,10 +18,14 @@ def add_parser(sub: Subparsers) -> argparse.ArgumentParser:
     judge.add_argument("--topics", required=True, help="topics JSONL: request_id, title (autojudge-base's Request)")
     judge.add_argument("--out", required=True, help="the leaderboard file (written when complete)")
     judge.add_argument("--format", default="tot", choices=("tot", "jsonl", "ir_measures", "trec_eval"),
-                       help="tot: run measure topic value (default); jsonl: autojudge-evaluate's eval.jsonl")
+                       help="tot: run measure topic value (default); jsonl: autojudge-evaluate's eval.jsonl; "
+                       "ir_measures: run topic measure value; trec_eval: measure topic value, one run only (the "
+                       "file name is its run id)")
     judge.add_argument("--axioms", help="comma-separated axioms: 'ictir2025', NAME=SPEC or SPEC (default: the "
-                       "scorer's own)")
-    judge.add_argument("--method", default="default", help="the scoring method (system_leaderboard's)")
+                       "packaged model's 20; given without --method, scored by win_rate)")
+    judge.add_argument("--method", choices=METHODS, help="the headline: default (the packaged model, fitted to "
+                       "nugget scores; its own axioms only), win_rate (mean of the axioms' win rates), bradley_terry "
+                       "(default: 'default', or 'win_rate' with --axioms)")
     judge.add_argument("--by-topic", action="store_true", help="score one topic at a time (bounded memory; "
                        "'all' is then the mean of the run's topics)")
     judge.add_argument("--ray", action="store_true", help="score the topics as Ray tasks (as --by-topic)")

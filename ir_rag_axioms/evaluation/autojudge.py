@@ -4,7 +4,9 @@
 workflow file of ``workflow_path()``); ``judge_files`` is the ``ir-rag-axioms judge`` command's engine. Reports are
 read with autojudge-base's ``Report`` model (TREC RAG 2024/2025/2026, RAGTIME, DRAGUN lines), topics with its
 ``Request`` model; the answer is the report's sentences joined by a space, its context the texts of the report's
-``documents`` where present (reference ids alone carry no text), its citations the sentences' document ids.
+``documents`` where present (reference ids alone carry no text), its citations the sentences' document ids. The
+axioms read citations as markers in the text, so each sentence's citations are written into it as ``[k]`` (k the
+document's 1-based position in the context, else in ``references``, else in citation order; ``report_row``).
 
 The scores come from a *scorer* ``(answers, axioms, *, method, progress) -> long frame`` (default:
 ``evaluation.leaderboard.system_leaderboard``): ``answers`` has run_id, topic, query, text, optional context and
@@ -13,8 +15,11 @@ the headline. Written per topic and ``all`` with autojudge-base's ``Leaderboard.
 at the end (a stopped judge leaves nothing half written).
 
 Bad input: a report whose topic is not in the topics, a second report of one (run, topic), a line that no report
-format reads, a repeated topic id: a ValueError naming the file, line, run and topic. An empty answer (no sentence
-with text) abstains: its (run, topic) gets NaN for every measure (never 0), with an ``AbstentionWarning``.
+format reads, a repeated topic id, a run or topic id with whitespace (the readers split lines at it), a topic
+``all`` (the aggregate rows' id): a ValueError naming the file, line, run and topic. An empty answer (no sentence
+with text) abstains: its (run, topic) gets NaN for every measure (never 0), with an ``AbstentionWarning``; a run
+that abstains on every topic gets an ``all`` row of NaN too. Answers mostly in a non-Latin script are scored as
+they are, with one ``ScriptWarning`` naming them: the axioms read English.
 
 Scale: ``by_topic=True`` scores one topic at a time (the reports read per topic from their files, the analyses of
 one topic alive at a time); the ``all`` row is then the mean of the run's defined per-topic values. ``ray=True``
@@ -29,16 +34,22 @@ downloads them if missing; ``import_autojudge`` first points NLTK at the data of
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib.util
 import io
 import json
+import logging
 import math
 import os
+import re
+import sys
+import unicodedata
 import warnings
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 import pandas as pd
@@ -54,8 +65,36 @@ RUNNER_SETTINGS = frozenset({"filebase", "outdir", "description"})
 JUDGE_SETTINGS = frozenset({"axioms", "method", "by_topic", "ray", "progress", "scorer"})
 """The judge's settings (workflow ``judge_settings`` or ``--jset key=value``)."""
 
+_LOG = logging.getLogger(__name__)
+
 Scorer = Callable[..., pd.DataFrame]
 """``(answers, axioms, *, method, progress) -> long frame`` of run_id, topic, measure, value."""
+
+
+class JudgeSettingsError(ValueError):
+    """A judge setting that cannot work: unknown, or a method the axioms do not fit (named in the message)."""
+
+
+@functools.cache
+def _runner_settings_error() -> type[JudgeSettingsError]:
+    """JudgeSettingsError that is also click's ClickException where click is installed, else JudgeSettingsError.
+
+    autojudge-base's runner is a click command: it prints a ClickException's message, no traceback, and exits 1.
+    """
+    try:
+        import click
+    except ImportError:
+        return JudgeSettingsError
+
+    class RunnerSettingsError(JudgeSettingsError, click.ClickException):
+        def __init__(self, message: str) -> None:
+            click.ClickException.__init__(self, message)
+
+    return RunnerSettingsError
+
+
+class ScriptWarning(UserWarning):
+    """Answers mostly in a non-Latin script: the axioms read English; they are scored as they are (named)."""
 
 
 class AbstentionWarning(UserWarning):
@@ -176,16 +215,45 @@ def workflow_path() -> Path:
 # ------------------------------------------------------------------------------------------------ reports and topics
 
 
+def id_problem(value: str) -> str | None:
+    """Why ``value`` cannot be a run or topic id of a leaderboard file (None if it can).
+
+    The tot, ir_measures and trec_eval lines are split at whitespace by autojudge-base's and autojudge-evaluate's
+    readers, so an id must be non-empty and hold no whitespace.
+    """
+    if not value:
+        return "is empty"
+    if any(c.isspace() for c in value):
+        return ("holds whitespace, which separates the fields of a leaderboard line (autojudge-base's readers would "
+                "reject the file)")
+    return None
+
+
+def check_topic_id(topic_id: str, where: str) -> None:
+    """ValueError (``where``: the place to name) for a topic id no leaderboard can hold: whitespace, or ``all``."""
+    problem = id_problem(topic_id)
+    if problem is not None:
+        raise ValueError(f"{where}: topic id {topic_id!r} {problem}; rename the topic")
+    if topic_id == ALL:
+        raise ValueError(f"{where}: topic id {ALL!r} is reserved for the runs' aggregate rows of the leaderboard; "
+                         "rename the topic")
+
+
 def load_topics(path: str | os.PathLike[str]) -> list[Any]:
     """The topics of a JSONL file as autojudge-base's ``Request`` (``load_requests_from_file``'s model), checked.
 
-    ValueError naming the file and line for a line that is no request or a repeated ``request_id``.
+    ValueError naming the file and line for a line that is no request, a repeated ``request_id`` or one no
+    leaderboard can hold (``check_topic_id``: whitespace, ``all``).
     """
     autojudge = import_autojudge()
     topics: list[Any] = []
     seen: dict[str, int] = {}
-    with open(path, encoding="utf-8") as lines:
-        for number, line in enumerate(lines, start=1):
+    if not Path(path).is_file():
+        raise ValueError(f"topics file {path}: {'a folder' if Path(path).is_dir() else 'no such file'} (give the "
+                         "topics as a JSONL file of request_id and title)")
+    with open(path, "rb") as lines:
+        for number, raw in enumerate(lines, start=1):
+            line = _decoded(raw, f"topics {path} line {number}")
             if not line.strip():
                 continue
             try:
@@ -193,6 +261,7 @@ def load_topics(path: str | os.PathLike[str]) -> list[Any]:
             except ValueError as error:  # JSONDecodeError and pydantic's ValidationError are ValueErrors
                 raise ValueError(f"topics {path} line {number}: not a topic (a JSON object with request_id and "
                                  f"title): {_short(error)}") from None
+            check_topic_id(str(topic.request_id), f"topics {path} line {number}")
             if topic.request_id in seen:
                 raise ValueError(f"topics {path} line {number}: topic {topic.request_id!r} again (first on line "
                                  f"{seen[topic.request_id]})")
@@ -201,6 +270,15 @@ def load_topics(path: str | os.PathLike[str]) -> list[Any]:
     if not topics:
         raise ValueError(f"topics {path}: no topic")
     return topics
+
+
+def _decoded(raw: bytes, where: str) -> str:
+    """A line's bytes as UTF-8 text; ValueError naming ``where`` (file and line) and the first bad byte otherwise."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ValueError(f"{where}: not UTF-8 text (byte {raw[error.start]:#04x} at byte {error.start + 1} of the "
+                         f"line: {error.reason}); save the file as UTF-8") from None
 
 
 def _short(error: Exception, limit: int = 300) -> str:
@@ -242,8 +320,8 @@ def _parse_report(autojudge: Any, text: str, file: Path, line: int) -> Any:
         report = autojudge.Report.model_validate(json.loads(text))
     except (ValueError, RuntimeError) as error:  # RuntimeError: Report/metadata without answer or topic id
         raise ValueError(f"report {file} line {line}: no report format of autojudge-base reads it (TREC RAG "
-                         f"2024/2025/2026, RAGTIME, DRAGUN: metadata with run_id and topic_id or narrative_id, "
-                         f"answer or responses): {_short(error)}") from None
+                         f"2024/2025/2026, RAGTIME, DRAGUN: metadata with run_id, team_id and topic_id or "
+                         f"narrative_id, answer or responses): {_short(error)}") from None
     report.path = file.absolute()
     return report
 
@@ -264,7 +342,7 @@ def index_reports(files: Sequence[Path], topics: Sequence[Any]) -> dict[str, lis
             for raw in lines:
                 number += 1
                 start, offset = offset, offset + len(raw)
-                text = raw.decode("utf-8")
+                text = _decoded(raw, f"report {file} line {number}")
                 if not text.strip():
                     continue
                 report = _parse_report(autojudge, text, file, number)
@@ -274,19 +352,45 @@ def index_reports(files: Sequence[Path], topics: Sequence[Any]) -> dict[str, lis
     return by_topic
 
 
-def _check_report(where: ReportLine, known: set[str], seen: dict[tuple[str, str], ReportLine]) -> None:
-    """ValueError for a topic not in the topics or a repeated (run, topic); records ``where`` as seen."""
+def _check_report(where: ReportLine, known: set[str], seen: dict[tuple[str, str], ReportLine],
+                  line_of: Callable[[ReportLine], int] | None = None) -> None:
+    """ValueError for a bad id, a topic not in the topics or a repeated (run, topic); records ``where`` as seen.
+
+    Bad ids: those no leaderboard can hold (``id_problem``, ``check_topic_id``). ``line_of``: a place's line in its
+    file, asked only for a message (default: ``where.line``).
+    """
+    def at(place: ReportLine) -> str:
+        return f"{place.file} line {line_of(place) if line_of else place.line}"
+
+    problem = id_problem(where.run_id)
+    if problem is not None:
+        raise ValueError(f"report {at(where)}: run id {where.run_id!r} {problem}; rename the run")
+    check_topic_id(where.topic, f"report {at(where)}: run {where.run_id!r}")
     if where.topic not in known:
-        raise ValueError(f"report {where.file} line {where.line}: run {where.run_id!r} answers topic "
+        raise ValueError(f"report {at(where)}: run {where.run_id!r} answers topic "
                          f"{where.topic!r}, which is not in the topics ({len(known)} topics, e.g. "
                          f"{sorted(known)[:3]}); add it to the topics file or leave the report out")
     key = (where.run_id, where.topic)
     if key in seen:
         first = seen[key]
-        raise ValueError(f"report {where.file} line {where.line}: run {where.run_id!r} answers topic "
-                         f"{where.topic!r} a second time (first: {first.file} line {first.line}); keep one answer "
-                         "per (run, topic)")
+        raise ValueError(f"report {at(where)}: run {where.run_id!r} answers topic "
+                         f"{where.topic!r} a second time (first: {at(first)}); keep one answer per (run, topic)")
     seen[key] = where
+
+
+def nth_report_line(file: Path, ordinal: int) -> int:
+    """The line number of the ``ordinal``-th non-blank line of ``file`` (``ordinal`` where there is none).
+
+    autojudge-base's ``load_report`` skips blank lines, so its n-th report is the file's n-th non-blank line.
+    """
+    count = 0
+    with contextlib.suppress(OSError), open(file, "rb") as lines:
+        for number, raw in enumerate(lines, start=1):
+            if raw.strip():
+                count += 1
+                if count == ordinal:
+                    return number
+    return ordinal
 
 
 def read_reports(lines: Sequence[ReportLine]) -> list[Any]:
@@ -313,18 +417,60 @@ def topic_query(topic: Any) -> str:
     return " ".join(" ".join(str(p).split()) for p in parts if p and str(p).strip())
 
 
+_MARKER = re.compile(r"\[\s*\d+(?:\s*[,;]\s*\d+)*\s*\]")
+"""An inline citation marker of numbers in brackets (``[1]``, ``[0, 2]``): a sentence with one keeps its own."""
+_FINAL_STOPS = re.compile(r"[.!?]+$")
+
+
+def citation_numbers(context_ids: Sequence[str], references: Sequence[str],
+                     citations: Sequence[Sequence[str]]) -> dict[str, int]:
+    """Document id -> its marker number, 1-based: its place in the context, else in the references, else in citation.
+
+    The ids of the context (if any) come first, then the references not among them, then the cited ids not among
+    either, in the order the sentences first cite them.
+    """
+    order = list(dict.fromkeys([*context_ids, *references, *(c for cited in citations for c in cited)]))
+    return {doc: k for k, doc in enumerate(order, start=1)}
+
+
+def with_markers(text: str, cited: Sequence[str], numbers: Mapping[str, int]) -> str:
+    """A sentence with its citations as inline markers ``[k][m]`` before its final stop (``It rains [1].``).
+
+    A sentence without citations, or one that already carries a bracketed marker, is returned as written
+    (whitespace normalised).
+    """
+    text = " ".join(text.split())
+    if not cited or not text or _MARKER.search(text):
+        return text
+    marker = "".join(f"[{numbers[c]}]" for c in dict.fromkeys(cited))
+    stop = _FINAL_STOPS.search(text)
+    if stop is None:
+        return f"{text} {marker}"
+    return f"{text[:stop.start()].rstrip()} {marker}{text[stop.start():]}"
+
+
 def report_row(report: Any, query: str) -> dict[str, Any]:
-    """One answer row: run_id, topic, query, text (the sentences), citations (per sentence), context (documents)."""
+    """One answer row: run_id, topic, query, text (sentences, citations as markers), citations, context (documents).
+
+    The axioms read citations as markers in the text, so each sentence's citations (document ids) are written
+    into it as ``[k]``, k the document's number of ``citation_numbers`` (its context position where the report
+    has documents): ``{"text": "It rains.", "citations": [0]}`` becomes ``It rains [1].``, in every report format.
+    """
     sentences = report.get_sentences_with_citations()
-    row: dict[str, Any] = {
-        "run_id": str(report.metadata.run_id), "topic": str(report.metadata.topic_id), "query": query,
-        "text": " ".join(" ".join(s.text.split()) for s in sentences if s.text and s.text.strip()),
-        "citations": [[str(c) for c in (s.citations or [])] for s in sentences],
-    }
+    citations = [[str(c) for c in (s.citations or [])] for s in sentences]
     documents = report.documents or {}
+    order: list[str] = []
     if documents:
         order = [d for d in (report.references or []) if d in documents]
         order += [d for d in documents if d not in set(order)]
+    numbers = citation_numbers(order, [str(r) for r in (report.references or [])], citations)
+    row: dict[str, Any] = {
+        "run_id": str(report.metadata.run_id), "topic": str(report.metadata.topic_id), "query": query,
+        "text": " ".join(with_markers(s.text, cited, numbers) for s, cited in zip(sentences, citations, strict=True)
+                         if s.text and s.text.strip()),
+        "citations": citations,
+    }
+    if documents:
         row["context"] = [documents[d].get_text() for d in order]
     return row
 
@@ -332,15 +478,24 @@ def report_row(report: Any, query: str) -> dict[str, Any]:
 def answers_frame(reports: Iterable[Any], topics: Sequence[Any]) -> tuple[pd.DataFrame, list[tuple[str, str]]]:
     """The answers to score and the (run, topic) pairs that abstain (empty answer), from reports and topics.
 
-    ValueError naming run and topic for a topic not in ``topics`` or a repeated (run, topic).
+    ValueError naming run and topic for a topic not in ``topics`` or a repeated (run, topic), and the report's file
+    (``report.path``, as autojudge-base's ``load_report`` sets it) and line: the line of the file's n-th report,
+    counted per file in the order given (``nth_report_line``); without a path, the n-th of all reports.
     """
     queries = {str(t.request_id): topic_query(t) for t in topics}
     seen: dict[tuple[str, str], ReportLine] = {}
     rows, abstained = [], []
-    for number, report in enumerate(reports, start=1):
-        file = Path(report.path) if report.path else Path("<reports>")
-        where = ReportLine(file, number, 0, str(report.metadata.run_id), str(report.metadata.topic_id))
-        _check_report(where, set(queries), seen)
+    counts: dict[Path, int] = defaultdict(int)
+    unnamed = Path("<reports>")
+
+    def line_of(place: ReportLine) -> int:
+        return place.line if place.file == unnamed else nth_report_line(place.file, place.line)
+
+    for report in reports:
+        file = Path(report.path) if report.path else unnamed
+        counts[file] += 1
+        where = ReportLine(file, counts[file], 0, str(report.metadata.run_id), str(report.metadata.topic_id))
+        _check_report(where, set(queries), seen, line_of)
         row = report_row(report, queries[where.topic])
         if row["text"]:
             rows.append(row)
@@ -353,15 +508,79 @@ def answers_frame(reports: Iterable[Any], topics: Sequence[Any]) -> tuple[pd.Dat
     return frame, abstained
 
 
+_PACKAGE = str(Path(__file__).resolve().parents[1]) + os.sep
+"""The package's folder: warnings name the first frame outside it (the user's call)."""
+
+
+def _warn(message: str, category: type[Warning]) -> None:
+    """``warnings.warn`` pointing at the first caller outside this package (the user's line, or the runner's)."""
+    frame: FrameType | None = sys._getframe(0)
+    level = 1
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, category, stacklevel=level)
+
+
+NON_LATIN_SHARE = 0.5
+"""An answer is mostly in a non-Latin script when more than this share of its letters are not Latin letters."""
+
+
+def non_latin_share(text: str) -> float:
+    """The share of ``text``'s letters that are no Latin letters (Chinese, Cyrillic, Arabic, ...); 0 without letters."""
+    letters = [c for c in text if c.isalpha()]
+    if not letters:
+        return 0.0
+    return sum(1 for c in letters if "LATIN" not in unicodedata.name(c, "")) / len(letters)
+
+
+def non_latin_answers(answers: pd.DataFrame) -> list[tuple[str, str]]:
+    """The (run, topic) of the answers mostly in a non-Latin script (``NON_LATIN_SHARE``)."""
+    return [(str(r), str(t)) for r, t, text in zip(answers["run_id"], answers["topic"], answers["text"], strict=True)
+            if non_latin_share(str(text)) > NON_LATIN_SHARE]
+
+
+def _warn_scripts(found: Sequence[tuple[str, str]], total: int) -> None:
+    if found:
+        shown = ", ".join(f"run {r!r} topic {t!r}" for r, t in found[:5])
+        more = f" and {len(found) - 5} more" if len(found) > 5 else ""
+        _warn(f"the axioms read English: {len(found)} of the {total} answers are mostly in a non-Latin script and are "
+              f"scored as they are, which may misjudge them (readability, coherence, coverage): {shown}{more}",
+              ScriptWarning)
+
+
 def _warn_abstentions(abstained: Sequence[tuple[str, str]]) -> None:
     if abstained:
         shown = ", ".join(f"run {r!r} topic {t!r}" for r, t in abstained[:10])
         more = f" and {len(abstained) - 10} more" if len(abstained) > 10 else ""
-        warnings.warn(f"the judge abstains on {len(abstained)} empty answer(s) (every measure NaN): {shown}{more}",
-                      AbstentionWarning, stacklevel=3)
+        _warn(f"the judge abstains on {len(abstained)} empty answer(s) (every measure NaN): {shown}{more}",
+              AbstentionWarning)
 
 
 # ----------------------------------------------------------------------------------------------------------- scoring
+
+
+def judge_method(method: str | None, axioms: Any = None, scorer: Scorer | None = None) -> str:
+    """The scoring method: as given, checked; unset, ``"default"``, or ``"win_rate"`` for other axioms (logged).
+
+    ``"default"`` reads the packaged model's axioms only. JudgeSettingsError for an unknown method or ``"default"``
+    with other axioms (default scorer only; a custom scorer gets ``method`` as given, ``"default"`` if unset).
+    """
+    if scorer is not None and scorer is not default_scorer:
+        return "default" if method is None else str(method)
+    from ir_rag_axioms.evaluation.leaderboard import METHODS, reads_packaged_axioms
+
+    if method is None:
+        if reads_packaged_axioms(axioms):
+            return "default"
+        _LOG.warning("ir_rag_axioms judge: axioms given without a method: scoring by method 'win_rate' (the default "
+                     "method reads the packaged model's axioms only); set the method to choose another")
+        return "win_rate"
+    if method not in METHODS:
+        raise JudgeSettingsError(f"unknown method {method!r}: use one of {', '.join(METHODS)} (or leave it unset)")
+    if method == "default" and not reads_packaged_axioms(axioms):
+        raise JudgeSettingsError("method 'default' reads the packaged model's axioms only; for other axioms use "
+                                 "method 'win_rate' or 'bradley_terry' (or leave the method unset: 'win_rate')")
+    return str(method)
 
 
 def default_scorer(answers: pd.DataFrame, axioms: Any = None, *, method: str = "default",
@@ -447,7 +666,8 @@ def leaderboard(scores: pd.DataFrame, abstained: Sequence[tuple[str, str]] = (),
     """autojudge-base's ``Leaderboard`` from a long frame: measures in first-appearance order (the headline first).
 
     Per-topic rows go through ``LeaderboardBuilder.add`` (a measure a (run, topic) lacks is NaN); the ``all`` rows
-    are the frame's (a system-level score need not be a mean of topics); ``abstained`` pairs get NaN throughout.
+    are the frame's (a system-level score need not be a mean of topics); ``abstained`` pairs get NaN throughout,
+    and a run without an ``all`` row (one that abstains on every topic) gets one of NaN.
     """
     autojudge = import_autojudge()
     measures = list(dict.fromkeys(scores["measure"]))
@@ -464,6 +684,8 @@ def leaderboard(scores: pd.DataFrame, abstained: Sequence[tuple[str, str]] = (),
         values[(run_id, topic)][measure] = _float(value)
     for run_id, topic in abstained:
         values.setdefault((run_id, topic), {})
+    for run_id in dict.fromkeys(run for run, _ in list(values)):  # a run abstaining on every topic: an all-NaN row
+        values.setdefault((run_id, ALL), {})
     nan = float("nan")
     aggregates = []
     for (run_id, topic), row in values.items():
@@ -484,12 +706,30 @@ def _float(value: Any) -> float:
         return math.nan
 
 
-def write_leaderboard(board: Any, out: str | os.PathLike[str], format: str = "tot") -> Path:
-    """Write ``board`` with autojudge-base's ``Leaderboard.write`` to a temporary file, renamed to ``out`` when done."""
-    from ir_rag_axioms.output import atomic_write
+def check_format(format: str, runs: Iterable[str]) -> None:
+    """ValueError for an unknown format, or for ``trec_eval`` with more than one run.
 
+    trec_eval lines have no run (autojudge-base reads the run id from the file's name): several runs in one file
+    would be read back as one.
+    """
     if format not in FORMATS:
         raise ValueError(f"unknown leaderboard format {format!r}: use one of {', '.join(FORMATS)}")
+    runs = sorted(set(runs))
+    if format == "trec_eval" and len(runs) > 1:
+        raise ValueError(f"leaderboard format 'trec_eval' has no run column (autojudge-base takes the run id from the "
+                         f"file name), so these {len(runs)} runs ({', '.join(map(repr, runs[:3]))}"
+                         f"{', ...' if len(runs) > 3 else ''}) would be read back as one: use tot, ir_measures or "
+                         "jsonl, or judge one run per file")
+
+
+def write_leaderboard(board: Any, out: str | os.PathLike[str], format: str = "tot") -> Path:
+    """Write ``board`` with autojudge-base's ``Leaderboard.write`` to a temporary file, renamed to ``out`` when done.
+
+    ``trec_eval`` only for a single run (``check_format``): the file's name is then its run id for the readers.
+    """
+    from ir_rag_axioms.output import atomic_write
+
+    check_format(format, (e.run_id for e in board.entries))
 
     def write(temporary: Path) -> None:
         with contextlib.redirect_stdout(io.StringIO()):  # Leaderboard.write prints where it writes
@@ -512,14 +752,21 @@ def _parse_axioms(axioms: Any) -> Any:
 
 def judge_reports(
     reports: Iterable[Any], topics: Sequence[Any], *, axioms: Any = None, scorer: Scorer | None = None,
-    method: str = "default", by_topic: bool = False, ray: bool = False, progress: bool = True,
+    method: str | None = None, by_topic: bool = False, ray: bool = False, progress: bool = True,
 ) -> Any:
-    """The leaderboard of autojudge-base reports on ``topics`` (see the module docstring for the rules)."""
+    """The leaderboard of autojudge-base reports on ``topics`` (see the module docstring for the rules).
+
+    ``method``: the scorer's; unset, ``judge_method`` picks it (``"default"``, or ``"win_rate"`` for other axioms).
+    """
     scorer = scorer or default_scorer
     axioms = _parse_axioms(axioms)
+    method = judge_method(method, axioms, scorer)
     topics = list(topics)
+    for topic in topics:
+        check_topic_id(str(topic.request_id), "topics")
     frame, abstained = answers_frame(reports, topics)
     _warn_abstentions(abstained)
+    _warn_scripts(non_latin_answers(frame), len(frame))
     if frame.empty:
         raise ValueError(f"the judge has no answer to score: every one of the {len(abstained)} reports is empty")
     if by_topic or ray:
@@ -544,43 +791,55 @@ def _score_groups(groups: Iterable[pd.DataFrame], axioms: Any, scorer: Scorer, m
 
 
 def _streamed_groups(index: Mapping[str, list[ReportLine]], queries: Mapping[str, Any],
-                     abstained: list[tuple[str, str]]) -> Iterator[pd.DataFrame]:
-    """One answers frame per topic, read from the report files when needed (nothing of other topics kept)."""
+                     abstained: list[tuple[str, str]], non_latin: list[tuple[str, str]],
+                     counted: list[int]) -> Iterator[pd.DataFrame]:
+    """One answers frame per topic, read from the report files when needed (nothing of other topics kept).
+
+    The abstentions, the non-Latin answers and the number of answers are added to the lists given.
+    """
     for topic_id, lines in index.items():
         if not lines:
             continue
         frame, empty = answers_frame(read_reports(lines), [queries[topic_id]])
         abstained.extend(empty)
+        non_latin.extend(non_latin_answers(frame))
+        counted.append(len(frame))
         yield frame
 
 
 def judge_files(
     report_paths: Iterable[str | os.PathLike[str]], topics_path: str | os.PathLike[str], out: str | os.PathLike[str],
-    *, format: str = "tot", axioms: Any = None, scorer: Scorer | None = None, method: str = "default",
+    *, format: str = "tot", axioms: Any = None, scorer: Scorer | None = None, method: str | None = None,
     by_topic: bool = False, ray: bool = False, progress: bool = True,
 ) -> Path:
     """Judge report files (or folders) on a topics file; write the leaderboard to ``out`` atomically.
 
-    Every check (formats, topics, duplicates, the output's folder) runs before any scoring. ``by_topic``/``ray``
-    read each topic's reports from the files when that topic is scored.
+    Every check (settings, formats, topics, duplicates, the output's folder) runs before any scoring.
+    ``by_topic``/``ray`` read each topic's reports from the files when that topic is scored. ``method`` unset:
+    ``judge_method``'s choice.
     """
     from ir_rag_axioms.output import writable_file
 
     if format not in FORMATS:
         raise ValueError(f"unknown leaderboard format {format!r}: use one of {', '.join(FORMATS)}")
+    scorer = scorer or default_scorer
+    axioms = _parse_axioms(axioms)
+    method = judge_method(method, axioms, scorer)
     files = report_files(report_paths)
     writable_file(out, "leaderboard (--out)", inputs=(topics_path, *files))
     topics = load_topics(topics_path)
     index = index_reports(files, topics)  # every line checked before the work
-    scorer = scorer or default_scorer
-    axioms = _parse_axioms(axioms)
+    check_format(format, (where.run_id for lines in index.values() for where in lines))
     if by_topic or ray:
         queries = {str(t.request_id): t for t in topics}
         abstained: list[tuple[str, str]] = []
+        non_latin: list[tuple[str, str]] = []
+        counted: list[int] = []
         total = sum(1 for lines in index.values() if lines)
-        scores = _score_groups(_streamed_groups(index, queries, abstained), axioms, scorer, method, progress, ray,
-                               total)
+        scores = _score_groups(_streamed_groups(index, queries, abstained, non_latin, counted), axioms, scorer,
+                               method, progress, ray, total)
         _warn_abstentions(abstained)
+        _warn_scripts(non_latin, sum(counted))
         if scores.empty:
             raise ValueError("the judge has no answer to score: every report is empty")
         board = leaderboard(pd.concat([scores, mean_rows(scores)], ignore_index=True), abstained)
@@ -606,14 +865,25 @@ class AxiomJudge:
     def judge(self, rag_responses: Iterable[Any], rag_topics: Sequence[Any], llm_config: Any = None,
               nugget_banks: Any = None, qrels: Any = None, corpus: str | None = None, **kwargs: Any) -> Any:
         """The leaderboard (``judge_reports``); settings: axioms, method, by_topic, ray, progress."""
-        unknown = set(kwargs) - JUDGE_SETTINGS - RUNNER_SETTINGS
-        if unknown:
-            raise ValueError(f"AxiomJudge: unknown judge setting(s) {sorted(unknown)}; known: "
-                             f"{sorted(JUDGE_SETTINGS)}")
         settings = {k: v for k, v in kwargs.items() if k in JUDGE_SETTINGS}
         scorer = settings.pop("scorer", None) or self.scorer
         if isinstance(scorer, str):
             scorer = _import_object(scorer)
+        try:  # a setting that cannot work: the runner prints the message, no traceback
+            unknown = set(kwargs) - JUDGE_SETTINGS - RUNNER_SETTINGS
+            if unknown:
+                raise JudgeSettingsError(f"unknown judge setting(s) {sorted(unknown)}; known: "
+                                         f"{sorted(JUDGE_SETTINGS)}")
+            try:
+                settings["axioms"] = _parse_axioms(settings.get("axioms"))
+                settings["method"] = judge_method(settings.get("method"), settings["axioms"], scorer)
+            except (ValueError, KeyError, TypeError) as error:
+                if isinstance(error, JudgeSettingsError):
+                    raise
+                message = error.args[0] if isinstance(error, KeyError) and error.args else error
+                raise JudgeSettingsError(f"axioms {kwargs.get('axioms')!r}: {message}") from None
+        except JudgeSettingsError as error:
+            raise _runner_settings_error()(f"AxiomJudge: {error}") from None
         return judge_reports(rag_responses, rag_topics, scorer=scorer, **settings)
 
     def create_qrels(self, rag_responses: Iterable[Any], rag_topics: Sequence[Any], llm_config: Any = None,

@@ -61,11 +61,22 @@ def default_axioms() -> list[str]:
     return list(packaged_model()["axioms"])
 
 
+def reads_packaged_axioms(axioms: Sequence[Axiom | str] | Mapping[str, Axiom | str] | None) -> bool:
+    """Whether ``axioms`` (None: the default) are the packaged model's, the only ones ``method="default"`` reads."""
+    from ir_rag_axioms.axioms.naming import named_axioms
+
+    if axioms is None:
+        return True
+    wanted = [repr(a) for a in named_axioms(default_axioms()).values()]
+    return [repr(a) for a in named_axioms(axioms).values()] == wanted
+
+
 def answer_items(answers: pd.DataFrame) -> tuple[list[str], list[tuple[GenerationRequest, list[GenerationResponse]]]]:
     """The runs (first-appearance order) and one (request, answers) item per topic; a response's id is its run_id.
 
     ``answers`` needs run_id, topic, query and text; ``context`` (a list of passages per answer) is the answer's
-    own context; other columns (``citations``: the axioms read citation markers in the text) are not read.
+    own context; other columns (``citations``: the axioms read citation markers in the text, which the AutoJudge
+    writes from a report's citations) are not read.
     A missing column, a duplicate (run_id, topic) or a topic with two different queries is refused, naming the
     rows; a blank answer is kept (every axiom abstains on it: NaN, never 0).
     """
@@ -160,7 +171,7 @@ def system_leaderboard(answers: pd.DataFrame, axioms: Sequence[Axiom | str] | Ma
     named = named_axioms(default_axioms() if axioms is None else axioms)
     if method == "default":
         model = packaged_model()
-        if [repr(a) for a in named.values()] != [repr(a) for a in named_axioms(model["axioms"]).values()]:
+        if not reads_packaged_axioms(named):
             raise ValueError(f"system_leaderboard: method='default' reads the packaged model's axioms "
                              f"{model['axioms']}; for other axioms use method='win_rate' or 'bradley_terry'")
     runs, items = answer_items(answers)
@@ -226,4 +237,4 @@ def _overall_strengths(runs: Sequence[str], matrices: Sequence[tuple[Any, Any, n
 
 
 __all__ = ["ALL", "COLUMNS", "HEADLINES", "METHODS", "answer_items", "answer_values", "default_axioms", "headline",
-           "packaged_model", "standardize", "system_leaderboard", "win_rates"]
+           "packaged_model", "reads_packaged_axioms", "standardize", "system_leaderboard", "win_rates"]
