@@ -45,6 +45,10 @@ def stale() -> list[str]:
             problems.append(f"{path.name}: its cells changed since the copy was rendered")
         elif not any(c.get("outputs") for c in rendered.cells if c.cell_type == "code"):
             problems.append(f"{path.name}: the copy has no outputs")
+        elif any("plt." in c.source for c in original.cells if c.cell_type == "code") and not any(
+                "image/png" in o.get("data", {}) for c in rendered.cells if c.cell_type == "code"
+                for o in c.get("outputs", ())):
+            problems.append(f"{path.name}: it draws a figure, but the copy shows none")
     return problems
 
 
@@ -79,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-    os.environ.setdefault("MPLBACKEND", "Agg")
+    os.environ["MPLBACKEND"] = "module://matplotlib_inline.backend_inline"  # figures kept as outputs (Agg drops them)
     os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
     for path in sources():
         if not args.names or path.name in args.names:
