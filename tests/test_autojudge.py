@@ -454,6 +454,18 @@ def test_the_workflow_takes_axioms_without_a_method_and_names_a_bad_method_witho
     assert not (tmp_path / "bad" / "axioms.eval.txt").exists()
 
 
+def test_the_workflow_names_a_report_it_cannot_take_without_a_traceback(reports, tmp_path):
+    files, topics = reports
+    write_jsonl(topics, [t for t in TOPICS if t["request_id"] != "t2"])  # the reports answer t2 too
+    done = _auto_judge(files, topics, tmp_path / "out", "progress=false")
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr[-3000:]
+    assert "Error: AxiomJudge: report " in done.stderr and "answers topic 't2', which is not in the topics" \
+        in done.stderr
+    assert not (tmp_path / "out" / "axioms.eval.txt").exists()
+    with pytest.raises(aj.ReportInputError, match="answers topic 't2', which is not in the topics"):  # in Python
+        aj.judge_files(files, topics, tmp_path / "board.tot")
+
+
 GUARD = """
 import socket
 ATTEMPTS = []

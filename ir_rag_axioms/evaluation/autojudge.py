@@ -75,22 +75,32 @@ class JudgeSettingsError(ValueError):
     """A judge setting that cannot work: unknown, or a method the axioms do not fit (named in the message)."""
 
 
+class ReportInputError(ValueError):
+    """Reports or topics the judge cannot take: an unknown topic, a duplicate, a bad id or file (named)."""
+
+
 @functools.cache
-def _runner_settings_error() -> type[JudgeSettingsError]:
-    """JudgeSettingsError that is also click's ClickException where click is installed, else JudgeSettingsError.
+def _runner_error(base: type[ValueError]) -> type[ValueError]:
+    """``base`` that is also click's ClickException where click is installed, else ``base`` itself.
 
     autojudge-base's runner is a click command: it prints a ClickException's message, no traceback, and exits 1.
     """
     try:
         import click
     except ImportError:
-        return JudgeSettingsError
+        return base
 
-    class RunnerSettingsError(JudgeSettingsError, click.ClickException):
+    class RunnerError(base, click.ClickException):  # type: ignore[valid-type, misc]
         def __init__(self, message: str) -> None:
             click.ClickException.__init__(self, message)
 
-    return RunnerSettingsError
+    RunnerError.__name__ = RunnerError.__qualname__ = f"Runner{base.__name__}"
+    return RunnerError
+
+
+def _runner_settings_error() -> type[ValueError]:
+    """JudgeSettingsError for autojudge-base's runner (``_runner_error``)."""
+    return _runner_error(JudgeSettingsError)
 
 
 class ScriptWarning(UserWarning):
@@ -233,10 +243,10 @@ def check_topic_id(topic_id: str, where: str) -> None:
     """ValueError (``where``: the place to name) for a topic id no leaderboard can hold: whitespace, or ``all``."""
     problem = id_problem(topic_id)
     if problem is not None:
-        raise ValueError(f"{where}: topic id {topic_id!r} {problem}; rename the topic")
+        raise ReportInputError(f"{where}: topic id {topic_id!r} {problem}; rename the topic")
     if topic_id == ALL:
-        raise ValueError(f"{where}: topic id {ALL!r} is reserved for the runs' aggregate rows of the leaderboard; "
-                         "rename the topic")
+        raise ReportInputError(f"{where}: topic id {ALL!r} is reserved for the runs' aggregate rows of the "
+                               "leaderboard; rename the topic")
 
 
 def load_topics(path: str | os.PathLike[str]) -> list[Any]:
@@ -249,8 +259,8 @@ def load_topics(path: str | os.PathLike[str]) -> list[Any]:
     topics: list[Any] = []
     seen: dict[str, int] = {}
     if not Path(path).is_file():
-        raise ValueError(f"topics file {path}: {'a folder' if Path(path).is_dir() else 'no such file'} (give the "
-                         "topics as a JSONL file of request_id and title)")
+        raise ReportInputError(f"topics file {path}: {'a folder' if Path(path).is_dir() else 'no such file'} (give the "
+                               "topics as a JSONL file of request_id and title)")
     with open(path, "rb") as lines:
         for number, raw in enumerate(lines, start=1):
             line = _decoded(raw, f"topics {path} line {number}")
@@ -259,16 +269,16 @@ def load_topics(path: str | os.PathLike[str]) -> list[Any]:
             try:
                 topic = autojudge.Request.model_validate(json.loads(line))
             except ValueError as error:  # JSONDecodeError and pydantic's ValidationError are ValueErrors
-                raise ValueError(f"topics {path} line {number}: not a topic (a JSON object with request_id and "
-                                 f"title): {_short(error)}") from None
+                raise ReportInputError(f"topics {path} line {number}: not a topic (a JSON object with request_id and "
+                                       f"title): {_short(error)}") from None
             check_topic_id(str(topic.request_id), f"topics {path} line {number}")
             if topic.request_id in seen:
-                raise ValueError(f"topics {path} line {number}: topic {topic.request_id!r} again (first on line "
-                                 f"{seen[topic.request_id]})")
+                raise ReportInputError(f"topics {path} line {number}: topic {topic.request_id!r} again (first on line "
+                                       f"{seen[topic.request_id]})")
             seen[topic.request_id] = number
             topics.append(topic)
     if not topics:
-        raise ValueError(f"topics {path}: no topic")
+        raise ReportInputError(f"topics {path}: no topic")
     return topics
 
 
@@ -277,8 +287,8 @@ def _decoded(raw: bytes, where: str) -> str:
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise ValueError(f"{where}: not UTF-8 text (byte {raw[error.start]:#04x} at byte {error.start + 1} of the "
-                         f"line: {error.reason}); save the file as UTF-8") from None
+        raise ReportInputError(f"{where}: not UTF-8 text (byte {raw[error.start]:#04x} at byte {error.start + 1} of "
+                               f"the line: {error.reason}); save the file as UTF-8") from None
 
 
 def _short(error: Exception, limit: int = 300) -> str:
@@ -297,9 +307,9 @@ def report_files(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
         elif path.is_file():
             files.append(path)
         else:
-            raise ValueError(f"reports: {path} is neither a file nor a folder")
+            raise ReportInputError(f"reports: {path} is neither a file nor a folder")
     if not files:
-        raise ValueError(f"reports: no file in {[str(p) for p in paths]}")
+        raise ReportInputError(f"reports: no file in {[str(p) for p in paths]}")
     return files
 
 
@@ -319,9 +329,9 @@ def _parse_report(autojudge: Any, text: str, file: Path, line: int) -> Any:
     try:
         report = autojudge.Report.model_validate(json.loads(text))
     except (ValueError, RuntimeError) as error:  # RuntimeError: Report/metadata without answer or topic id
-        raise ValueError(f"report {file} line {line}: no report format of autojudge-base reads it (TREC RAG "
-                         f"2024/2025/2026, RAGTIME, DRAGUN: metadata with run_id, team_id and topic_id or "
-                         f"narrative_id, answer or responses): {_short(error)}") from None
+        raise ReportInputError(f"report {file} line {line}: no report format of autojudge-base reads it (TREC RAG "
+                               f"2024/2025/2026, RAGTIME, DRAGUN: metadata with run_id, team_id and topic_id or "
+                               f"narrative_id, answer or responses): {_short(error)}") from None
     report.path = file.absolute()
     return report
 
@@ -364,17 +374,17 @@ def _check_report(where: ReportLine, known: set[str], seen: dict[tuple[str, str]
 
     problem = id_problem(where.run_id)
     if problem is not None:
-        raise ValueError(f"report {at(where)}: run id {where.run_id!r} {problem}; rename the run")
+        raise ReportInputError(f"report {at(where)}: run id {where.run_id!r} {problem}; rename the run")
     check_topic_id(where.topic, f"report {at(where)}: run {where.run_id!r}")
     if where.topic not in known:
-        raise ValueError(f"report {at(where)}: run {where.run_id!r} answers topic "
-                         f"{where.topic!r}, which is not in the topics ({len(known)} topics, e.g. "
-                         f"{sorted(known)[:3]}); add it to the topics file or leave the report out")
+        raise ReportInputError(f"report {at(where)}: run {where.run_id!r} answers topic "
+                               f"{where.topic!r}, which is not in the topics ({len(known)} topics, e.g. "
+                               f"{sorted(known)[:3]}); add it to the topics file or leave the report out")
     key = (where.run_id, where.topic)
     if key in seen:
         first = seen[key]
-        raise ValueError(f"report {at(where)}: run {where.run_id!r} answers topic "
-                         f"{where.topic!r} a second time (first: {at(first)}); keep one answer per (run, topic)")
+        raise ReportInputError(f"report {at(where)}: run {where.run_id!r} answers topic "
+                               f"{where.topic!r} a second time (first: {at(first)}); keep one answer per (run, topic)")
     seen[key] = where
 
 
@@ -672,7 +682,7 @@ def leaderboard(scores: pd.DataFrame, abstained: Sequence[tuple[str, str]] = (),
     autojudge = import_autojudge()
     measures = list(dict.fromkeys(scores["measure"]))
     if not measures:
-        raise ValueError("the judge has no measure to write: no answer was scored")
+        raise ReportInputError("the judge has no measure to write: no answer was scored")
     descriptions = descriptions or {}
     spec = autojudge.LeaderboardSpec(measures=tuple(
         autojudge.MeasureSpec(m, float, descriptions.get(m, "headline" if k == 0 else "")) for k, m in
@@ -768,7 +778,7 @@ def judge_reports(
     _warn_abstentions(abstained)
     _warn_scripts(non_latin_answers(frame), len(frame))
     if frame.empty:
-        raise ValueError(f"the judge has no answer to score: every one of the {len(abstained)} reports is empty")
+        raise ReportInputError(f"the judge has no answer to score: every one of the {len(abstained)} reports is empty")
     if by_topic or ray:
         order = {str(t.request_id): k for k, t in enumerate(topics)}
         groups = (g for _, g in sorted(frame.groupby("topic", sort=False), key=lambda kv: order[str(kv[0])]))
@@ -841,7 +851,7 @@ def judge_files(
         _warn_abstentions(abstained)
         _warn_scripts(non_latin, sum(counted))
         if scores.empty:
-            raise ValueError("the judge has no answer to score: every report is empty")
+            raise ReportInputError("the judge has no answer to score: every report is empty")
         board = leaderboard(pd.concat([scores, mean_rows(scores)], ignore_index=True), abstained)
     else:
         reports = read_reports([where for lines in index.values() for where in lines])
@@ -884,7 +894,10 @@ class AxiomJudge:
                 raise JudgeSettingsError(f"axioms {kwargs.get('axioms')!r}: {message}") from None
         except JudgeSettingsError as error:
             raise _runner_settings_error()(f"AxiomJudge: {error}") from None
-        return judge_reports(rag_responses, rag_topics, scorer=scorer, **settings)
+        try:  # reports or topics it cannot take: the runner prints the message (file, line, run, topic), no traceback
+            return judge_reports(rag_responses, rag_topics, scorer=scorer, **settings)
+        except ReportInputError as error:
+            raise _runner_error(ReportInputError)(f"AxiomJudge: {error}") from None
 
     def create_qrels(self, rag_responses: Iterable[Any], rag_topics: Sequence[Any], llm_config: Any = None,
                      nugget_banks: Any = None, corpus: str | None = None, **kwargs: Any) -> None:
