@@ -188,9 +188,9 @@ class HeuristicJudge(Judge):
             <= SHORT_ANSWER_WORDS
         if share < self.direct_share - 1e-9 and not (gives and refers):
             return f"{share:.2f} of the query's terms (< {self.direct_share:g})"
-        if gives is False:
-            word, what = _asked(query)
-            return f"'{word}' asks for {what}, the statement gives none"
+        asked = _asked(query)
+        if gives is False and asked is not None:
+            return f"'{asked[0]}' asks for {asked[1]}, the statement gives none"
         return None
 
     def relevance(self, cases: Sequence[tuple[str, Sequence[Statement]]]) -> list[np.ndarray]:
@@ -655,14 +655,14 @@ SHORT_ANSWER_WORDS = 5
 """A statement of at most this many words that gives what its question word asks for is a direct answer on its own."""
 
 
-def _asked(query: str) -> tuple[str, str] | tuple[None, None]:
-    """(question word, what it asks for) of a when/who/where/how-many question, else (None, None)."""
+def _asked(query: str) -> tuple[str, str, frozenset[str] | None] | None:
+    """(question word, what it asks for, entity labels or None for a number) of a when/who/where/how-many question."""
     asked = _QUESTION_TYPE.match(_last_line(query).lower())
     if asked is None:
-        return None, None
+        return None
     word = asked.group(1)
     needs = _ANSWER_TYPES.get(word.split()[0] if word.startswith(("when", "who", "where")) else word)
-    return (word, needs[0]) if needs else (None, None)
+    return (word, *needs) if needs else None
 
 
 def answer_type_given(query: str, statement: Statement) -> bool | None:
@@ -671,10 +671,10 @@ def answer_type_given(query: str, statement: Statement) -> bool | None:
     when: a date (a DATE or EVENT entity, a month, a year 1000-2100); who: a person or organisation; where: a place;
     how many/much/long/old: a number.
     """
-    word, _ = _asked(query)
-    if word is None:
+    asked = _asked(query)
+    if asked is None:
         return None
-    _, wanted = _ANSWER_TYPES[word.split()[0] if word.startswith(("when", "who", "where")) else word]
+    word, _, wanted = asked
     facts = statement.facts or Facts()
     labels = {label for _, label in facts.entities}
     return bool(facts.numbers) if wanted is None else bool(labels & wanted) or (

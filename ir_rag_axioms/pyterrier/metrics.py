@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -120,8 +121,6 @@ class MetricScorer(pt.Transformer):
         rows = [i for i, w in enumerate(why) if w is None]
         missing = {w: sum(x == w for x in why) for w in why if w is not None}
         if missing:
-            import warnings
-
             hint = (" A pyterrier-rag Reader drops qcontext: score a Pool of the pipelines (it keeps the context), or "
                     "keep qcontext in the frame." if any("no context" in w for w in missing) else "")
             warnings.warn(f"MetricScorer: {metric.name}_score is NaN for " + "; ".join(
