@@ -180,6 +180,8 @@ from ir_rag_axioms.axioms.utility import (
     RANDOM,
 )
 from ir_rag_axioms.evaluation import evaluate_axioms, evaluation_table
+
+# importing the metrics registers the metric axioms (FAITHFULNESS, ..., LLM_PAIRWISE): the axioms never import them
 from ir_rag_axioms.metrics import (
     AnswerRelevancy,
     ContextRecall,

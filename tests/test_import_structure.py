@@ -48,3 +48,26 @@ def test_the_only_cycle_is_the_operator_pattern_of_the_axiom_base() -> None:
     operators = {f"ir_rag_axioms.axioms.{m}" for m in ("base", "combinators", "wrappers", "preconditions")}
     assert s["cycles"] and all(set(cycle) <= operators for cycle in s["cycles"]), s["cycles"]
     assert {a for a, _, _ in s["upward"]} <= operators, s["upward"]
+
+
+def test_the_parts_stand_in_layers_metrics_above_axioms_evaluation_above_pyterrier_and_metrics() -> None:
+    """A metric axiom registers from metrics/ (the axioms never import it); metrics/ and pyterrier/ never import
+    evaluation/ (what they share with it lives in the leaves pair_counts and measuring)."""
+    levels = import_structure.structure(ROOT / "ir_rag_axioms", "ir_rag_axioms")["levels"]
+    order = ["analysis", "axioms", "metrics", "pyterrier", "evaluation", "cli"]
+    assert [levels[p] for p in order] == sorted({levels[p] for p in order}), {p: levels[p] for p in order}
+    assert levels["pair_counts"] == levels["measuring"] == 0
+
+
+def test_the_metric_axioms_are_registered_whatever_part_of_the_package_is_imported_first() -> None:
+    import subprocess
+    import sys
+
+    code = ("from ir_rag_axioms.axioms.registry import get\n"
+            "print([str(get(n)) for n in ('FAITHFULNESS', 'ANSWER_RELEVANCY', 'CONTEXT_RECALL', 'CONS6', "
+            "'LLM_PAIRWISE')])")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                          env={"PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1", "PATH": "/usr/bin:/bin"})
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == ("['FAITHFULNESS()', 'ANSWER_RELEVANCY()', 'CONTEXT_RECALL()', 'CONS6()', "
+                                   "'LLM_PAIRWISE()']")

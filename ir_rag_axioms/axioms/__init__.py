@@ -1,6 +1,11 @@
-"""The axioms: importing this package imports every dimension module, which registers its axioms."""
+"""The axioms: importing this package imports every dimension module, which registers its axioms.
 
-from ir_rag_axioms.axioms import (  # noqa: F401  (imported to register their axioms)  # noqa: F401  (axioms beyond the paper, registered after the published ones)
+The metric axioms (``FAITHFULNESS``, ``ANSWER_RELEVANCY``, ``CONTEXT_RECALL``, ``CONS6``, ``LLM_PAIRWISE``) sit above,
+in ``ir_rag_axioms.metrics``, and register when it is imported: ``import ir_rag_axioms`` (any import of the package)
+imports it, so ``get("FAITHFULNESS")`` finds them.
+"""
+
+from ir_rag_axioms.axioms import (  # noqa: F401  (imported to register their axioms)
     citations,
     clarity,
     coherence,
@@ -19,7 +24,5 @@ from ir_rag_axioms.axioms import (  # noqa: F401  (imported to register their ax
     utility,
 )
 from ir_rag_axioms.axioms.registry import REGISTRY, get, names, parse, register
-from ir_rag_axioms.metrics import axioms as _metric_axioms  # noqa: F401  (registers the metric axioms)
-from ir_rag_axioms.metrics import pairwise as _pairwise_axioms  # noqa: F401  (registers LLM_PAIRWISE)
 
 __all__ = ["REGISTRY", "get", "names", "parse", "register"]

@@ -6,6 +6,8 @@ keeps peak memory flat whatever the number of topics, while the texts of recent 
 second aggregation, another pipeline of a ``pt.Experiment``, a re-run cell) so that it analyses nothing again.
 The Ray backend sends the chunks round-robin to ``workers`` actors (each loads the models once)
 with at most ``IN_FLIGHT_PER_WORKER`` chunks per actor queued, and yields the stacks in input order.
+``compute_preferences`` gives named axioms' matrices through the matrix cache of a directory (what the evaluation and
+a learned axiom's ``fit`` compute).
 """
 
 from __future__ import annotations
@@ -13,10 +15,11 @@ from __future__ import annotations
 import itertools
 import os
 import sys
+import warnings
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import Any, Literal, cast, get_args
 
 import numpy as np
 
@@ -307,3 +310,65 @@ def driver_import_path() -> list[str]:
             paths.append(path)
     paths += [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p and p not in paths]
     return paths
+
+
+def compute_preferences(
+    axioms: Mapping[str, Any], items: Sequence, progress: bool = False, cache_dir: str | os.PathLike | None = None,
+    **execution: Any,
+) -> dict[str, list[np.ndarray]]:
+    """Name -> one matrix per item, computed together in chunks of topics.
+
+    Computed by ``execution.preference_stacks``
+    (``analysis``, ``backend``, ``chunk_size``, ``workers``, ``ray_address``); reused from / stored in the matrix cache
+    of ``cache_dir`` (``analysis.matrices.MatrixCache``, per axiom and item: only missing items are computed); an
+    axiom whose tool is unavailable (e.g. CLAR1 without LanguageTool) is skipped with a warning; when every one
+    is, ToolUnavailableError (nothing to evaluate).
+    """
+    from ir_rag_axioms.analysis.cache import axiom_identity, item_key
+    from ir_rag_axioms.analysis.matrices import MatrixCache
+    from ir_rag_axioms.axioms._training import warn_in_sample
+
+    items = list(items)
+    warn_in_sample(list(axioms.values()), [request.id for request, _ in items], "evaluation")
+    cache = MatrixCache(cache_dir) if cache_dir else None
+    keys = [item_key(request, responses) for request, responses in items] if cache else []
+    identities = {name: axiom_identity(axiom) for name, axiom in axioms.items()} if cache else {}
+    stored: dict[str, list[np.ndarray | None]] = {
+        name: cache.load(axiom, items, identity=identities[name], keys=keys) if cache else [None] * len(items)
+        for name, axiom in axioms.items()}
+    needed = [name for name in axioms if not items or any(m is None for m in stored[name])]
+    skipped = {name for name in needed if not _usable(name, axioms[name])}
+    if axioms and len(skipped) == len(axioms):
+        from ir_rag_axioms.analysis.resources import ToolUnavailableError
+
+        raise ToolUnavailableError(f"every axiom was skipped, their tools are unavailable ({', '.join(sorted(skipped))}"
+                                   "; the warnings say why): nothing to compute; provide the tools or choose others")
+    todo = {name: axioms[name] for name in needed if name not in skipped}
+    missing = sorted({k for name in todo for k, m in enumerate(stored[name]) if m is None})
+    if todo and missing:
+        computed: dict[str, list[np.ndarray]] = {name: [] for name in todo}
+        for stack in preference_stacks(list(todo.values()), [items[k] for k in missing], progress=progress,
+                                       **execution):
+            for n, name in enumerate(todo):
+                computed[name].append(stack[n])
+        for name, axiom in todo.items():
+            new = [(k, m) for k, m in zip(missing, computed[name], strict=True) if stored[name][k] is None]
+            for k, m in new:
+                stored[name][k] = m
+            if cache is not None and new:
+                cache.save(axiom, [items[k] for k, _ in new], [m for _, m in new], identity=identities[name],
+                           keys=[keys[k] for k, _ in new])
+    return {name: cast(list[np.ndarray], stored[name]) for name in axioms if name not in skipped}
+
+
+def _usable(name: str, axiom: Any) -> bool:
+    """Whether the axiom's tools are available (checked by its ``prefetch`` on no items); warn and skip it if not."""
+    from ir_rag_axioms.analysis.cache import Analysis
+    from ir_rag_axioms.analysis.resources import ToolUnavailableError
+
+    try:
+        axiom.prefetch([], Analysis(store=None))  # no items: only the tools' availability is checked
+    except ToolUnavailableError as error:
+        warnings.warn(f"skipped {name}: {error}", stacklevel=3)
+        return False
+    return True

@@ -307,7 +307,7 @@ class LearnedAxiom(ConfigurableAxiom):
         ``target`` may also be its matrices; see ``fit_stacks`` for the options, ``compute_preferences`` for
         ``cache_dir`` and the execution options.
         """
-        from ir_rag_axioms.evaluation import compute_preferences
+        from ir_rag_axioms.axioms.execution import compute_preferences
 
         items = list(items)
         named = {f"{k}:{a!r}": a for k, a in enumerate(self.axioms)}

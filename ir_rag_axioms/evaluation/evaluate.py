@@ -14,70 +14,22 @@ import os
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-MEASURES = ("decisiveness", "consistency", "consistency_strict", "effectiveness")
-"""The columns of an evaluation table, besides ``axiom``."""
-
-Matrices = np.ndarray | Sequence[np.ndarray]
-"""A (T, n, n) stack or a list of T square matrices (one per topic, sizes may differ)."""
-
-
-def _as_list(preferences: Matrices) -> list[np.ndarray]:
-    if isinstance(preferences, np.ndarray):
-        if preferences.ndim == 2:
-            preferences = preferences[None]
-        if preferences.ndim != 3 or preferences.shape[1] != preferences.shape[2]:
-            raise ValueError(f"expected a (T, n, n) stack of preference matrices, got shape {preferences.shape}")
-        return list(preferences)
-    out = []
-    for matrix in preferences:
-        m = np.asarray(matrix, dtype=np.float64)
-        if m.ndim != 2 or m.shape[0] != m.shape[1]:
-            raise ValueError(f"expected square preference matrices, got shape {m.shape}")
-        out.append(m)
-    return out
-
-
-def _counts(p: np.ndarray, o: np.ndarray, on: np.ndarray) -> np.ndarray:
-    """[#pairs, #decisive, #consistent (relaxed), #consistent (strict)] of the pairs where ``on`` holds."""
-    p, o = np.sign(np.nan_to_num(p[on])), np.sign(np.nan_to_num(o[on]))
-    decisive = p != 0
-    return np.array([on.sum(), decisive.sum(), (decisive & (np.abs(p - o) <= 1)).sum(), (decisive & (p == o)).sum()])
-
-
-def topic_counts(preferences: Matrices, oracle: Matrices) -> np.ndarray:
-    """Per topic counts over off-diagonal pairs, shape (T, 4).
-
-    Per topic t: [#pairs, #decisive, #consistent (relaxed), #consistent (strict)].
-    """
-    prefs, truth = _as_list(preferences), _as_list(oracle)
-    if len(prefs) != len(truth):
-        raise ValueError(f"{len(prefs)} axiom matrices but {len(truth)} oracle matrices")
-    counts = np.zeros((len(prefs), 4), dtype=np.int64)
-    for t, (p, o) in enumerate(zip(prefs, truth, strict=True)):
-        if p.shape != o.shape:
-            raise ValueError(f"topic {t}: axiom matrix {p.shape} and oracle matrix {o.shape} differ in shape")
-        counts[t] = _counts(p, o, ~np.eye(p.shape[0], dtype=bool))
-    return counts
-
-
-def harmonic_mean(a: float, b: float) -> float:
-    """2ab / (a + b), 0 if a + b = 0."""
-    return 2 * a * b / (a + b) if a + b > 0 else 0.0
-
-
-def scores_from_counts(counts: np.ndarray) -> dict[str, float]:
-    """The four measures from summed topic counts.
-
-    Consistency (relaxed and strict) is NaN when the axiom decides no pair (0/0: undefined, not 0), and
-    effectiveness is then 0 (decisiveness 0).
-    """
-    sums = np.asarray(counts, dtype=np.float64).reshape(-1, 4).sum(axis=0)
-    return {name: float(value) for name, value in zip(MEASURES, _measures(sums), strict=True)}
+from ir_rag_axioms.axioms.execution import compute_preferences
+from ir_rag_axioms.pair_counts import (
+    MEASURES,
+    Matrices,
+    _as_list,
+    _counts,
+    _measures,
+    harmonic_mean,  # noqa: F401  (evaluation.harmonic_mean, evaluation.evaluate.harmonic_mean)
+    scores_from_counts,
+    topic_counts,
+)
 
 
 def decisiveness(preferences: Matrices) -> float:
@@ -132,17 +84,6 @@ def check_seed(seed: object) -> int:
     if seed < 0:
         raise ValueError(f"seed must be at least 0, got {seed}")
     return int(seed)
-
-
-def _measures(sums: np.ndarray) -> np.ndarray:
-    """The four measures (rows) of count sums (..., 4); consistency NaN where nothing is decided."""
-    pairs, decisive, consistent, strict = np.moveaxis(np.asarray(sums, dtype=np.float64), -1, 0)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        d = np.where(pairs > 0, decisive / pairs, 0.0)
-        c = np.where(decisive > 0, consistent / decisive, np.nan)
-        s = np.where(decisive > 0, strict / decisive, np.nan)
-        e = np.where(d + np.nan_to_num(c) > 0, 2 * d * c / (d + c), 0.0)
-    return np.stack([d, c, s, e])
 
 
 def _bootstrap_counts(counts: np.ndarray, samples: int, confidence: float, seed: int) -> dict[str, tuple[float, float]]:
@@ -288,69 +229,6 @@ def cache_file(cache_dir: str | os.PathLike, axiom: Any, items: Sequence) -> Pat
     warnings.warn("evaluation.cache_file is deprecated: cache_dir holds the matrix cache of analysis.matrices "
                   "(MatrixCache), no .npz files", DeprecationWarning, stacklevel=2)
     return Path(cache_dir) / f"{matrices_key(axiom, items)}.npz"
-
-
-def compute_preferences(
-    axioms: Mapping[str, Any], items: Sequence, progress: bool = False, cache_dir: str | os.PathLike | None = None,
-    **execution: Any,
-) -> dict[str, list[np.ndarray]]:
-    """Name -> one matrix per item, computed together in chunks of topics.
-
-    Computed by ``execution.preference_stacks``
-    (``analysis``, ``backend``, ``chunk_size``, ``workers``, ``ray_address``); reused from / stored in the matrix cache
-    of ``cache_dir`` (``analysis.matrices.MatrixCache``, per axiom and item: only missing items are computed); an
-    axiom whose tool is unavailable (e.g. CLAR1 without LanguageTool) is skipped with a warning; when every one
-    is, ToolUnavailableError (nothing to evaluate).
-    """
-    from ir_rag_axioms.analysis.cache import axiom_identity, item_key
-    from ir_rag_axioms.analysis.matrices import MatrixCache
-    from ir_rag_axioms.axioms._training import warn_in_sample
-    from ir_rag_axioms.axioms.execution import preference_stacks
-
-    items = list(items)
-    warn_in_sample(list(axioms.values()), [request.id for request, _ in items], "evaluation")
-    cache = MatrixCache(cache_dir) if cache_dir else None
-    keys = [item_key(request, responses) for request, responses in items] if cache else []
-    identities = {name: axiom_identity(axiom) for name, axiom in axioms.items()} if cache else {}
-    stored: dict[str, list[np.ndarray | None]] = {
-        name: cache.load(axiom, items, identity=identities[name], keys=keys) if cache else [None] * len(items)
-        for name, axiom in axioms.items()}
-    needed = [name for name in axioms if not items or any(m is None for m in stored[name])]
-    skipped = {name for name in needed if not _usable(name, axioms[name])}
-    if axioms and len(skipped) == len(axioms):
-        from ir_rag_axioms.analysis.resources import ToolUnavailableError
-
-        raise ToolUnavailableError(f"every axiom was skipped, their tools are unavailable ({', '.join(sorted(skipped))}"
-                                   "; the warnings say why): nothing to compute; provide the tools or choose others")
-    todo = {name: axioms[name] for name in needed if name not in skipped}
-    missing = sorted({k for name in todo for k, m in enumerate(stored[name]) if m is None})
-    if todo and missing:
-        computed: dict[str, list[np.ndarray]] = {name: [] for name in todo}
-        for stack in preference_stacks(list(todo.values()), [items[k] for k in missing], progress=progress,
-                                       **execution):
-            for n, name in enumerate(todo):
-                computed[name].append(stack[n])
-        for name, axiom in todo.items():
-            new = [(k, m) for k, m in zip(missing, computed[name], strict=True) if stored[name][k] is None]
-            for k, m in new:
-                stored[name][k] = m
-            if cache is not None and new:
-                cache.save(axiom, [items[k] for k, _ in new], [m for _, m in new], identity=identities[name],
-                           keys=[keys[k] for k, _ in new])
-    return {name: cast(list[np.ndarray], stored[name]) for name in axioms if name not in skipped}
-
-
-def _usable(name: str, axiom: Any) -> bool:
-    """Whether the axiom's tools are available (checked by its ``prefetch`` on no items); warn and skip it if not."""
-    from ir_rag_axioms.analysis.cache import Analysis
-    from ir_rag_axioms.analysis.resources import ToolUnavailableError
-
-    try:
-        axiom.prefetch([], Analysis(store=None))  # no items: only the tools' availability is checked
-    except ToolUnavailableError as error:
-        warnings.warn(f"skipped {name}: {error}", stacklevel=3)
-        return False
-    return True
 
 
 def evaluate_axioms(

@@ -8,6 +8,8 @@ RAGAS's / DeepEval's retriever metrics are ``ContextualRecall`` and ``Contextual
 metrics)`` tabulates any of them; ``await metric.execute(DatasetItem(...))`` returns seed 002's result shape.
 """
 
+from ir_rag_axioms.metrics import axioms as _metric_axioms  # noqa: F401  (registers the metric axioms)
+from ir_rag_axioms.metrics import pairwise as _pairwise_axioms  # noqa: F401  (registers LLM_PAIRWISE)
 from ir_rag_axioms.metrics.contextual import ContextualPrecision, ContextualRecall
 from ir_rag_axioms.metrics.dataset import (
     AIMessage,

@@ -17,11 +17,11 @@ import numpy as np
 import pandas as pd
 
 from ir_rag_axioms.axioms.base import Item, compare
-from ir_rag_axioms.evaluation import scores_from_counts, topic_counts
 from ir_rag_axioms.metrics import checks
 from ir_rag_axioms.metrics.interface import RubricCase
 from ir_rag_axioms.metrics.judges import HeuristicJudge, level_from_fraction
 from ir_rag_axioms.model import context_of
+from ir_rag_axioms.pair_counts import scores_from_counts, topic_counts
 
 GRID = tuple(np.round(np.arange(0.0, 1.301, 0.025), 3))
 """Candidate thresholds of match scores (cosine + weight x overlap, up to 1 + weight)."""

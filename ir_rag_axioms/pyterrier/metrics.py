@@ -185,8 +185,7 @@ def metric_measures(metrics: Sequence[Metric] | Mapping[str, Metric] | None = No
     """
     import ir_measures
 
-    from ir_rag_axioms.evaluation import with_defined_mean
-    from ir_rag_axioms.evaluation.run_measures import checked_byquery
+    from ir_rag_axioms.measuring import checked_byquery, with_defined_mean
 
     if metrics is None:
         metrics = default_metrics()
