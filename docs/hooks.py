@@ -1,7 +1,8 @@
 """MkDocs hooks: the axiom catalogue and the API reference are generated from the package when the site is built.
 
 The API reference is one page per public module (``api/<module>.md``, generated: nothing is stored in docs/), listed
-on ``api.md`` and in the navigation under "API reference", grouped by subpackage.
+on ``api.md`` and in the navigation under "API reference", grouped by subpackage. The site's search ranks the guide
+pages first (``search_boost``): the API pages' docstrings name every term, so unboosted they top every search.
 """
 
 from __future__ import annotations
@@ -14,6 +15,20 @@ CATALOGUE = "<!-- catalogue: generated from the registry (docs/hooks.py) -->"
 API = "<!-- api: one page per public module (docs/hooks.py) -->"
 API_PAGE = "api.md"
 """The index page of the API reference (in mkdocs.yml's nav); the module pages are generated beside it."""
+SEARCH_BOOST = {"guide": 10.0, "notebook": 2.0, "api": 0.01}
+"""mkdocs-material's ``search: boost`` of a page by its kind: the guides lead, the API reference comes last."""
+
+
+def page_kind(src_uri: str) -> str:
+    """``api`` for the API reference (``api.md`` and ``api/...``), ``notebook`` for a notebook, else ``guide``."""
+    if src_uri == API_PAGE or src_uri.startswith("api/"):
+        return "api"
+    return "notebook" if src_uri.endswith(".ipynb") else "guide"
+
+
+def search_boost(src_uri: str) -> float:
+    """The search boost of the page at ``src_uri`` (below docs/): ``SEARCH_BOOST`` of its kind."""
+    return SEARCH_BOOST[page_kind(src_uri)]
 
 
 def public_modules() -> list[str]:
@@ -102,7 +117,9 @@ def on_files(files: Any, config: Any, **kwargs: Any) -> Any:
 
 
 def on_page_markdown(markdown: str, page: Any, **kwargs: Any) -> str:
-    """Put the generated catalogue and API sections where their markers stand."""
+    """Put the generated catalogue and API sections where their markers stand; set the page's search boost."""
+    if page is not None:  # a page's own front matter (search: boost:) wins
+        page.meta.setdefault("search", {}).setdefault("boost", search_boost(page.file.src_uri))
     if CATALOGUE in markdown:
         markdown = markdown.replace(CATALOGUE, catalogue_markdown())
     if API in markdown:
