@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 import pyterrier as pt
 
+from ir_rag_axioms.pyterrier.equality import ByParameters
 from ir_rag_axioms.pyterrier.frames import CONTEXT_COLUMNS, TEXT_COLUMNS
 
 SYSTEM_COLUMN = "system"
@@ -164,7 +165,7 @@ def crowd_response_ids(data: str | os.PathLike[str] | None = None) -> Callable[[
     return response_id
 
 
-class Pool(pt.Transformer):
+class Pool(ByParameters, pt.Transformer):
     """Run several answer-producing pipelines on the same topics and stack their answers as candidates.
 
     docno = the pipeline's name, or the ``docno`` rule (``name/docno`` when it gives several answers per query);

@@ -22,6 +22,7 @@ from ir_rag_axioms.axioms.base import Axiom
 from ir_rag_axioms.axioms.execution import Backend
 from ir_rag_axioms.axioms.naming import Axioms, AxiomSpec, as_axioms, named_axioms
 from ir_rag_axioms.pyterrier import frames
+from ir_rag_axioms.pyterrier.equality import ByParameters
 
 DECIDED_COLUMN = "decided"
 """The reranker's column: how many of the query's unordered answer pairs the axioms (or the tie-breaker) decided."""
@@ -79,8 +80,11 @@ def _query_seed(seed: int | None, qid: str) -> np.random.Generator:
     return np.random.default_rng(None if seed is None else [seed, zlib.crc32(qid.encode())])
 
 
-class _AxiomTransformer(pt.Transformer):
-    """Shared machinery: configuration repr, validation, and one batched analysis pass over all queries."""
+class _AxiomTransformer(ByParameters, pt.Transformer):
+    """Shared machinery: configuration repr, validation, one batched analysis pass over all queries.
+
+    Equal parameters make equal transformers (``ByParameters``): ``pt.Experiment(plan="tree")`` computes them once.
+    """
 
     schematic: dict[str, Any] = {"help_url": None}
 
