@@ -116,3 +116,12 @@ def test_a_run_without_scores_under_kendall_tau_is_a_clear_error() -> None:
         with pytest.raises(ValueError, match=f"{measure} compares the run's scores with the qrels' labels, but the "
                                              "run has no score column"):
             pt.Experiment([unscored], TOPICS, QRELS, [measure], validate="ignore")
+
+
+def test_a_subclass_whose_parameters_cannot_be_read_is_equal_only_to_itself() -> None:
+    class Opaque(AxiomaticReranker):
+        def __init__(self, axioms, secret: int = 0) -> None:  # secret is not kept as an attribute
+            super().__init__(axioms)
+
+    a, b = Opaque([COH1], 1), Opaque([COH1], 2)
+    assert a == a and a != b and hash(a) == hash(b)  # same repr, unknown parameters: never merged

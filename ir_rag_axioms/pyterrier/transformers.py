@@ -90,7 +90,7 @@ class _AxiomTransformer(ByParameters, pt.Transformer):
 
     def __repr__(self) -> str:
         parts = []
-        for attribute in pt.inspect.transformer_attributes(self):
+        for attribute in pt.inspect.transformer_attributes(self, strict=False):  # unknown: MISSING
             if attribute.init_default_value is attribute.value or (
                 attribute.init_default_value == attribute.value
                 and type(attribute.init_default_value) is type(attribute.value)
