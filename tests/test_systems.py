@@ -92,3 +92,22 @@ def test_compare_systems_takes_a_baseline_by_name() -> None:
     assert cons2["win_rate_vs_baseline"].fillna(-1).to_dict() == {"grounded": 1.0, "partial": -1, "ungrounded": 0.0}
     with pytest.raises(ValueError, match=r"unknown baseline 'bm25'; the systems are \['grounded', 'partial', "):
         compare_systems({"CONS2": CONS2}, PIPELINES, TOPICS, samples=0, baseline="bm25")
+
+
+def test_the_compare_command_marks_a_system_that_answered_few_topics(tmp_path) -> None:
+    import json
+
+    from conftest import run_cli
+
+    lines = [{"qid": str(q), "query": "What causes tides?", "system": s, "text": t} for q in range(1, 21)
+             for s, t in (("full-a", "Tides are caused by the Moon. It pulls water."), ("full-b", "Wind."))]
+    lines += [{"qid": str(q), "query": "What causes tides?", "system": "sparse",
+               "text": "Tides are caused by the gravitational pull of the Moon and the Sun."} for q in (1, 2, 3)]
+    (tmp_path / "answers.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+    with pytest.warns(UserWarning, match=r"'sparse' \(3/20 topics\)"):
+        code, _ = run_cli("compare", "--answers", str(tmp_path / "answers.jsonl"), "--axioms", "COV1", "--out",
+                          str(tmp_path / "out"), "--bootstrap", "0", "--no-figures", "--quiet")
+    assert code == 0
+    table = (tmp_path / "out" / "systems.md").read_text()
+    sparse = next(line for line in table.splitlines() if "| sparse" in line)
+    assert "| topics" in table and sparse.rstrip().endswith("| 3/20     |")
