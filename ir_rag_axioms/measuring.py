@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterable
+from contextvars import ContextVar
 from typing import Any
 
 import numpy as np
@@ -73,8 +74,8 @@ class DefinedMean:
     """ir_measures aggregator: the mean over the queries where a measure is defined (the measure warns about the rest).
 
     An undefined query (NaN) is left out, never counted as 0; no defined query gives NaN. ``ir_measures.calc_aggregate``
-    and ``Experiment`` use it; pt.Experiment (PyTerrier 1.1) averages the per-query values by itself and never asks a
-    measure for its aggregator, so a NaN query makes its mean NaN.
+    and ``Experiment`` use it; pt.Experiment (PyTerrier 1.1) averages the per-query values by itself, which is why
+    ``checked_byquery`` gives an undefined query the defined queries' mean.
     """
 
     def __init__(self, name: str, reason: str) -> None:
@@ -99,29 +100,51 @@ class UndefinedMeasureWarning(UserWarning):
 
 
 def with_defined_mean(measure: Any, reason: str) -> Any:
-    """The ir_measures measure, aggregated by ``DefinedMean`` (pt.Experiment and ``calc_aggregate`` ask for it)."""
-    measure.aggregator = lambda: DefinedMean(str(measure), reason)
+    """The ir_measures measure, aggregated by ``DefinedMean``, and its name in ir_measures' registry (if free).
+
+    The aggregator is the measure class's, so that a measure parsed by name (``ir_measures.parse_measure``) has it.
+    """
+    import ir_measures
+
+    type(measure).aggregator = lambda self: DefinedMean(str(self), reason)
+    if measure.NAME not in ir_measures.measures.registry:
+        ir_measures.measures.register(type(measure), name=measure.NAME)
     return measure
+
+
+_IMPUTE: ContextVar[bool] = ContextVar("ir_rag_axioms_impute_undefined", default=True)
+"""Whether an undefined query takes the mean of the defined ones (pt.Experiment's mean); ``Experiment`` turns it off."""
 
 
 def checked_byquery(impl: Any, name: str, reason: str) -> Any:
     """An ir_measures ``define`` implementation: ``run_problems`` warned (inside pt.Experiment too), then per query.
 
-    A query where ``impl`` is undefined gives NaN, and one warning names the measure, the count and the ``reason``.
+    Only the queries the qrels judge get a value (as ir_measures' own measures). A query where ``impl`` is undefined
+    (NaN) takes the mean of the run's defined queries, so that the mean over all queries, which pt.Experiment takes
+    by itself, is the mean over the defined ones, ``ir_measures.calc_aggregate``'s; one ``UndefinedMeasureWarning``
+    names the measure, the count and the ``reason``. ``Experiment`` keeps them NaN and counts them.
     """
 
     def measure(qrels: pd.DataFrame, run: pd.DataFrame) -> Iterable[tuple[str, float]]:
         for problem in run_problems(run, qrels):
             warnings.warn(problem, RunWarning, stacklevel=2)
-        values = [(str(qid), float(impl(qrels[qrels["query_id"] == qid], part)))
-                  for qid, part in run.groupby("query_id", sort=False)]
+        judged = set(qrels["query_id"].astype(str))
+        values = [(str(qid), float(impl(qrels[qrels["query_id"].astype(str) == str(qid)], part)))
+                  for qid, part in run.groupby("query_id", sort=False) if str(qid) in judged]
         undefined = [qid for qid, value in values if np.isnan(value)]
-        if undefined:
-            warnings.warn(f"{name} is undefined (NaN) for {len(undefined)} of {len(values)} queries (e.g. qid "
-                          f"{undefined[0]}: {reason}); pt.Experiment's mean is then NaN, while "
-                          "ir_measures.calc_aggregate averages the others: ir_rag_axioms.evaluation.Experiment (the "
-                          "same arguments) gives calc_aggregate's means in pt.Experiment's table",
+        defined = [value for _, value in values if not np.isnan(value)]
+        if undefined and _IMPUTE.get():
+            fill = float(np.mean(defined)) if defined else float("nan")
+            warnings.warn(f"{name} is undefined for {len(undefined)} of {len(values)} queries (e.g. qid "
+                          f"{undefined[0]}: {reason}); they are left out of the mean: their per-query value is the "
+                          f"mean of the {len(defined)} others ({fill:.4g}), so that pt.Experiment's mean is "
+                          "ir_measures.calc_aggregate's. Do not test significance on those values: "
+                          "ir_rag_axioms.evaluation.Experiment (the same arguments) keeps them NaN, counts them in "
+                          f"a column '{name} undefined' and tests the baseline on the defined queries",
                           UndefinedMeasureWarning, stacklevel=2)
+            values = [(qid, fill if np.isnan(value) else value) for qid, value in values]
         return values
 
     return measure
+
+

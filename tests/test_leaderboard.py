@@ -107,3 +107,21 @@ def test_leaderboard_of_two_real_nugget_topics():
     assert head["value"].notna().all()  # no blank answer among these
     rates = per_topic[per_topic.measure != measures[0]]["value"].dropna()
     assert rates.between(0, 1).all()
+
+
+def test_a_context_string_is_one_passage_and_axioms_may_be_a_comma_string():
+    passage = "Tides are caused by the pull of the Moon and the Sun on the oceans."
+    answers = pd.DataFrame({"run_id": ["a", "b"], "topic": "1", "query": "What causes tides?",
+                            "text": [passage, "Tides come from strong winds blowing over the sea."],
+                            "context": [passage, passage]})
+    system_leaderboard = lb.system_leaderboard
+    as_string = system_leaderboard(answers, ["CONS2"], method="win_rate", progress=False)
+    as_list = system_leaderboard(answers.assign(context=[[passage], [passage]]), ["CONS2"], method="win_rate",
+                                 progress=False)
+    pd.testing.assert_frame_equal(as_string, as_list)
+    cons2 = as_string[(as_string["measure"] == "CONS2") & (as_string["topic"] == "1")]
+    assert cons2.set_index("run_id")["value"].to_dict() == {"a": 1.0, "b": 0.0}
+    pd.testing.assert_frame_equal(system_leaderboard(answers, "CONS2, COH1", method="win_rate", progress=False),
+                                  system_leaderboard(answers, ["CONS2", "COH1"], method="win_rate", progress=False))
+    with pytest.raises(TypeError, match="the context of run 'a' on topic '1' is a int"):
+        system_leaderboard(answers.assign(context=[3, passage]), ["CONS2"], method="win_rate", progress=False)

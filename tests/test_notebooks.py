@@ -134,6 +134,13 @@ def _verify_02(notebook: Any, data: dict[str, Any]) -> None:
         assert table.loc[name, "nDCG@3"] == pytest.approx(_per_query(run, data["qrels"], ndcg(3)), abs=1e-9), name
         assert table.loc[name, "RR(rel=3)"] == pytest.approx(_per_query(run, data["qrels"], rr(3)), abs=1e-9), name
         assert table.loc[name, "KendallTau"] == pytest.approx(kendall(run, data["qrels"]), abs=1e-9), name
+    said = next(c.source for c in notebook.cells if "the pairwise view" in c.source)  # the text above the pairs
+    assert "by\ndocno (ascending" in said and "row order" not in said
+    for _, part in data["pairs"].groupby("qid"):
+        assert list(part["docno_a"]) == sorted(part["docno_a"])  # what the output shows: docno order
+    best = data["best"]
+    assert best["qid"].tolist() == sorted(data["samples"]["qid"].unique())  # one sampled answer per query
+    assert all(d.startswith(f"{q}/") for q, d in zip(best["qid"], best["docno"], strict=True))
 
 
 def _verify_03(notebook: Any, data: dict[str, Any]) -> None:
@@ -176,7 +183,7 @@ class Figures:
 
 
 FIGURES = {
-    "02_pyterrier_reranking.ipynb": Figures(("qrels", "runs"), _verify_02, prelude="""
+    "02_pyterrier_reranking.ipynb": Figures(("qrels", "runs", "pairs", "best", "samples"), _verify_02, prelude="""
 _names = [">> CORR1", ">> COH1+CONS2+CORR1 (Borda)", ">> CONS2+CORR1 (Borda)", ">> CONS2+CORR1 (KwikSort)"]
 _rerankers = [AxiomaticReranker(CORR1), AxiomaticReranker([COH1, CONS2, CORR1]), AxiomaticReranker([CONS2, CORR1]),
               AxiomaticReranker([CONS2, CORR1], aggregation="kwiksort")]

@@ -547,11 +547,17 @@ def test_metric_measures_read_the_top_answer_in_pt_experiment() -> None:
                             "context": [passages, passages, None, None], "score": [2.0, 1.0, 2.0, 1.0]})
     scorer = MetricScorer([Faithfulness()])
     qrels = pd.DataFrame({"qid": ["1", "2"], "docno": ["a", "d"], "label": [1, 1]})
-    with pytest.warns(UndefinedMeasureWarning, match="undefined .* for 1 of 2 queries .*no context"):
-        table = pt.Experiment([pt.Transformer.from_df(answers) >> scorer], answers[["qid", "query"]].drop_duplicates(),
-                              qrels, scorer.measures(), names=["run"], perquery=True).set_index("qid")
-    assert table.loc["1", "value"] == scorer(answers)["faithfulness_score"].iloc[0] == 1.0
-    assert np.isnan(table.loc["2", "value"])  # its top answer has no context
+    topics, system = answers[["qid", "query"]].drop_duplicates(), pt.Transformer.from_df(answers) >> scorer
+    with pytest.warns(UndefinedMeasureWarning, match=r"undefined for 1 of 2 queries .*no context.*mean of the 1 "
+                                                     r"others \(1\)"):
+        table = pt.Experiment([system], topics, qrels, scorer.measures(), names=["run"], perquery=True)
+    assert table.set_index("qid").loc["1", "value"] == scorer(answers)["faithfulness_score"].iloc[0] == 1.0
+    assert table.set_index("qid").loc["2", "value"] == 1.0  # its top answer has no context: the others' mean
+    from ir_rag_axioms.evaluation import Experiment
+
+    with pytest.warns(UndefinedMeasureWarning, match="faithfulness_score is undefined for up to 1 queries"):
+        ours = Experiment({"run": system}, topics, qrels, scorer.measures())
+    assert ours.loc[0, "faithfulness_score"] == 1.0 and ours.loc[0, "faithfulness_score undefined"] == 1
 
 
 def test_the_reranker_refuses_pyterrier_cachings_scorer_cache(tmp_path) -> None:

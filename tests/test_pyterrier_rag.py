@@ -37,7 +37,7 @@ from ir_rag_axioms import CONS2, COV1, AnswerRelevancy, Faithfulness  # noqa: E4
 from ir_rag_axioms.evaluation import with_gold_answers  # noqa: E402
 from ir_rag_axioms.evaluation.run_measures import GOLD_ONLY_DOCNO, KendallTau  # noqa: E402
 from ir_rag_axioms.evaluation.systems import compare_systems  # noqa: E402
-from ir_rag_axioms.pyterrier import AxiomaticReranker, Pool  # noqa: E402
+from ir_rag_axioms.pyterrier import AxiomaticReranker, BestOfN, Pool, WithContext  # noqa: E402
 from ir_rag_axioms.pyterrier.metrics import MetricScorer  # noqa: E402
 from ir_rag_axioms.pyterrier.pool import NoContextWarning  # noqa: E402
 from ir_rag_axioms.pyterrier.transformers import AbstentionWarning  # noqa: E402
@@ -66,12 +66,21 @@ ANSWERS = pd.DataFrame({  # pyterrier-rag's get_answers(): one row per gold answ
 })
 
 
-def _answer(model: str, prompt: str) -> str:
-    """The stand-in LLM: the prompt's context as one line ("extractive"), or a fixed sentence ("closed-book")."""
+def _answer(model: str, prompt: str, sample: int = 0) -> str:
+    """The stand-in LLM: the prompt's context as one line ("extractive"), or a fixed sentence ("closed-book").
+
+    "sampler" gives its n samples in turn: the closed-book sentence, the context, the context's first sentence
+    followed by an unsupported one (``SAMPLES``).
+    """
     if model == "closed-book":
         return CLOSED_BOOK
-    context = re.findall(r"Context: (.*?) \n Question:", prompt, re.S)[-1]
-    return " ".join(context.split())
+    context = " ".join(re.findall(r"Context: (.*?) \n Question:", prompt, re.S)[-1].split())
+    if model == "sampler":
+        return [CLOSED_BOOK, context, context.split(". ")[0] + ". " + UNSUPPORTED][sample % 3]
+    return context
+
+
+UNSUPPORTED = "Penguins build their nests out of copper wire every spring."
 
 
 class OpenAICompatible(JsonHandler):
@@ -82,19 +91,20 @@ class OpenAICompatible(JsonHandler):
     def do_POST(self) -> None:  # noqa: N802 - http.server's name
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         type(self).requests.append({"path": self.path, **body})
+        n = int(body.get("n") or 1)
         if self.path == "/v1/chat/completions":
-            text = _answer(body["model"], body["messages"][-1]["content"])
-            choice = {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
+            choices = [{"index": k, "message": {"role": "assistant", "content": _answer(
+                body["model"], body["messages"][-1]["content"], k)}, "finish_reason": "stop"} for k in range(n)]
             kind = "chat.completion"
         elif self.path == "/v1/completions":
-            choice = {"index": 0, "text": _answer(body["model"], body["prompt"]), "logprobs": None,
-                      "finish_reason": "stop"}
+            choices = [{"index": k, "text": _answer(body["model"], body["prompt"], k), "logprobs": None,
+                        "finish_reason": "stop"} for k in range(n)]
             kind = "text_completion"
         else:
             self.send_error(404)
             return
         self.send_json(json.dumps({"id": "cmpl-0", "object": kind, "created": 0, "model": body["model"],
-                                   "choices": [choice]}).encode())
+                                   "choices": choices}).encode())
 
 
 @pytest.fixture(scope="module")
@@ -138,7 +148,9 @@ def test_pool_keeps_the_context_the_concatenator_gave_the_reader(llm: str, api: 
     assert pooled["query"].tolist() == [TOPICS["query"].iloc[0]] * 4 + [TOPICS["query"].iloc[1]] * 4
     expected = (pt.Transformer.from_df(PASSAGES) % 2 >> Concatenator())(TOPICS).set_index("qid")["qcontext"]
     top2 = pooled[pooled["system"] == "top2"].set_index("qid")
-    assert top2["qcontext"].to_dict() == expected.to_dict() == top2["context"].to_dict()
+    assert top2["qcontext"].to_dict() == expected.to_dict()  # the joined text the reader saw
+    passages = PASSAGES.groupby("qid")["text"].apply(lambda t: list(t)[:2]).to_dict()
+    assert top2["context"].to_dict() == passages  # each passage the Concatenator joined, best first
     assert top2["qanswer"].to_dict() == {q: " ".join(c.split()) for q, c in expected.items()}
     assert (pooled[pooled["system"] == "closedbook"]["qanswer"] == CLOSED_BOOK).all()
 
@@ -207,3 +219,47 @@ def test_metric_scorer_and_compare_systems_take_the_readers_output(llm: str) -> 
     cons2 = table[table["axiom"] == "CONS2"].set_index("system")
     assert cons2.loc["closedbook", "rank"] == 4 and cons2["win_rate"].notna().all()
     assert table[table["axiom"] == "COV1"].iloc[0]["system"] == "top2"
+
+
+def sampler(url: str, k: int = 3) -> pt.Transformer:
+    """k answers per query from pyterrier-rag's own parts: the Reader's prompt, then OpenAIBackend's text generator.
+
+    pyterrier-rag 0.3.0's ``Reader`` takes no ``num_responses``; its prompt and its backend's
+    ``text_generator(num_responses=k)`` give what a sampling reader gives: k rows per query, no docno, rank or score.
+    """
+    backend = OpenAIBackend("sampler", api_key="test-key", base_url=url, max_retries=0, parallel=1)
+    return Reader(backend).prompt >> backend.text_generator(num_responses=k)
+
+
+def test_best_of_n_samples_of_the_real_reader_gives_one_answer_per_query_that_its_measures_score(llm: str) -> None:
+    pipeline = pt.Transformer.from_df(PASSAGES) % 2 >> Concatenator() >> sampler(llm)
+    samples = pipeline(TOPICS)
+    assert len(samples) == 6 and not {"docno", "rank", "score"} & set(samples.columns)
+    assert samples.groupby("qid")["qanswer"].nunique().tolist() == [3, 3]
+    best = (pipeline >> BestOfN([COV1]))(TOPICS)
+    cut = (pipeline >> AxiomaticReranker([COV1]) % 1)(TOPICS)
+    pd.testing.assert_frame_equal(best, cut)
+    assert best["qid"].tolist() == ["1", "2"] and best["docno"].tolist() == ["1/1", "2/1"]  # qid/position
+    assert best["qanswer"].tolist() == [" ".join(PASSAGES["text"].iloc[k:k + 2]) for k in (0, 3)]  # the grounded one
+    assert (best["rank"] == 0).all() and (best["decided"] == 3).all()
+    qrels = with_gold_answers(pd.DataFrame({"qid": ["1", "2"], "docno": ["1/1", "2/1"], "label": [1, 1]}), ANSWERS)
+    table = pt.Experiment({"best of 3": pipeline >> BestOfN([COV1])}, TOPICS, qrels, [F1, AnswerLen]).set_index("name")
+    expected_f1 = np.mean([max(f1_score(best.set_index("qid").loc[q, "qanswer"], g)
+                               for g in ANSWERS[ANSWERS.qid == q].gold_answer) for q in ("1", "2")])
+    assert table.loc["best of 3", "F1"] == pytest.approx(expected_f1) and expected_f1 > 0
+    assert table.loc["best of 3", "AnswerLen"] == pytest.approx(best["qanswer"].str.len().mean())
+
+
+def test_with_context_keeps_the_passages_the_concatenator_joined_for_per_passage_axioms(llm: str) -> None:
+    pipeline = pt.Transformer.from_df(PASSAGES) % 2 >> Concatenator() >> sampler(llm)
+    kept = WithContext(pipeline)(TOPICS)
+    passages = PASSAGES.groupby("qid")["text"].apply(lambda t: list(t)[:2]).to_dict()
+    assert kept.groupby("qid")["context"].first().to_dict() == passages
+    joined = (pt.Transformer.from_df(PASSAGES) % 2 >> Concatenator())(TOPICS).set_index("qid")["qcontext"]
+    assert kept.groupby("qid")["qcontext"].first().to_dict() == joined.to_dict()
+    best = (WithContext(pipeline) >> BestOfN([CONS2]))(TOPICS)
+    assert best["docno"].tolist() == ["1/1", "2/1"] and (best["decided"] == 3).all()  # the supported sample
+    with pytest.warns(AbstentionWarning, match="decided no pair in this run"):
+        blind = (pipeline >> BestOfN([CONS2]))(TOPICS)  # the reader dropped the context: CONS2 cannot judge
+    assert blind["docno"].tolist() == ["1/0", "2/0"]  # the sampling order, not a choice
+    assert WithContext(pipeline) == WithContext(pipeline) and WithContext(pipeline) != WithContext(sampler(llm))

@@ -233,8 +233,11 @@ def test_the_trec_run_writer_refuses_ids_with_whitespace(tmp_path: Path, column,
     assert not (tmp_path / "run.txt").exists()
 
 
-def test_one_mean_experiment_equals_calc_aggregate_when_a_query_is_undefined() -> None:
-    """Query 3 has constant scores: KendallTau and AxiomConsistency are NaN there; one mean, not two."""
+def test_pt_experiments_own_table_equals_calc_aggregate_when_a_query_is_undefined() -> None:
+    """Query 3 has constant scores: KendallTau and AxiomConsistency are undefined there, and left out of every mean.
+
+    Topic 4 has no qrels: no measure (ours or ir_measures') gives it a value.
+    """
     import warnings
 
     import ir_measures
@@ -244,26 +247,31 @@ def test_one_mean_experiment_equals_calc_aggregate_when_a_query_is_undefined() -
     from ir_rag_axioms.evaluation import Experiment, UndefinedMeasureWarning, measures
     from ir_rag_axioms.evaluation.run_measures import KendallTau
 
-    run = pd.DataFrame({"qid": ["1"] * 3 + ["2"] * 3 + ["3"] * 3, "docno": list("abcdefghi"),
-                        "score": [3.0, 2.0, 1.0, 1.0, 2.0, 3.0, 5.0, 5.0, 5.0]})
+    run = pd.DataFrame({"qid": ["1"] * 3 + ["2"] * 3 + ["3"] * 3 + ["4"] * 2, "docno": list("abcdefghijk"),
+                        "score": [3.0, 2.0, 1.0, 1.0, 2.0, 3.0, 5.0, 5.0, 5.0, 2.0, 1.0]})
     qrels = pd.DataFrame({"qid": ["1"] * 3 + ["2"] * 3 + ["3"] * 3, "docno": list("abcdefghi"),
                           "label": [2, 1, 0, 2, 0, 1, 0, 1, 2]})
-    topics = pd.DataFrame({"qid": ["1", "2", "3"], "query": ["x", "y", "z"]})
+    topics = pd.DataFrame({"qid": ["1", "2", "3", "4"], "query": ["x", "y", "z", "w"]})
     metrics = [nDCG @ 3, KendallTau, *measures()]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        plain = pt.Experiment([run], topics, qrels, metrics, names=["run"]).set_index("name")
         truth = ir_measures.calc_aggregate(metrics, qrels.rename(columns={"qid": "query_id", "docno": "doc_id",
                                                                            "label": "relevance"}),
                                            run.rename(columns={"qid": "query_id", "docno": "doc_id"}))
-    assert math.isnan(plain.loc["run", "KendallTau"]) and math.isnan(plain.loc["run", "AxiomConsistency"])
-    with pytest.warns(UndefinedMeasureWarning, match="ir_rag_axioms.evaluation.Experiment"):
+    with pytest.warns(UndefinedMeasureWarning, match=r"KendallTau is undefined for 1 of 3 queries.*mean of the 2 "
+                                                     r"others \(0\.3333\)"):
+        plain = pt.Experiment([run], topics, qrels, metrics, names=["run"]).set_index("name")
+    for measure in metrics:
+        assert plain.loc["run", str(measure)] == pytest.approx(truth[measure]), measure
+    assert truth[KendallTau] == pytest.approx((1.0 + -1 / 3) / 2)  # queries 1 and 2; 3 left out, 4 unjudged
+    with pytest.warns(UndefinedMeasureWarning, match="KendallTau is undefined for up to 1 queries"):
         table = Experiment([run], topics, qrels, metrics, names=["run"]).set_index("name")
-    assert sorted(table.columns) == sorted(plain.columns)  # ours in the order given
     for measure in metrics:
         assert table.loc["run", str(measure)] == pytest.approx(truth[measure]), measure
-    assert table.loc["run", "KendallTau"] == pytest.approx((1.0 + -1 / 3) / 2)  # queries 1 and 2; 3 left out
-    assert table.loc["run", "nDCG@3"] == pytest.approx(plain.loc["run", "nDCG@3"])
-    assert Experiment([run], topics, qrels, metrics, names=["run"], round=2).loc[0, "KendallTau"] == 0.33
-    with pytest.raises(ValueError, match="baseline"):
-        Experiment([run, run], topics, qrels, metrics, baseline=0)
+    assert table.loc["run", "KendallTau undefined"] == 1 and table.loc["run", "AxiomDecisiveness undefined"] == 0
+    assert "nDCG@3 undefined" not in table.columns  # ir_measures' own measures are defined on every judged query
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert Experiment([run], topics, qrels, metrics, names=["run"], round=2).loc[0, "KendallTau"] == 0.33
+        per_query = pt.Experiment([run], topics, qrels, [KendallTau], perquery=True)
+    assert per_query.set_index("qid")["value"].isna().tolist() == [False, False, False, True]  # 4: pt backfills

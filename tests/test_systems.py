@@ -68,3 +68,46 @@ def test_axioms_as_a_mapping_or_with_axiom_names_name_the_columns() -> None:
     oracle = [np.array([[0.0, 1.0], [-1.0, 0.0]])]
     assert evaluate_axioms([Length()], items, oracle, axiom_names=["long"])["axiom"].tolist() == ["long"]
     assert evaluate_axioms({"long": Length()}, items, oracle)["consistency"].tolist() == [1.0]
+
+
+def test_a_system_that_answered_few_topics_is_marked_and_warned() -> None:
+    topics = pd.DataFrame({"qid": [str(q) for q in range(1, 21)], "query": "q"})
+    rows = [{"qid": q, "query": "q", "system": s, "text": "x" * n} for q in topics["qid"]
+            for s, n in (("full-a", 2), ("full-b", 3))]
+    rows += [{"qid": q, "query": "q", "system": "sparse", "text": "x" * 9} for q in ("1", "2", "3")]
+    with pytest.warns(UserWarning, match=r"1 of 3 systems answered fewer topics than the others: 'sparse' \(3/20 "
+                                         r"topics\)"):
+        table = compare_systems({"long": Length()}, pd.DataFrame(rows), samples=0)
+    overall = table[table["axiom"] == "overall"].set_index("system")
+    assert overall.loc["sparse", "rank"] == 1  # it wins every comparison it took part in
+    assert overall["topics"].to_dict() == {"sparse": "3/20", "full-b": "20/20", "full-a": "20/20"}
+    from ir_rag_axioms.evaluation.report import systems_markdown
+
+    assert "| 1      | sparse   |" in systems_markdown(table) and "3/20" in systems_markdown(table)
+
+
+def test_compare_systems_takes_a_baseline_by_name() -> None:
+    table = compare_systems({"CONS2": CONS2}, PIPELINES, TOPICS, samples=0, baseline="partial")
+    cons2 = table[table["axiom"] == "CONS2"].set_index("system")
+    assert cons2["win_rate_vs_baseline"].fillna(-1).to_dict() == {"grounded": 1.0, "partial": -1, "ungrounded": 0.0}
+    with pytest.raises(ValueError, match=r"unknown baseline 'bm25'; the systems are \['grounded', 'partial', "):
+        compare_systems({"CONS2": CONS2}, PIPELINES, TOPICS, samples=0, baseline="bm25")
+
+
+def test_the_compare_command_marks_a_system_that_answered_few_topics(tmp_path) -> None:
+    import json
+
+    from conftest import run_cli
+
+    lines = [{"qid": str(q), "query": "What causes tides?", "system": s, "text": t} for q in range(1, 21)
+             for s, t in (("full-a", "Tides are caused by the Moon. It pulls water."), ("full-b", "Wind."))]
+    lines += [{"qid": str(q), "query": "What causes tides?", "system": "sparse",
+               "text": "Tides are caused by the gravitational pull of the Moon and the Sun."} for q in (1, 2, 3)]
+    (tmp_path / "answers.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+    with pytest.warns(UserWarning, match=r"'sparse' \(3/20 topics\)"):
+        code, _ = run_cli("compare", "--answers", str(tmp_path / "answers.jsonl"), "--axioms", "COV1", "--out",
+                          str(tmp_path / "out"), "--bootstrap", "0", "--no-figures", "--quiet")
+    assert code == 0
+    table = (tmp_path / "out" / "systems.md").read_text()
+    sparse = next(line for line in table.splitlines() if "| sparse" in line)
+    assert "| topics" in table and sparse.rstrip().endswith("| 3/20     |")

@@ -31,9 +31,9 @@ from ir_rag_axioms.evaluation.evaluate import (
     topic_counts,
     vote_sweep,
 )
+from ir_rag_axioms.evaluation.pt_experiment import Experiment
 from ir_rag_axioms.evaluation.run_measures import (
     DefinedMean,
-    Experiment,
     RunWarning,
     UndefinedMeasureWarning,
     check_run,

@@ -74,9 +74,9 @@ def reads_packaged_axioms(axioms: Sequence[Axiom | str] | Mapping[str, Axiom | s
 def answer_items(answers: pd.DataFrame) -> tuple[list[str], list[tuple[GenerationRequest, list[GenerationResponse]]]]:
     """The runs (first-appearance order) and one (request, answers) item per topic; a response's id is its run_id.
 
-    ``answers`` needs run_id, topic, query and text; ``context`` (a list of passages per answer) is the answer's
-    own context; other columns (``citations``: the axioms read citation markers in the text, which the AutoJudge
-    writes from a report's citations) are not read.
+    ``answers`` needs run_id, topic, query and text; ``context`` (a list of passages per answer, or one passage as a
+    string) is the answer's own context; other columns (``citations``: the axioms read citation markers in the
+    text, which the AutoJudge writes from a report's citations) are not read.
     A missing column, a duplicate (run_id, topic) or a topic with two different queries is refused, naming the
     rows; a blank answer is kept (every axiom abstains on it: NaN, never 0).
     """
@@ -99,11 +99,22 @@ def answer_items(answers: pd.DataFrame) -> tuple[list[str], list[tuple[Generatio
                              f"{sorted(queries)[:3]}")
         contexts = group["context"] if "context" in group.columns else [None] * len(group)
         responses = [GenerationResponse(run, "" if text is None or text != text else str(text),
-                                        context=None if c is None or (isinstance(c, float) and c != c)
-                                        else tuple(str(p) for p in c))
+                                        context=_context(c, run, str(topic)))
                      for run, text, c in zip(group["run_id"], group["text"], contexts, strict=True)]
         items.append((GenerationRequest(str(topic), str(group["query"].iloc[0])), check_responses(responses)))
     return runs, items
+
+
+def _context(cell: Any, run: str, topic: str) -> tuple[str, ...] | None:
+    """An answer's context cell as passages: a list of texts, one text (one passage), or missing (None)."""
+    if cell is None or (isinstance(cell, float) and cell != cell):
+        return None
+    if isinstance(cell, str):
+        return (cell,)
+    if isinstance(cell, (list, tuple, np.ndarray)):
+        return tuple(str(p) for p in cell)
+    raise TypeError(f"system_leaderboard: the context of run {run!r} on topic {topic!r} is a "
+                    f"{type(cell).__name__}; give a list of passages (or one passage as a string)")
 
 
 def win_rates(matrix: np.ndarray, defined: np.ndarray | None = None) -> np.ndarray:
@@ -153,13 +164,15 @@ def headline(z: np.ndarray, weights: Sequence[float], intercept: float) -> np.nd
     return np.asarray(z, dtype=np.float64) @ np.asarray(weights, dtype=np.float64) + float(intercept)
 
 
-def system_leaderboard(answers: pd.DataFrame, axioms: Sequence[Axiom | str] | Mapping[str, Axiom | str] | None = None,
+def system_leaderboard(answers: pd.DataFrame,
+                       axioms: Sequence[Axiom | str] | Mapping[str, Axiom | str] | str | None = None,
                        *, method: str = "default", progress: bool = True) -> pd.DataFrame:
     """A long leaderboard (run_id, topic, measure, value): the headline first, then one win rate per axiom.
 
     Per topic and ``all`` (the run's mean over its topics; for ``bradley_terry`` the strength over all topics).
     ``axioms``: the axioms to report (default: those of the packaged model); ``method="default"`` needs exactly the
-    packaged model's axioms (any others: use ``"win_rate"`` or ``"bradley_terry"``).
+    packaged model's axioms (any others: use ``"win_rate"`` or ``"bradley_terry"``); a string is a comma-separated
+    list as the command line takes it (``"CONS2,COV1"``, ``NAME=SPEC``, ``ictir2025``).
     """
     from ir_rag_axioms.aggregation import bradley_terry
     from ir_rag_axioms.analysis.cache import default_analysis
@@ -168,6 +181,10 @@ def system_leaderboard(answers: pd.DataFrame, axioms: Sequence[Axiom | str] | Ma
 
     if method not in METHODS:
         raise ValueError(f"system_leaderboard: unknown method {method!r}; use one of {METHODS}")
+    if isinstance(axioms, str):
+        from ir_rag_axioms.axioms.presets import parse_axioms
+
+        axioms = parse_axioms(axioms)
     named = named_axioms(default_axioms() if axioms is None else axioms)
     if method == "default":
         model = packaged_model()

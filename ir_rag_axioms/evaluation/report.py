@@ -156,6 +156,8 @@ def systems_markdown(table: pd.DataFrame, axiom: str = "overall") -> str:
         for s, lo, hi in zip(part["strength"], part["strength_low"], part["strength_high"], strict=True)
     ]
     cells["win rate"] = [f"{w:.3f}" for w in part["win_rate"]]
+    if "topics" in part.columns:  # coverage: a system that answered few topics is marked
+        cells["topics"] = part["topics"].astype(str).to_numpy()
     return cells.to_markdown(index=False, tablefmt="github", disable_numparse=True) + "\n"
 
 

@@ -1,8 +1,10 @@
 """Measures for ``pt.Experiment`` and ir_measures: a run's score order against the qrels, and checks of a run.
 
 ``measures()`` are the axiom measures (decisiveness, consistency, effectiveness of the run's score order against the
-qrels' labels), ``KendallTau`` Kendall's tau-b per query; undefined queries are NaN and left out of the mean
-(``DefinedMean``), with a warning. ``check_run`` warns about what would make a run's measures mislead.
+qrels' labels), ``KendallTau`` Kendall's tau-b per query, each also by name (``register_measures``); a query where
+one is undefined is left out of the mean (its per-query value is the defined queries' mean, so that pt.Experiment's
+own mean is ``ir_measures.calc_aggregate``'s), with a warning; ``Experiment`` counts those queries. ``check_run``
+warns about what would make a run's measures mislead.
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ir_rag_axioms.measuring import (
+from ir_rag_axioms.measuring import (  # noqa: F401 (re-exported)
+    _IMPUTE,
     GOLD_ONLY_DOCNO,
     DefinedMean,
     RunWarning,
@@ -25,9 +28,9 @@ from ir_rag_axioms.measuring import (
 )
 from ir_rag_axioms.pair_counts import MEASURES, _measures, topic_counts
 
-__all__ = ["GOLD_ONLY_DOCNO", "DefinedMean", "Experiment", "RunWarning", "UndefinedMeasureWarning", "check_run",
-           "checked_byquery", "kendall_tau", "measures", "run_problems", "with_defined_mean",
-           "with_gold_answers"]  # and KendallTau, built on first use
+__all__ = ["GOLD_ONLY_DOCNO", "DefinedMean", "RunWarning", "UndefinedMeasureWarning", "check_run",
+           "checked_byquery", "kendall_tau", "measures", "named_measures", "register_measures", "run_problems",
+           "with_defined_mean", "with_gold_answers"]  # and KendallTau, built on first use
 
 
 def check_run(run: pd.DataFrame, qrels: pd.DataFrame, name: str = "run") -> float:
@@ -85,70 +88,55 @@ def with_gold_answers(qrels: pd.DataFrame, answers: pd.DataFrame) -> pd.DataFram
 
 
 # -- ir_measures measures ------------------------------------------------------------------------
-def _named_measures(eval_metrics: Any) -> list[tuple[str, Any]]:
-    """(column name, ir_measures measure) as pt.Experiment names them: a string as given, a measure by ``str``."""
+def named_measures(eval_metrics: Any) -> list[tuple[str, Any]]:
+    """(column name, ir_measures measure) as pt.Experiment names them: a string as given, a measure by ``str``.
+
+    A string is a TREC name (``"ndcg_cut_10"``, ``"map"``) or a name of ir_measures' registry, which holds ours
+    (``"KendallTau"``, ``"AxiomConsistency"``, ...: ``register_measures``) and any ``"nDCG@10"``-style name.
+    """
     import ir_measures
 
     out = []
-    for metric in eval_metrics:
-        if isinstance(metric, str):
-            parsed = ir_measures.parse_trec_measure(metric)
-            out += [(metric, parsed[0])] if len(parsed) == 1 else [(str(m), m) for m in parsed]
-        else:
+    for metric in [eval_metrics] if isinstance(eval_metrics, str) else eval_metrics:
+        if not isinstance(metric, str):
             out.append((str(metric), metric))
+            continue
+        try:
+            parsed = ir_measures.parse_trec_measure(metric)
+        except ValueError:
+            register_measures()
+            try:
+                parsed = [ir_measures.parse_measure(metric)]
+            except (NameError, ValueError):
+                raise ValueError(f"unknown measure {metric!r}: neither a TREC name ('map', 'ndcg_cut_10') nor one "
+                                 f"of ir_measures' names ({', '.join(OUR_MEASURES)}, 'nDCG@10', ...)") from None
+        out += [(metric, parsed[0])] if len(parsed) == 1 else [(str(m), m) for m in parsed]
     return out
 
 
-_PER_QUERY_ONLY = ("baseline", "correction", "correction_alpha", "test", "highlight", "perquery", "dataframe")
-"""pt.Experiment options that ``Experiment`` does not take (significance tests, styling, per-query output)."""
+def register_measures() -> list[Any]:
+    """Our measures (``KendallTau``, ``measures()``), registered by name for ``ir_measures.parse_measure``."""
+    return [__getattr__("KendallTau"), *measures()]  # with_defined_mean registers each name once
 
 
-def Experiment(retr_systems: Any, topics: pd.DataFrame, qrels: pd.DataFrame, eval_metrics: Any,  # noqa: N802
-               names: Any = None, *, round: int | None = None, **options: Any) -> pd.DataFrame:  # noqa: A002
-    """pt.Experiment's table with each measure's mean by its ir_measures aggregator: ``calc_aggregate``'s numbers.
-
-    Runs ``pt.Experiment(..., perquery=True)`` once and averages each measure per system with
-    ``measure.aggregator()`` over the queries that have qrels: the plain mean for ir_measures' measures (the same
-    as pt.Experiment), ``DefinedMean`` for ours (``KendallTau``, ``measures()``, ``metric_measures()``), which leaves
-    an undefined (NaN) query out where pt.Experiment's mean turns NaN. Same arguments as pt.Experiment (batch_size,
-    filter_by_qrels, ...; ``round`` digits); for significance tests use pt.Experiment.
-    """
-    import pyterrier as pt
-
-    refused = sorted(set(options) & set(_PER_QUERY_ONLY))
-    if refused:
-        raise ValueError(f"Experiment gives the mean table only; {refused} are pt.Experiment's: call pt.Experiment "
-                         "for significance tests, styling or per-query values (the per-query values are the same)")
-    if any(isinstance(m, str) and m == "mrt" for m in eval_metrics):
-        raise ValueError("Experiment: 'mrt' is pt.Experiment's timing column, not a measure; call pt.Experiment")
-    named = _named_measures(eval_metrics)
-    per_query = pt.Experiment(retr_systems, topics, qrels, eval_metrics, names=names, perquery=True, **options)
-    judged = set(_ir_names(qrels, "qrels")["query_id"].astype(str))
-    per_query = per_query[per_query["qid"].astype(str).isin(judged)]  # pt backfills unjudged topics with NaN
-    systems = list(dict.fromkeys(per_query["name"])) if names is None else list(names)
-    rows = []
-    for system in systems:
-        row: dict[str, Any] = {"name": system}
-        part = per_query[per_query["name"] == system]
-        for column, measure in named:
-            aggregator = measure.aggregator()
-            for value in part.loc[part["measure"] == column, "value"]:
-                aggregator.add(value)
-            result = aggregator.result()
-            row[column] = result if round is None or result != result else _round_to(result, round)
-        rows.append(row)
-    return pd.DataFrame(rows, columns=["name", *[c for c, _ in named]])
+OUR_MEASURES = ("KendallTau", "AxiomDecisiveness", "AxiomConsistency", "AxiomConsistencyStrict",
+                "AxiomEffectiveness")
+"""The names ``register_measures`` adds to ir_measures' registry."""
 
 
-def _round_to(value: float, digits: int) -> float:
-    """Python's ``round`` (shadowed in ``Experiment`` by pt.Experiment's argument name)."""
-    return round(value, digits)
+def _scores(run: pd.DataFrame, measure: str) -> np.ndarray:
+    """The run's ``score`` column as floats; ValueError naming the measure when the run has none."""
+    if "score" not in run.columns:
+        raise ValueError(f"{measure} compares the run's scores with the qrels' labels, but the run has no score "
+                         f"column (columns: {[c for c in run.columns]}); rank the answers first (e.g. "
+                         ">> AxiomaticReranker(...)) or give them a score")
+    return pd.to_numeric(run["score"], errors="coerce").to_numpy(float)
 
 
-def _run_vs_qrels(qrels: pd.DataFrame, run: pd.DataFrame) -> np.ndarray:
+def _run_vs_qrels(qrels: pd.DataFrame, run: pd.DataFrame, measure: str = "the measure") -> np.ndarray:
     """Counts for one query: the run's score order as P, the qrels' relevance order as O (unjudged documents: O = 0)."""
     relevance = dict(zip(qrels["doc_id"].astype(str), qrels["relevance"].astype(float), strict=True))
-    scores = run["score"].to_numpy(float)
+    scores = _scores(run, measure)
     labels = np.array([relevance.get(d, np.nan) for d in run["doc_id"].astype(str)])
     p = np.sign(scores[:, None] - scores[None, :])
     with np.errstate(invalid="ignore"):
@@ -163,7 +151,7 @@ _UNDEFINED = {"decisiveness": "a single answer: no pair", "effectiveness": "a si
 
 def _measure(name: str):
     def impl(qrels: pd.DataFrame, run: pd.DataFrame) -> float:
-        sums = _run_vs_qrels(qrels, run).sum(axis=0)
+        sums = _run_vs_qrels(qrels, run, f"Axiom{name.title().replace('_', '')}").sum(axis=0)
         if sums[0] == 0:
             return float("nan")
         return float(_measures(sums)[MEASURES.index(name)])
@@ -174,10 +162,9 @@ def _measure(name: str):
 def measures() -> list[Any]:
     """Measures (ir_measures) for ``pt.Experiment``'s ``eval_metrics``: a run's score order vs. the qrels' labels.
 
-    AxiomDecisiveness, AxiomConsistency, AxiomConsistencyStrict, AxiomEffectiveness, per query of the run, then
-    then averaged (consistency is NaN where the scores decide no pair, with a warning naming the reason;
-    pt.Experiment's mean is then NaN, ``Experiment`` and ``ir_measures.calc_aggregate`` average the queries where it
-    is defined).
+    AxiomDecisiveness, AxiomConsistency, AxiomConsistencyStrict, AxiomEffectiveness, per judged query of the run,
+    then averaged over the queries where each is defined (consistency is undefined where the scores decide no pair,
+    with a warning naming the reason): pt.Experiment, ``Experiment`` and ``ir_measures.calc_aggregate`` agree.
     """
     import ir_measures
 
@@ -201,8 +188,11 @@ def kendall_tau(x: np.ndarray, y: np.ndarray) -> float:
 
 
 def _kendall_tau_by_query(qrels: pd.DataFrame, run: pd.DataFrame) -> float:
-    merged = run.merge(qrels[["doc_id", "relevance"]], on="doc_id", how="left")
-    return kendall_tau(merged["score"].to_numpy(), merged["relevance"].fillna(0).to_numpy())
+    scores = _scores(run, "KendallTau")
+    merged = run[["doc_id"]].merge(qrels[["doc_id", "relevance"]], on="doc_id", how="left")
+    return kendall_tau(scores, merged["relevance"].fillna(0).to_numpy())
+
+
 
 
 def _define_kendall_tau() -> Any:

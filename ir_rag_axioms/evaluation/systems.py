@@ -21,7 +21,9 @@ from ir_rag_axioms.axioms.base import Axiom, Item
 
 OVERALL = "overall"
 """The name of the combined comparison: the sign of the sum of every axiom's preferences."""
-COLUMNS = ("axiom", "system", "rank", "strength", "strength_low", "strength_high", "win_rate", "comparisons")
+COLUMNS = ("axiom", "system", "rank", "strength", "strength_low", "strength_high", "win_rate", "comparisons", "topics")
+"""The columns of ``compare_systems``; ``topics``: the topics a system answered of all, e.g. "3/20" (and, with a
+baseline, ``win_rate_vs_baseline``: its win rate against the baseline's answers to the same topics)."""
 
 
 def system_items(frame: pd.DataFrame, system_column: str = "system") -> tuple[list[str], list[Item]]:
@@ -92,9 +94,19 @@ def _bootstrap(prefs: np.ndarray, present: np.ndarray, samples: int, seed: int,
         return np.nanquantile(draws, alpha, axis=0), np.nanquantile(draws, 1 - alpha, axis=0)
 
 
+def _against(prefs: np.ndarray, present: np.ndarray, baseline: int) -> np.ndarray:
+    """Each system's win rate against the baseline (wins + ties / 2 over the topics both answered; NaN: none)."""
+    both = (present & present[:, [baseline]]).sum(axis=0).astype(np.float64)
+    wins, losses = (prefs[:, :, baseline] > 0).sum(axis=0), (prefs[:, :, baseline] < 0).sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rates = (wins + (both - wins - losses) / 2) / both
+    rates[baseline] = np.nan
+    return rates
+
+
 def system_table(name: str, systems: Sequence[str], prefs: np.ndarray, present: np.ndarray, samples: int = 1000,
-                 seed: int = 0, confidence: float = 0.95) -> pd.DataFrame:
-    """One axiom's rows: win rate, Bradley-Terry strength with its bootstrap interval over topics, rank."""
+                 seed: int = 0, confidence: float = 0.95, baseline: int | None = None) -> pd.DataFrame:
+    """One axiom's rows: win rate, Bradley-Terry strength with its bootstrap interval over topics, rank, coverage."""
     pairs = (present[:, :, None] & present[:, None, :]).sum(axis=0)
     np.fill_diagonal(pairs, 0)
     comparisons = pairs.sum(axis=1)
@@ -110,20 +122,26 @@ def system_table(name: str, systems: Sequence[str], prefs: np.ndarray, present: 
     rank[order] = np.arange(1, len(systems) + 1)
     table = pd.DataFrame({"axiom": name, "system": list(systems), "rank": rank, "strength": strength,
                           "strength_low": low, "strength_high": high, "win_rate": win_rate,
-                          "comparisons": comparisons})
+                          "comparisons": comparisons,
+                          "topics": [f"{n}/{len(present)}" for n in present.sum(axis=0)]})
+    if baseline is not None:
+        table["win_rate_vs_baseline"] = _against(prefs, present, baseline)
     return table.sort_values("rank", kind="stable").reset_index(drop=True)
 
 
 def compare_systems(
     axioms: Mapping[str, Axiom | str] | Sequence[Axiom | str], source: pd.DataFrame | Mapping[str, Any],
     topics: pd.DataFrame | None = None, *, system_column: str = "system", samples: int = 1000, seed: int = 0,
-    confidence: float = 0.95, cache_dir: str | os.PathLike | None = None, progress: bool = False, **execution: Any,
+    confidence: float = 0.95, cache_dir: str | os.PathLike | None = None, progress: bool = False,
+    baseline: str | None = None, **execution: Any,
 ) -> pd.DataFrame:
     """Per axiom and ``overall``: each system's win rate, Bradley-Terry strength [bootstrap interval] and rank.
 
     ``source``: a frame of answers with a ``system_column`` (qid, query, text/qanswer, optional context), or
     ``{system name: pipeline}`` run on ``topics`` through ``Pool``. ``axioms``: ``{name: axiom}`` or a list
-    (named by ``axiom_columns``). Execution options as for ``evaluation.compute_preferences``.
+    (named by ``axiom_columns``). ``topics`` column: the topics each system answered, of all; a system that
+    answered fewer than others is warned about (its figures rest on its topics only). ``baseline``: a system's
+    name; adds ``win_rate_vs_baseline``. Execution options as for ``evaluation.compute_preferences``.
     """
     from ir_rag_axioms.axioms.naming import named_axioms
     from ir_rag_axioms.evaluation.evaluate import check_samples, check_seed, compute_preferences
@@ -134,6 +152,8 @@ def compare_systems(
     if len(systems) < 2:
         raise ValueError(f"compare_systems needs at least two systems, got {systems}")
     present = _presence(systems, items)
+    base = _baseline_index(baseline, systems)
+    _warn_coverage(systems, present)
     if len(items) > 1 and present.sum(axis=0).max() == 1:
         warnings.warn(f"compare_systems: every one of the {len(systems)} systems answers a single topic; does "
                       f"{system_column!r} name the system (not the answer's docno)?", stacklevel=2)
@@ -146,8 +166,30 @@ def compare_systems(
 
         named_stacks = tqdm(named_stacks, desc=f"Bradley-Terry strengths ({samples} bootstrap samples)",
                             unit="axiom", total=len(stacks))
-    tables = [system_table(name, systems, prefs, present, samples, seed, confidence) for name, prefs in named_stacks]
+    tables = [system_table(name, systems, prefs, present, samples, seed, confidence, base)
+              for name, prefs in named_stacks]
     return pd.concat(tables, ignore_index=True)
+
+
+def _baseline_index(baseline: str | None, systems: Sequence[str]) -> int | None:
+    """The baseline's position among the systems (ValueError naming them for an unknown one)."""
+    if baseline is None:
+        return None
+    if str(baseline) not in systems:
+        raise ValueError(f"compare_systems: unknown baseline {baseline!r}; the systems are {list(systems)}")
+    return list(systems).index(str(baseline))
+
+
+def _warn_coverage(systems: Sequence[str], present: np.ndarray) -> None:
+    """A warning naming the systems that answered fewer topics than the most complete one."""
+    answered = present.sum(axis=0)
+    partial = [(s, int(n)) for s, n in zip(systems, answered, strict=True) if n < answered.max()]
+    if partial:
+        shown = ", ".join(f"{s!r} ({n}/{len(present)} topics)" for s, n in partial[:5])
+        warnings.warn(f"compare_systems: {len(partial)} of {len(systems)} systems answered fewer topics than the "
+                      f"others: {shown}{' ...' if len(partial) > 5 else ''}; their win rates and strengths rest on "
+                      "those topics only (column 'topics'): compare systems on the topics all of them answered",
+                      stacklevel=3)
 
 
 def rank_correlation(table: pd.DataFrame, reference: Mapping[str, float]) -> pd.DataFrame:

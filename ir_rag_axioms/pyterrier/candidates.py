@@ -15,6 +15,8 @@ import numpy as np
 import pandas as pd
 import pyterrier as pt
 
+from ir_rag_axioms.pyterrier.equality import ByParameters
+
 CANDIDATE_COLUMNS = ("qid", "query", "docno", "text", "context", "system", "rank", "score")
 """The columns Candidates gives, before the topics' other columns."""
 
@@ -56,7 +58,7 @@ def _rows(dataset: Any) -> dict[str, list[tuple[str, str, tuple[str, ...] | None
     return {qid: sorted(rows) for qid, rows in out.items()}
 
 
-class Candidates(pt.Transformer):
+class Candidates(ByParameters, pt.Transformer):
     """Each input topic's responses of a registered dataset: qid, query, docno, text, context, system, rank, score.
 
     Rows: per topic in input order, its responses by docno (rank 0, 1, ...; score = -rank: the defined input order

@@ -51,6 +51,31 @@ def validate(frame: pd.DataFrame, transformer: Any) -> str:
     return found
 
 
+SAMPLE_DOCNO = "{qid}/{k}"
+"""The docno of the k-th (0, 1, ...) of several answers to a query given without docno (best-of-n sampling)."""
+
+
+def answer_candidates(frame: pd.DataFrame) -> pd.DataFrame:
+    """Several answers per query without docno (``num_responses`` samples of a reader) as candidates to compare.
+
+    Each answer gets the docno ``SAMPLE_DOCNO`` by its position among its query's answers in input order (and that
+    position as ``rank`` when the frame has neither rank nor score, so ties keep the sampling order); a frame
+    with a pyterrier-rag ``query_0`` and no ``query`` gets ``query``. Any other frame is returned as it is.
+    """
+    if "docno" in frame.columns or "qid" not in frame.columns or not any(c in frame.columns for c in TEXT_COLUMNS):
+        return frame
+    qids = frame["qid"].astype(str)
+    if not qids.duplicated().any():
+        return frame  # one answer per query: nothing to compare (``validate`` names Pool)
+    position = qids.groupby(qids, sort=False).cumcount().to_numpy()
+    out = frame.assign(docno=[SAMPLE_DOCNO.format(qid=q, k=k) for q, k in zip(qids, position, strict=True)])
+    if "rank" not in out.columns and "score" not in out.columns:
+        out["rank"] = position
+    if "query" not in out.columns and "query_0" in out.columns:
+        out["query"] = out["query_0"]
+    return out
+
+
 def _is_missing(value: Any) -> bool:
     return is_missing(value)
 

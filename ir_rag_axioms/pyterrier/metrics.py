@@ -22,6 +22,7 @@ from ir_rag_axioms.metrics.metrics import (
     as_reference,
 )
 from ir_rag_axioms.pyterrier import frames
+from ir_rag_axioms.pyterrier.equality import ByParameters
 
 Metric = AnswerRelevancy | RubricMetric
 """Any of the four metrics."""
@@ -32,7 +33,7 @@ def default_metrics() -> tuple[Metric, ...]:
     return AnswerRelevancy(), Faithfulness(), ContextRecall(), RubricAnswerRelevancy()
 
 
-class MetricScorer(pt.Transformer):
+class MetricScorer(ByParameters, pt.Transformer):
     """Add ``<metric>_score``, ``<metric>_pass`` and the evidence to each answer row.
 
     Evidence columns: ``<metric>_reason`` (the judge's explanation) and ``<metric>_threshold``; rubric metrics also

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 import pyterrier as pt
 
+from ir_rag_axioms.pyterrier.equality import ByParameters
 from ir_rag_axioms.pyterrier.frames import CONTEXT_COLUMNS, TEXT_COLUMNS
 
 SYSTEM_COLUMN = "system"
@@ -82,25 +83,89 @@ def _one_context_per_query(frame: pd.DataFrame) -> pd.Series | None:
     return pd.Series(frame[column].to_numpy(), index=qids.to_numpy())
 
 
-def run_pipeline(name: str, pipeline: Any, topics: pd.DataFrame) -> tuple[pd.DataFrame, pd.Series | None]:
-    """Run a pipeline stage by stage; its output, and the last per-query context a stage gave (or None).
+def _passages_by_query(before: pd.DataFrame, after: pd.DataFrame, stage: Any) -> pd.Series | None:
+    """Qid -> the passages (texts, best first) a stage joined into one context (pyterrier-rag's ``Concatenator``).
 
-    A pyterrier-rag ``Reader`` returns ``qid, query_0, prompt, qanswer``: the ``qcontext`` that ``Concatenator``
-    gave it is kept from the stage before, so that the answers keep the passages they were generated from.
+    A stage joins passages when its input has a ``text`` per retrieved row and its output one row per query with a
+    ``qcontext``; the texts are ordered by score (else rank, else row order) and cut to its ``max_elements``.
     """
-    frame, context = topics, None
+    if "text" not in before.columns or "qid" not in before.columns or _one_context_per_query(after) is None:
+        return None
+    if "qcontext" not in after.columns or "docno" not in before.columns:
+        return None
+    frame = before.assign(_qid=before["qid"].astype(str), _row=np.arange(len(before)))
+    keys = [k for k in ("score", "rank") if k in frame.columns][:1]
+    frame = frame.sort_values(["_qid", *keys, "_row"], ascending=[True, *[k != "score" for k in keys], True],
+                              kind="stable")
+    limit = getattr(stage, "max_elements", -1)
+    limit = limit if isinstance(limit, int) and limit > 0 else None
+    return frame.groupby("_qid", sort=False)["text"].apply(lambda t: [str(x) for x in t][:limit])
+
+
+def run_pipeline(name: str, pipeline: Any,
+                 topics: pd.DataFrame) -> tuple[pd.DataFrame, pd.Series | None, pd.Series | None]:
+    """Run a pipeline stage by stage: its output, the last per-query context a stage gave, the last joined one.
+
+    A pyterrier-rag ``Reader`` returns ``qid, query_0, prompt, qanswer``: the context that ``Concatenator`` built
+    is kept from the stages before, as the list of passages it joined (so that per-passage axioms see each one),
+    else as the context a stage gave; the third item is the last per-query context as a stage gave it (qid ->
+    e.g. the joined string), or None.
+    """
+    frame, context, joined = topics, None, None
     for stage in _stages(pipeline):
-        frame = stage(frame)
+        before, frame = frame, stage(frame)
         if not isinstance(frame, pd.DataFrame):
             raise TypeError(f"Pool: a stage of pipeline {name!r} ({stage!r:.80}) returned "
                             f"{type(frame).__name__}, not a DataFrame")
-        found = _one_context_per_query(frame)
+        given = _one_context_per_query(frame)
+        joined = given if given is not None else joined
+        found = _passages_by_query(before, frame, stage)
+        found = found if found is not None else given
         context = found if found is not None else context
-    return frame, context
+    return frame, context, joined
+
+
+class WithContext(ByParameters, pt.Transformer):
+    """Run a RAG pipeline and give each answer the passages it was generated from: ``context`` (a list) and qcontext.
+
+    ``WithContext(retriever % 3 >> Concatenator() >> Reader(...))``: a ``Reader`` drops the context, and
+    ``Concatenator`` joins the passages into one string; the passages come from the stage before it (best first),
+    so that axioms and metrics that read each passage (CONS1, CONS2, Faithfulness) see them. ``qcontext`` keeps the
+    joined string the reader saw. Rows and other columns of the pipeline's output are kept.
+    """
+
+    schematic: dict[str, Any] = {"label": "WithContext", "help_url": None}
+
+    def __init__(self, pipeline: Any) -> None:
+        """Wrap ``pipeline`` (a transformer, usually ``>>`` stages ending in a reader)."""
+        if not isinstance(pipeline, pt.Transformer):
+            raise TypeError(f"WithContext wraps a PyTerrier pipeline, got {type(pipeline).__name__}")
+        self.pipeline = pipeline
+
+    def __repr__(self) -> str:
+        return f"WithContext({self.pipeline!r})"
+
+    def subtransformers(self) -> dict[str, Any]:
+        """The wrapped pipeline (for ``pt.inspect`` and schematics)."""
+        return {"pipeline": self.pipeline}
+
+    def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
+        """The pipeline's output with ``context`` (passages per row, by qid) and ``qcontext`` (the joined text)."""
+        out, context, joined = run_pipeline("WithContext", self.pipeline, inp)
+        out = out.copy()
+        if context is None or "qid" not in out.columns:
+            warnings.warn("WithContext: no stage of the pipeline gave a context (no Concatenator or qcontext); "
+                          "context axioms and metrics abstain on its answers", NoContextWarning, stacklevel=2)
+            return out
+        qids = out["qid"].astype(str)
+        if "qcontext" not in out.columns and joined is not None:
+            out["qcontext"] = joined.reindex(qids).to_numpy()
+        out["context"] = context.reindex(qids).to_numpy()
+        return out
 
 
 def _answers(name: str, frame: pd.DataFrame, docno: DocnoRule, queries: pd.Series,
-             context_by_qid: pd.Series | None = None) -> pd.DataFrame:
+             context_by_qid: pd.Series | None = None, joined: pd.Series | None = None) -> pd.DataFrame:
     """One pipeline's output as candidates: qid, query, docno, text + qanswer, context + qcontext, score, system.
 
     ``query`` is the topic's (``queries``: qid -> query), as the pipeline was asked; the context is the output's
@@ -138,6 +203,8 @@ def _answers(name: str, frame: pd.DataFrame, docno: DocnoRule, queries: pd.Serie
                       NoContextWarning, stacklevel=3)
     out["qanswer"] = out["text"]  # pyterrier-rag's names, for its measures and transformers downstream
     out["qcontext"] = out["context"]
+    if not context and joined is not None and set(out["qid"]) <= set(joined.index):
+        out["qcontext"] = joined.reindex(out["qid"]).to_numpy()  # the joined text the reader saw
     out["score"] = _scores(name, frame)
     out[SYSTEM_COLUMN] = name
     return out
@@ -164,13 +231,14 @@ def crowd_response_ids(data: str | os.PathLike[str] | None = None) -> Callable[[
     return response_id
 
 
-class Pool(pt.Transformer):
+class Pool(ByParameters, pt.Transformer):
     """Run several answer-producing pipelines on the same topics and stack their answers as candidates.
 
     docno = the pipeline's name, or the ``docno`` rule (``name/docno`` when it gives several answers per query);
     ``query`` the topic's; ``text`` and ``qanswer`` its answer, ``context`` and ``qcontext`` its own passages (both
     names, so that ours and pyterrier-rag's transformers and measures read them; a pyterrier-rag ``Reader`` drops
-    ``qcontext``: it is kept from the stage before the reader, else a ``NoContextWarning``); ``score`` its own
+    ``qcontext``: it is kept from the stages before the reader, ``context`` as the list of passages a
+    ``Concatenator`` joined and ``qcontext`` as the joined text, else a ``NoContextWarning``); ``score`` its own
     score, else minus its rank, else POOL_SCORE (0.0: tied, ``check_run`` and our measures warn; the rerankers then
     break ties by docno); ``system`` its name; rows grouped by qid in the topics' order, then the mapping's.
     """
@@ -234,8 +302,8 @@ class Pool(pt.Transformer):
         queries = queries[~queries.index.duplicated()]
         parts = []
         for name, pipeline in self.pipelines.items():
-            out, context = run_pipeline(name, pipeline, inp)
-            parts.append(_answers(name, out, self.docno, queries, context))
+            out, context, joined = run_pipeline(name, pipeline, inp)
+            parts.append(_answers(name, out, self.docno, queries, context, joined))
         pooled = pd.concat(parts, ignore_index=True)
         order = pd.unique(inp["qid"].astype(str))
         position = pd.Series(np.arange(len(order)), index=order)

@@ -22,6 +22,7 @@ from ir_rag_axioms.axioms.base import Axiom
 from ir_rag_axioms.axioms.execution import Backend
 from ir_rag_axioms.axioms.naming import Axioms, AxiomSpec, as_axioms, named_axioms
 from ir_rag_axioms.pyterrier import frames
+from ir_rag_axioms.pyterrier.equality import ByParameters
 
 DECIDED_COLUMN = "decided"
 """The reranker's column: how many of the query's unordered answer pairs the axioms (or the tie-breaker) decided."""
@@ -79,14 +80,17 @@ def _query_seed(seed: int | None, qid: str) -> np.random.Generator:
     return np.random.default_rng(None if seed is None else [seed, zlib.crc32(qid.encode())])
 
 
-class _AxiomTransformer(pt.Transformer):
-    """Shared machinery: configuration repr, validation, and one batched analysis pass over all queries."""
+class _AxiomTransformer(ByParameters, pt.Transformer):
+    """Shared machinery: configuration repr, validation, one batched analysis pass over all queries.
+
+    Equal parameters make equal transformers (``ByParameters``): ``pt.Experiment(plan="tree")`` computes them once.
+    """
 
     schematic: dict[str, Any] = {"help_url": None}
 
     def __repr__(self) -> str:
         parts = []
-        for attribute in pt.inspect.transformer_attributes(self):
+        for attribute in pt.inspect.transformer_attributes(self, strict=False):  # unknown: MISSING
             if attribute.init_default_value is attribute.value or (
                 attribute.init_default_value == attribute.value
                 and type(attribute.init_default_value) is type(attribute.value)
@@ -204,6 +208,7 @@ class AxiomaticReranker(_AxiomTransformer):
     def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
         """The input rows with new ``score`` and ``rank`` (0 = best), sorted by qid and rank."""
         self._refuse_scorer_cache()
+        inp = frames.answer_candidates(inp)
         text_column = frames.validate(inp, self)
         if inp.empty:
             out = inp.copy()
@@ -262,6 +267,7 @@ class AxiomaticPreferences(_AxiomTransformer):
 
     def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
         """One row per ordered pair: n (n - 1) rows per query with n responses, in original order of a, then of b."""
+        inp = frames.answer_candidates(inp)
         text_column = frames.validate(inp, self)
         named = named_axioms(self.axioms, self.axiom_names)
         groups = frames.groups(inp, text_column)
@@ -299,6 +305,7 @@ class AxiomFeatures(_AxiomTransformer):
     def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
         """The input rows in input order with a ``features`` vector (existing features first)."""
         self._refuse_scorer_cache()
+        inp = frames.answer_candidates(inp)
         text_column = frames.validate(inp, self)
         axioms = list(named_axioms(self.axioms, self.axiom_names).values())
         out = inp.copy()
@@ -318,3 +325,20 @@ class AxiomFeatures(_AxiomTransformer):
             features = list(values)
         out["features"] = pd.Series(features, index=out.index, dtype=object)  # one vector per row
         return out
+
+
+class BestOfN(AxiomaticReranker):
+    """The best of each query's answers by aggregated axiom preferences: one row per query (rank 0).
+
+    ``Concatenator() >> reader_of_k_samples >> BestOfN([COV1, CONS2])``: the k answers of a query (rows without
+    docno get ``frames.SAMPLE_DOCNO``, ``qid/k`` by position) are reranked as by ``AxiomaticReranker`` (the same
+    arguments), and the top one is kept with its docno, score, rank 0 and ``decided``; the same as
+    ``AxiomaticReranker(...) % 1``. pyterrier-rag's measures read its ``qanswer``.
+    """
+
+    schematic = {"label": "BestOfN", "help_url": None}
+
+    def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
+        """The top-ranked answer of each query, queries in the reranker's order (by qid)."""
+        out = super().transform(inp)
+        return out[out["rank"] == 0].reset_index(drop=True)
