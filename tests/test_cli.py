@@ -288,3 +288,27 @@ def test_an_html_report_below_a_file_fails_before_the_work(tmp_path: Path, data_
     code, err = run_cli("evaluate", "--data", str(data_dir / "trec-rag-24-crowd"), "--axioms", "CORR1", "--quiet",
                      "--out", str(tmp_path / "out"), "--report", str(tmp_path / "afile" / "r.html"))
     assert code == 2 and "cannot write the HTML report (--report)" in err
+
+
+def test_warnings_print_as_one_line_and_renamed_axioms_are_named(tmp_path: Path, capsys):
+    requests = tmp_path / "requests.jsonl"
+    requests.write_text('{"id": "q1", "query": "what is rain", "responses": [{"id": "a", "text": "Rain is water '
+                        'falling from clouds."}, {"id": "b", "text": "Rain falls."}]}\n')
+    assert cli.main(["preferences", "--input", str(requests), "--axioms", "TFC2,RSIM", "--quiet"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.splitlines()[0] == "qid,docno_a,docno_b,LOG_TF,CONSENSUS"
+    lines = captured.err.splitlines()
+    assert lines == [
+        "ir-rag-axioms preferences: warning: axiom name TFC2 is deprecated and now runs LOG_TF, whose rule may differ "
+        "from what TFC2 computed in earlier versions, and its results and columns are named LOG_TF; use LOG_TF",
+        "ir-rag-axioms preferences: warning: axiom name RSIM is deprecated and now runs CONSENSUS, whose rule may "
+        "differ from what RSIM computed in earlier versions, and its results and columns are named CONSENSUS; use "
+        "CONSENSUS"]
+
+
+def test_a_missing_input_file_is_said_not_to_exist(tmp_path: Path, capsys):
+    assert cli.main(["preferences", "--input", str(tmp_path / "nope.jsonl"), "--quiet"]) == 2
+    message = capsys.readouterr().err
+    assert f"{tmp_path / 'nope.jsonl'} does not exist" in message and "corrupt" not in message
+    assert cli.main(["preferences", "--input", str(tmp_path), "--quiet"]) == 2
+    assert "is a folder, not a JSONL file" in capsys.readouterr().err

@@ -68,7 +68,8 @@ def renamed(old: str, stacklevel: int = 3) -> str:
     """The name that replaces the deprecated ``old``, with a visible ``RenamedAxiomWarning``."""
     new = DEPRECATED[old]
     warnings.warn(f"axiom name {old} is deprecated and now runs {new}, whose rule may differ from what {old} computed "
-                  f"in earlier versions; use {new}", RenamedAxiomWarning, stacklevel=stacklevel)
+                  f"in earlier versions, and its results and columns are named {new}; use {new}", RenamedAxiomWarning,
+                  stacklevel=stacklevel)
     return new
 
 

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
-from collections.abc import Sequence
+import warnings
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 from ir_rag_axioms.cli import (
     compare,
@@ -36,6 +39,22 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@contextlib.contextmanager
+def _one_line_warnings(command: str) -> Iterator[None]:
+    """Warnings shown while a command runs print as one line ``ir-rag-axioms <command>: warning: <message>``."""
+    def show(message: Warning | str, category: type[Warning], filename: str, lineno: int, file: Any = None,
+             line: str | None = None) -> None:
+        text = " ".join(str(message).split())
+        print(f"ir-rag-axioms {command}: warning: {text}", file=sys.stderr if file is None else file)
+
+    before = warnings.showwarning
+    warnings.showwarning = show
+    try:
+        yield
+    finally:
+        warnings.showwarning = before
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``ir-rag-axioms`` console script."""
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -59,7 +78,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     from ir_rag_axioms.datasets.files import DataFileError
 
     try:
-        return int(args.func(args))
+        with _one_line_warnings(args.command):
+            return int(args.func(args))
     except BrokenPipeError:  # output piped into a reader that stopped (e.g. `| head`): not an error
         sys.stderr.close()
         return 0
