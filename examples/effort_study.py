@@ -84,6 +84,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache", default=None, help="matrix cache folder (reused across runs)")
     parser.add_argument("--repetitions", type=int, default=5, help="cross-validation repetitions (seeds 0..n-1)")
     parser.add_argument("--figure", default=None, help="write the figure here (e.g. docs/effort.png)")
+    parser.add_argument("--pool", choices=["published", "all"], default="published",
+                        help="the learned model's axioms: those of the published study (34), or with the new ones (56)")
     args = parser.parse_args(argv)
     folder = Path(args.data) / "trec-rag-24-crowd"
     ratings = crowd.load_crowd_ratings(folder)
@@ -94,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     topics = [request.id for request, _ in items]
 
     ictir = {name: presets.ICTIR2025[name] for name in RAG}
-    pool = {name: REGISTRY[name] for name in POOLS["published"]} | {"LENGTH": ResponseLength()}
+    pool = {name: REGISTRY[name] for name in POOLS[args.pool]} | {"LENGTH": ResponseLength()}
     differences = {f"{n}~": ValueDifference(axiom=a) for n, a in pool.items() if isinstance(a, FeatureAxiom)}
     matrices = evaluation.compute_preferences(ictir, items, progress=True, cache_dir=args.cache)
     matrices |= {f"pool:{n}": m for n, m in evaluation.compute_preferences(
@@ -113,13 +115,13 @@ def main(argv: list[str] | None = None) -> int:
     model = LearnedAxiom(axioms=tuple((pool | differences).values()))
     stacks = [np.stack([matrices[f"pool:{n}"][t] for n in every]) for t in range(len(items))]
     cv = cross_validate(model, stacks, oracle, topics, folds=5, repetitions=args.repetitions, seed=0, progress=True)
-    spread = []
+    spread, learned = [], f"learned, {len(pool)} axioms + {len(differences)} value differences (5-fold topic CV)"
     for r, scores in enumerate(cv.scores):
         row, curve = judge_row("learned", [np.sign(s) for s in scores], [np.abs(s) for s in scores], judgments,
                                oracle)
         spread.append(row["saved at 90 %"])
         if r == 0:
-            judges["learned (5-fold topic CV)"] = ([np.sign(s) for s in scores], [np.abs(s) for s in scores])
+            judges[learned] = ([np.sign(s) for s in scores], [np.abs(s) for s in scores])
     for name, (decisions, confidence) in judges.items():
         row, curves[name] = judge_row(name, decisions, confidence, judgments, oracle)
         rows.append(row)

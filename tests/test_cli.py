@@ -290,15 +290,21 @@ def test_an_html_report_below_a_file_fails_before_the_work(tmp_path: Path, data_
     assert code == 2 and "cannot write the HTML report (--report)" in err
 
 
-def test_warnings_print_as_one_line_and_renamed_axioms_are_named(tmp_path: Path, capsys):
+def test_warnings_print_as_one_line_and_renamed_axioms_are_named(tmp_path: Path):
+    import os
+    import subprocess
+    import sys
+
     requests = tmp_path / "requests.jsonl"
     requests.write_text('{"id": "q1", "query": "what is rain", "responses": [{"id": "a", "text": "Rain is water '
                         'falling from clouds."}, {"id": "b", "text": "Rain falls."}]}\n')
-    assert cli.main(["preferences", "--input", str(requests), "--axioms", "TFC2,RSIM", "--quiet"]) == 0
-    captured = capsys.readouterr()
-    assert captured.out.splitlines()[0] == "qid,docno_a,docno_b,LOG_TF,CONSENSUS"
-    lines = captured.err.splitlines()
-    assert lines == [
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run([sys.executable, "-m", "ir_rag_axioms.cli", "preferences", "--input", str(requests),
+                           "--axioms", "TFC2,RSIM", "--quiet"], capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PYTHONPATH": str(root), "HF_HUB_OFFLINE": "1"})
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.splitlines()[0] == "qid,docno_a,docno_b,LOG_TF,CONSENSUS"
+    assert done.stderr.splitlines() == [
         "ir-rag-axioms preferences: warning: axiom name TFC2 is deprecated and now runs LOG_TF, whose rule may differ "
         "from what TFC2 computed in earlier versions, and its results and columns are named LOG_TF; use LOG_TF",
         "ir-rag-axioms preferences: warning: axiom name RSIM is deprecated and now runs CONSENSUS, whose rule may "

@@ -8,7 +8,6 @@ import os
 import sys
 import warnings
 from collections.abc import Iterator, Sequence
-from typing import Any
 
 from ir_rag_axioms.cli import (
     compare,
@@ -41,18 +40,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 @contextlib.contextmanager
 def _one_line_warnings(command: str) -> Iterator[None]:
-    """Warnings shown while a command runs print as one line ``ir-rag-axioms <command>: warning: <message>``."""
-    def show(message: Warning | str, category: type[Warning], filename: str, lineno: int, file: Any = None,
-             line: str | None = None) -> None:
-        text = " ".join(str(message).split())
-        print(f"ir-rag-axioms {command}: warning: {text}", file=sys.stderr if file is None else file)
+    """Warnings shown while a command runs print as one line ``ir-rag-axioms <command>: warning: <message>``.
 
-    before = warnings.showwarning
-    warnings.showwarning = show
+    Only their format changes (``warnings.formatwarning``): filters and recorders still see every warning.
+    """
+    def one_line(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                 line: str | None = None) -> str:
+        return f"ir-rag-axioms {command}: warning: {' '.join(str(message).split())}\n"
+
+    before = warnings.formatwarning
+    warnings.formatwarning = one_line
     try:
         yield
     finally:
-        warnings.showwarning = before
+        warnings.formatwarning = before
 
 
 def main(argv: Sequence[str] | None = None) -> int:
