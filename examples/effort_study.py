@@ -29,7 +29,7 @@ from ir_rag_axioms.axioms import presets
 from ir_rag_axioms.axioms.base import FeatureAxiom
 from ir_rag_axioms.axioms.learned import LearnedAxiom, ResponseLength, ValueDifference
 from ir_rag_axioms.datasets import crowd
-from ir_rag_axioms.evaluation import effort
+from ir_rag_axioms.evaluation import effort, report
 from ir_rag_axioms.evaluation.learning import cross_validate
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -51,31 +51,6 @@ def judge_row(name: str, decisions: list[np.ndarray], confidence: list[np.ndarra
             "consistency (CrowdOracle)": scores["consistency"],
             "alpha (gold, nominal)": effort.agreement_with_gold(d, judgments["gold"]),
             "saved at 90 %": effort.saved_at(curve, TARGET)}, curve
-
-
-def figure(curves: dict[str, pd.DataFrame], saved: dict[str, float], path: Path) -> None:
-    """Share of human judgments needed (x) against share of preferences correct (y), one line per judge."""
-    import matplotlib
-
-    matplotlib.use("Agg", force=True)
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(6.4, 4.4))
-    for name, curve in curves.items():
-        style = {"linestyle": ":", "color": "grey"} if name.startswith("coin") else {}
-        line, = ax.plot(curve["human"], curve["correct"], label=f"{name}: saves {saved[name]:.0%}", **style)
-        ax.plot([1 - saved[name]], [TARGET], marker="o", color=line.get_color())
-    ax.axhline(TARGET, color="black", linewidth=0.6, linestyle="--")
-    ax.set_xlabel("share of human judgments needed")
-    ax.set_ylabel("share of preferences correct (vs. the crowd's gold)")
-    ax.set_xlim(0, 1.0)
-    ax.set_ylim(0.5, 1.005)
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=7, loc="lower right")
-    ax.set_title("CrowdRAG-25, 1,352 judgments (learned: 5-fold topic CV, held-out topics)", fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120, format="png", metadata={"Software": None})
-    plt.close(fig)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -134,7 +109,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\nlearned, saved at 90 % over {len(spread)} repetitions: min {min(spread):.3f}, mean "
           f"{np.mean(spread):.3f}, max {max(spread):.3f}")
     if args.figure:
-        figure(curves, dict(zip(table["judge"], table["saved at 90 %"], strict=True)), Path(args.figure))
+        report.plot_effort(curves, args.figure, "CrowdRAG-25, 1,352 judgments (learned: 5-fold topic CV, held-out "
+                           "topics)", TARGET)
         print(f"wrote {args.figure}")
     return 0
 

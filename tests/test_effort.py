@@ -127,3 +127,13 @@ def test_on_crowdrag_a_length_vote_saves_little_and_alpha_is_low(data_dir):
     # one confidence level: 0.1 / (1 - 0.5777) of the pairs, a little above the coin's 0.2
     assert saved_at(curve, 0.9) == pytest.approx(0.2368, abs=1e-4)
     assert alpha == pytest.approx(0.152, abs=1e-3)
+
+
+def test_the_effort_figure_marks_each_judge_where_it_reaches_the_target(tmp_path):
+    from ir_rag_axioms.evaluation.report import plot_effort
+
+    gold = np.array([1, -1, 1, 1])
+    curves = {"perfect": effort_curve(gold, np.ones(4), gold), "coin": coin_curve()}
+    saved = plot_effort(curves, tmp_path / "effort.png", "two judges")
+    assert saved == {"perfect": 1.0, "coin": pytest.approx(0.2)}
+    assert (tmp_path / "effort.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

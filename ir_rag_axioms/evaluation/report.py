@@ -80,6 +80,36 @@ def plot_votes(sweep: pd.DataFrame, path: str | os.PathLike, title: str) -> None
     plt.close(fig)
 
 
+def plot_effort(curves: Mapping[str, pd.DataFrame], path: str | os.PathLike, title: str,
+                correct: float = 0.9) -> dict[str, float]:
+    """Share of human judgments needed (x) against share of preferences correct (y), one line per judge.
+
+    ``curves``: name -> ``effort.effort_curve`` (or ``coin_curve``); each line is marked where it reaches ``correct``
+    and labelled with ``effort.saved_at``, which is returned per name.
+    """
+    from ir_rag_axioms.evaluation.effort import saved_at
+
+    plt = _pyplot()
+    saved = {name: saved_at(curve, correct) for name, curve in curves.items()}
+    fig, ax = plt.subplots(figsize=(6.4, 4.4))
+    for name, curve in curves.items():
+        style = {"linestyle": ":", "color": "grey"} if name.startswith("coin") else {}
+        line, = ax.plot(curve["human"], curve["correct"], label=f"{name}: saves {saved[name]:.0%}", **style)
+        ax.plot([1 - saved[name]], [correct], marker="o", color=line.get_color())
+    ax.axhline(correct, color="black", linewidth=0.6, linestyle="--")
+    ax.set_xlabel("share of human judgments needed")
+    ax.set_ylabel("share of preferences correct (vs. the human gold)")
+    ax.set_xlim(0, 1.0)
+    ax.set_ylim(0.5, 1.005)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7, loc="lower right")
+    ax.set_title(title, fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120, format="png", metadata={"Software": None})
+    plt.close(fig)
+    return saved
+
+
 def padded(matrices: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """Topics of different sizes as one (T, n_max, n_max) array padded with NaN, and each topic's size n_t."""
     sizes = np.array([len(m) for m in matrices], dtype=np.int64)
