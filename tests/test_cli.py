@@ -51,7 +51,7 @@ def test_evaluate_end_to_end_on_the_crowd_data(data_dir: Path, reference_dir: Pa
         measures = ["decisiveness", "consistency", "consistency_strict", "effectiveness"]
         for cell, measure in zip(cells[1:], measures, strict=True):
             assert cell == f"{row[measure]:.3f} [{row[measure + '_low']:.3f}, {row[measure + '_high']:.3f}]"
-    for figure in ("agreement.png", "votes.png"):
+    for figure in ("agreement.png", "votes.png", "effort.png"):
         data = (out / figure).read_bytes()
         assert data.startswith(PNG_MAGIC) and len(data) > 5000
     votes = pd.read_csv(out / "votes.csv")

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
@@ -65,6 +66,27 @@ def on_judgments(judgments: pd.DataFrame, matrices: Sequence[np.ndarray]) -> np.
                      zip(judgments["topic"], judgments["i"], judgments["j"], strict=True)])
 
 
+def oracle_pairs(decisions: Sequence[np.ndarray], confidence: Sequence[np.ndarray],
+                 oracle: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(decisions, confidence, gold) over the unordered pairs i < j the oracle decides, topic by topic.
+
+    The unit where no per-judgment gold exists: the oracle's preference of each pair is its truth.
+    """
+    if not len(decisions) == len(confidence) == len(oracle):
+        raise ValueError(f"{len(decisions)} decision, {len(confidence)} confidence and {len(oracle)} oracle "
+                         "matrices differ in number")
+    parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    for d, c, o in zip(decisions, confidence, oracle, strict=True):
+        upper = np.triu_indices(len(o), 1)
+        truth = np.sign(np.nan_to_num(np.asarray(o, dtype=np.float64)[upper]))
+        keep = truth != 0
+        parts.append((np.asarray(d, dtype=np.float64)[upper][keep], np.asarray(c, dtype=np.float64)[upper][keep],
+                      truth[keep]))
+    if not parts:
+        return np.zeros(0), np.zeros(0), np.zeros(0)
+    return tuple(np.concatenate([p[k] for p in parts]) for k in range(3))  # type: ignore[return-value]
+
+
 def vote(stack: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(decision, confidence) of a vote of K axioms' (K, n, n) preference stack.
 
@@ -80,7 +102,7 @@ def vote(stack: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 # -- the curve ------------------------------------------------------------------------------------------------
-def effort_curve(decisions: Sequence[float], confidence: Sequence[float], gold: Sequence[float]) -> pd.DataFrame:
+def effort_curve(decisions: npt.ArrayLike, confidence: npt.ArrayLike, gold: npt.ArrayLike) -> pd.DataFrame:
     """The judge decides its most confident judgments first: one row per confidence level, from the top.
 
     Columns: ``confidence`` (the level: the judge decides what is at least this confident), ``automatic`` (k / N),
@@ -164,7 +186,7 @@ def _distances(values: np.ndarray, totals: np.ndarray, level: str) -> np.ndarray
     return (between - (totals[low] + totals[high]) / 2) ** 2
 
 
-def krippendorff_alpha(data: np.ndarray | Sequence[Sequence[float]], level: str = "nominal") -> float:
+def krippendorff_alpha(data: npt.ArrayLike, level: str = "nominal") -> float:
     """Krippendorff's alpha of a (coders, units) array (NaN: missing) = 1 - D_o / D_e.
 
     D_o = sum o[c, k] delta^2[c, k] / n, D_e = sum n_c n_k delta^2[c, k] / (n (n - 1)), n the pairable values.
@@ -187,7 +209,7 @@ def krippendorff_alpha(data: np.ndarray | Sequence[Sequence[float]], level: str 
     return float(1 - (o * delta).sum() / n / expected)
 
 
-def agreement_with_gold(decisions: Sequence[float], gold: Sequence[float], level: str = "nominal") -> float:
+def agreement_with_gold(decisions: npt.ArrayLike, gold: npt.ArrayLike, level: str = "nominal") -> float:
     """Krippendorff's alpha of a judge's decisions (+1, 0 = no preference, -1) against the gold's, unit = judgment."""
     d, g = np.sign(np.nan_to_num(np.asarray(decisions, dtype=np.float64))), np.asarray(gold, dtype=np.float64)
     if d.shape != g.shape:
@@ -196,4 +218,4 @@ def agreement_with_gold(decisions: Sequence[float], gold: Sequence[float], level
 
 
 __all__ = ["LEVELS", "agreement_with_gold", "coin_curve", "effort_curve", "gold_judgments", "krippendorff_alpha",
-           "on_judgments", "saved_at", "vote"]
+           "on_judgments", "oracle_pairs", "saved_at", "vote"]

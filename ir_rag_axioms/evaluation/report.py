@@ -148,13 +148,31 @@ def read_preferences(path: str | os.PathLike) -> dict[str, list[np.ndarray]]:
     return {str(name): [matrices[k, t, :n, :n] for t, n in enumerate(sizes)] for k, name in enumerate(names)}
 
 
+def _write_effort(out: Path, preferences: Mapping[str, list[np.ndarray]], truth: list[np.ndarray],
+                  oracle_name: str) -> None:
+    """effort.csv / effort.png: the vote of the axioms deciding its most confident pairs, the oracle the rest."""
+    from ir_rag_axioms.evaluation import effort
+    from ir_rag_axioms.output import atomic_write, write_text
+
+    votes = [effort.vote(np.stack([preferences[name][t] for name in preferences])) for t in range(len(truth))]
+    decisions, confidence, gold = effort.oracle_pairs([d for d, _ in votes], [c for _, c in votes], truth)
+    if not len(gold):
+        return
+    curve = effort.effort_curve(decisions, confidence, gold)
+    write_text(out / "effort.csv", curve.to_csv(index=False))
+    title = f"Vote of {len(preferences)} axioms: {len(gold)} pairs {oracle_name} decides, {len(truth)} topics"
+    atomic_write(out / "effort.png", lambda path: plot_effort({f"vote of {len(preferences)} axioms": curve,
+                                                               "coin": effort.coin_curve()}, path, title))
+
+
 def write_report(
     out: str | os.PathLike, table: pd.DataFrame, preferences: Mapping[str, list[np.ndarray]], truth: list[np.ndarray],
     oracle_name: str, figures: bool = True,
 ) -> str:
     """Write the report in ``out`` (each file atomically); return the markdown.
 
-    Files: table.csv/.md, agreement.png/.csv and votes.png/.csv (if ``figures``) and preferences.npz
+    Files: table.csv/.md, agreement.png/.csv, votes.png/.csv and effort.png/.csv (the share of the oracle's
+    pairs the axioms' vote saves, ``effort``; if ``figures``) and preferences.npz
     (``read_preferences``: the oracle as ``ORACLE``, then each axiom).
     """
     from ir_rag_axioms.output import atomic_write, writable_folder, write_text
@@ -172,6 +190,7 @@ def write_report(
         write_text(out / "votes.csv", sweep.to_csv(index=False))
         title = f"Majority vote of {len(preferences)} axioms vs. {oracle_name}"
         atomic_write(out / "votes.png", lambda path: plot_votes(sweep, path, title))
+        _write_effort(out, preferences, truth, oracle_name)
     write_preferences(out / "preferences.npz", {"ORACLE": truth, **preferences})
     return text
 
