@@ -51,7 +51,7 @@ def test_evaluate_end_to_end_on_the_crowd_data(data_dir: Path, reference_dir: Pa
         measures = ["decisiveness", "consistency", "consistency_strict", "effectiveness"]
         for cell, measure in zip(cells[1:], measures, strict=True):
             assert cell == f"{row[measure]:.3f} [{row[measure + '_low']:.3f}, {row[measure + '_high']:.3f}]"
-    for figure in ("agreement.png", "votes.png"):
+    for figure in ("agreement.png", "votes.png", "effort.png"):
         data = (out / figure).read_bytes()
         assert data.startswith(PNG_MAGIC) and len(data) > 5000
     votes = pd.read_csv(out / "votes.csv")
@@ -288,3 +288,33 @@ def test_an_html_report_below_a_file_fails_before_the_work(tmp_path: Path, data_
     code, err = run_cli("evaluate", "--data", str(data_dir / "trec-rag-24-crowd"), "--axioms", "CORR1", "--quiet",
                      "--out", str(tmp_path / "out"), "--report", str(tmp_path / "afile" / "r.html"))
     assert code == 2 and "cannot write the HTML report (--report)" in err
+
+
+def test_warnings_print_as_one_line_and_renamed_axioms_are_named(tmp_path: Path):
+    import os
+    import subprocess
+    import sys
+
+    requests = tmp_path / "requests.jsonl"
+    requests.write_text('{"id": "q1", "query": "what is rain", "responses": [{"id": "a", "text": "Rain is water '
+                        'falling from clouds."}, {"id": "b", "text": "Rain falls."}]}\n')
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run([sys.executable, "-m", "ir_rag_axioms.cli", "preferences", "--input", str(requests),
+                           "--axioms", "TFC2,RSIM", "--quiet"], capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PYTHONPATH": str(root), "HF_HUB_OFFLINE": "1"})
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.splitlines()[0] == "qid,docno_a,docno_b,LOG_TF,CONSENSUS"
+    assert done.stderr.splitlines() == [
+        "ir-rag-axioms preferences: warning: axiom name TFC2 is deprecated and now runs LOG_TF, whose rule may differ "
+        "from what TFC2 computed in earlier versions, and its results and columns are named LOG_TF; use LOG_TF",
+        "ir-rag-axioms preferences: warning: axiom name RSIM is deprecated and now runs CONSENSUS, whose rule may "
+        "differ from what RSIM computed in earlier versions, and its results and columns are named CONSENSUS; use "
+        "CONSENSUS"]
+
+
+def test_a_missing_input_file_is_said_not_to_exist(tmp_path: Path, capsys):
+    assert cli.main(["preferences", "--input", str(tmp_path / "nope.jsonl"), "--quiet"]) == 2
+    message = capsys.readouterr().err
+    assert f"{tmp_path / 'nope.jsonl'} does not exist" in message and "corrupt" not in message
+    assert cli.main(["preferences", "--input", str(tmp_path), "--quiet"]) == 2
+    assert "is a folder, not a JSONL file" in capsys.readouterr().err

@@ -77,6 +77,13 @@ def test_aggregated_preferences_aggregate_each_column():
     assert list(empty.columns) == ["qid", "docno", "features"]
 
 
+def test_aggregated_preferences_refuse_no_aggregation():
+    with pytest.raises(ValueError, match="needs at least one aggregation"):
+        AggregatedAxiomaticPreferences(axioms=[_ShorterId()], aggregations=[])
+    with pytest.raises(TypeError, match="each aggregation must be a callable on a list of floats .*'max'"):
+        AggregatedAxiomaticPreferences(axioms=[_ShorterId()], aggregations=["max"])
+
+
 def test_estimator_kwiksort_reranker_learns_a_target_axiom():
     pytest.importorskip("sklearn")
     from sklearn.linear_model import LinearRegression

@@ -158,6 +158,23 @@ def test_cached_pairs_survive_a_change_of_the_axiom(tmp_path):
     assert (tmp_path / "store" / "preferences.sqlite").is_file()
 
 
+def test_cached_refuses_unpicklable_outputs_and_survives_a_damaged_file(tmp_path):
+    import threading
+
+    cached = _Mutable(value=2.0).cached(tmp_path / "store")
+    with pytest.raises(TypeError, match=r"keys each pair by its pickled input and outputs, and these cannot be"):
+        cached.preferences("in", ["u", threading.Lock()])
+    (tmp_path / "damaged").mkdir()
+    (tmp_path / "damaged" / "preferences.sqlite").write_bytes(b"not a database " * 100)
+    with pytest.warns(UserWarning, match=r"preferences.sqlite is damaged .*moved it to preferences.sqlite.damaged-"):
+        matrix = _Mutable(value=3.0).cached(tmp_path / "damaged").preferences("in", ["u", "v"])
+    assert matrix.tolist() == [[3.0, 3.0], [3.0, 3.0]]
+    assert _Mutable(value=5.0).cached(tmp_path / "damaged").preference("in", "u", "v") == 3.0  # the new file works
+    (tmp_path / "a-file").write_text("x")
+    with pytest.raises(ValueError, match="the cache path is a file; give a folder"):
+        _Mutable(value=1.0).cached(tmp_path / "a-file").preference("in", "u", "v")
+
+
 # -- the estimator -------------------------------------------------------------------------------------------------
 def test_scikit_learn_estimator_axiom_learns_the_target():
     pytest.importorskip("sklearn")
@@ -286,3 +303,16 @@ def test_a_tokenized_text_keeps_its_tokens():
     doc = Document("d", TokenizedString("owl22", tokens={"owl": 1, "##2": 2}))
     assert isinstance(doc.text, TokenizedString) and doc.text.tokens == {"owl": 1, "##2": 2} and doc.text == "owl22"
     assert Query("q", TokenizedString("owl", tokens={"owl": 1})).text.tokens == {"owl": 1}
+
+
+def test_spec_names_take_keywords_and_bind_index_says_what_is_missing(tmp_path):
+    from ir_rag_axioms.compat import axiom as spec
+    from ir_rag_axioms.compat.tools import bind_index
+
+    with pytest.raises(TypeError, match=r"TFC1 takes keyword arguments only, got 1 positional \(0.5\); name each "
+                                        r"setting, e.g. TFC1\(margin_fraction=0.5\)"):
+        spec.TFC1(0.5)
+    with pytest.raises(FileNotFoundError, match="bind_index: no index at '/nonexistent' .*does not exist"):
+        bind_index("/nonexistent")
+    with pytest.raises(ValueError, match=r"is not a built PISA index \(no inv.docs in it\)"):
+        bind_index(tmp_path)

@@ -166,3 +166,12 @@ def test_experiment_with_the_datasets_qrels_over_pooled_answers(data_dir, nugget
     assert ours["nDCG@10"].iloc[0] > 0.3
     with pytest.warns(UserWarning, match="share no docno with the qrels"):
         check_run(run.assign(docno=run["docno"].str.split("/").str[1]), dataset.get_qrels())
+
+
+def test_the_registered_datasets_have_no_gold_answers_and_the_docs_say_so(nugget_dataset, crowd_dataset) -> None:
+    for name in ("irds:trust/nuggets", "irds:trust/crowd"):
+        assert not hasattr(pt.get_dataset(name), "get_answers")  # pyterrier-rag's QA datasets have them; ours not
+    docs = Path(__file__).resolve().parents[1] / "docs"
+    pyterrier_page = " ".join((docs / "pyterrier.md").read_text().split())
+    assert "`dataset` is one of pyterrier-rag's QA datasets, which have gold answers" in pyterrier_page
+    assert "Neither dataset has gold answers" in (docs / "evaluation.md").read_text()

@@ -308,6 +308,39 @@ def test_evaluating_a_model_on_its_training_topics_warns():
         evaluation.evaluate_axioms({"L": reranker.learned}, items, LENGTH)
 
 
+def test_the_in_sample_warning_recognises_training_topics_under_other_ids(data_dir) -> None:
+    import warnings
+
+    from ir_rag_axioms.axioms.learned import InSampleWarning
+    from ir_rag_axioms.datasets import crowd
+
+    def topic(qid: str, query: str) -> tuple[GenerationRequest, list[GenerationResponse]]:
+        return GenerationRequest(qid, query), [GenerationResponse(f"{qid}d{d}", "cat " * (1 + 3 * d)) for d in range(3)]
+
+    train = [topic("t1", "Why do cats purr?"), topic("t2", "How do owls hunt?")]
+    model = LearnedAxiom(axioms=(LENGTH, ValueDifference(axiom=LENGTH))).fit(train, LENGTH)
+    renamed = [topic("x9", "why do  CATS purr?"), topic("x8", "What is rain?")]  # t1's query under another id
+    with pytest.warns(InSampleWarning, match=r"fitted on 1 of these 2 topics \(e.g. 'x9'\), matched by id or by query"):
+        evaluation.evaluate_axioms({"L": model}, renamed, LENGTH)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", InSampleWarning)
+        evaluation.evaluate_axioms({"L": model}, renamed[1:], LENGTH)  # another query: silent
+    assert model.held_out([request for request, _ in renamed]) == [renamed[1][0]]
+    frame = pd.DataFrame({"qid": ["x9", "x8"], "query": ["why do  CATS purr?", "What is rain?"]})
+    assert model.held_out(frame)["qid"].tolist() == ["x8"]
+    from ir_rag_axioms.pyterrier import AxiomaticReranker
+
+    answers = pd.DataFrame([{"qid": request.id, "query": request.text, "docno": response.id, "text": response.text}
+                            for request, responses in renamed for response in responses])
+    with pytest.warns(InSampleWarning, match=r"AxiomaticReranker: a LearnedAxiom was fitted on 1 of these 2 topics"):
+        AxiomaticReranker([model]).transform(answers)  # the reranker matches by query text too
+    # the shipped model knows its training queries too: a judged crowd topic under a new id is in-sample
+    shipped = LearnedAxiom.pretrained("crowd-overall")
+    responses = crowd.load_crowd_responses(data_dir / "trec-rag-24-crowd")
+    request = crowd.items(responses, [shipped.training_topics[0]])[0][0]
+    assert shipped.held_out([GenerationRequest("my-own-id", request.text)]) == []
+
+
 def test_a_model_whose_features_changed_rule_since_its_fit_says_so() -> None:
     """The shipped crowd model, refitted after issue 28 changed five rules, loads quietly; an older rule is named."""
     import warnings

@@ -56,3 +56,13 @@ def test_bootstrap_interval_and_paired_difference():
 def test_runs_without_a_score_are_left_out():
     assert kendall([1, 2, 3, np.nan], [1, 2, 3, 4]) == pytest.approx(1.0)
     assert tau_ap_b([1, 2, 3, 4, np.nan], [1, 2, 4, 3, 0]) == pytest.approx(tau_ap_b([1, 2, 3, 4], [1, 2, 4, 3]))
+
+
+def test_bootstrap_correlation_takes_spearman_and_names_the_choices():
+    truth = np.array([[1.0, 2.0, 3.0, 4.0], [2.0, 3.0, 4.0, 5.0]])
+    scores = np.array([[1.0, 3.0, 2.0, 4.0], [1.0, 3.0, 2.0, 4.0]])  # run means 1, 3, 2, 4: one swap
+    out = bootstrap_correlation(scores, truth, method="spearman", samples=20)
+    assert out["value"] == pytest.approx(0.8)  # 1 - 6 * 2 / (4 * 15)
+    with pytest.raises(ValueError, match="unknown correlation method 'pearson'; choose one of kendall, spearman, "
+                                         "tau_ap_b"):
+        bootstrap_correlation(scores, truth, method="pearson")

@@ -190,15 +190,28 @@ def test_renamed_axioms_keep_their_old_names_with_a_warning():
     from ir_rag_axioms.axioms.retrieval import roadmap
 
     for old, new in roadmap.RENAMED.items():
-        with pytest.warns(DeprecationWarning, match=new):
+        with pytest.warns(FutureWarning, match=f"{old} is deprecated and now runs {new}"):
             assert get(old) is get(new)
-        with pytest.warns(DeprecationWarning, match=f"GEN_{new}"):
+        with pytest.warns(FutureWarning, match=f"GEN_{new}"):
             assert parse(f"GEN_{old}()") == get(f"GEN_{new}")
-        with pytest.warns(DeprecationWarning, match=new):
+        with pytest.warns(FutureWarning, match=new):
             assert getattr(ir_rag_axioms, old) is get(new)
         assert old not in ir_rag_axioms.names()
     with pytest.warns(DeprecationWarning, match="ConsensusAxiom"):
         assert roadmap.RsimAxiom is roadmap.ConsensusAxiom
+
+
+def test_a_renamed_axiom_warns_visibly_and_is_among_the_suggestions():
+    import subprocess
+    import sys
+
+    # shown by Python's default warning filters (a DeprecationWarning outside __main__ is not)
+    script = "import ir_rag_axioms.axioms.registry as r; from ir_rag_axioms import get; get('P_RANK')"
+    shown = subprocess.run([sys.executable, "-c", f"exec({script!r}, {{'__name__': 'user'}})"], capture_output=True,
+                           text=True, check=True)
+    assert "P_RANK is deprecated and now runs QLEXRANK" in shown.stderr
+    with pytest.raises(KeyError, match=r"did you mean .*P_RANK \(deprecated: QLEXRANK\)"):
+        get("P_RANKK")
 
 
 def test_pagerank_with_a_bias_solves_the_linear_system():

@@ -43,6 +43,18 @@ def test_write_report_without_figures(tmp_path: Path):
     assert not (tmp_path / "votes.png").exists()
 
 
+def test_write_report_draws_what_the_vote_saves_of_the_oracles_pairs(tmp_path: Path):
+    truth = [np.array([[0.0, 1, 1], [-1, 0, 0], [-1, 0, 0]])]  # decides (0, 1) and (0, 2); (1, 2) is a tie
+    right = [np.array([[0.0, 1, 1], [-1, 0, 1], [-1, -1, 0]])]
+    wrong = [np.array([[0.0, 1, -1], [-1, 0, 1], [1, -1, 0]])]
+    report.write_report(tmp_path, TABLE, {"A": right, "B": right, "C": wrong}, truth, "crowd:overall")
+    curve = pd.read_csv(tmp_path / "effort.csv")
+    # the vote: (0, 1) 3 of 3 for, right; (0, 2) 2 of 3 for, right: both pairs saved, none wrong
+    assert curve["confidence"].tolist()[1:] == [1.0, 2 / 3]
+    assert curve["automatic"].tolist() == [0.0, 0.5, 1.0] and curve["correct"].tolist() == [1.0, 1.0, 1.0]
+    assert (tmp_path / "effort.png").read_bytes()[:4] == b"\x89PNG"
+
+
 def test_preferences_keep_ragged_topics_and_any_name(tmp_path: Path):
     small, large = np.array([[0.0, 1.0], [-1.0, 0.0]]), np.array([[0.0, 1, -1], [-1, 0, 0], [1, 0, 0]])
     named = {"ORACLE": [small, large], "file": [small, large], "allow_pickle": [-small, -large]}

@@ -32,20 +32,33 @@ def learned_parts(axiom: Any) -> list[Any]:
     return found
 
 
-def warn_in_sample(axioms: Sequence[Any], topics: Sequence[str], where: str) -> None:
-    """An ``InSampleWarning`` for each fitted model among ``axioms`` whose training topics meet ``topics``."""
-    ids = {str(t) for t in topics}
+def query_fingerprint(text: str) -> str:
+    """The first 16 hex digits of SHA-256 of the query text lower-cased with whitespace collapsed (no text is kept)."""
+    import hashlib
+
+    return hashlib.sha256(" ".join(str(text).lower().split()).encode("utf-8")).hexdigest()[:16]
+
+
+def warn_in_sample(axioms: Sequence[Any], topics: Sequence[Any], where: str) -> None:
+    """An ``InSampleWarning`` for each fitted model among ``axioms`` whose training topics meet ``topics``.
+
+    ``topics``: topic ids, or requests (``id`` and ``text``), which also meet a training topic by the query's
+    content (``query_fingerprint``) when they come under another id.
+    """
+    ids = [str(getattr(t, "id", t)) for t in topics]
+    prints = [query_fingerprint(t.text) if hasattr(t, "text") else None for t in topics]
     for axiom in axioms:
         for model in learned_parts(axiom):
-            seen = sorted(ids & set(model.training_topics))
+            trained, known = set(model.training_topics), set(getattr(model, "training_queries", ()))
+            seen = sorted({i for i, f in zip(ids, prints, strict=True) if i in trained or (f and f in known)})
             if not seen:
                 continue
             name = (getattr(model, "info", None) or {}).get("name")
             label = f"LearnedAxiom.pretrained({name!r})" if name else f"a {type(model).__name__}"
-            warnings.warn(f"{where}: {label} was fitted on {len(seen)} of these {len(ids)} topics (e.g. "
-                          f"{seen[0]!r}): figures on them are in-sample (development figures, not held-out). "
-                          "Evaluate on other topics: model.held_out(topics) drops its training_topics",
-                          InSampleWarning, stacklevel=3)
+            warnings.warn(f"{where}: {label} was fitted on {len(seen)} of these {len(set(ids))} topics (e.g. "
+                          f"{seen[0]!r}), matched by id or by query text: figures on them are in-sample (development "
+                          "figures, not held-out). Evaluate on other topics: model.held_out(topics) drops its "
+                          "training topics", InSampleWarning, stacklevel=3)
 
 
-__all__ = ["InSampleWarning", "learned_parts", "warn_in_sample"]
+__all__ = ["InSampleWarning", "learned_parts", "query_fingerprint", "warn_in_sample"]

@@ -329,7 +329,7 @@ def compute_preferences(
     from ir_rag_axioms.axioms._training import warn_in_sample
 
     items = list(items)
-    warn_in_sample(list(axioms.values()), [request.id for request, _ in items], "evaluation")
+    warn_in_sample(list(axioms.values()), [request for request, _ in items], "evaluation")
     cache = MatrixCache(cache_dir) if cache_dir else None
     keys = [item_key(request, responses) for request, responses in items] if cache else []
     identities = {name: axiom_identity(axiom) for name, axiom in axioms.items()} if cache else {}

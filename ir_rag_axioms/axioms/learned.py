@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from ir_rag_axioms.analysis.cache import Analysis, is_analysable
-from ir_rag_axioms.axioms._training import InSampleWarning, learned_parts, warn_in_sample
+from ir_rag_axioms.axioms._training import InSampleWarning, learned_parts, query_fingerprint, warn_in_sample
 from ir_rag_axioms.axioms.base import Axiom, ConfigurableAxiom, FeatureAxiom, Item, Reads
 from ir_rag_axioms.axioms.explanation import Explanation, rule_of
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
@@ -183,12 +183,24 @@ class LearnedAxiom(ConfigurableAxiom):
         """The topic ids the model was fitted on (``info["training_topics"]``; empty if unknown)."""
         return tuple(str(t) for t in (self.info or {}).get("training_topics", ()))
 
+    @property
+    def training_queries(self) -> tuple[str, ...]:
+        """Fingerprints of the training topics' query texts (``query_fingerprint``; empty if unknown)."""
+        return tuple(str(t) for t in (self.info or {}).get("training_queries", ()))
+
     def held_out(self, topics: Any) -> Any:
-        """``topics`` without the model's training topics: a frame (by its ``qid``) or a list of topic ids."""
-        trained = set(self.training_topics)
+        """``topics`` without the model's training topics (by id, or by query text where known).
+
+        A frame (by its ``qid``, and its ``query`` if it has one), a list of topic ids or of requests.
+        """
+        trained, known = set(self.training_topics), set(self.training_queries)
         if isinstance(topics, pd.DataFrame):
-            return topics[~topics["qid"].astype(str).isin(trained)]
-        return [t for t in topics if str(t) not in trained]
+            keep = ~topics["qid"].astype(str).isin(trained)
+            if "query" in topics.columns and known:
+                keep &= ~topics["query"].astype(str).map(query_fingerprint).isin(known)
+            return topics[keep]
+        return [t for t in topics if str(getattr(t, "id", t)) not in trained
+                and not (hasattr(t, "text") and query_fingerprint(t.text) in known)]
 
     # -- state ------------------------------------------------------------------------------------------
     @property
@@ -318,16 +330,18 @@ class LearnedAxiom(ConfigurableAxiom):
         stacks = [np.stack([matrices[name][t] for name in named]) for t in range(len(items))]
         oracle = target.preferences_batch(items) if isinstance(target, Axiom) else list(target)
         return self.fit_stacks(stacks, oracle, decisiveness=decisiveness, regularization=regularization, seed=seed,
-                               topics=[request.id for request, _ in items])
+                               topics=[request.id for request, _ in items],
+                               queries=[request.text for request, _ in items])
 
     def fit_stacks(self, stacks: Sequence[np.ndarray], oracle: Sequence[np.ndarray], *,
                    decisiveness: float | None = None, regularization: float = 1.0, seed: int = 0,
-                   topics: Sequence[str] | None = None) -> LearnedAxiom:
+                   topics: Sequence[str] | None = None, queries: Sequence[str] | None = None) -> LearnedAxiom:
         """A fitted copy from the axioms' (k, n, n) stacks and the target's (n, n) matrices, one per topic.
 
         Trained on both orientations of the pairs the target decides (logistic: C = ``regularization``, no
         intercept). ``decisiveness``: the threshold is set so that at least that share of the training topics'
-        pairs is decided (None: threshold 0). ``topics``: the stacks' topic ids, kept as ``training_topics``.
+        pairs is decided (None: threshold 0). ``topics``: the stacks' topic ids, kept as ``training_topics``;
+        ``queries``: their query texts, kept as fingerprints (``training_queries``) to recognise them under other ids.
         """
         try:
             from sklearn.base import clone
@@ -360,6 +374,10 @@ class LearnedAxiom(ConfigurableAxiom):
             if len(topics) != len(stacks):
                 raise ValueError(f"{len(topics)} topic ids for {len(stacks)} stacks")
             info["training_topics"] = sorted(map(str, topics))
+        if queries is not None:
+            if len(queries) != len(stacks):
+                raise ValueError(f"{len(queries)} queries for {len(stacks)} stacks")
+            info["training_queries"] = sorted({query_fingerprint(q) for q in queries})
         if decisiveness is not None:
             magnitudes = np.concatenate([np.abs(fitted.scores(s)[np.triu_indices(s.shape[1], k=1)]) for s in stacks])
             fitted = dataclasses.replace(fitted, threshold=threshold_for(magnitudes, decisiveness))

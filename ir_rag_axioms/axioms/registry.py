@@ -50,14 +50,27 @@ def register(axiom: type[A] | A) -> type[A] | A:
 
 
 DEPRECATED: dict[str, str] = {}
-"""Deprecated short name -> the registered name that replaces it (``get`` resolves it with a DeprecationWarning)."""
+"""Deprecated short name -> the registered name that replaces it (``get`` resolves it with a RenamedAxiomWarning)."""
+
+
+class RenamedAxiomWarning(FutureWarning):
+    """A deprecated axiom name was resolved to the axiom that replaced it (shown by default: its rule may differ)."""
 
 
 def deprecate(old: str, new: str) -> None:
-    """Let ``get(old)`` (and specs naming ``old``) return the axiom registered as ``new``, with a DeprecationWarning."""
+    """Let ``get(old)`` (and specs naming ``old``) return the axiom registered as ``new`` (with a warning)."""
     if old in REGISTRY:
         raise ValueError(f"{old!r} is a registered name; unregister it before deprecating it")
     DEPRECATED[old] = new
+
+
+def renamed(old: str, stacklevel: int = 3) -> str:
+    """The name that replaces the deprecated ``old``, with a visible ``RenamedAxiomWarning``."""
+    new = DEPRECATED[old]
+    warnings.warn(f"axiom name {old} is deprecated and now runs {new}, whose rule may differ from what {old} computed "
+                  f"in earlier versions, and its results and columns are named {new}; use {new}", RenamedAxiomWarning,
+                  stacklevel=stacklevel)
+    return new
 
 
 def _redefined(old: Axiom, new: Axiom) -> bool:
@@ -78,21 +91,22 @@ def names() -> list[str]:
 
 
 def get(name: str) -> Axiom:
-    """The default instance registered under ``name`` (``-`` and ``_`` are interchangeable)."""
+    """The default instance registered under ``name`` (``-`` and ``_`` are interchangeable).
+
+    A deprecated name returns its replacement with a ``RenamedAxiomWarning``; KeyError with the closest names
+    (deprecated ones included) otherwise.
+    """
     for candidate in (name, name.replace("-", "_"), name.replace("_", "-")):
         if candidate in REGISTRY:
             return REGISTRY[candidate]
     for candidate in (name, name.replace("-", "_")):
         if candidate in DEPRECATED and DEPRECATED[candidate] in REGISTRY:
-            import warnings
-
-            new = DEPRECATED[candidate]
-            warnings.warn(f"axiom name {candidate} is deprecated: use {new}", DeprecationWarning, stacklevel=2)
-            return REGISTRY[new]
+            return REGISTRY[renamed(candidate)]
     import difflib
 
-    close = difflib.get_close_matches(name.upper(), {n.upper(): n for n in REGISTRY}, n=3, cutoff=0.5)
-    upper = {n.upper(): n for n in REGISTRY}
+    upper = {n.upper(): n for n in REGISTRY} | {n.upper(): f"{n} (deprecated: {new})" for n, new in DEPRECATED.items()
+                                                 if new in REGISTRY}
+    close = difflib.get_close_matches(name.upper(), upper, n=3, cutoff=0.5)
     if close:
         raise KeyError(f"unknown axiom {name!r}; did you mean {', '.join(upper[c] for c in close)}? "
                        "(every name: ir_rag_axioms.names() or `ir-rag-axioms list`)")

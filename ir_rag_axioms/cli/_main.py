@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
-from collections.abc import Sequence
+import warnings
+from collections.abc import Iterator, Sequence
 
 from ir_rag_axioms.cli import (
     compare,
@@ -36,6 +38,24 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@contextlib.contextmanager
+def _one_line_warnings(command: str) -> Iterator[None]:
+    """Warnings shown while a command runs print as one line ``ir-rag-axioms <command>: warning: <message>``.
+
+    Only their format changes (``warnings.formatwarning``): filters and recorders still see every warning.
+    """
+    def one_line(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                 line: str | None = None) -> str:
+        return f"ir-rag-axioms {command}: warning: {' '.join(str(message).split())}\n"
+
+    before = warnings.formatwarning
+    warnings.formatwarning = one_line
+    try:
+        yield
+    finally:
+        warnings.formatwarning = before
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``ir-rag-axioms`` console script."""
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -59,7 +79,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     from ir_rag_axioms.datasets.files import DataFileError
 
     try:
-        return int(args.func(args))
+        with _one_line_warnings(args.command):
+            return int(args.func(args))
     except BrokenPipeError:  # output piped into a reader that stopped (e.g. `| head`): not an error
         sys.stderr.close()
         return 0

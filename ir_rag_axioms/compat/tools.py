@@ -10,8 +10,10 @@ from __future__ import annotations
 import contextvars
 import itertools
 import math
+import os
 from collections.abc import Collection, Sequence, Set
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
@@ -259,6 +261,14 @@ def bind_index(index: Any) -> IndexBinding | None:
             current.close()
         _BOUND.set(None)
         return None
+    if isinstance(index, (str, os.PathLike)):
+        folder = Path(index)
+        if not folder.exists():
+            raise FileNotFoundError(f"bind_index: no index at {str(folder)!r} (the path does not exist); give a "
+                                    "built PISA index's folder, a PisaIndex, or a Terrier-like index")
+        if not (folder / "inv.docs").is_file():
+            raise ValueError(f"bind_index: {str(folder)!r} is not a built PISA index (no inv.docs in it); build it "
+                             "first (PisaIndex(path).index(docs)) or give a Terrier-like index")
     return IndexBinding(_OurIndexStatistics.of(index))
 
 

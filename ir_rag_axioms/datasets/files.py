@@ -239,6 +239,10 @@ def read_jsonl(
     """
     path, key = Path(path), spec.key if spec else "jsonl"
     fix = _how(spec) if spec else "check the file"
+    if not path.exists():
+        raise DataFileError(f"{key}: {path} does not exist; check the path" + (f" ({fix})" if spec else ""))
+    if path.is_dir():
+        raise DataFileError(f"{key}: {path} is a folder, not a JSONL file; give the file inside it")
     opener = gzip.open if path.suffix == ".gz" else open
     rows: list[dict[str, Any]] = []
     first_seen: dict[str, int] = {}

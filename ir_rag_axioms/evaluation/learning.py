@@ -36,6 +36,9 @@ class CrossValidation:
     predictions: tuple[tuple[np.ndarray, ...], ...]
     """``predictions[r][t]``: repetition r, topic t (input order)."""
     folds: tuple[Fold, ...]
+    scores: tuple[tuple[np.ndarray, ...], ...] = ()
+    """``scores[r][t]``: the held-out model's score matrix s(a, b) (its confidence: |s|; its decision: above the
+    threshold)."""
 
 
 def topic_folds(topics: Sequence[str], folds: int = 5, seed: int = 0) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -66,21 +69,25 @@ def cross_validate(
         raise ValueError(f"{len(stacks)} stacks, {len(oracle)} oracle matrices and {len(topics)} topics differ")
     names = [str(t) for t in topics]
     predictions: list[tuple[np.ndarray, ...]] = []
+    all_scores: list[tuple[np.ndarray, ...]] = []
     records: list[Fold] = []
     steps = tqdm(range(repetitions * folds), desc="cross-validation", disable=not progress, leave=False)
     for r in range(repetitions):
         predicted: list[np.ndarray | None] = [None] * len(stacks)
+        scored: list[np.ndarray | None] = [None] * len(stacks)
         for train, test in topic_folds(names, folds, seed + r):
             fitted = model.fit_stacks([stacks[i] for i in train], [oracle[i] for i in train],
                                       decisiveness=decisiveness, regularization=regularization, seed=seed + r)
             for i in test:
-                predicted[i] = fitted.decide(fitted.scores(stacks[i]))
+                scored[i] = fitted.scores(stacks[i])
+                predicted[i] = fitted.decide(scored[i])
             records.append(Fold(r, tuple(dict.fromkeys(names[i] for i in train)),
                                 tuple(dict.fromkeys(names[i] for i in test)), fitted))
             steps.update()
         predictions.append(tuple(p for p in predicted if p is not None))
+        all_scores.append(tuple(s for s in scored if s is not None))
     steps.close()
-    return CrossValidation(tuple(predictions), tuple(records))
+    return CrossValidation(tuple(predictions), tuple(records), tuple(all_scores))
 
 
 def repetition_scores(cv: CrossValidation, oracle: Sequence[np.ndarray]) -> pd.DataFrame:

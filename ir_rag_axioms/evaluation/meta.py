@@ -34,6 +34,14 @@ def kendall(x: npt.ArrayLike, y: npt.ArrayLike) -> float:
     return float(stats.kendalltau(a, b).statistic)
 
 
+def spearman(x: npt.ArrayLike, y: npt.ArrayLike) -> float:
+    """Spearman's rho (Pearson of the average ranks) over the entries defined on both sides; NaN as ``kendall``."""
+    a, b = _paired(x, y)
+    if len(a) < 3 or len(np.unique(a)) < 2 or len(np.unique(b)) < 2:
+        return float("nan")
+    return float(stats.spearmanr(a, b).statistic)
+
+
 def _tau_ap_b_one_way(x: np.ndarray, y: np.ndarray) -> float:
     """tau_ap_b with ``y``'s ranking as the one whose top matters (Urbano & Marrero 2017, ties in ``y`` grouped)."""
     rx = stats.rankdata(-x)
@@ -61,6 +69,7 @@ def tau_ap_b(x: npt.ArrayLike, y: npt.ArrayLike) -> float:
 
 
 CORRELATIONS: dict[str, Callable[[npt.ArrayLike, npt.ArrayLike], float]] = {"kendall": kendall,
+                                                                                "spearman": spearman,
                                                                                 "tau_ap_b": tau_ap_b}
 """The correlations ``bootstrap_correlation`` reports."""
 
@@ -82,6 +91,8 @@ def bootstrap_correlation(scores: np.ndarray, truth: np.ndarray, method: str = "
     With ``baseline`` (another (topics, runs) judge): also the paired difference corr(scores) - corr(baseline) on
     the same resamples (``difference``, ``difference_low``, ``difference_high``).
     """
+    if method not in CORRELATIONS:
+        raise ValueError(f"unknown correlation method {method!r}; choose one of {', '.join(CORRELATIONS)}")
     correlate = CORRELATIONS[method]
     scores, truth = np.asarray(scores, dtype=np.float64), np.asarray(truth, dtype=np.float64)
     rng = np.random.default_rng(seed)
@@ -105,4 +116,4 @@ def bootstrap_correlation(scores: np.ndarray, truth: np.ndarray, method: str = "
     return out
 
 
-__all__ = ["CORRELATIONS", "bootstrap_correlation", "kendall", "tau_ap_b", "topic_means"]
+__all__ = ["CORRELATIONS", "bootstrap_correlation", "kendall", "spearman", "tau_ap_b", "topic_means"]

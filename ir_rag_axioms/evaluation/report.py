@@ -80,6 +80,36 @@ def plot_votes(sweep: pd.DataFrame, path: str | os.PathLike, title: str) -> None
     plt.close(fig)
 
 
+def plot_effort(curves: Mapping[str, pd.DataFrame], path: str | os.PathLike, title: str,
+                correct: float = 0.9) -> dict[str, float]:
+    """Share of human judgments needed (x) against share of preferences correct (y), one line per judge.
+
+    ``curves``: name -> ``effort.effort_curve`` (or ``coin_curve``); each line is marked where it reaches ``correct``
+    and labelled with ``effort.saved_at``, which is returned per name.
+    """
+    from ir_rag_axioms.evaluation.effort import saved_at
+
+    plt = _pyplot()
+    saved = {name: saved_at(curve, correct) for name, curve in curves.items()}
+    fig, ax = plt.subplots(figsize=(6.4, 4.4))
+    for name, curve in curves.items():
+        style = {"linestyle": ":", "color": "grey"} if name.startswith("coin") else {}
+        line, = ax.plot(curve["human"], curve["correct"], label=f"{name}: saves {saved[name]:.0%}", **style)
+        ax.plot([1 - saved[name]], [correct], marker="o", color=line.get_color())
+    ax.axhline(correct, color="black", linewidth=0.6, linestyle="--")
+    ax.set_xlabel("share of human judgments needed")
+    ax.set_ylabel("share of preferences correct (vs. the human gold)")
+    ax.set_xlim(0, 1.0)
+    ax.set_ylim(0.5, 1.005)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7, loc="lower right")
+    ax.set_title(title, fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120, format="png", metadata={"Software": None})
+    plt.close(fig)
+    return saved
+
+
 def padded(matrices: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """Topics of different sizes as one (T, n_max, n_max) array padded with NaN, and each topic's size n_t."""
     sizes = np.array([len(m) for m in matrices], dtype=np.int64)
@@ -118,13 +148,31 @@ def read_preferences(path: str | os.PathLike) -> dict[str, list[np.ndarray]]:
     return {str(name): [matrices[k, t, :n, :n] for t, n in enumerate(sizes)] for k, name in enumerate(names)}
 
 
+def _write_effort(out: Path, preferences: Mapping[str, list[np.ndarray]], truth: list[np.ndarray],
+                  oracle_name: str) -> None:
+    """effort.csv / effort.png: the vote of the axioms deciding its most confident pairs, the oracle the rest."""
+    from ir_rag_axioms.evaluation import effort
+    from ir_rag_axioms.output import atomic_write, write_text
+
+    votes = [effort.vote(np.stack([preferences[name][t] for name in preferences])) for t in range(len(truth))]
+    decisions, confidence, gold = effort.oracle_pairs([d for d, _ in votes], [c for _, c in votes], truth)
+    if not len(gold):
+        return
+    curve = effort.effort_curve(decisions, confidence, gold)
+    write_text(out / "effort.csv", curve.to_csv(index=False))
+    title = f"Vote of {len(preferences)} axioms: {len(gold)} pairs {oracle_name} decides, {len(truth)} topics"
+    atomic_write(out / "effort.png", lambda path: plot_effort({f"vote of {len(preferences)} axioms": curve,
+                                                               "coin": effort.coin_curve()}, path, title))
+
+
 def write_report(
     out: str | os.PathLike, table: pd.DataFrame, preferences: Mapping[str, list[np.ndarray]], truth: list[np.ndarray],
     oracle_name: str, figures: bool = True,
 ) -> str:
     """Write the report in ``out`` (each file atomically); return the markdown.
 
-    Files: table.csv/.md, agreement.png/.csv and votes.png/.csv (if ``figures``) and preferences.npz
+    Files: table.csv/.md, agreement.png/.csv, votes.png/.csv and effort.png/.csv (the share of the oracle's
+    pairs the axioms' vote saves, ``effort``; if ``figures``) and preferences.npz
     (``read_preferences``: the oracle as ``ORACLE``, then each axiom).
     """
     from ir_rag_axioms.output import atomic_write, writable_folder, write_text
@@ -142,6 +190,7 @@ def write_report(
         write_text(out / "votes.csv", sweep.to_csv(index=False))
         title = f"Majority vote of {len(preferences)} axioms vs. {oracle_name}"
         atomic_write(out / "votes.png", lambda path: plot_votes(sweep, path, title))
+        _write_effort(out, preferences, truth, oracle_name)
     write_preferences(out / "preferences.npz", {"ORACLE": truth, **preferences})
     return text
 

@@ -145,7 +145,7 @@ class _AxiomTransformer(ByParameters, pt.Transformer):
                           f"(e.g. qid {single[0]!r}), which nothing can be compared with: its preferences and "
                           "features are 0. Pool several systems' answers (ir_rag_axioms.pyterrier.Pool) to compare "
                           "them.", stacklevel=3)
-        warn_in_sample(axioms, [g.request.id for g in groups], type(self).__name__)
+        warn_in_sample(axioms, [g.request for g in groups], type(self).__name__)
         items = [(g.request, g.responses) for g in groups]
         return list(preference_stacks(axioms, items, backend=self.backend, workers=self.workers,
                                       analysis=self.analysis, progress=verbose))

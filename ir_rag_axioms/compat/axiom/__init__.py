@@ -108,11 +108,26 @@ class SpecName:
         self.__doc__ = doc or f"{name}: see the catalogue of ir_rag_axioms."
 
     def __call__(self, *args: Any, **keywords: Any) -> _OurAxiom:
-        """Our axiom, configured by the specification's keywords."""
+        """Our axiom, configured by the specification's keywords (keywords only: no positional arguments)."""
+        if args and not _takes_positional(self._build):
+            raise TypeError(f"{self.name} takes keyword arguments only, got {len(args)} positional ({args[0]!r}"
+                            f"{', ...' if len(args) > 1 else ''}); name each setting, e.g. "
+                            f"{self.name}(margin_fraction={args[0]!r})")
         return self._build(*args, **keywords)
 
     def __repr__(self) -> str:
         return f"<ir_axioms name {self.name}>"
+
+
+def _takes_positional(build: Callable[..., Any]) -> bool:
+    """Whether ``build`` accepts a positional argument."""
+    import inspect
+
+    try:
+        parameters = inspect.signature(build).parameters.values()
+    except (TypeError, ValueError):
+        return True
+    return any(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.VAR_POSITIONAL) for p in parameters)
 
 
 def _configurable(ours: ConfigurableAxiom, name: str) -> SpecName:

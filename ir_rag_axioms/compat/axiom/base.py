@@ -12,6 +12,7 @@ the diagonal, and a sum of uniform axioms their sum). Our own combinators keep a
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import math
 import os
@@ -338,21 +339,42 @@ class CachedAxiom(Axiom[Input, Output]):
 
     def _connect(self) -> sqlite3.Connection:
         folder = Path(self.cache_path)
+        if folder.exists() and not folder.is_dir():
+            raise ValueError(f"Axiom.cached({str(folder)!r}): the cache path is a file; give a folder (the cache is "
+                             "preferences.sqlite inside it)")
         folder.mkdir(parents=True, exist_ok=True)
         db = sqlite3.connect(folder / "preferences.sqlite", timeout=60)
-        db.execute("CREATE TABLE IF NOT EXISTS preference (key TEXT PRIMARY KEY, value REAL NOT NULL)")
+        try:
+            db.execute("CREATE TABLE IF NOT EXISTS preference (key TEXT PRIMARY KEY, value REAL NOT NULL)")
+        except sqlite3.DatabaseError as error:  # not a SQLite file, or a damaged one: set it aside, start afresh
+            db.close()
+            damaged = folder / "preferences.sqlite"
+            aside = damaged.with_name(f"preferences.sqlite.damaged-{os.getpid()}-{threading.get_ident()}")
+            os.replace(damaged, aside)
+            import warnings
+
+            warnings.warn(f"Axiom.cached: {damaged} is damaged ({error}); moved it to {aside.name} and started an "
+                          "empty cache (the pairs are computed again)", UserWarning, stacklevel=4)
+            return self._connect()
         return db
 
     def _key(self, input: Any, output1: Any, output2: Any) -> str:  # noqa: A002
         kind = f"{type(self.axiom).__module__}.{type(self.axiom).__qualname__}"
-        return hashlib.sha256(pickle.dumps((kind, input, output1, output2), protocol=4)).hexdigest()
+        try:
+            data = pickle.dumps((kind, input, output1, output2), protocol=4)
+        except (pickle.PicklingError, TypeError, AttributeError) as error:
+            raise TypeError(f"Axiom.cached keys each pair by its pickled input and outputs, and these cannot be "
+                            f"pickled ({type(error).__name__}: {error}); cache inputs and outputs of plain data "
+                            "(Query, Document, GenerationRequest, GenerationResponse) or use the axiom uncached"
+                            ) from None
+        return hashlib.sha256(data).hexdigest()
 
     def preferences(self, input: Any, outputs: Sequence[Any], *args: Any, **kwargs: Any) -> PreferenceMatrix:  # type: ignore[override]  # noqa: A002
         """Read every pair from the file; compute the matrix once if any is missing, and store the missing ones."""
         outputs = list(outputs)
         n = len(outputs)
         keys = [self._key(input, a, b) for a in outputs for b in outputs]
-        with self._lock, self._connect() as db:
+        with self._lock, contextlib.closing(self._connect()) as db, db:
             found: dict[str, float] = {}
             for start in range(0, len(keys), 500):
                 chunk = keys[start:start + 500]

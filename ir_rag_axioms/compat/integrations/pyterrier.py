@@ -192,6 +192,13 @@ class AggregatedAxiomaticPreferences(pt.Transformer):
         for axiom in self.axioms:
             _check_axiom(axiom, "AggregatedAxiomaticPreferences(axioms=[...])")
         self.aggregations = [max, min, _mean] if aggregations is None else list(aggregations)
+        if not self.aggregations:
+            raise ValueError("AggregatedAxiomaticPreferences needs at least one aggregation (e.g. aggregations=[max, "
+                             "min]; None: max, min and the mean), got none: the features would be empty")
+        for f in self.aggregations:
+            if not callable(f):
+                raise TypeError(f"AggregatedAxiomaticPreferences: each aggregation must be a callable on a list of "
+                                f"floats (e.g. max), got {type(f).__name__} {f!r}")
         self.text_field, self.verbose = text_field, verbose
 
     def transform(self, inp: pd.DataFrame) -> pd.DataFrame:
