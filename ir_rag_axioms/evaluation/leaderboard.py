@@ -18,13 +18,16 @@ answer. The headline (the first measure) depends on ``method``:
   (``aggregation.bradley_terry``); ``all`` is the strength fitted to every topic's comparisons, not a mean.
 
 ``all`` rows of the win rates and the other headlines are the means over the run's topics of the defined values
-(NaN if none is defined); the headline of a blank answer, or of one no axiom has a value for, is NaN.
+(NaN if none is defined), summed exactly (``exact_mean``: two tied runs stay tied whatever they are called); the
+headline of a blank answer, of one no axiom has a value for, or of a topic with fewer than two such answers (nothing
+to compare with) is NaN.
 Deterministic: the same answers give the same table.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import warnings
 from collections.abc import Mapping, Sequence
 from functools import cache
@@ -149,19 +152,31 @@ def answer_values(axiom: Axiom, request: GenerationRequest, responses: list[Gene
     return matrix, win_rates(matrix)
 
 
+def exact_mean(values: Any) -> float:
+    """The mean of the defined (non-NaN) values, summed exactly (``math.fsum``): the same in any order; NaN if none."""
+    v = np.asarray(values, dtype=np.float64)
+    v = v[~np.isnan(v)]
+    return math.fsum(v.tolist()) / len(v) if len(v) else math.nan
+
+
 def standardize(values: np.ndarray) -> np.ndarray:
-    """(v - mean) / std (population) over the defined values; 0 where undefined or all defined values are equal."""
+    """(v - mean) / std (population) over the defined values; 0 where undefined or all defined values are equal.
+
+    Mean and variance are exact sums (``exact_mean``), so an answer's z does not depend on the answers' order.
+    """
     v = np.asarray(values, dtype=np.float64)
     defined = ~np.isnan(v)
     if defined.sum() < 2:
         return np.zeros(len(v))
-    mean, std = v[defined].mean(), v[defined].std()
+    mean = exact_mean(v)
+    std = math.sqrt(exact_mean((v[defined] - mean) ** 2))
     return np.where(defined & (std > 0), (v - mean) / (std if std > 0 else 1.0), 0.0)
 
 
 def headline(z: np.ndarray, weights: Sequence[float], intercept: float) -> np.ndarray:
-    """sum_k b_k z_k + b_0 over the standardised values ``z`` (answers x axioms)."""
-    return np.asarray(z, dtype=np.float64) @ np.asarray(weights, dtype=np.float64) + float(intercept)
+    """sum_k b_k z_k + b_0 over the standardised values ``z`` (answers x axioms), summed exactly per answer."""
+    terms = np.asarray(z, dtype=np.float64) * np.asarray(weights, dtype=np.float64)
+    return np.array([math.fsum([*row.tolist(), float(intercept)]) for row in terms], dtype=np.float64)
 
 
 def system_leaderboard(answers: pd.DataFrame,
@@ -192,8 +207,9 @@ def system_leaderboard(answers: pd.DataFrame,
             raise ValueError(f"system_leaderboard: method='default' reads the packaged model's axioms "
                              f"{model['axioms']}; for other axioms use method='win_rate' or 'bradley_terry'")
     runs, items = answer_items(answers)
+    # one order of the answers whatever the runs are called: tied runs get the very same values
+    items = [(request, sorted(responses, key=lambda r: (r.text, r.id))) for request, responses in items]
     analysis = default_analysis()
-    analyse(list(named.values()), items, analysis)
     rows: list[tuple[str, str, str, float]] = []
     headline_name = HEADLINES[method]
     matrices: list[tuple[GenerationRequest, list[GenerationResponse], np.ndarray]] = []
@@ -204,6 +220,7 @@ def system_leaderboard(answers: pd.DataFrame,
         topics = tqdm(items, desc="system leaderboard", unit="topic")
     with analysis:
         for request, responses in topics:
+            analyse(list(named.values()), [(request, responses)], analysis)  # per topic: the progress bar moves
             rates, z, summed = [], [], np.zeros((len(responses), len(responses)))
             valued = np.zeros(len(responses), dtype=bool)  # whether any axiom has a value for the answer
             for axiom in named.values():
@@ -215,7 +232,8 @@ def system_leaderboard(answers: pd.DataFrame,
             table = np.column_stack(rates) if rates else np.zeros((len(responses), 0))
             if method == "default":
                 head = headline(np.column_stack(z), model["weights"], model["intercept"])
-                head[~valued | np.array([not r.text.strip() for r in responses])] = np.nan
+                blank = np.array([not r.text.strip() for r in responses])
+                head[~valued | blank | (valued.sum() < 2)] = np.nan  # nothing to compare with: no headline
             elif method == "win_rate":
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore", RuntimeWarning)  # an answer no axiom has a value for: NaN
@@ -228,7 +246,7 @@ def system_leaderboard(answers: pd.DataFrame,
                 rows += [(response.id, request.id, name, float(table[k, n])) for n, name in enumerate(named)]
     frame = pd.DataFrame(rows, columns=list(COLUMNS))
     measures = [headline_name, *named]
-    means = frame.groupby(["run_id", "measure"], sort=False)["value"].mean()  # NaN skipped; all NaN: NaN
+    means = frame.groupby(["run_id", "measure"], sort=False)["value"].agg(exact_mean)  # NaN skipped; all NaN: NaN
     totals = [(run, ALL, m, float(means.get((run, m), np.nan))) for run in runs for m in measures]
     if method == "bradley_terry":
         strengths = _overall_strengths(runs, matrices)
@@ -253,5 +271,5 @@ def _overall_strengths(runs: Sequence[str], matrices: Sequence[tuple[Any, Any, n
     return {run: float(strengths[k]) for run, k in index.items()}
 
 
-__all__ = ["ALL", "COLUMNS", "HEADLINES", "METHODS", "answer_items", "answer_values", "default_axioms", "headline",
-           "packaged_model", "reads_packaged_axioms", "standardize", "system_leaderboard", "win_rates"]
+__all__ = ["ALL", "COLUMNS", "HEADLINES", "METHODS", "answer_items", "answer_values", "default_axioms", "exact_mean",
+           "headline", "packaged_model", "reads_packaged_axioms", "standardize", "system_leaderboard", "win_rates"]
