@@ -1,0 +1,89 @@
+"""``AxiomJudge``: autojudge-base's ``AutoJudge`` protocol for ``auto-judge run``, and its workflow file."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from ir_rag_axioms.evaluation.autojudge.engine import judge_reports
+from ir_rag_axioms.evaluation.autojudge.errors import (
+    JudgeSettingsError,
+    ReportInputError,
+    _runner_error,
+    _runner_settings_error,
+)
+from ir_rag_axioms.evaluation.autojudge.scoring import Scorer, _parse_axioms, judge_method
+
+RUNNER_SETTINGS = frozenset({"filebase", "outdir", "description"})
+"""Settings autojudge-base's runner passes to ``judge`` besides the judge's own (ignored)."""
+JUDGE_SETTINGS = frozenset({"axioms", "method", "by_topic", "ray", "progress", "scorer"})
+"""The judge's settings (workflow ``judge_settings`` or ``--jset key=value``)."""
+
+
+
+def workflow_path() -> Path:
+    """The workflow file shipped in the package, for ``auto-judge run --workflow``."""
+    return Path(__file__).resolve().parents[2] / "data" / "autojudge-workflow.yml"
+
+
+
+class AxiomJudge:
+    """autojudge-base's ``AutoJudge``: a leaderboard from the reports by axioms; no nuggets, no qrels (None).
+
+    The axioms compare answers; they judge no document's relevance (no qrels) and extract no nugget an assessor
+    would recognise, so ``create_qrels`` and ``create_nuggets`` return None, as the protocol allows.
+    """
+
+    nugget_banks_type: Any = None
+    """No nugget banks are created."""
+
+    def __init__(self, scorer: Scorer | None = None) -> None:
+        self.scorer = scorer
+
+    def judge(self, rag_responses: Iterable[Any], rag_topics: Sequence[Any], llm_config: Any = None,
+              nugget_banks: Any = None, qrels: Any = None, corpus: str | None = None, **kwargs: Any) -> Any:
+        """The leaderboard (``judge_reports``); settings: axioms, method, by_topic, ray, progress."""
+        settings = {k: v for k, v in kwargs.items() if k in JUDGE_SETTINGS}
+        scorer = settings.pop("scorer", None) or self.scorer
+        if isinstance(scorer, str):
+            scorer = _import_object(scorer)
+        try:  # a setting that cannot work: the runner prints the message, no traceback
+            unknown = set(kwargs) - JUDGE_SETTINGS - RUNNER_SETTINGS
+            if unknown:
+                raise JudgeSettingsError(f"unknown judge setting(s) {sorted(unknown)}; known: "
+                                         f"{sorted(JUDGE_SETTINGS)}")
+            try:
+                settings["axioms"] = _parse_axioms(settings.get("axioms"))
+                settings["method"] = judge_method(settings.get("method"), settings["axioms"], scorer)
+            except (ValueError, KeyError, TypeError) as error:
+                if isinstance(error, JudgeSettingsError):
+                    raise
+                message = error.args[0] if isinstance(error, KeyError) and error.args else error
+                raise JudgeSettingsError(f"axioms {kwargs.get('axioms')!r}: {message}") from None
+        except JudgeSettingsError as error:
+            raise _runner_settings_error()(f"AxiomJudge: {error}") from None
+        try:  # reports or topics it cannot take: the runner prints the message (file, line, run, topic), no traceback
+            return judge_reports(rag_responses, rag_topics, scorer=scorer, **settings)
+        except ReportInputError as error:
+            raise _runner_error(ReportInputError)(f"AxiomJudge: {error}") from None
+
+    def create_qrels(self, rag_responses: Iterable[Any], rag_topics: Sequence[Any], llm_config: Any = None,
+                     nugget_banks: Any = None, corpus: str | None = None, **kwargs: Any) -> None:
+        """None: axioms judge no document's relevance."""
+        return None
+
+    def create_nuggets(self, rag_responses: Iterable[Any], rag_topics: Sequence[Any], llm_config: Any = None,
+                       nugget_banks: Any = None, corpus: str | None = None, **kwargs: Any) -> None:
+        """None: axioms extract no nuggets."""
+        return None
+
+
+def _import_object(dotted: str) -> Any:
+    """``module.path:name`` or ``module.path.name`` imported (a scorer named in a workflow file)."""
+    import importlib
+
+    module, _, name = dotted.replace(":", ".").rpartition(".")
+    if not module:
+        raise ValueError(f"scorer {dotted!r}: give module.path.function")
+    return getattr(importlib.import_module(module), name)
