@@ -392,6 +392,10 @@ def test_auto_judge_run_runs_the_shipped_workflow(reports, tmp_path):
     board = read_tot(tmp_path / "out" / "axioms.eval.txt")
     assert list(dict.fromkeys(board["measure"])) == ["headline", "CORR2", "CLAR4"]
     assert board.set_index(["run_id", "measure", "topic"])["value"][("A", "CLAR4", "t1")] == 0.0
+    from autojudge_base.nugget_data import load_nugget_banks_from_file
+
+    banks = load_nugget_banks_from_file(tmp_path / "out" / "axioms.nuggets.jsonl")  # the consensus nuggets
+    assert sorted(banks.banks) == ["t1", "t2"]
 
 
 def test_axioms_without_a_method_are_scored_by_win_rate_with_a_note(reports, tmp_path, caplog):
