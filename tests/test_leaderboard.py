@@ -80,6 +80,17 @@ def test_default_headline_is_the_packaged_formula():
     assert found == pytest.approx(expected.tolist(), abs=1e-9)
 
 
+def test_a_topic_with_one_answer_has_no_headline():
+    """Nothing to compare with and no consensus: NaN (it was the model's intercept, which entered the run's mean)."""
+    answers = pd.concat([ANSWERS.iloc[:3], pd.DataFrame({"run_id": ["a"], "topic": ["t3"], "query": ["Why?"],
+                                                         "text": ["Because the light scatters."]})])
+    frame = lb.system_leaderboard(answers, progress=False)
+    assert math.isnan(_value(frame, "a", "t3", lb.HEADLINES["default"]))
+    assert _value(frame, "a", "all", lb.HEADLINES["default"]) == pytest.approx(
+        _value(frame, "a", "t1", lb.HEADLINES["default"]))
+    assert math.isnan(_value(frame, "a", "t3", "NUGGET_A"))  # no nugget without two voices
+
+
 def test_refusals_name_the_problem():
     with pytest.raises(KeyError, match="text"):
         lb.system_leaderboard(ANSWERS.drop(columns="text"), ["AGREE1"], method="win_rate", progress=False)

@@ -11,7 +11,9 @@ def add_parser(sub: Subparsers) -> argparse.ArgumentParser:
     """The ``nugget-reports`` subcommand's arguments."""
     conv = sub.add_parser("nugget-reports", help="write the TREC RAG 2024 nugget data's answers as reports + topics")
     conv.add_argument("--data", help="the nugget assignment file or its folder (default: the usual places)")
-    conv.add_argument("--out", required=True, help="output folder: reports/<run>.jsonl and topics.jsonl")
+    conv.add_argument("--out", required=True, help="output folder: reports/<run>.jsonl (replaced as a whole) and "
+                      "topics.jsonl")
+    conv.add_argument("--quiet", action="store_true", help="no progress bar")
     conv.set_defaults(func=run)
     return conv
 
@@ -20,7 +22,7 @@ def run(args: argparse.Namespace) -> int:
     """Write OUT/reports/<run>.jsonl and OUT/topics.jsonl; print the judge command that reads them."""
     from ir_rag_axioms.evaluation.autojudge import nugget_reports
 
-    reports, topics = nugget_reports(args.out, args.data)
+    reports, topics = nugget_reports(args.out, args.data, progress=not args.quiet)
     count = sum(1 for _ in reports.iterdir())
     print(f"wrote {count} report files to {reports} and the topics to {topics}\n"
           f"judge them: ir-rag-axioms judge {reports} --topics {topics} --out leaderboard.tot")

@@ -18,13 +18,16 @@ answer. The headline (the first measure) depends on ``method``:
   (``aggregation.bradley_terry``); ``all`` is the strength fitted to every topic's comparisons, not a mean.
 
 ``all`` rows of the win rates and the other headlines are the means over the run's topics of the defined values
-(NaN if none is defined); the headline of a blank answer, or of one no axiom has a value for, is NaN.
+(NaN if none is defined), summed exactly (``exact_mean``: two tied runs stay tied whatever they are called); the
+headline of a blank answer, of one no axiom has a value for, or of a topic with fewer than two such answers (nothing
+to compare with) is NaN.
 Deterministic: the same answers give the same table.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import warnings
 from collections.abc import Mapping, Sequence
 from functools import cache
@@ -170,19 +173,31 @@ def answer_values(axiom: Axiom, request: GenerationRequest, responses: list[Gene
     return matrix, win_rates(matrix)
 
 
+def exact_mean(values: Any) -> float:
+    """The mean of the defined (non-NaN) values, summed exactly (``math.fsum``): the same in any order; NaN if none."""
+    v = np.asarray(values, dtype=np.float64)
+    v = v[~np.isnan(v)]
+    return math.fsum(v.tolist()) / len(v) if len(v) else math.nan
+
+
 def standardize(values: np.ndarray) -> np.ndarray:
-    """(v - mean) / std (population) over the defined values; 0 where undefined or all defined values are equal."""
+    """(v - mean) / std (population) over the defined values; 0 where undefined or all defined values are equal.
+
+    Mean and variance are exact sums (``exact_mean``), so an answer's z does not depend on the answers' order.
+    """
     v = np.asarray(values, dtype=np.float64)
     defined = ~np.isnan(v)
     if defined.sum() < 2:
         return np.zeros(len(v))
-    mean, std = v[defined].mean(), v[defined].std()
+    mean = exact_mean(v)
+    std = math.sqrt(exact_mean((v[defined] - mean) ** 2))
     return np.where(defined & (std > 0), (v - mean) / (std if std > 0 else 1.0), 0.0)
 
 
 def headline(z: np.ndarray, weights: Sequence[float], intercept: float) -> np.ndarray:
-    """sum_k b_k z_k + b_0 over the standardised values ``z`` (answers x axioms)."""
-    return np.asarray(z, dtype=np.float64) @ np.asarray(weights, dtype=np.float64) + float(intercept)
+    """sum_k b_k z_k + b_0 over the standardised values ``z`` (answers x axioms), summed exactly per answer."""
+    terms = np.asarray(z, dtype=np.float64) * np.asarray(weights, dtype=np.float64)
+    return np.array([math.fsum([*row.tolist(), float(intercept)]) for row in terms], dtype=np.float64)
 
 
 def system_leaderboard(answers: pd.DataFrame, axioms: Sequence[Axiom | str] | Mapping[str, Axiom | str] | None = None,
@@ -207,14 +222,10 @@ def system_leaderboard(answers: pd.DataFrame, axioms: Sequence[Axiom | str] | Ma
             raise ValueError(f"system_leaderboard: method='default' reads the packaged model's axioms "
                              f"{model['axioms']}; for other axioms use method='win_rate' or 'bradley_terry'")
     runs, items = answer_items(answers)
+    # one order of the answers whatever the runs are called: tied runs get the very same values
+    items = [(request, sorted(responses, key=lambda r: (r.text, r.id))) for request, responses in items]
     analysis = default_analysis()
-    analyse(list(named.values()), items, analysis)
     with_nuggets = method == "default"
-    if with_nuggets:  # every claim of every topic embedded in one pass
-        from ir_rag_axioms.evaluation.consensus_nuggets import claims_of
-
-        analysis.embed(list(dict.fromkeys(c for _, responses in items for r in responses
-                                          for c in claims_of(r.text, nugget_settings().min_words))))
     rows: list[tuple[str, str, str, float]] = []
     headline_name = HEADLINES[method]
     matrices: list[tuple[GenerationRequest, list[GenerationResponse], np.ndarray]] = []
@@ -225,6 +236,7 @@ def system_leaderboard(answers: pd.DataFrame, axioms: Sequence[Axiom | str] | Ma
         topics = tqdm(items, desc="system leaderboard", unit="topic")
     with analysis:
         for request, responses in topics:
+            analyse(list(named.values()), [(request, responses)], analysis)  # per topic: the progress bar moves
             rates, z, summed = [], [], np.zeros((len(responses), len(responses)))
             valued = np.zeros(len(responses), dtype=bool)  # whether any axiom has a value for the answer
             for axiom in named.values():
@@ -238,9 +250,8 @@ def system_leaderboard(answers: pd.DataFrame, axioms: Sequence[Axiom | str] | Ma
                 found = nugget_values(request, responses, analysis)
                 features = np.column_stack([*z, nugget_features(found, model_nugget_features())])
                 head = headline(features, model["weights"], model["intercept"])
-                head[~valued | np.array([not r.text.strip() for r in responses])] = np.nan
-                if len(responses) < 2:  # nothing to compare with, no consensus: no headline
-                    head[:] = np.nan
+                blank = np.array([not r.text.strip() for r in responses])
+                head[~valued | blank | (valued.sum() < 2)] = np.nan  # nothing to compare with: no headline
                 table = np.column_stack([table, found])
             elif method == "win_rate":
                 with warnings.catch_warnings():
@@ -255,7 +266,7 @@ def system_leaderboard(answers: pd.DataFrame, axioms: Sequence[Axiom | str] | Ma
                          for n, name in enumerate([*named, *(NUGGET_MEASURES if with_nuggets else ())])]
     frame = pd.DataFrame(rows, columns=list(COLUMNS))
     measures = [headline_name, *named, *(NUGGET_MEASURES if with_nuggets else ())]
-    means = frame.groupby(["run_id", "measure"], sort=False)["value"].mean()  # NaN skipped; all NaN: NaN
+    means = frame.groupby(["run_id", "measure"], sort=False)["value"].agg(exact_mean)  # NaN skipped; all NaN: NaN
     totals = [(run, ALL, m, float(means.get((run, m), np.nan))) for run in runs for m in measures]
     if method == "bradley_terry":
         strengths = _overall_strengths(runs, matrices)
@@ -281,5 +292,6 @@ def _overall_strengths(runs: Sequence[str], matrices: Sequence[tuple[Any, Any, n
 
 
 __all__ = ["ALL", "COLUMNS", "HEADLINES", "METHODS", "NUGGET_MEASURES", "answer_items", "answer_values",
-           "default_axioms", "headline", "model_nugget_features", "nugget_features", "nugget_settings", "nugget_values",
-           "packaged_model", "reads_packaged_axioms", "standardize", "system_leaderboard", "win_rates"]
+           "default_axioms", "exact_mean", "headline", "model_nugget_features", "nugget_features", "nugget_settings",
+           "nugget_values", "packaged_model", "reads_packaged_axioms", "standardize", "system_leaderboard",
+           "win_rates"]

@@ -39,7 +39,13 @@ reports).
 
 from __future__ import annotations
 
-from ir_rag_axioms.evaluation.autojudge.citations import citation_numbers, report_row, with_markers
+from ir_rag_axioms.evaluation.autojudge.citations import (
+    citation_numbers,
+    no_reference,
+    report_row,
+    sentence_citations,
+    with_markers,
+)
 from ir_rag_axioms.evaluation.autojudge.engine import judge_files, judge_reports
 from ir_rag_axioms.evaluation.autojudge.errors import (
     NON_LATIN_SHARE,
@@ -49,10 +55,19 @@ from ir_rag_axioms.evaluation.autojudge.errors import (
     ScriptWarning,
     non_latin_answers,
     non_latin_share,
+    too_long_answers,
 )
-from ir_rag_axioms.evaluation.autojudge.judge import JUDGE_SETTINGS, RUNNER_SETTINGS, AxiomJudge, workflow_path
+from ir_rag_axioms.evaluation.autojudge.judge import (
+    FLAGS,
+    JUDGE_SETTINGS,
+    RUNNER_SETTINGS,
+    AxiomJudge,
+    flag,
+    judge_settings,
+    workflow_path,
+)
 from ir_rag_axioms.evaluation.autojudge.leaderboards import FORMATS, check_format, leaderboard, write_leaderboard
-from ir_rag_axioms.evaluation.autojudge.nugget_data import nugget_reports
+from ir_rag_axioms.evaluation.autojudge.nugget_data import nugget_reports, run_file_names
 from ir_rag_axioms.evaluation.autojudge.offline import (
     NLTK_DATA_PACKAGE,
     import_autojudge,
@@ -73,7 +88,14 @@ from ir_rag_axioms.evaluation.autojudge.reports import (
     report_files,
     topic_query,
 )
-from ir_rag_axioms.evaluation.autojudge.scoring import Scorer, default_scorer, judge_method, mean_rows, score_topics
+from ir_rag_axioms.evaluation.autojudge.scoring import (
+    Scorer,
+    default_scorer,
+    judge_method,
+    mean_rows,
+    measure_name,
+    score_topics,
+)
 
 __all__ = [
     "ALL", "FORMATS", "NLTK_DATA_PACKAGE", "RUNNER_SETTINGS", "JUDGE_SETTINGS", "Scorer", "JudgeSettingsError",
@@ -83,4 +105,6 @@ __all__ = [
     "with_markers", "report_row", "answers_frame", "NON_LATIN_SHARE", "non_latin_share", "non_latin_answers",
     "judge_method", "default_scorer", "score_topics", "score_topics_on_ray", "mean_rows", "leaderboard",
     "check_format", "write_leaderboard", "judge_reports", "judge_files", "AxiomJudge", "nugget_reports",
+    "run_file_names", "no_reference", "sentence_citations", "too_long_answers", "FLAGS", "flag", "judge_settings",
+    "measure_name",
 ]

@@ -38,15 +38,38 @@ def with_markers(text: str, cited: Sequence[str], numbers: Mapping[str, int]) ->
     return f"{text[:stop.start()].rstrip()} {marker}{text[stop.start():]}"
 
 
+def no_reference(position: int) -> str:
+    """The stand-in id of a citation position that names no reference: numbered after every document, so invalid."""
+    return f"<no reference {position}>"
+
+
+def sentence_citations(report: Any, sentences: Sequence[Any]) -> list[list[str]]:
+    """Each sentence's cited document ids (``sentences``: the report's ``get_sentences_with_citations()``).
+
+    Citations by position (TREC RAG 2024-2026) are resolved against ``references`` here: autojudge-base drops a
+    position outside them, which would hide an invalid citation; it is kept as ``no_reference(position)``.
+    """
+    references = [str(r) for r in (report.references or [])]
+    out = []
+    for raw, sentence in zip(report.responses or [], sentences, strict=True):
+        cited = raw.citations
+        if isinstance(cited, list) and any(isinstance(c, int) for c in cited):
+            out.append([references[c] if 0 <= c < len(references) else no_reference(c) for c in cited])
+        else:
+            out.append([str(c) for c in (sentence.citations or [])])
+    return out
+
+
 def report_row(report: Any, query: str) -> dict[str, Any]:
     """One answer row: run_id, topic, query, text (sentences, citations as markers), citations, context (documents).
 
     The axioms read citations as markers in the text, so each sentence's citations (document ids) are written
     into it as ``[k]``, k the document's number of ``citation_numbers`` (its context position where the report
     has documents): ``{"text": "It rains.", "citations": [0]}`` becomes ``It rains [1].``, in every report format.
+    A position with no reference is kept as an invalid citation (``sentence_citations``).
     """
     sentences = report.get_sentences_with_citations()
-    citations = [[str(c) for c in (s.citations or [])] for s in sentences]
+    citations = sentence_citations(report, sentences)
     documents = report.documents or {}
     order: list[str] = []
     if documents:

@@ -13,7 +13,9 @@ from ir_rag_axioms.evaluation.autojudge.errors import (
     ReportInputError,
     _warn_abstentions,
     _warn_scripts,
+    _warn_too_long,
     non_latin_answers,
+    too_long_answers,
 )
 from ir_rag_axioms.evaluation.autojudge.leaderboards import FORMATS, check_format, leaderboard, write_leaderboard
 from ir_rag_axioms.evaluation.autojudge.ray import score_topics_on_ray
@@ -54,6 +56,8 @@ def judge_reports(
     frame, abstained = answers_frame(reports, topics)
     _warn_abstentions(abstained)
     _warn_scripts(non_latin_answers(frame), len(frame))
+    if scorer is default_scorer:
+        _warn_too_long(too_long_answers(frame))
     if frame.empty:
         raise ReportInputError(f"the judge has no answer to score: every one of the {len(abstained)} reports is empty")
     if by_topic or ray:
@@ -79,10 +83,11 @@ def _score_groups(groups: Iterable[pd.DataFrame], axioms: Any, scorer: Scorer, m
 
 def _streamed_groups(index: Mapping[str, list[ReportLine]], queries: Mapping[str, Any],
                      abstained: list[tuple[str, str]], non_latin: list[tuple[str, str]],
-                     counted: list[int]) -> Iterator[pd.DataFrame]:
+                     counted: list[int], too_long: list[tuple[str, str]]) -> Iterator[pd.DataFrame]:
     """One answers frame per topic, read from the report files when needed (nothing of other topics kept).
 
-    The abstentions, the non-Latin answers and the number of answers are added to the lists given.
+    The abstentions, the non-Latin answers, the number of answers and those over the text limit are added to the
+    lists given.
     """
     for topic_id, lines in index.items():
         if not lines:
@@ -91,6 +96,7 @@ def _streamed_groups(index: Mapping[str, list[ReportLine]], queries: Mapping[str
         abstained.extend(empty)
         non_latin.extend(non_latin_answers(frame))
         counted.append(len(frame))
+        too_long.extend(too_long_answers(frame))
         yield frame
 
 
@@ -122,11 +128,14 @@ def judge_files(
         abstained: list[tuple[str, str]] = []
         non_latin: list[tuple[str, str]] = []
         counted: list[int] = []
+        too_long: list[tuple[str, str]] = []
         total = sum(1 for lines in index.values() if lines)
-        scores = _score_groups(_streamed_groups(index, queries, abstained, non_latin, counted), axioms, scorer,
-                               method, progress, ray, total)
+        scores = _score_groups(_streamed_groups(index, queries, abstained, non_latin, counted, too_long), axioms,
+                               scorer, method, progress, ray, total)
         _warn_abstentions(abstained)
         _warn_scripts(non_latin, sum(counted))
+        if scorer is default_scorer:
+            _warn_too_long(too_long)
         if scores.empty:
             raise ReportInputError("the judge has no answer to score: every report is empty")
         board = leaderboard(pd.concat([scores, mean_rows(scores)], ignore_index=True), abstained)

@@ -54,7 +54,6 @@ class AbstentionWarning(UserWarning):
     """A (run, topic) the judge abstains on (empty answer): NaN for every measure, named in the message."""
 
 
-
 _PACKAGE = str(Path(__file__).resolve().parents[2]) + os.sep
 """The package's folder: warnings name the first frame outside it (the user's call)."""
 
@@ -95,9 +94,26 @@ def _warn_scripts(found: Sequence[tuple[str, str]], total: int) -> None:
               ScriptWarning)
 
 
-def _warn_abstentions(abstained: Sequence[tuple[str, str]]) -> None:
+def too_long_answers(answers: pd.DataFrame) -> list[tuple[str, str]]:
+    """The (run, topic) of the answers longer than the analysis reads (``settings.max_text_chars()``)."""
+    from ir_rag_axioms.settings import max_text_chars
+
+    limit = max_text_chars()
+    return [(str(r), str(t)) for r, t, text in zip(answers["run_id"], answers["topic"], answers["text"], strict=True)
+            if len(str(text)) > limit]
+
+
+def _warn_abstentions(abstained: Sequence[tuple[str, str]], why: str = "empty answer(s)") -> None:
+    """One AbstentionWarning naming the (run, topic) pairs (the first ten) and why the judge abstains on them."""
     if abstained:
         shown = ", ".join(f"run {r!r} topic {t!r}" for r, t in abstained[:10])
         more = f" and {len(abstained) - 10} more" if len(abstained) > 10 else ""
-        _warn(f"the judge abstains on {len(abstained)} empty answer(s) (every measure NaN): {shown}{more}",
-              AbstentionWarning)
+        _warn(f"the judge abstains on {len(abstained)} {why} (every measure NaN): {shown}{more}", AbstentionWarning)
+
+
+def _warn_too_long(found: Sequence[tuple[str, str]]) -> None:
+    """The AbstentionWarning for answers over the text limit (the axioms do not analyse them)."""
+    from ir_rag_axioms.settings import MAX_TEXT_CHARS_ENV, max_text_chars
+
+    _warn_abstentions(found, f"answer(s) longer than {max_text_chars():,} characters, which the axioms do not analyse "
+                             f"(set {MAX_TEXT_CHARS_ENV} to raise the limit)")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,11 +22,57 @@ JUDGE_SETTINGS = frozenset({"axioms", "method", "by_topic", "ray", "progress", "
 """The judge's settings (workflow ``judge_settings`` or ``--jset key=value``)."""
 
 
-
 def workflow_path() -> Path:
     """The workflow file shipped in the package, for ``auto-judge run --workflow``."""
     return Path(__file__).resolve().parents[2] / "data" / "autojudge-workflow.yml"
 
+
+FLAGS = ("by_topic", "ray", "progress")
+"""The yes/no settings: a bool, or (from ``--jset key=value``) one of the words of ``_FLAG_WORDS``."""
+_FLAG_WORDS = {"true": True, "yes": True, "1": True, "on": True, "false": False, "no": False, "0": False,
+               "off": False}
+
+
+def flag(name: str, value: Any) -> bool:
+    """A yes/no setting: a bool (or 0/1) as it is, ``true/yes/on/1`` or ``false/no/off/0`` (any case) as words.
+
+    JudgeSettingsError for anything else (``bool("false")`` would be true).
+    """
+    if isinstance(value, bool) or (isinstance(value, int) and value in (0, 1)):
+        return bool(value)
+    word = str(value).strip().lower()
+    if word not in _FLAG_WORDS:
+        raise JudgeSettingsError(f"{name}={value!r} is no yes/no value: use true or false")
+    return _FLAG_WORDS[word]
+
+
+def judge_settings(kwargs: Mapping[str, Any], scorer: Scorer | None = None) -> tuple[Scorer | None, dict[str, Any]]:
+    """(the scorer, the settings for ``judge_reports``) from the runner's keyword arguments, checked.
+
+    JudgeSettingsError for an unknown setting, a scorer that does not import or is not callable, a yes/no setting
+    that is neither, axioms that do not parse or a method they do not fit.
+    """
+    unknown = set(kwargs) - JUDGE_SETTINGS - RUNNER_SETTINGS
+    if unknown:
+        raise JudgeSettingsError(f"unknown judge setting(s) {sorted(unknown)}; known: {sorted(JUDGE_SETTINGS)}")
+    settings = {k: v for k, v in kwargs.items() if k in JUDGE_SETTINGS}
+    scorer = settings.pop("scorer", None) or scorer
+    if isinstance(scorer, str):
+        scorer = _import_object(scorer)
+    if scorer is not None and not callable(scorer):
+        raise JudgeSettingsError(f"scorer {kwargs.get('scorer')!r} is a {type(scorer).__name__}, not a function")
+    for name in FLAGS:
+        if name in settings:
+            settings[name] = flag(name, settings[name])
+    try:
+        settings["axioms"] = _parse_axioms(settings.get("axioms"))
+        settings["method"] = judge_method(settings.get("method"), settings["axioms"], scorer)
+    except JudgeSettingsError:
+        raise
+    except (ValueError, KeyError, TypeError) as error:
+        message = error.args[0] if isinstance(error, KeyError) and error.args else error
+        raise JudgeSettingsError(f"axioms {kwargs.get('axioms')!r}: {message}") from None
+    return scorer, settings
 
 
 class AxiomJudge:
@@ -50,24 +96,9 @@ class AxiomJudge:
 
     def judge(self, rag_responses: Iterable[Any], rag_topics: Sequence[Any], llm_config: Any = None,
               nugget_banks: Any = None, qrels: Any = None, corpus: str | None = None, **kwargs: Any) -> Any:
-        """The leaderboard (``judge_reports``); settings: axioms, method, by_topic, ray, progress."""
-        settings = {k: v for k, v in kwargs.items() if k in JUDGE_SETTINGS}
-        scorer = settings.pop("scorer", None) or self.scorer
-        if isinstance(scorer, str):
-            scorer = _import_object(scorer)
+        """The leaderboard (``judge_reports``); settings: axioms, method, by_topic, ray, progress, scorer."""
         try:  # a setting that cannot work: the runner prints the message, no traceback
-            unknown = set(kwargs) - JUDGE_SETTINGS - RUNNER_SETTINGS
-            if unknown:
-                raise JudgeSettingsError(f"unknown judge setting(s) {sorted(unknown)}; known: "
-                                         f"{sorted(JUDGE_SETTINGS)}")
-            try:
-                settings["axioms"] = _parse_axioms(settings.get("axioms"))
-                settings["method"] = judge_method(settings.get("method"), settings["axioms"], scorer)
-            except (ValueError, KeyError, TypeError) as error:
-                if isinstance(error, JudgeSettingsError):
-                    raise
-                message = error.args[0] if isinstance(error, KeyError) and error.args else error
-                raise JudgeSettingsError(f"axioms {kwargs.get('axioms')!r}: {message}") from None
+            scorer, settings = judge_settings(kwargs, self.scorer)
         except JudgeSettingsError as error:
             raise _runner_settings_error()(f"AxiomJudge: {error}") from None
         try:  # reports or topics it cannot take: the runner prints the message (file, line, run, topic), no traceback
@@ -92,10 +123,18 @@ class AxiomJudge:
 
 
 def _import_object(dotted: str) -> Any:
-    """``module.path:name`` or ``module.path.name`` imported (a scorer named in a workflow file)."""
+    """``module.path:name`` or ``module.path.name`` imported (a scorer named in a workflow file).
+
+    JudgeSettingsError naming it if the module does not import or has no such name.
+    """
     import importlib
 
     module, _, name = dotted.replace(":", ".").rpartition(".")
     if not module:
-        raise ValueError(f"scorer {dotted!r}: give module.path.function")
-    return getattr(importlib.import_module(module), name)
+        raise JudgeSettingsError(f"scorer {dotted!r}: give module.path.function")
+    try:
+        return getattr(importlib.import_module(module), name)
+    except ImportError as error:
+        raise JudgeSettingsError(f"scorer {dotted!r}: module {module!r} does not import ({error})") from None
+    except AttributeError:
+        raise JudgeSettingsError(f"scorer {dotted!r}: module {module!r} has no {name!r}") from None

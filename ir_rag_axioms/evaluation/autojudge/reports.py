@@ -21,7 +21,6 @@ ALL = "all"
 """The topic id of a run's aggregate row."""
 
 
-
 def id_problem(value: str) -> str | None:
     """Why ``value`` cannot be a run or topic id of a leaderboard file (None if it can).
 
@@ -222,7 +221,6 @@ def topic_query(topic: Any) -> str:
     """A topic's query: its ``title`` (the request), then ``problem_statement`` and ``background`` where given."""
     parts = [topic.title, getattr(topic, "problem_statement", None), getattr(topic, "background", None)]
     return " ".join(" ".join(str(p).split()) for p in parts if p and str(p).strip())
-
 
 
 def answers_frame(reports: Iterable[Any], topics: Sequence[Any]) -> tuple[pd.DataFrame, list[tuple[str, str]]]:

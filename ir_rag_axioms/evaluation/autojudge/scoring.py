@@ -17,7 +17,6 @@ Scorer = Callable[..., pd.DataFrame]
 """``(answers, axioms, *, method, progress) -> long frame`` of run_id, topic, measure, value."""
 
 
-
 def judge_method(method: str | None, axioms: Any = None, scorer: Scorer | None = None) -> str:
     """The scoring method: as given, checked; unset, ``"default"``, or ``"win_rate"`` for other axioms (logged).
 
@@ -50,8 +49,20 @@ def default_scorer(answers: pd.DataFrame, axioms: Any = None, *, method: str = "
     return system_leaderboard(answers, axioms, method=method, progress=progress)
 
 
+def measure_name(name: str) -> str:
+    """A measure's name as a leaderboard line can hold it: whitespace removed (``COV1 | CLAR4`` -> ``COV1|CLAR4``).
+
+    The tot, ir_measures and trec_eval readers split lines at whitespace, so a name with a space is not read back.
+    """
+    return "".join(str(name).split())
+
+
 def _checked_scores(scores: pd.DataFrame, answers: pd.DataFrame) -> pd.DataFrame:
-    """The scorer's long frame, checked: its columns, runs and topics among the answers' (ValueError otherwise)."""
+    """The scorer's long frame, checked; measure names through ``measure_name``.
+
+    ValueError naming them for missing columns, runs or topics it was not given (``all`` aside), an empty
+    measure name, two measures that differ only in whitespace, or a (run, topic, measure) given twice.
+    """
     needed = {"run_id", "topic", "measure", "value"}
     if not isinstance(scores, pd.DataFrame) or not needed <= set(scores.columns):
         raise ValueError(f"the scorer returned no long frame with {sorted(needed)}: {type(scores).__name__} "
@@ -60,6 +71,21 @@ def _checked_scores(scores: pd.DataFrame, answers: pd.DataFrame) -> pd.DataFrame
     unknown = set(scores["run_id"]) - set(answers["run_id"].astype(str))
     if unknown:
         raise ValueError(f"the scorer returned runs it was not given: {sorted(unknown)[:5]}")
+    unknown = set(scores["topic"]) - set(answers["topic"].astype(str)) - {ALL}
+    if unknown:
+        raise ValueError(f"the scorer returned topics it was not given: {sorted(unknown)[:5]}")
+    names = {m: measure_name(m) for m in scores["measure"].unique()}
+    if "" in names.values():
+        raise ValueError("the scorer returned a measure without a name")
+    clashes = {n for n in names.values() if sum(v == n for v in names.values()) > 1}
+    if clashes:
+        raise ValueError(f"the scorer returned measures that differ only in whitespace: "
+                         f"{sorted(m for m, n in names.items() if n in clashes)}")
+    scores = scores.assign(measure=scores["measure"].map(names))
+    twice = scores[scores.duplicated(["run_id", "topic", "measure"], keep=False)]
+    if len(twice):
+        keys = sorted(set(zip(twice["run_id"], twice["topic"], twice["measure"], strict=True)))
+        raise ValueError(f"the scorer returned {len(keys)} (run, topic, measure) more than once, e.g. {keys[:3]}")
     return scores
 
 
@@ -77,13 +103,16 @@ def score_topics(groups: Iterable[pd.DataFrame], axioms: Any, scorer: Scorer, me
                                                                                     "value"])
 
 
-
 def mean_rows(scores: pd.DataFrame) -> pd.DataFrame:
-    """Per run and measure the ``all`` row: the mean of the defined (non-NaN) per-topic values (NaN if none)."""
-    per_topic = scores[scores["topic"] != ALL].assign(value=lambda f: pd.to_numeric(f["value"], errors="coerce"))
-    means = per_topic.groupby(["run_id", "measure"], sort=False)["value"].mean().reset_index()
-    return means.assign(topic=ALL)[["run_id", "topic", "measure", "value"]]
+    """Per run and measure the ``all`` row: the mean of the defined (non-NaN) per-topic values (NaN if none).
 
+    Summed exactly (``evaluation.leaderboard.exact_mean``): the same whatever the order of runs and topics.
+    """
+    from ir_rag_axioms.evaluation.leaderboard import exact_mean
+
+    per_topic = scores[scores["topic"] != ALL].assign(value=lambda f: pd.to_numeric(f["value"], errors="coerce"))
+    means = per_topic.groupby(["run_id", "measure"], sort=False)["value"].agg(exact_mean).reset_index()
+    return means.assign(topic=ALL)[["run_id", "topic", "measure", "value"]]
 
 
 def _parse_axioms(axioms: Any) -> Any:
