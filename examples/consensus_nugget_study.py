@@ -89,6 +89,22 @@ def table(answers: pd.DataFrame, judges: dict[str, pd.DataFrame], samples: int) 
     return pd.DataFrame(rows)
 
 
+def differences(answers: pd.DataFrame, judges: dict[str, pd.DataFrame], samples: int) -> str:
+    """Paired differences (after - before, after - AGREE1) of Kendall tau on the same topic resamples."""
+    truth = study.topic_matrix(answers, answers["vital_strict"])
+    after = next(j for j in judges if j.startswith("after:"))
+    lines = ["| paired difference vs V_strict | run level | per topic | pairs |", "|---|---|---|---|"]
+    for base in (next(j for j in judges if j.startswith("before:")), "content-consensus count (AGREE1)"):
+        cells = []
+        for level in ("run", "topic", "pairs"):
+            grid = [judges[j].reindex(index=truth.index, columns=truth.columns).to_numpy() for j in (after, base)]
+            r = bootstrap_correlation(grid[0], truth.to_numpy(), "kendall", samples, SEED, baseline=grid[1],
+                                      level=level)
+            cells.append(f"{r['difference']:+.3f} [{r['difference_low']:+.2f}, {r['difference_high']:+.2f}]")
+        lines.append(f"| after - {base} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def markdown(results: pd.DataFrame) -> str:
     """The table: one row per judge, one column per measure (value [95 % interval])."""
     heads = {("kendall", "vital_strict", "run"): "tau vs V_strict", ("kendall", "all_strict", "run"): "tau vs A_strict",
@@ -132,7 +148,7 @@ def main(data: str, out_dir: str, fit: bool, axioms: list[str], samples: int) ->
     }
     results = table(answers, judges, samples)
     results.to_csv(out / "nugget-results.csv", index=False)
-    text = markdown(results)
+    text = markdown(results) + "\n" + differences(answers, judges, samples)
     (out / "nugget-results.md").write_text(text)
     print(text)
     if fit:

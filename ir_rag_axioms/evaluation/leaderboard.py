@@ -10,9 +10,12 @@ answer. The headline (the first measure) depends on ``method``:
 
 - ``"default"``: the packaged nugget combination (``data/leaderboard-nugget.json``): sum_k b_k z_k(i, t) + b_0,
   z_k the axiom's value (negated where lower is better; the win rate for an axiom without values) standardised
-  within the topic, (v - mean) / std over the topic's defined values, 0 where undefined or constant; the weights
-  are fitted by ridge regression to the TREC RAG 2024 vital-strict nugget score of each answer on 20 topics
-  (``examples/leaderboard_study.py`` refits them and reports the figures on held-out topics);
+  within the topic, (v - mean) / std over the topic's defined values, 0 where undefined or constant, followed by
+  the model's consensus nugget features (``consensus_nuggets``' four scores, reported as ``NUGGET_V_STRICT``,
+  ``NUGGET_V``, ``NUGGET_A_STRICT``, ``NUGGET_A`` after the axioms; each standardised or raw, NaN as 0); the
+  weights are fitted by ridge regression to the TREC RAG 2024 vital-strict nugget score of each answer on 20 topics
+  (``examples/consensus_nugget_study.py --fit`` refits them and reports the out-of-fold figures); no headline for
+  a blank answer or a topic with fewer than two answers;
 - ``"win_rate"``: the mean over the axioms of the defined win rates;
 - ``"bradley_terry"``: per topic and over all topics, the Bradley-Terry log-strength of the summed preferences
   (``aggregation.bradley_terry``); ``all`` is the strength fitted to every topic's comparisons, not a mean.
