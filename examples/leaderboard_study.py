@@ -2,7 +2,8 @@
 
 Usage: python examples/leaderboard_study.py [DATA_DIR] [OUT_DIR] [--fit]
   DATA_DIR: ../shared/data/trec-rag-24-nuggets; OUT_DIR: out-leaderboard (values.csv there is reused on a rerun).
-  --fit: also write the packaged model ir_rag_axioms/data/leaderboard-nugget.json (fitted on all 20 topics).
+  --fit: also write the axioms-only model (fitted on all 20 topics) to OUT_DIR/leaderboard-nugget.json; the
+  packaged model, with the consensus nugget features, is written by examples/consensus_nugget_study.py --fit.
 
 Judges: the baselines (mean answer length in words, distinct words per answer, AGREE1 = the content-consensus
 count), every single axiom (its mean win rate over topics), the consensus axioms, and the learned combination
@@ -229,7 +230,7 @@ def main(data: str = "../shared/data/trec-rag-24-nuggets", out_dir: str = "out-l
     print(text)
     figure(results, judges, truth, out / "leaderboard.png")
     if fit:
-        path = Path(lb.__file__).resolve().parent.parent / "data" / lb.MODEL_FILE
+        path = out / lb.MODEL_FILE  # the packaged one: examples/consensus_nugget_study.py --fit
         oof = results[(results.judge == "combination (out-of-fold)") & (results.truth == "vital_strict")]
         payload = {
             "format": "ir_rag_axioms.system_leaderboard", "version": 1, "axioms": COMBINED,

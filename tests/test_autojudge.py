@@ -365,7 +365,7 @@ def test_a_scorer_that_returns_no_long_frame_is_named(reports, tmp_path):
 # ------------------------------------------------------------------------------------------ the protocol and runner
 
 
-def test_axiom_judge_implements_the_protocol_without_nuggets_or_qrels(reports):
+def test_axiom_judge_implements_the_protocol_without_qrels(reports):
     import autojudge_base
 
     files, topics_file = reports
@@ -375,7 +375,7 @@ def test_axiom_judge_implements_the_protocol_without_nuggets_or_qrels(reports):
     board = judge.judge(responses, topics, autojudge_base.LlmConfigBase(), filebase="x", outdir=Path("."),
                         progress=False)
     assert isinstance(board, autojudge_base.Leaderboard) and board.measures[0] == "headline"
-    assert judge.create_qrels(responses, topics) is None and judge.create_nuggets(responses, topics) is None
+    assert judge.create_qrels(responses, topics) is None  # the nuggets: tests/test_autojudge_nuggets.py
     with pytest.raises(aj.JudgeSettingsError, match=r"unknown judge setting\(s\) \['axiom'\]"):
         judge.judge(responses, topics, axiom="CLAR4")
 
@@ -392,6 +392,10 @@ def test_auto_judge_run_runs_the_shipped_workflow(reports, tmp_path):
     board = read_tot(tmp_path / "out" / "axioms.eval.txt")
     assert list(dict.fromkeys(board["measure"])) == ["headline", "CORR2", "CLAR4"]
     assert board.set_index(["run_id", "measure", "topic"])["value"][("A", "CLAR4", "t1")] == 0.0
+    from autojudge_base.nugget_data import load_nugget_banks_from_file
+
+    banks = load_nugget_banks_from_file(tmp_path / "out" / "axioms.nuggets.jsonl")  # the consensus nuggets
+    assert sorted(banks.banks) == ["t1", "t2"]
 
 
 def test_axioms_without_a_method_are_scored_by_win_rate_with_a_note(reports, tmp_path, caplog):

@@ -59,7 +59,7 @@ def test_bradley_terry_headline_orders_like_the_wins():
 def test_default_headline_is_the_packaged_formula():
     model = lb.packaged_model()
     frame = lb.system_leaderboard(ANSWERS.iloc[:3], progress=False)
-    assert list(dict.fromkeys(frame.measure)) == [lb.HEADLINES["default"], *model["axioms"]]
+    assert list(dict.fromkeys(frame.measure)) == [lb.HEADLINES["default"], *model["axioms"], *lb.NUGGET_MEASURES]
     from ir_rag_axioms.analysis.cache import default_analysis
     from ir_rag_axioms.axioms.base import analyse
     from ir_rag_axioms.axioms.naming import named_axioms
@@ -70,9 +70,25 @@ def test_default_headline_is_the_packaged_formula():
     request, responses = items[0]
     z = np.column_stack([lb.standardize(lb.answer_values(a, request, responses, default_analysis())[1])
                          for a in axioms])
+    nuggets = lb.nugget_values(request, responses, default_analysis())
+    z = np.column_stack([z, lb.nugget_features(nuggets, lb.model_nugget_features())])
     expected = z @ np.array(model["weights"]) + model["intercept"]
+    for k, name in enumerate(lb.NUGGET_MEASURES):  # the nugget scores are reported beside the axioms
+        found_scores = [_value(frame, r, "t1", name) for r in "abc"]
+        assert np.allclose(found_scores, nuggets[:, k], equal_nan=True)
     found = [_value(frame, r, "t1", lb.HEADLINES["default"]) for r in "abc"]
     assert found == pytest.approx(expected.tolist(), abs=1e-9)
+
+
+def test_a_topic_with_one_answer_has_no_headline():
+    """Nothing to compare with and no consensus: NaN (it was the model's intercept, which entered the run's mean)."""
+    answers = pd.concat([ANSWERS.iloc[:3], pd.DataFrame({"run_id": ["a"], "topic": ["t3"], "query": ["Why?"],
+                                                         "text": ["Because the light scatters."]})])
+    frame = lb.system_leaderboard(answers, progress=False)
+    assert math.isnan(_value(frame, "a", "t3", lb.HEADLINES["default"]))
+    assert _value(frame, "a", "all", lb.HEADLINES["default"]) == pytest.approx(
+        _value(frame, "a", "t1", lb.HEADLINES["default"]))
+    assert math.isnan(_value(frame, "a", "t3", "NUGGET_A"))  # no nugget without two voices
 
 
 def test_refusals_name_the_problem():
@@ -98,7 +114,7 @@ def test_leaderboard_of_two_real_nugget_topics():
     data = data[data.topic.isin(list(dict.fromkeys(data.topic))[:2])]
     frame = lb.system_leaderboard(data, progress=False)
     measures = list(dict.fromkeys(frame.measure))
-    assert measures[0] == lb.HEADLINES["default"] and measures[1:] == lb.default_axioms()
+    assert measures[0] == lb.HEADLINES["default"] and measures[1:] == [*lb.default_axioms(), *lb.NUGGET_MEASURES]
     per_topic, total = frame[frame.topic != lb.ALL], frame[frame.topic == lb.ALL]
     assert len(per_topic) == len(data) * len(measures) and len(total) == data.run_id.nunique() * len(measures)
     means = per_topic.groupby(["run_id", "measure"])["value"].mean()

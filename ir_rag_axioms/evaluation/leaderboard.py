@@ -10,9 +10,12 @@ answer. The headline (the first measure) depends on ``method``:
 
 - ``"default"``: the packaged nugget combination (``data/leaderboard-nugget.json``): sum_k b_k z_k(i, t) + b_0,
   z_k the axiom's value (negated where lower is better; the win rate for an axiom without values) standardised
-  within the topic, (v - mean) / std over the topic's defined values, 0 where undefined or constant; the weights
-  are fitted by ridge regression to the TREC RAG 2024 vital-strict nugget score of each answer on 20 topics
-  (``examples/leaderboard_study.py`` refits them and reports the figures on held-out topics);
+  within the topic, (v - mean) / std over the topic's defined values, 0 where undefined or constant, followed by
+  the model's consensus nugget features (``consensus_nuggets``' four scores, reported as ``NUGGET_V_STRICT``,
+  ``NUGGET_V``, ``NUGGET_A_STRICT``, ``NUGGET_A`` after the axioms; each standardised or raw, NaN as 0); the
+  weights are fitted by ridge regression to the TREC RAG 2024 vital-strict nugget score of each answer on 20 topics
+  (``examples/consensus_nugget_study.py --fit`` refits them and reports the out-of-fold figures); no headline for
+  a blank answer or a topic with fewer than two answers;
 - ``"win_rate"``: the mean over the axioms of the defined win rates;
 - ``"bradley_terry"``: per topic and over all topics, the Bradley-Terry log-strength of the summed preferences
   (``aggregation.bradley_terry``); ``all`` is the strength fitted to every topic's comparisons, not a mean.
@@ -50,6 +53,9 @@ HEADLINES = {"default": "AXIOM_NUGGET", "win_rate": "AXIOM_WIN_RATE", "bradley_t
 """The name of the headline measure of each method."""
 MODEL_FILE = "leaderboard-nugget.json"
 """The packaged weights of the ``default`` headline (in ``ir_rag_axioms/data``)."""
+NUGGET_MEASURES = {"NUGGET_V_STRICT": "vital_strict", "NUGGET_V": "vital", "NUGGET_A_STRICT": "all_strict",
+                   "NUGGET_A": "all"}
+"""The consensus nugget scores the ``default`` leaderboard reports (``consensus_nuggets``; measure -> score)."""
 
 
 @cache
@@ -57,6 +63,35 @@ def packaged_model() -> dict[str, Any]:
     """The packaged ``default`` combination: ``{"axioms": [spec, ...], "weights": [...], "intercept": b0, ...}``."""
     text = resources.files("ir_rag_axioms").joinpath("data", MODEL_FILE).read_text(encoding="utf-8")
     return dict(json.loads(text))
+
+
+def nugget_settings() -> Any:
+    """The packaged model's ``NuggetSettings`` (the consensus nuggets its headline reads; the defaults if none)."""
+    from ir_rag_axioms.evaluation.consensus_nuggets import NuggetSettings
+
+    return NuggetSettings(**packaged_model().get("nugget_settings", {}))
+
+
+def nugget_values(request: GenerationRequest, responses: Sequence[GenerationResponse], analysis: Any) -> np.ndarray:
+    """(responses x NUGGET_MEASURES) consensus nugget scores of one topic's answers (NaN: abstention)."""
+    from ir_rag_axioms.evaluation.consensus_nuggets import answer_scores, topic_nuggets
+
+    texts = {r.id: r.text for r in responses}
+    found = topic_nuggets(request.id, request.text, texts, lambda s: analysis.embed(s), nugget_settings())
+    scores = answer_scores(found).set_index("run_id")
+    return scores.loc[[r.id for r in responses], list(NUGGET_MEASURES.values())].to_numpy(dtype=np.float64)
+
+
+def nugget_features(values: np.ndarray, transforms: Sequence[tuple[int, str]]) -> np.ndarray:
+    """The model's nugget features of one topic: per (column, transform) ``z`` (standardize) or ``raw`` (NaN: 0)."""
+    columns = [standardize(values[:, k]) if how == "z" else np.nan_to_num(values[:, k]) for k, how in transforms]
+    return np.column_stack(columns) if columns else np.zeros((len(values), 0))
+
+
+def model_nugget_features() -> list[tuple[int, str]]:
+    """(column in NUGGET_MEASURES, transform) of each nugget feature of the packaged model, in its weights' order."""
+    names = list(NUGGET_MEASURES)
+    return [(names.index(f["measure"]), f["transform"]) for f in packaged_model().get("nugget_features", [])]
 
 
 def default_axioms() -> list[str]:
@@ -210,6 +245,7 @@ def system_leaderboard(answers: pd.DataFrame,
     # one order of the answers whatever the runs are called: tied runs get the very same values
     items = [(request, sorted(responses, key=lambda r: (r.text, r.id))) for request, responses in items]
     analysis = default_analysis()
+    with_nuggets = method == "default"
     rows: list[tuple[str, str, str, float]] = []
     headline_name = HEADLINES[method]
     matrices: list[tuple[GenerationRequest, list[GenerationResponse], np.ndarray]] = []
@@ -230,10 +266,13 @@ def system_leaderboard(answers: pd.DataFrame,
                 z.append(standardize(values))
                 valued |= ~np.isnan(values)
             table = np.column_stack(rates) if rates else np.zeros((len(responses), 0))
-            if method == "default":
-                head = headline(np.column_stack(z), model["weights"], model["intercept"])
+            if with_nuggets:
+                found = nugget_values(request, responses, analysis)
+                features = np.column_stack([*z, nugget_features(found, model_nugget_features())])
+                head = headline(features, model["weights"], model["intercept"])
                 blank = np.array([not r.text.strip() for r in responses])
                 head[~valued | blank | (valued.sum() < 2)] = np.nan  # nothing to compare with: no headline
+                table = np.column_stack([table, found])
             elif method == "win_rate":
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore", RuntimeWarning)  # an answer no axiom has a value for: NaN
@@ -243,9 +282,10 @@ def system_leaderboard(answers: pd.DataFrame,
                 matrices.append((request, responses, np.sign(summed)))
             for k, response in enumerate(responses):
                 rows.append((response.id, request.id, headline_name, float(head[k])))
-                rows += [(response.id, request.id, name, float(table[k, n])) for n, name in enumerate(named)]
+                rows += [(response.id, request.id, name, float(table[k, n]))
+                         for n, name in enumerate([*named, *(NUGGET_MEASURES if with_nuggets else ())])]
     frame = pd.DataFrame(rows, columns=list(COLUMNS))
-    measures = [headline_name, *named]
+    measures = [headline_name, *named, *(NUGGET_MEASURES if with_nuggets else ())]
     means = frame.groupby(["run_id", "measure"], sort=False)["value"].agg(exact_mean)  # NaN skipped; all NaN: NaN
     totals = [(run, ALL, m, float(means.get((run, m), np.nan))) for run in runs for m in measures]
     if method == "bradley_terry":
@@ -271,5 +311,7 @@ def _overall_strengths(runs: Sequence[str], matrices: Sequence[tuple[Any, Any, n
     return {run: float(strengths[k]) for run, k in index.items()}
 
 
-__all__ = ["ALL", "COLUMNS", "HEADLINES", "METHODS", "answer_items", "answer_values", "default_axioms", "exact_mean",
-           "headline", "packaged_model", "reads_packaged_axioms", "standardize", "system_leaderboard", "win_rates"]
+__all__ = ["ALL", "COLUMNS", "HEADLINES", "METHODS", "NUGGET_MEASURES", "answer_items", "answer_values",
+           "default_axioms", "exact_mean", "headline", "model_nugget_features", "nugget_features", "nugget_settings",
+           "nugget_values", "packaged_model", "reads_packaged_axioms", "standardize", "system_leaderboard",
+           "win_rates"]

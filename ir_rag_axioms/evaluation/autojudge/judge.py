@@ -13,6 +13,7 @@ from ir_rag_axioms.evaluation.autojudge.errors import (
     _runner_error,
     _runner_settings_error,
 )
+from ir_rag_axioms.evaluation.autojudge.offline import import_autojudge
 from ir_rag_axioms.evaluation.autojudge.scoring import Scorer, _parse_axioms, judge_method
 
 RUNNER_SETTINGS = frozenset({"filebase", "outdir", "description"})
@@ -75,14 +76,20 @@ def judge_settings(kwargs: Mapping[str, Any], scorer: Scorer | None = None) -> t
 
 
 class AxiomJudge:
-    """autojudge-base's ``AutoJudge``: a leaderboard from the reports by axioms; no nuggets, no qrels (None).
+    """autojudge-base's ``AutoJudge``: a leaderboard from the reports by axioms and consensus nuggets; no qrels.
 
-    The axioms compare answers; they judge no document's relevance (no qrels) and extract no nugget an assessor
-    would recognise, so ``create_qrels`` and ``create_nuggets`` return None, as the protocol allows.
+    ``create_nuggets`` returns the consensus nuggets (autojudge-base ``NuggetBanks``, one bank per topic) that the
+    headline reads; ``judge`` computes them itself from the reports (the same ones), so it needs no nugget input.
+    The axioms judge no document's relevance: ``create_qrels`` returns None, as the protocol allows.
     """
 
-    nugget_banks_type: Any = None
-    """No nugget banks are created."""
+    @property
+    def nugget_banks_type(self) -> Any:
+        """autojudge-base's ``NuggetBanks`` (the container ``create_nuggets`` returns; imported offline)."""
+        import_autojudge()
+        from autojudge_base.nugget_data import NuggetBanks
+
+        return NuggetBanks
 
     def __init__(self, scorer: Scorer | None = None) -> None:
         self.scorer = scorer
@@ -105,9 +112,14 @@ class AxiomJudge:
         return None
 
     def create_nuggets(self, rag_responses: Iterable[Any], rag_topics: Sequence[Any], llm_config: Any = None,
-                       nugget_banks: Any = None, corpus: str | None = None, **kwargs: Any) -> None:
-        """None: axioms extract no nuggets."""
-        return None
+                       nugget_banks: Any = None, corpus: str | None = None, **kwargs: Any) -> Any:
+        """The consensus nuggets of the reports: ``NuggetBanks``, one bank per topic (``autojudge.nuggets``)."""
+        from ir_rag_axioms.evaluation.autojudge.nuggets import create_nuggets
+
+        try:
+            return create_nuggets(rag_responses, rag_topics, progress=bool(kwargs.get("progress", True)))
+        except ReportInputError as error:
+            raise _runner_error(ReportInputError)(f"AxiomJudge: {error}") from None
 
 
 def _import_object(dotted: str) -> Any:
