@@ -9,6 +9,7 @@ judge needs no second parse. The feature is declared with ``Feature`` and comput
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import cache
 from typing import Any, NamedTuple
 
@@ -386,90 +387,208 @@ def _fraction_of_unit(tokens: list[Any], i: int) -> tuple[float, int] | None:
     return None
 
 
-def _negated(span: Any) -> list[str]:
-    """The lemmas negation cues apply to: the verb, a copula's complements, the noun after no/without/none."""
-    out: list[str] = []
-    for token in span:
-        if not (token.dep_ == "neg" or token.lower_ in _CUES or token.lower_ == "n’t"):  # "aren’t": curly, no "neg"
-            continue
-        if _hyphenated(token):  # "not-for-profit", "no-fly": a word, not a negation
-            continue
-        if token.lower_ == "not" and token.i + 1 < len(token.doc) and token.nbor().lower_ in (
-                "just", "only", "merely", "simply", "solely"):
-            continue  # "how to think, not just what to think": "not only", no negation
-        if any(c.dep_ == "aux" and c.lower_ == "need" for c in token.head.children):
-            continue  # "a city need not conduct": no obligation (a modality), not "does not conduct"
-        if any(t.lower_ == "as" and t.head.lower_ in _AS_DEGREES and t.i > token.i and any(
-                u.lower_ == "as" for u in span.doc[t.head.i + 1: span.end]) for t in token.head.subtree):
-            continue  # "did not receive as much training as white teachers": a comparison (less), not a negation
+_NOT_ONLY = frozenset({"just", "only", "merely", "simply", "solely"})
+_NEGATIVE_WORDS = frozenset({"no", "none", "nothing", "nobody"})
+_COMPLEMENT_DEPS = frozenset({"acomp", "attr", "oprd"})
+_SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass"})
+_ANY_DETERMINERS = frozenset({"a", "an", "any"})
+_ALMOST_NOT = frozenset({"hardly", "scarcely", "barely"})
+_ANY_PRONOUNS = frozenset({"anything", "anyone", "anybody"})
+
+
+def _lemmas(tokens: Any) -> list[str]:
+    """The lower-cased lemmas of tokens."""
+    return [t.lemma_.lower() for t in tokens]
+
+
+def _complements(verb: Any) -> list[Any]:
+    """A verb's complements ("is red", "became a doctor")."""
+    return [c for c in verb.children if c.dep_ in _COMPLEMENT_DEPS]
+
+
+def _complements_or_verb(verb: Any) -> list[str]:
+    """The lemmas of a verb's complements, else the verb's own lemma."""
+    return _lemmas(_complements(verb)) or [verb.lemma_.lower()]
+
+
+def _indefinite_objects(verb: Any) -> list[str]:
+    """A verb's direct objects with "a", "an" or "any" ("does not have a PAC" = "has no PAC")."""
+    return [o.lemma_.lower() for o in verb.children if o.dep_ == "dobj"
+            and any(d.lower_ in _ANY_DETERMINERS for d in o.children if d.dep_ == "det")]
+
+
+def _is_cue(token: Any) -> bool:
+    """A negation cue: a "neg" dependency, a cue word, or a curly "n’t" (which gets no "neg")."""
+    return token.dep_ == "neg" or token.lower_ in _CUES or token.lower_ == "n’t"
+
+
+def _not_only(token: Any, span: Any) -> bool:
+    """Cue rule: "how to think, not just what to think": "not only", no negation."""
+    return token.lower_ == "not" and token.i + 1 < len(token.doc) and token.nbor().lower_ in _NOT_ONLY
+
+
+def _need_not(token: Any, span: Any) -> bool:
+    """Cue rule: "a city need not conduct": no obligation (a modality), not "does not conduct"."""
+    return any(c.dep_ == "aux" and c.lower_ == "need" for c in token.head.children)
+
+
+def _as_comparison(token: Any, span: Any) -> bool:
+    """Cue rule: "did not receive as much training as white teachers": a comparison (less), not a negation."""
+    return any(t.lower_ == "as" and t.head.lower_ in _AS_DEGREES and t.i > token.i
+               and any(u.lower_ == "as" for u in span.doc[t.head.i + 1: span.end]) for t in token.head.subtree)
+
+
+_NOT_NEGATING: tuple[Callable[[Any, Any], bool], ...] = (
+    lambda token, span: _hyphenated(token),  # "not-for-profit", "no-fly": a word, not a negation
+    _not_only, _need_not, _as_comparison)
+"""Cues that negate nothing, each a test of (cue, span)."""
+
+
+def _no_object(token: Any, span: Any) -> list[str]:
+    """Cue rule: "has no PAC" = "does not have a PAC": the verb is negated too (the object follows in the rules)."""
+    head = token.head
+    if token.lower_ == "no" and token.dep_ == "det" and head.dep_ == "dobj" and head.head.pos_ == "VERB":
+        return [head.head.lemma_.lower()]
+    return []
+
+
+def _no_longer(token: Any, span: Any) -> list[str] | None:
+    """Cue rule: "no longer X": X is negated (its complements, else the verb and an indefinite object)."""
+    if not (token.lower_ == "no" and token.head.lower_ == "longer"):
+        return None
+    verb = token.head.head
+    complements = _complements(verb)
+    return (_lemmas(complements) or [verb.lemma_.lower()]) + ([] if complements else _indefinite_objects(verb))
+
+
+def _negative_subject(token: Any, span: Any) -> list[str] | None:
+    """Cue rule: "no N is X", "nothing is X": X is negated."""
+    if token.lower_ not in _NEGATIVE_WORDS:
+        return None
+    if token.dep_ in _SUBJECT_DEPS:
+        return _complements_or_verb(token.head)
+    if token.dep_ == "det" and token.head.dep_ in _SUBJECT_DEPS:
+        return _complements_or_verb(token.head.head)
+    return None
+
+
+def _without_clause(token: Any, span: Any) -> list[str] | None:
+    """Cue rule: "sends emails without knowing": what follows "without" is negated, not 'send'."""
+    if token.lower_ == "without" and token.dep_ == "prep":
+        return [c.lemma_.lower() for c in token.children if c.dep_ in ("pobj", "pcomp")]
+    return None
+
+
+def _negative_word(token: Any, span: Any) -> list[str] | None:
+    """Cue rule: "no", "without", "none" not as "neg": their object, else the word they attach to."""
+    if token.lower_ in (_NEGATIVE_WORDS | {"without"}) and token.dep_ != "neg":
         head = token.head
-        if token.lower_ == "no" and token.dep_ == "det" and head.dep_ == "dobj" and head.head.pos_ == "VERB":
-            out.append(head.head.lemma_.lower())  # "has no PAC" = "does not have a PAC": the verb is negated too
-        if token.lower_ == "no" and head.lower_ == "longer":  # "no longer X": X is negated
-            verb = head.head
-            complements = [c for c in verb.children if c.dep_ in ("acomp", "attr", "oprd")]
-            out += [c.lemma_.lower() for c in complements] or [verb.lemma_.lower()]
-            out += [o.lemma_.lower() for o in verb.children if o.dep_ == "dobj" and not complements  # "no longer
-                    and any(d.lower_ in ("a", "an", "any") for d in o.children if d.dep_ == "det")]  # has an X"
-            continue
-        if token.lower_ in ("no", "none", "nothing", "nobody") and (
-                token.dep_ in ("nsubj", "nsubjpass") or token.dep_ == "det" and head.dep_ in ("nsubj", "nsubjpass")):
-            verb = token.head if token.dep_ in ("nsubj", "nsubjpass") else head.head  # "no N is X": X is negated
-            complements = [c for c in verb.children if c.dep_ in ("acomp", "attr", "oprd")]
-            out += [c.lemma_.lower() for c in complements] or [verb.lemma_.lower()]
-            continue
-        if token.lower_ == "without" and token.dep_ == "prep":  # "sends emails without knowing": not 'send'
-            out += [c.lemma_.lower() for c in token.children if c.dep_ in ("pobj", "pcomp")]
-            continue
-        if token.lower_ in ("no", "without", "none", "nothing", "nobody") and token.dep_ != "neg":
-            target = [c for c in token.children if c.dep_ == "pobj"] or ([head] if head.i != token.i else [])
-            out += [t.lemma_.lower() for t in target]
-            continue
-        if head.pos_ == "ADP" and head.i > token.i:  # "not as a way to help", "not for profit": the object
-            out += [c.lemma_.lower() for c in head.children if c.dep_ in ("pobj", "pcomp")]
-            continue
-        if head.lemma_ == "do" and not any(c.dep_ in ("dobj", "xcomp", "ccomp") for c in head.children):
-            continue  # "most do not": an elided verb, nothing to compare
-        if head.lemma_ == "be" or head.pos_ == "AUX":
-            complements = [c for c in head.children if c.dep_ in ("acomp", "attr", "oprd")]
-            complements += [g for c in head.children if c.dep_ == "prep" and c.i > head.i  # not "For the most part,"
-                            for g in c.children if g.dep_ == "pobj"]
-            if not complements and not any(c.dep_ in ("xcomp", "ccomp", "dobj", "advcl") for c in head.children) \
-                    and _last_word(span.doc[max(token.i, head.i)], span):
-                continue  # "1% think it isn't", "some they are not": an elided predicate, nothing to compare
-            complements += [a for c in complements if c.dep_ == "attr" for a in c.children if a.dep_ == "amod"]
-            out += [c.lemma_.lower() for c in complements] or [head.lemma_.lower()]
-        elif head.i != token.i:
-            verbs = [head]
-            if any(c.dep_ == "cc" and c.lower_ == "or" for c in head.children):  # "not have a PAC or make donations"
-                verbs += [c for c in head.children if c.dep_ == "conj" and c.pos_ == "VERB"]
-            for verb in verbs:
-                out.append(verb.lemma_.lower())
-                out += [o.lemma_.lower() for o in verb.children if o.dep_ == "dobj"  # "does not have a PAC" = "has
-                        and any(d.lower_ in ("a", "an", "any") for d in o.children if d.dep_ == "det")]  # no PAC"
-    for token in span:  # "a lack of X", "lacks X": X is negated
-        if token.lemma_.lower() == "lack" and not any(c.dep_ == "neg" for c in token.children):
-            out += [g.lemma_.lower() for c in token.children if c.dep_ == "prep" and c.lower_ == "of"
+        return _lemmas([c for c in token.children if c.dep_ == "pobj"] or ([head] if head.i != token.i else []))
+    return None
+
+
+def _before_preposition(token: Any, span: Any) -> list[str] | None:
+    """Cue rule: "not as a way to help", "not for profit": the preposition's object."""
+    head = token.head
+    if head.pos_ == "ADP" and head.i > token.i:
+        return [c.lemma_.lower() for c in head.children if c.dep_ in ("pobj", "pcomp")]
+    return None
+
+
+def _elided_do(token: Any, span: Any) -> list[str] | None:
+    """Cue rule: "most do not": an elided verb, nothing to compare."""
+    head = token.head
+    if head.lemma_ == "do" and not any(c.dep_ in ("dobj", "xcomp", "ccomp") for c in head.children):
+        return []
+    return None
+
+
+def _copula(token: Any, span: Any) -> list[str] | None:
+    """Cue rule: "is not red", "is not in Paris": the complements (and an attribute's adjectives), else the verb."""
+    head = token.head
+    if not (head.lemma_ == "be" or head.pos_ == "AUX"):
+        return None
+    complements = _complements(head)
+    complements += [g for c in head.children if c.dep_ == "prep" and c.i > head.i  # not "For the most part,"
                     for g in c.children if g.dep_ == "pobj"]
-            out += [t.lemma_.lower() for c in token.children if c.dep_ == "dobj"  # "lacks a supportive relationship"
-                    for t in (c, *c.children) if t.dep_ in ("dobj", "amod", "compound")]
-    for token in span:  # "hardly anything gets done" = "almost nothing gets done": the verb is negated
-        if token.lower_ in ("anything", "anyone", "anybody") and token.dep_ in ("nsubj", "nsubjpass") and (
-                token.i > span.start and span.doc[token.i - 1].lower_ in ("hardly", "scarcely", "barely")):
-            complements = [c for c in token.head.children if c.dep_ in ("acomp", "attr", "oprd")]
-            out += [c.lemma_.lower() for c in complements] or [token.head.lemma_.lower()]
-    for token in span:  # "failed to X", "refused to X", "ceased to X": X is negated (unless the verb is)
-        if token.lemma_.lower() in _FAILING and not any(c.dep_ == "neg" for c in token.children):
-            siblings = [x for x in token.head.children if x.i > token.i] if token.dep_ in ("oprd", "acomp") and \
-                not any(x.dep_ == "xcomp" for x in token.children) else []  # "it seems impossible to live"
-            for x in [*token.children, *siblings]:
-                if x.dep_ == "xcomp" and x.pos_ in ("VERB", "AUX"):
-                    complements = [c for c in x.children if c.dep_ in ("acomp", "attr", "oprd")]
-                    out += [x.lemma_.lower()] + [c.lemma_.lower() for c in complements]
-    elided_do = any(t.lemma_ == "do" and t.pos_ in ("AUX", "VERB") and not any(
+    if not complements and not any(c.dep_ in ("xcomp", "ccomp", "dobj", "advcl") for c in head.children) \
+            and _last_word(span.doc[max(token.i, head.i)], span):
+        return []  # "1% think it isn't", "some they are not": an elided predicate, nothing to compare
+    complements += [a for c in complements if c.dep_ == "attr" for a in c.children if a.dep_ == "amod"]
+    return _lemmas(complements) or [head.lemma_.lower()]
+
+
+def _verb(token: Any, span: Any) -> list[str] | None:
+    """Cue rule: "does not have a PAC or make donations": each negated verb and its indefinite objects."""
+    head = token.head
+    if head.i == token.i:
+        return []
+    verbs = [head]
+    if any(c.dep_ == "cc" and c.lower_ == "or" for c in head.children):
+        verbs += [c for c in head.children if c.dep_ == "conj" and c.pos_ == "VERB"]
+    return [w for verb in verbs for w in [verb.lemma_.lower(), *_indefinite_objects(verb)]]
+
+
+_CUE_RULES: tuple[Callable[[Any, Any], list[str] | None], ...] = (
+    _no_longer, _negative_subject, _without_clause, _negative_word, _before_preposition, _elided_do, _copula, _verb)
+"""What a negation cue negates: the first rule that answers (a list of lemmas) wins."""
+
+
+def _cue_targets(token: Any, span: Any) -> list[str]:
+    """The lemmas one negation cue applies to (none for a cue that negates nothing)."""
+    if not _is_cue(token) or any(test(token, span) for test in _NOT_NEGATING):
+        return []
+    out = _no_object(token, span)
+    for rule in _CUE_RULES:
+        found = rule(token, span)
+        if found is not None:
+            return out + found
+    return out  # pragma: no cover - _verb always answers
+
+
+def _lacked(token: Any, span: Any) -> list[str]:
+    """Cue rule: "a lack of X", "lacks a supportive relationship": X is negated."""
+    if token.lemma_.lower() != "lack" or any(c.dep_ == "neg" for c in token.children):
+        return []
+    return ([g.lemma_.lower() for c in token.children if c.dep_ == "prep" and c.lower_ == "of"
+             for g in c.children if g.dep_ == "pobj"]
+            + [t.lemma_.lower() for c in token.children if c.dep_ == "dobj"
+               for t in (c, *c.children) if t.dep_ in ("dobj", "amod", "compound")])
+
+
+def _hardly_any(token: Any, span: Any) -> list[str]:
+    """Cue rule: "hardly anything gets done" = "almost nothing gets done": the verb is negated."""
+    if token.lower_ in _ANY_PRONOUNS and token.dep_ in _SUBJECT_DEPS and token.i > span.start \
+            and span.doc[token.i - 1].lower_ in _ALMOST_NOT:
+        return _complements_or_verb(token.head)
+    return []
+
+
+def _failed(token: Any, span: Any) -> list[str]:
+    """Cue rule: "failed to X", "refused to X", "it seems impossible to live": X is negated (unless the verb is)."""
+    if token.lemma_.lower() not in _FAILING or any(c.dep_ == "neg" for c in token.children):
+        return []
+    siblings = [x for x in token.head.children if x.i > token.i] if token.dep_ in ("oprd", "acomp") and \
+        not any(x.dep_ == "xcomp" for x in token.children) else []
+    return [w for x in [*token.children, *siblings] if x.dep_ == "xcomp" and x.pos_ in ("VERB", "AUX")
+            for w in [x.lemma_.lower(), *_lemmas(_complements(x))]]
+
+
+_WORD_RULES: tuple[Callable[[Any, Any], list[str]], ...] = (_cue_targets, _lacked, _hardly_any, _failed)
+"""Each pass over a span's tokens, in order: negation cues, "lack", "hardly any", "fail to"."""
+
+
+def _ends_in_elided_do(span: Any) -> bool:
+    """Cue rule: "... than people who do": a bare "do" ends the span (the verb is said both ways)."""
+    return any(t.lemma_ == "do" and t.pos_ in ("AUX", "VERB") and not any(
         c.dep_ in ("dobj", "xcomp", "ccomp", "neg", "acomp", "attr", "prep") for c in t.children)
         and _last_word(t, span) for t in span)
-    if elided_do:  # "people who do not like to shop ... than people who do": the verb said both ways
+
+
+def _negated(span: Any) -> list[str]:
+    """The lemmas negation cues apply to: the verb, a copula's complements, the noun after no/without/none."""
+    out = [lemma for rule in _WORD_RULES for token in span for lemma in rule(token, span)]
+    if _ends_in_elided_do(span):  # "people who do not like to shop ... than people who do": said both ways
         said = {t.lemma_.lower() for t in span if t.pos_ == "VERB"}
         out = [lemma for lemma in out if lemma not in said]
     kept: list[str] = []
