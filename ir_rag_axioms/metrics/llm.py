@@ -390,13 +390,11 @@ class LlmJudge(Judge):
                 return value, self._usage(entry.get("usage"), cached=True)
         with self._slots:
             answer = self._post(body)
-        try:
-            value = read(parse_json(answer.content, expected))
-        except JudgeOutputError as error:
-            if answer.finish_reason == "length":
-                raise JudgeOutputError(f"{error} (the server cut the answer at max_tokens={self.max_tokens}: "
-                                       "finish_reason 'length'; raise max_tokens)") from None
-            raise
+        if answer.finish_reason == "length":  # a cut answer is refused, even where a draft object in it parses
+            raise JudgeOutputError(f"expected {expected}, but the server cut the answer at max_tokens="
+                                   f"{self.max_tokens} (finish_reason 'length'; raise max_tokens): "
+                                   f"{answer.content[:300]!r}")
+        value = read(parse_json(answer.content, expected))
         entry = {"content": answer.content, "usage": _usage_fields(answer.usage)}
         self._memo[key] = entry
         if self.store is not None:
@@ -532,6 +530,9 @@ def _entry(cached: Any) -> dict[str, Any] | None:
 
 
 def _open_cache(cache_dir: str | os.PathLike | None) -> DiskStore | None:
+    """The answer cache: None or "none" (any case) disables it; "default" reads ``CACHE_DIR_ENV``, else ~/.cache."""
+    if isinstance(cache_dir, str) and cache_dir.strip().lower() == "none":
+        return None
     if cache_dir == "default":
         configured_dir = os.environ.get(CACHE_DIR_ENV, "").strip()
         if configured_dir.lower() == "none":
