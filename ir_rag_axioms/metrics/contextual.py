@@ -18,16 +18,24 @@ from ir_rag_axioms.metrics.dataset import DatasetItem
 from ir_rag_axioms.metrics.interface import Judge
 from ir_rag_axioms.metrics.llm import default_judge
 from ir_rag_axioms.metrics.results import ContextualResult, Usage
-from ir_rag_axioms.metrics.running import JudgedMetric, case_of, check_text, with_usage
+from ir_rag_axioms.metrics.running import JudgedMetric, at_case, case_of, check_text, passages, with_usage
 
 
 def _passages(value: Sequence[str] | None, owner: str) -> tuple[str, ...]:
-    """The retrieval context as a tuple of passages (a single string is refused: it is not a ranking)."""
+    """The retrieval context as a tuple of passages (a single string is refused: it is not a ranking).
+
+    A passage that is not a text (None or NaN: a missing value) is a TypeError naming its position.
+    """
     if value is None:
         return ()
     if isinstance(value, str):
         raise TypeError(f"{owner}: retrieval_context must be a list of passages in rank order, not one string")
-    return tuple(str(p) for p in value)
+    return passages(value, owner, "retrieval context")
+
+
+def _has_text(context: Sequence[str]) -> bool:
+    """Whether a retrieval context has a passage that is not blank (blank passages: undefined, as no context)."""
+    return any(p.strip() for p in context)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -81,10 +89,11 @@ class ContextualRecall(_ContextualMetric):
         """Judge many (expected output, retrieval context) pairs with one batched judge call."""
         judge = self.judge or default_judge()
         checked = []
-        for expected, context in cases:
-            check_text("ContextualRecall", expected_output=expected)
-            checked.append((expected, _passages(context, "ContextualRecall")))
-        asked = [k for k, (e, c) in enumerate(checked) if e.strip() and any(p.strip() for p in c)]
+        for k, (expected, context) in enumerate(cases):
+            with at_case(k, len(cases), "ContextualRecall"):
+                check_text("ContextualRecall", expected_output=expected)
+                checked.append((expected, _passages(context, "ContextualRecall")))
+        asked = [k for k, (e, c) in enumerate(checked) if e.strip() and _has_text(c)]
         with case_of(asked, len(cases), "ContextualRecall"):
             found, usages = with_usage(judge, len(asked), lambda: judge.attributions([checked[k] for k in asked])
                                        if asked else [])
@@ -146,10 +155,11 @@ class ContextualPrecision(_ContextualMetric):
         """Judge many (query, expected output, retrieval context) triples with one batched judge call."""
         judge = self.judge or default_judge()
         checked = []
-        for query, expected, context in cases:
-            check_text("ContextualPrecision", query=query, expected_output=expected)
-            checked.append((query, expected, _passages(context, "ContextualPrecision")))
-        asked = [k for k, (_, e, c) in enumerate(checked) if e.strip() and c]
+        for k, (query, expected, context) in enumerate(cases):
+            with at_case(k, len(cases), "ContextualPrecision"):
+                check_text("ContextualPrecision", query=query, expected_output=expected)
+                checked.append((query, expected, _passages(context, "ContextualPrecision")))
+        asked = [k for k, (_, e, c) in enumerate(checked) if e.strip() and _has_text(c)]
         with case_of(asked, len(cases), "ContextualPrecision"):
             found, usages = with_usage(judge, len(asked), lambda: judge.node_relevance([checked[k] for k in asked])
                                        if asked else [])

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import warnings
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import ClassVar, Literal
@@ -28,7 +28,7 @@ from ir_rag_axioms.metrics.results import (
     Usage,
     Verdict,
 )
-from ir_rag_axioms.metrics.running import JudgedMetric, case_of, check_text, with_usage
+from ir_rag_axioms.metrics.running import JudgedMetric, at_case, case_of, check_text, passages, with_usage
 from ir_rag_axioms.metrics.statements import foreign_script
 
 MultiTurnStrategy = Literal["last_turn", "all_turns"]
@@ -380,21 +380,26 @@ def _has_text(reference: str | tuple[str, ...] | None) -> bool:
     return bool(reference.strip()) if isinstance(reference, str) else any(str(r).strip() for r in reference)
 
 
-def as_reference(value: str | Sequence[str] | None) -> str | tuple[str, ...] | None:
+def as_reference(value: str | Sequence[str] | None, owner: str = "") -> str | tuple[str, ...] | None:
     """A context or reference as a text or a tuple of passages (facts); None stays None (the result is undefined).
 
-    TypeError naming the type for anything else (a number, a mapping).
+    TypeError naming the type for anything else (a number, a mapping) and the position of a passage that is not a
+    text (None or NaN: a missing value).
     """
     if value is None or isinstance(value, str):
         return value
-    if isinstance(value, Mapping) or not isinstance(value, Iterable):
-        raise TypeError(f"a context or reference must be a text or a list of passages, got {type(value).__name__}")
-    passages = tuple(value)
-    for k, passage in enumerate(passages):
-        if not isinstance(passage, str):
-            raise TypeError(f"a context or reference must be a text or a list of texts: item {k} is "
-                            f"{type(passage).__name__} {passage!r:.40} (drop missing passages, or convert them)")
-    return passages
+    return passages(value, owner, "context or reference")
+
+
+def _cases(cases: Sequence[tuple[str, str | Sequence[str] | None]], owner: str) -> list[RubricCase]:
+    """RubricCases of (answer, context or reference) pairs; bad input names the metric and the case."""
+    cases = list(cases)
+    out = []
+    for k, (answer, context) in enumerate(cases):
+        with at_case(k, len(cases), owner):
+            check_text(owner, answer=answer)
+            out.append(RubricCase(answer, reference=as_reference(context, owner)))
+    return out
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -412,7 +417,7 @@ class Faithfulness(RubricMetric):
 
     def measure_many(self, cases: Sequence[tuple[str, str | Sequence[str] | None]]) -> list[RubricResult]:
         """Judge many (answer, context) pairs."""
-        return self.measure_cases([RubricCase(answer, reference=as_reference(context)) for answer, context in cases])
+        return self.measure_cases(_cases(cases, "Faithfulness"))
 
     def measure_items(self, items: Sequence[DatasetItem]) -> list[RubricResult]:
         """Judge ``DatasetItem``s: ``actual_output`` against ``retrieved_content``."""
@@ -440,7 +445,7 @@ class ContextRecall(RubricMetric):
 
     def measure_many(self, cases: Sequence[tuple[str, str | Sequence[str] | None]]) -> list[RubricResult]:
         """Judge many (answer, reference) pairs."""
-        return self.measure_cases([RubricCase(answer, reference=as_reference(ref)) for answer, ref in cases])
+        return self.measure_cases(_cases(cases, "ContextRecall"))
 
     def measure_items(self, items: Sequence[DatasetItem]) -> list[RubricResult]:
         """Judge ``DatasetItem``s: ``actual_output`` against ``reference`` (else the ``retrieved_content``)."""

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable, Iterator, Sequence
+import math
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -88,6 +89,39 @@ def case_of(asked: Sequence[int], cases: int, owner: str) -> Iterator[None]:
         if k is not None and k < len(asked) and cases > 1:
             error.case_index = asked[k]
             error.locate(f"{owner}: case {asked[k] + 1} of {cases}")
+        raise
+
+
+def passages(value: Any, owner: str, what: str = "context") -> tuple[str, ...]:
+    """A list of passages as a tuple of texts; TypeError naming the position of a passage that is not a text.
+
+    A ``None`` or NaN passage (a missing value of a data frame) is refused, not read as the text "None" or "nan".
+    """
+    named = f"{owner}: " if owner else ""
+    if isinstance(value, Mapping) or not isinstance(value, Iterable):
+        raise TypeError(f"{named}a {what} must be a text or a list of passages, got {type(value).__name__}")
+    found = tuple(value)
+    for k, passage in enumerate(found):
+        if not isinstance(passage, str):
+            missing = " (a missing value: drop missing passages, or convert them)" if passage is None or (
+                isinstance(passage, float) and math.isnan(passage)) else ""
+            raise TypeError(f"{named}a {what} must be a text or a list of texts: item {k} is "
+                            f"{type(passage).__name__} {passage!r:.40}{missing}")
+    return found
+
+
+@contextlib.contextmanager
+def at_case(k: int, cases: int, owner: str) -> Iterator[None]:
+    """Bad input of case k (a TypeError or ValueError raised inside) names the case; ``case_index`` keeps k."""
+    try:
+        yield
+    except (TypeError, ValueError) as error:
+        if cases > 1 and getattr(error, "case_index", None) is None and error.args \
+                and isinstance(error.args[0], str):
+            prefix = f"{owner}: "
+            message = error.args[0].removeprefix(prefix)
+            error.args = (f"{owner}: case {k + 1} of {cases}: {message}", *error.args[1:])
+            error.case_index = k  # type: ignore[attr-defined]
         raise
 
 
