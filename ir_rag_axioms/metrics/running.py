@@ -121,7 +121,7 @@ def at_case(k: int, cases: int, owner: str) -> Iterator[None]:
             prefix = f"{owner}: "
             message = error.args[0].removeprefix(prefix)
             error.args = (f"{owner}: case {k + 1} of {cases}: {message}", *error.args[1:])
-            error.case_index = k  # type: ignore[attr-defined]
+            setattr(error, "case_index", k)  # noqa: B010 - an attribute the built-in exceptions do not declare
         raise
 
 
