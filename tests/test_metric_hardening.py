@@ -54,3 +54,59 @@ def test_evaluate_names_the_metric_and_the_case_of_a_missing_passage():
                                         r"a context or reference must be a text or a list of texts: item 1 is "
                                         r"NoneType"):
         evaluate(items, [Faithfulness()])
+
+
+SAMPLE_SET = """
+schemaVersion: omk.eval-sample-set/v3
+samples:
+  - sampleId: s1
+    input: {inputKind: text, text: "Where is the Eiffel Tower?"}
+    evaluationContext:
+      reference: "The Eiffel Tower is in Paris."
+      assertions: [{type: faithfulness}]
+"""
+
+
+@pytest.mark.parametrize(("files", "argv", "message"), [
+    ({"o.json": '{"s1": null}'}, ["--outputs", "o.json"], "o.json: sampleId 's1': the output must be a text, got null"),
+    ({"o.jsonl": '{"sampleId": "s1", "output": null}\n'}, ["--outputs", "o.jsonl"],
+     "o.jsonl line 1 (sampleId 's1'): the output must be a text, got null"),
+    ({"o.json": '{"s1": "In Paris.", "s1": "In Rome."}'}, ["--outputs", "o.json"],
+     "o.json: sampleId 's1' appears twice in --outputs"),
+    ({"o.jsonl": '{"sampleId": "s1", "output": "In Paris."}\n{"sampleId": "s1", "output": "In Rome."}\n'},
+     ["--outputs", "o.jsonl"], "o.jsonl line 2: sampleId 's1' appears twice in --outputs"),
+    ({"o.json": '{"s1": "In Paris.", "s9": "In Rome."}'}, ["--outputs", "o.json"],
+     "outputs name sampleId(s) the sample set does not have: 's9'"),
+    ({"s.yaml": SAMPLE_SET.replace("[{type: faithfulness}]", '[{type: faithfulness, negate: "false"}]')
+      + "    output: In Paris.\n"}, [], "samples[0] (s1): negate must be true or false, got 'false'"),
+    ({"s.yaml": SAMPLE_SET + "    output: 1889\n"}, [],
+     "samples[0] (s1): output must be a text, got int 1889 (quote it in YAML)"),
+    ({"s.yaml": SAMPLE_SET.replace('text: "Where is the Eiffel Tower?"', "text: 1889")}, [],
+     "samples[0] (s1): input.text (the question) must be a text, got int 1889 (quote it in YAML)"),
+    ({"s.yaml": SAMPLE_SET.replace("Paris", "Par\xe9s").encode("latin-1")}, [],
+     "s.yaml: not UTF-8 text (byte 0xe9 at offset 197); save it as UTF-8"),
+    ({"o.json": b'{"s1": "Par\xe9s"}'}, ["--outputs", "o.json"],
+     "o.json: not UTF-8 text (byte 0xe9 at offset 11); save it as UTF-8"),
+])
+def test_the_samples_command_refuses_bad_outputs_and_fields_in_one_line(tmp_path, monkeypatch, capsys, files, argv,
+                                                                       message):
+    from ir_rag_axioms.metrics.__main__ import main
+
+    monkeypatch.chdir(tmp_path)
+    files = {"s.yaml": SAMPLE_SET, **files}
+    for name, text in files.items():
+        (tmp_path / name).write_bytes(text if isinstance(text, bytes) else text.encode())
+    with pytest.raises(SystemExit) as exited:
+        main(["s.yaml", *argv])
+    captured = capsys.readouterr()
+    assert exited.value.code == 2 and captured.out == ""
+    assert captured.err == f"python -m ir_rag_axioms.metrics: error: {message}\n"
+
+
+def test_negate_true_is_read_as_negation():
+    import yaml
+
+    from ir_rag_axioms.metrics.samples import parse_samples
+
+    document = yaml.safe_load(SAMPLE_SET.replace("[{type: faithfulness}]", "[{type: faithfulness, negate: true}]"))
+    assert parse_samples(document)[0].assertions[0].negate is True
