@@ -6,7 +6,15 @@ import math
 
 import pytest
 
-from ir_rag_axioms.metrics import ContextualPrecision, ContextualRecall, DatasetItem, Faithfulness, evaluate
+from ir_rag_axioms.metrics import (
+    AnswerRelevancy,
+    ContextualPrecision,
+    ContextualRecall,
+    DatasetItem,
+    EntailmentJudge,
+    Faithfulness,
+    evaluate,
+)
 
 PASSAGE = "The Eiffel Tower is in Paris. It was completed in 1889."
 
@@ -110,3 +118,55 @@ def test_negate_true_is_read_as_negation():
 
     document = yaml.safe_load(SAMPLE_SET.replace("[{type: faithfulness}]", "[{type: faithfulness, negate: true}]"))
     assert parse_samples(document)[0].assertions[0].negate is True
+
+
+@pytest.mark.parametrize(("make", "error", "message"), [
+    (lambda: AnswerRelevancy(threshold=True), TypeError, "AnswerRelevancy: threshold must be a number in [0, 1], "
+                                                         "got bool True"),
+    (lambda: AnswerRelevancy(threshold="0.5"), TypeError, "AnswerRelevancy: threshold must be a number in [0, 1], "
+                                                          "got str '0.5'"),
+    (lambda: AnswerRelevancy(threshold=math.nan), ValueError, "AnswerRelevancy: threshold must be a number in "
+                                                              "[0, 1], got nan"),
+    (lambda: ContextualRecall(threshold=False), TypeError, "ContextualRecall: threshold must be a number in [0, 1]"),
+    (lambda: EntailmentJudge(nli_model="m", contradiction_threshold="0.9"), TypeError,
+     "EntailmentJudge: contradiction_threshold must be a number in [0.5, 1], got str '0.9'"),
+    (lambda: EntailmentJudge(nli_model="m", entailment_threshold=True), TypeError,
+     "EntailmentJudge: entailment_threshold must be a number in [0.5, 1], got bool True"),
+    (lambda: EntailmentJudge(nli_model="m", premise_chars=150.5), TypeError,
+     "EntailmentJudge: premise_chars must be an integer >= 100, got float 150.5"),
+    (lambda: EntailmentJudge(nli_model="m", premise_chars=10), ValueError,
+     "EntailmentJudge: premise_chars must be an integer >= 100, got 10"),
+    (lambda: EntailmentJudge(nli_model="m", batch_size=0), ValueError,
+     "EntailmentJudge: batch_size must be an integer >= 1, got 0"),
+])
+def test_parameters_of_the_wrong_type_are_refused_naming_the_parameter(make, error, message):
+    with pytest.raises(error) as raised:
+        make()
+    assert str(raised.value) == message or str(raised.value).startswith(message)
+    assert type(raised.value) is error
+
+
+def test_a_cuda_device_without_cuda_says_so_not_the_model_folder(tmp_path):
+    torch = pytest.importorskip("torch")
+    if torch.cuda.is_available():
+        pytest.skip("this machine has CUDA")
+    from test_entailment import ORDER, _model
+
+    judge = EntailmentJudge(nli_model=_model(tmp_path / "m", ORDER, 0), device="cuda")
+    with pytest.raises(RuntimeError, match=r"device 'cuda' was asked for, but CUDA is not available here") as raised:
+        judge.probabilities([("The tower is in Paris.", "The tower is in Paris.")])
+    assert "could not load" not in str(raised.value)
+
+
+def test_a_model_saved_again_at_the_same_path_is_loaded_again(tmp_path):
+    import shutil
+
+    from test_entailment import ORDER, _model
+
+    folder = tmp_path / "nli"
+    judge = EntailmentJudge(nli_model=_model(folder, ORDER, 2))  # always "contradiction"
+    pair = [("The tower is in Paris.", "The tower is in Paris.")]
+    assert judge.probabilities(pair)[0, 0] > 0.95
+    shutil.rmtree(folder)
+    _model(folder, ORDER, 0)  # the same path, now a model that always answers "entailment"
+    assert judge.probabilities(pair)[0, 1] > 0.95

@@ -18,7 +18,15 @@ from ir_rag_axioms.metrics.dataset import DatasetItem
 from ir_rag_axioms.metrics.interface import Judge
 from ir_rag_axioms.metrics.llm import default_judge
 from ir_rag_axioms.metrics.results import ContextualResult, Usage
-from ir_rag_axioms.metrics.running import JudgedMetric, at_case, case_of, check_text, passages, with_usage
+from ir_rag_axioms.metrics.running import (
+    JudgedMetric,
+    at_case,
+    case_of,
+    check_number,
+    check_text,
+    passages,
+    with_usage,
+)
 
 
 def _passages(value: Sequence[str] | None, owner: str) -> tuple[str, ...]:
@@ -48,9 +56,7 @@ class _ContextualMetric(JudgedMetric):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        if isinstance(self.threshold, bool) or not isinstance(self.threshold, int | float) \
-                or not 0 <= self.threshold <= 1:
-            raise ValueError(f"{type(self).__name__}: threshold must be in [0, 1], got {self.threshold!r}")
+        check_number(type(self).__name__, "threshold", self.threshold, 0, 1)
 
     @property
     def effective_threshold(self) -> float:

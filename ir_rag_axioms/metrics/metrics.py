@@ -28,7 +28,15 @@ from ir_rag_axioms.metrics.results import (
     Usage,
     Verdict,
 )
-from ir_rag_axioms.metrics.running import JudgedMetric, at_case, case_of, check_text, passages, with_usage
+from ir_rag_axioms.metrics.running import (
+    JudgedMetric,
+    at_case,
+    case_of,
+    check_number,
+    check_text,
+    passages,
+    with_usage,
+)
 from ir_rag_axioms.metrics.statements import foreign_script
 
 MultiTurnStrategy = Literal["last_turn", "all_turns"]
@@ -156,8 +164,7 @@ class AnswerRelevancy(JudgedMetric):
         if self.multi_turn_strategy not in ("last_turn", "all_turns"):
             raise ValueError(f"multi_turn_strategy must be 'last_turn' or 'all_turns', got "
                              f"{self.multi_turn_strategy!r}")
-        if not 0 <= self.threshold <= 1:
-            raise ValueError(f"threshold must be in [0, 1], got {self.threshold!r}")
+        check_number(type(self).__name__, "threshold", self.threshold, 0, 1)
 
     def measure(self, query: str | None = None, answer: str | None = None, *,
                 conversation: Conversation | None = None) -> AnswerRelevancyResult:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import math
+import numbers
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -123,6 +124,21 @@ def at_case(k: int, cases: int, owner: str) -> Iterator[None]:
             error.args = (f"{owner}: case {k + 1} of {cases}: {message}", *error.args[1:])
             setattr(error, "case_index", k)  # noqa: B010 - an attribute the built-in exceptions do not declare
         raise
+
+
+def check_number(owner: str, name: str, value: Any, low: float, high: float = math.inf,
+                 integer: bool = False) -> None:
+    """TypeError naming the parameter unless it is a number (``integer``: an integer; never a bool or a string).
+
+    ValueError unless low <= value <= high (NaN is out of every range).
+    """
+    kind = numbers.Integral if integer else numbers.Real
+    bounds = f"in [{low:g}, {high:g}]" if high < math.inf else f">= {low:g}"
+    what = f"{'an integer' if integer else 'a number'} {bounds}"
+    if isinstance(value, bool) or not isinstance(value, kind):
+        raise TypeError(f"{owner}: {name} must be {what}, got {type(value).__name__} {value!r:.40}")
+    if not low <= value <= high:
+        raise ValueError(f"{owner}: {name} must be {what}, got {value!r:.40}")
 
 
 def check_text(owner: str, **values: Any) -> None:
