@@ -137,7 +137,7 @@ def check_number(owner: str, name: str, value: Any, low: float, high: float = ma
     what = f"{'an integer' if integer else 'a number'} {bounds}"
     if isinstance(value, bool) or not isinstance(value, kind):
         raise TypeError(f"{owner}: {name} must be {what}, got {type(value).__name__} {value!r:.40}")
-    if not low <= value <= high:
+    if not low <= float(value) <= high:
         raise ValueError(f"{owner}: {name} must be {what}, got {value!r:.40}")
 
 
