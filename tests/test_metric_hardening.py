@@ -3,18 +3,23 @@
 from __future__ import annotations
 
 import math
+import re
+import warnings
 
 import pytest
 
 from ir_rag_axioms.metrics import (
     AnswerRelevancy,
+    ContextRecall,
     ContextualPrecision,
     ContextualRecall,
     DatasetItem,
     EntailmentJudge,
     Faithfulness,
+    RubricAnswerRelevancy,
     evaluate,
 )
+from ir_rag_axioms.metrics.statements import foreign_script, non_latin_share
 
 PASSAGE = "The Eiffel Tower is in Paris. It was completed in 1889."
 
@@ -170,3 +175,43 @@ def test_a_model_saved_again_at_the_same_path_is_loaded_again(tmp_path):
     shutil.rmtree(folder)
     _model(folder, ORDER, 0)  # the same path, now a model that always answers "entailment"
     assert judge.probabilities(pair)[0, 1] > 0.95
+
+
+CHINESE = "埃菲尔铁塔位于巴黎。"  # "The Eiffel Tower is in Paris."
+HALF = "The Eiffel Tower is in Paris. 它建于1889年。"  # "... It was built in 1889." (4 of 10 words)
+NOT_LATIN = r"in a script other than Latin \(\d+% of its words\); the heuristic judge reads English"
+
+
+@pytest.mark.parametrize("answer", [CHINESE, HALF])
+def test_an_answer_in_another_script_beside_an_english_context_is_undefined_by_every_metric(answer):
+    expected = rf"undefined: the output is {NOT_LATIN}"
+    for metric in (Faithfulness(), ContextRecall()):
+        with pytest.warns(UserWarning, match=r"1 of 1 case\(s\) have a text in a script other than Latin"):
+            result = metric.measure(answer, [PASSAGE])
+        assert result.level is None and math.isnan(result.score) and re.match(expected, result.explanation)
+    with pytest.warns(UserWarning, match="script other than Latin"):
+        rubric = RubricAnswerRelevancy().measure("Where is the Eiffel Tower?", answer)
+    assert rubric.level is None and re.match(expected, rubric.explanation)
+    with pytest.warns(UserWarning, match="script other than Latin"):
+        relevancy = AnswerRelevancy().measure("Where is the Eiffel Tower?", answer)
+    assert math.isnan(relevancy.score) and re.match(rf"Not judged: the answer is {NOT_LATIN}", relevancy.explanation)
+    with pytest.warns(UserWarning, match="script other than Latin"):
+        recall = ContextualRecall().measure(answer, [PASSAGE])
+    assert math.isnan(recall.score) and re.match(rf"undefined: the expected output is {NOT_LATIN}", recall.explanation)
+    with pytest.warns(UserWarning, match="script other than Latin"):
+        precision = ContextualPrecision().measure("Where is the Eiffel Tower?", answer, [PASSAGE])
+    assert math.isnan(precision.score) and re.match(rf"undefined: the expected output is {NOT_LATIN}",
+                                                    precision.explanation)
+
+
+def test_a_context_in_another_script_is_undefined_and_a_name_in_another_script_is_read():
+    with pytest.warns(UserWarning, match="script other than Latin"):
+        result = Faithfulness().measure("The Eiffel Tower is in Paris.", [PASSAGE, CHINESE])
+    assert result.level is None and re.match(rf"undefined: the context is {NOT_LATIN}", result.explanation)
+    named = "The Eiffel Tower (埃菲尔铁塔) is in Paris."  # 5 of 11 words: not Latin
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        kept = Faithfulness().measure("The Eiffel Tower is in Paris.", [PASSAGE, "Paris is the capital (巴黎)."])
+    assert kept.level == 5
+    assert non_latin_share(named) == pytest.approx(5 / 11) and foreign_script(named)
+    assert not foreign_script("Der Eiffelturm steht in Paris. Café crème à Montréal.")

@@ -24,6 +24,7 @@ from ir_rag_axioms.metrics.running import (
     case_of,
     check_number,
     check_text,
+    foreign_reasons,
     passages,
     with_usage,
 )
@@ -74,7 +75,7 @@ class _ContextualMetric(JudgedMetric):
                                 reason=explanation if self.include_reason else None, usage=usage)
 
     def _undefined(self, why: str, judge: Judge) -> ContextualResult:
-        return self._result(math.nan, f"undefined: {why}", judge, [], None)
+        return self._result(math.nan, why if why.startswith("undefined: ") else f"undefined: {why}", judge, [], None)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -100,6 +101,9 @@ class ContextualRecall(_ContextualMetric):
                 check_text("ContextualRecall", expected_output=expected)
                 checked.append((expected, _passages(context, "ContextualRecall")))
         asked = [k for k, (e, c) in enumerate(checked) if e.strip() and _has_text(c)]
+        foreign = dict(zip(asked, foreign_reasons(judge, "ContextualRecall", [
+            {"expected output": [checked[k][0]], "retrieval context": checked[k][1]} for k in asked]), strict=True))
+        asked = [k for k in asked if foreign[k] is None]
         with case_of(asked, len(cases), "ContextualRecall"):
             found, usages = with_usage(judge, len(asked), lambda: judge.attributions([checked[k] for k in asked])
                                        if asked else [])
@@ -107,7 +111,8 @@ class ContextualRecall(_ContextualMetric):
         out = []
         for k, (expected, _) in enumerate(checked):
             if k not in judged:
-                why = "no expected output to look for" if not expected.strip() else "no retrieval context"
+                why = "no expected output to look for" if not expected.strip() else "no retrieval context" \
+                    if k not in foreign else foreign[k] or ""
                 out.append(self._undefined(why, judge))
                 continue
             verdicts, usage = judged[k]
@@ -166,6 +171,10 @@ class ContextualPrecision(_ContextualMetric):
                 check_text("ContextualPrecision", query=query, expected_output=expected)
                 checked.append((query, expected, _passages(context, "ContextualPrecision")))
         asked = [k for k, (_, e, c) in enumerate(checked) if e.strip() and _has_text(c)]
+        foreign = dict(zip(asked, foreign_reasons(judge, "ContextualPrecision", [
+            {"expected output": [checked[k][1]], "query": [checked[k][0]], "retrieval context": checked[k][2]}
+            for k in asked]), strict=True))
+        asked = [k for k in asked if foreign[k] is None]
         with case_of(asked, len(cases), "ContextualPrecision"):
             found, usages = with_usage(judge, len(asked), lambda: judge.node_relevance([checked[k] for k in asked])
                                        if asked else [])
@@ -174,7 +183,7 @@ class ContextualPrecision(_ContextualMetric):
         for k, (_, expected, context) in enumerate(checked):
             if k not in judged:
                 why = "no expected output to judge the passages by" if not expected.strip() else \
-                    "no retrieval context"
+                    "no retrieval context" if k not in foreign else foreign[k] or ""
                 out.append(self._undefined(why, judge))
                 continue
             verdicts, usage = judged[k]

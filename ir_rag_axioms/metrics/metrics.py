@@ -34,6 +34,7 @@ from ir_rag_axioms.metrics.running import (
     case_of,
     check_number,
     check_text,
+    foreign_reasons,
     passages,
     with_usage,
 )
@@ -220,6 +221,12 @@ class AnswerRelevancy(JudgedMetric):
         long = _too_long([answer for _, answer in exchanges], type(self).__name__)
         why = [LONG_ANSWER if flag else NO_QUERY if not query.strip() else None
                for (query, _), flag in zip(exchanges, long, strict=True)]
+        readable = [k for k, w in enumerate(why) if w is None]
+        for k, reason in zip(readable, foreign_reasons(judge, type(self).__name__, [
+                {"answer": [exchanges[k][1]], "query": [exchanges[k][0]]} for k in readable]), strict=True):
+            why[k] = reason
+        if grouped and any(w not in (None, NO_QUERY) for w in why):  # a turn not judged: the conversation is not
+            return [self._undefined(len(exchanges), judge.name, next(w for w in why if w not in (None, NO_QUERY)))]
         if grouped and (any(long) or all(w == NO_QUERY for w in why)):
             return [self._undefined(len(exchanges), judge.name, LONG_ANSWER if any(long) else NO_QUERY)]
         if not grouped and any(why):
@@ -250,7 +257,8 @@ class AnswerRelevancy(JudgedMetric):
 
     def _undefined(self, turns_count: int, judge: str, why: str) -> AnswerRelevancyResult:
         explanation = (f"Not judged: an answer is longer than {max_text_chars()} characters (NaN)."
-                       if why == LONG_ANSWER else "Not judged: the query is blank; no statement can address it (NaN).")
+                       if why == LONG_ANSWER else "Not judged: the query is blank; no statement can address it (NaN)."
+                       if why == NO_QUERY else f"Not judged: {why.removeprefix('undefined: ')} (NaN).")
         return AnswerRelevancyResult(score=math.nan, passed=False, threshold=self.effective_threshold,
                                      explanation=explanation, statement_breakdown=(), evaluated_turns_count=turns_count,
                                      judge=judge, reason=explanation if self.include_reason else None)
@@ -343,6 +351,10 @@ class RubricMetric(JudgedMetric):
                for c, flag, flag_reference in zip(cases, long, long_reference, strict=True)]
         blank = [w is None and not c.output.strip() for c, w in zip(cases, why, strict=True)]
         positions = [k for k, (w, b) in enumerate(zip(why, blank, strict=True)) if w is None and not b]
+        foreign = foreign_reasons(judge, type(self).__name__, [self._parts(cases[k]) for k in positions])
+        for k, reason in zip(positions, foreign, strict=True):
+            why[k] = reason
+        positions = [k for k, r in zip(positions, foreign, strict=True) if r is None]
         asked = [cases[k] for k in positions]
         with case_of(positions, len(cases), type(self).__name__):
             found, found_usage = with_usage(judge, len(asked),
@@ -360,6 +372,12 @@ class RubricMetric(JudgedMetric):
                                     confidence=j.confidence, reason=j.reason if self.include_reason else None,
                                     strict=self.strict_mode, usage=usage))
         return self._log(out)
+
+    def _parts(self, case: RubricCase) -> dict[str, Sequence[str]]:
+        """The texts of a case by part name (the output, the question, the context or reference facts)."""
+        reference = case.reference
+        return {"output": [case.output], "question": [case.question or ""],
+                self.needs_reference or "reference": [reference] if isinstance(reference, str) else reference or []}
 
     def _blank(self) -> RubricJudgment:
         """The judgment of a blank output, asked of no judge: Faithfulness undefined (no claim), else level 1."""

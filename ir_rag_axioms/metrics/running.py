@@ -10,14 +10,17 @@ import asyncio
 import contextlib
 import math
 import numbers
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ir_rag_axioms.metrics.dataset import DatasetItem, MetricEvaluationResult
 from ir_rag_axioms.metrics.interface import Judge
+from ir_rag_axioms.metrics.judges import HeuristicJudge
 from ir_rag_axioms.metrics.llm import JudgeOutputError, metered
 from ir_rag_axioms.metrics.results import Usage
+from ir_rag_axioms.metrics.statements import FOREIGN_SHARE, foreign_script, non_latin_share
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -124,6 +127,31 @@ def at_case(k: int, cases: int, owner: str) -> Iterator[None]:
             error.args = (f"{owner}: case {k + 1} of {cases}: {message}", *error.args[1:])
             setattr(error, "case_index", k)  # noqa: B010 - an attribute the built-in exceptions do not declare
         raise
+
+
+def foreign_reasons(judge: Judge, owner: str, cases: Sequence[Mapping[str, Sequence[str]]]) -> list[str | None]:
+    """Per case, why the heuristic judge does not read it (None: it does); one warning for the batch.
+
+    The rule, the same for every metric: a case is undefined (NaN with this reason) when one of its parts (the
+    output, the question, the passages or reference facts together: ``cases`` maps each part's name to its texts) has
+    a quarter of its words or more in a script other than Latin (``statements.foreign_script``). Judges that read
+    every script (the LLM judge) judge every case.
+    """
+    if not isinstance(judge, HeuristicJudge):
+        return [None for _ in cases]
+    out: list[str | None] = []
+    for parts in cases:
+        joined = {part: "\n".join(t for t in texts if isinstance(t, str)) for part, texts in parts.items()}
+        found = next(((part, text) for part, text in joined.items() if foreign_script(text)), None)
+        out.append(None if found is None else
+                   f"undefined: the {found[0]} is in a script other than Latin ({non_latin_share(found[1]):.0%} of "
+                   "its words); the heuristic judge reads English (use an LLM judge)")
+    if any(out):
+        warnings.warn(f"{owner}: {sum(r is not None for r in out)} of {len(out)} case(s) have a text in a script "
+                      f"other than Latin ({FOREIGN_SHARE:.0%} of its words or more) and are not judged (NaN): the "
+                      "heuristic judge reads English; use an LLM judge (LlmJudge) for other languages",
+                      UserWarning, stacklevel=4)
+    return out
 
 
 def check_number(owner: str, name: str, value: Any, low: float, high: float = math.inf,

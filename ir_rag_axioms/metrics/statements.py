@@ -491,10 +491,26 @@ def _resolve(clause: Any, text: str, antecedent: Any) -> tuple[str, tuple[str, .
     return resolved, tuple(t.lemma_.lower() for t in term_tokens(antecedent) if not t.is_space)
 
 
+FOREIGN_SHARE = 0.25
+"""The share of a text's words in a script other than Latin from which the heuristic judge does not read it."""
+_IDEOGRAPHS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+_WORD = re.compile(rf"[{_IDEOGRAPHS}]|[^\W\d_{_IDEOGRAPHS}]+")
+"""A word: one Chinese, Japanese or Korean character (a word is one or two of them), or a run of other letters."""
+
+
+def non_latin_share(text: str) -> float:
+    """Words in a script other than Latin / words (0.0 for a text without words): "埃菲尔铁塔" is five words."""
+    words = _WORD.findall(text)
+    return sum(any(c > "\u024f" for c in w) for w in words) / len(words) if words else 0.0
+
+
 def foreign_script(text: str) -> bool:
-    """Whether most letters of a text are not Latin (Chinese, Cyrillic, Arabic): not for the heuristic judge."""
-    letters = [c for c in text if c.isalpha()]
-    return bool(letters) and sum(c <= "\u024f" for c in letters) < len(letters) / 2
+    """Whether a quarter of a text's words or more are not in Latin script (``FOREIGN_SHARE``).
+
+    Chinese, Cyrillic, Arabic, or half an answer in one of them: the heuristic judge reads English and does not
+    judge such a text.
+    """
+    return non_latin_share(text) >= FOREIGN_SHARE
 
 
 def _is_statement(clause: Any, text: str) -> bool:
