@@ -226,45 +226,15 @@ def _comparisons(span: Any) -> list[tuple[str, int, str, str, str, str]]:
     """
     out = []
     for token in span:
-        if token.lower_ in ("more", "less", "most", "least") and token.head.pos_ in ("ADJ", "ADV") \
-                and token.head.i != token.i:
-            adjective, sign = token.head, -1 if token.lower_ in ("less", "least") else 1
-            kind = "sup" if token.lower_ in ("most", "least") else "cmp"
-        elif token.lower_ in ("more", "less", "fewer") and token.dep_ == "amod" and token.head.pos_ == "NOUN":
-            adjective, sign, kind = token.head, -1 if token.lower_ != "more" else 1, "cmp"
-        elif token.lower_ in ("more", "less") and token.dep_ in ("dobj", "advmod", "npadvmod") \
-                and token.head.pos_ == "VERB" and token.i + 2 < len(token.doc) and (
-                    token.nbor().lower_ == "than" and not token.nbor(2).like_num  # "fetched more than 'Balloon Girl'"
-                    or _than_preposition(span, token)):  # "gain more by appropriating than by producing"
-            adjective, sign, kind = token, -1 if token.lower_ == "less" else 1, "cmp"
-        elif token.tag_ in ("JJR", "RBR", "JJS", "RBS") and token.lower_ not in ("more", "less", "most", "least"):
-            adjective, sign, kind = token, 1, "sup" if token.tag_ in ("JJS", "RBS") else "cmp"
-        else:
+        compared = _compared(token, span)
+        if compared is None:
             continue
+        adjective, sign, kind = compared
         subject = _subject(adjective)
         first = _phrase(subject) if subject is not None else ""
         attribute = _attribute(adjective) if adjective is not token.head or token.dep_ != "amod" else ""
-        than = ""
         than_token = next((t for t in span if t.i > token.i and t.lower_ == "than"), None)
-        if than_token is not None:
-            rest = [t for t in span if t.i > than_token.i and not t.is_punct]
-            objects = [g for g in than_token.children if g.dep_ == "pobj"]
-            named = objects or [t for t in rest if t.pos_ in ("NOUN", "PROPN", "PRON", "VERB", "NUM")
-                                and t.lemma_ != "be"]
-            than = _phrase(named[0]) if objects else " ".join(_lemma(t) for t in named[:3])
-            infinitive = bool(rest) and rest[0].lower_ == "to" and rest[0].pos_ == "PART"
-            verbs = [t for t in span if token.i < t.i < than_token.i and t.pos_ in ("VERB", "AUX") and any(
-                c.lower_ == "to" and c.dep_ == "aux" for c in t.children)] if infinitive else []
-            if infinitive and verbs:  # "easier to oust A than to get rid of B": the two doings are the sides
-                than = _phrase(rest[0].head)
-                doing = verbs[0].head if verbs[0].dep_ in ("aux", "auxpass") else verbs[0]  # "to get rid of"
-                first = _phrase(doing, than_token.i)
-            elif rest and rest[0].lower_ in _PREPOSITIONS:  # "than to B": A is the verb's own "to A"
-                inner = [g for g in rest[0].children if g.dep_ in ("pobj", "pcomp")]
-                than = _phrase(inner[0]) if inner else than
-                first = next((_phrase(t, than_token.i) for p in span if p.i < than_token.i and p.lower_ ==
-                              rest[0].lower_ and p.i > token.i for t in p.children if t.dep_ in ("pobj", "pcomp")),
-                             first)
+        first, than = _than_sides(span, token, than_token, first) if than_token is not None else (first, "")
         clause = adjective.head if adjective.dep_ in ("acomp", "advmod", "amod", "attr") else adjective
         conditions = _conditions(span, clause) if kind == "cmp" else None
         if conditions is not None and (conditions[1] or than_token is None):
@@ -273,6 +243,63 @@ def _comparisons(span: Any) -> list[tuple[str, int, str, str, str, str]]:
         direction = f" {following.lower_}" if following is not None and following.lower_ in _DIRECTIONS else ""
         out.append((_lemma(adjective) + direction, sign, kind, first, than, attribute))
     return out
+
+
+def _compared(token: Any, span: Any) -> tuple[Any, int, str] | None:
+    """(the compared word, sign, "cmp"/"sup") where a token makes a comparison, else None.
+
+    "more/less/most/least" + adjective or adverb; "more/less/fewer" + noun; "fetched more than X", "gain more by A
+    than by B"; a comparative or superlative form ("taller", "best").
+    """
+    lower = token.lower_
+    if lower in ("more", "less", "most", "least") and token.head.pos_ in ("ADJ", "ADV") and token.head.i != token.i:
+        return token.head, -1 if lower in ("less", "least") else 1, "sup" if lower in ("most", "least") else "cmp"
+    if lower in ("more", "less", "fewer") and token.dep_ == "amod" and token.head.pos_ == "NOUN":
+        return token.head, -1 if lower != "more" else 1, "cmp"
+    if lower in ("more", "less") and token.dep_ in ("dobj", "advmod", "npadvmod") \
+            and token.head.pos_ == "VERB" and token.i + 2 < len(token.doc) and (
+                token.nbor().lower_ == "than" and not token.nbor(2).like_num  # "fetched more than 'Balloon Girl'"
+                or _than_preposition(span, token)):  # "gain more by appropriating than by producing"
+        return token, -1 if lower == "less" else 1, "cmp"
+    if token.tag_ in ("JJR", "RBR", "JJS", "RBS") and lower not in ("more", "less", "most", "least"):
+        return token, 1, "sup" if token.tag_ in ("JJS", "RBS") else "cmp"
+    return None
+
+
+def _than_sides(span: Any, token: Any, than_token: Any, first: str) -> tuple[str, str]:
+    """(first side, than-side) of a comparison with "than": its object, two doings, or the repeated preposition."""
+    rest = [t for t in span if t.i > than_token.i and not t.is_punct]
+    objects = [g for g in than_token.children if g.dep_ == "pobj"]
+    named = objects or [t for t in rest if t.pos_ in ("NOUN", "PROPN", "PRON", "VERB", "NUM") and t.lemma_ != "be"]
+    than = _phrase(named[0]) if objects else " ".join(_lemma(t) for t in named[:3])
+    doings = _doings(span, token, than_token, rest)
+    if doings is not None:
+        return doings
+    if rest and rest[0].lower_ in _PREPOSITIONS:
+        return _preposition_sides(span, token, than_token, rest[0], first, than)
+    return first, than
+
+
+def _doings(span: Any, token: Any, than_token: Any, rest: list[Any]) -> tuple[str, str] | None:
+    """The two doings as the sides: "easier to oust A than to get rid of B" (None where there are none)."""
+    if not (rest and rest[0].lower_ == "to" and rest[0].pos_ == "PART"):
+        return None
+    verbs = [t for t in span if token.i < t.i < than_token.i and t.pos_ in ("VERB", "AUX")
+             and any(c.lower_ == "to" and c.dep_ == "aux" for c in t.children)]
+    if not verbs:
+        return None
+    doing = verbs[0].head if verbs[0].dep_ in ("aux", "auxpass") else verbs[0]  # "to get rid of"
+    return _phrase(doing, than_token.i), _phrase(rest[0].head)
+
+
+def _preposition_sides(span: Any, token: Any, than_token: Any, preposition: Any, first: str, than: str,
+                       ) -> tuple[str, str]:
+    """The sides of a repeated preposition: "respond more favorably to A than to B" (A: the verb's own "to A")."""
+    inner = [g for g in preposition.children if g.dep_ in ("pobj", "pcomp")]
+    than = _phrase(inner[0]) if inner else than
+    own = (_phrase(t, than_token.i) for p in span if token.i < p.i < than_token.i and p.lower_ == preposition.lower_
+           for t in p.children if t.dep_ in ("pobj", "pcomp"))
+    return next(own, first), than
 
 
 def _than_preposition(span: Any, token: Any) -> bool:
@@ -383,6 +410,17 @@ def _valued(span: Any) -> list[tuple[str, float, str]]:
     "Whites (23%)", "20% of UK citizens", "49 percent voted for Democrats", "Facebook Gaming has grown 238%", "A and
     B sold for 9 and 7 respectively".
     """
+    return _in_parentheses(span) + _respectively(span) + [found for token in span for found in _share(token, span)]
+
+
+def _noun_words(noun: Any) -> str:
+    """A noun with its compounds and adjectives up to three words before it, as lemmas ("uk citizen")."""
+    words = [t for t in noun.lefts if t.dep_ in ("compound", "amod") and t.i >= noun.i - 3] + [noun]
+    return " ".join(_lemma(t) for t in words)
+
+
+def _in_parentheses(span: Any) -> list[tuple[str, float, str]]:
+    """The number in parentheses after a noun: "Whites (23%)", "the Mosaic Company (NYSE: MOS) (25 percent)"."""
     out = []
     doc = span.doc
     for token in span:
@@ -396,53 +434,62 @@ def _valued(span: Any) -> list[tuple[str, float, str]]:
         if noun.text == ")":  # "the Mosaic Company (NYSE: MOS) (25 percent)": the noun before the first parenthesis
             opening = next((t.i for t in reversed(doc[max(span.start, noun.i - 6): noun.i]) if t.text == "("), None)
             noun = doc[opening - 1] if opening is not None and opening > span.start else noun
-        if value is None or noun.pos_ not in ("NOUN", "PROPN"):
-            continue
-        words = [t for t in noun.lefts if t.dep_ in ("compound", "amod") and t.i >= noun.i - 3] + [noun]
-        out.append((" ".join(_lemma(t) for t in words), value[0], value[1]))
-    respectively = next((t for t in span if t.lower_ == "respectively"), None)
-    if respectively is not None:  # "'Balloon Girl' and 'Bomb Hugger' sold for £37,200 and £31,200 respectively"
-        before = [t for t in span if t.i < respectively.i]
-        names = next((chain for t in before if t.pos_ in ("NOUN", "PROPN")
-                      for chain in [_coordinated(t, lambda c: c.pos_ in ("NOUN", "PROPN"))] if len(chain) > 1), [])
-        values = next((chain for t in before if t.like_num
-                       for chain in [_coordinated(t, lambda c: c.like_num)] if len(chain) > 1), [])
-        if len(names) == len(values) >= 2:
-            for noun, number in zip(names, values, strict=True):
-                amount = _value(number)
-                words = [t for t in noun.lefts if t.dep_ in ("compound", "amod") and t.i >= noun.i - 3] + [noun]
-                if amount is not None:
-                    out.append((" ".join(_lemma(t) for t in words), amount, _unit([number])))
-    for token in span:  # "20% of UK citizens", "49 percent voted for Democrats", "Facebook Gaming has grown 238%"
-        if not token.i > span.start:
-            continue
-        number = doc[token.i - 1]
-        fraction = quantities.FRACTIONS.get(token.lemma_.lower())
-        if fraction is not None:  # "two thirds of black women", "a quarter of voters": a share in percent
-            count = 1.0 if number.lower_ in ("a", "one") else _value(number) if number.like_num else None
-            of = any(c.dep_ == "prep" and c.lower_ == "of" for c in token.children)
-            share = 100 * fraction * count if count is not None and of and 0 < count * fraction <= 1 else None
-        elif token.lower_ in ("%", "percent"):
-            share = _value(number) if number.like_num else None
-        else:
-            continue
-        if share is None:
-            continue
-        nouns = [g for c in token.children if c.dep_ == "prep" and c.lower_ == "of" for g in c.children
-                 if g.dep_ == "pobj"]
-        verb = token.head
-        subjects = [c for c in verb.children if c.dep_ == "nsubj" and c.i != token.i]
-        if not nouns and verb.pos_ == "VERB" and (token.dep_ == "nsubj" or token.dep_ == "npadvmod" and not subjects):
-            nouns = [c for c in verb.children if c.dep_ == "dobj"] + [  # "49 percent voted for Democrats"
-                g for c in verb.children if c.dep_ == "prep" and c.lower_ == "for" for g in c.children
-                if g.dep_ == "pobj"]
-        if not nouns and token.dep_ in ("dobj", "npadvmod") and verb.pos_ == "VERB":  # "X has grown 238%"
-            nouns = subjects
-        for noun in nouns[:1]:
-            if noun.pos_ in ("NOUN", "PROPN"):
-                words = [t for t in noun.lefts if t.dep_ in ("compound", "amod") and t.i >= noun.i - 3] + [noun]
-                out.append((" ".join(_lemma(t) for t in words), share, "%"))
+        if value is not None and noun.pos_ in ("NOUN", "PROPN"):
+            out.append((_noun_words(noun), value[0], value[1]))
     return out
+
+
+def _respectively(span: Any) -> list[tuple[str, float, str]]:
+    """Each name with its number: "'Balloon Girl' and 'Bomb Hugger' sold for £37,200 and £31,200 respectively"."""
+    respectively = next((t for t in span if t.lower_ == "respectively"), None)
+    if respectively is None:
+        return []
+    before = [t for t in span if t.i < respectively.i]
+    names = next((chain for t in before if t.pos_ in ("NOUN", "PROPN")
+                  for chain in [_coordinated(t, lambda c: c.pos_ in ("NOUN", "PROPN"))] if len(chain) > 1), [])
+    values = next((chain for t in before if t.like_num
+                   for chain in [_coordinated(t, lambda c: c.like_num)] if len(chain) > 1), [])
+    if not len(names) == len(values) >= 2:
+        return []
+    amounts = [(noun, _value(number), number) for noun, number in zip(names, values, strict=True)]
+    return [(_noun_words(noun), amount, _unit([number])) for noun, amount, number in amounts if amount is not None]
+
+
+def _share_value(token: Any, number: Any) -> float | None:
+    """The share in percent of a token and the word before it ("20 %", "two thirds of"), None when there is none."""
+    fraction = quantities.FRACTIONS.get(token.lemma_.lower())
+    if fraction is not None:  # "two thirds of black women", "a quarter of voters": a share in percent
+        count = 1.0 if number.lower_ in ("a", "one") else _value(number) if number.like_num else None
+        of = any(c.dep_ == "prep" and c.lower_ == "of" for c in token.children)
+        return 100 * fraction * count if count is not None and of and 0 < count * fraction <= 1 else None
+    if token.lower_ in ("%", "percent"):
+        return _value(number) if number.like_num else None
+    return None
+
+
+def _shared_nouns(token: Any) -> list[Any]:
+    """The nouns a share is of: "20% of UK citizens", "49 percent voted for Democrats", "X has grown 238%"."""
+    nouns = [g for c in token.children if c.dep_ == "prep" and c.lower_ == "of" for g in c.children
+             if g.dep_ == "pobj"]
+    verb = token.head
+    subjects = [c for c in verb.children if c.dep_ == "nsubj" and c.i != token.i]
+    if not nouns and verb.pos_ == "VERB" and (token.dep_ == "nsubj" or token.dep_ == "npadvmod" and not subjects):
+        nouns = [c for c in verb.children if c.dep_ == "dobj"] + [  # "49 percent voted for Democrats"
+            g for c in verb.children if c.dep_ == "prep" and c.lower_ == "for" for g in c.children
+            if g.dep_ == "pobj"]
+    if not nouns and token.dep_ in ("dobj", "npadvmod") and verb.pos_ == "VERB":  # "X has grown 238%"
+        nouns = subjects
+    return nouns
+
+
+def _share(token: Any, span: Any) -> list[tuple[str, float, str]]:
+    """(noun phrase, share, "%") of a share word ("%", "percent", "thirds") and the noun it is of."""
+    if not token.i > span.start:
+        return []
+    share = _share_value(token, span.doc[token.i - 1])
+    if share is None:
+        return []
+    return [(_noun_words(noun), share, "%") for noun in _shared_nouns(token)[:1] if noun.pos_ in ("NOUN", "PROPN")]
 
 
 def _coordinated(token: Any, fits: Any) -> list[Any]:
