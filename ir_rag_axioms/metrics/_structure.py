@@ -423,42 +423,82 @@ _MODAL_ADJECTIVES = {"certain": "necessary", "sure": "necessary", "bound": "nece
 def modals(span: Any) -> list[tuple[str, str]]:
     """(verb lemma, "possible" / "necessary" / "optional") of the modal verbs and adverbs of a span.
 
-    "optional": "does not have to V", "need not V", "does not need to V".
+    "optional": "does not have to V", "need not V", "does not need to V". Each token is read by the first rule of
+    ``_MODAL_RULES`` that applies to it.
     """
-    out = []
+    out: list[tuple[str, str]] = []
     for token in span:
-        word = token.lower_
-        if token.dep_ in ("aux", "advmod") and (word in _POSSIBLE or word in _NECESSARY) and token.head.i != token.i:
-            verb = token.head
-            kind = "possible" if word in _POSSIBLE else "necessary"
-            if word in ("can", "could", "ca") and any(c.dep_ == "neg" for c in verb.children):
-                kind = "necessary"  # "cannot turn you away": certainly not, as "will not"
-            out.append((verb.lemma_.lower(), kind))
-            if kind == "possible":  # "may end up drawing", "can begin to counter": what follows is only possible too
-                out += [(x.lemma_.lower(), kind) for x in verb.subtree if x.dep_ == "xcomp" and x.pos_ == "VERB"
-                        and _chain(x, verb)]
-            if verb.lemma_ == "be":  # "may be a sign": the complement too
-                out += [(c.lemma_.lower(), kind) for c in verb.children if c.dep_ in ("attr", "acomp")]
-            out += [(c.lemma_.lower(), kind) for c in _conjuncts(verb)]  # "may be accepted, amended, or rejected"
-        elif word in _MODAL_ADJECTIVES and token.pos_ == "ADJ" and not any(c.dep_ == "neg" for c in token.children):
-            kind = _MODAL_ADJECTIVES[word]  # "they are certain to accept", "(more) likely to accept"
-            out += [(v.lemma_.lower(), kind) for x in token.children if x.dep_ == "xcomp" and x.pos_ == "VERB"
-                    for v in (x, *_conjuncts(x))]
-        elif token.lemma_.lower() == "guarantee" and token.pos_ == "VERB" and any(
-                c.dep_ == "auxpass" for c in token.children):  # "it is guaranteed to eliminate"
-            out += [(x.lemma_.lower(), "necessary") for x in token.children if x.dep_ == "xcomp" and x.pos_ == "VERB"]
-        elif token.dep_ == "pobj" and token.lemma_.lower() in _SOME_CASES and token.head.lower_ == "in" and any(
-                c.dep_ == "amod" and c.lower_ in ("many", "some", "most", "certain") for c in token.children):
-            verb = token.head.head  # "In many cases, a business ... is more successful": only sometimes
-            if verb.pos_ in ("VERB", "AUX"):
-                out.append((verb.lemma_.lower(), "possible"))
-                out += [(c.lemma_.lower(), "possible") for c in verb.children if c.dep_ in ("attr", "acomp")]
-        elif token.lemma_.lower() in ("have", "need") and any(c.dep_ == "xcomp" for c in token.children) and \
-                any(c.lower_ == "to" for x in token.children if x.dep_ == "xcomp" for c in x.children):
-            negated = any(c.dep_ == "neg" for c in token.children)  # "does not have to conduct": optional
-            if negated or token.lemma_.lower() == "have":
-                out += [(x.lemma_.lower(), "optional" if negated else "necessary") for x in token.children
-                        if x.dep_ == "xcomp"]
-        elif word == "need" and token.dep_ == "aux" and any(c.dep_ == "neg" for c in token.head.children):
-            out.append((token.head.lemma_.lower(), "optional"))  # "a city need not conduct"
+        out += next((found for rule in _MODAL_RULES if (found := rule(token)) is not None), [])
     return list(dict.fromkeys(out))
+
+
+def _modal_word(token: Any) -> list[tuple[str, str]] | None:
+    """Modal rule for "may / might / can / could" (possible) and "must / will / always" (necessary) and the verb."""
+    word = token.lower_
+    if not (token.dep_ in ("aux", "advmod") and (word in _POSSIBLE or word in _NECESSARY) and token.head.i != token.i):
+        return None
+    verb = token.head
+    kind = "possible" if word in _POSSIBLE else "necessary"
+    if word in ("can", "could", "ca") and any(c.dep_ == "neg" for c in verb.children):
+        kind = "necessary"  # "cannot turn you away": certainly not, as "will not"
+    out = [(verb.lemma_.lower(), kind)]
+    if kind == "possible":  # "may end up drawing", "can begin to counter": what follows is only possible too
+        out += [(x.lemma_.lower(), kind) for x in verb.subtree if x.dep_ == "xcomp" and x.pos_ == "VERB"
+                and _chain(x, verb)]
+    if verb.lemma_ == "be":  # "may be a sign": the complement too
+        out += [(c.lemma_.lower(), kind) for c in verb.children if c.dep_ in ("attr", "acomp")]
+    return out + [(c.lemma_.lower(), kind) for c in _conjuncts(verb)]  # "may be accepted, amended, or rejected"
+
+
+def _modal_adjective(token: Any) -> list[tuple[str, str]] | None:
+    """Modal rule for "they are certain to accept", "(more) likely to accept"."""
+    word = token.lower_
+    if not (word in _MODAL_ADJECTIVES and token.pos_ == "ADJ" and not any(c.dep_ == "neg" for c in token.children)):
+        return None
+    kind = _MODAL_ADJECTIVES[word]
+    return [(v.lemma_.lower(), kind) for x in token.children if x.dep_ == "xcomp" and x.pos_ == "VERB"
+            for v in (x, *_conjuncts(x))]
+
+
+def _guaranteed(token: Any) -> list[tuple[str, str]] | None:
+    """Modal rule for "it is guaranteed to eliminate"."""
+    if not (token.lemma_.lower() == "guarantee" and token.pos_ == "VERB"
+            and any(c.dep_ == "auxpass" for c in token.children)):
+        return None
+    return [(x.lemma_.lower(), "necessary") for x in token.children if x.dep_ == "xcomp" and x.pos_ == "VERB"]
+
+
+def _in_some_cases(token: Any) -> list[tuple[str, str]] | None:
+    """Modal rule for "In many cases, a business ... is more successful": only sometimes."""
+    if not (token.dep_ == "pobj" and token.lemma_.lower() in _SOME_CASES and token.head.lower_ == "in" and any(
+            c.dep_ == "amod" and c.lower_ in ("many", "some", "most", "certain") for c in token.children)):
+        return None
+    verb = token.head.head
+    if verb.pos_ not in ("VERB", "AUX"):
+        return []
+    return [(verb.lemma_.lower(), "possible")] + [(c.lemma_.lower(), "possible") for c in verb.children
+                                                   if c.dep_ in ("attr", "acomp")]
+
+
+def _have_to(token: Any) -> list[tuple[str, str]] | None:
+    """Modal rule for "has to V" (necessary) and "does not have / need to V" (optional)."""
+    lemma = token.lemma_.lower()
+    if not (lemma in ("have", "need") and any(c.dep_ == "xcomp" for c in token.children)
+            and any(c.lower_ == "to" for x in token.children if x.dep_ == "xcomp" for c in x.children)):
+        return None
+    negated = any(c.dep_ == "neg" for c in token.children)  # "does not have to conduct": optional
+    if not (negated or lemma == "have"):
+        return []
+    return [(x.lemma_.lower(), "optional" if negated else "necessary") for x in token.children if x.dep_ == "xcomp"]
+
+
+def _need_not(token: Any) -> list[tuple[str, str]] | None:
+    """Modal rule for "a city need not conduct": optional."""
+    if token.lower_ == "need" and token.dep_ == "aux" and any(c.dep_ == "neg" for c in token.head.children):
+        return [(token.head.lemma_.lower(), "optional")]
+    return None
+
+
+_MODAL_RULES: tuple[Callable[[Any], list[tuple[str, str]] | None], ...] = (
+    _modal_word, _modal_adjective, _guaranteed, _in_some_cases, _have_to, _need_not)
+"""The rules of ``modals`` in order: the first that applies to a token (answers not None) reads it."""

@@ -218,22 +218,31 @@ class AnswerRelevancy(JudgedMetric):
                first: int = 0) -> list[AnswerRelevancyResult]:
         """One result for all exchanges (``grouped``: turns micro-averaged, numbered from ``first``) or one each."""
         judge = self.judge or default_judge()
-        long = _too_long([answer for _, answer in exchanges], type(self).__name__)
-        why = [LONG_ANSWER if flag else NO_QUERY if not query.strip() else None
-               for (query, _), flag in zip(exchanges, long, strict=True)]
-        readable = [k for k, w in enumerate(why) if w is None]
-        for k, reason in zip(readable, foreign_reasons(judge, type(self).__name__, [
-                {"answer": [exchanges[k][1]], "query": [exchanges[k][0]]} for k in readable]), strict=True):
-            why[k] = reason
+        why = self._unjudged(exchanges, judge)
         if grouped and any(w not in (None, NO_QUERY) for w in why):  # a turn not judged: the conversation is not
             return [self._undefined(len(exchanges), judge.name, next(w for w in why if w not in (None, NO_QUERY)))]
-        if grouped and (any(long) or all(w == NO_QUERY for w in why)):
-            return [self._undefined(len(exchanges), judge.name, LONG_ANSWER if any(long) else NO_QUERY)]
+        if grouped and all(w == NO_QUERY for w in why):
+            return [self._undefined(len(exchanges), judge.name, NO_QUERY)]
         if not grouped and any(why):
             kept = [i for i, w in enumerate(why) if w is None]
             scored = iter(self._score([exchanges[i] for i in kept], grouped=False) if kept else [])
             return [self._undefined(1, judge.name, w) if w else next(scored) for w in why]
+        return self._judged(exchanges, judge, grouped, first)
 
+    def _unjudged(self, exchanges: list[tuple[str, str]], judge: Judge) -> list[str | None]:
+        """Per exchange why it is not judged: a long answer, a blank query, another script (warned), else None."""
+        long = _too_long([answer for _, answer in exchanges], type(self).__name__)
+        why: list[str | None] = [LONG_ANSWER if flag else NO_QUERY if not query.strip() else None
+                                 for (query, _), flag in zip(exchanges, long, strict=True)]
+        readable = [k for k, w in enumerate(why) if w is None]
+        for k, reason in zip(readable, foreign_reasons(judge, type(self).__name__, [
+                {"answer": [exchanges[k][1]], "query": [exchanges[k][0]]} for k in readable]), strict=True):
+            why[k] = reason
+        return why
+
+    def _judged(self, exchanges: list[tuple[str, str]], judge: Judge, grouped: bool,
+                first: int) -> list[AnswerRelevancyResult]:
+        """The judge's statements and verdicts for the exchanges, as one result (``grouped``) or one each."""
         def ask() -> list[list[tuple[Verdict, str]]]:
             found = judge.statements([answer for _, answer in exchanges])
             statements.extend(found)
@@ -341,13 +350,7 @@ class RubricMetric(JudgedMetric):
         judge, cases = self.judge or default_judge(), list(cases)
         long = _too_long([c.output for c in cases], type(self).__name__)
         long_reference = _too_long_reference([c.reference for c in cases], type(self).__name__)
-        why = [f"undefined: the output is longer than {max_text_chars()} characters (not judged)" if flag else
-               f"undefined: a text of the {self.needs_reference} is longer than {max_text_chars()} characters (not "
-               "judged)" if flag_reference else
-               f"undefined: no {self.needs_reference} to judge against" if self.needs_reference
-               and not _has_text(c.reference) else
-               "undefined: the question is blank (nothing to answer)" if self.rubric == "answer_relevancy"
-               and not (c.question or "").strip() else None
+        why = [self._unjudged(c, flag, flag_reference)
                for c, flag, flag_reference in zip(cases, long, long_reference, strict=True)]
         blank = [w is None and not c.output.strip() for c, w in zip(cases, why, strict=True)]
         positions = [k for k, (w, b) in enumerate(zip(why, blank, strict=True)) if w is None and not b]
@@ -372,6 +375,19 @@ class RubricMetric(JudgedMetric):
                                     confidence=j.confidence, reason=j.reason if self.include_reason else None,
                                     strict=self.strict_mode, usage=usage))
         return self._log(out)
+
+    def _unjudged(self, case: RubricCase, long: bool, long_reference: bool) -> str | None:
+        """Why a case is not sent to the judge: a text over the limit, no context or reference, no question."""
+        if long:
+            return f"undefined: the output is longer than {max_text_chars()} characters (not judged)"
+        if long_reference:
+            return (f"undefined: a text of the {self.needs_reference} is longer than {max_text_chars()} characters "
+                    "(not judged)")
+        if self.needs_reference and not _has_text(case.reference):
+            return f"undefined: no {self.needs_reference} to judge against"
+        if self.rubric == "answer_relevancy" and not (case.question or "").strip():
+            return "undefined: the question is blank (nothing to answer)"
+        return None
 
     def _parts(self, case: RubricCase) -> dict[str, Sequence[str]]:
         """The texts of a case by part name (the output, the question, the context or reference facts)."""

@@ -17,7 +17,7 @@ from ir_rag_axioms.analysis.text import sentences, term_tokens
 from ir_rag_axioms.metrics import _structure, quantities
 from ir_rag_axioms.metrics._negation import _negated
 from ir_rag_axioms.metrics._negation import negation_cues as negation_cues
-from ir_rag_axioms.metrics._numbers import _MONTHS, _in_citation, _numbers, _unit, _value
+from ir_rag_axioms.metrics._numbers import _MONTHS, _in_citation, _lemma, _numbers, _trends, _valued
 
 FACTS_VERSION = 13
 """Bumped when ``Facts`` changes, so that stored statements of an older version are not read back."""
@@ -29,8 +29,6 @@ _CLAUSE_LINKS = frozenset({"and", "but", "while", "whereas", "so", "yet"})
 _PRONOUNS = frozenset({"it", "they", "he", "she", "this", "these", "its"})
 _NUMERIC_LABELS = frozenset({"CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", "MONEY", "DATE", "TIME"})
 _CONTENT_POS = frozenset({"NOUN", "PROPN", "VERB", "AUX", "ADJ", "ADV", "NUM", "ADP"})
-_LEMMA_FIXES = {"farth": "far", "farther": "far", "farthest": "far", "further": "far", "furthest": "far",
-                "better": "good", "best": "good", "worse": "bad", "worst": "bad", "later": "late", "latest": "late"}
 _DIRECTIONS = frozenset({"east", "west", "north", "south", "up", "down", "inside", "outside", "ahead", "behind"})
 _PREPOSITIONS = frozenset({"to", "for", "with", "in", "on", "at", "from", "by", "about", "of"})
 _CLOCK_WORDS = frozenset({"am", "pm", "a.m.", "p.m.", "a.m", "p.m"})
@@ -342,12 +340,6 @@ def _entities(span: Any) -> list[tuple[str, str]]:
     return out
 
 
-def _lemma(token: Any) -> str:
-    """A token's lowercased lemma, with the irregular comparatives spaCy misses ("farthest" -> "far")."""
-    lemma = token.lemma_.lower()
-    return _LEMMA_FIXES.get(lemma, _LEMMA_FIXES.get(token.lower_, lemma))
-
-
 def _unit_token(token: Any) -> bool:
     """Whether a token is the unit of a number ("km", "°", "F" of "degrees F", "p.m."): the number carries it."""
     doc = token.doc
@@ -377,127 +369,6 @@ def facts(span: Any) -> Facts:
                  tuple(_comparisons(span)), tuple(_structure.roles(span)), tuple(_structure.causes(span)),
                  tuple(_structure.quantifiers(span)), tuple(_structure.modals(span)), tuple(_parts(span)),
                  tuple(_trends(span)), tuple(_valued(span)))
-
-
-def _first_number(doc: Any, start: int, end: int) -> tuple[float, str] | None:
-    """(value, unit) of the first number of a stretch of a document, None if it has none."""
-    found = _numbers(doc[start:end]) if end > start else []
-    return (found[0][0], found[0][2]) if found else None
-
-
-def _trends(span: Any) -> list[tuple[float, float, str]]:
-    """(from, to, unit) of each "from A to B" whose two objects are numbers of one unit."""
-    out = []
-    for token in span:
-        if token.lower_ != "from" or token.dep_ != "prep":
-            continue
-        to = next((t for t in token.head.children if t.lower_ == "to" and t.dep_ in ("prep", "dative")
-                   and t.i > token.i), None)
-        if to is None:
-            to = next((t for t in token.subtree if t.lower_ == "to" and t.i > token.i), None)
-        if to is None:
-            continue
-        start = _first_number(span.doc, token.i + 1, to.i)
-        end = _first_number(span.doc, to.i + 1, min(max(to.right_edge.i, token.right_edge.i) + 1, span.end))
-        if start is not None and end is not None and start[1] in ("", end[1]) and start[0] != end[0]:
-            out.append((start[0], end[0], end[1]))  # "from 11,000 to 8,000 people": the unit written once
-    return out
-
-
-def _valued(span: Any) -> list[tuple[str, float, str]]:
-    """(noun phrase, value, unit) of the number a text gives a noun.
-
-    "Whites (23%)", "20% of UK citizens", "49 percent voted for Democrats", "Facebook Gaming has grown 238%", "A and
-    B sold for 9 and 7 respectively".
-    """
-    return _in_parentheses(span) + _respectively(span) + [found for token in span for found in _share(token, span)]
-
-
-def _noun_words(noun: Any) -> str:
-    """A noun with its compounds and adjectives up to three words before it, as lemmas ("uk citizen")."""
-    words = [t for t in noun.lefts if t.dep_ in ("compound", "amod") and t.i >= noun.i - 3] + [noun]
-    return " ".join(_lemma(t) for t in words)
-
-
-def _in_parentheses(span: Any) -> list[tuple[str, float, str]]:
-    """The number in parentheses after a noun: "Whites (23%)", "the Mosaic Company (NYSE: MOS) (25 percent)"."""
-    out = []
-    doc = span.doc
-    for token in span:
-        if token.text != "(" or token.i == span.start:
-            continue
-        close = next((t.i for t in doc[token.i + 1: min(token.i + 6, span.end)] if t.text == ")"), None)
-        if close is None:
-            continue
-        value = _first_number(doc, token.i + 1, close)
-        noun = doc[token.i - 1]
-        if noun.text == ")":  # "the Mosaic Company (NYSE: MOS) (25 percent)": the noun before the first parenthesis
-            opening = next((t.i for t in reversed(doc[max(span.start, noun.i - 6): noun.i]) if t.text == "("), None)
-            noun = doc[opening - 1] if opening is not None and opening > span.start else noun
-        if value is not None and noun.pos_ in ("NOUN", "PROPN"):
-            out.append((_noun_words(noun), value[0], value[1]))
-    return out
-
-
-def _respectively(span: Any) -> list[tuple[str, float, str]]:
-    """Each name with its number: "'Balloon Girl' and 'Bomb Hugger' sold for £37,200 and £31,200 respectively"."""
-    respectively = next((t for t in span if t.lower_ == "respectively"), None)
-    if respectively is None:
-        return []
-    before = [t for t in span if t.i < respectively.i]
-    names = next((chain for t in before if t.pos_ in ("NOUN", "PROPN")
-                  for chain in [_coordinated(t, lambda c: c.pos_ in ("NOUN", "PROPN"))] if len(chain) > 1), [])
-    values = next((chain for t in before if t.like_num
-                   for chain in [_coordinated(t, lambda c: c.like_num)] if len(chain) > 1), [])
-    if not len(names) == len(values) >= 2:
-        return []
-    amounts = [(noun, _value(number), number) for noun, number in zip(names, values, strict=True)]
-    return [(_noun_words(noun), amount, _unit([number])) for noun, amount, number in amounts if amount is not None]
-
-
-def _share_value(token: Any, number: Any) -> float | None:
-    """The share in percent of a token and the word before it ("20 %", "two thirds of"), None when there is none."""
-    fraction = quantities.FRACTIONS.get(token.lemma_.lower())
-    if fraction is not None:  # "two thirds of black women", "a quarter of voters": a share in percent
-        count = 1.0 if number.lower_ in ("a", "one") else _value(number) if number.like_num else None
-        of = any(c.dep_ == "prep" and c.lower_ == "of" for c in token.children)
-        return 100 * fraction * count if count is not None and of and 0 < count * fraction <= 1 else None
-    if token.lower_ in ("%", "percent"):
-        return _value(number) if number.like_num else None
-    return None
-
-
-def _shared_nouns(token: Any) -> list[Any]:
-    """The nouns a share is of: "20% of UK citizens", "49 percent voted for Democrats", "X has grown 238%"."""
-    nouns = [g for c in token.children if c.dep_ == "prep" and c.lower_ == "of" for g in c.children
-             if g.dep_ == "pobj"]
-    verb = token.head
-    subjects = [c for c in verb.children if c.dep_ == "nsubj" and c.i != token.i]
-    if not nouns and verb.pos_ == "VERB" and (token.dep_ == "nsubj" or token.dep_ == "npadvmod" and not subjects):
-        nouns = [c for c in verb.children if c.dep_ == "dobj"] + [  # "49 percent voted for Democrats"
-            g for c in verb.children if c.dep_ == "prep" and c.lower_ == "for" for g in c.children
-            if g.dep_ == "pobj"]
-    if not nouns and token.dep_ in ("dobj", "npadvmod") and verb.pos_ == "VERB":  # "X has grown 238%"
-        nouns = subjects
-    return nouns
-
-
-def _share(token: Any, span: Any) -> list[tuple[str, float, str]]:
-    """(noun phrase, share, "%") of a share word ("%", "percent", "thirds") and the noun it is of."""
-    if not token.i > span.start:
-        return []
-    share = _share_value(token, span.doc[token.i - 1])
-    if share is None:
-        return []
-    return [(_noun_words(noun), share, "%") for noun in _shared_nouns(token)[:1] if noun.pos_ in ("NOUN", "PROPN")]
-
-
-def _coordinated(token: Any, fits: Any) -> list[Any]:
-    """A token and the tokens coordinated with it ("A, B and C"), following "conj" links while ``fits``."""
-    chain = [token]
-    while nxt := next((c for c in chain[-1].children if c.dep_ == "conj" and fits(c)), None):
-        chain.append(nxt)
-    return chain
 
 
 _PART_DEPS = frozenset({"relcl", "advcl", "acl"})
