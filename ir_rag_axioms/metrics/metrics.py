@@ -107,28 +107,34 @@ def explain_relevancy(score: float, breakdown: Sequence[StatementVerdict], query
     unsure = [r.statement for r in breakdown if r.verdict == "idk"]
     asked = f"the query '{query.strip().splitlines()[-1].rstrip('?')}?'" if query.strip() else "the query"
     base = "directly answer" if relevancy_mode == "strict" else "address"
-
-    def verb(n: int) -> str:
-        return base if n != 1 else base + ("es" if base.endswith("s") else "s")
-
     if not off and not unsure:
-        because = (f"every statement of the response {verb(1)} {asked}" if len(on) > 1 else
-                   f"the response's one statement {verb(1)} {asked}")
+        because = (f"every statement of the response {_verb(base, 1)} {asked}" if len(on) > 1 else
+                   f"the response's one statement {_verb(base, 1)} {asked}")
     elif not on and not off:  # only ambiguous statements: say what the score counts, not what is absent
         counted = "so the score counts it as 0" if penalize_ambiguity else "which the score counts"
         because = (f"{_quoted(unsure)} {'is' if len(unsure) == 1 else 'are'} only ambiguously relevant to {asked}, "
                    + (counted if len(unsure) == 1 else counted.replace("counts it", "counts them")))
     else:
-        parts = [f"{_quoted(on)} {verb(len(on))} {asked}" if on else f"no statement {verb(1)} {asked}"]
-        if off:
-            parts.append(f"{_quoted(off)} {'does' if len(off) == 1 else 'do'} not" + ("" if on else f" {base} it"))
-        if unsure:
-            counted = "so it counts as 0" if penalize_ambiguity else "which the score still counts"
-            parts.append(f"{_quoted(unsure)} {'is' if len(unsure) == 1 else 'are'} only ambiguously relevant, "
-                         f"{counted if len(unsure) == 1 else counted.replace('it counts', 'they count')}")
-        because = "; ".join(parts[:1]) + (", while " + "; ".join(parts[1:]) if len(parts) > 1 else "")
+        because = _mixed(on, off, unsure, asked, base, penalize_ambiguity)
     strict = " (strict mode: a score below 1 is 0)" if strict_mode and score < 1 else ""
     return f"The score is {score:.2f} because {because}{strict}."
+
+
+def _verb(base: str, n: int) -> str:
+    """The verb for n statements: "address" for several statements, "addresses" for one ("directly answers")."""
+    return base if n != 1 else base + ("es" if base.endswith("s") else "s")
+
+
+def _mixed(on: list[str], off: list[str], unsure: list[str], asked: str, base: str, penalize_ambiguity: bool) -> str:
+    """The explanation of statements of several verdicts: those that address the query, while the others do not."""
+    parts = [f"{_quoted(on)} {_verb(base, len(on))} {asked}" if on else f"no statement {_verb(base, 1)} {asked}"]
+    if off:
+        parts.append(f"{_quoted(off)} {'does' if len(off) == 1 else 'do'} not" + ("" if on else f" {base} it"))
+    if unsure:
+        counted = "so it counts as 0" if penalize_ambiguity else "which the score still counts"
+        parts.append(f"{_quoted(unsure)} {'is' if len(unsure) == 1 else 'are'} only ambiguously relevant, "
+                     f"{counted if len(unsure) == 1 else counted.replace('it counts', 'they count')}")
+    return "; ".join(parts[:1]) + (", while " + "; ".join(parts[1:]) if len(parts) > 1 else "")
 
 
 @dataclass(frozen=True, kw_only=True)
