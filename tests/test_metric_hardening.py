@@ -215,3 +215,13 @@ def test_a_context_in_another_script_is_undefined_and_a_name_in_another_script_i
     assert kept.level == 5
     assert non_latin_share(named) == pytest.approx(5 / 11) and foreign_script(named)
     assert not foreign_script("Der Eiffelturm steht in Paris. Café crème à Montréal.")
+
+
+def test_evaluate_samples_refuses_an_output_that_is_not_a_text_naming_the_sample():
+    import yaml
+
+    from ir_rag_axioms.metrics.samples import evaluate_samples, parse_samples
+
+    samples = parse_samples(yaml.safe_load(SAMPLE_SET))
+    with pytest.raises(ValueError, match=r"sample 's1': the output must be a text, got int 1889"):
+        evaluate_samples(samples, {"s1": 1889})

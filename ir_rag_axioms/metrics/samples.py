@@ -165,6 +165,9 @@ def evaluate_samples(samples: Sequence[Sample], outputs: Mapping[str, str] | Non
         if output is None:
             raise ValueError(f"sample {sample.sample_id!r} has no output: give it an 'output' field or pass outputs= "
                              "(--outputs on the command line)")
+        if not isinstance(output, str):
+            raise ValueError(f"sample {sample.sample_id!r}: the output must be a text, got {type(output).__name__} "
+                             f"{output!r:.40}")
         rows += [(sample, assertion, output) for assertion in sample.assertions]
     unknown = sorted(set(outputs) - {sample.sample_id for sample in samples})
     if unknown:
