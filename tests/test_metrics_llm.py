@@ -140,8 +140,14 @@ class _Handler(BaseHTTPRequestHandler):
         try:
             self._reply(behaviour, body)
         finally:
-            with server.lock:
-                server.in_flight -= 1
+            self._leave()
+
+    def _leave(self) -> None:
+        """Count this request out of the flight, once: when its answer starts (the client may then send the next)."""
+        if not getattr(self, "_left", False):
+            self._left = True
+            with self.server.lock:
+                self.server.in_flight -= 1
 
     def _reply(self, behaviour: str, body: dict) -> None:
         time.sleep(self.server.delay)
@@ -172,6 +178,7 @@ class _Handler(BaseHTTPRequestHandler):
         for key, value in {"Content-Type": "application/json", **(headers or {})}.items():
             self.send_header(key, value)
         self.send_header("Content-Length", str(len(payload)))
+        self._leave()
         self.end_headers()
         try:
             if trickle:  # one byte every 50 ms: each read is quick, the whole answer takes ~50 s
