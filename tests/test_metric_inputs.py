@@ -142,7 +142,8 @@ def test_text_in_another_script_is_undefined_with_its_reason_not_level_1(text: s
     for result in (recall, faithfulness):
         assert result.level is None and math.isnan(result.score)
         assert result.explanation.startswith("undefined: the output is in a script other than Latin (100% of its")
-    relevancy = AnswerRelevancy().measure("Где находится Эйфелева башня?", text)
+    with pytest.warns(UserWarning, match="in a script other than Latin"):
+        relevancy = AnswerRelevancy().measure("Где находится Эйфелева башня?", text)
     assert math.isnan(relevancy.score) and "script other than Latin" in relevancy.explanation
     assert Faithfulness().measure("Der Eiffelturm steht in Paris.", ["Der Eiffelturm steht in Paris."]).level == 5
 
