@@ -33,14 +33,14 @@ import numpy as np
 from ir_rag_axioms.analysis.resources import ToolUnavailableError
 from ir_rag_axioms.analysis.store import DiskStore, namespace, text_key
 from ir_rag_axioms.metrics import prompts
+from ir_rag_axioms.metrics._llm_answers import JudgeError as JudgeError
+from ir_rag_axioms.metrics._llm_answers import JudgeOutputError as JudgeOutputError
+from ir_rag_axioms.metrics._llm_answers import _cut, _error_message, _record, _seconds, _text, _verdict
+from ir_rag_axioms.metrics._llm_answers import integer as integer
+from ir_rag_axioms.metrics._llm_answers import metered as metered
+from ir_rag_axioms.metrics._llm_answers import parse_json as parse_json
 from ir_rag_axioms.metrics.interface import Judge, PairCase, RelevancyMode, RubricCase, Statement
 from ir_rag_axioms.metrics.judges import HEURISTIC_JUDGE
-from ir_rag_axioms.metrics.llm_answers import JudgeError as JudgeError
-from ir_rag_axioms.metrics.llm_answers import JudgeOutputError as JudgeOutputError
-from ir_rag_axioms.metrics.llm_answers import _cut, _error_message, _record, _seconds, _text, _verdict
-from ir_rag_axioms.metrics.llm_answers import integer as integer
-from ir_rag_axioms.metrics.llm_answers import metered as metered
-from ir_rag_axioms.metrics.llm_answers import parse_json as parse_json
 from ir_rag_axioms.metrics.results import Preferred, RubricJudgment, Usage, Verdict
 
 T = TypeVar("T")

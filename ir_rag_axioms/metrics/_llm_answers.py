@@ -1,6 +1,6 @@
 """What the LLM judge reads back: its errors, the JSON object of an answer, integers and verdicts, the usage meter.
 
-``llm.py`` asks the server; this module reads what comes back (and is re-exported there: ``JudgeError``,
+``llm.py`` asks the server; this module reads what comes back (its public names are re-exported there: ``JudgeError``,
 ``JudgeOutputError``, ``parse_json``, ``integer`` and ``metered`` import from ``ir_rag_axioms.metrics.llm``).
 """
 
