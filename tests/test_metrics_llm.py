@@ -29,6 +29,7 @@ from ir_rag_axioms.metrics import (
     LlmJudge,
     RubricAnswerRelevancy,
 )
+from ir_rag_axioms.metrics.interface import Statement
 from ir_rag_axioms.metrics.llm import parse_json
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
@@ -139,8 +140,14 @@ class _Handler(BaseHTTPRequestHandler):
         try:
             self._reply(behaviour, body)
         finally:
-            with server.lock:
-                server.in_flight -= 1
+            self._leave()
+
+    def _leave(self) -> None:
+        """Count this request out of the flight, once: when its answer starts (the client may then send the next)."""
+        if not getattr(self, "_left", False):
+            self._left = True
+            with self.server.lock:
+                self.server.in_flight -= 1
 
     def _reply(self, behaviour: str, body: dict) -> None:
         time.sleep(self.server.delay)
@@ -158,6 +165,9 @@ class _Handler(BaseHTTPRequestHandler):
         content, finish = CONTENTS.get(behaviour) or _answer(body["messages"]), "stop"
         if behaviour == "truncated":
             content, finish = '{"statements": ["The laptop has', "length"
+        if behaviour == "draft_cut":  # a complete draft object, then the final one cut at max_tokens
+            content, finish = ('Draft: {"statements": ["The laptop has a display."]}\nFinal: {"statements": '
+                               '["The laptop has a 15-inch display.", "It has'), "length"
         if behaviour == "null":
             content = None
         self._send(200, json.dumps(completion(self.server.shape, content, finish)).encode())
@@ -168,6 +178,7 @@ class _Handler(BaseHTTPRequestHandler):
         for key, value in {"Content-Type": "application/json", **(headers or {})}.items():
             self.send_header(key, value)
         self.send_header("Content-Length", str(len(payload)))
+        self._leave()
         self.end_headers()
         try:
             if trickle:  # one byte every 50 ms: each read is quick, the whole answer takes ~50 s
@@ -322,6 +333,25 @@ def test_a_truncated_answer_names_max_tokens_and_is_not_cached(server, tmp_path)
     server.behaviours = ["null"]
     with pytest.raises(JudgeOutputError, match="no text content"):
         RubricAnswerRelevancy(judge=_judge(server)).measure("Why?", "Because.")
+
+
+def test_a_cut_answer_is_refused_even_when_a_draft_object_in_it_parses(server, tmp_path):
+    server.behaviours = ["draft_cut"]
+    judge = _judge(server, cache_dir=tmp_path, max_tokens=30)
+    with pytest.raises(JudgeOutputError, match=r"cut the answer at max_tokens=30 \(finish_reason 'length'"):
+        judge.statements(["The laptop has a 15-inch display. It has 16GB RAM."])
+    assert judge.statements(["The laptop has a 15-inch display. It has 16GB RAM."]) == [[  # asked again: not cached
+        Statement("The laptop has a 15-inch display."), Statement("It has 16GB RAM.")]]
+    assert len(server.requests) == 2
+
+
+@pytest.mark.parametrize("word", ["none", "None", "NONE"])
+def test_cache_dir_none_as_a_word_disables_the_cache(server, tmp_path, monkeypatch, word):
+    monkeypatch.chdir(tmp_path)
+    judge = _judge(server, cache_dir=word)
+    assert judge.store is None
+    judge.statements(["The laptop has a 15-inch display."])
+    assert list(tmp_path.iterdir()) == []  # no folder ./none
 
 
 def test_a_malformed_answer_is_never_cached_and_a_later_run_asks_again(server, tmp_path):

@@ -15,20 +15,40 @@ from pathlib import Path
 from typing import Any
 
 from ir_rag_axioms.metrics.llm import JudgeError
-from ir_rag_axioms.metrics.samples import evaluate_samples, read_samples
+from ir_rag_axioms.metrics.samples import evaluate_samples, read_samples, read_text
+
+
+def _output(value: Any, where: str) -> str:
+    """An output of --outputs: a text (null, a number or a list is an error naming where it is)."""
+    if not isinstance(value, str):
+        got = "null" if value is None else f"{type(value).__name__} {value!r:.40}"
+        raise ValueError(f"{where}: the output must be a text, got {got}")
+    return value
+
+
+def _unique(pairs: list[tuple[str, Any]], path: Path) -> dict[str, Any]:
+    """A JSON object's pairs as a dict; a key given twice is an error naming it (json keeps the last silently)."""
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise ValueError(f"{path}: sampleId {key!r} appears twice in --outputs")
+        seen[key] = value
+    return seen
 
 
 def _outputs(path: Path | None) -> dict[str, str]:
+    """The outputs of --outputs, sampleId -> text (a JSON object, or JSON lines with sampleId and output)."""
     if path is None:
         return {}
-    text = path.read_text(encoding="utf-8")
+    text = read_text(path)
     try:
-        value = json.loads(text)
+        value = json.loads(text, object_pairs_hook=lambda pairs: pairs)
     except json.JSONDecodeError:
         value = None
-    if isinstance(value, dict) and not {"sampleId", "output"} <= set(value):
-        return {str(k): str(v) for k, v in value.items()}
-    out = {}
+    if text.lstrip().startswith("{") and isinstance(value, list) and all(isinstance(p, tuple) for p in value) \
+            and not {"sampleId", "output"} <= {k for k, _ in value}:
+        return {str(k): _output(v, f"{path}: sampleId {k!r}") for k, v in _unique(value, path).items()}
+    out: dict[str, str] = {}
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
@@ -40,7 +60,10 @@ def _outputs(path: Path | None) -> dict[str, str]:
         if not isinstance(row, dict) or not {"sampleId", "output"} <= set(row):
             raise ValueError(f"{path} line {number}: a JSON line of --outputs needs the keys sampleId and output, "
                              f"got {line.strip()[:80]!r}")
-        out[str(row["sampleId"])] = str(row["output"])
+        sample_id = str(row["sampleId"])
+        if sample_id in out:
+            raise ValueError(f"{path} line {number}: sampleId {sample_id!r} appears twice in --outputs")
+        out[sample_id] = _output(row["output"], f"{path} line {number} (sampleId {sample_id!r})")
     return out
 
 

@@ -18,16 +18,33 @@ from ir_rag_axioms.metrics.dataset import DatasetItem
 from ir_rag_axioms.metrics.interface import Judge
 from ir_rag_axioms.metrics.llm import default_judge
 from ir_rag_axioms.metrics.results import ContextualResult, Usage
-from ir_rag_axioms.metrics.running import JudgedMetric, case_of, check_text, with_usage
+from ir_rag_axioms.metrics.running import (
+    JudgedMetric,
+    at_case,
+    case_of,
+    check_number,
+    check_text,
+    foreign_reasons,
+    passages,
+    with_usage,
+)
 
 
 def _passages(value: Sequence[str] | None, owner: str) -> tuple[str, ...]:
-    """The retrieval context as a tuple of passages (a single string is refused: it is not a ranking)."""
+    """The retrieval context as a tuple of passages (a single string is refused: it is not a ranking).
+
+    A passage that is not a text (None or NaN: a missing value) is a TypeError naming its position.
+    """
     if value is None:
         return ()
     if isinstance(value, str):
         raise TypeError(f"{owner}: retrieval_context must be a list of passages in rank order, not one string")
-    return tuple(str(p) for p in value)
+    return passages(value, owner, "retrieval context")
+
+
+def _has_text(context: Sequence[str]) -> bool:
+    """Whether a retrieval context has a passage that is not blank (blank passages: undefined, as no context)."""
+    return any(p.strip() for p in context)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -40,9 +57,7 @@ class _ContextualMetric(JudgedMetric):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        if isinstance(self.threshold, bool) or not isinstance(self.threshold, int | float) \
-                or not 0 <= self.threshold <= 1:
-            raise ValueError(f"{type(self).__name__}: threshold must be in [0, 1], got {self.threshold!r}")
+        check_number(type(self).__name__, "threshold", self.threshold, 0, 1)
 
     @property
     def effective_threshold(self) -> float:
@@ -60,7 +75,7 @@ class _ContextualMetric(JudgedMetric):
                                 reason=explanation if self.include_reason else None, usage=usage)
 
     def _undefined(self, why: str, judge: Judge) -> ContextualResult:
-        return self._result(math.nan, f"undefined: {why}", judge, [], None)
+        return self._result(math.nan, why if why.startswith("undefined: ") else f"undefined: {why}", judge, [], None)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -81,10 +96,14 @@ class ContextualRecall(_ContextualMetric):
         """Judge many (expected output, retrieval context) pairs with one batched judge call."""
         judge = self.judge or default_judge()
         checked = []
-        for expected, context in cases:
-            check_text("ContextualRecall", expected_output=expected)
-            checked.append((expected, _passages(context, "ContextualRecall")))
-        asked = [k for k, (e, c) in enumerate(checked) if e.strip() and any(p.strip() for p in c)]
+        for k, (expected, context) in enumerate(cases):
+            with at_case(k, len(cases), "ContextualRecall"):
+                check_text("ContextualRecall", expected_output=expected)
+                checked.append((expected, _passages(context, "ContextualRecall")))
+        asked = [k for k, (e, c) in enumerate(checked) if e.strip() and _has_text(c)]
+        foreign = dict(zip(asked, foreign_reasons(judge, "ContextualRecall", [
+            {"expected output": [checked[k][0]], "retrieval context": checked[k][1]} for k in asked]), strict=True))
+        asked = [k for k in asked if foreign[k] is None]
         with case_of(asked, len(cases), "ContextualRecall"):
             found, usages = with_usage(judge, len(asked), lambda: judge.attributions([checked[k] for k in asked])
                                        if asked else [])
@@ -92,7 +111,8 @@ class ContextualRecall(_ContextualMetric):
         out = []
         for k, (expected, _) in enumerate(checked):
             if k not in judged:
-                why = "no expected output to look for" if not expected.strip() else "no retrieval context"
+                why = "no expected output to look for" if not expected.strip() else "no retrieval context" \
+                    if k not in foreign else foreign[k] or ""
                 out.append(self._undefined(why, judge))
                 continue
             verdicts, usage = judged[k]
@@ -146,10 +166,15 @@ class ContextualPrecision(_ContextualMetric):
         """Judge many (query, expected output, retrieval context) triples with one batched judge call."""
         judge = self.judge or default_judge()
         checked = []
-        for query, expected, context in cases:
-            check_text("ContextualPrecision", query=query, expected_output=expected)
-            checked.append((query, expected, _passages(context, "ContextualPrecision")))
-        asked = [k for k, (_, e, c) in enumerate(checked) if e.strip() and c]
+        for k, (query, expected, context) in enumerate(cases):
+            with at_case(k, len(cases), "ContextualPrecision"):
+                check_text("ContextualPrecision", query=query, expected_output=expected)
+                checked.append((query, expected, _passages(context, "ContextualPrecision")))
+        asked = [k for k, (_, e, c) in enumerate(checked) if e.strip() and _has_text(c)]
+        foreign = dict(zip(asked, foreign_reasons(judge, "ContextualPrecision", [
+            {"expected output": [checked[k][1]], "query": [checked[k][0]], "retrieval context": checked[k][2]}
+            for k in asked]), strict=True))
+        asked = [k for k in asked if foreign[k] is None]
         with case_of(asked, len(cases), "ContextualPrecision"):
             found, usages = with_usage(judge, len(asked), lambda: judge.node_relevance([checked[k] for k in asked])
                                        if asked else [])
@@ -158,7 +183,7 @@ class ContextualPrecision(_ContextualMetric):
         for k, (_, expected, context) in enumerate(checked):
             if k not in judged:
                 why = "no expected output to judge the passages by" if not expected.strip() else \
-                    "no retrieval context"
+                    "no retrieval context" if k not in foreign else foreign[k] or ""
                 out.append(self._undefined(why, judge))
                 continue
             verdicts, usage = judged[k]

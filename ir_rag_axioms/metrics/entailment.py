@@ -11,6 +11,7 @@ never with a neutral result.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 from collections.abc import Sequence
@@ -21,6 +22,7 @@ import numpy as np
 
 from ir_rag_axioms.metrics.interface import RubricCase
 from ir_rag_axioms.metrics.judges import HeuristicJudge, _raw
+from ir_rag_axioms.metrics.running import check_number
 
 __all__ = ["EntailmentJudge", "nli_labels"]
 
@@ -52,9 +54,38 @@ def nli_labels(id2label: dict[int, str]) -> dict[str, int]:
     return found
 
 
-@functools.lru_cache(maxsize=4)
 def _load(model: str, device: str | None) -> Any:
-    """The CrossEncoder at ``model`` (a local directory, or a hub name where the hub is reachable)."""
+    """The CrossEncoder at ``model`` (a local directory, or a hub name where the hub is reachable).
+
+    Kept while the directory is unchanged: the cache key holds the path and the names, sizes and modification times
+    of its files, so a model saved again at the same path is loaded again. A CUDA device without CUDA is refused.
+    """
+    if device is not None and device.startswith("cuda"):
+        import torch
+
+        if not torch.cuda.is_available():
+            raise RuntimeError(f"EntailmentJudge: device {device!r} was asked for, but CUDA is not available here "
+                               "(torch.cuda.is_available() is False); pass device='cpu' or device=None")
+    return _load_model(model, device, _stamp(model))
+
+
+def _stamp(model: str) -> tuple[tuple[str, int, int], ...]:
+    """(relative path, size, mtime in ns) of every file under a model directory; () for a hub name."""
+    if not os.path.isdir(model):
+        return ()
+    found = []
+    for root, _, files in os.walk(model):
+        for name in files:
+            path = os.path.join(root, name)
+            with contextlib.suppress(OSError):
+                info = os.stat(path)
+                found.append((os.path.relpath(path, model), info.st_size, info.st_mtime_ns))
+    return tuple(sorted(found))
+
+
+@functools.lru_cache(maxsize=4)
+def _load_model(model: str, device: str | None, stamp: tuple[tuple[str, int, int], ...]) -> Any:
+    """The CrossEncoder at ``model``, loaded once per (path, device, state of its files)."""
     from sentence_transformers import CrossEncoder
 
     local = os.path.isdir(model)
@@ -94,11 +125,13 @@ class EntailmentJudge(HeuristicJudge):
         super().__post_init__()
         if not (isinstance(self.nli_model, str) and self.nli_model.strip()):
             raise ValueError("EntailmentJudge: nli_model must be a model directory or name")
-        if not (0.5 <= self.contradiction_threshold <= 1 and 0.5 <= self.entailment_threshold <= 1):
-            raise ValueError("EntailmentJudge: the thresholds must lie in [0.5, 1] (a lower one lets the model "
-                             "overrule the checks on a coin flip)")
-        if self.premise_chars < 100:
-            raise ValueError("EntailmentJudge: premise_chars must be >= 100")
+        for name in ("contradiction_threshold", "entailment_threshold"):  # a lower one: a coin flip overrules checks
+            check_number("EntailmentJudge", name, getattr(self, name), 0.5, 1)
+        check_number("EntailmentJudge", "premise_chars", self.premise_chars, 100, integer=True)
+        check_number("EntailmentJudge", "batch_size", self.batch_size, 1, integer=True)
+        if self.device is not None and not (isinstance(self.device, str) and self.device.strip()):
+            raise TypeError(f"EntailmentJudge: device must be a device name such as 'cpu' or 'cuda', or None; got "
+                            f"{self.device!r:.40}")
 
     @property
     def name(self) -> str:

@@ -23,6 +23,8 @@ def named_metrics(metrics: Sequence[Any] | Mapping[str, Any], owner: str) -> lis
     """(column prefix, metric) pairs: a mapping's keys, else each metric's ``name``; a name used twice is refused."""
     if isinstance(metrics, Mapping):
         named = list(metrics.items())
+        for _, metric in named:
+            _instance(metric, owner)
         bad = [k for k, _ in named if not isinstance(k, str) or not k.isidentifier()]
         if bad:
             raise ValueError(f"{owner}: column names must be identifiers such as 'faithfulness_t4', got {bad!r}")
@@ -32,6 +34,7 @@ def named_metrics(metrics: Sequence[Any] | Mapping[str, Any], owner: str) -> lis
         named = []
         seen: dict[str, Any] = {}
         for metric in metrics:
+            _instance(metric, owner)
             name = getattr(metric, "name", None)
             if not isinstance(name, str) or not hasattr(metric, "measure_items"):
                 raise TypeError(f"{owner}: {metric!r:.80} is not a metric of ir_rag_axioms.metrics")
@@ -45,6 +48,13 @@ def named_metrics(metrics: Sequence[Any] | Mapping[str, Any], owner: str) -> lis
     if not named:
         raise ValueError(f"{owner} needs at least one metric")
     return named
+
+
+def _instance(metric: Any, owner: str) -> None:
+    """TypeError for a metric class where a configured metric is needed (``Faithfulness`` for ``Faithfulness()``)."""
+    if isinstance(metric, type):
+        raise TypeError(f"{owner}: {metric.__name__} is a metric class; pass a configured metric, e.g. "
+                        f"{metric.__name__}() or {metric.__name__}(threshold=...)")
 
 
 def _difference(first: Any, second: Any) -> str:
@@ -92,11 +102,14 @@ def evaluate(cases: Sequence[Any], metrics: Sequence[Any] | Mapping[str, Any]) -
     for name, metric in named:
         try:
             results = metric.measure_items(items)
-        except JudgeOutputError as error:  # name the metric, and the case where the metric knows it
-            k = error.case_index
+        except (TypeError, ValueError) as error:  # bad input or a malformed judge answer: name metric and case
+            k = getattr(error, "case_index", None)
             case = "" if k is None or not 0 <= k < len(items) else \
                 f", case {items[k].id!r} (position {k})" if items[k].id is not None else f", case {k}"
-            error.locate(f"evaluate: {name}{case}")
+            if isinstance(error, JudgeOutputError):
+                error.locate(f"evaluate: {name}{case}")
+            elif error.args and isinstance(error.args[0], str):
+                error.args = (f"evaluate: {name}{case}: {error.args[0]}", *error.args[1:])
             raise
         table[f"{name}_score"] = [float(r.score) for r in results]
         table[f"{name}_pass"] = pd.array([r.passed for r in results], dtype="boolean")

@@ -17,13 +17,12 @@ import json
 import math
 import numbers
 import os
-import re
 import socket
 import threading
 import time
 import urllib.parse
 import warnings
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,9 +33,15 @@ import numpy as np
 from ir_rag_axioms.analysis.resources import ToolUnavailableError
 from ir_rag_axioms.analysis.store import DiskStore, namespace, text_key
 from ir_rag_axioms.metrics import prompts
+from ir_rag_axioms.metrics._llm_answers import JudgeError as JudgeError
+from ir_rag_axioms.metrics._llm_answers import JudgeOutputError as JudgeOutputError
+from ir_rag_axioms.metrics._llm_answers import _cut, _error_message, _record, _seconds, _text, _verdict
+from ir_rag_axioms.metrics._llm_answers import integer as integer
+from ir_rag_axioms.metrics._llm_answers import metered as metered
+from ir_rag_axioms.metrics._llm_answers import parse_json as parse_json
 from ir_rag_axioms.metrics.interface import Judge, PairCase, RelevancyMode, RubricCase, Statement
 from ir_rag_axioms.metrics.judges import HEURISTIC_JUDGE
-from ir_rag_axioms.metrics.results import VERDICTS, Preferred, RubricJudgment, Usage, Verdict
+from ir_rag_axioms.metrics.results import Preferred, RubricJudgment, Usage, Verdict
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -54,28 +59,6 @@ MAX_RESPONSE_BYTES = 8 * 1024 * 1024
 
 _HOW = (f"Pass base_url= and model= (and api_key= if the server needs one) to LlmJudge, or set {BASE_URL_ENV[0]}, "
         f"{MODEL_ENV[0]} (and {API_KEY_ENV[0]}); without them the metrics use the offline judge.")
-
-
-class JudgeError(RuntimeError):
-    """The judge answered with an HTTP error that retrying does not fix."""
-
-
-class JudgeOutputError(JudgeError, ValueError):
-    """The judge's answer is not the JSON the prompt asked for.
-
-    In a batched call the message names the request (its position in the batch and what it judged), and
-    ``batch_index`` holds its position (0-based; None outside a batch); a metric that knows which of its cases the
-    request judged adds the case (``case_index``).
-    """
-
-    batch_index: int | None = None
-    """The position of the failed request among the judge call's inputs (None when the call had one input)."""
-    case_index: int | None = None
-    """The position of the case among the metric's cases, where the metric adds it (None where unknown)."""
-
-    def locate(self, where: str) -> None:
-        """Add where the answer was asked for to the message (the traceback and type stay)."""
-        self.args = (f"{where}: {self.args[0]}" if self.args else where, *self.args[1:])
 
 
 def _env(names: Sequence[str]) -> str | None:
@@ -115,101 +98,6 @@ def default_judge() -> Judge:
                       f"offline heuristic judge. To use an LLM judge, set {BASE_URL_ENV[0]} (or {BASE_URL_ENV[1]}) "
                       f"and {MODEL_ENV[0]} (or {MODEL_ENV[1]})", UserWarning, stacklevel=2)
     return HEURISTIC_JUDGE
-
-
-# -- reading answers ------------------------------------------------------------------------------------------------
-_FENCE = re.compile(r"```[ \t]*(?:json|JSON)?[ \t]*\n?(.*?)```", re.DOTALL)
-_MAX_OBJECT_STARTS = 64
-"""At most this many '{' positions are tried when looking for a JSON object in prose."""
-
-
-def parse_json(content: str, expected: str) -> dict[str, Any]:
-    """The one JSON object in an answer: the whole answer, a ```json fence, or one object inside prose.
-
-    Several different objects, or none, raise ``JudgeOutputError`` naming what was expected and what came back.
-    """
-    text = content.strip()
-    with contextlib.suppress(json.JSONDecodeError):
-        whole = json.loads(text)
-        if isinstance(whole, dict):
-            return whole
-        raise JudgeOutputError(f"the judge's answer is JSON but not an object; expected {expected}, got: "
-                               f"{content[:300]!r}")
-    found: list[dict[str, Any]] = []
-    for block in _FENCE.findall(text):
-        with contextlib.suppress(json.JSONDecodeError):
-            value = json.loads(block.strip())
-            if isinstance(value, dict):
-                found.append(value)
-    if not found:
-        decoder, position, starts = json.JSONDecoder(), 0, 0
-        while starts < _MAX_OBJECT_STARTS and (start := text.find("{", position)) >= 0:
-            starts += 1
-            try:
-                value, end = decoder.raw_decode(text, start)
-            except json.JSONDecodeError:
-                position = start + 1
-                continue
-            if isinstance(value, dict):
-                found.append(value)
-            position = end
-    distinct = [v for k, v in enumerate(found) if v not in found[:k]]
-    if len(distinct) == 1:
-        return distinct[0]
-    what = "several different JSON objects" if distinct else "no JSON object"
-    raise JudgeOutputError(f"the judge's answer has {what}; expected {expected}, got: {content[:300]!r}")
-
-
-def integer(value: Any, low: int, high: int, what: str, expected: str) -> int:
-    """An integer answer given as 3, 3.0 or "3" (or "3.0") within [low, high]; ``JudgeOutputError`` otherwise."""
-    number: float | None = None
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        number = float(value)
-    elif isinstance(value, str):
-        with contextlib.suppress(ValueError):
-            number = float(value.strip())
-    if number is None or not math.isfinite(number) or number != int(number) or not low <= number <= high:
-        raise JudgeOutputError(f"expected {expected}: {what} must be an integer {low}-{high} (3, 3.0 or \"3\"), "
-                               f"got {value!r:.80}")
-    return int(number)
-
-
-def _text(value: Any, what: str, expected: str) -> str:
-    if value is None:
-        return ""
-    if not isinstance(value, str):
-        raise JudgeOutputError(f"expected {expected}: {what} must be a string, got {value!r:.80}")
-    return value
-
-
-# -- usage of one call, attributed to the cases of a batch -----------------------------------------------------------
-_METER: contextvars.ContextVar[list[Usage] | None] = contextvars.ContextVar("ir_rag_axioms_judge_usage", default=None)
-
-
-@contextlib.contextmanager
-def metered(cases: int) -> Iterator[list[Usage]]:
-    """Collect the usage of the judge calls inside the block: one ``Usage`` per case of each batched call.
-
-    A meter of one case sums every answer; a meter of n cases adds answer k of an n-case call to case k.
-    """
-    meter = [Usage() for _ in range(cases)]
-    token = _METER.set(meter)
-    try:
-        yield meter
-    finally:
-        _METER.reset(token)
-
-
-def _record(usages: Sequence[Usage]) -> None:
-    meter = _METER.get()
-    if meter is None:
-        return
-    if len(meter) == 1:
-        for usage in usages:
-            meter[0] += usage
-    elif len(meter) == len(usages):
-        for k, usage in enumerate(usages):
-            meter[k] += usage
 
 
 # -- the judge --------------------------------------------------------------------------------------------------------
@@ -502,13 +390,11 @@ class LlmJudge(Judge):
                 return value, self._usage(entry.get("usage"), cached=True)
         with self._slots:
             answer = self._post(body)
-        try:
-            value = read(parse_json(answer.content, expected))
-        except JudgeOutputError as error:
-            if answer.finish_reason == "length":
-                raise JudgeOutputError(f"{error} (the server cut the answer at max_tokens={self.max_tokens}: "
-                                       "finish_reason 'length'; raise max_tokens)") from None
-            raise
+        if answer.finish_reason == "length":  # a cut answer is refused, even where a draft object in it parses
+            raise JudgeOutputError(f"expected {expected}, but the server cut the answer at max_tokens="
+                                   f"{self.max_tokens} (finish_reason 'length'; raise max_tokens): "
+                                   f"{answer.content[:300]!r}")
+        value = read(parse_json(answer.content, expected))
         entry = {"content": answer.content, "usage": _usage_fields(answer.usage)}
         self._memo[key] = entry
         if self.store is not None:
@@ -629,33 +515,6 @@ def _short(text: str | None) -> str:
     return repr(text if len(text) <= 60 else f"{text[:57]}...")
 
 
-def _cut(opened: list[socket.socket]) -> None:
-    """Shut the request's socket (the request deadline passed): a blocked read returns at once."""
-    for sock in opened:
-        with contextlib.suppress(OSError):
-            sock.shutdown(socket.SHUT_RDWR)
-
-
-def _seconds(header: str | None) -> float | None:
-    """A Retry-After header in seconds (an HTTP date or garbage: None)."""
-    try:
-        value = float(header) if header is not None else math.nan
-    except ValueError:
-        return None
-    return value if math.isfinite(value) and value >= 0 else None
-
-
-def _error_message(text: str) -> str:
-    """The message of an OpenAI-style ({"error": {"message"}}) or vLLM-style ({"message"}) error body, else the text."""
-    with contextlib.suppress(json.JSONDecodeError, AttributeError, TypeError):
-        body = json.loads(text)
-        error = body.get("error", body)
-        message = error.get("message") if isinstance(error, dict) else error
-        if isinstance(message, str):
-            return message[:300]
-    return text[:300]
-
-
 def _usage_fields(usage: Usage) -> dict[str, int] | None:
     return None if usage.unreported else {"prompt_tokens": usage.prompt_tokens,
                                           "completion_tokens": usage.completion_tokens}
@@ -670,15 +529,10 @@ def _entry(cached: Any) -> dict[str, Any] | None:
     return None
 
 
-def _verdict(item: Any, expected: str) -> tuple[Verdict, str]:
-    verdict = item.get("verdict") if isinstance(item, dict) else None
-    verdict = verdict.strip().lower() if isinstance(verdict, str) else ""
-    if verdict not in VERDICTS:
-        raise JudgeOutputError(f"expected {expected}, got the verdict {item!r:.200}")
-    return verdict, _text(item.get("reason"), "reason", expected)
-
-
 def _open_cache(cache_dir: str | os.PathLike | None) -> DiskStore | None:
+    """The answer cache: None or "none" (any case) disables it; "default" reads ``CACHE_DIR_ENV``, else ~/.cache."""
+    if isinstance(cache_dir, str) and cache_dir.strip().lower() == "none":
+        return None
     if cache_dir == "default":
         configured_dir = os.environ.get(CACHE_DIR_ENV, "").strip()
         if configured_dir.lower() == "none":

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import warnings
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import ClassVar, Literal
@@ -28,7 +28,16 @@ from ir_rag_axioms.metrics.results import (
     Usage,
     Verdict,
 )
-from ir_rag_axioms.metrics.running import JudgedMetric, case_of, check_text, with_usage
+from ir_rag_axioms.metrics.running import (
+    JudgedMetric,
+    at_case,
+    case_of,
+    check_number,
+    check_text,
+    foreign_reasons,
+    passages,
+    with_usage,
+)
 from ir_rag_axioms.metrics.statements import foreign_script
 
 MultiTurnStrategy = Literal["last_turn", "all_turns"]
@@ -98,28 +107,34 @@ def explain_relevancy(score: float, breakdown: Sequence[StatementVerdict], query
     unsure = [r.statement for r in breakdown if r.verdict == "idk"]
     asked = f"the query '{query.strip().splitlines()[-1].rstrip('?')}?'" if query.strip() else "the query"
     base = "directly answer" if relevancy_mode == "strict" else "address"
-
-    def verb(n: int) -> str:
-        return base if n != 1 else base + ("es" if base.endswith("s") else "s")
-
     if not off and not unsure:
-        because = (f"every statement of the response {verb(1)} {asked}" if len(on) > 1 else
-                   f"the response's one statement {verb(1)} {asked}")
+        because = (f"every statement of the response {_verb(base, 1)} {asked}" if len(on) > 1 else
+                   f"the response's one statement {_verb(base, 1)} {asked}")
     elif not on and not off:  # only ambiguous statements: say what the score counts, not what is absent
         counted = "so the score counts it as 0" if penalize_ambiguity else "which the score counts"
         because = (f"{_quoted(unsure)} {'is' if len(unsure) == 1 else 'are'} only ambiguously relevant to {asked}, "
                    + (counted if len(unsure) == 1 else counted.replace("counts it", "counts them")))
     else:
-        parts = [f"{_quoted(on)} {verb(len(on))} {asked}" if on else f"no statement {verb(1)} {asked}"]
-        if off:
-            parts.append(f"{_quoted(off)} {'does' if len(off) == 1 else 'do'} not" + ("" if on else f" {base} it"))
-        if unsure:
-            counted = "so it counts as 0" if penalize_ambiguity else "which the score still counts"
-            parts.append(f"{_quoted(unsure)} {'is' if len(unsure) == 1 else 'are'} only ambiguously relevant, "
-                         f"{counted if len(unsure) == 1 else counted.replace('it counts', 'they count')}")
-        because = "; ".join(parts[:1]) + (", while " + "; ".join(parts[1:]) if len(parts) > 1 else "")
+        because = _mixed(on, off, unsure, asked, base, penalize_ambiguity)
     strict = " (strict mode: a score below 1 is 0)" if strict_mode and score < 1 else ""
     return f"The score is {score:.2f} because {because}{strict}."
+
+
+def _verb(base: str, n: int) -> str:
+    """The verb for n statements: "address" for several statements, "addresses" for one ("directly answers")."""
+    return base if n != 1 else base + ("es" if base.endswith("s") else "s")
+
+
+def _mixed(on: list[str], off: list[str], unsure: list[str], asked: str, base: str, penalize_ambiguity: bool) -> str:
+    """The explanation of statements of several verdicts: those that address the query, while the others do not."""
+    parts = [f"{_quoted(on)} {_verb(base, len(on))} {asked}" if on else f"no statement {_verb(base, 1)} {asked}"]
+    if off:
+        parts.append(f"{_quoted(off)} {'does' if len(off) == 1 else 'do'} not" + ("" if on else f" {base} it"))
+    if unsure:
+        counted = "so it counts as 0" if penalize_ambiguity else "which the score still counts"
+        parts.append(f"{_quoted(unsure)} {'is' if len(unsure) == 1 else 'are'} only ambiguously relevant, "
+                     f"{counted if len(unsure) == 1 else counted.replace('it counts', 'they count')}")
+    return "; ".join(parts[:1]) + (", while " + "; ".join(parts[1:]) if len(parts) > 1 else "")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -156,8 +171,7 @@ class AnswerRelevancy(JudgedMetric):
         if self.multi_turn_strategy not in ("last_turn", "all_turns"):
             raise ValueError(f"multi_turn_strategy must be 'last_turn' or 'all_turns', got "
                              f"{self.multi_turn_strategy!r}")
-        if not 0 <= self.threshold <= 1:
-            raise ValueError(f"threshold must be in [0, 1], got {self.threshold!r}")
+        check_number(type(self).__name__, "threshold", self.threshold, 0, 1)
 
     def measure(self, query: str | None = None, answer: str | None = None, *,
                 conversation: Conversation | None = None) -> AnswerRelevancyResult:
@@ -210,16 +224,31 @@ class AnswerRelevancy(JudgedMetric):
                first: int = 0) -> list[AnswerRelevancyResult]:
         """One result for all exchanges (``grouped``: turns micro-averaged, numbered from ``first``) or one each."""
         judge = self.judge or default_judge()
-        long = _too_long([answer for _, answer in exchanges], type(self).__name__)
-        why = [LONG_ANSWER if flag else NO_QUERY if not query.strip() else None
-               for (query, _), flag in zip(exchanges, long, strict=True)]
-        if grouped and (any(long) or all(w == NO_QUERY for w in why)):
-            return [self._undefined(len(exchanges), judge.name, LONG_ANSWER if any(long) else NO_QUERY)]
+        why = self._unjudged(exchanges, judge)
+        if grouped and any(w not in (None, NO_QUERY) for w in why):  # a turn not judged: the conversation is not
+            return [self._undefined(len(exchanges), judge.name, next(w for w in why if w not in (None, NO_QUERY)))]
+        if grouped and all(w == NO_QUERY for w in why):
+            return [self._undefined(len(exchanges), judge.name, NO_QUERY)]
         if not grouped and any(why):
             kept = [i for i, w in enumerate(why) if w is None]
             scored = iter(self._score([exchanges[i] for i in kept], grouped=False) if kept else [])
             return [self._undefined(1, judge.name, w) if w else next(scored) for w in why]
+        return self._judged(exchanges, judge, grouped, first)
 
+    def _unjudged(self, exchanges: list[tuple[str, str]], judge: Judge) -> list[str | None]:
+        """Per exchange why it is not judged: a long answer, a blank query, another script (warned), else None."""
+        long = _too_long([answer for _, answer in exchanges], type(self).__name__)
+        why: list[str | None] = [LONG_ANSWER if flag else NO_QUERY if not query.strip() else None
+                                 for (query, _), flag in zip(exchanges, long, strict=True)]
+        readable = [k for k, w in enumerate(why) if w is None]
+        for k, reason in zip(readable, foreign_reasons(judge, type(self).__name__, [
+                {"answer": [exchanges[k][1]], "query": [exchanges[k][0]]} for k in readable]), strict=True):
+            why[k] = reason
+        return why
+
+    def _judged(self, exchanges: list[tuple[str, str]], judge: Judge, grouped: bool,
+                first: int) -> list[AnswerRelevancyResult]:
+        """The judge's statements and verdicts for the exchanges, as one result (``grouped``) or one each."""
         def ask() -> list[list[tuple[Verdict, str]]]:
             found = judge.statements([answer for _, answer in exchanges])
             statements.extend(found)
@@ -243,7 +272,8 @@ class AnswerRelevancy(JudgedMetric):
 
     def _undefined(self, turns_count: int, judge: str, why: str) -> AnswerRelevancyResult:
         explanation = (f"Not judged: an answer is longer than {max_text_chars()} characters (NaN)."
-                       if why == LONG_ANSWER else "Not judged: the query is blank; no statement can address it (NaN).")
+                       if why == LONG_ANSWER else "Not judged: the query is blank; no statement can address it (NaN)."
+                       if why == NO_QUERY else f"Not judged: {why.removeprefix('undefined: ')} (NaN).")
         return AnswerRelevancyResult(score=math.nan, passed=False, threshold=self.effective_threshold,
                                      explanation=explanation, statement_breakdown=(), evaluated_turns_count=turns_count,
                                      judge=judge, reason=explanation if self.include_reason else None)
@@ -326,16 +356,14 @@ class RubricMetric(JudgedMetric):
         judge, cases = self.judge or default_judge(), list(cases)
         long = _too_long([c.output for c in cases], type(self).__name__)
         long_reference = _too_long_reference([c.reference for c in cases], type(self).__name__)
-        why = [f"undefined: the output is longer than {max_text_chars()} characters (not judged)" if flag else
-               f"undefined: a text of the {self.needs_reference} is longer than {max_text_chars()} characters (not "
-               "judged)" if flag_reference else
-               f"undefined: no {self.needs_reference} to judge against" if self.needs_reference
-               and not _has_text(c.reference) else
-               "undefined: the question is blank (nothing to answer)" if self.rubric == "answer_relevancy"
-               and not (c.question or "").strip() else None
+        why = [self._unjudged(c, flag, flag_reference)
                for c, flag, flag_reference in zip(cases, long, long_reference, strict=True)]
         blank = [w is None and not c.output.strip() for c, w in zip(cases, why, strict=True)]
         positions = [k for k, (w, b) in enumerate(zip(why, blank, strict=True)) if w is None and not b]
+        foreign = foreign_reasons(judge, type(self).__name__, [self._parts(cases[k]) for k in positions])
+        for k, reason in zip(positions, foreign, strict=True):
+            why[k] = reason
+        positions = [k for k, r in zip(positions, foreign, strict=True) if r is None]
         asked = [cases[k] for k in positions]
         with case_of(positions, len(cases), type(self).__name__):
             found, found_usage = with_usage(judge, len(asked),
@@ -353,6 +381,25 @@ class RubricMetric(JudgedMetric):
                                     confidence=j.confidence, reason=j.reason if self.include_reason else None,
                                     strict=self.strict_mode, usage=usage))
         return self._log(out)
+
+    def _unjudged(self, case: RubricCase, long: bool, long_reference: bool) -> str | None:
+        """Why a case is not sent to the judge: a text over the limit, no context or reference, no question."""
+        if long:
+            return f"undefined: the output is longer than {max_text_chars()} characters (not judged)"
+        if long_reference:
+            return (f"undefined: a text of the {self.needs_reference} is longer than {max_text_chars()} characters "
+                    "(not judged)")
+        if self.needs_reference and not _has_text(case.reference):
+            return f"undefined: no {self.needs_reference} to judge against"
+        if self.rubric == "answer_relevancy" and not (case.question or "").strip():
+            return "undefined: the question is blank (nothing to answer)"
+        return None
+
+    def _parts(self, case: RubricCase) -> dict[str, Sequence[str]]:
+        """The texts of a case by part name (the output, the question, the context or reference facts)."""
+        reference = case.reference
+        return {"output": [case.output], "question": [case.question or ""],
+                self.needs_reference or "reference": [reference] if isinstance(reference, str) else reference or []}
 
     def _blank(self) -> RubricJudgment:
         """The judgment of a blank output, asked of no judge: Faithfulness undefined (no claim), else level 1."""
@@ -380,21 +427,26 @@ def _has_text(reference: str | tuple[str, ...] | None) -> bool:
     return bool(reference.strip()) if isinstance(reference, str) else any(str(r).strip() for r in reference)
 
 
-def as_reference(value: str | Sequence[str] | None) -> str | tuple[str, ...] | None:
+def as_reference(value: str | Sequence[str] | None, owner: str = "") -> str | tuple[str, ...] | None:
     """A context or reference as a text or a tuple of passages (facts); None stays None (the result is undefined).
 
-    TypeError naming the type for anything else (a number, a mapping).
+    TypeError naming the type for anything else (a number, a mapping) and the position of a passage that is not a
+    text (None or NaN: a missing value).
     """
     if value is None or isinstance(value, str):
         return value
-    if isinstance(value, Mapping) or not isinstance(value, Iterable):
-        raise TypeError(f"a context or reference must be a text or a list of passages, got {type(value).__name__}")
-    passages = tuple(value)
-    for k, passage in enumerate(passages):
-        if not isinstance(passage, str):
-            raise TypeError(f"a context or reference must be a text or a list of texts: item {k} is "
-                            f"{type(passage).__name__} {passage!r:.40} (drop missing passages, or convert them)")
-    return passages
+    return passages(value, owner, "context or reference")
+
+
+def _cases(cases: Sequence[tuple[str, str | Sequence[str] | None]], owner: str) -> list[RubricCase]:
+    """RubricCases of (answer, context or reference) pairs; bad input names the metric and the case."""
+    cases = list(cases)
+    out = []
+    for k, (answer, context) in enumerate(cases):
+        with at_case(k, len(cases), owner):
+            check_text(owner, answer=answer)
+            out.append(RubricCase(answer, reference=as_reference(context, owner)))
+    return out
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -412,7 +464,7 @@ class Faithfulness(RubricMetric):
 
     def measure_many(self, cases: Sequence[tuple[str, str | Sequence[str] | None]]) -> list[RubricResult]:
         """Judge many (answer, context) pairs."""
-        return self.measure_cases([RubricCase(answer, reference=as_reference(context)) for answer, context in cases])
+        return self.measure_cases(_cases(cases, "Faithfulness"))
 
     def measure_items(self, items: Sequence[DatasetItem]) -> list[RubricResult]:
         """Judge ``DatasetItem``s: ``actual_output`` against ``retrieved_content``."""
@@ -440,7 +492,7 @@ class ContextRecall(RubricMetric):
 
     def measure_many(self, cases: Sequence[tuple[str, str | Sequence[str] | None]]) -> list[RubricResult]:
         """Judge many (answer, reference) pairs."""
-        return self.measure_cases([RubricCase(answer, reference=as_reference(ref)) for answer, ref in cases])
+        return self.measure_cases(_cases(cases, "ContextRecall"))
 
     def measure_items(self, items: Sequence[DatasetItem]) -> list[RubricResult]:
         """Judge ``DatasetItem``s: ``actual_output`` against ``reference`` (else the ``retrieved_content``)."""

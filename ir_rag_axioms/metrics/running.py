@@ -8,14 +8,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable, Iterator, Sequence
+import math
+import numbers
+import warnings
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ir_rag_axioms.metrics.dataset import DatasetItem, MetricEvaluationResult
 from ir_rag_axioms.metrics.interface import Judge
+from ir_rag_axioms.metrics.judges import HeuristicJudge
 from ir_rag_axioms.metrics.llm import JudgeOutputError, metered
 from ir_rag_axioms.metrics.results import Usage
+from ir_rag_axioms.metrics.statements import FOREIGN_SHARE, foreign_script, non_latin_share
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -89,6 +94,79 @@ def case_of(asked: Sequence[int], cases: int, owner: str) -> Iterator[None]:
             error.case_index = asked[k]
             error.locate(f"{owner}: case {asked[k] + 1} of {cases}")
         raise
+
+
+def passages(value: Any, owner: str, what: str = "context") -> tuple[str, ...]:
+    """A list of passages as a tuple of texts; TypeError naming the position of a passage that is not a text.
+
+    A ``None`` or NaN passage (a missing value of a data frame) is refused, not read as the text "None" or "nan".
+    """
+    named = f"{owner}: " if owner else ""
+    if isinstance(value, Mapping) or not isinstance(value, Iterable):
+        raise TypeError(f"{named}a {what} must be a text or a list of passages, got {type(value).__name__}")
+    found = tuple(value)
+    for k, passage in enumerate(found):
+        if not isinstance(passage, str):
+            missing = " (a missing value: drop missing passages, or convert them)" if passage is None or (
+                isinstance(passage, float) and math.isnan(passage)) else ""
+            raise TypeError(f"{named}a {what} must be a text or a list of texts: item {k} is "
+                            f"{type(passage).__name__} {passage!r:.40}{missing}")
+    return found
+
+
+@contextlib.contextmanager
+def at_case(k: int, cases: int, owner: str) -> Iterator[None]:
+    """Bad input of case k (a TypeError or ValueError raised inside) names the case; ``case_index`` keeps k."""
+    try:
+        yield
+    except (TypeError, ValueError) as error:
+        if cases > 1 and getattr(error, "case_index", None) is None and error.args \
+                and isinstance(error.args[0], str):
+            prefix = f"{owner}: "
+            message = error.args[0].removeprefix(prefix)
+            error.args = (f"{owner}: case {k + 1} of {cases}: {message}", *error.args[1:])
+            setattr(error, "case_index", k)  # noqa: B010 - an attribute the built-in exceptions do not declare
+        raise
+
+
+def foreign_reasons(judge: Judge, owner: str, cases: Sequence[Mapping[str, Sequence[str]]]) -> list[str | None]:
+    """Per case, why the heuristic judge does not read it (None: it does); one warning for the batch.
+
+    The rule, the same for every metric: a case is undefined (NaN with this reason) when one of its parts (the
+    output, the question, the passages or reference facts together: ``cases`` maps each part's name to its texts) has
+    a quarter of its words or more in a script other than Latin (``statements.foreign_script``). Judges that read
+    every script (the LLM judge) judge every case.
+    """
+    if not isinstance(judge, HeuristicJudge):
+        return [None for _ in cases]
+    out: list[str | None] = []
+    for parts in cases:
+        joined = {part: "\n".join(t for t in texts if isinstance(t, str)) for part, texts in parts.items()}
+        found = next(((part, text) for part, text in joined.items() if foreign_script(text)), None)
+        out.append(None if found is None else
+                   f"undefined: the {found[0]} is in a script other than Latin ({non_latin_share(found[1]):.0%} of "
+                   "its words); the heuristic judge reads English (use an LLM judge)")
+    if any(out):
+        warnings.warn(f"{owner}: {sum(r is not None for r in out)} of {len(out)} case(s) have a text in a script "
+                      f"other than Latin ({FOREIGN_SHARE:.0%} of its words or more) and are not judged (NaN): the "
+                      "heuristic judge reads English; use an LLM judge (LlmJudge) for other languages",
+                      UserWarning, stacklevel=4)
+    return out
+
+
+def check_number(owner: str, name: str, value: Any, low: float, high: float = math.inf,
+                 integer: bool = False) -> None:
+    """TypeError naming the parameter unless it is a number (``integer``: an integer; never a bool or a string).
+
+    ValueError unless low <= value <= high (NaN is out of every range).
+    """
+    kind = numbers.Integral if integer else numbers.Real
+    bounds = f"in [{low:g}, {high:g}]" if high < math.inf else f">= {low:g}"
+    what = f"{'an integer' if integer else 'a number'} {bounds}"
+    if isinstance(value, bool) or not isinstance(value, kind):
+        raise TypeError(f"{owner}: {name} must be {what}, got {type(value).__name__} {value!r:.40}")
+    if not low <= float(value) <= high:
+        raise ValueError(f"{owner}: {name} must be {what}, got {value!r:.40}")
 
 
 def check_text(owner: str, **values: Any) -> None:

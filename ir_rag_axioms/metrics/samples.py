@@ -66,7 +66,18 @@ def _assertion(raw: Any, where: str) -> Assertion:
     threshold = raw.get("threshold", 3)
     if isinstance(threshold, bool) or not isinstance(threshold, int) or not 1 <= threshold <= 5:
         raise ValueError(f"{where}: threshold must be an integer 1-5, got {threshold!r}")
-    return Assertion(raw["type"], threshold, _reference(raw.get("reference"), where), bool(raw.get("negate", False)))
+    negate = raw.get("negate", False)
+    if not isinstance(negate, bool):
+        raise ValueError(f"{where}: negate must be true or false, got {negate!r:.40}")
+    return Assertion(raw["type"], threshold, _reference(raw.get("reference"), where), negate)
+
+
+def _text(value: Any, what: str, where: str) -> str | None:
+    """A text field of a sample (absent: None); a number, list or mapping is an error naming the sample."""
+    if value is not None and not isinstance(value, str):
+        raise ValueError(f"{where}: {what} must be a text, got {type(value).__name__} {value!r:.40} (quote it in "
+                         "YAML)")
+    return value
 
 
 def parse_samples(document: Mapping[str, Any]) -> list[Sample]:
@@ -86,13 +97,16 @@ def parse_samples(document: Mapping[str, Any]) -> list[Sample]:
         if sample_id in seen:
             raise ValueError(f"{where}: sampleId {sample_id!r} appears twice")
         seen.add(sample_id)
+        named = f"{where} ({sample_id})"
         given = raw.get("input") or {}
+        if not isinstance(given, Mapping):
+            raise ValueError(f"{named}: input must be a mapping with inputKind and text")
         kind = given.get("inputKind", "text")
-        text = given.get("text") if kind == "text" else None
+        text = _text(given.get("text"), "input.text (the question)", named) if kind == "text" else None
         context = raw.get("evaluationContext") or {}
-        assertions = tuple(_assertion(a, f"{where} ({sample_id})") for a in context.get("assertions") or ())
+        assertions = tuple(_assertion(a, named) for a in context.get("assertions") or ())
         out.append(Sample(sample_id, text, _reference(context.get("reference"), where), assertions,
-                          raw.get("output")))
+                          _text(raw.get("output"), "output", named)))
     return out
 
 
@@ -101,7 +115,7 @@ def read_samples(path: str | Path) -> list[Sample]:
 
     A file that does not parse, or is not a mapping, is a ValueError naming the file.
     """
-    text = Path(path).read_text(encoding="utf-8")
+    text = read_text(path)
     if str(path).endswith(".json"):
         try:
             document = json.loads(text)
@@ -120,6 +134,15 @@ def read_samples(path: str | Path) -> list[Sample]:
         problem = getattr(error, "problem", None) or " ".join(str(error).split())
         raise ValueError(f"{path}: not valid YAML ({problem}{where})") from error
     return parse_samples(_document(document, path))
+
+
+def read_text(path: str | Path) -> str:
+    """A file's text; a file that is not UTF-8 is a ValueError naming it and the byte."""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise ValueError(f"{path}: not UTF-8 text (byte {error.object[error.start]:#04x} at offset {error.start}); "
+                         "save it as UTF-8") from None
 
 
 def _document(document: Any, path: str | Path) -> Mapping[str, Any]:
@@ -142,7 +165,14 @@ def evaluate_samples(samples: Sequence[Sample], outputs: Mapping[str, str] | Non
         if output is None:
             raise ValueError(f"sample {sample.sample_id!r} has no output: give it an 'output' field or pass outputs= "
                              "(--outputs on the command line)")
+        if not isinstance(output, str):
+            raise ValueError(f"sample {sample.sample_id!r}: the output must be a text, got {type(output).__name__} "
+                             f"{output!r:.40}")
         rows += [(sample, assertion, output) for assertion in sample.assertions]
+    unknown = sorted(set(outputs) - {sample.sample_id for sample in samples})
+    if unknown:
+        raise ValueError(f"outputs name sampleId(s) the sample set does not have: {', '.join(map(repr, unknown[:5]))}"
+                         f"{f' and {len(unknown) - 5} more' if len(unknown) > 5 else ''}")
     results: dict[int, Any] = {}
     for kind, metric_type in METRICS.items():
         mine = [(k, row) for k, row in enumerate(rows) if row[1].type == kind]

@@ -15,6 +15,9 @@ from typing import Any, NamedTuple
 from ir_rag_axioms.analysis.features import Feature
 from ir_rag_axioms.analysis.text import sentences, term_tokens
 from ir_rag_axioms.metrics import _structure, quantities
+from ir_rag_axioms.metrics._negation import _negated
+from ir_rag_axioms.metrics._negation import negation_cues as negation_cues
+from ir_rag_axioms.metrics._numbers import _MONTHS, _in_citation, _lemma, _numbers, _trends, _valued
 
 FACTS_VERSION = 13
 """Bumped when ``Facts`` changes, so that stored statements of an older version are not read back."""
@@ -26,39 +29,6 @@ _CLAUSE_LINKS = frozenset({"and", "but", "while", "whereas", "so", "yet"})
 _PRONOUNS = frozenset({"it", "they", "he", "she", "this", "these", "its"})
 _NUMERIC_LABELS = frozenset({"CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", "MONEY", "DATE", "TIME"})
 _CONTENT_POS = frozenset({"NOUN", "PROPN", "VERB", "AUX", "ADJ", "ADV", "NUM", "ADP"})
-_WORD_NUMBERS = {w: i for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-    "seventeen eighteen nineteen twenty".split())} | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
-                                                      "seventy": 70, "eighty": 80, "ninety": 90, "dozen": 12}
-_MULTIPLIERS = {"hundred": 1e2, "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
-_MONTHS = {m: i for i, m in enumerate("january february march april may june july august september october "
-                                      "november december".split(), start=1)}
-_HEDGES = frozenset({"about", "around", "approximately", "roughly", "nearly", "almost", "some", "over", "under",
-                     "than", "circa", "~", "up", "estimated", "an", "approx", "upwards", "least", "most"})
-_LEMMA_FIXES = {"farth": "far", "farther": "far", "farthest": "far", "further": "far", "furthest": "far",
-                "better": "good", "best": "good", "worse": "bad", "worst": "bad", "later": "late", "latest": "late"}
-_NEGATION_EXTRA = frozenset({"none", "nothing", "nobody", "neither", "nor", "never", "no", "not", "without",
-                             "cannot", "n't"})
-
-
-def negation_cues() -> frozenset[str]:
-    """Single-word negation cues: negspaCy's English preceding negations and none/nothing/nobody/neither/nor.
-
-    'versus', 'declined', 'denied' and 'doubt' are left out: they do not negate a fact.
-    """
-    try:
-        from negspacy.termsets import termset
-
-        words = {w for w in termset("en").get_patterns()["preceding_negations"] if " " not in w}
-    except ImportError:  # pragma: no cover - negspaCy is a dependency
-        words = set()
-    return frozenset(words - {"versus", "declined", "denied", "denies", "denying", "doubt"}) | _NEGATION_EXTRA
-
-
-_CUES = negation_cues()
-_AS_DEGREES = frozenset({"much", "many", "well", "often", "long", "far", "good", "high", "large", "big", "fast",
-                         "likely", "quickly", "early", "strong", "important", "effective"})
-_FAILING = frozenset({"fail", "refuse", "cease", "neglect", "impossible", "unable"})
 _DIRECTIONS = frozenset({"east", "west", "north", "south", "up", "down", "inside", "outside", "ahead", "behind"})
 _PREPOSITIONS = frozenset({"to", "for", "with", "in", "on", "at", "from", "by", "about", "of"})
 _CLOCK_WORDS = frozenset({"am", "pm", "a.m.", "p.m.", "a.m", "p.m"})
@@ -187,349 +157,6 @@ def _clauses(span: Any, max_words: int) -> list[Any]:
     return [doc[a:b] for a, b in zip(bounds[:-1], bounds[1:], strict=True) if b > a]
 
 
-def _in_citation(token: Any) -> bool:
-    """Whether a token is inside a citation marker such as ``[1, 2]``."""
-    doc, i = token.doc, token.i
-    while i > 0 and re.fullmatch(r"[\d,;\- ]+", doc[i].text):
-        i -= 1
-    return doc[i].text == "[" and i != token.i
-
-
-def _value(token: Any) -> float | None:
-    """The number a token spells ("1,889", "1.5", "twenty", "3rd"), None if it is none."""
-    text = token.lower_.replace(",", "")
-    text = re.sub(r"(?<=\d)(?:st|nd|rd|th|s)$", "", text)
-    if text in _WORD_NUMBERS:
-        return float(_WORD_NUMBERS[text])
-    try:
-        return float(text)
-    except ValueError:
-        return None
-
-
-def _unit(tokens: list[Any]) -> str:
-    """The unit of a number: the next noun or symbol ("mg", "%", "metres"), else its head noun; "" if none."""
-    last = tokens[-1]
-    doc = last.doc
-    after = doc[last.i + 1] if last.i + 1 < len(doc) else None
-    if after is not None and (after.pos_ in ("NOUN", "PROPN", "SYM") or after.text == "%"):
-        noun = after.head
-        if after.dep_ in ("amod", "compound") and noun.i > after.i and noun.pos_ == "NOUN" and last.head.i == noun.i \
-                and quantities.unit(after.lower_) is None:
-            return noun.lemma_.lower()  # "3 relational units": the unit is the noun, not its modifier
-        return "%" if after.lower_ in ("%", "percent", "per") else after.lemma_.lower()
-    if tokens[0].i > 0 and doc[tokens[0].i - 1].text in ("$", "€", "£"):
-        return doc[tokens[0].i - 1].text
-    head = last.head
-    return head.lemma_.lower() if head.pos_ == "NOUN" and head.i != last.i else ""
-
-
-def _measured(tokens: list[Any], i: int, low: float, high: float, hedged: bool,
-              ) -> tuple[tuple[float, float, str, bool], int] | None:
-    """The number low-high ending at tokens[i] as a measured quantity when a unit follows ("3 km", "53-day")."""
-    j = i + 1 + (i + 1 < len(tokens) and tokens[i + 1].text in ("-", "–"))
-    found = quantities.unit_after(tokens, j)
-    if found is None:
-        return None
-    of = j + found[1] < len(tokens) and tokens[j + found[1]].lower_ == "of"
-    if tokens[i].ent_type_ == "MONEY" and not (found[0] == "pound" and of):  # "2,204 pounds of gold" is a mass
-        return None
-    name, used = found
-    before = {t.lower_ for t in tokens[max(i - 4, 0): i]} | {t.lemma_.lower() for t in tokens[max(i - 4, 0): i]}
-    change = bool(before & _CHANGE_WORDS)  # "warmed by 0.8 °C", "a rise of 2 degrees": a difference
-    (a, dimension), (b, _) = quantities.measure(low, name, change), quantities.measure(high, name, change)
-    k = j + used
-    k += k < len(tokens) and tokens[k].text in ("-", "–")
-    if dimension == "[time]" and k < len(tokens) and tokens[k].lower_ == "old":  # "three years old": an age
-        around = {t.lower_ for t in tokens[max(i - 3, 0): i]} | {t.lower_ for t in tokens[k + 1: k + 3]}
-        dimension = quantities.AGE_BOUND if around & _BOUND_WORDS else quantities.AGE
-    return (min(a, b), max(a, b), dimension, hedged), j + used - 1
-
-
-_CHANGE_WORDS = frozenset({"by", "rise", "increase", "drop", "fall", "change", "warming", "cooling", "warm", "cool",
-                           "up", "down"})
-"""Words before a temperature that make it a difference, not a reading ("warmed by 0.8 °C")."""
-_BOUND_WORDS = frozenset({"than", "under", "over", "least", "most", "younger", "older", "below", "above", "up"})
-"""Words around an age that make it a bound ("younger than one year old", "three years old or younger")."""
-
-
-def _numbers(span: Any) -> list[tuple[float, float, str, bool]]:
-    """Numbers, ranges ("20-45", "between 20 and 45", "20 to 45"), years, months, clock times and measured amounts.
-
-    Number words are read by text2num ("forty-four million"), units by pint (the SI magnitude and the dimension as
-    the unit: "3 km" and "3,000 m" are one number), clock times as minutes after midnight (``quantities.CLOCK``).
-    """
-    out: list[tuple[float, float, str, bool]] = []
-    tokens = [t for t in span if not _in_citation(t)]
-    i = 0
-    while i < len(tokens):
-        token = tokens[i]
-        hedged = any(t.lower_ in _HEDGES for t in span.doc[max(token.i - 2, 0): token.i])
-        clock = quantities.clock_time(tokens, i)
-        if clock is not None:
-            out.append((clock[0], clock[0], clock[1], hedged))
-            i += clock[2]
-            continue
-        years = quantities.period(tokens, i)
-        if years is not None:
-            out.append((years[0], years[1], "", False))
-            i += years[2]
-            continue
-        if token.lower_ in _MONTHS and token.ent_type_ == "DATE":
-            out.append((float(_MONTHS[token.lower_]),) * 2 + ("month", False))
-            i += 1
-            continue
-        fraction = _fraction_of_unit(tokens, i)
-        if fraction is not None:
-            share, used = fraction
-            measured = _measured(tokens, i + used - 1, share, share, hedged)
-            if measured is not None:
-                out.append(measured[0])
-                i = measured[1] + 1
-                continue
-        words = quantities.number_words(tokens, i) if token.lower_ in quantities.NUMBER_WORDS else None
-        value = _value(token) if words is None and (token.like_num or token.pos_ == "NUM") else None
-        if words is not None:
-            value = words[0]
-            i += words[1] - 1
-        if value is None:
-            named = re.fullmatch(r"([A-Za-z]{2,})-(\d+)", token.text)  # "plutonium-239", "COVID-19"
-            if named:
-                out.append((float(named[2]), float(named[2]), named[1].lower(), False))
-                i += 1
-                continue
-            if "-" in token.text and re.fullmatch(r"\d[\d.,]*[-–]\d[\d.,]*", token.text):
-                low, high = (float(x.replace(",", "")) for x in re.split(r"[-–]", token.text))
-                measured = _measured(tokens, i, low, high, False)
-                out.append(measured[0] if measured else (low, high, _unit([token]), False))
-                i = measured[1] if measured else i
-            i += 1
-            continue
-        group = [tokens[i]]
-        if words is not None:
-            digits = _decimal_words(tokens, i + 1)
-            if digits is not None:  # "six point three (million)"
-                value += digits[0]
-                i += digits[1]
-                group.append(tokens[i])
-        value, i = _scaled(tokens, i, value, group)
-        words_after = [t.lower_ for t in tokens[i + 1: i + 4]]
-        if len(words_after) == 3 and words_after[:2] == ["and", "a"] and words_after[2] in quantities.FRACTIONS:
-            value += quantities.FRACTIONS[words_after[2]]  # "two and a half days"
-            i += 3
-            group.append(tokens[i])
-            if len(group) == 2:
-                value, i = _scaled(tokens, i, value, group)  # "one and a half billion"
-        if i + 2 < len(tokens) and tokens[i + 1].text in ("-", "–") and tokens[i + 2].lower_ in quantities.FRACTIONS:
-            value *= quantities.FRACTIONS[tokens[i + 2].lower_]  # "one-third"
-            i += 2
-            group.append(tokens[i])
-        low = high = value
-        if i + 2 < len(tokens) and tokens[i + 1].lower_ in ("-", "–", "to", "and", "until", "till",
-                                                                     "through") and tokens[i + 2].like_num:
-            end = quantities.number_words(tokens, i + 2) if tokens[i + 2].lower_ in quantities.NUMBER_WORDS else None
-            other, used = (end[0], end[1]) if end else (_value(tokens[i + 2]), 1)
-            k = i + 2 + used
-            while other is not None and k < len(tokens) and tokens[k].lower_ in _MULTIPLIERS:
-                other *= _MULTIPLIERS[tokens[k].lower_]  # "6 million to 44 million"
-                k += 1
-            if other is not None and (tokens[i + 1].lower_ != "and" or span.doc[max(group[0].i - 1, 0)].lower_
-                                      == "between"):
-                low, high = min(value, other), max(value, other)
-                i = k - 1
-                group.append(tokens[i])
-        measured = _measured(tokens, i, low, high, hedged)
-        if measured is not None:
-            out.append(measured[0])
-            i = measured[1] + 1
-            continue
-        out.append((low, high, _unit(group), hedged))
-        i += 1
-    return out
-
-
-def _scaled(tokens: list[Any], i: int, value: float, group: list[Any]) -> tuple[float, int]:
-    """The value times the scale words after tokens[i] ("$ 577.82, Million"), and the last token used."""
-    while i + 1 < len(tokens) and (tokens[i + 1].lower_ in _MULTIPLIERS or tokens[i + 1].text == "," and i + 2 <
-                                   len(tokens) and tokens[i + 2].lower_ in _MULTIPLIERS):
-        i += 1 if tokens[i + 1].text != "," else 2
-        value *= _MULTIPLIERS[tokens[i].lower_]
-        group.append(tokens[i])
-    return value, i
-
-
-def _decimal_words(tokens: list[Any], i: int) -> tuple[float, int] | None:
-    """(the decimals, tokens used) of "point" and digit words from tokens[i] ("point three" = 0.3), else None."""
-    if i >= len(tokens) or tokens[i].lower_ != "point":
-        return None
-    digits = ""
-    for token in tokens[i + 1: i + 4]:
-        found = quantities.number_word_value(token.lower_)
-        if found is None or not 0 <= found <= 9:
-            break
-        digits += str(int(found))
-    after = tokens[i + 1 + len(digits)] if i + 1 + len(digits) < len(tokens) else None
-    if after is not None and quantities.number_word_value(after.lower_) is not None and after.lower_ not in (
-            "million", "billion", "trillion"):
-        return None  # "at one point one hundred thousand": "point" is a noun, "one hundred thousand" a number
-    return (float("0." + digits), 1 + len(digits)) if digits else None
-
-
-def _fraction_of_unit(tokens: list[Any], i: int) -> tuple[float, int] | None:
-    """(value, tokens up to the unit's article) of "half an hour" (0.5) and "an hour and a half" (1.5)."""
-    words = [t.lower_ for t in tokens[i:i + 5]]
-    if words[:2] in (["half", "an"], ["half", "a"]) and len(words) > 2 and quantities.unit(words[2]):
-        return 0.5, 2
-    if len(words) == 5 and words[0] in ("a", "an") and words[2:] == ["and", "a", "half"] \
-            and quantities.unit(words[1]):
-        return 1.5, 1
-    return None
-
-
-def _negated(span: Any) -> list[str]:
-    """The lemmas negation cues apply to: the verb, a copula's complements, the noun after no/without/none."""
-    out: list[str] = []
-    for token in span:
-        if not (token.dep_ == "neg" or token.lower_ in _CUES or token.lower_ == "n’t"):  # "aren’t": curly, no "neg"
-            continue
-        if _hyphenated(token):  # "not-for-profit", "no-fly": a word, not a negation
-            continue
-        if token.lower_ == "not" and token.i + 1 < len(token.doc) and token.nbor().lower_ in (
-                "just", "only", "merely", "simply", "solely"):
-            continue  # "how to think, not just what to think": "not only", no negation
-        if any(c.dep_ == "aux" and c.lower_ == "need" for c in token.head.children):
-            continue  # "a city need not conduct": no obligation (a modality), not "does not conduct"
-        if any(t.lower_ == "as" and t.head.lower_ in _AS_DEGREES and t.i > token.i and any(
-                u.lower_ == "as" for u in span.doc[t.head.i + 1: span.end]) for t in token.head.subtree):
-            continue  # "did not receive as much training as white teachers": a comparison (less), not a negation
-        head = token.head
-        if token.lower_ == "no" and token.dep_ == "det" and head.dep_ == "dobj" and head.head.pos_ == "VERB":
-            out.append(head.head.lemma_.lower())  # "has no PAC" = "does not have a PAC": the verb is negated too
-        if token.lower_ == "no" and head.lower_ == "longer":  # "no longer X": X is negated
-            verb = head.head
-            complements = [c for c in verb.children if c.dep_ in ("acomp", "attr", "oprd")]
-            out += [c.lemma_.lower() for c in complements] or [verb.lemma_.lower()]
-            out += [o.lemma_.lower() for o in verb.children if o.dep_ == "dobj" and not complements  # "no longer
-                    and any(d.lower_ in ("a", "an", "any") for d in o.children if d.dep_ == "det")]  # has an X"
-            continue
-        if token.lower_ in ("no", "none", "nothing", "nobody") and (
-                token.dep_ in ("nsubj", "nsubjpass") or token.dep_ == "det" and head.dep_ in ("nsubj", "nsubjpass")):
-            verb = token.head if token.dep_ in ("nsubj", "nsubjpass") else head.head  # "no N is X": X is negated
-            complements = [c for c in verb.children if c.dep_ in ("acomp", "attr", "oprd")]
-            out += [c.lemma_.lower() for c in complements] or [verb.lemma_.lower()]
-            continue
-        if token.lower_ == "without" and token.dep_ == "prep":  # "sends emails without knowing": not 'send'
-            out += [c.lemma_.lower() for c in token.children if c.dep_ in ("pobj", "pcomp")]
-            continue
-        if token.lower_ in ("no", "without", "none", "nothing", "nobody") and token.dep_ != "neg":
-            target = [c for c in token.children if c.dep_ == "pobj"] or ([head] if head.i != token.i else [])
-            out += [t.lemma_.lower() for t in target]
-            continue
-        if head.pos_ == "ADP" and head.i > token.i:  # "not as a way to help", "not for profit": the object
-            out += [c.lemma_.lower() for c in head.children if c.dep_ in ("pobj", "pcomp")]
-            continue
-        if head.lemma_ == "do" and not any(c.dep_ in ("dobj", "xcomp", "ccomp") for c in head.children):
-            continue  # "most do not": an elided verb, nothing to compare
-        if head.lemma_ == "be" or head.pos_ == "AUX":
-            complements = [c for c in head.children if c.dep_ in ("acomp", "attr", "oprd")]
-            complements += [g for c in head.children if c.dep_ == "prep" and c.i > head.i  # not "For the most part,"
-                            for g in c.children if g.dep_ == "pobj"]
-            if not complements and not any(c.dep_ in ("xcomp", "ccomp", "dobj", "advcl") for c in head.children) \
-                    and _last_word(span.doc[max(token.i, head.i)], span):
-                continue  # "1% think it isn't", "some they are not": an elided predicate, nothing to compare
-            complements += [a for c in complements if c.dep_ == "attr" for a in c.children if a.dep_ == "amod"]
-            out += [c.lemma_.lower() for c in complements] or [head.lemma_.lower()]
-        elif head.i != token.i:
-            verbs = [head]
-            if any(c.dep_ == "cc" and c.lower_ == "or" for c in head.children):  # "not have a PAC or make donations"
-                verbs += [c for c in head.children if c.dep_ == "conj" and c.pos_ == "VERB"]
-            for verb in verbs:
-                out.append(verb.lemma_.lower())
-                out += [o.lemma_.lower() for o in verb.children if o.dep_ == "dobj"  # "does not have a PAC" = "has
-                        and any(d.lower_ in ("a", "an", "any") for d in o.children if d.dep_ == "det")]  # no PAC"
-    for token in span:  # "a lack of X", "lacks X": X is negated
-        if token.lemma_.lower() == "lack" and not any(c.dep_ == "neg" for c in token.children):
-            out += [g.lemma_.lower() for c in token.children if c.dep_ == "prep" and c.lower_ == "of"
-                    for g in c.children if g.dep_ == "pobj"]
-            out += [t.lemma_.lower() for c in token.children if c.dep_ == "dobj"  # "lacks a supportive relationship"
-                    for t in (c, *c.children) if t.dep_ in ("dobj", "amod", "compound")]
-    for token in span:  # "hardly anything gets done" = "almost nothing gets done": the verb is negated
-        if token.lower_ in ("anything", "anyone", "anybody") and token.dep_ in ("nsubj", "nsubjpass") and (
-                token.i > span.start and span.doc[token.i - 1].lower_ in ("hardly", "scarcely", "barely")):
-            complements = [c for c in token.head.children if c.dep_ in ("acomp", "attr", "oprd")]
-            out += [c.lemma_.lower() for c in complements] or [token.head.lemma_.lower()]
-    for token in span:  # "failed to X", "refused to X", "ceased to X": X is negated (unless the verb is)
-        if token.lemma_.lower() in _FAILING and not any(c.dep_ == "neg" for c in token.children):
-            siblings = [x for x in token.head.children if x.i > token.i] if token.dep_ in ("oprd", "acomp") and \
-                not any(x.dep_ == "xcomp" for x in token.children) else []  # "it seems impossible to live"
-            for x in [*token.children, *siblings]:
-                if x.dep_ == "xcomp" and x.pos_ in ("VERB", "AUX"):
-                    complements = [c for c in x.children if c.dep_ in ("acomp", "attr", "oprd")]
-                    out += [x.lemma_.lower()] + [c.lemma_.lower() for c in complements]
-    elided_do = any(t.lemma_ == "do" and t.pos_ in ("AUX", "VERB") and not any(
-        c.dep_ in ("dobj", "xcomp", "ccomp", "neg", "acomp", "attr", "prep") for c in t.children)
-        and _last_word(t, span) for t in span)
-    if elided_do:  # "people who do not like to shop ... than people who do": the verb said both ways
-        said = {t.lemma_.lower() for t in span if t.pos_ == "VERB"}
-        out = [lemma for lemma in out if lemma not in said]
-    kept: list[str] = []
-    for lemma in out:
-        both = _both_ways(span, lemma)
-        kept += [w for w in (both if both is not None else [lemma]) if not _also_affirmed(span, w)]
-    return kept
-
-
-def _last_word(token: Any, span: Any) -> bool:
-    """Whether only punctuation follows a token in its span ("1% think it isn't.": an elided predicate)."""
-    return all(t.is_punct for t in span.doc[token.i + 1: span.end])
-
-
-def _hyphenated(token: Any) -> bool:
-    """Whether a token is part of a hyphenated word ("not-for-profit")."""
-    doc = token.doc
-    after = token.i + 1 < len(doc) and not token.whitespace_ and doc[token.i + 1].text in ("-", "–")
-    before = token.i > 0 and doc[token.i - 1].text in ("-", "–") and not doc[token.i - 1].whitespace_
-    return after or before
-
-
-def _both_ways(span: Any, lemma: str) -> list[str] | None:
-    """What is negated where a verb is said both ways in a span, None where it is not.
-
-    The same objects both ways ("students who have a relationship ... those who don't have a relationship"):
-    nothing. Other objects ("regulates public railways but does not regulate closed railways"): the negated verb's
-    own object words ("closed", "railway"), not the verb.
-    """
-    verbs = [t for t in span if t.pos_ == "VERB" and t.lemma_.lower() == lemma]
-    said = [(any(c.dep_ == "neg" for c in v.children) or v.head.lemma_.lower() in _FAILING
-             or v.dep_ == "xcomp" and any(c.dep_ == "neg" for c in v.head.children), _objects(v)) for v in verbs]
-    affirmed = [objects for negated, objects in said if not negated]
-    if not affirmed or len(affirmed) == len(said):
-        return None
-    told = frozenset().union(*affirmed)
-    return sorted({w for negated, objects in said if negated for w in objects - told})
-
-
-def _also_affirmed(span: Any, lemma: str) -> bool:
-    """Whether a negated noun also occurs un-negated in the span ("with the gene ... without the gene": neither)."""
-    nouns = [t for t in span if t.pos_ in ("NOUN", "PROPN") and t.lemma_.lower() == lemma]
-    if len(nouns) < 2:
-        return False
-
-    def negated(token: Any) -> bool:
-        verb = next((a for a in token.ancestors if a.pos_ in ("VERB", "AUX")), None)
-        return (any(c.lower_ in ("no", "none") for c in token.children) or token.head.lower_ in ("without", "no")
-                or (verb is not None and any(c.dep_ == "neg" for c in verb.children)))
-
-    return any(not negated(t) for t in nouns)
-
-
-def _objects(verb: Any) -> frozenset[str]:
-    """The lemmas of a verb's objects and complements ("have a favorable relationship": relationship)."""
-    objects = [c for c in verb.children if c.dep_ in ("dobj", "attr", "acomp", "xcomp", "oprd")]
-    return frozenset(t.lemma_.lower() for o in objects for t in (o, *o.children) if t.dep_ in (
-        o.dep_, "amod", "compound"))  # "public railways" is not "private railways"
-
-
 def _subject(token: Any) -> Any:
     """The subject of the clause a token is in (walking up to the verb), None if there is none."""
     for _ in range(6):
@@ -597,45 +224,15 @@ def _comparisons(span: Any) -> list[tuple[str, int, str, str, str, str]]:
     """
     out = []
     for token in span:
-        if token.lower_ in ("more", "less", "most", "least") and token.head.pos_ in ("ADJ", "ADV") \
-                and token.head.i != token.i:
-            adjective, sign = token.head, -1 if token.lower_ in ("less", "least") else 1
-            kind = "sup" if token.lower_ in ("most", "least") else "cmp"
-        elif token.lower_ in ("more", "less", "fewer") and token.dep_ == "amod" and token.head.pos_ == "NOUN":
-            adjective, sign, kind = token.head, -1 if token.lower_ != "more" else 1, "cmp"
-        elif token.lower_ in ("more", "less") and token.dep_ in ("dobj", "advmod", "npadvmod") \
-                and token.head.pos_ == "VERB" and token.i + 2 < len(token.doc) and (
-                    token.nbor().lower_ == "than" and not token.nbor(2).like_num  # "fetched more than 'Balloon Girl'"
-                    or _than_preposition(span, token)):  # "gain more by appropriating than by producing"
-            adjective, sign, kind = token, -1 if token.lower_ == "less" else 1, "cmp"
-        elif token.tag_ in ("JJR", "RBR", "JJS", "RBS") and token.lower_ not in ("more", "less", "most", "least"):
-            adjective, sign, kind = token, 1, "sup" if token.tag_ in ("JJS", "RBS") else "cmp"
-        else:
+        compared = _compared(token, span)
+        if compared is None:
             continue
+        adjective, sign, kind = compared
         subject = _subject(adjective)
         first = _phrase(subject) if subject is not None else ""
         attribute = _attribute(adjective) if adjective is not token.head or token.dep_ != "amod" else ""
-        than = ""
         than_token = next((t for t in span if t.i > token.i and t.lower_ == "than"), None)
-        if than_token is not None:
-            rest = [t for t in span if t.i > than_token.i and not t.is_punct]
-            objects = [g for g in than_token.children if g.dep_ == "pobj"]
-            named = objects or [t for t in rest if t.pos_ in ("NOUN", "PROPN", "PRON", "VERB", "NUM")
-                                and t.lemma_ != "be"]
-            than = _phrase(named[0]) if objects else " ".join(_lemma(t) for t in named[:3])
-            infinitive = bool(rest) and rest[0].lower_ == "to" and rest[0].pos_ == "PART"
-            verbs = [t for t in span if token.i < t.i < than_token.i and t.pos_ in ("VERB", "AUX") and any(
-                c.lower_ == "to" and c.dep_ == "aux" for c in t.children)] if infinitive else []
-            if infinitive and verbs:  # "easier to oust A than to get rid of B": the two doings are the sides
-                than = _phrase(rest[0].head)
-                doing = verbs[0].head if verbs[0].dep_ in ("aux", "auxpass") else verbs[0]  # "to get rid of"
-                first = _phrase(doing, than_token.i)
-            elif rest and rest[0].lower_ in _PREPOSITIONS:  # "than to B": A is the verb's own "to A"
-                inner = [g for g in rest[0].children if g.dep_ in ("pobj", "pcomp")]
-                than = _phrase(inner[0]) if inner else than
-                first = next((_phrase(t, than_token.i) for p in span if p.i < than_token.i and p.lower_ ==
-                              rest[0].lower_ and p.i > token.i for t in p.children if t.dep_ in ("pobj", "pcomp")),
-                             first)
+        first, than = _than_sides(span, token, than_token, first) if than_token is not None else (first, "")
         clause = adjective.head if adjective.dep_ in ("acomp", "advmod", "amod", "attr") else adjective
         conditions = _conditions(span, clause) if kind == "cmp" else None
         if conditions is not None and (conditions[1] or than_token is None):
@@ -644,6 +241,63 @@ def _comparisons(span: Any) -> list[tuple[str, int, str, str, str, str]]:
         direction = f" {following.lower_}" if following is not None and following.lower_ in _DIRECTIONS else ""
         out.append((_lemma(adjective) + direction, sign, kind, first, than, attribute))
     return out
+
+
+def _compared(token: Any, span: Any) -> tuple[Any, int, str] | None:
+    """(the compared word, sign, "cmp"/"sup") where a token makes a comparison, else None.
+
+    "more/less/most/least" + adjective or adverb; "more/less/fewer" + noun; "fetched more than X", "gain more by A
+    than by B"; a comparative or superlative form ("taller", "best").
+    """
+    lower = token.lower_
+    if lower in ("more", "less", "most", "least") and token.head.pos_ in ("ADJ", "ADV") and token.head.i != token.i:
+        return token.head, -1 if lower in ("less", "least") else 1, "sup" if lower in ("most", "least") else "cmp"
+    if lower in ("more", "less", "fewer") and token.dep_ == "amod" and token.head.pos_ == "NOUN":
+        return token.head, -1 if lower != "more" else 1, "cmp"
+    if lower in ("more", "less") and token.dep_ in ("dobj", "advmod", "npadvmod") \
+            and token.head.pos_ == "VERB" and token.i + 2 < len(token.doc) and (
+                token.nbor().lower_ == "than" and not token.nbor(2).like_num  # "fetched more than 'Balloon Girl'"
+                or _than_preposition(span, token)):  # "gain more by appropriating than by producing"
+        return token, -1 if lower == "less" else 1, "cmp"
+    if token.tag_ in ("JJR", "RBR", "JJS", "RBS") and lower not in ("more", "less", "most", "least"):
+        return token, 1, "sup" if token.tag_ in ("JJS", "RBS") else "cmp"
+    return None
+
+
+def _than_sides(span: Any, token: Any, than_token: Any, first: str) -> tuple[str, str]:
+    """(first side, than-side) of a comparison with "than": its object, two doings, or the repeated preposition."""
+    rest = [t for t in span if t.i > than_token.i and not t.is_punct]
+    objects = [g for g in than_token.children if g.dep_ == "pobj"]
+    named = objects or [t for t in rest if t.pos_ in ("NOUN", "PROPN", "PRON", "VERB", "NUM") and t.lemma_ != "be"]
+    than = _phrase(named[0]) if objects else " ".join(_lemma(t) for t in named[:3])
+    doings = _doings(span, token, than_token, rest)
+    if doings is not None:
+        return doings
+    if rest and rest[0].lower_ in _PREPOSITIONS:
+        return _preposition_sides(span, token, than_token, rest[0], first, than)
+    return first, than
+
+
+def _doings(span: Any, token: Any, than_token: Any, rest: list[Any]) -> tuple[str, str] | None:
+    """The two doings as the sides: "easier to oust A than to get rid of B" (None where there are none)."""
+    if not (rest and rest[0].lower_ == "to" and rest[0].pos_ == "PART"):
+        return None
+    verbs = [t for t in span if token.i < t.i < than_token.i and t.pos_ in ("VERB", "AUX")
+             and any(c.lower_ == "to" and c.dep_ == "aux" for c in t.children)]
+    if not verbs:
+        return None
+    doing = verbs[0].head if verbs[0].dep_ in ("aux", "auxpass") else verbs[0]  # "to get rid of"
+    return _phrase(doing, than_token.i), _phrase(rest[0].head)
+
+
+def _preposition_sides(span: Any, token: Any, than_token: Any, preposition: Any, first: str, than: str,
+                       ) -> tuple[str, str]:
+    """The sides of a repeated preposition: "respond more favorably to A than to B" (A: the verb's own "to A")."""
+    inner = [g for g in preposition.children if g.dep_ in ("pobj", "pcomp")]
+    than = _phrase(inner[0]) if inner else than
+    own = (_phrase(t, than_token.i) for p in span if token.i < p.i < than_token.i and p.lower_ == preposition.lower_
+           for t in p.children if t.dep_ in ("pobj", "pcomp"))
+    return next(own, first), than
 
 
 def _than_preposition(span: Any, token: Any) -> bool:
@@ -686,12 +340,6 @@ def _entities(span: Any) -> list[tuple[str, str]]:
     return out
 
 
-def _lemma(token: Any) -> str:
-    """A token's lowercased lemma, with the irregular comparatives spaCy misses ("farthest" -> "far")."""
-    lemma = token.lemma_.lower()
-    return _LEMMA_FIXES.get(lemma, _LEMMA_FIXES.get(token.lower_, lemma))
-
-
 def _unit_token(token: Any) -> bool:
     """Whether a token is the unit of a number ("km", "°", "F" of "degrees F", "p.m."): the number carries it."""
     doc = token.doc
@@ -721,107 +369,6 @@ def facts(span: Any) -> Facts:
                  tuple(_comparisons(span)), tuple(_structure.roles(span)), tuple(_structure.causes(span)),
                  tuple(_structure.quantifiers(span)), tuple(_structure.modals(span)), tuple(_parts(span)),
                  tuple(_trends(span)), tuple(_valued(span)))
-
-
-def _first_number(doc: Any, start: int, end: int) -> tuple[float, str] | None:
-    """(value, unit) of the first number of a stretch of a document, None if it has none."""
-    found = _numbers(doc[start:end]) if end > start else []
-    return (found[0][0], found[0][2]) if found else None
-
-
-def _trends(span: Any) -> list[tuple[float, float, str]]:
-    """(from, to, unit) of each "from A to B" whose two objects are numbers of one unit."""
-    out = []
-    for token in span:
-        if token.lower_ != "from" or token.dep_ != "prep":
-            continue
-        to = next((t for t in token.head.children if t.lower_ == "to" and t.dep_ in ("prep", "dative")
-                   and t.i > token.i), None)
-        if to is None:
-            to = next((t for t in token.subtree if t.lower_ == "to" and t.i > token.i), None)
-        if to is None:
-            continue
-        start = _first_number(span.doc, token.i + 1, to.i)
-        end = _first_number(span.doc, to.i + 1, min(max(to.right_edge.i, token.right_edge.i) + 1, span.end))
-        if start is not None and end is not None and start[1] in ("", end[1]) and start[0] != end[0]:
-            out.append((start[0], end[0], end[1]))  # "from 11,000 to 8,000 people": the unit written once
-    return out
-
-
-def _valued(span: Any) -> list[tuple[str, float, str]]:
-    """(noun phrase, value, unit) of the number a text gives a noun.
-
-    "Whites (23%)", "20% of UK citizens", "49 percent voted for Democrats", "Facebook Gaming has grown 238%", "A and
-    B sold for 9 and 7 respectively".
-    """
-    out = []
-    doc = span.doc
-    for token in span:
-        if token.text != "(" or token.i == span.start:
-            continue
-        close = next((t.i for t in doc[token.i + 1: min(token.i + 6, span.end)] if t.text == ")"), None)
-        if close is None:
-            continue
-        value = _first_number(doc, token.i + 1, close)
-        noun = doc[token.i - 1]
-        if noun.text == ")":  # "the Mosaic Company (NYSE: MOS) (25 percent)": the noun before the first parenthesis
-            opening = next((t.i for t in reversed(doc[max(span.start, noun.i - 6): noun.i]) if t.text == "("), None)
-            noun = doc[opening - 1] if opening is not None and opening > span.start else noun
-        if value is None or noun.pos_ not in ("NOUN", "PROPN"):
-            continue
-        words = [t for t in noun.lefts if t.dep_ in ("compound", "amod") and t.i >= noun.i - 3] + [noun]
-        out.append((" ".join(_lemma(t) for t in words), value[0], value[1]))
-    respectively = next((t for t in span if t.lower_ == "respectively"), None)
-    if respectively is not None:  # "'Balloon Girl' and 'Bomb Hugger' sold for £37,200 and £31,200 respectively"
-        before = [t for t in span if t.i < respectively.i]
-        names = next((chain for t in before if t.pos_ in ("NOUN", "PROPN")
-                      for chain in [_coordinated(t, lambda c: c.pos_ in ("NOUN", "PROPN"))] if len(chain) > 1), [])
-        values = next((chain for t in before if t.like_num
-                       for chain in [_coordinated(t, lambda c: c.like_num)] if len(chain) > 1), [])
-        if len(names) == len(values) >= 2:
-            for noun, number in zip(names, values, strict=True):
-                amount = _value(number)
-                words = [t for t in noun.lefts if t.dep_ in ("compound", "amod") and t.i >= noun.i - 3] + [noun]
-                if amount is not None:
-                    out.append((" ".join(_lemma(t) for t in words), amount, _unit([number])))
-    for token in span:  # "20% of UK citizens", "49 percent voted for Democrats", "Facebook Gaming has grown 238%"
-        if not token.i > span.start:
-            continue
-        number = doc[token.i - 1]
-        fraction = quantities.FRACTIONS.get(token.lemma_.lower())
-        if fraction is not None:  # "two thirds of black women", "a quarter of voters": a share in percent
-            count = 1.0 if number.lower_ in ("a", "one") else _value(number) if number.like_num else None
-            of = any(c.dep_ == "prep" and c.lower_ == "of" for c in token.children)
-            share = 100 * fraction * count if count is not None and of and 0 < count * fraction <= 1 else None
-        elif token.lower_ in ("%", "percent"):
-            share = _value(number) if number.like_num else None
-        else:
-            continue
-        if share is None:
-            continue
-        nouns = [g for c in token.children if c.dep_ == "prep" and c.lower_ == "of" for g in c.children
-                 if g.dep_ == "pobj"]
-        verb = token.head
-        subjects = [c for c in verb.children if c.dep_ == "nsubj" and c.i != token.i]
-        if not nouns and verb.pos_ == "VERB" and (token.dep_ == "nsubj" or token.dep_ == "npadvmod" and not subjects):
-            nouns = [c for c in verb.children if c.dep_ == "dobj"] + [  # "49 percent voted for Democrats"
-                g for c in verb.children if c.dep_ == "prep" and c.lower_ == "for" for g in c.children
-                if g.dep_ == "pobj"]
-        if not nouns and token.dep_ in ("dobj", "npadvmod") and verb.pos_ == "VERB":  # "X has grown 238%"
-            nouns = subjects
-        for noun in nouns[:1]:
-            if noun.pos_ in ("NOUN", "PROPN"):
-                words = [t for t in noun.lefts if t.dep_ in ("compound", "amod") and t.i >= noun.i - 3] + [noun]
-                out.append((" ".join(_lemma(t) for t in words), share, "%"))
-    return out
-
-
-def _coordinated(token: Any, fits: Any) -> list[Any]:
-    """A token and the tokens coordinated with it ("A, B and C"), following "conj" links while ``fits``."""
-    chain = [token]
-    while nxt := next((c for c in chain[-1].children if c.dep_ == "conj" and fits(c)), None):
-        chain.append(nxt)
-    return chain
 
 
 _PART_DEPS = frozenset({"relcl", "advcl", "acl"})
@@ -862,10 +409,26 @@ def _resolve(clause: Any, text: str, antecedent: Any) -> tuple[str, tuple[str, .
     return resolved, tuple(t.lemma_.lower() for t in term_tokens(antecedent) if not t.is_space)
 
 
+FOREIGN_SHARE = 0.25
+"""The share of a text's words in a script other than Latin from which the heuristic judge does not read it."""
+_IDEOGRAPHS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+_WORD = re.compile(rf"[{_IDEOGRAPHS}]|[^\W\d_{_IDEOGRAPHS}]+")
+"""A word: one Chinese, Japanese or Korean character (a word is one or two of them), or a run of other letters."""
+
+
+def non_latin_share(text: str) -> float:
+    """Words in a script other than Latin / words (0.0 for a text without words): "埃菲尔铁塔" is five words."""
+    words = _WORD.findall(text)
+    return sum(any(c > "\u024f" for c in w) for w in words) / len(words) if words else 0.0
+
+
 def foreign_script(text: str) -> bool:
-    """Whether most letters of a text are not Latin (Chinese, Cyrillic, Arabic): not for the heuristic judge."""
-    letters = [c for c in text if c.isalpha()]
-    return bool(letters) and sum(c <= "\u024f" for c in letters) < len(letters) / 2
+    """Whether a quarter of a text's words or more are not in Latin script (``FOREIGN_SHARE``).
+
+    Chinese, Cyrillic, Arabic, or half an answer in one of them: the heuristic judge reads English and does not
+    judge such a text.
+    """
+    return non_latin_share(text) >= FOREIGN_SHARE
 
 
 def _is_statement(clause: Any, text: str) -> bool:

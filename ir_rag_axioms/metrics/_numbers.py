@@ -1,0 +1,386 @@
+"""Numbers in a statement: values, ranges, years, months, clock times, measured amounts, trends, numbers of nouns."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from ir_rag_axioms.metrics import quantities
+
+_WORD_NUMBERS = {w: i for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen twenty".split())} | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
+                                                      "seventy": 70, "eighty": 80, "ninety": 90, "dozen": 12}
+_MULTIPLIERS = {"hundred": 1e2, "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+_MONTHS = {m: i for i, m in enumerate("january february march april may june july august september october "
+                                      "november december".split(), start=1)}
+_HEDGES = frozenset({"about", "around", "approximately", "roughly", "nearly", "almost", "some", "over", "under",
+                     "than", "circa", "~", "up", "estimated", "an", "approx", "upwards", "least", "most"})
+
+_LEMMA_FIXES = {"farth": "far", "farther": "far", "farthest": "far", "further": "far", "furthest": "far",
+                "better": "good", "best": "good", "worse": "bad", "worst": "bad", "later": "late", "latest": "late"}
+
+
+def _in_citation(token: Any) -> bool:
+    """Whether a token is inside a citation marker such as ``[1, 2]``."""
+    doc, i = token.doc, token.i
+    while i > 0 and re.fullmatch(r"[\d,;\- ]+", doc[i].text):
+        i -= 1
+    return doc[i].text == "[" and i != token.i
+
+
+def _value(token: Any) -> float | None:
+    """The number a token spells ("1,889", "1.5", "twenty", "3rd"), None if it is none."""
+    text = token.lower_.replace(",", "")
+    text = re.sub(r"(?<=\d)(?:st|nd|rd|th|s)$", "", text)
+    if text in _WORD_NUMBERS:
+        return float(_WORD_NUMBERS[text])
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def _unit(tokens: list[Any]) -> str:
+    """The unit of a number: the next noun or symbol ("mg", "%", "metres"), else its head noun; "" if none."""
+    last = tokens[-1]
+    doc = last.doc
+    after = doc[last.i + 1] if last.i + 1 < len(doc) else None
+    if after is not None and (after.pos_ in ("NOUN", "PROPN", "SYM") or after.text == "%"):
+        noun = after.head
+        if after.dep_ in ("amod", "compound") and noun.i > after.i and noun.pos_ == "NOUN" and last.head.i == noun.i \
+                and quantities.unit(after.lower_) is None:
+            return noun.lemma_.lower()  # "3 relational units": the unit is the noun, not its modifier
+        return "%" if after.lower_ in ("%", "percent", "per") else after.lemma_.lower()
+    if tokens[0].i > 0 and doc[tokens[0].i - 1].text in ("$", "€", "£"):
+        return doc[tokens[0].i - 1].text
+    head = last.head
+    return head.lemma_.lower() if head.pos_ == "NOUN" and head.i != last.i else ""
+
+
+def _measured(tokens: list[Any], i: int, low: float, high: float, hedged: bool,
+              ) -> tuple[tuple[float, float, str, bool], int] | None:
+    """The number low-high ending at tokens[i] as a measured quantity when a unit follows ("3 km", "53-day")."""
+    j = i + 1 + (i + 1 < len(tokens) and tokens[i + 1].text in ("-", "–"))
+    found = quantities.unit_after(tokens, j)
+    if found is None:
+        return None
+    of = j + found[1] < len(tokens) and tokens[j + found[1]].lower_ == "of"
+    if tokens[i].ent_type_ == "MONEY" and not (found[0] == "pound" and of):  # "2,204 pounds of gold" is a mass
+        return None
+    name, used = found
+    before = {t.lower_ for t in tokens[max(i - 4, 0): i]} | {t.lemma_.lower() for t in tokens[max(i - 4, 0): i]}
+    change = bool(before & _CHANGE_WORDS)  # "warmed by 0.8 °C", "a rise of 2 degrees": a difference
+    (a, dimension), (b, _) = quantities.measure(low, name, change), quantities.measure(high, name, change)
+    k = j + used
+    k += k < len(tokens) and tokens[k].text in ("-", "–")
+    if dimension == "[time]" and k < len(tokens) and tokens[k].lower_ == "old":  # "three years old": an age
+        around = {t.lower_ for t in tokens[max(i - 3, 0): i]} | {t.lower_ for t in tokens[k + 1: k + 3]}
+        dimension = quantities.AGE_BOUND if around & _BOUND_WORDS else quantities.AGE
+    return (min(a, b), max(a, b), dimension, hedged), j + used - 1
+
+
+_CHANGE_WORDS = frozenset({"by", "rise", "increase", "drop", "fall", "change", "warming", "cooling", "warm", "cool",
+                           "up", "down"})
+"""Words before a temperature that make it a difference, not a reading ("warmed by 0.8 °C")."""
+_BOUND_WORDS = frozenset({"than", "under", "over", "least", "most", "younger", "older", "below", "above", "up"})
+"""Words around an age that make it a bound ("younger than one year old", "three years old or younger")."""
+
+
+Number = tuple[float, float, str, bool]
+"""(low, high, unit or dimension, hedged) of one number or range."""
+Found = tuple[list[Number], int]
+"""The numbers a rule read at tokens[i] and the position after them."""
+
+
+def _numbers(span: Any) -> list[tuple[float, float, str, bool]]:
+    """Numbers, ranges ("20-45", "between 20 and 45", "20 to 45"), years, months, clock times and measured amounts.
+
+    Number words are read by text2num ("forty-four million"), units by pint (the SI magnitude and the dimension as
+    the unit: "3 km" and "3,000 m" are one number), clock times as minutes after midnight (``quantities.CLOCK``).
+    Each position is read by the first rule of ``_NUMBER_RULES`` that applies.
+    """
+    out: list[Number] = []
+    tokens = [t for t in span if not _in_citation(t)]
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        hedged = any(t.lower_ in _HEDGES for t in span.doc[max(token.i - 2, 0): token.i])
+        found, i = next(f for rule in _NUMBER_RULES if (f := rule(tokens, i, hedged, span)) is not None)
+        out += found
+    return out
+
+
+def _clock(tokens: list[Any], i: int, hedged: bool, span: Any) -> Found | None:
+    """A clock time ("7:30 pm") as minutes after midnight."""
+    clock = quantities.clock_time(tokens, i)
+    return ([(clock[0], clock[0], clock[1], hedged)], i + clock[2]) if clock is not None else None
+
+
+def _period(tokens: list[Any], i: int, hedged: bool, span: Any) -> Found | None:
+    """A span of years ("1946-47", "from 1939 to 1945")."""
+    years = quantities.period(tokens, i)
+    return ([(years[0], years[1], "", False)], i + years[2]) if years is not None else None
+
+
+def _month(tokens: list[Any], i: int, hedged: bool, span: Any) -> Found | None:
+    """A month name in a date ("in March"): its number."""
+    token = tokens[i]
+    if token.lower_ in _MONTHS and token.ent_type_ == "DATE":
+        return [(float(_MONTHS[token.lower_]),) * 2 + ("month", False)], i + 1
+    return None
+
+
+def _fraction_measured(tokens: list[Any], i: int, hedged: bool, span: Any) -> Found | None:
+    """A measured fraction of a unit: "half an hour", "an hour and a half": a measured fraction of a unit."""
+    fraction = _fraction_of_unit(tokens, i)
+    if fraction is None:
+        return None
+    share, used = fraction
+    measured = _measured(tokens, i + used - 1, share, share, hedged)
+    return ([measured[0]], measured[1] + 1) if measured is not None else None
+
+
+def _amount(tokens: list[Any], i: int, hedged: bool, span: Any) -> Found:
+    """Any other token: a number (digits or words, scaled, a range, measured), a named number, or nothing."""
+    token = tokens[i]
+    words = quantities.number_words(tokens, i) if token.lower_ in quantities.NUMBER_WORDS else None
+    value = _value(token) if words is None and (token.like_num or token.pos_ == "NUM") else None
+    if words is not None:
+        value = words[0]
+        i += words[1] - 1
+    if value is None:
+        return _not_a_value(tokens, i)
+    group = [tokens[i]]
+    value, i = _grown(tokens, i, value, words is not None, group)
+    low, high, i = _range_to(tokens, i, value, group, span)
+    measured = _measured(tokens, i, low, high, hedged)
+    if measured is not None:
+        return [measured[0]], measured[1] + 1
+    return [(low, high, _unit(group), hedged)], i + 1
+
+
+def _not_a_value(tokens: list[Any], i: int) -> Found:
+    """A token without a value: "plutonium-239" (a named number), "20-45" (a range in one token), else nothing."""
+    token = tokens[i]
+    named = re.fullmatch(r"([A-Za-z]{2,})-(\d+)", token.text)  # "plutonium-239", "COVID-19"
+    if named:
+        return [(float(named[2]), float(named[2]), named[1].lower(), False)], i + 1
+    if "-" in token.text and re.fullmatch(r"\d[\d.,]*[-–]\d[\d.,]*", token.text):
+        low, high = (float(x.replace(",", "")) for x in re.split(r"[-–]", token.text))
+        measured = _measured(tokens, i, low, high, False)
+        return [measured[0] if measured else (low, high, _unit([token]), False)], (measured[1] if measured else i) + 1
+    return [], i + 1
+
+
+def _grown(tokens: list[Any], i: int, value: float, spelled: bool, group: list[Any]) -> tuple[float, int]:
+    """The value with what follows it: "six point three", "million", "two and a half", "one-third"; the last token."""
+    if spelled:
+        digits = _decimal_words(tokens, i + 1)
+        if digits is not None:  # "six point three (million)"
+            value += digits[0]
+            i += digits[1]
+            group.append(tokens[i])
+    value, i = _scaled(tokens, i, value, group)
+    words_after = [t.lower_ for t in tokens[i + 1: i + 4]]
+    if len(words_after) == 3 and words_after[:2] == ["and", "a"] and words_after[2] in quantities.FRACTIONS:
+        value += quantities.FRACTIONS[words_after[2]]  # "two and a half days"
+        i += 3
+        group.append(tokens[i])
+        if len(group) == 2:
+            value, i = _scaled(tokens, i, value, group)  # "one and a half billion"
+    if i + 2 < len(tokens) and tokens[i + 1].text in ("-", "–") and tokens[i + 2].lower_ in quantities.FRACTIONS:
+        value *= quantities.FRACTIONS[tokens[i + 2].lower_]  # "one-third"
+        i += 2
+        group.append(tokens[i])
+    return value, i
+
+
+_RANGE_WORDS = frozenset({"-", "–", "to", "and", "until", "till", "through"})
+
+
+def _range_to(tokens: list[Any], i: int, value: float, group: list[Any], span: Any) -> tuple[float, float, int]:
+    """(low, high, last token) of "20-45", "20 to 45", "between 20 and 45", "6 million to 44 million"."""
+    if not (i + 2 < len(tokens) and tokens[i + 1].lower_ in _RANGE_WORDS and tokens[i + 2].like_num):
+        return value, value, i
+    end = quantities.number_words(tokens, i + 2) if tokens[i + 2].lower_ in quantities.NUMBER_WORDS else None
+    other, used = (end[0], end[1]) if end else (_value(tokens[i + 2]), 1)
+    k = i + 2 + used
+    while other is not None and k < len(tokens) and tokens[k].lower_ in _MULTIPLIERS:
+        other *= _MULTIPLIERS[tokens[k].lower_]  # "6 million to 44 million"
+        k += 1
+    if other is None or (tokens[i + 1].lower_ == "and" and span.doc[max(group[0].i - 1, 0)].lower_ != "between"):
+        return value, value, i
+    group.append(tokens[k - 1])
+    return min(value, other), max(value, other), k - 1
+
+
+_NUMBER_RULES: tuple[Callable[[list[Any], int, bool, Any], Found | None], ...] = (
+    _clock, _period, _month, _fraction_measured, _amount)
+"""The rules of ``_numbers`` in order: the first that answers (not None) reads the numbers at a position."""
+
+
+def _scaled(tokens: list[Any], i: int, value: float, group: list[Any]) -> tuple[float, int]:
+    """The value times the scale words after tokens[i] ("$ 577.82, Million"), and the last token used."""
+    while i + 1 < len(tokens) and (tokens[i + 1].lower_ in _MULTIPLIERS or tokens[i + 1].text == "," and i + 2 <
+                                   len(tokens) and tokens[i + 2].lower_ in _MULTIPLIERS):
+        i += 1 if tokens[i + 1].text != "," else 2
+        value *= _MULTIPLIERS[tokens[i].lower_]
+        group.append(tokens[i])
+    return value, i
+
+
+def _decimal_words(tokens: list[Any], i: int) -> tuple[float, int] | None:
+    """(the decimals, tokens used) of "point" and digit words from tokens[i] ("point three" = 0.3), else None."""
+    if i >= len(tokens) or tokens[i].lower_ != "point":
+        return None
+    digits = ""
+    for token in tokens[i + 1: i + 4]:
+        found = quantities.number_word_value(token.lower_)
+        if found is None or not 0 <= found <= 9:
+            break
+        digits += str(int(found))
+    after = tokens[i + 1 + len(digits)] if i + 1 + len(digits) < len(tokens) else None
+    if after is not None and quantities.number_word_value(after.lower_) is not None and after.lower_ not in (
+            "million", "billion", "trillion"):
+        return None  # "at one point one hundred thousand": "point" is a noun, "one hundred thousand" a number
+    return (float("0." + digits), 1 + len(digits)) if digits else None
+
+
+def _fraction_of_unit(tokens: list[Any], i: int) -> tuple[float, int] | None:
+    """(value, tokens up to the unit's article) of "half an hour" (0.5) and "an hour and a half" (1.5)."""
+    words = [t.lower_ for t in tokens[i:i + 5]]
+    if words[:2] in (["half", "an"], ["half", "a"]) and len(words) > 2 and quantities.unit(words[2]):
+        return 0.5, 2
+    if len(words) == 5 and words[0] in ("a", "an") and words[2:] == ["and", "a", "half"] \
+            and quantities.unit(words[1]):
+        return 1.5, 1
+    return None
+
+
+def _lemma(token: Any) -> str:
+    """A token's lowercased lemma, with the irregular comparatives spaCy misses ("farthest" -> "far")."""
+    lemma = token.lemma_.lower()
+    return _LEMMA_FIXES.get(lemma, _LEMMA_FIXES.get(token.lower_, lemma))
+
+
+def _first_number(doc: Any, start: int, end: int) -> tuple[float, str] | None:
+    """(value, unit) of the first number of a stretch of a document, None if it has none."""
+    found = _numbers(doc[start:end]) if end > start else []
+    return (found[0][0], found[0][2]) if found else None
+
+
+def _trends(span: Any) -> list[tuple[float, float, str]]:
+    """(from, to, unit) of each "from A to B" whose two objects are numbers of one unit."""
+    out = []
+    for token in span:
+        if token.lower_ != "from" or token.dep_ != "prep":
+            continue
+        to = next((t for t in token.head.children if t.lower_ == "to" and t.dep_ in ("prep", "dative")
+                   and t.i > token.i), None)
+        if to is None:
+            to = next((t for t in token.subtree if t.lower_ == "to" and t.i > token.i), None)
+        if to is None:
+            continue
+        start = _first_number(span.doc, token.i + 1, to.i)
+        end = _first_number(span.doc, to.i + 1, min(max(to.right_edge.i, token.right_edge.i) + 1, span.end))
+        if start is not None and end is not None and start[1] in ("", end[1]) and start[0] != end[0]:
+            out.append((start[0], end[0], end[1]))  # "from 11,000 to 8,000 people": the unit written once
+    return out
+
+
+def _valued(span: Any) -> list[tuple[str, float, str]]:
+    """(noun phrase, value, unit) of the number a text gives a noun.
+
+    "Whites (23%)", "20% of UK citizens", "49 percent voted for Democrats", "Facebook Gaming has grown 238%", "A and
+    B sold for 9 and 7 respectively".
+    """
+    return _in_parentheses(span) + _respectively(span) + [found for token in span for found in _share(token, span)]
+
+
+def _noun_words(noun: Any) -> str:
+    """A noun with its compounds and adjectives up to three words before it, as lemmas ("uk citizen")."""
+    words = [t for t in noun.lefts if t.dep_ in ("compound", "amod") and t.i >= noun.i - 3] + [noun]
+    return " ".join(_lemma(t) for t in words)
+
+
+def _in_parentheses(span: Any) -> list[tuple[str, float, str]]:
+    """The number in parentheses after a noun: "Whites (23%)", "the Mosaic Company (NYSE: MOS) (25 percent)"."""
+    out = []
+    doc = span.doc
+    for token in span:
+        if token.text != "(" or token.i == span.start:
+            continue
+        close = next((t.i for t in doc[token.i + 1: min(token.i + 6, span.end)] if t.text == ")"), None)
+        if close is None:
+            continue
+        value = _first_number(doc, token.i + 1, close)
+        noun = doc[token.i - 1]
+        if noun.text == ")":  # "the Mosaic Company (NYSE: MOS) (25 percent)": the noun before the first parenthesis
+            opening = next((t.i for t in reversed(doc[max(span.start, noun.i - 6): noun.i]) if t.text == "("), None)
+            noun = doc[opening - 1] if opening is not None and opening > span.start else noun
+        if value is not None and noun.pos_ in ("NOUN", "PROPN"):
+            out.append((_noun_words(noun), value[0], value[1]))
+    return out
+
+
+def _respectively(span: Any) -> list[tuple[str, float, str]]:
+    """Each name with its number: "'Balloon Girl' and 'Bomb Hugger' sold for £37,200 and £31,200 respectively"."""
+    respectively = next((t for t in span if t.lower_ == "respectively"), None)
+    if respectively is None:
+        return []
+    before = [t for t in span if t.i < respectively.i]
+    names = next((chain for t in before if t.pos_ in ("NOUN", "PROPN")
+                  for chain in [_coordinated(t, lambda c: c.pos_ in ("NOUN", "PROPN"))] if len(chain) > 1), [])
+    values = next((chain for t in before if t.like_num
+                   for chain in [_coordinated(t, lambda c: c.like_num)] if len(chain) > 1), [])
+    if not len(names) == len(values) >= 2:
+        return []
+    amounts = [(noun, _value(number), number) for noun, number in zip(names, values, strict=True)]
+    return [(_noun_words(noun), amount, _unit([number])) for noun, amount, number in amounts if amount is not None]
+
+
+def _share_value(token: Any, number: Any) -> float | None:
+    """The share in percent of a token and the word before it ("20 %", "two thirds of"), None when there is none."""
+    fraction = quantities.FRACTIONS.get(token.lemma_.lower())
+    if fraction is not None:  # "two thirds of black women", "a quarter of voters": a share in percent
+        count = 1.0 if number.lower_ in ("a", "one") else _value(number) if number.like_num else None
+        of = any(c.dep_ == "prep" and c.lower_ == "of" for c in token.children)
+        return 100 * fraction * count if count is not None and of and 0 < count * fraction <= 1 else None
+    if token.lower_ in ("%", "percent"):
+        return _value(number) if number.like_num else None
+    return None
+
+
+def _shared_nouns(token: Any) -> list[Any]:
+    """The nouns a share is of: "20% of UK citizens", "49 percent voted for Democrats", "X has grown 238%"."""
+    nouns = [g for c in token.children if c.dep_ == "prep" and c.lower_ == "of" for g in c.children
+             if g.dep_ == "pobj"]
+    verb = token.head
+    subjects = [c for c in verb.children if c.dep_ == "nsubj" and c.i != token.i]
+    if not nouns and verb.pos_ == "VERB" and (token.dep_ == "nsubj" or token.dep_ == "npadvmod" and not subjects):
+        nouns = [c for c in verb.children if c.dep_ == "dobj"] + [  # "49 percent voted for Democrats"
+            g for c in verb.children if c.dep_ == "prep" and c.lower_ == "for" for g in c.children
+            if g.dep_ == "pobj"]
+    if not nouns and token.dep_ in ("dobj", "npadvmod") and verb.pos_ == "VERB":  # "X has grown 238%"
+        nouns = subjects
+    return nouns
+
+
+def _share(token: Any, span: Any) -> list[tuple[str, float, str]]:
+    """(noun phrase, share, "%") of a share word ("%", "percent", "thirds") and the noun it is of."""
+    if not token.i > span.start:
+        return []
+    share = _share_value(token, span.doc[token.i - 1])
+    if share is None:
+        return []
+    return [(_noun_words(noun), share, "%") for noun in _shared_nouns(token)[:1] if noun.pos_ in ("NOUN", "PROPN")]
+
+
+def _coordinated(token: Any, fits: Any) -> list[Any]:
+    """A token and the tokens coordinated with it ("A, B and C"), following "conj" links while ``fits``."""
+    chain = [token]
+    while nxt := next((c for c in chain[-1].children if c.dep_ == "conj" and fits(c)), None):
+        chain.append(nxt)
+    return chain
