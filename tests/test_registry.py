@@ -110,3 +110,13 @@ def test_parameters_are_checked_for_type_choice_and_range():
         parse("REG(similarity=3)")
     with pytest.raises(ValueError, match="unknown negation_termset 'klingon'.*'en'"):
         CONS3(negation_termset="klingon")
+
+
+def test_an_unknown_name_is_a_key_error_for_get_and_a_value_error_for_parse() -> None:
+    from ir_rag_axioms.axioms.registry import get, parse
+
+    with pytest.raises(KeyError, match="unknown axiom 'NOPE'"):
+        get("NOPE")
+    for spec in ("COH1 * (inf)", "CORR1(citation_pattern=inf)", "NOPE"):  # repr(float('inf')) reads as a name
+        with pytest.raises(ValueError, match="unknown axiom"):
+            parse(spec)

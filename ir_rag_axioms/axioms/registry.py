@@ -90,11 +90,18 @@ def names() -> list[str]:
     return list(REGISTRY)
 
 
+class UnknownAxiomError(KeyError, ValueError):
+    """No axiom is registered under the name: a KeyError for ``get``, a ValueError for a spec ``parse`` refuses."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
 def get(name: str) -> Axiom:
     """The default instance registered under ``name`` (``-`` and ``_`` are interchangeable).
 
-    A deprecated name returns its replacement with a ``RenamedAxiomWarning``; KeyError with the closest names
-    (deprecated ones included) otherwise.
+    A deprecated name returns its replacement with a ``RenamedAxiomWarning``; ``UnknownAxiomError`` (a KeyError and
+    a ValueError) with the closest names (deprecated ones included) otherwise.
     """
     for candidate in (name, name.replace("-", "_"), name.replace("_", "-")):
         if candidate in REGISTRY:
@@ -108,9 +115,9 @@ def get(name: str) -> Axiom:
                                                  if new in REGISTRY}
     close = difflib.get_close_matches(name.upper(), upper, n=3, cutoff=0.5)
     if close:
-        raise KeyError(f"unknown axiom {name!r}; did you mean {', '.join(upper[c] for c in close)}? "
+        raise UnknownAxiomError(f"unknown axiom {name!r}; did you mean {', '.join(upper[c] for c in close)}? "
                        "(every name: ir_rag_axioms.names() or `ir-rag-axioms list`)")
-    raise KeyError(f"unknown axiom {name!r}; known: {', '.join(REGISTRY)}")
+    raise UnknownAxiomError(f"unknown axiom {name!r}; known: {', '.join(REGISTRY)}")
 
 
 _BINARY: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
