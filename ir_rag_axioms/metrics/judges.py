@@ -3,7 +3,8 @@
 A judge (``interface.Judge``, re-exported here) answers three batched questions: the statements of texts, a yes/no/idk
 verdict per statement for a query, and a 1-5 level for a RAG rubric. ``HeuristicJudge`` is deterministic and runs
 offline: it matches statements by similarity and then checks them (numbers, entities, negation, antonyms,
-comparisons; ``checks.py``); ``LlmJudge`` (``llm.py``) asks an OpenAI-compatible server, and ``llm.default_judge()``
+comparisons; ``checks.py``), and a verifier fitted to human labels reads the checks (``verifier/``); ``LlmJudge``
+(``llm.py``) asks an OpenAI-compatible server, and ``llm.default_judge()``
 picks it when one is configured in the environment, else the heuristic one.
 """
 
@@ -65,8 +66,10 @@ class HeuristicJudge(Judge):
     """Deterministic offline judge: statements from the spaCy parse, matched by similarity, then checked.
 
     Match of statements s and c: cos(s, c) + w * |T(s) & T(c)| / |T(s)| (relevance to a query q: cos(s, q) +
-    w * |T(s) & T(q)| / |T(q)|). A statement is supported when its best context match reaches ``support_threshold``
-    and no check fails (``checks.py``: numbers, dates, entities, negation, antonyms, comparisons); a reference fact
+    w * |T(s) & T(q)| / |T(q)|). Faithfulness: each claim's best evidence sentence is read by the checks
+    (``checks.py``: numbers, dates, entities, negation, antonyms, comparisons, ...), whose findings are signals of the
+    fitted verifier (``verifier/``: P(supported), P(contradicted); ``verified=False``: the checks' verdicts alone,
+    supported when the match reaches ``support_threshold`` and no check fails); a reference fact
     is covered when its best answer match reaches ``recall_threshold`` and its key content (entities, numbers, most
     content words) is in the answer; refusals and evasions are off topic. Matches between the idk and the decision
     thresholds are "cannot tell" (idk), never counted as support. It sees words, not meaning: a contradiction
