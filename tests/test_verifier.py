@@ -150,3 +150,23 @@ def test_the_checks_alone_keep_their_old_verdicts():
     rows = checks_only.support([CASE])[0]
     assert rows == HEURISTIC_JUDGE.signals([CASE])[0]
     assert all("p_supported" not in r for r in rows)
+
+
+VERIFIED_FLOORS = {
+    # batch: (failed negatives, of, failed faithful answers, of); development: the verifier was fitted on a sample of
+    # the project's batches (500 of their 1,570 cases), measured at the commit that shipped verifier.json
+    "contradictions_heldout11": (33, 64, 1, 62),
+    "contradictions_heldout12": (37, 64, 7, 62),
+}
+"""Faithfulness with the verifier (level below 3) on two batches: the checks alone gave 40/64, 3/62 and 41/64, 7/62."""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(VERIFIED_FLOORS))
+def test_the_verified_judge_stays_at_its_development_level_on_the_batches(name):
+    cases = json.loads((Path(__file__).parent / "data" / f"{name}.json").read_text())["cases"]
+    results = Faithfulness().measure_many([(c["answer"], [c["context"]]) for c in cases])
+    failed = [(c["expected"]["faithfulness"], not r.passed) for c, r in zip(cases, results, strict=True)]
+    caught, negatives, flagged, positives = VERIFIED_FLOORS[name]
+    assert sum(1 for e, f in failed if not e) == negatives and sum(1 for e, _ in failed if e) == positives
+    assert sum(f for e, f in failed if not e) >= caught and sum(f for e, f in failed if e) <= flagged
