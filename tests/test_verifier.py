@@ -23,8 +23,8 @@ PACKAGED = Path(__file__).parents[1] / "ir_rag_axioms" / "data" / "verifier.json
     ("entity 'berlin' vs 'paris' in passage 1", "entities"),
     ("number 1,200 m vs 300 m in passage 1", "numbers"),
     ("antonym 'cheap' vs 'expensive' in passage 1", "antonyms"),
-    ("role reversal: the statement has 'lopez' appoint 'committee'", "roles"),
-    ("quantifier: the statement says 'all birds', passage 1 only 'some birds'", "quantifiers"),
+    ("role reversal: the statement has 'lopez' appoint 'committee'", None),  # not read (ablation)
+    ("quantifier: the statement says 'all birds', passage 1 only 'some birds'", None),  # not read (ablation)
     ("cannot tell: '1946-47' may be computed", "numbers"),
     ("cannot tell: best match 0.783 in [0.7, 0.85)", None),
     ("no matching sentence in the context (best 0.412 < 0.7) and content words not in it: 'green'", "content"),
@@ -102,7 +102,7 @@ def test_each_claim_carries_its_probabilities_and_evidence():
 @pytest.mark.parametrize(("answer", "context"), [
     pytest.param("The Eiffel Tower is painted green.", ["The Eiffel Tower is in Paris."], marks=pytest.mark.xfail(
         strict=True, reason="open: half the claim's words are in the context and its match is close; the fitted "
-        "verifier reads it supported (P 0.76)")),
+        "verifier reads it supported")),
     ("Tides come from wind and ships.", ["Tides are caused by the gravitational pull of the Moon on the oceans."]),
 ])
 def test_an_invented_attribute_of_a_matched_subject_is_not_supported(answer, context):

@@ -23,12 +23,11 @@ FAMILIES: dict[str, re.Pattern[str]] = {
     "negation": re.compile(r"\bnegat"),
     "antonyms": re.compile(r"\bantonym"),
     "comparisons": re.compile(r"comparison|comparative|flipped|\bthan\b"),
-    "quantifiers": re.compile(r"quantifier"),
-    "roles": re.compile(r"role reversal|causal reversal|the reverse|'\w+' (?:subj|obj|prep)"),
     "modality": re.compile(r"modality"),
     "content": re.compile(r"no matching sentence|content words|added clause|matches no sentence|no single sentence"),
 }
-"""Family of checks -> the pattern its reasons match (the first family that matches takes a reason)."""
+"""Family of checks -> the pattern its reasons match (the first family that matches takes a reason). Quantifiers and
+roles are not read: the ablation (docs/metrics.md) found that they do not pay on the held-out sets."""
 
 _WORD = re.compile(r"[a-z0-9]+")
 _STOP = frozenset("""a an the of and or in on at to for by with from as is are was were be been being it its this that
