@@ -24,9 +24,13 @@ from conftest import JsonHandler, loopback_server
 from test_metrics_llm import SHAPES, completion
 
 from ir_rag_axioms.metrics import AnswerRelevancy, ContextRecall, Faithfulness, LlmJudge, RubricAnswerRelevancy
-from ir_rag_axioms.metrics.judges import Judge
+from ir_rag_axioms.metrics.judges import HeuristicJudge, Judge
 from ir_rag_axioms.metrics.prompts import RUBRIC_ANCHORS
 
+CHECKS = HeuristicJudge(verified=False)
+"""The checks alone (the verifier's signals): their verdicts on the crafted cases and their development figures
+(the verifier that reads them: tests/test_verifier.py)."""
+CHECKED = Faithfulness(judge=CHECKS)
 CASES = json.loads((Path(__file__).parent / "data" / "contradictions.json").read_text())["cases"]
 
 
@@ -42,7 +46,7 @@ Outcomes = dict[tuple[str, str], list[tuple[bool, str]]]
 def outcomes(judge: Judge | None = None) -> Outcomes:
     """(kind, metric) -> [(right, what happened)] over every case and every metric it has an expectation for.
 
-    ``judge=None``: the default judge (the heuristic judge, as the environment names no LLM judge here).
+    ``judge=None``: the heuristic judge (no LLM judge is configured here), its Faithfulness on the checks alone.
     """
     out: dict[tuple[str, str], list[tuple[bool, str]]] = defaultdict(list)
     by_metric: dict[str, list[dict]] = defaultdict(list)
@@ -56,7 +60,7 @@ def outcomes(judge: Judge | None = None) -> Outcomes:
         return [(c["query"], c["answer"]) for c in cs]
 
     runs = {
-        "faithfulness": lambda cs: Faithfulness(judge=judge).measure_many(answers(cs, "context")),
+        "faithfulness": lambda cs: Faithfulness(judge=judge or CHECKS).measure_many(answers(cs, "context")),
         "context_recall": lambda cs: ContextRecall(judge=judge).measure_many(answers(cs, "context")),
         "context_recall_level": lambda cs: ContextRecall(judge=judge).measure_many(answers(cs, "reference")),
         "answer_relevancy": lambda cs: AnswerRelevancy(judge=judge).measure_many(queries(cs)),
@@ -236,13 +240,13 @@ def test_the_llm_judge_path_is_right_on_every_case_against_a_correct_judge(llm_o
 
 def test_the_issue_examples_are_named_in_the_evidence():
     context = ["The Eiffel Tower is in Paris and was completed in 1889."]
-    faithful = Faithfulness().measure("The Eiffel Tower is in Paris and was completed in 1889.", context)
+    faithful = CHECKED.measure("The Eiffel Tower is in Paris and was completed in 1889.", context)
     assert (faithful.level, faithful.passed, faithful.confidence) == (5, True, 1.0)
     for answer, reason in (
             ("The Eiffel Tower is in Berlin and was completed in 1889.", "entity 'berlin' vs 'paris'"),
             ("The Eiffel Tower is in Paris and was completed in 1925.", "number 1925 vs 1889 in passage 1"),
             ("The Eiffel Tower is not in Paris.", "negation")):
-        result = Faithfulness().measure(answer, context)
+        result = CHECKED.measure(answer, context)
         assert (result.level, result.passed) == (1, False) and reason in result.explanation
         (row,) = result.breakdown
         assert row["verdict"] == "contradicted" and row["passage"] == 1 and any(reason in r for r in row["reasons"])
@@ -250,15 +254,15 @@ def test_the_issue_examples_are_named_in_the_evidence():
 
 def test_undefined_is_nan_never_the_worst_level():
     answer = "The Eiffel Tower is in Paris."
-    for result in (Faithfulness().measure(answer, []), Faithfulness().measure(answer, ["  "]),
+    for result in (CHECKED.measure(answer, []), CHECKED.measure(answer, ["  "]),
                    ContextRecall().measure(answer, ["  "]), ContextRecall().measure(answer, "")):
         assert result.level is None and math.isnan(result.score) and result.passed is None
         assert result.explanation.startswith("undefined: no ")
-    refusal = Faithfulness().measure("I don't know.", ["The Eiffel Tower is in Paris."])
+    refusal = CHECKED.measure("I don't know.", ["The Eiffel Tower is in Paris."])
     assert refusal.level is None and "no claim" in refusal.explanation
     long = "The Eiffel Tower is in Paris. " * 7000
     with pytest.warns(UserWarning, match="longer than 200000 characters"):
-        faithfulness = Faithfulness().measure(long, ["The Eiffel Tower is in Paris."])
+        faithfulness = CHECKED.measure(long, ["The Eiffel Tower is in Paris."])
     with pytest.warns(UserWarning, match="longer than 200000 characters"):
         relevancy = AnswerRelevancy().measure("Where is the Eiffel Tower?", long)
     assert faithfulness.level is None and math.isnan(relevancy.score) and not relevancy.passed
@@ -294,7 +298,7 @@ def _faithfulness(name: str) -> tuple[tuple[dict, Any], ...]:
              "sixth_batch": SIXTH_BATCH, "seventh_batch": SEVENTH_BATCH,
              "eighth_batch": EIGHTH_BATCH, "ninth_batch": NINTH_BATCH, "tenth_batch": TENTH_BATCH,
              "eleventh_batch": ELEVENTH_BATCH, "twelfth_batch": TWELFTH_BATCH}[name]
-    results = Faithfulness().measure_many([(c["answer"], [c["context"]]) for c in cases])
+    results = CHECKED.measure_many([(c["answer"], [c["context"]]) for c in cases])
     return tuple(zip(cases, results, strict=True))
 
 
@@ -337,16 +341,16 @@ def test_each_failed_check_is_named_and_a_contradiction_is_level_1():
                             "has 'lopez' appoint 'committee'"),
                            ("Entry to the museum costs 5 euros.", "price: the statement gives 5 euro"),
                            ("The train leaves at 21:40.", "number time 21:40 vs time 23:40 in passage 1")):
-        result = Faithfulness().measure(answer, context)
+        result = CHECKED.measure(answer, context)
         assert (result.level, result.passed) == (1, False) and reason in result.explanation, result.explanation
-    hedged = Faithfulness().measure("I'm not sure, but I think the train leaves at 23:40.", context)
+    hedged = CHECKED.measure("I'm not sure, but I think the train leaves at 23:40.", context)
     assert (hedged.level, hedged.passed) == (5, True), hedged.explanation  # a hedge is a claim, not a refusal
     assert hedged.breakdown[0]["statement"] == "The train leaves at 23:40."
     relevant = AnswerRelevancy().measure("When does the train leave?", "I'm not sure, but I think it leaves at 23:40.")
     assert relevant.score == 1.0, relevant.explanation
-    refusal = Faithfulness().measure("I'm not sure.", context)
+    refusal = CHECKED.measure("I'm not sure.", context)
     assert refusal.level is None and "no claim" in refusal.explanation  # a bare "not sure" stays a refusal
-    computed = Faithfulness().measure("The school gained 90 pupils between 2010 and 2020.",
+    computed = CHECKED.measure("The school gained 90 pupils between 2010 and 2020.",
                                       ["The school had 420 pupils in 2010 and 510 pupils in 2020."])
     (row,) = computed.breakdown
     # arithmetic: cannot tell, never unsupported
@@ -434,15 +438,15 @@ def test_causes_across_two_sentences_and_in_clefts_are_read():
     """ "S1. For this reason, S2" and "S1. This is because S2" link two sentences; "C is what made X E" a cleft."""
     context = ["Arsenic exposure in the very young is associated with impaired development. For this reason, the "
                "agency prioritizes products eaten by very young children."]
-    reversed_ = Faithfulness().measure("Because the agency prioritizes products eaten by very young children, "
+    reversed_ = CHECKED.measure("Because the agency prioritizes products eaten by very young children, "
                                        "arsenic exposure in the very young is associated with impaired development.",
                                        context)
     assert reversed_.level == 1 and "causal reversal" in reversed_.explanation, reversed_.explanation
-    same = Faithfulness().measure("Because arsenic exposure in the very young is associated with impaired "
+    same = CHECKED.measure("Because arsenic exposure in the very young is associated with impaired "
                                   "development, the agency prioritizes products eaten by very young children.",
                                   context)
     assert "causal reversal" not in same.explanation, same.explanation
-    cleft = Faithfulness().measure("A cycle of inflation is what made President Johnson unwilling to raise taxes.",
+    cleft = CHECKED.measure("A cycle of inflation is what made President Johnson unwilling to raise taxes.",
                                    ["Unwilling to raise taxes, President Johnson unleashed a cycle of inflation."])
     assert "causal reversal" in cleft.explanation, cleft.explanation
 
@@ -466,7 +470,7 @@ def test_the_dev3_cases_give_their_exact_verdicts():
 
 
 def _verdict(answer: str, context: str) -> tuple[str, str]:
-    (row,) = Faithfulness().measure(answer, [context]).breakdown
+    (row,) = CHECKED.measure(answer, [context]).breakdown
     return row["verdict"], "; ".join(row["reasons"])
 
 
@@ -512,7 +516,7 @@ def test_unsupported_needs_positive_evidence():
                             "The canyon is about 1.6 kilometres deep.")
     assert verdict == "idk" and "the canyon" in why  # a name for what the passage calls "the canyon"
     context = "The museum opened in 1998. It is located on the river bank. Its collection includes 4,000 paintings."
-    result = Faithfulness().measure("Opened in 1998 on the river bank, the museum holds 4,000 paintings.", [context])
+    result = CHECKED.measure("Opened in 1998 on the river bank, the museum holds 4,000 paintings.", [context])
     assert not _flagged(result), result.explanation  # a summary joining three sentences
     verdict, why = _verdict("The war left 9.7 million soldiers and about 8.9 million civilians dead.",
                             "The war left 9.7 million soldiers and about 6.8 million civilians dead.")
@@ -684,27 +688,27 @@ def test_a_comparison_is_checked_against_the_values_the_passage_gives_each_side(
     context = "The largest shareholders are Norland Capital (12 percent) and the Ostrava Fund (31 percent)."
     verdict, why = _verdict("Norland Capital holds a larger share than the Ostrava Fund.", context)
     assert verdict == "contradicted" and "comparison against the values" in why, why
-    assert not _flagged(Faithfulness().measure("Norland Capital holds a smaller share than the Ostrava Fund.",
+    assert not _flagged(CHECKED.measure("Norland Capital holds a smaller share than the Ostrava Fund.",
                                                [context]))
 
 
 def test_cannot_is_a_necessity_negated_and_an_affirmed_noun_is_not_negated():
     context = "Visitors cannot enter the tower without a guide."
-    assert not _flagged(Faithfulness().measure("Visitors cannot enter the tower without a guide.", [context]))
+    assert not _flagged(CHECKED.measure("Visitors cannot enter the tower without a guide.", [context]))
     context = "The plan was not about taxes; it was about taxes on imported steel."
-    assert not _flagged(Faithfulness().measure("The plan was about taxes on imported steel.", [context]))
+    assert not _flagged(CHECKED.measure("The plan was about taxes on imported steel.", [context]))
 
 
 def test_a_demonym_names_its_country_and_an_acronym_with_of_its_bank():
     context = "The Bank of England raised rates in March. Exports of the United Kingdom fell."
-    assert not _flagged(Faithfulness().measure("The BoE raised rates in March.", [context]))
+    assert not _flagged(CHECKED.measure("The BoE raised rates in March.", [context]))
     context = "The tariff was set by the government of Germany in 2019."
-    assert not _flagged(Faithfulness().measure("The German government set the tariff in 2019.", [context]))
+    assert not _flagged(CHECKED.measure("The German government set the tariff in 2019.", [context]))
 
 
 def test_a_title_is_no_rival_name_and_a_surname_alone_cannot_tell_a_first_name():
     context = "Elizabeth Tudor reigned for decades. In 1974 the Queen opened the new bridge."
-    assert not _flagged(Faithfulness().measure("In 1974 Elizabeth Tudor opened the new bridge.", [context]))
+    assert not _flagged(CHECKED.measure("In 1974 Elizabeth Tudor opened the new bridge.", [context]))
     verdict, why = _verdict("Margaret Hollis founded the choir in 1931.", "Hollis founded the choir in 1931.")
     assert verdict == "idk" and "first name" in why, why
 
@@ -723,7 +727,7 @@ def test_wordnet_abbreviations_of_names_and_an_acronym_in_the_context_are_aliase
 
     assert abbreviation_alias("USSR", "the Soviet Union") and abbreviation_alias("new york", "NY")
     assert not abbreviation_alias("Russia", "the Soviet Union")
-    judge = Faithfulness()
+    judge = Faithfulness(judge=CHECKS)
     for answer, context in [
             ("The USSR dissolved in December 1991.", "The Soviet Union dissolved in December 1991."),
             ("The band first met at a club in New York.", "The band first met at a club in NY."),
@@ -739,7 +743,7 @@ def test_wordnet_abbreviations_of_names_and_an_acronym_in_the_context_are_aliase
 def test_number_words_with_decimals_and_halves_before_a_scale_are_read():
     """ "one and a half billion" = 1.5e9, "six point three million" = 6.3e6; a wrong one is still a contradiction."""
     context = ["Ridership grew from 740 million trips to 1.5 billion, and 6.3 million tickets were refunded."]
-    judge = Faithfulness()
+    judge = Faithfulness(judge=CHECKS)
     same = judge.measure("Ridership grew from seven hundred and forty million trips to one and a half billion, and "
                          "six point three million tickets were refunded.", context)
     assert same.level == 5, same.explanation
@@ -750,7 +754,7 @@ def test_number_words_with_decimals_and_halves_before_a_scale_are_read():
 def test_no_with_an_object_is_the_verb_negated_and_hyphenated_not_is_a_word():
     """ "has no PAC" = "does not have a PAC"; "not-for-profit" negates nothing; an elided "do not" is not compared;
     a hedge clause ("If I remember right") is no added claim."""
-    judge = Faithfulness()
+    judge = Faithfulness(judge=CHECKS)
     same = judge.measure("The union has no PAC.", ["The union does not have a PAC."])
     assert same.level == 5, same.explanation
     flipped = judge.measure("The union has a PAC.", ["The union does not have a PAC."])
@@ -766,7 +770,7 @@ def test_no_with_an_object_is_the_verb_negated_and_hyphenated_not_is_a_word():
 def test_values_given_in_two_sentences_or_respectively_decide_a_comparison():
     """ "20% of A ... But 53% of B": A is not more likely than B; "A and B sold for 9 and 7 respectively"; "more
     slowly" is the antonym of "faster"; "only a few N" clashes with "all N" and "most N"."""
-    judge = Faithfulness()
+    judge = Faithfulness(judge=CHECKS)
     context = ["Only 20% of the local students finished the course. But 53% of the exchange students finished it."]
     wrong = judge.measure("Local students were more likely than exchange students to finish the course.", context)
     assert wrong.level == 1 and "comparison against the values" in wrong.explanation, wrong.explanation
@@ -788,7 +792,7 @@ def test_values_given_in_two_sentences_or_respectively_decide_a_comparison():
 
 def test_a_cause_verb_with_a_clause_and_a_relative_which_led_to_are_causes():
     """ "X is what caused Y to decline" (the clause is the effect) against "Y declined, which led to X"."""
-    result = Faithfulness().measure("The famine is what caused the population of the valley to decline.",
+    result = CHECKED.measure("The famine is what caused the population of the valley to decline.",
                                     ["The war caused a decline in the population of the valley, which led to "
                                      "the famine."])
     assert result.level == 1 and "causal reversal" in result.explanation, result.explanation
@@ -798,7 +802,7 @@ def test_a_rise_told_against_a_from_to_fall_and_subjects_crossed_over_two_verbs_
     """ "grew between 1950 and 1990" against "from 900 in 1950 to 400 by 1990"; "X resigned and was replaced by Y"
     against "Y resigned, being replaced by X"; a specific number the statement takes from another sentence makes a
     name there "cannot tell", not a contradiction."""
-    judge = Faithfulness()
+    judge = Faithfulness(judge=CHECKS)
     context = ["Under the old board, there were steadily fewer members each year, from around 900 in 1950 to only "
                "400 by 1990."]
     grew = judge.measure("Under the old board, the number of members grew steadily between 1950 and 1990.", context)
@@ -821,7 +825,7 @@ def test_a_negation_with_an_antonym_a_comparative_from_the_other_side_and_hedges
     / "higher than it used to be" (two comparatives the check cannot align: cannot tell); "I might be wrong, but"
     and "If I'm reading this correctly," are hedges; "a lack of X" negates X; "do not consider" is no negation of
     the noun "studies"."""
-    judge = Faithfulness()
+    judge = Faithfulness(judge=CHECKS)
     fair = judge.measure("When workers feel they are treated unfairly, their motivation drops.",
                          ["When workers feel that they are not treated fairly, their motivation drops."])
     assert "(0 contradicted" in fair.explanation and "a negation and an antonym" in fair.explanation, \
@@ -844,7 +848,7 @@ def test_a_negation_with_an_antonym_a_comparative_from_the_other_side_and_hedges
 def test_a_name_with_an_aliased_head_and_modal_adjectives_are_read():
     """ "the United States Constitution" = "the U.S. Constitution"; "Republican" = "GOP" (WordNet: of the
     Republican Party); "certain to accept" where the context says "more likely to accept" is unsupported."""
-    judge = Faithfulness()
+    judge = Faithfulness(judge=CHECKS)
     assert judge.measure("The police work within the framework of the United States Constitution.",
                          ["The police work within the framework of the U.S. Constitution."]).level == 5
     assert judge.measure("Leading Republican candidates turned to mental illness.",
@@ -859,7 +863,7 @@ def test_a_verb_said_both_ways_and_an_elided_negation_are_read_by_their_objects(
     not of "regulate"; the same verb and object both ways ("pupils who have a tutor ... who do not have a tutor")
     negates nothing; "a few say it isn't" (an elided predicate) negates nothing; "is not a physical sport" negates
     "physical"; "no longer has a station" negates the station."""
-    judge = Faithfulness()
+    judge = Faithfulness(judge=CHECKS)
     context = ["The agency regulates public railways but does not regulate private railways."]
     private = judge.measure("The agency regulates private railways.", context)
     assert private.level == 1 and "negation" in private.explanation, private.explanation
@@ -877,7 +881,7 @@ def test_certainty_against_possibility_and_a_floating_all_are_overgeneralisation
     """ "will inevitably make" / "may end up making", "is always more profitable" / "In many cases ... is more
     profitable", "is guaranteed to reduce" / "can reduce": modality; "have all survived" / "Most of ... have
     survived": quantifier. The same modality on both sides is no flag."""
-    judge = Faithfulness()
+    judge = Faithfulness(judge=CHECKS)
     for answer, context, reason in (
             ("Tired drivers will inevitably make dangerous mistakes.",
              "Tired drivers may end up making dangerous mistakes.", "modality"),
@@ -897,7 +901,7 @@ def test_fractions_of_groups_and_comparisons_by_means_are_checked():
     """ "Two thirds of nurses ..., compared to 30% of doctors": nurses at 66.7 %, so "doctors were more likely"
     contradicts and "nurses were more likely" does not; "earn more by renting than by growing" against "more by
     growing than by renting": a comparison flipped."""
-    judge = Faithfulness()
+    judge = Faithfulness(judge=CHECKS)
     context = ["Two thirds of nurses backed the strike, compared to 30% of doctors."]
     doctors = judge.measure("Doctors were more likely than nurses to back the strike.", context)
     assert doctors.level == 1 and "comparison against the values" in doctors.explanation, doctors.explanation
@@ -914,7 +918,7 @@ def test_a_number_or_modifier_against_another_sentence_said_word_for_word_and_po
     not the best match: an antonym; "at one point one hundred thousand" is 100,000 (not 1.1 hundred thousand; the
     "one point" is left to "cannot tell");
     "I'm not completely sure, but it seems that" and "I'm not sure, but the article says that" are hedges."""
-    judge = Faithfulness()
+    judge = Faithfulness(judge=CHECKS)
     year = judge.measure("The port was officially founded in 1625, while also trading with towns in the north.",
                          ["The port was officially founded in 1652. Apart from its southern routes, the port also "
                           "traded with towns in the north."])
@@ -935,7 +939,7 @@ def test_without_not_only_and_not_before_a_preposition_negate_what_they_govern()
     """ "send emails without knowing" negates "know", not "send"; "hardly anything gets done" is "almost nothing gets
     done"; "it seems impossible to live" is "could not live"; "not just what to think" negates nothing; "not as a
     way to help" negates "way"."""
-    judge = Faithfulness()
+    judge = Faithfulness(judge=CHECKS)
     spam = judge.measure("Spammers send emails to millions of people without knowing who will reply.",
                          ["Spammers send emails to millions of people. They do not know who will reply."])
     assert "negates 'send'" not in spam.explanation and "(0 contradicted" in spam.explanation, spam.explanation
@@ -959,7 +963,7 @@ def test_rates_acronyms_of_name_runs_trimmed_entities_and_means_are_no_false_ala
     University of Nevada, Las Vegas"; "the Revolution ended in 1921" names "the Revolution"; "made an impact with
     his paintings" against "his paintings made an impact" is no role reversal; "3 relational units" has the unit
     "unit"."""
-    judge = Faithfulness()
+    judge = Faithfulness(judge=CHECKS)
     rate = judge.measure("About 100 people lost their jobs every hour in 2018.",
                          ["In 2018, approximately 2,400 people lost their jobs each day."])
     assert "(0 contradicted" in rate.explanation and "a converted rate" in rate.explanation, rate.explanation
@@ -982,7 +986,7 @@ def test_reversed_modifiers_split_sides_generic_always_and_passive_roles_are_con
     """ "male offenders" and "female offenders" are two sides (one word apart, and that word reversed); "A phishing
     attack will always try" quantifies every attack; a negated passive ("is not allowed") conflicts with the
     affirmed one whichever role the parse gives the subject."""
-    judge = Faithfulness()
+    judge = Faithfulness(judge=CHECKS)
     sides = judge.measure("Male offenders are more likely to have been abused than female offenders.",
                           ["Female offenders are more likely to have been abused than male offenders and more likely "
                            "to have been victimized than female non-offenders."])
@@ -1001,7 +1005,7 @@ def test_sides_told_apart_by_their_own_words_and_a_relative_antecedent_is_no_rev
     (the sides share "running on": the words that tell them apart decide); the swap is flagged. "a poor lubricant
     that can wash away the natural lubricant" has one noun in both roles: no role reversal against "It can wash away
     the natural lubricant"."""
-    judge = Faithfulness()
+    judge = Faithfulness(judge=CHECKS)
     context = ["Running on sand can be harder on your knees than running on grass."]
     assert judge.measure("Running on grass can be easier on your knees than running on sand.", context).level == 5
     swap = judge.measure("Running on sand can be easier on your knees than running on grass.", context)
@@ -1017,7 +1021,7 @@ def test_a_rival_number_beats_a_chance_sum_obligations_and_counted_units_in_othe
     to it (unless the statement says it computed); "must conduct" against "does not have to conduct" is a
     modality conflict ("need not" agrees); "some two million enslaved people" against "These three million enslaved
     people" in the next sentence is a number conflict."""
-    judge = Faithfulness()
+    judge = Faithfulness(judge=CHECKS)
     genders = ["Mainstream culture recognizes only two genders. Bissu is one of the five genders recognized by the "
                "Bugis."]
     seven = judge.measure("Bissu is one of the seven genders recognized by the Bugis.", genders)
@@ -1039,7 +1043,7 @@ def test_a_rival_number_beats_a_chance_sum_obligations_and_counted_units_in_othe
 def test_a_comparison_of_two_doings_has_them_as_its_sides():
     """ "easier to oust a mayor than to get rid of a senator": the sides are the two infinitives, not the "to one's
     community" the adjective governs; the swap is a flipped comparison, the same order agrees."""
-    judge = Faithfulness()
+    judge = Faithfulness(judge=CHECKS)
     context = ["It is much easier for a town to oust a bad mayor than to get rid of a senator."]
     swap = judge.measure("It is much easier for a town to get rid of a senator than to oust a bad mayor.", context)
     assert swap.level == 1 and "comparison flipped" in swap.explanation, swap.explanation
@@ -1052,7 +1056,7 @@ def test_few_as_a_number_word_quantifiers_in_other_sentences_and_comparisons_wit
     against "All Indian tribes believe" in a sentence that is not the best match. No negation: "did not receive as
     much training as" (a comparison), "people who do not like to shop ... than people who do" (the verb said both
     ways); "the later ..., the less effective" is "the sooner ..., the more effective"."""
-    judge = Faithfulness()
+    judge = Faithfulness(judge=CHECKS)
     few = judge.measure("Only a few teachers consider grading the least enjoyable part of the job.",
                         ["For most teachers, grading is the least enjoyable part of the job."])
     assert few.level == 1 and "quantifier" in few.explanation, few.explanation

@@ -43,6 +43,8 @@ def _model(directory: Path, id2label: dict[int, str], answer: int) -> str:
     return str(directory)
 
 
+CHECKS = HeuristicJudge(verified=False)
+"""The checks' verdicts alone: the entailment model's rules are tested against them (the verifier: test_verifier.py)."""
 ORDER = {0: "ENTAILMENT", 1: "NEUTRAL", 2: "CONTRADICTION"}  # not the MNLI order: the judge must read id2label
 
 
@@ -73,16 +75,16 @@ def test_generic_missing_or_doubled_labels_are_refused(id2label: dict[int, str])
 
 
 def test_a_model_that_reads_neutral_changes_no_heuristic_verdict(models: dict[str, str]) -> None:
-    judge = EntailmentJudge(nli_model=models["neutral"])
+    judge = EntailmentJudge(verified=False, nli_model=models["neutral"])
     for output in (SUPPORTED, WRONG_YEAR, UNDECIDED):
-        assert _verdicts(judge, output) == _verdicts(HeuristicJudge(), output)
+        assert _verdicts(judge, output) == _verdicts(CHECKS, output)
     rows = judge.support([RubricCase(SUPPORTED, reference=CONTEXT)])[0]
     assert rows[0]["nli"]["entailment"] < 0.01 and rows[0]["nli"]["contradiction"] < 0.01
 
 
 def test_a_read_contradiction_overrules_a_supported_verdict_and_caps_the_level(models: dict[str, str]) -> None:
-    assert _verdicts(HeuristicJudge(), SUPPORTED) == ["supported"]
-    judge = EntailmentJudge(nli_model=models["contradicts"])
+    assert _verdicts(CHECKS, SUPPORTED) == ["supported"]
+    judge = EntailmentJudge(verified=False, nli_model=models["contradicts"])
     rows = judge.support([RubricCase(SUPPORTED, reference=CONTEXT)])[0]
     assert [r["verdict"] for r in rows] == ["contradicted"]
     assert rows[0]["reasons"][0].startswith(f"the entailment model ({models['contradicts']}) reads a contradiction "
@@ -92,19 +94,21 @@ def test_a_read_contradiction_overrules_a_supported_verdict_and_caps_the_level(m
 
 
 def test_an_entailment_settles_cannot_tell_but_never_unflags_a_contradiction(models: dict[str, str]) -> None:
-    assert _verdicts(HeuristicJudge(), UNDECIDED) == ["idk"] and _verdicts(HeuristicJudge(), WRONG_YEAR) == \
+    assert _verdicts(CHECKS, UNDECIDED) == ["idk"] and _verdicts(CHECKS, WRONG_YEAR) == \
         ["contradicted"]
-    judge = EntailmentJudge(nli_model=models["entails"])
+    judge = EntailmentJudge(verified=False, nli_model=models["entails"])
     rows = judge.support([RubricCase(UNDECIDED, reference=CONTEXT)])[0]
     assert [r["verdict"] for r in rows] == ["supported"]
     assert "reads it entailed by passage 1" in rows[0]["reasons"][0] and "cannot tell" in rows[0]["reasons"][0]
     assert _verdicts(judge, WRONG_YEAR) == ["contradicted"]
     assert "nli" not in judge.support([RubricCase(WRONG_YEAR, reference=CONTEXT)])[0][0]  # not asked
-    assert _verdicts(EntailmentJudge(nli_model=models["entails"], entailment_threshold=1.0), UNDECIDED) == ["idk"]
+    strict = EntailmentJudge(verified=False, nli_model=models["entails"], entailment_threshold=1.0)
+    assert _verdicts(strict, UNDECIDED) == ["idk"]
 
 
 def test_without_context_the_model_is_not_asked_and_the_score_stays_undefined(models: dict[str, str]) -> None:
-    result = Faithfulness(judge=EntailmentJudge(nli_model=models["contradicts"])).measure(SUPPORTED, [])
+    judge = EntailmentJudge(verified=False, nli_model=models["contradicts"])
+    result = Faithfulness(judge=judge).measure(SUPPORTED, [])
     assert result.score is None or math.isnan(result.score)
 
 

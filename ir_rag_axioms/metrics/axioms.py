@@ -196,7 +196,7 @@ class ContradictionAxiom(MetricAxiom):
 
     def scores(self, pairs: Sequence[tuple[GenerationRequest, GenerationResponse]]) -> list[float]:
         """Share of each response's statements that a check contradicts (NaN without statements)."""
-        rows = HEURISTIC_JUDGE.support([RubricCase(a.text, reference=context_of(q, a)) for q, a in pairs])
+        rows = HEURISTIC_JUDGE.signals([RubricCase(a.text, reference=context_of(q, a)) for q, a in pairs])
         return [sum(r["verdict"] == "contradicted" for r in found) / len(found) if found else float("nan")
                 for found in rows]
 

@@ -3,7 +3,8 @@
 A judge (``interface.Judge``, re-exported here) answers three batched questions: the statements of texts, a yes/no/idk
 verdict per statement for a query, and a 1-5 level for a RAG rubric. ``HeuristicJudge`` is deterministic and runs
 offline: it matches statements by similarity and then checks them (numbers, entities, negation, antonyms,
-comparisons; ``checks.py``); ``LlmJudge`` (``llm.py``) asks an OpenAI-compatible server, and ``llm.default_judge()``
+comparisons; ``checks.py``), and a verifier fitted to human labels reads the checks (``verifier/``); ``LlmJudge``
+(``llm.py``) asks an OpenAI-compatible server, and ``llm.default_judge()``
 picks it when one is configured in the environment, else the heuristic one.
 """
 
@@ -27,6 +28,7 @@ from ir_rag_axioms.metrics.interface import Judge, RelevancyMode, RubricCase, St
 from ir_rag_axioms.metrics.prompts import RubricName
 from ir_rag_axioms.metrics.results import RubricJudgment, Verdict
 from ir_rag_axioms.metrics.statements import Facts, foreign_script, is_hedge, statement_feature
+from ir_rag_axioms.metrics.verifier import features, load_verifier
 
 __all__ = ["HEURISTIC_JUDGE", "OFFLINE_JUDGE", "HeuristicJudge", "Judge", "OfflineJudge", "RelevancyMode",
            "RubricCase", "Statement", "Units", "level_from_fraction", "overlap_matrix", "verdict_of"]
@@ -64,8 +66,10 @@ class HeuristicJudge(Judge):
     """Deterministic offline judge: statements from the spaCy parse, matched by similarity, then checked.
 
     Match of statements s and c: cos(s, c) + w * |T(s) & T(c)| / |T(s)| (relevance to a query q: cos(s, q) +
-    w * |T(s) & T(q)| / |T(q)|). A statement is supported when its best context match reaches ``support_threshold``
-    and no check fails (``checks.py``: numbers, dates, entities, negation, antonyms, comparisons); a reference fact
+    w * |T(s) & T(q)| / |T(q)|). Faithfulness: each claim's best evidence sentence is read by the checks
+    (``checks.py``: numbers, dates, entities, negation, antonyms, comparisons, ...), whose findings are signals of the
+    fitted verifier (``verifier/``: P(supported), P(contradicted); ``verified=False``: the checks' verdicts alone,
+    supported when the match reaches ``support_threshold`` and no check fails); a reference fact
     is covered when its best answer match reaches ``recall_threshold`` and its key content (entities, numbers, most
     content words) is in the answer; refusals and evasions are off topic. Matches between the idk and the decision
     thresholds are "cannot tell" (idk), never counted as support. It sees words, not meaning: a contradiction
@@ -103,6 +107,15 @@ class HeuristicJudge(Judge):
     """Faithfulness level at most this when any statement contradicts the context (seed 003: a contradiction is 1)."""
     direct_share: float = 0.4
     """Strict mode: a direct answer shares at least this share of the query's terms (else it is only related)."""
+    minor_unsupported: int = 2
+    """Faithfulness: more than half supported and at most this many claims not supported is level 4 at least (seed
+    003: "4 = mostly supported, one or two minor unsupported")."""
+    unsure_margin: float = 0.1
+    """A claim whose P(supported) is within this below the verifier's threshold is "cannot tell" (idk)."""
+    verifier: str | None = None
+    """Path of a fitted verifier (JSON written by ``bench/fit_verifier.py``); None: the packaged one."""
+    verified: bool = True
+    """False: the checks' verdicts alone decide (``signals``), as before the verifier (for ablations)."""
     duplicate_threshold: float = 0.9
     """Rubric levels count near-duplicate statements (cosine >= this) once, so repetition cannot raise a level."""
 
@@ -115,6 +128,19 @@ class HeuristicJudge(Judge):
         if len(self.level_bands) != 4 or list(self.level_bands) != sorted(self.level_bands):
             raise ValueError(f"{type(self).__name__}: level_bands must be 4 increasing edges, got "
                              f"{self.level_bands!r}")
+        if isinstance(self.unsure_margin, bool) or not isinstance(self.unsure_margin, (int, float)) or not (
+                0 <= self.unsure_margin < 1):
+            raise ValueError(f"{type(self).__name__}: unsure_margin must be a number in [0, 1), got "
+                             f"{self.unsure_margin!r}")
+        if isinstance(self.minor_unsupported, bool) or not isinstance(self.minor_unsupported, int) or \
+                self.minor_unsupported < 0:
+            raise ValueError(f"{type(self).__name__}: minor_unsupported must be an int >= 0, got "
+                             f"{self.minor_unsupported!r}")
+        if not isinstance(self.verified, bool):
+            raise TypeError(f"{type(self).__name__}: verified must be True or False, got {self.verified!r}")
+        if self.verifier is not None and not (isinstance(self.verifier, str) and os.path.isfile(self.verifier)):
+            raise ValueError(f"{type(self).__name__}: verifier must be the path of a fitted verifier file (JSON from "
+                             f"bench/fit_verifier.py) or None, got {self.verifier!r}")
         if not (0 <= self.idk_margin and 0 <= self.content_share <= 1 and 1 <= self.contradiction_cap <= 5):
             raise ValueError(f"{type(self).__name__}: idk_margin >= 0, content_share in [0, 1] and "
                              "contradiction_cap in 1-5 are required")
@@ -242,8 +268,8 @@ class HeuristicJudge(Judge):
         return [self._recall_level(units) for units in self.coverage(cases)]
 
     # -- faithfulness ---------------------------------------------------------------------------------------------
-    def support(self, cases: Sequence[RubricCase]) -> list[list[dict[str, Any]]]:
-        """Per case, each claim of the output with its verdict, best match, passage and reasons.
+    def signals(self, cases: Sequence[RubricCase]) -> list[list[dict[str, Any]]]:
+        """Per case, each claim of the output with the checks' verdict, best match, passage and reasons.
 
         Refusals and bare hedges ("I might be wrong") are left out.
 
@@ -357,6 +383,8 @@ class HeuristicJudge(Judge):
         counts = {v: sum(r["verdict"] == v for r in rows) for v in ("supported", "contradicted", "unsupported", "idk")}
         share = counts["supported"] / len(rows)
         level = level_from_fraction(share, self.level_bands)
+        if share > 0.5 and len(rows) - counts["supported"] <= self.minor_unsupported:  # seed 003: "4 = mostly
+            level = max(level, 4)  # supported, one or two minor unsupported"
         if counts["contradicted"]:
             level = min(level, self.contradiction_cap)
         named = "; ".join(f"{r['verdict']}: '{r['statement']}' ({', '.join(r['reasons'])})" for r in rows
@@ -367,6 +395,23 @@ class HeuristicJudge(Judge):
                                                      if counts["contradicted"] and level == self.contradiction_cap
                                                      else "") + (f". {named}" if named else ""))
         return RubricJudgment(level, reason, tuple(rows), 1 - counts["idk"] / len(rows))
+
+    def support(self, cases: Sequence[RubricCase]) -> list[list[dict[str, Any]]]:
+        """Per case, each claim with the verifier's verdict, P(supported), P(contradicted) and its best evidence.
+
+        The checks' rows (``signals``) are read by the fitted verifier (``verifier/``): "contradicted" from its
+        contradiction threshold on (naming the evidence sentence), "supported" from its threshold on, "idk" within
+        ``unsure_margin`` below it, else "unsupported". The checks' own verdict and reasons stay under ``signals``.
+        """
+        found = self.signals(cases)
+        flat = [(row, _raw(case)) for case, rows in zip(cases, found, strict=True) for row in rows]
+        if not flat or not self.verified:
+            return found
+        model = load_verifier(self.verifier)
+        supported, contradicted = model.probabilities(np.array([features(row, raw) for row, raw in flat]))
+        for (row, _), p, q in zip(flat, supported, contradicted, strict=True):
+            _verify(row, float(p), float(q), model.threshold, model.contradiction_threshold, self.unsure_margin)
+        return found
 
     # -- context recall -------------------------------------------------------------------------------------------
     def coverage(self, cases: Sequence[RubricCase]) -> list[list[dict[str, Any]]]:
@@ -722,6 +767,27 @@ def _last_line(query: str) -> str:
     """The last non-blank line of a query (a turn's own question after the history)."""
     lines = [line for line in query.strip().splitlines() if line.strip()]
     return lines[-1] if lines else query
+
+
+def _verify(row: dict[str, Any], supported: float, contradicted: float, threshold: float, contradiction: float,
+            margin: float) -> None:
+    """A checks' row turned into the verifier's: verdict from the two probabilities, the evidence named."""
+    where = f"passage {row['passage']}: '{row['best_match']}'" if row.get("passage") else "no evidence sentence"
+    checked = row["reasons"]
+    if contradicted >= contradiction:
+        verdict, reasons = "contradicted", [f"P(contradicted) {contradicted:.2f} >= {contradiction:g} against "
+                                            f"{where}", *checked]
+    elif supported >= threshold:
+        verdict, reasons = "supported", []
+    elif supported >= threshold - margin:
+        verdict, reasons = "idk", [f"cannot tell: P(supported) {supported:.2f} just below {threshold:g} (best "
+                                   f"evidence {where})", *checked]
+    else:
+        verdict, reasons = "unsupported", [f"P(supported) {supported:.2f} < {threshold:g} (best evidence {where})",
+                                           *checked]
+    row.update(signals={"verdict": row["verdict"], "reasons": checked}, verdict=verdict, reasons=reasons,
+               ok=verdict == "supported", p_supported=round(supported, 4), p_contradicted=round(contradicted, 4),
+               evidence={"passage": row.get("passage"), "sentence": row.get("best_match")})
 
 
 _ATTRIBUTED: dict[str, Verdict] = {"supported": "yes", "idk": "idk", "unsupported": "no", "contradicted": "no"}
