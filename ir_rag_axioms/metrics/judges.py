@@ -170,8 +170,8 @@ class HeuristicJudge(Judge):
                     judged.append(("yes", f"{why}; a short answer that gives what the question word asks for"))
                     continue
                 if verdict != "no" and p < model.cutoff:
-                    verdict, why = "no", (f"{why}; P(answers the question) {p:.2f} < {model.cutoff:g}: it answers "
-                                          "another question or says nothing specific")
+                    verdict = "no"
+                    why = f"{why}; P(answers the question) {p:.2f} < {model.cutoff:g}: {rel.OFF_QUESTION}"
                 if mode == "strict" and verdict != "no":
                     indirect = self.direct_answer(query, terms, statement)
                     if indirect:
@@ -457,7 +457,8 @@ class HeuristicJudge(Judge):
     def _relevancy_levels(self, cases: Sequence[RubricCase]) -> list[RubricJudgment]:
         """Seed 003's answer-relevancy scale from the task-mode verdicts of the distinct statements.
 
-        An "idk" statement that shares no content word with the query (and does not start with a pronoun or yes/no,
+        A statement the relevance model calls "no" (on the subject, but not an answer) counts as "idk" here. An "idk"
+        statement that shares no content word with the query (and does not start with a pronoun or yes/no,
         which refer to it) is off topic. On-topic share f = (yes + idk / 2) / distinct statements: 5 at f = 1, 4 from
         0.75, 3 from 0.4, 2 above 0, 1 at 0 or for an answer of refusals and evasions only. Then the caps of the
         anchors: redundancy (a statement said again) at most 4, at most 3 when half the statements or more are
@@ -476,6 +477,8 @@ class HeuristicJudge(Judge):
                 continue
             query = case.question or ""
             words = (rel.content_words(query), rel.content_words(rel.last_line(query)))
+            judged = [("idk", f"{why}; on the subject: half on topic") if v == "no" and rel.OFF_QUESTION in why
+                      else (v, why) for v, why in judged]  # it dodges: anchor 3, not off topic (anchor 1)
             judged = [("no", f"{why}; shares no word of the query: off topic") if v == "idk" and any(words)
                       and not rel.PRONOUN_START.match(st.matched_text) and not max(
                           rel.shared(w, set(rel.WORD.findall(st.matched_text.lower()))) for w in words if w)
@@ -503,7 +506,7 @@ class HeuristicJudge(Judge):
                              if parts else f"the on-topic statements have {covered:.2f} of the query's words: an "
                              "omission (at most 4)")
             asked = rel.QUESTION_TYPE.match(rel.last_line(query).lower())
-            if on_topic and asked and level > 3 and all(self.direct_answer(query, words, st) for st in on_topic):
+            if on_topic and asked and level >= 3 and all(self.direct_answer(query, words, st) for st in on_topic):
                 level = 3
                 notes.append(f"no statement gives what '{asked.group(1)}' asks for: it dodges (at most 3)")
             if refused and len(refused) == len(judged):

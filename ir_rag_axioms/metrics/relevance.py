@@ -23,9 +23,9 @@ import numpy as np
 from ir_rag_axioms.metrics.interface import Statement
 from ir_rag_axioms.metrics.statements import Facts
 
-__all__ = ["CONJUNCTS", "FEATURES", "PRONOUN_START", "QUESTION_TYPE", "SHORT_ANSWER_WORDS", "WORD", "RelevanceModel",
-           "answer_type_given", "asked", "content_words", "features", "last_line", "load_model", "non_answer",
-           "residual_texts", "shared", "short_typed_answer"]
+__all__ = ["CONJUNCTS", "FEATURES", "OFF_QUESTION", "PRONOUN_START", "QUESTION_TYPE", "SHORT_ANSWER_WORDS", "WORD",
+           "RelevanceModel", "answer_type_given", "asked", "content_words", "features", "last_line", "load_model",
+           "non_answer", "residual_texts", "shared", "short_typed_answer"]
 
 WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 QUESTION_TYPE = re.compile(r"^\W*(when|who|whom|whose|where|how many|how much|how long|how old|what year|in what "
@@ -96,6 +96,8 @@ _NON_ANSWER = re.compile(
 FEATURES = ("cos", "overlap", "residual", "type_given", "type_missing", "cause_missing", "method_missing",
             "generic", "cue", "specific", "log_words")
 """The model's features, in order (``features``)."""
+OFF_QUESTION = "it answers another question or says nothing specific"
+"""The reason of a statement the model calls "no" (a rubric counts it as on the subject, half)."""
 SHORT_ANSWER_WORDS = 5
 """A statement of at most this many words that gives what its question word asks for is a direct answer on its own."""
 
