@@ -500,7 +500,8 @@ class HeuristicJudge(Judge):
             covered = max(rel.shared(w, said) for w in words)
             parts = [w for pair in rel.CONJUNCTS.findall(rel.last_line(query).lower()) for w in pair
                      if w in words[1] and not rel.shared({w}, said)]
-            if on_topic and level > 4 and (covered < self.direct_share - 1e-9 or parts):
+            short = any(rel.short_typed_answer(query, st) for st in on_topic)  # "In 1889.": complete without them
+            if on_topic and level > 4 and ((covered < self.direct_share - 1e-9 and not short) or parts):
                 level = 4
                 notes.append(f"the on-topic statements leave out {', '.join(repr(w) for w in parts)} of the question"
                              if parts else f"the on-topic statements have {covered:.2f} of the query's words: an "
