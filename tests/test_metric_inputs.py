@@ -167,8 +167,9 @@ def test_a_heading_word_is_no_statement() -> None:
                                                ("Who wrote Hamlet?", "William Shakespeare."),
                                                ("Where is the Eiffel Tower?", "It is in Paris.")])
 def test_strict_mode_takes_a_short_or_pronoun_answer_of_the_asked_type_as_direct(query: str, answer: str) -> None:
+    """A short answer of the asked type is "yes" (issue 43: it was "idk", so penalize_ambiguity scored it 0)."""
     result = AnswerRelevancy(relevancy_mode="strict").measure(query, answer)
-    assert [s.verdict for s in result.statement_breakdown] == ["idk"] and result.score == 1.0
+    assert [s.verdict for s in result.statement_breakdown] == ["yes"] and result.score == 1.0
     assert "not a direct answer" not in result.statement_breakdown[0].reason
 
 
@@ -182,16 +183,17 @@ def test_strict_mode_still_refuses_an_answer_of_the_wrong_type_or_without_the_qu
 
 
 def test_the_rubric_takes_a_bare_answer_of_the_asked_type_as_on_topic() -> None:
-    assert RubricAnswerRelevancy().measure("When was the Eiffel Tower completed?", "In 1889.").level == 3
+    # a short answer of the asked type is a complete answer (level 5; it was 3 while it was "idk", issue 43)
+    assert RubricAnswerRelevancy().measure("When was the Eiffel Tower completed?", "In 1889.").level == 5
     assert RubricAnswerRelevancy().measure("When was the Eiffel Tower completed?", "Paris.").level == 1
 
 
 def test_an_answer_of_ambiguous_statements_only_is_explained_by_what_the_score_counts() -> None:
-    query, answer = "When was the Eiffel Tower completed?", "It was completed in 1889."
-    counted = AnswerRelevancy().measure(query, answer)
-    assert counted.score == 1.0 and counted.explanation == (
-        "The score is 1.00 because 'It was completed in 1889' is only ambiguously relevant to the query 'When was the "
-        "Eiffel Tower completed?', which the score counts.")
+    query, answer = "What features does this laptop have?", "The laptop also comes with a 1-year warranty."
+    counted = AnswerRelevancy().measure(query, answer)  # the seed's warranty: ambiguous ("It was completed in 1889."
+    assert counted.score == 1.0 and counted.explanation == (  # was "idk" here until issue 43 made it a direct answer)
+        "The score is 1.00 because 'The laptop also comes with a 1-year warranty' is only ambiguously relevant to the "
+        "query 'What features does this laptop have?', which the score counts.")
     penalised = AnswerRelevancy(penalize_ambiguity=True).measure(query, answer)
     assert penalised.score == 0.0 and penalised.explanation.endswith("so the score counts it as 0.")
 

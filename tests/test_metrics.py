@@ -502,12 +502,15 @@ def test_seed_execute_dataset_item_and_signals():
         asyncio.run(AnswerRelevancy().execute(WARRANTY))
 
 
-STRICT_CASES = [  # (query, statement, task verdicts allowed, strict verdict): related is not a direct answer
+# (query, statement, task verdicts allowed, strict verdict): related is not a direct answer. A statement on the
+# subject that answers another question ("Spiders are arachnids", "Eggs are a good source of protein") is "no" in task
+# mode too since issue 43 (the relevance model; it was "yes"/"idk" before).
+STRICT_CASES = [
     ("How many legs does a spider have?", "A spider has eight legs.", {"yes"}, "yes"),
-    ("How many legs does a spider have?", "Spiders are arachnids, not insects.", {"yes", "idk"}, "no"),
+    ("How many legs does a spider have?", "Spiders are arachnids, not insects.", {"no"}, "no"),
     ("Is coffee bad for your heart?", "Coffee contains caffeine.", {"yes", "idk"}, "no"),
     ("Is coffee bad for your heart?", "Moderate coffee drinking is not linked to heart disease.", {"yes"}, "yes"),
-    ("How long should I boil an egg for a soft yolk?", "Eggs are a good source of protein.", {"yes", "idk"}, "no"),
+    ("How long should I boil an egg for a soft yolk?", "Eggs are a good source of protein.", {"no"}, "no"),
     ("How long should I boil an egg for a soft yolk?", "Boil the egg for about six minutes.", {"yes"}, "yes"),
     ("Who wrote Pride and Prejudice?", "Jane Austen wrote Pride and Prejudice.", {"yes"}, "yes"),
 ]

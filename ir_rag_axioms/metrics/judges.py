@@ -24,8 +24,10 @@ from ir_rag_axioms.analysis.features import TERMS
 from ir_rag_axioms.analysis.resources import DEFAULT_SENTENCE_MODEL, DEFAULT_SPACY_MODEL
 from ir_rag_axioms.axioms.base import Reads
 from ir_rag_axioms.metrics import checks
+from ir_rag_axioms.metrics import relevance as rel
 from ir_rag_axioms.metrics.interface import Judge, RelevancyMode, RubricCase, Statement
 from ir_rag_axioms.metrics.prompts import RubricName
+from ir_rag_axioms.metrics.relevance import SHORT_ANSWER_WORDS, answer_type_given
 from ir_rag_axioms.metrics.results import RubricJudgment, Verdict
 from ir_rag_axioms.metrics.statements import Facts, foreign_script, is_hedge, statement_feature
 from ir_rag_axioms.metrics.verifier import features, load_verifier
@@ -179,23 +181,51 @@ class HeuristicJudge(Judge):
         """
         low, high = ((self.no_threshold, self.yes_threshold) if mode == "task"
                      else (self.strict_no_threshold, self.strict_yes_threshold))
+        model = rel.load_model()
         out = []
-        for (query, found), scores in zip(cases, self.relevance(cases), strict=True):
+        for (query, found), scores, fit in zip(cases, self.relevance(cases), self.question_fit(cases), strict=True):
             judged: list[tuple[Verdict, str]] = []
-            terms = (_content_words(query), _content_words(_last_line(query)))
-            for statement, r in zip(found, scores, strict=True):
-                kind = checks.refusal(statement.text)
+            terms = (rel.content_words(query), rel.content_words(rel.last_line(query)))
+            for statement, r, p in zip(found, scores, fit, strict=True):
+                kind = checks.refusal(statement.text) or ("evasion" if rel.non_answer(statement.text) else None)
                 verdict = verdict_of(r, low, high)
                 if kind:
                     judged.append(("no", f"{kind}: the statement does not address the query"))
                     continue
                 why = f"relevance {r:.3f} (no < {low:g} <= idk < {high:g} <= yes; {mode} mode)"
+                if rel.short_typed_answer(query, statement):
+                    judged.append(("yes", f"{why}; a short answer that gives what the question word asks for"))
+                    continue
+                if verdict != "no" and p < model.cutoff:
+                    verdict = "no"
+                    why = f"{why}; P(answers the question) {p:.2f} < {model.cutoff:g}: {rel.OFF_QUESTION}"
                 if mode == "strict" and verdict != "no":
                     indirect = self.direct_answer(query, terms, statement)
                     if indirect:
                         verdict, why = "no", f"{why}; not a direct answer: {indirect}"
                 judged.append((verdict, why))
             out.append(judged)
+        return out
+
+    def question_fit(self, cases: Sequence[tuple[str, Sequence[Statement]]]) -> list[np.ndarray]:
+        """Per case, each statement's P(it answers the question) by the packaged relevance model (``relevance.py``).
+
+        Its features: the encoder similarity of statement and question (last line), that of what is left of each
+        once the other's words are taken out, the answer type, the cue tables and the statement's specificity.
+        """
+        pairs = [(rel.last_line(query), s) for query, found in cases for s in found]
+        residual = [rel.residual_texts(q, s.matched_text) for q, s in pairs]
+        vectors = self._embed([q for q, _ in pairs] + [s.matched_text for _, s in pairs]
+                              + [x for r in residual for x in r])
+        n = len(pairs)
+        rows = [rel.features(q, s, float(vectors[k] @ vectors[n + k]),
+                                    float(vectors[2 * n + 2 * k] @ vectors[2 * n + 2 * k + 1]))
+                for k, (q, s) in enumerate(pairs)]
+        p = rel.load_model().probability(np.array(rows)) if rows else np.zeros(0)
+        out, offset = [], 0
+        for _, found in cases:
+            out.append(p[offset: offset + len(found)])
+            offset += len(found)
         return out
 
     def direct_answer(self, query: str, query_terms: tuple[set[str], set[str]], statement: Statement) -> str | None:
@@ -207,14 +237,14 @@ class HeuristicJudge(Judge):
         when it is a short answer ("William Shakespeare.", at most ``SHORT_ANSWER_WORDS`` words) or starts with a
         pronoun that refers to the question ("It was completed in 1889.").
         """
-        mine = set(_WORD.findall(statement.matched_text.lower()))
-        share = max(_shared(t, mine) for t in query_terms)
+        mine = set(rel.WORD.findall(statement.matched_text.lower()))
+        share = max(rel.shared(t, mine) for t in query_terms)
         gives = answer_type_given(query, statement)
-        refers = _PRONOUN_START.match(statement.matched_text) or len(_WORD.findall(statement.text.lower())) \
+        refers = rel.PRONOUN_START.match(statement.matched_text) or len(rel.WORD.findall(statement.text.lower())) \
             <= SHORT_ANSWER_WORDS
         if share < self.direct_share - 1e-9 and not (gives and refers):
             return f"{share:.2f} of the query's terms (< {self.direct_share:g})"
-        asked = _asked(query)
+        asked = rel.asked(query)
         if gives is False and asked is not None:
             return f"'{asked[0]}' asks for {asked[1]}, the statement gives none"
         return None
@@ -473,7 +503,8 @@ class HeuristicJudge(Judge):
     def _relevancy_levels(self, cases: Sequence[RubricCase]) -> list[RubricJudgment]:
         """Seed 003's answer-relevancy scale from the task-mode verdicts of the distinct statements.
 
-        An "idk" statement that shares no content word with the query (and does not start with a pronoun or yes/no,
+        A statement the relevance model calls "no" (on the subject, but not an answer) counts as "idk" here. An "idk"
+        statement that shares no content word with the query (and does not start with a pronoun or yes/no,
         which refer to it) is off topic. On-topic share f = (yes + idk / 2) / distinct statements: 5 at f = 1, 4 from
         0.75, 3 from 0.4, 2 above 0, 1 at 0 or for an answer of refusals and evasions only. Then the caps of the
         anchors: redundancy (a statement said again) at most 4, at most 3 when half the statements or more are
@@ -491,10 +522,12 @@ class HeuristicJudge(Judge):
                 out.append(RubricJudgment(1, "the output has no statements: it answers nothing (level 1)", (), 1.0))
                 continue
             query = case.question or ""
-            words = (_content_words(query), _content_words(_last_line(query)))
+            words = (rel.content_words(query), rel.content_words(rel.last_line(query)))
+            judged = [("idk", f"{why}; on the subject: half on topic") if v == "no" and rel.OFF_QUESTION in why
+                      else (v, why) for v, why in judged]  # it dodges: anchor 3, not off topic (anchor 1)
             judged = [("no", f"{why}; shares no word of the query: off topic") if v == "idk" and any(words)
-                      and not _PRONOUN_START.match(st.matched_text) and not max(
-                          _shared(w, set(_WORD.findall(st.matched_text.lower()))) for w in words if w)
+                      and not rel.PRONOUN_START.match(st.matched_text) and not max(
+                          rel.shared(w, set(rel.WORD.findall(st.matched_text.lower()))) for w in words if w)
                       and self.direct_answer(query, words, st) is not None else (v, why)  # "In 1889.": an answer
                       for st, (v, why) in zip(found, judged, strict=True)]
             counts = {v: sum(j[0] == v for j in judged) for v in ("yes", "no", "idk")}
@@ -509,17 +542,18 @@ class HeuristicJudge(Judge):
                 cap = 3 if repeats >= len(found) else 4
                 level = min(level, cap)
                 notes.append(f"{repeats} repeated statement(s): redundant (at most {cap})")
-            said = {w for st in on_topic for w in _WORD.findall(st.matched_text.lower())}
-            covered = max(_shared(w, said) for w in words)
-            parts = [w for pair in _CONJUNCTS.findall(_last_line(query).lower()) for w in pair
-                     if w in words[1] and not _shared({w}, said)]
-            if on_topic and level > 4 and (covered < self.direct_share - 1e-9 or parts):
+            said = {w for st in on_topic for w in rel.WORD.findall(st.matched_text.lower())}
+            covered = max(rel.shared(w, said) for w in words)
+            parts = [w for pair in rel.CONJUNCTS.findall(rel.last_line(query).lower()) for w in pair
+                     if w in words[1] and not rel.shared({w}, said)]
+            short = any(rel.short_typed_answer(query, st) for st in on_topic)  # "In 1889.": complete without them
+            if on_topic and level > 4 and ((covered < self.direct_share - 1e-9 and not short) or parts):
                 level = 4
                 notes.append(f"the on-topic statements leave out {', '.join(repr(w) for w in parts)} of the question"
                              if parts else f"the on-topic statements have {covered:.2f} of the query's words: an "
                              "omission (at most 4)")
-            asked = _QUESTION_TYPE.match(_last_line(query).lower())
-            if on_topic and asked and level > 3 and all(self.direct_answer(query, words, st) for st in on_topic):
+            asked = rel.QUESTION_TYPE.match(rel.last_line(query).lower())
+            if on_topic and asked and level >= 3 and all(self.direct_answer(query, words, st) for st in on_topic):
                 level = 3
                 notes.append(f"no statement gives what '{asked.group(1)}' asks for: it dodges (at most 3)")
             if refused and len(refused) == len(judged):
@@ -679,94 +713,6 @@ class HeuristicJudge(Judge):
 
     def _embed(self, strings: Sequence[str]) -> np.ndarray:
         return default_analysis().embed(list(strings), self.sentence_model)
-
-
-_QUESTION_TYPE = re.compile(r"^\W*(when|who|whom|whose|where|how many|how much|how long|how old|what year|in what "
-                            r"year|which year)\b")
-_ANSWER_TYPES: dict[str, tuple[str, frozenset[str] | None]] = {
-    "when": ("a date", frozenset({"EVENT"})), "what year": ("a date", frozenset()),
-    "in what year": ("a date", frozenset()), "which year": ("a date", frozenset()),
-    "who": ("a person or organisation", frozenset({"PERSON", "ORG", "NORP", "PROPN"})),
-    "whom": ("a person or organisation", frozenset({"PERSON", "ORG", "NORP", "PROPN"})),
-    "whose": ("a person or organisation", frozenset({"PERSON", "ORG", "NORP", "PROPN"})),
-    "where": ("a place", frozenset({"GPE", "LOC", "FAC", "PROPN", "ORG"})),
-    "how many": ("a number", None), "how much": ("a number", None), "how long": ("a number", None),
-    "how old": ("a number", None),
-}
-"""Question words -> what a direct answer gives (entity labels, None for a number); "when" also takes years/months."""
-
-
-SHORT_ANSWER_WORDS = 5
-"""A statement of at most this many words that gives what its question word asks for is a direct answer on its own."""
-
-
-def _asked(query: str) -> tuple[str, str, frozenset[str] | None] | None:
-    """(question word, what it asks for, entity labels or None for a number) of a when/who/where/how-many question."""
-    asked = _QUESTION_TYPE.match(_last_line(query).lower())
-    if asked is None:
-        return None
-    word = asked.group(1)
-    needs = _ANSWER_TYPES.get(word.split()[0] if word.startswith(("when", "who", "where")) else word)
-    return (word, *needs) if needs else None
-
-
-def answer_type_given(query: str, statement: Statement) -> bool | None:
-    """Whether a statement gives what the query's question word asks for (None: no such question word).
-
-    when: a date (a DATE or EVENT entity, a month, a year 1000-2100); who: a person or organisation; where: a place;
-    how many/much/long/old: a number.
-    """
-    asked = _asked(query)
-    if asked is None:
-        return None
-    word, _, wanted = asked
-    facts = statement.facts or Facts()
-    labels = {label for _, label in facts.entities}
-    return bool(facts.numbers) if wanted is None else bool(labels & wanted) or (
-        word.startswith("when") and any(unit == "month" or 1000 <= low <= 2100 for low, _, unit, _ in facts.numbers))
-
-
-_CONJUNCTS = re.compile(r"\b([a-z]+) (?:and|as well as) (?:the |its |their )?([a-z]+)\b")
-"""Two parts a question asks for at once ("symptoms and treatment"): an answer that gives one omits the other."""
-_PRONOUN_START = re.compile(r"^\W*(?:it|its|they|their|this|these|that|those|he|she|yes|no)\b", re.IGNORECASE)
-"""A statement that starts with a pronoun (or yes/no) refers to the question without repeating its words."""
-_QUESTION_FORM = frozenset({"long", "many", "much", "old", "often", "far", "way", "good", "best", "tell", "explain",
-                            "know", "describe", "mean", "please"})
-"""Query terms that shape the question rather than name its topic (left out of the direct-answer share)."""
-
-
-_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
-
-
-def _content_words(text: str) -> set[str]:
-    """The lowercased words of a query that name its topic: no stopwords (spaCy's list), no question-form words."""
-    from spacy.lang.en.stop_words import STOP_WORDS
-
-    return {w for w in _WORD.findall(text.lower()) if w not in STOP_WORDS and w not in _QUESTION_FORM}
-
-
-def _same_stem(a: str, b: str) -> bool:
-    """Whether two words share a stem ("uses" ~ "used", "boiling" ~ "boils").
-
-    Equal, or a common prefix of at least 3 letters and of all but 2 letters of the shorter word.
-    """
-    if a == b:
-        return True
-    common = len(os.path.commonprefix([a, b]))
-    return common >= max(3, min(len(a), len(b)) - 2)
-
-
-def _shared(query_words: set[str], words: set[str]) -> float:
-    """Share of the query's content words that the statement has (same stem); 1 if the query has none."""
-    if not query_words:
-        return 1.0
-    return sum(any(_same_stem(q, w) for w in words) for q in query_words) / len(query_words)
-
-
-def _last_line(query: str) -> str:
-    """The last non-blank line of a query (a turn's own question after the history)."""
-    lines = [line for line in query.strip().splitlines() if line.strip()]
-    return lines[-1] if lines else query
 
 
 def _verify(row: dict[str, Any], supported: float, contradicted: float, threshold: float, contradiction: float,

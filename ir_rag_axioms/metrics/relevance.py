@@ -1,0 +1,232 @@
+"""Does a statement answer the question? Features of a (question, statement) pair and the fitted relevance model.
+
+The heuristic judge's AnswerRelevancy verdict reads, beside the similarity of statement and query, whether the
+statement gives what the question asks for (a date for *when*, a cause for *why*, ...), whether it has any specific
+content (a filler has none) and whether it dodges (evasion cues). A logistic model over these features, fitted by
+``bench/fit_relevance.py`` on human labels (``data/relevance-model.json`` names the data, licences and held-out
+figures), gives P(the statement addresses the question); below the model's cut-off the statement is "no".
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import numpy as np
+
+from ir_rag_axioms.metrics.interface import Statement
+from ir_rag_axioms.metrics.statements import Facts
+
+__all__ = ["CONJUNCTS", "FEATURES", "OFF_QUESTION", "PRONOUN_START", "QUESTION_TYPE", "SHORT_ANSWER_WORDS", "WORD",
+           "RelevanceModel", "answer_type_given", "asked", "content_words", "features", "last_line", "load_model",
+           "non_answer", "residual_texts", "shared", "short_typed_answer"]
+
+WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+QUESTION_TYPE = re.compile(r"^\W*(when|who|whom|whose|where|how many|how much|how long|how old|what year|in what "
+                            r"year|which year)\b")
+_ANSWER_TYPES: dict[str, tuple[str, frozenset[str] | None]] = {
+    "when": ("a date", frozenset({"EVENT"})), "what year": ("a date", frozenset()),
+    "in what year": ("a date", frozenset()), "which year": ("a date", frozenset()),
+    "who": ("a person or organisation", frozenset({"PERSON", "ORG", "NORP", "PROPN"})),
+    "whom": ("a person or organisation", frozenset({"PERSON", "ORG", "NORP", "PROPN"})),
+    "whose": ("a person or organisation", frozenset({"PERSON", "ORG", "NORP", "PROPN"})),
+    "where": ("a place", frozenset({"GPE", "LOC", "FAC", "PROPN", "ORG"})),
+    "how many": ("a number", None), "how much": ("a number", None), "how long": ("a number", None),
+    "how old": ("a number", None),
+}
+"""Question words -> what a direct answer gives (entity labels, None for a number); "when" also takes years/months."""
+_CAUSE_QUESTION = re.compile(r"^\W*(?:why\b|what (?:causes|caused|makes|made|leads? to)\b|how come\b)")
+_CAUSE_CUES = re.compile(r"\b(?:because|due to|caused? by|causes?|since|so that|leads? to|led to|result(?:s|ed)? "
+                         r"(?:of|from|in)|reasons?|thanks to|as a result|in order to|owing to|which (?:makes|means|"
+                         r"lets|helps)|helps?|allows?|protects?|makes?|when|by)\b")
+"""A why-question wants a cause: a statement with none of these words gives none."""
+CONJUNCTS = re.compile(r"\b([a-z]+) (?:and|as well as) (?:the |its |their )?([a-z]+)\b")
+"""Two parts a question asks for at once ("symptoms and treatment"): an answer that gives one omits the other."""
+_METHOD_QUESTION = re.compile(r"^\W*(?:how (?:do|can|should|would|could) (?:i|you|we|one)\b|how to\b"
+                              r"|what(?:'s| is) the (?:best )?way to\b|what should (?:i|you|we) do\b)")
+_METHOD_CUES = re.compile(r"\b(?:you|your|by \w+ing|first|then|step|until|minutes?|hours?|instead|avoid|try|use|using|"
+                          r"should|need to|must)\b|^\W*(?:go|add|put|place|turn|click|open|select|press|apply|fill|"
+                          r"bring|pack|start|stop|increase|reduce|cut|remove|take|make|check|call|contact|visit|"
+                          r"submit|pay|download|install|set|mix|stir|boil|bake|heat|cook|rinse|soak|wash|dry|"
+                          r"replace|tighten|keep|ask|see|enter|sign|fill|write|read|practise|practice|learn|eat|"
+                          r"drink|sleep|exercise|limit|steep|strain|wait|let|get|find|choose|pick|buy)\b",
+                          re.IGNORECASE)
+"""A how-to question wants a method: a statement with none of these (you, an imperative, steps, times) gives none."""
+PRONOUN_START = re.compile(r"^\W*(?:it|its|they|their|this|these|that|those|he|she|yes|no)\b", re.IGNORECASE)
+"""A statement that starts with a pronoun (or yes/no) refers to the question without repeating its words."""
+_QUESTION_FORM = frozenset({"long", "many", "much", "old", "often", "far", "way", "good", "best", "tell", "explain",
+                            "know", "describe", "mean", "please"})
+"""Query terms that shape the question rather than name its topic (left out of the direct-answer share)."""
+GENERIC_WORDS = frozenset("""
+important importance consider considering considered factor factors many various variety thing things people person
+lot lots situation situations different differ difference choice choices right wrong essential good great informed
+inform circumstance circumstances individual goal goals ultimately world today today's fast paced question questions
+relevant topic topics issue issues common face faced point points aspect aspects worth carefully careful solution
+solutions size fits wonder wondering keep mind matter matters depend depends depending case cases option options need
+needs help helpful know knowing information detail details everyone everyone's someone time times really always
+often key deal make makes making sure look looking mean means number approach process decision decisions experience
+life journey unique certain certainly generally general overall various several numerous perspective perspectives
+view views opinion opinions area areas field subject kind kinds type types sort way ways idea ideas plan planning
+ahead step steps thing aware awareness remember note noting worthwhile value valuable benefit crucial vital part
+role play plays play ever more less best better often usually every everybody anyone something anything interesting
+interest understand understanding context approach research researching learn learning think find found
+""".split())
+"""Words that carry no specific content: a statement made only of these (and the query's words) is a filler."""
+_NON_ANSWER = re.compile(
+    r"\b(?:ask|consult|check with|talk to|speak (?:to|with)|see) (?:your|a|an) (?:doctor|physician|pharmacist|lawyer|"
+    r"attorney|accountant|professional|expert|specialist|advisor|adviser|dealer|vet|veterinarian)\b"
+    r"|\b(?:look (?:that|this|it) up|search (?:online|the web|for it)|(?:find|check) (?:that|this|it|the answer)"
+    r"(?: information)? (?:online|on the (?:web|internet)))\b"
+    r"|\b(?:up to you)\s*[.!]?$|\b(?:talk|chat) about something else\b|\bchange the subject\b"
+    r"|\bbeyond (?:the scope|my (?:scope|knowledge|expertise))\b|\b(?:i'd|i would) rather not\b|\bprefer not to\b"
+    r"|\b(?:can't|cannot|can not|no one can|nobody can) (?:predict|foresee|know) (?:the future|that|this)\b"
+    r"|\bnot in a position to\b"
+    r"|\b(?:it is|it's) (?:important|worth|essential|crucial) to (?:consider|remember|note|keep in mind|think about)"
+    r"|\bno one-size-fits-all\b|\b(?:(?:everyone|everybody)(?:'s (?:situation|case|body|needs?|circumstances))?|"
+    r"(?:every|each) (?:person|situation|case|body)) (?:is|are) (?:different|unique)\b"
+    r"|\bcomes? down to (?:your|personal|individual)\b|\bmore (?:relevant|important) than ever\b",
+    re.IGNORECASE)
+"""Evasion and filler cues beyond ``checks.refusal``: send the user elsewhere, decline, or say nothing specific."""
+FEATURES = ("cos", "overlap", "residual", "type_given", "type_missing", "cause_missing", "method_missing",
+            "generic", "cue", "specific", "log_words")
+"""The model's features, in order (``features``)."""
+OFF_QUESTION = "it answers another question or says nothing specific"
+"""The reason of a statement the model calls "no" (a rubric counts it as on the subject, half)."""
+SHORT_ANSWER_WORDS = 5
+"""A statement of at most this many words that gives what its question word asks for is a direct answer on its own."""
+
+
+def last_line(query: str) -> str:
+    """The last non-blank line of a query (a turn's own question after the history)."""
+    lines = [line for line in query.strip().splitlines() if line.strip()]
+    return lines[-1] if lines else query
+
+
+def content_words(text: str) -> set[str]:
+    """The lowercased words of a text that name its topic: no stopwords (spaCy's list), no question-form words."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    return {w for w in WORD.findall(text.lower()) if w not in STOP_WORDS and w not in _QUESTION_FORM}
+
+
+def same_stem(a: str, b: str) -> bool:
+    """Equal, or a common prefix of at least 3 letters and of all but 2 letters of the shorter word."""
+    if a == b:
+        return True
+    common = len(os.path.commonprefix([a, b]))
+    return common >= max(3, min(len(a), len(b)) - 2)
+
+
+def shared(query_words: set[str], words: set[str]) -> float:
+    """Share of the query's content words that the statement has (same stem); 1 if the query has none."""
+    if not query_words:
+        return 1.0
+    return sum(any(same_stem(q, w) for w in words) for q in query_words) / len(query_words)
+
+
+def asked(query: str) -> tuple[str, str, frozenset[str] | None] | None:
+    """(question word, what it asks for, entity labels or None for a number) of a when/who/where/how-many question."""
+    found = QUESTION_TYPE.match(last_line(query).lower())
+    if found is None:
+        return None
+    word = found.group(1)
+    needs = _ANSWER_TYPES.get(word.split()[0] if word.startswith(("when", "who", "where")) else word)
+    return (word, *needs) if needs else None
+
+
+def answer_type_given(query: str, statement: Statement) -> bool | None:
+    """Whether a statement gives what the query's question word asks for (None: no such question word).
+
+    when: a date (a DATE or EVENT entity, a month, a year 1000-2100); who: a person or organisation; where: a place;
+    how many/much/long/old: a number.
+    """
+    wants = asked(query)
+    if wants is None:
+        return None
+    word, _, wanted = wants
+    facts = statement.facts or Facts()
+    labels = {label for _, label in facts.entities}
+    return bool(facts.numbers) if wanted is None else bool(labels & wanted) or (
+        word.startswith("when") and any(unit == "month" or 1000 <= low <= 2100 for low, _, unit, _ in facts.numbers))
+
+
+def short_typed_answer(query: str, statement: Statement) -> bool:
+    """A statement of at most ``SHORT_ANSWER_WORDS`` words that gives what the question word asks for ("In 1889.")."""
+    short = len(WORD.findall(statement.text.lower())) <= SHORT_ANSWER_WORDS
+    return short and bool(answer_type_given(query, statement))
+
+
+def non_answer(text: str) -> bool:
+    """Whether a statement sends the user elsewhere, declines, or is a stock filler phrase (``_NON_ANSWER``)."""
+    return bool(_NON_ANSWER.search(text.strip()))
+
+
+def residual_texts(query: str, statement: str) -> tuple[str, str]:
+    """The query's last line without the statement's words and the statement without the query's (the subject out).
+
+    What is left of the question is what it asks; what is left of the statement is what it says about the subject.
+    """
+    question, words = last_line(query).lower(), set(WORD.findall(statement.lower()))
+    asks = [w for w in WORD.findall(question) if not any(same_stem(w, s) for s in words)]
+    query_words = content_words(question)
+    says = [w for w in WORD.findall(statement.lower()) if not any(same_stem(w, q) for q in query_words)]
+    return " ".join(asks) or question, " ".join(says) or statement.lower()
+
+
+def features(query: str, statement: Statement, cos: float, residual: float) -> np.ndarray:
+    """The pair's features in ``FEATURES`` order; cos and residual are the encoder similarities of the two texts."""
+    text = statement.matched_text
+    words = WORD.findall(text.lower())
+    query_words = content_words(last_line(query))
+    own = content_words(text) - {w for w in content_words(text) if any(same_stem(w, q) for q in query_words)}
+    given = answer_type_given(query, statement)
+    question = last_line(query).lower()
+    cause, method = _CAUSE_QUESTION.match(question) is not None, _METHOD_QUESTION.match(question) is not None
+    facts = statement.facts or Facts()
+    generic = sum(w in GENERIC_WORDS for w in own) / len(own) if own else 1.0
+    return np.array([cos, shared(query_words, set(words)), residual, float(given is True), float(given is False),
+                     float(cause and not _CAUSE_CUES.search(text)),
+                     float(method and not _METHOD_CUES.search(text)), generic, float(non_answer(text)),
+                     float(bool(facts.numbers or facts.entities)), math.log1p(len(words))])
+
+
+@dataclass(frozen=True)
+class RelevanceModel:
+    """P(relevant) = sigmoid(intercept + coef . (x - mean) / scale), "no" below ``cutoff`` (``data/`` JSON)."""
+
+    coef: tuple[float, ...]
+    intercept: float
+    mean: tuple[float, ...]
+    scale: tuple[float, ...]
+    cutoff: float
+    metadata: dict[str, Any]
+
+    def probability(self, rows: np.ndarray) -> np.ndarray:
+        """P(the statement addresses the question) for each row of features (``FEATURES`` order)."""
+        rows = np.atleast_2d(rows)
+        z = self.intercept + ((rows - np.array(self.mean)) / np.array(self.scale)) @ np.array(self.coef)
+        return np.asarray(1 / (1 + np.exp(-z)))
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RelevanceModel:
+        """The model from its JSON; the features must be ``FEATURES``."""
+        if tuple(data.get("features", ())) != FEATURES:
+            raise ValueError(f"relevance model: features {data.get('features')!r} are not {FEATURES!r}")
+        return cls(tuple(data["coef"]), float(data["intercept"]), tuple(data["mean"]), tuple(data["scale"]),
+                   float(data["cutoff"]), dict(data.get("metadata", {})))
+
+
+MODEL_FILE = "relevance-model.json"
+
+
+@cache
+def load_model() -> RelevanceModel:
+    """The packaged relevance model (``ir_rag_axioms/data/relevance-model.json``)."""
+    text = resources.files("ir_rag_axioms").joinpath("data", MODEL_FILE).read_text(encoding="utf-8")
+    return RelevanceModel.from_dict(json.loads(text))
