@@ -336,3 +336,20 @@ def test_rerank_warns_when_the_axioms_decide_no_pair(tmp_path: Path):
     with pytest.warns(AbstentionWarning, match=r"decided no pair in this run \(1 queries: 'q1'\)"):
         assert cli.main(["rerank", "--input", str(only_undecided), "--axioms", "CORR1", "--quiet",
                          "-o", str(tmp_path / "run")]) == 0
+
+
+def test_a_deprecated_spelling_on_the_command_line_is_shown(tmp_path: Path, data_dir: Path):
+    """Python hides DeprecationWarnings raised in a library: the CLI shows the package's own (here '_strict')."""
+    import os
+    import subprocess
+
+    root = Path(__file__).resolve().parents[1]
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONWARNINGS"}
+    done = subprocess.run([sys.executable, "-m", "ir_rag_axioms.cli", "evaluate", "--data",
+                           str(data_dir / "trec-rag-24-nuggets"), "--oracle", "nugget:vital_strict", "--axioms",
+                           "CORR1", "--topics", "1", "--out", str(tmp_path / "out"), "--quiet"],
+                          capture_output=True, text=True, timeout=300,
+                          env={**env, "PYTHONPATH": str(root), "HF_HUB_OFFLINE": "1"})
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert ("ir-rag-axioms evaluate: warning: nugget score 'vital_strict': write vital-strict ('_strict' is "
+            "deprecated)") in done.stderr.splitlines()
