@@ -138,3 +138,5 @@ def test_experiment_refuses_unnamed_systems_whose_reprs_coincide() -> None:
     assert list(table["name"]) == ["a", "b"]
     with pytest.raises(ValueError, match="no system to evaluate"):
         Experiment({}, TOPICS, QRELS, ["ndcg_cut_3"])
+    with pytest.raises(ValueError, match="no measure given"):  # was pt.Experiment's AssertionError
+        Experiment({"a": systems[0]}, TOPICS, QRELS, [])

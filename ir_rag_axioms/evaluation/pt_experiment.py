@@ -102,6 +102,8 @@ def Experiment(retr_systems: Any, topics: pd.DataFrame, qrels: pd.DataFrame, eva
                          "multiple-testing correction, styling or per-query values")
     systems, names = _systems(retr_systems, names)
     metrics = [eval_metrics] if isinstance(eval_metrics, str) else list(eval_metrics)
+    if not metrics:
+        raise ValueError("Experiment: no measure given (eval_metrics is empty)")
     if any(isinstance(m, str) and m == "mrt" for m in metrics):
         raise ValueError("Experiment: 'mrt' is pt.Experiment's timing column, not a measure; call pt.Experiment")
     named = named_measures(metrics)
