@@ -62,6 +62,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pool", choices=["published", "all"], default="published",
                         help="the learned model's axioms: those of the published study (34), or with the new ones (56)")
     args = parser.parse_args(argv)
+    if args.repetitions < 1:  # before 25 minutes of analysis
+        parser.error(f"--repetitions must be at least 1, got {args.repetitions}")
     folder = Path(args.data) / "trec-rag-24-crowd"
     ratings = crowd.load_crowd_ratings(folder)
     oracle_axiom = CrowdOracle(utility="overall", data_dir=str(folder))

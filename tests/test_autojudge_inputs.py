@@ -316,3 +316,14 @@ def test_the_judge_shows_its_progress_over_topics(reports, tmp_path, capsys):
     assert main(["judge", *map(str, files), "--topics", str(topics), "--out", str(out), "--axioms", "CLAR4",
                  "--quiet"]) == 0
     assert "system leaderboard" not in capsys.readouterr().err
+
+
+def test_an_empty_report_file_is_named_as_such_not_as_zero_empty_reports(reports, tmp_path):
+    from conftest import run_cli
+
+    _, topics = reports
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    code, err = run_cli("judge", str(empty), "--topics", str(topics), "--out", str(tmp_path / "b.tot"), "--quiet")
+    assert code == 2 and "no report was given (an empty file or folder?)" in err
+    assert "every one of the 0 reports" not in err

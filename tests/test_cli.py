@@ -13,6 +13,7 @@ import pytest
 from conftest import run_cli, write_jsonl
 
 from ir_rag_axioms import cli
+from ir_rag_axioms.pyterrier.transformers import AbstentionWarning
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -318,3 +319,37 @@ def test_a_missing_input_file_is_said_not_to_exist(tmp_path: Path, capsys):
     assert f"{tmp_path / 'nope.jsonl'} does not exist" in message and "corrupt" not in message
     assert cli.main(["preferences", "--input", str(tmp_path), "--quiet"]) == 2
     assert "is a folder, not a JSONL file" in capsys.readouterr().err
+
+
+def test_rerank_warns_when_the_axioms_decide_no_pair(tmp_path: Path):
+    """A run that is only the input order says so (as AxiomaticReranker does), instead of passing for a ranking."""
+    source = write_jsonl(tmp_path / "in.jsonl", [{"qid": q, "query": "Why do cats purr?", "docno": d, "text": t}
+                                                 for q, d, t in (("q1", "a", "Cats purr."), ("q1", "b", "Cats purr."),
+                                                                 ("q2", "c", "Cats purr [1]."), ("q2", "d", "No."))])
+    with pytest.warns(AbstentionWarning, match=r"the axioms decided no pair of 1 of 2 queries \(qid 'q1'\)"):
+        assert cli.main(["rerank", "--input", str(source), "--axioms", "CORR1", "--quiet",
+                         "-o", str(tmp_path / "run")]) == 0
+    lines = (tmp_path / "run").read_text().splitlines()
+    assert [line.split()[2] for line in lines] == ["a", "b", "c", "d"]
+    only_undecided = write_jsonl(tmp_path / "one.jsonl", [{"qid": "q1", "query": "x", "docno": d, "text": "Same."}
+                                                          for d in ("a", "b")])
+    with pytest.warns(AbstentionWarning, match=r"decided no pair in this run \(1 queries: 'q1'\)"):
+        assert cli.main(["rerank", "--input", str(only_undecided), "--axioms", "CORR1", "--quiet",
+                         "-o", str(tmp_path / "run")]) == 0
+
+
+def test_a_deprecated_spelling_on_the_command_line_is_shown(tmp_path: Path, data_dir: Path):
+    """Python hides DeprecationWarnings raised in a library: the CLI shows the package's own (here '_strict')."""
+    import os
+    import subprocess
+
+    root = Path(__file__).resolve().parents[1]
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONWARNINGS"}
+    done = subprocess.run([sys.executable, "-m", "ir_rag_axioms.cli", "evaluate", "--data",
+                           str(data_dir / "trec-rag-24-nuggets"), "--oracle", "nugget:vital_strict", "--axioms",
+                           "CORR1", "--topics", "1", "--out", str(tmp_path / "out"), "--quiet"],
+                          capture_output=True, text=True, timeout=300,
+                          env={**env, "PYTHONPATH": str(root), "HF_HUB_OFFLINE": "1"})
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert ("ir-rag-axioms evaluate: warning: nugget score 'vital_strict': write vital-strict ('_strict' is "
+            "deprecated)") in done.stderr.splitlines()

@@ -72,7 +72,10 @@ def test_explain_errors(requests_file, tmp_path, capsys):
     assert cli.main(["explain", "COV9", "--no-example"]) == 2
     assert "unknown axiom 'COV9'; did you mean" in capsys.readouterr().err
     assert cli.main(["explain", "COV1", "--pair", "cited-clear", "nope", "--input", str(requests_file)]) == 2
-    assert "no any one request has both responses 'cited-clear' and 'nope'" in capsys.readouterr().err
+    assert "no request has both responses 'cited-clear' and 'nope'" in capsys.readouterr().err
+    assert cli.main(["explain", "COV1", "--pair", "cited-clear", "nope", "--input", str(requests_file),
+                     "--request", "q0"]) == 2
+    assert "request 'q0' does not have both responses 'cited-clear' and 'nope'" in capsys.readouterr().err
     assert cli.main(["explain", "COV1", "--pair", "a", "b"]) == 2
     assert "--pair A B needs --input FILE" in capsys.readouterr().err
     bad = tmp_path / "bad.jsonl"

@@ -86,6 +86,8 @@ def test_bad_curve_inputs_are_refused():
         effort_curve([1, 1], [1], [1, 1])
     with pytest.raises(ValueError, match="confidence must be a number >= 0"):
         effort_curve([1], [-1], [1])
+    with pytest.raises(ValueError, match=r"gold is NaN for 1 judgment\(s\) \(e.g. position 1\)"):
+        effort_curve([1, 1], [1, 1], [1, float("nan")])  # was silently counted as a wrong decision
 
 
 def test_vote_confidence_is_the_winners_share():

@@ -172,6 +172,8 @@ def test_cross_validation_never_shares_a_topic_between_training_and_test():
         assert not {topics[i] for i in train} & {topics[i] for i in test}
     with pytest.raises(ValueError, match="topics"):
         topic_folds(["a", "a", "b"], folds=3)
+    with pytest.raises(ValueError, match="repetitions must be an integer >= 1, got 0"):  # was an empty result
+        cross_validate(LearnedAxiom(axioms=(CORR1, RANDOM, LENGTH)), stacks, oracle, topics, folds=4, repetitions=0)
 
 
 def test_cross_validated_predictions_come_from_models_that_did_not_see_the_topic():

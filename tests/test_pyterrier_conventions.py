@@ -125,3 +125,18 @@ def test_a_subclass_whose_parameters_cannot_be_read_is_equal_only_to_itself() ->
 
     a, b = Opaque([COH1], 1), Opaque([COH1], 2)
     assert a == a and a != b and hash(a) == hash(b)  # same repr, unknown parameters: never merged
+
+
+def test_experiment_refuses_unnamed_systems_whose_reprs_coincide() -> None:
+    """pt.Experiment names an unnamed system by its repr: two pools of other answers under one name were one row."""
+    flipped = {name: PIPELINES[other] for name, other in zip(PIPELINES, reversed(list(PIPELINES)), strict=True)}
+    systems = [Pool(PIPELINES) >> AxiomaticReranker([CONS2]), Pool(flipped) >> AxiomaticReranker([CONS2])]
+    assert str(systems[0]) == str(systems[1])
+    with pytest.raises(ValueError, match=r"stand for several systems.*names=\[\.\.\.\] or a dict"):
+        Experiment(systems, TOPICS, QRELS, ["ndcg_cut_3"], verbose=False)
+    table = Experiment(systems, TOPICS, QRELS, ["ndcg_cut_3"], names=["a", "b"], verbose=False)
+    assert list(table["name"]) == ["a", "b"]
+    with pytest.raises(ValueError, match="no system to evaluate"):
+        Experiment({}, TOPICS, QRELS, ["ndcg_cut_3"])
+    with pytest.raises(ValueError, match="no measure given"):  # was pt.Experiment's AssertionError
+        Experiment({"a": systems[0]}, TOPICS, QRELS, [])

@@ -42,7 +42,8 @@ def build_parser() -> argparse.ArgumentParser:
 def _one_line_warnings(command: str) -> Iterator[None]:
     """Warnings shown while a command runs print as one line ``ir-rag-axioms <command>: warning: <message>``.
 
-    Only their format changes (``warnings.formatwarning``): filters and recorders still see every warning.
+    Only their format changes (``warnings.formatwarning``), and the package's own DeprecationWarnings (a deprecated
+    spelling on the command line) are shown, which Python hides by default; recorders still see every warning.
     """
     def one_line(message: Warning | str, category: type[Warning], filename: str, lineno: int,
                  line: str | None = None) -> str:
@@ -51,7 +52,9 @@ def _one_line_warnings(command: str) -> Iterator[None]:
     before = warnings.formatwarning
     warnings.formatwarning = one_line
     try:
-        yield
+        with warnings.catch_warnings():  # Python hides DeprecationWarnings outside __main__: a user must see ours
+            warnings.filterwarnings("default", category=DeprecationWarning, module=r"ir_rag_axioms(\.|$)")
+            yield
     finally:
         warnings.formatwarning = before
 

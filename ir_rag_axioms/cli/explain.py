@@ -84,8 +84,8 @@ def _explain_pair(axiom: Any, pair: Sequence[str], path: str, request_id: str | 
              if (request_id is None or request.id == request_id)
              and {first, second} <= {r.id for r in responses}]
     if not found:
-        where = f"request {request_id!r}" if request_id else "any one request"
-        raise ValueError(f"{path}: no {where} has both responses {first!r} and {second!r}")
+        where = f"request {request_id!r} does not have" if request_id else "no request has"
+        raise ValueError(f"{path}: {where} both responses {first!r} and {second!r}")
     if len(found) > 1:
         raise ValueError(f"{path}: responses {first!r} and {second!r} are in several requests "
                          f"({[r.id for r, _ in found][:5]}); choose one with --request QID")

@@ -37,6 +37,7 @@ def run(args: argparse.Namespace) -> int:
     from ir_rag_axioms.axioms import presets
     from ir_rag_axioms.axioms.execution import preference_stacks
     from ir_rag_axioms.datasets.runs import write_trec_run
+    from ir_rag_axioms.pyterrier.transformers import decided_pairs, warn_abstained
 
     axioms = presets.parse_axioms(args.axioms)
     weights = _weights(args.weights, len(axioms))
@@ -44,10 +45,13 @@ def run(args: argparse.Namespace) -> int:
     requests = items(args)
     rows = []
     stacks = preference_stacks(list(axioms.values()), requests, workers=args.workers, progress=not args.quiet)
+    counts = []
     for (request, responses), stack in zip(requests, stacks, strict=True):
+        counts.append(decided_pairs(stack))
         order, scores = scored_ranking(stack, args.aggregation, weights, seed=args.seed)
         for place, i in enumerate(order):
             rows.append({"qid": request.id, "docno": responses[i].id, "rank": place, "score": float(scores[i])})
+    warn_abstained("", [(request.id, len(responses)) for request, responses in requests], counts)
     frame = pd.DataFrame(rows, columns=["qid", "docno", "rank", "score"])
     frame["score"] = frame["score"].astype(np.float64)
     if args.output and args.output != "-":

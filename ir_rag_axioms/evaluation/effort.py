@@ -116,6 +116,10 @@ def effort_curve(decisions: npt.ArrayLike, confidence: npt.ArrayLike, gold: npt.
         raise ValueError("an effort curve needs at least one judgment")
     if np.isnan(c).any() or (c < 0).any():
         raise ValueError("confidence must be a number >= 0 for every judgment")
+    if np.isnan(g).any():
+        raise ValueError(f"gold is NaN for {int(np.isnan(g).sum())} judgment(s) (e.g. position "
+                         f"{int(np.flatnonzero(np.isnan(g))[0])}): leave unjudged pairs out, a decision on them "
+                         "would count as wrong")
     decided = np.sign(np.nan_to_num(d)) != 0
     wrong = decided & (np.sign(np.nan_to_num(d)) != np.sign(g))
     levels = np.unique(c[decided])[::-1]

@@ -67,6 +67,8 @@ def cross_validate(
     """
     if not len(stacks) == len(oracle) == len(topics):
         raise ValueError(f"{len(stacks)} stacks, {len(oracle)} oracle matrices and {len(topics)} topics differ")
+    if isinstance(repetitions, bool) or not isinstance(repetitions, int) or repetitions < 1:
+        raise ValueError(f"repetitions must be an integer >= 1, got {repetitions!r}")
     names = [str(t) for t in topics]
     predictions: list[tuple[np.ndarray, ...]] = []
     all_scores: list[tuple[np.ndarray, ...]] = []

@@ -16,8 +16,11 @@ _REFUSED = ("correction", "correction_alpha", "highlight", "perquery", "datafram
 """pt.Experiment options that ``Experiment`` does not take (multiple-testing correction, styling, per-query output)."""
 
 
-def _systems(retr_systems: Any, names: Sequence[str] | None) -> tuple[list[Any], list[str] | None]:
-    """The systems and their names: a dict's keys, else ``names``; duplicate names (one row for two) refused."""
+def _systems(retr_systems: Any, names: Sequence[str] | None) -> tuple[list[Any], list[str]]:
+    """The systems and their names: a dict's keys, else ``names``, else pt.Experiment's ``str(system)``; no duplicate.
+
+    Two systems under one name would be averaged into one row: refused, also where their reprs coincide.
+    """
     if isinstance(retr_systems, Mapping):
         if names is not None:
             raise ValueError("Experiment: the systems are a dict, whose keys name them; drop names= (or pass a list)")
@@ -26,14 +29,18 @@ def _systems(retr_systems: Any, names: Sequence[str] | None) -> tuple[list[Any],
         raise TypeError(f"Experiment takes a list or a dict {{name: system}} of systems, got "
                         f"{type(retr_systems).__name__}")
     systems = list(retr_systems)
-    if names is not None:
-        names = [str(n) for n in names]
-        if len(names) != len(systems):
-            raise ValueError(f"Experiment: {len(names)} names for {len(systems)} systems")
-        twice = sorted({n for n in names if names.count(n) > 1})
-        if twice:
-            raise ValueError(f"Experiment: the name(s) {twice} stand for several systems, whose queries would be "
-                             "averaged into one row; give each system its own name")
+    if not systems:
+        raise ValueError("Experiment: no system to evaluate")
+    named = names is not None
+    names = [str(n) for n in names] if names is not None else [str(s) for s in systems]  # pt.Experiment's default
+    if len(names) != len(systems):
+        raise ValueError(f"Experiment: {len(names)} names for {len(systems)} systems")
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise ValueError(f"Experiment: the name(s) {twice} stand for several systems, whose queries would be "
+                         "averaged into one row; give each system its own name" + (
+                             "" if named else " (names=[...] or a dict {name: system}; unnamed, a system is "
+                             "named by its repr)"))
     return systems, names
 
 
@@ -95,6 +102,8 @@ def Experiment(retr_systems: Any, topics: pd.DataFrame, qrels: pd.DataFrame, eva
                          "multiple-testing correction, styling or per-query values")
     systems, names = _systems(retr_systems, names)
     metrics = [eval_metrics] if isinstance(eval_metrics, str) else list(eval_metrics)
+    if not metrics:
+        raise ValueError("Experiment: no measure given (eval_metrics is empty)")
     if any(isinstance(m, str) and m == "mrt" for m in metrics):
         raise ValueError("Experiment: 'mrt' is pt.Experiment's timing column, not a measure; call pt.Experiment")
     named = named_measures(metrics)
@@ -107,7 +116,7 @@ def Experiment(retr_systems: Any, topics: pd.DataFrame, qrels: pd.DataFrame, eva
         _IMPUTE.reset(token)
     judged = set(_ir_names(qrels, "qrels")["query_id"].astype(str))
     per_query = per_query[per_query["qid"].astype(str).isin(judged)]  # pt backfills unjudged topics with NaN
-    order = list(dict.fromkeys(per_query["name"])) if names is None else names
+    order = names
     base = _baseline(baseline, order)
     table = per_query.assign(qid=per_query["qid"].astype(str)).pivot_table(
         index="qid", columns=["name", "measure"], values="value", aggfunc="first", dropna=False)

@@ -43,23 +43,33 @@ def decided_pairs(stack: np.ndarray, breaker: np.ndarray | None = None) -> int:
 
 def _warn_abstained(transformer: Any, groups: list[frames.Group], counts: list[int]) -> None:
     """One AbstentionWarning naming the queries of several answers where nothing was decided (louder if all)."""
-    comparable = [(g.request.id, c) for g, c in zip(groups, counts, strict=True) if len(g.responses) > 1]
+    warn_abstained(type(transformer).__name__, [(g.request.id, len(g.responses)) for g in groups], counts,
+                   f"Column {DECIDED_COLUMN!r} counts the decided pairs per query.", f"column {DECIDED_COLUMN!r} = 0")
+
+
+def warn_abstained(name: str, queries: Sequence[tuple[str, int]], counts: Sequence[int], hint: str = "",
+                   where: str = "") -> None:
+    """One AbstentionWarning naming the queries (qid, answers) of several answers with no decided pair (louder if all).
+
+    ``name`` (the transformer's, or "" for none) prefixes the message; ``counts``: each query's decided pairs
+    (``decided_pairs``); ``hint`` ends the run-wide message, ``where`` the per-query one (where the count shows).
+    """
+    comparable = [(qid, c) for (qid, size), c in zip(queries, counts, strict=True) if size > 1]
+    name = f"{name}: " if name else ""
     undecided = [qid for qid, c in comparable if c == 0]
     if not undecided:
         return
-    name = type(transformer).__name__
     shown = ", ".join(repr(q) for q in undecided[:5]) + (f" and {len(undecided) - 5} more" if len(undecided) > 5
                                                         else "")
     if len(undecided) == len(comparable):
-        warnings.warn(f"{name}: the axioms decided no pair in this run ({len(undecided)} queries: {shown}); the "
+        warnings.warn(f"{name}the axioms decided no pair in this run ({len(undecided)} queries: {shown}); the "
                       "output is the input order (rank, else score, else docno), not a ranking. Do the axioms read "
-                      "something the answers lack (the context for CONS1/CONS2, citations)? "
-                      f"Column {DECIDED_COLUMN!r} counts the decided pairs per query.", AbstentionWarning,
-                      stacklevel=3)
+                      f"something the answers lack (the context for CONS1/CONS2, citations)? {hint}".rstrip(),
+                      AbstentionWarning, stacklevel=4)
     else:
-        warnings.warn(f"{name}: the axioms decided no pair of {len(undecided)} of {len(comparable)} queries "
-                      f"(qid {shown}); those keep their input order (rank, else score, else docno), column "
-                      f"{DECIDED_COLUMN!r} = 0.", AbstentionWarning, stacklevel=3)
+        warnings.warn(f"{name}the axioms decided no pair of {len(undecided)} of {len(comparable)} queries "
+                      f"(qid {shown}); those keep their input order (rank, else score, else docno)"
+                      + (f", {where}." if where else "."), AbstentionWarning, stacklevel=4)
 
 
 def _warn_silent_axioms(transformer: Any, axioms: Sequence[Axiom], stacks: list[np.ndarray],

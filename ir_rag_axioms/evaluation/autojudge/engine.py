@@ -59,7 +59,9 @@ def judge_reports(
     if scorer is default_scorer:
         _warn_too_long(too_long_answers(frame))
     if frame.empty:
-        raise ReportInputError(f"the judge has no answer to score: every one of the {len(abstained)} reports is empty")
+        raise ReportInputError("the judge has no answer to score: " + (
+            f"every one of the {len(abstained)} reports is empty" if len(abstained) else "no report was given (an "
+            "empty file or folder?)"))
     if by_topic or ray:
         order = {str(t.request_id): k for k, t in enumerate(topics)}
         groups = (g for _, g in sorted(frame.groupby("topic", sort=False), key=lambda kv: order[str(kv[0])]))
