@@ -312,7 +312,8 @@ def test_spec_names_take_keywords_and_bind_index_says_what_is_missing(tmp_path):
     with pytest.raises(TypeError, match=r"TFC1 takes keyword arguments only, got 1 positional \(0.5\); name each "
                                         r"setting, e.g. TFC1\(margin_fraction=0.5\)"):
         spec.TFC1(0.5)
-    with pytest.raises(FileNotFoundError, match="bind_index: no index at '/nonexistent' .*does not exist"):
-        bind_index("/nonexistent")
+    missing = tmp_path / "no-such-index"
+    with pytest.raises(FileNotFoundError, match=f"bind_index: no index at '{missing}' .*does not exist"):
+        bind_index(str(missing))
     with pytest.raises(ValueError, match=r"is not a built PISA index \(no inv.docs in it\)"):
         bind_index(tmp_path)

@@ -13,6 +13,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 import warnings
 from pathlib import Path
@@ -215,9 +216,9 @@ def test_cli_counts_are_checked_before_any_work(flag, value):
     from ir_rag_axioms import cli
 
     start, stderr = time.monotonic(), io.StringIO()
-    with contextlib.redirect_stderr(stderr):
-        code = _exit_code(cli.main, ["evaluate", "--data", "/nonexistent", "--axioms", "CORR1", "--out",
-                                     "/nonexistent/out", flag, value])
+    with contextlib.redirect_stderr(stderr), tempfile.TemporaryDirectory() as folder:  # --out is made before work
+        code = _exit_code(cli.main, ["evaluate", "--data", f"{folder}/no-data", "--axioms", "CORR1", "--out",
+                                     f"{folder}/out", flag, value])
     err = stderr.getvalue()
     assert code == 2 and "error" in err and "Traceback" not in err
     assert time.monotonic() - start < 10
