@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from ir_rag_axioms.metrics import quantities, statements
 from ir_rag_axioms.metrics._checks_lexicon import (
@@ -68,107 +69,132 @@ def differences(statement: Facts, sentence: Facts, pool: Pool, where: str, text:
     statement at least ``ALIGN_MARGIN`` worse (it is about something else); else it is "cannot tell". The same for a
     named entity where the matched sentence names another of its type (``_misplaced_entity``).
     """
-    missing: list[str] = []  # unsupported without a matched sentence, "cannot tell" with one
-    contradicted: list[str] = []
-    unsupported: list[str] = []
-    undecided: list[str] = []
+    found = _Findings([], [], [], [])
     for k, n in enumerate(statement.numbers):
-        exact = (n[0], n[1], n[2], False)
-        own = [m for j, m in enumerate(statement.numbers) if j != k]
-        # a hedged number ("about 8.6 million") is near a number only when the statement does not give that one itself
-        near = [m for m in pool.numbers if not any(_matches((o[0], o[1], o[2], False), (m[0], m[1], m[2], False))
-                                                     for o in own)]
-        if _present(exact, pool.numbers) or _present(n, near):
-            if others is not None and not n[3] and not (_present(exact, sentence.numbers)
-                                                         or _present(n, sentence.numbers)
-                                                         or _arithmetic(n, sentence.numbers)):
-                misplaced = _misplaced(n, statement, sentence, others, score, where)
-                if misplaced:
-                    (contradicted if misplaced.startswith("number") else undecided).append(misplaced)
-            continue
-        derived = _arithmetic(n, pool.numbers)
-        rivals = [m for m in sentence.numbers if _comparable(n, m) and not any(_matches(m, k) for k in
-                                                                              statement.numbers)]
-        lowered = text.lower()
-        if derived and matched and rivals and not (_TOTAL.search(lowered) or _COMPUTING.search(lowered)
-                                                   or _RELATIVE.search(lowered)):
-            contradicted.append(f"number {_number(n)} vs {', '.join(_number(m) for m in rivals)} in {where} (the "
-                                f"statement says nothing of computing it, though {derived} gives it)")
-            continue
-        if derived:
-            undecided.append(f"cannot tell: {_number(n)} may be computed ({derived}); arithmetic is not checked")
-            continue
-        computed = _computed(n, text, sentence, pool.numbers) if not rivals else ""
-        converted = _per_unit(n, text, sentence, rivals)
-        if converted:
-            undecided.append(f"cannot tell: {converted}")
-            continue
-        clocks = [m for m in pool.numbers if n[2] in _CLOCKS and m[2] in _CLOCKS]
-        addends = [m for m in sentence.numbers if m[0] == m[1] and not _year(m) and m[2] not in _CLOCKS]
-        elsewhere = (_covered_rivals(n, statement, others) or _unit_rivals(n, statement, others, score)
-                     ) if not rivals and not computed else []
-        if rivals:
-            contradicted.append(f"number {_number(n)} vs {', '.join(_number(m) for m in rivals)} in {where}")
-        elif elsewhere:
-            contradicted.append(f"number {_number(n)} vs {', '.join(_number(m) for m in elsewhere)} in another "
-                                f"sentence of the {pool_name(where)} (the statement's words, or its counted unit)")
-        elif computed:
-            undecided.append(f"cannot tell: {_number(n)} may be computed ({computed}); arithmetic is not checked")
-        elif clocks:  # the context gives other times (a header line): a time it lacks conflicts with them
-            unsupported.append(f"number {_number(n)} is not in the {pool_name(where)}, which gives "
-                               f"{', '.join(dict.fromkeys(_number(m) for m in clocks[:3]))}")
-        elif _TOTAL.search(text.lower()) and len(addends) >= 2 and n[0] == n[1] and not _year(n):
-            unsupported.append(f"number {_number(n)} is not in the {pool_name(where)}, nor the sum of "
-                               f"{' + '.join(_number(m) for m in addends[:4])} in {where}")
-        else:
-            missing.append(f"number {_number(n)} is not in the {pool_name(where)}")
+        _number_finding(k, n, statement, sentence, pool, where, text, matched, others, score, found)
     statement_words = set().union(*(_entity_words(e) for e, _ in statement.entities)) if statement.entities else set()
     for entity, label in statement.entities:
-        needed = _entity_words(entity)
-        if not needed or needed <= pool.words:
-            if needed and others is not None and label != "PROPN":
-                misplaced = _misplaced_entity(entity, label, statement, sentence, others, score, where)
-                if misplaced:
-                    (contradicted if misplaced.startswith("entity") else undecided).append(misplaced)
-            continue
-        alias = quantities.alias_in(entity, pool.names)
-        if " " not in entity and quantities.demonym_places(entity) & pool.words:
-            continue  # "American" for "... of USA"
-        if alias is not None or all(any(quantities.acronym_of(w, name) for name in pool.names)
-                                    for w in needed - pool.words):
-            continue
-        stems = {w: _stem_in(w, pool.words) for w in needed - pool.words}
-        if all(stems.values()):
-            undecided.append(f"cannot tell: '{entity}' may be another form of "
-                             f"{', '.join(repr(v) for v in stems.values())} in the {pool_name(where)}")
-            continue
-        rival_names = [e for e, lab in sentence.entities if (_group(lab) == _group(label) or "PROPN" in (lab, label))
-                       and not _entity_words(e) <= statement_words and _entity_words(e)]
-        rival_names.sort(key=lambda e: -len(_entity_words(e) & needed))
-        head = entity.split()[-1] if entity.split() else ""
-        if rival_names:
-            contradicted.append(f"entity '{entity}' vs '{rival_names[0]}' in {where}")
-        elif len(entity.split()) > 1 and (head, "NOUN") in sentence.lemmas:
-            undecided.append(f"cannot tell: '{entity}' may be what {where} calls 'the {head}'")
-        elif label == "PERSON" and len(entity.split()) > 1 and head.lower() in pool.words \
-                and head.lower() not in needed - pool.words:
-            undecided.append(f"cannot tell: '{entity}' may be the '{head}' of the {pool_name(where)} (a first name "
-                             "it does not give)")
-        else:  # a name the whole context lacks, in none of its forms: unsupported even with a matched sentence
-            unsupported.append(f"entity '{entity}' is not in the {pool_name(where)}")
+        _entity_finding(entity, label, statement_words, statement, sentence, pool, where, others, score, found)
     for why, lemma in _swapped_nouns(statement, sentence, pool, where):
         slot = _same_slot(lemma, statement, sentence)  # "made by the liver" / "by the pancreas", or a synonym
-        missing.append(f"{why}; the same role: {slot} (another noun, or another word for it)" if slot else why)
+        found.missing.append(f"{why}; the same role: {slot} (another noun, or another word for it)" if slot else why)
     named = {w for e, _ in statement.entities for w in _entity_words(e)}
     for lemma, pos in statement.lemmas:
         if pos == "PROPN" and lemma.isalpha() and lemma not in pool.words and lemma not in named \
                 and lemma not in _MONTH_NAMES and quantities.alias_in(lemma, pool.names) is None:
-            missing.append(f"name '{lemma}' is not in the {pool_name(where)}")
+            found.missing.append(f"name '{lemma}' is not in the {pool_name(where)}")
     if matched:
-        undecided += [f"cannot tell: {why}, and {where} gives no conflicting counterpart" for why in missing]
+        found.undecided += [f"cannot tell: {why}, and {where} gives no conflicting counterpart"
+                            for why in found.missing]
     else:
-        unsupported += missing
-    return contradicted, unsupported, undecided
+        found.unsupported += found.missing
+    return found.contradicted, found.unsupported, found.undecided
+
+
+@dataclass
+class _Findings:
+    """The reasons ``differences`` collects, in the order found."""
+
+    contradicted: list[str]
+    unsupported: list[str]
+    undecided: list[str]
+    missing: list[str]
+    """Unsupported without a matched sentence, "cannot tell" with one."""
+
+
+def _number_finding(k: int, n: tuple[float, float, str, bool], statement: Facts, sentence: Facts, pool: Pool,
+                    where: str, text: str, matched: bool, others: Sequence[tuple[Facts, float]] | None, score: float,
+                    found: _Findings) -> None:
+    """``differences`` for the statement's k-th number n: its reason, if any, added to ``found``."""
+    contradicted, unsupported, undecided, missing = (found.contradicted, found.unsupported, found.undecided,
+                                                     found.missing)
+    exact = (n[0], n[1], n[2], False)
+    own = [m for j, m in enumerate(statement.numbers) if j != k]
+    # a hedged number ("about 8.6 million") is near a number only when the statement does not give that one itself
+    near = [m for m in pool.numbers if not any(_matches((o[0], o[1], o[2], False), (m[0], m[1], m[2], False))
+                                                 for o in own)]
+    if _present(exact, pool.numbers) or _present(n, near):
+        if others is not None and not n[3] and not (_present(exact, sentence.numbers)
+                                                     or _present(n, sentence.numbers)
+                                                     or _arithmetic(n, sentence.numbers)):
+            misplaced = _misplaced(n, statement, sentence, others, score, where)
+            if misplaced:
+                (contradicted if misplaced.startswith("number") else undecided).append(misplaced)
+        return
+    derived = _arithmetic(n, pool.numbers)
+    rivals = [m for m in sentence.numbers if _comparable(n, m) and not any(_matches(m, k) for k in
+                                                                          statement.numbers)]
+    lowered = text.lower()
+    if derived and matched and rivals and not (_TOTAL.search(lowered) or _COMPUTING.search(lowered)
+                                               or _RELATIVE.search(lowered)):
+        contradicted.append(f"number {_number(n)} vs {', '.join(_number(m) for m in rivals)} in {where} (the "
+                            f"statement says nothing of computing it, though {derived} gives it)")
+        return
+    if derived:
+        undecided.append(f"cannot tell: {_number(n)} may be computed ({derived}); arithmetic is not checked")
+        return
+    computed = _computed(n, text, sentence, pool.numbers) if not rivals else ""
+    converted = _per_unit(n, text, sentence, rivals)
+    if converted:
+        undecided.append(f"cannot tell: {converted}")
+        return
+    clocks = [m for m in pool.numbers if n[2] in _CLOCKS and m[2] in _CLOCKS]
+    addends = [m for m in sentence.numbers if m[0] == m[1] and not _year(m) and m[2] not in _CLOCKS]
+    elsewhere = (_covered_rivals(n, statement, others) or _unit_rivals(n, statement, others, score)
+                 ) if not rivals and not computed else []
+    if rivals:
+        contradicted.append(f"number {_number(n)} vs {', '.join(_number(m) for m in rivals)} in {where}")
+    elif elsewhere:
+        contradicted.append(f"number {_number(n)} vs {', '.join(_number(m) for m in elsewhere)} in another "
+                            f"sentence of the {pool_name(where)} (the statement's words, or its counted unit)")
+    elif computed:
+        undecided.append(f"cannot tell: {_number(n)} may be computed ({computed}); arithmetic is not checked")
+    elif clocks:  # the context gives other times (a header line): a time it lacks conflicts with them
+        unsupported.append(f"number {_number(n)} is not in the {pool_name(where)}, which gives "
+                           f"{', '.join(dict.fromkeys(_number(m) for m in clocks[:3]))}")
+    elif _TOTAL.search(text.lower()) and len(addends) >= 2 and n[0] == n[1] and not _year(n):
+        unsupported.append(f"number {_number(n)} is not in the {pool_name(where)}, nor the sum of "
+                           f"{' + '.join(_number(m) for m in addends[:4])} in {where}")
+    else:
+        missing.append(f"number {_number(n)} is not in the {pool_name(where)}")
+
+
+def _entity_finding(entity: str, label: str, statement_words: set[str], statement: Facts, sentence: Facts, pool: Pool,
+                    where: str, others: Sequence[tuple[Facts, float]] | None, score: float, found: _Findings) -> None:
+    """``differences`` for one named entity of the statement: its reason, if any, added to ``found``."""
+    contradicted, unsupported, undecided = found.contradicted, found.unsupported, found.undecided
+    needed = _entity_words(entity)
+    if not needed or needed <= pool.words:
+        if needed and others is not None and label != "PROPN":
+            misplaced = _misplaced_entity(entity, label, statement, sentence, others, score, where)
+            if misplaced:
+                (contradicted if misplaced.startswith("entity") else undecided).append(misplaced)
+        return
+    alias = quantities.alias_in(entity, pool.names)
+    if " " not in entity and quantities.demonym_places(entity) & pool.words:
+        return  # "American" for "... of USA"
+    if alias is not None or all(any(quantities.acronym_of(w, name) for name in pool.names)
+                                for w in needed - pool.words):
+        return
+    stems = {w: _stem_in(w, pool.words) for w in needed - pool.words}
+    if all(stems.values()):
+        undecided.append(f"cannot tell: '{entity}' may be another form of "
+                         f"{', '.join(repr(v) for v in stems.values())} in the {pool_name(where)}")
+        return
+    rival_names = [e for e, lab in sentence.entities if (_group(lab) == _group(label) or "PROPN" in (lab, label))
+                   and not _entity_words(e) <= statement_words and _entity_words(e)]
+    rival_names.sort(key=lambda e: -len(_entity_words(e) & needed))
+    head = entity.split()[-1] if entity.split() else ""
+    if rival_names:
+        contradicted.append(f"entity '{entity}' vs '{rival_names[0]}' in {where}")
+    elif len(entity.split()) > 1 and (head, "NOUN") in sentence.lemmas:
+        undecided.append(f"cannot tell: '{entity}' may be what {where} calls 'the {head}'")
+    elif label == "PERSON" and len(entity.split()) > 1 and head.lower() in pool.words \
+            and head.lower() not in needed - pool.words:
+        undecided.append(f"cannot tell: '{entity}' may be the '{head}' of the {pool_name(where)} (a first name "
+                         "it does not give)")
+    else:  # a name the whole context lacks, in none of its forms: unsupported even with a matched sentence
+        unsupported.append(f"entity '{entity}' is not in the {pool_name(where)}")
 
 
 def _covered_rivals(n: tuple[float, float, str, bool], statement: Facts,
