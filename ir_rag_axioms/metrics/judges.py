@@ -6,6 +6,8 @@ offline: it matches statements by similarity and then checks them (numbers, enti
 comparisons; ``checks.py``), and a verifier fitted to human labels reads the checks (``verifier/``); ``LlmJudge``
 (``llm.py``) asks an OpenAI-compatible server, and ``llm.default_judge()``
 picks it when one is configured in the environment, else the heuristic one.
+The heuristic judge's matching is in ``_judge_matching.py``, its rules from findings to verdicts and levels in
+``_judge_verdicts.py``.
 """
 
 from __future__ import annotations
@@ -25,6 +27,17 @@ from ir_rag_axioms.analysis.resources import DEFAULT_SENTENCE_MODEL, DEFAULT_SPA
 from ir_rag_axioms.axioms.base import Reads
 from ir_rag_axioms.metrics import checks
 from ir_rag_axioms.metrics import relevance as rel
+from ir_rag_axioms.metrics._judge_matching import credited, distinct, match, overlap_matrix
+from ir_rag_axioms.metrics._judge_verdicts import (
+    claim_verdict,
+    fact_verdict,
+    faithfulness_level,
+    findings,
+    level_from_fraction,
+    merge,
+    recall_level,
+)
+from ir_rag_axioms.metrics._judge_verdicts import verify as _verify
 from ir_rag_axioms.metrics.interface import Judge, RelevancyMode, RubricCase, Statement
 from ir_rag_axioms.metrics.prompts import RubricName
 from ir_rag_axioms.metrics.relevance import SHORT_ANSWER_WORDS, answer_type_given
@@ -35,25 +48,9 @@ from ir_rag_axioms.metrics.verifier import features, load_verifier
 __all__ = ["HEURISTIC_JUDGE", "OFFLINE_JUDGE", "HeuristicJudge", "Judge", "OfflineJudge", "RelevancyMode",
            "RubricCase", "Statement", "Units", "level_from_fraction", "overlap_matrix", "verdict_of"]
 
-def level_from_fraction(fraction: float, bands: Sequence[float]) -> int:
-    """1 + the number of band edges the fraction reaches (bands (.25, .5, .75, 1): 1 for < .25 ... 5 for 1.0)."""
-    return 1 + sum(fraction >= b - 1e-9 for b in bands)
-
-
 def verdict_of(relevance: float, no_threshold: float, yes_threshold: float) -> Verdict:
     """"no" below ``no_threshold``, "yes" at or above ``yes_threshold``, "idk" between."""
     return "no" if relevance < no_threshold else "yes" if relevance >= yes_threshold else "idk"
-
-
-def overlap_matrix(left: Sequence[Sequence[str]], right: Sequence[Sequence[str]]) -> np.ndarray:
-    """O[i, j] = |terms(left_i) & terms(right_j)| / |terms(left_i)| (0 for a left item without terms)."""
-    sets = [set(t) for t in right]
-    out = np.zeros((len(left), len(right)))
-    for i, terms in enumerate(left):
-        mine = set(terms)
-        if mine:
-            out[i] = [len(mine & other) / len(mine) for other in sets]
-    return out
 
 
 FOREIGN_REASON = ("undefined: the text is mostly in a script other than Latin; the heuristic judge reads English "
@@ -322,31 +319,10 @@ class HeuristicJudge(Judge):
                 contradicted, unsupported, undecided = self._findings(claim, matched, float(score), pool, where,
                                                                       others=others)
                 failed = bool(contradicted or unsupported)
-                low = self.support_threshold - self.idk_margin
                 absent = checks.missing_content(claim.facts or Facts(), pool, self.content_share) \
                     if score < self.support_threshold else []
-                if contradicted:
-                    verdict = "contradicted"
-                elif unsupported or (score < low and not undecided and absent):
-                    verdict = "unsupported"
-                    unsupported = unsupported or [f"no matching sentence in the context (best {score:.3f} < "
-                                                  f"{low:g}) and content words not in it: {checks.describe(absent)}"]
-                elif score < low and not undecided:
-                    verdict, unsupported = "idk", [f"cannot tell: no single sentence matches (best {score:.3f} < "
-                                                   f"{low:g}), but the statement's content words are in the "
-                                                   "context (it may join several sentences)"]
-                elif undecided:
-                    verdict, unsupported = "idk", undecided
-                elif score < self.support_threshold and absent:  # a different wording alone is no evidence
-                    verdict, unsupported = "idk", [f"cannot tell: content words not in the context: "
-                                                   f"{checks.describe(absent)} (best match {score:.3f} in [{low:g}, "
-                                                   f"{self.support_threshold:g}); other wording, or a claim the "
-                                                   "context lacks)"]
-                elif score < self.support_threshold:
-                    verdict, unsupported = "idk", [f"cannot tell: best match {score:.3f} in [{low:g}, "
-                                                   f"{self.support_threshold:g})"]
-                else:
-                    verdict = "supported"
+                verdict, unsupported = claim_verdict(float(score), contradicted, unsupported, undecided, absent,
+                                                     self.support_threshold, self.idk_margin)
                 rows.append({"statement": claim.text, "verdict": verdict, "best_match": matched.text,
                              "passage": passage + 1 if units else None, "score": round(float(score), 4),
                              "reasons": contradicted + unsupported, "ok": verdict == "supported",
@@ -375,56 +351,12 @@ class HeuristicJudge(Judge):
     def _findings(self, claim: Statement, matched: Statement, score: float, pool: checks.Pool,
                   where: str, own: str = "the statement", others: Sequence[tuple[Facts, float]] = ()
                   ) -> tuple[list[str], list[str], list[str]]:
-        """(contradicted, unsupported, cannot tell) reasons of a claim against its matched sentence and the pool.
-
-        ``others``: the other context sentences with their match scores. A number the matched sentence lacks, where it
-        gives a comparable one instead, is read against them (``checks.differences``) when the match is strong
-        (``support_threshold``).
-        """
-        mine, theirs = claim.facts or Facts(), matched.facts or Facts()
-        close = score >= self.check_threshold
-        has_match = own == "the statement" and score >= self.support_threshold - self.idk_margin
-        aligned = others if score >= self.support_threshold else None  # numbers and names: a strong match only
-        contradicted, unsupported, undecided = checks.differences(mine, theirs if close else Facts(), pool, where,
-                                                                  claim.text, has_match, aligned, score)
-        if others and own == "the statement":
-            near = [(theirs, where), *((f, "another sentence of the context") for f, s in others
-                                       if s >= self.check_threshold)]
-            contradicted += checks.polarity_conflicts(mine, near, own)
-            contradicted += [r for r in checks.modifier_conflicts(mine, near[1:], own) if r not in contradicted]
-            contradicted += [r for r in checks.quantifiers_elsewhere(mine, near[1:], own) if r not in contradicted]
-            if mine.causes:  # "S1. For this reason, S2": a cause and its effect often sit in two sentences
-                contradicted += [r for f, w in near[1:] for r in checks.causes_reversed(mine, f, w, own)
-                                 if r not in contradicted]
-            if mine.comparisons and len(near) > 1 and score >= self.check_threshold and not any(
-                    r.startswith("comparison against the values") for r in contradicted):  # "20% of UK citizens
-                # ... But 53% of new immigrants": the values of a comparison often sit in two sentences
-                contradicted += checks.comparisons_by_value(mine, _merge([f for f, _ in near]), "the context", own)
-        if close:
-            correlative = bool(checks.CORRELATIVE.search(claim.text) and checks.CORRELATIVE.search(matched.text))
-            contradicted += checks.contradictions(mine, theirs, where, own, undecided, correlative)
-            unsupported += checks.overgeneralised(mine, theirs, where, own)
-        return contradicted, unsupported, undecided
+        """(contradicted, unsupported, cannot tell) reasons of a claim against its matched sentence (``findings``)."""
+        return findings(claim, matched, score, pool, where, own, others, self.check_threshold,
+                        self.support_threshold, self.idk_margin)
 
     def _faithfulness_level(self, rows: list[dict[str, Any]]) -> RubricJudgment:
-        if not rows:
-            return RubricJudgment(None, "undefined: the output makes no claim to check (empty, or only refusals)",
-                                  (), 0.0)
-        counts = {v: sum(r["verdict"] == v for r in rows) for v in ("supported", "contradicted", "unsupported", "idk")}
-        share = counts["supported"] / len(rows)
-        level = level_from_fraction(share, self.level_bands)
-        if share > 0.5 and len(rows) - counts["supported"] <= self.minor_unsupported:  # seed 003: "4 = mostly
-            level = max(level, 4)  # supported, one or two minor unsupported"
-        if counts["contradicted"]:
-            level = min(level, self.contradiction_cap)
-        named = "; ".join(f"{r['verdict']}: '{r['statement']}' ({', '.join(r['reasons'])})" for r in rows
-                          if r["verdict"] != "supported")
-        reason = (f"{counts['supported']} of {len(rows)} statements supported by the context ({counts['contradicted']}"
-                  f" contradicted, {counts['unsupported']} unsupported, {counts['idk']} cannot tell); share "
-                  f"{share:.2f} -> level {level}" + (f" (capped at {self.contradiction_cap}: a contradiction)"
-                                                     if counts["contradicted"] and level == self.contradiction_cap
-                                                     else "") + (f". {named}" if named else ""))
-        return RubricJudgment(level, reason, tuple(rows), 1 - counts["idk"] / len(rows))
+        return faithfulness_level(rows, self.level_bands, self.minor_unsupported, self.contradiction_cap)
 
     def support(self, cases: Sequence[RubricCase]) -> list[list[dict[str, Any]]]:
         """Per case, each claim with the verifier's verdict, P(supported), P(contradicted) and its best evidence.
@@ -462,24 +394,14 @@ class HeuristicJudge(Judge):
                 k = int(a + np.argmax(scores[a:b]))
                 score = float(scores[k])
                 matched = answer[best[k]] if answer else Statement("")
-                merged = _merge([u.facts or Facts() for u in fact_units])
+                merged = merge([u.facts or Facts() for u in fact_units])
                 contradicted, missing, _ = self._findings(Statement(text, facts=merged), matched, score, pool,
                                                           "the answer", "the fact")
                 absent = checks.missing_content(merged, pool, self.content_share)
                 if absent:
                     missing.append(f"content words missing from the answer: {checks.describe(absent)}")
                 failed = bool(contradicted or missing)
-                low = self.recall_threshold - self.idk_margin
-                if contradicted:
-                    verdict = "contradicted"
-                elif missing or score < low:
-                    verdict = "missing"
-                    missing = missing or [f"no matching statement in the answer (best {score:.3f} < {low:g})"]
-                elif score < self.recall_threshold:
-                    verdict, missing = "idk", [f"cannot tell: best match {score:.3f} in [{low:g}, "
-                                               f"{self.recall_threshold:g})"]
-                else:
-                    verdict = "covered"
+                verdict, missing = fact_verdict(score, contradicted, missing, self.recall_threshold, self.idk_margin)
                 rows.append({"reference fact": text, "verdict": verdict, "best_match": matched.text,
                              "score": round(score, 4), "reasons": contradicted + missing, "ok": verdict == "covered",
                              "checks_failed": failed})
@@ -487,17 +409,7 @@ class HeuristicJudge(Judge):
         return out
 
     def _recall_level(self, rows: list[dict[str, Any]]) -> RubricJudgment:
-        if not rows:
-            return RubricJudgment(None, "undefined: no reference fact to look for", (), 0.0)
-        covered = sum(r["ok"] for r in rows)
-        idk = sum(r["verdict"] == "idk" for r in rows)
-        share = covered / len(rows)
-        level = level_from_fraction(share, self.level_bands)
-        named = "; ".join(f"{r['verdict']}: '{r['reference fact']}' ({', '.join(r['reasons'])})" for r in rows
-                          if not r["ok"])
-        reason = (f"{covered} of {len(rows)} reference facts covered by the output ({idk} cannot tell); share "
-                  f"{share:.2f} -> level {level}" + (f". {named}" if named else ""))
-        return RubricJudgment(level, reason, tuple(rows), 1 - idk / len(rows))
+        return recall_level(rows, self.level_bands)
 
     # -- answer relevancy -------------------------------------------------------------------------------------
     def _relevancy_levels(self, cases: Sequence[RubricCase]) -> list[RubricJudgment]:
@@ -603,55 +515,12 @@ class HeuristicJudge(Judge):
     def _match(self, left: list[list[Statement]], right: list[Units]
                ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
         """Per group: each left statement's best match score over the right ones, that match's index, all scores."""
-        vectors = iter(self._embed([s.matched_text for group in left for s in group]
-                                   + [s.matched_text for group in right for s, _ in group]))
-        left_vectors = [np.array([next(vectors) for _ in group]) for group in left]
-        right_vectors = [np.array([next(vectors) for _ in group]) for group in right]
-        out = []
-        for units, targets, lv, rv in zip(left, right, left_vectors, right_vectors, strict=True):
-            if not units or not targets:
-                out.append((np.zeros(len(units)), np.zeros(len(units), dtype=int), np.zeros((len(units), 0))))
-                continue
-            scores = lv @ rv.T + self.overlap_weight * overlap_matrix([u.terms or () for u in units],
-                                                                      [t.terms or () for t, _ in targets])
-            out.append((scores.max(axis=1), scores.argmax(axis=1), scores))
-        return out
+        return match(left, right, self._embed, self.overlap_weight)
 
     def _credited(self, found: list[tuple[str, list[Statement]]], answer: list[Statement]
                   ) -> tuple[np.ndarray, np.ndarray]:
-        """Per statement of every fact: the best match score over the answer statements and which one it is.
-
-        A fact is credited to an answer statement that says what sets it apart from the other facts (a term of its
-        own, such as "caffeine" beside "green tea has catechins") whenever one does, so the breakdown names the
-        sentence that states the fact, not the most similar one about another fact. There the terms the fact shares
-        with the other facts (their topic: "green tea") count as said when the answer says them anywhere: an answer's
-        topic carries across its sentences ("A cup has about 30 mg of caffeine").
-        """
-        units = [u for _, fact_units in found for u in fact_units]
-        if not units or not answer:
-            return np.zeros(len(units)), np.zeros(len(units), dtype=int)
-        vectors = self._embed([u.matched_text for u in units] + [s.matched_text for s in answer])
-        left, right = vectors[: len(units)], vectors[len(units):]
-        matrix = left @ right.T + self.overlap_weight * overlap_matrix([u.terms or () for u in units],
-                                                                       [s.terms or () for s in answer])
-        terms = [{t for u in fact_units for t in u.terms or ()} for _, fact_units in found]
-        answer_terms = [set(s.terms or ()) for s in answer]
-        said = set().union(*answer_terms)
-        row = 0
-        for k, (_, fact_units) in enumerate(found):
-            own = terms[k] - set().union(*(t for j, t in enumerate(terms) if j != k))
-            stating = np.array([bool(own & t) for t in answer_terms])
-            if own and stating.any() and len(found) > 1:
-                topic = (terms[k] - own) & said
-                for i, unit in enumerate(fact_units):
-                    mine = set(unit.terms or ())
-                    for j in np.flatnonzero(stating):
-                        extra = len(mine & topic - answer_terms[j])
-                        matrix[row + i, j] += self.overlap_weight * extra / len(mine) if mine else 0.0
-                if not stating.all():
-                    matrix[row: row + len(fact_units), ~stating] = -np.inf
-            row += len(fact_units)
-        return matrix.max(axis=1), matrix.argmax(axis=1)
+        """Per statement of every fact: the best match score over the answer statements and which one (``credited``)."""
+        return credited(found, answer, self._embed, self.overlap_weight)
 
     def _reference_units(self, reference: str | tuple[str, ...] | None) -> Units:
         """The statements of a context text or of every passage of a list, with their passage index."""
@@ -680,18 +549,7 @@ class HeuristicJudge(Judge):
 
     def _distinct(self, groups: list[list[Statement]]) -> list[list[Statement]]:
         """Each group without near-duplicate statements (cosine >= ``duplicate_threshold`` to an earlier one)."""
-        vectors = iter(self._embed([s.text for group in groups for s in group]))
-        out = []
-        for group in groups:
-            kept: list[Statement] = []
-            kept_vectors: list[np.ndarray] = []
-            for statement in group:
-                vector = next(vectors)
-                if not any(float(vector @ v) >= self.duplicate_threshold for v in kept_vectors):
-                    kept.append(statement)
-                    kept_vectors.append(vector)
-            out.append(kept)
-        return out
+        return distinct(groups, self._embed, self.duplicate_threshold)
 
     def _with_terms(self, statement: Statement) -> Statement:
         if statement.terms is not None:
@@ -715,27 +573,6 @@ class HeuristicJudge(Judge):
         return default_analysis().embed(list(strings), self.sentence_model)
 
 
-def _verify(row: dict[str, Any], supported: float, contradicted: float, threshold: float, contradiction: float,
-            margin: float) -> None:
-    """A checks' row turned into the verifier's: verdict from the two probabilities, the evidence named."""
-    where = f"passage {row['passage']}: '{row['best_match']}'" if row.get("passage") else "no evidence sentence"
-    checked = row["reasons"]
-    if contradicted >= contradiction:
-        verdict, reasons = "contradicted", [f"P(contradicted) {contradicted:.2f} >= {contradiction:g} against "
-                                            f"{where}", *checked]
-    elif supported >= threshold:
-        verdict, reasons = "supported", []
-    elif supported >= threshold - margin:
-        verdict, reasons = "idk", [f"cannot tell: P(supported) {supported:.2f} just below {threshold:g} (best "
-                                   f"evidence {where})", *checked]
-    else:
-        verdict, reasons = "unsupported", [f"P(supported) {supported:.2f} < {threshold:g} (best evidence {where})",
-                                           *checked]
-    row.update(signals={"verdict": row["verdict"], "reasons": checked}, verdict=verdict, reasons=reasons,
-               ok=verdict == "supported", p_supported=round(supported, 4), p_contradicted=round(contradicted, 4),
-               evidence={"passage": row.get("passage"), "sentence": row.get("best_match")})
-
-
 _ATTRIBUTED: dict[str, Verdict] = {"supported": "yes", "idk": "idk", "unsupported": "no", "contradicted": "no"}
 """Support verdict -> attribution verdict (ContextualRecall)."""
 
@@ -744,11 +581,6 @@ def _raw(case: RubricCase) -> tuple[str, ...]:
     """The raw passages of a case's reference (a text or a list of passages)."""
     reference = case.reference
     return () if reference is None else (reference,) if isinstance(reference, str) else tuple(reference)
-
-
-def _merge(found: Sequence[Facts]) -> Facts:
-    """The facts of several statements as one."""
-    return Facts(*(tuple(x for f in found for x in getattr(f, name)) for name in Facts._fields))
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -1,0 +1,211 @@
+"""Numbers in the checks: whether two agree or can contradict, how one may be computed from others, how one is told.
+
+Quantities, clock times, number words, years and decades are read by ``quantities.py``; a number the sum or
+difference of two others, a rate per another unit or one step of arithmetic the statement says it did is found here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ir_rag_axioms.metrics import quantities
+from ir_rag_axioms.metrics.statements import Facts
+
+
+def _number(n: tuple[float, float, str, bool]) -> str:
+    low, high, unit, _ = n
+    if unit in (quantities.CLOCK, quantities.CLOCK12):
+        return f"time {quantities.spell_clock(low)}" + (" (or 12 hours later)" if unit == quantities.CLOCK12 else "")
+    base = _BASE_UNITS.get(unit)
+    def spell(v: float) -> str:
+        return f"{v:.4g}" if base else f"{v:g}" if abs(v) < 1e6 else f"{v:.6g}"
+
+    value = spell(low) if low == high else f"{spell(low)}-{spell(high)}"
+    if base:
+        return f"{value} {base}"
+    return f"{value} {unit}".strip() if unit not in ("month", "") else value if unit == "" else f"month {value}"
+
+
+_BASE_UNITS = {"[length]": "m", "[mass]": "kg", "[time]": "s", "[temperature]": "°C", "[length] ** 3": "m³",
+               "[length] ** 2": "m²", "[length] / [time]": "m/s", quantities.TEMPERATURE_CHANGE: "K (change)",
+               quantities.AGE: "s (age)",
+               quantities.AGE_BOUND: "s (age bound)"}
+
+
+def _matches(n: tuple[float, float, str, bool], m: tuple[float, float, str, bool]) -> bool:
+    """Whether number n agrees with m: n's value inside m's range (units are not compared).
+
+    "2.7 km" is "2.7 kilometres"; units only decide which numbers can contradict each other. Months only match
+    months; 15 % either way when one of them is hedged ("about 30"; not for years).
+    """
+    if (n[2] == "month") != (m[2] == "month"):
+        return False
+    clocks = (quantities.CLOCK, quantities.CLOCK12)
+    if n[2] in clocks or m[2] in clocks:
+        return n[2] in clocks and m[2] in clocks and quantities.same_clock((n[0], n[2]), (m[0], m[2]))
+    measured = n[2] in _BASE_UNITS or m[2] in _BASE_UNITS
+    if measured and n[2] != m[2]:
+        return False
+    tolerance = 0.15 if (n[3] or m[3]) and not 1000 <= n[0] <= 2100 else 0.02 if measured else 1e-9
+    if n[2] == "[temperature]":  # degrees Celsius: a relative tolerance near 0 degrees means nothing
+        slack = max(tolerance * abs(m[0]), 0.5 if measured else 0)
+        return m[0] - slack - 1e-9 <= n[0] and n[1] <= m[1] + slack + 1e-9
+    if n[0] < n[1] and m[0] < m[1]:  # two ranges agree when their ends do
+        return all(abs(a - b) <= tolerance * abs(b) + 1e-9 for a, b in ((n[0], m[0]), (n[1], m[1])))
+    low, high = m[0] - tolerance * abs(m[0]), m[1] + tolerance * abs(m[1])
+    return low - 1e-9 <= n[0] and n[1] <= high + 1e-9
+
+
+def _present(n: tuple[float, float, str, bool], pool: Sequence[tuple[float, float, str, bool]]) -> bool:
+    """Whether a number agrees with one of the pool's, or a range's two ends are there.
+
+    The ends count as single numbers or ends of a range: "from 1837 until 1901" and "1837 ... 1901" agree, a range
+    1837-1910 does not contain "1837-1901".
+    """
+    if any(_matches(n, m) for m in pool):
+        return True
+    if _period(n) and any(_year(m) and n[0] <= m[0] <= n[1] for m in pool):
+        return True  # "the 1960s", "the early 18th century": a year inside it is there ("1964", "by 1721")
+    ends = [(e, e, m[2], m[3]) for m in pool for e in dict.fromkeys(m[:2])]
+    return n[0] < n[1] and all(any(_matches((end, end, n[2], n[3]), m) for m in ends) for end in n[:2])
+
+
+def _comparable(n: tuple[float, float, str, bool], m: tuple[float, float, str, bool]) -> bool:
+    """Whether m is the kind of number n could contradict: same unit, or both years, or both without a unit."""
+    if (n[2] == "month") != (m[2] == "month"):
+        return False
+    clocks = (quantities.CLOCK, quantities.CLOCK12)
+    if n[2] in clocks or m[2] in clocks:
+        return n[2] in clocks and m[2] in clocks
+    if quantities.AGE_BOUND in (n[2], m[2]):  # "three years old or younger" bounds an age: no value to contradict
+        return False
+    if n[2] and m[2]:
+        return n[2] == m[2]
+    if _period(n) or _period(m):  # a decade or century against another only: "the 1920s" vs "the 1930s"
+        return _period(n) and _period(m)
+    return _year(n) == _year(m) and not (n[2] or m[2]) or (_year(n) and _year(m))
+
+
+_CLOCKS = frozenset({quantities.CLOCK, quantities.CLOCK12})
+
+
+def _period(x: tuple[float, float, str, bool]) -> bool:
+    """Whether a number is a decade or century of years (1960-1969, 1700-1799)."""
+    low, high = x[0], x[1]
+    return not x[2] and 1000 <= low < high <= 2100 and low % 10 == 0 and high - low in (9, 99)
+
+
+def _year(x: tuple[float, float, str, bool]) -> bool:
+    return 1000 <= x[0] <= 2100 and x[0] == int(x[0]) and x[0] == x[1]
+
+
+def _same_value(a: float, b: float) -> bool:
+    return abs(a - b) <= 0.01 * max(abs(a), abs(b))
+
+
+_MONEY_UNITS = frozenset({"$", "€", "£", "¥", "dollar", "euro", "cent", "usd", "eur", "gbp", "buck", "yen"})
+
+
+_PER_UNIT = re.compile(r"\b(?:a|an|per|each|every)\s+([a-z]+)")
+_PER_UNITS = ("kilogram", "pound", "gram", "ounce", "tonne", "litre", "gallon", "metre", "foot", "mile", "kilometre",
+              "hour", "day", "week", "month", "year")
+"""Units a price may be given per ("$1.50 a kilogram"), to convert a price per another unit to."""
+
+
+def _per_unit(n: tuple[float, float, str, bool], text: str, sentence: Facts,
+              rivals: Sequence[tuple[float, float, str, bool]]) -> str:
+    """How a price or count per one unit is a rival's per another ("$0.68 a pound" is $1.50 a kilogram); "" if none.
+
+    "about 100 every hour" is 2,400 a day. The units tried are ``_PER_UNITS``; within 5 % (15 % when one is hedged).
+    """
+    if not rivals:
+        return ""
+    ureg = quantities.registry()
+    for word in _PER_UNIT.findall(text.lower()):
+        mine = quantities.unit(word)
+        if mine is None:
+            continue
+        for lemma in _PER_UNITS:  # the sentence's unit words are read into its numbers, so try the common ones
+            theirs = quantities.unit(lemma)
+            if theirs is None or theirs == mine:
+                continue
+            try:
+                factor = float(ureg.Quantity(1, theirs).to(mine).magnitude)
+            except Exception:  # pint: other dimensions
+                continue
+            value = n[0] * factor
+            for m in rivals:
+                if abs(value - m[0]) <= (0.15 if n[3] or m[3] else 0.05) * abs(m[0]):
+                    return (f"{_number(n)} per {word} is {value:.3g} per {lemma}, as {_number(m)} in the matched "
+                            f"sentence (a converted {'price' if n[2] in _MONEY_UNITS else 'rate'})")
+    return ""
+
+
+def _arithmetic(n: tuple[float, float, str, bool], pool: Sequence[tuple[float, float, str, bool]]) -> str:
+    """How a number is the sum or difference of two of the pool's comparable numbers ("44 million - 6 million")."""
+    if n[0] != n[1] or _year(n):
+        return ""
+    values = [m for m in pool if m[0] == m[1] and not _year(m) and m[2] == n[2]][:40]
+    tolerance = 0.05 if n[3] else 0.005
+    for a in range(len(values)):
+        for b in range(a + 1, len(values)):
+            x, y = values[a][0], values[b][0]
+            for result, text in ((x + y, "+"), (abs(x - y), "-")):
+                if result and abs(result - n[0]) <= tolerance * abs(result):
+                    big, small = (x, y) if x >= y else (y, x)
+                    return f"{_number(values[a] if text == '+' else (big, big, n[2], False))} {text} " \
+                           f"{_number(values[b] if text == '+' else (small, small, n[2], False))}"
+    return ""
+
+
+_TOTAL = re.compile(r"\b(?:in all|in total|total(?:ly|s)?|altogether|combined|together|overall|all told|sum)\b")
+"""Words that say a number adds up others ("23 events in all")."""
+_COMPUTING = re.compile(r"\b(?:times|per|average|rate|twice|double[ds]?|triple[ds]?|thrice|half|percent|difference|"
+                        r"ratio|each|every|a (?:day|week|month|year|hour)|shr[ua]nk|grew|dropped|rose|fell|"
+                        r"increased|decreased|gained|lost)\b|%")
+"""Words that say a number was computed in another way ("3 times a day", "twice as many", "shrank by")."""
+_RELATIVE = re.compile(r"\b(?:more|fewer|less|than|after|later|earlier|before|ago|since|between|from|up|down|"
+                       r"another|extra|additional|remaining|left|rest|other|besides|plus|minus|over|under)\b")
+"""Words by which a number may be told relative to another ("5 more", "two years later"): arithmetic may give it."""
+_PER = {"per hour": 3600.0, "per day": 86400.0, "per week": 604800.0, "per year": 31557600.0}
+
+
+def _computed(n: tuple[float, float, str, bool], text: str, sentence: Facts,
+              pool: Sequence[tuple[float, float, str, bool]]) -> str:
+    """How a number may be computed in one step from the matched sentence's numbers, when the statement says so.
+
+    A statement that says it adds up ("in all", "total", ``_TOTAL``) may sum two counts of other things ("12
+    shootings and 11 deaths, 23 events in all"); one with a word of computation (``_COMPUTING``) may give a
+    product, ratio, percentage or difference of two of the sentence's numbers, or a rate per hour, day, week or year
+    of a duration ("every 7 hours" is 3.4 times a day). Within 5 %, 20 % for a hedged number ("more than 3 times a
+    day"). "" when none gives it, or the statement says neither.
+    """
+    lowered = text.lower()
+    total, computing = bool(_TOTAL.search(lowered)), bool(_COMPUTING.search(lowered))
+    if n[0] != n[1] or _year(n) or not (total or computing):
+        return ""
+    values = [m for m in sentence.numbers if m[0] == m[1] and not _year(m)
+              and m[2] not in (quantities.CLOCK, quantities.CLOCK12)][:20]
+    tolerance = 0.2 if n[3] else 0.05
+
+    def close(x: float) -> bool:
+        return bool(x) and abs(x - n[0]) <= tolerance * abs(x)
+
+    for a in values:
+        if computing and a[2] == "[time]" and n[2] not in _BASE_UNITS:
+            for per, seconds in _PER.items():
+                if close(seconds / a[0]):
+                    return f"{_number(a)} is {seconds / a[0]:.3g} {per}"
+    for i, a in enumerate(values):
+        for b in values[i + 1:]:
+            options = []
+            if total and (a[2] == b[2] or a[2] not in _BASE_UNITS and b[2] not in _BASE_UNITS):
+                options.append((a[0] + b[0], "+"))
+            if computing:
+                options += [(a[0] * b[0], "×"), (a[0] / b[0], "/"), (b[0] / a[0], "/"), (100 * a[0] / b[0], "% of"),
+                            (100 * b[0] / a[0], "% of")] + ([(abs(a[0] - b[0]), "-")] if a[2] == b[2] else [])
+            for result, op in options:
+                if close(result):
+                    return f"{_number(a)} {op} {_number(b)} = {result:.4g}"
+    return ""
