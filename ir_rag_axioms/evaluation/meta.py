@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -36,12 +37,17 @@ def _paired(x: npt.ArrayLike, y: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray]
     return a[keep], b[keep]
 
 
-def kendall(x: npt.ArrayLike, y: npt.ArrayLike) -> float:
-    """Kendall's tau-b over the entries defined on both sides; NaN with fewer than 3 of them or a constant side."""
+def _defined_or_nan(x: npt.ArrayLike, y: npt.ArrayLike, statistic: Callable[..., Any]) -> float:
+    """``statistic(a, b).statistic`` over the entries defined on both sides; NaN with < 3 of them or a constant side."""
     a, b = _paired(x, y)
     if len(a) < 3 or len(np.unique(a)) < 2 or len(np.unique(b)) < 2:
         return float("nan")
-    return float(stats.kendalltau(a, b).statistic)
+    return float(statistic(a, b).statistic)
+
+
+def kendall(x: npt.ArrayLike, y: npt.ArrayLike) -> float:
+    """Kendall's tau-b over the entries defined on both sides; NaN with fewer than 3 of them or a constant side."""
+    return _defined_or_nan(x, y, stats.kendalltau)
 
 
 def _tau_ap_b_one_way(x: np.ndarray, y: np.ndarray) -> float:
@@ -72,18 +78,12 @@ def tau_ap_b(x: npt.ArrayLike, y: npt.ArrayLike) -> float:
 
 def pearson(x: npt.ArrayLike, y: npt.ArrayLike) -> float:
     """Pearson's r over the entries defined on both sides; NaN with fewer than 3 of them or a constant side."""
-    a, b = _paired(x, y)
-    if len(a) < 3 or len(np.unique(a)) < 2 or len(np.unique(b)) < 2:
-        return float("nan")
-    return float(stats.pearsonr(a, b).statistic)
+    return _defined_or_nan(x, y, stats.pearsonr)
 
 
 def spearman(x: npt.ArrayLike, y: npt.ArrayLike) -> float:
     """Spearman's rho over the entries defined on both sides; NaN with fewer than 3 of them or a constant side."""
-    a, b = _paired(x, y)
-    if len(a) < 3 or len(np.unique(a)) < 2 or len(np.unique(b)) < 2:
-        return float("nan")
-    return float(stats.spearmanr(a, b).statistic)
+    return _defined_or_nan(x, y, stats.spearmanr)
 
 
 def tau_gap(x: npt.ArrayLike, y: npt.ArrayLike) -> float:
