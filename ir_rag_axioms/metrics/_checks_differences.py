@@ -106,20 +106,13 @@ def _number_finding(k: int, n: tuple[float, float, str, bool], statement: Facts,
                     where: str, text: str, matched: bool, others: Sequence[tuple[Facts, float]] | None, score: float,
                     found: _Findings) -> None:
     """``differences`` for the statement's k-th number n: its reason, if any, added to ``found``."""
-    contradicted, unsupported, undecided, missing = (found.contradicted, found.unsupported, found.undecided,
-                                                     found.missing)
     exact = (n[0], n[1], n[2], False)
     own = [m for j, m in enumerate(statement.numbers) if j != k]
     # a hedged number ("about 8.6 million") is near a number only when the statement does not give that one itself
     near = [m for m in pool.numbers if not any(_matches((o[0], o[1], o[2], False), (m[0], m[1], m[2], False))
                                                  for o in own)]
     if _present(exact, pool.numbers) or _present(n, near):
-        if others is not None and not n[3] and not (_present(exact, sentence.numbers)
-                                                     or _present(n, sentence.numbers)
-                                                     or _arithmetic(n, sentence.numbers)):
-            misplaced = _misplaced(n, statement, sentence, others, score, where)
-            if misplaced:
-                (contradicted if misplaced.startswith("number") else undecided).append(misplaced)
+        _present_number(n, exact, statement, sentence, where, others, score, found)
         return
     derived = _arithmetic(n, pool.numbers)
     rivals = [m for m in sentence.numbers if _comparable(n, m) and not any(_matches(m, k) for k in
@@ -127,36 +120,55 @@ def _number_finding(k: int, n: tuple[float, float, str, bool], statement: Facts,
     lowered = text.lower()
     if derived and matched and rivals and not (_TOTAL.search(lowered) or _COMPUTING.search(lowered)
                                                or _RELATIVE.search(lowered)):
-        contradicted.append(f"number {_number(n)} vs {', '.join(_number(m) for m in rivals)} in {where} (the "
-                            f"statement says nothing of computing it, though {derived} gives it)")
+        found.contradicted.append(f"number {_number(n)} vs {', '.join(_number(m) for m in rivals)} in {where} (the "
+                                  f"statement says nothing of computing it, though {derived} gives it)")
         return
     if derived:
-        undecided.append(f"cannot tell: {_number(n)} may be computed ({derived}); arithmetic is not checked")
+        found.undecided.append(f"cannot tell: {_number(n)} may be computed ({derived}); arithmetic is not checked")
         return
     computed = _computed(n, text, sentence, pool.numbers) if not rivals else ""
     converted = _per_unit(n, text, sentence, rivals)
     if converted:
-        undecided.append(f"cannot tell: {converted}")
+        found.undecided.append(f"cannot tell: {converted}")
         return
+    _absent_number(n, statement, sentence, pool, where, text, others, score, rivals, computed, found)
+
+
+def _present_number(n: tuple[float, float, str, bool], exact: tuple[float, float, str, bool], statement: Facts,
+                    sentence: Facts, where: str, others: Sequence[tuple[Facts, float]] | None, score: float,
+                    found: _Findings) -> None:
+    """``_number_finding`` for a number the context gives: misplaced when the matched sentence has a rival."""
+    if others is not None and not n[3] and not (_present(exact, sentence.numbers)
+                                                 or _present(n, sentence.numbers)
+                                                 or _arithmetic(n, sentence.numbers)):
+        misplaced = _misplaced(n, statement, sentence, others, score, where)
+        if misplaced:
+            (found.contradicted if misplaced.startswith("number") else found.undecided).append(misplaced)
+
+
+def _absent_number(n: tuple[float, float, str, bool], statement: Facts, sentence: Facts, pool: Pool, where: str,
+                   text: str, others: Sequence[tuple[Facts, float]] | None, score: float,
+                   rivals: list[tuple[float, float, str, bool]], computed: str, found: _Findings) -> None:
+    """``_number_finding`` for a number neither given, derived nor converted: rivals first, then the rest."""
     clocks = [m for m in pool.numbers if n[2] in _CLOCKS and m[2] in _CLOCKS]
     addends = [m for m in sentence.numbers if m[0] == m[1] and not _year(m) and m[2] not in _CLOCKS]
     elsewhere = (_covered_rivals(n, statement, others) or _unit_rivals(n, statement, others, score)
                  ) if not rivals and not computed else []
     if rivals:
-        contradicted.append(f"number {_number(n)} vs {', '.join(_number(m) for m in rivals)} in {where}")
+        found.contradicted.append(f"number {_number(n)} vs {', '.join(_number(m) for m in rivals)} in {where}")
     elif elsewhere:
-        contradicted.append(f"number {_number(n)} vs {', '.join(_number(m) for m in elsewhere)} in another "
-                            f"sentence of the {pool_name(where)} (the statement's words, or its counted unit)")
+        found.contradicted.append(f"number {_number(n)} vs {', '.join(_number(m) for m in elsewhere)} in another "
+                                  f"sentence of the {pool_name(where)} (the statement's words, or its counted unit)")
     elif computed:
-        undecided.append(f"cannot tell: {_number(n)} may be computed ({computed}); arithmetic is not checked")
+        found.undecided.append(f"cannot tell: {_number(n)} may be computed ({computed}); arithmetic is not checked")
     elif clocks:  # the context gives other times (a header line): a time it lacks conflicts with them
-        unsupported.append(f"number {_number(n)} is not in the {pool_name(where)}, which gives "
-                           f"{', '.join(dict.fromkeys(_number(m) for m in clocks[:3]))}")
+        found.unsupported.append(f"number {_number(n)} is not in the {pool_name(where)}, which gives "
+                                 f"{', '.join(dict.fromkeys(_number(m) for m in clocks[:3]))}")
     elif _TOTAL.search(text.lower()) and len(addends) >= 2 and n[0] == n[1] and not _year(n):
-        unsupported.append(f"number {_number(n)} is not in the {pool_name(where)}, nor the sum of "
-                           f"{' + '.join(_number(m) for m in addends[:4])} in {where}")
+        found.unsupported.append(f"number {_number(n)} is not in the {pool_name(where)}, nor the sum of "
+                                 f"{' + '.join(_number(m) for m in addends[:4])} in {where}")
     else:
-        missing.append(f"number {_number(n)} is not in the {pool_name(where)}")
+        found.missing.append(f"number {_number(n)} is not in the {pool_name(where)}")
 
 
 def _entity_finding(entity: str, label: str, statement_words: set[str], statement: Facts, sentence: Facts, pool: Pool,
