@@ -174,13 +174,12 @@ def _absent_number(n: tuple[float, float, str, bool], statement: Facts, sentence
 def _entity_finding(entity: str, label: str, statement_words: set[str], statement: Facts, sentence: Facts, pool: Pool,
                     where: str, others: Sequence[tuple[Facts, float]] | None, score: float, found: _Findings) -> None:
     """``differences`` for one named entity of the statement: its reason, if any, added to ``found``."""
-    contradicted, unsupported, undecided = found.contradicted, found.unsupported, found.undecided
     needed = _entity_words(entity)
     if not needed or needed <= pool.words:
         if needed and others is not None and label != "PROPN":
             misplaced = _misplaced_entity(entity, label, statement, sentence, others, score, where)
             if misplaced:
-                (contradicted if misplaced.startswith("entity") else undecided).append(misplaced)
+                (found.contradicted if misplaced.startswith("entity") else found.undecided).append(misplaced)
         return
     alias = quantities.alias_in(entity, pool.names)
     if " " not in entity and quantities.demonym_places(entity) & pool.words:
@@ -190,23 +189,29 @@ def _entity_finding(entity: str, label: str, statement_words: set[str], statemen
         return
     stems = {w: _stem_in(w, pool.words) for w in needed - pool.words}
     if all(stems.values()):
-        undecided.append(f"cannot tell: '{entity}' may be another form of "
-                         f"{', '.join(repr(v) for v in stems.values())} in the {pool_name(where)}")
+        found.undecided.append(f"cannot tell: '{entity}' may be another form of "
+                               f"{', '.join(repr(v) for v in stems.values())} in the {pool_name(where)}")
         return
+    _absent_entity(entity, label, statement_words, needed, sentence, pool, where, found)
+
+
+def _absent_entity(entity: str, label: str, statement_words: set[str], needed: set[str], sentence: Facts, pool: Pool,
+                   where: str, found: _Findings) -> None:
+    """``_entity_finding`` for a name the context lacks in every form: a rival name first, then the rest."""
     rival_names = [e for e, lab in sentence.entities if (_group(lab) == _group(label) or "PROPN" in (lab, label))
                    and not _entity_words(e) <= statement_words and _entity_words(e)]
     rival_names.sort(key=lambda e: -len(_entity_words(e) & needed))
     head = entity.split()[-1] if entity.split() else ""
     if rival_names:
-        contradicted.append(f"entity '{entity}' vs '{rival_names[0]}' in {where}")
+        found.contradicted.append(f"entity '{entity}' vs '{rival_names[0]}' in {where}")
     elif len(entity.split()) > 1 and (head, "NOUN") in sentence.lemmas:
-        undecided.append(f"cannot tell: '{entity}' may be what {where} calls 'the {head}'")
+        found.undecided.append(f"cannot tell: '{entity}' may be what {where} calls 'the {head}'")
     elif label == "PERSON" and len(entity.split()) > 1 and head.lower() in pool.words \
             and head.lower() not in needed - pool.words:
-        undecided.append(f"cannot tell: '{entity}' may be the '{head}' of the {pool_name(where)} (a first name "
-                         "it does not give)")
+        found.undecided.append(f"cannot tell: '{entity}' may be the '{head}' of the {pool_name(where)} (a first name "
+                               "it does not give)")
     else:  # a name the whole context lacks, in none of its forms: unsupported even with a matched sentence
-        unsupported.append(f"entity '{entity}' is not in the {pool_name(where)}")
+        found.unsupported.append(f"entity '{entity}' is not in the {pool_name(where)}")
 
 
 def _covered_rivals(n: tuple[float, float, str, bool], statement: Facts,
