@@ -199,13 +199,19 @@ def _computed(n: tuple[float, float, str, bool], text: str, sentence: Facts,
                     return f"{_number(a)} is {seconds / a[0]:.3g} {per}"
     for i, a in enumerate(values):
         for b in values[i + 1:]:
-            options = []
-            if total and (a[2] == b[2] or a[2] not in _BASE_UNITS and b[2] not in _BASE_UNITS):
-                options.append((a[0] + b[0], "+"))
-            if computing:
-                options += [(a[0] * b[0], "×"), (a[0] / b[0], "/"), (b[0] / a[0], "/"), (100 * a[0] / b[0], "% of"),
-                            (100 * b[0] / a[0], "% of")] + ([(abs(a[0] - b[0]), "-")] if a[2] == b[2] else [])
-            for result, op in options:
+            for result, op in _options(a, b, total, computing):
                 if close(result):
                     return f"{_number(a)} {op} {_number(b)} = {result:.4g}"
     return ""
+
+
+def _options(a: tuple[float, float, str, bool], b: tuple[float, float, str, bool], total: bool,
+             computing: bool) -> list[tuple[float, str]]:
+    """``_computed``'s (result, operator) of two numbers: their sum when ``total``, the rest when ``computing``."""
+    options = []
+    if total and (a[2] == b[2] or a[2] not in _BASE_UNITS and b[2] not in _BASE_UNITS):
+        options.append((a[0] + b[0], "+"))
+    if computing:
+        options += [(a[0] * b[0], "×"), (a[0] / b[0], "/"), (b[0] / a[0], "/"), (100 * a[0] / b[0], "% of"),
+                    (100 * b[0] / a[0], "% of")] + ([(abs(a[0] - b[0]), "-")] if a[2] == b[2] else [])
+    return options
