@@ -42,23 +42,30 @@ def findings(claim: Statement, matched: Statement, score: float, pool: checks.Po
     contradicted, unsupported, undecided = checks.differences(mine, theirs if close else Facts(), pool, where,
                                                               claim.text, has_match, aligned, score)
     if others and own == "the statement":
-        near = [(theirs, where), *((f, "another sentence of the context") for f, s in others
-                                   if s >= check_threshold)]
-        contradicted += checks.polarity_conflicts(mine, near, own)
-        contradicted += [r for r in checks.modifier_conflicts(mine, near[1:], own) if r not in contradicted]
-        contradicted += [r for r in checks.quantifiers_elsewhere(mine, near[1:], own) if r not in contradicted]
-        if mine.causes:  # "S1. For this reason, S2": a cause and its effect often sit in two sentences
-            contradicted += [r for f, w in near[1:] for r in checks.causes_reversed(mine, f, w, own)
-                             if r not in contradicted]
-        if mine.comparisons and len(near) > 1 and score >= check_threshold and not any(
-                r.startswith("comparison against the values") for r in contradicted):  # "20% of UK citizens
-            # ... But 53% of new immigrants": the values of a comparison often sit in two sentences
-            contradicted += checks.comparisons_by_value(mine, merge([f for f, _ in near]), "the context", own)
+        _elsewhere(mine, theirs, score, where, own, others, check_threshold, contradicted)
     if close:
         correlative = bool(checks.CORRELATIVE.search(claim.text) and checks.CORRELATIVE.search(matched.text))
         contradicted += checks.contradictions(mine, theirs, where, own, undecided, correlative)
         unsupported += checks.overgeneralised(mine, theirs, where, own)
     return contradicted, unsupported, undecided
+
+
+
+def _elsewhere(mine: Facts, theirs: Facts, score: float, where: str, own: str, others: Sequence[tuple[Facts, float]],
+               check_threshold: float, contradicted: list[str]) -> None:
+    """``findings``' conflicts with the matched and the other close sentences, added to ``contradicted``."""
+    near = [(theirs, where), *((f, "another sentence of the context") for f, s in others
+                               if s >= check_threshold)]
+    contradicted += checks.polarity_conflicts(mine, near, own)
+    contradicted += [r for r in checks.modifier_conflicts(mine, near[1:], own) if r not in contradicted]
+    contradicted += [r for r in checks.quantifiers_elsewhere(mine, near[1:], own) if r not in contradicted]
+    if mine.causes:  # "S1. For this reason, S2": a cause and its effect often sit in two sentences
+        contradicted += [r for f, w in near[1:] for r in checks.causes_reversed(mine, f, w, own)
+                         if r not in contradicted]
+    if mine.comparisons and len(near) > 1 and score >= check_threshold and not any(
+            r.startswith("comparison against the values") for r in contradicted):  # "20% of UK citizens
+        # ... But 53% of new immigrants": the values of a comparison often sit in two sentences
+        contradicted += checks.comparisons_by_value(mine, merge([f for f, _ in near]), "the context", own)
 
 
 def claim_verdict(score: float, contradicted: list[str], unsupported: list[str], undecided: list[str],
