@@ -465,13 +465,8 @@ class Analysis:
                 for text, doc in zip(ner_only, copies, strict=True):
                     docs[text] = self._keep_doc(model, text, cached[text][0] | pipes, doc)
             fresh = [t for t in todo if t not in docs]
-            for done in {pipes | cached.get(t, (frozenset(), None))[0] for t in fresh}:
-                batch = [t for t in fresh if pipes | cached.get(t, (frozenset(), None))[0] == done]
-                disable = [name for name in nlp.pipe_names if name not in done]
-                limit = max_text_chars()
-                inputs = [t if len(t) <= limit else "" for t in batch]
-                for text, doc in zip(batch, nlp.pipe(inputs, disable=disable, batch_size=self.batch_size), strict=True):
-                    docs[text] = self._keep_doc(model, text, done, doc)
+            for text, done, doc in _workers.parse_grouped(nlp, fresh, pipes, cached, self.batch_size, max_text_chars):
+                docs[text] = self._keep_doc(model, text, done, doc)
             return [docs[t] for t in texts]
 
     def _doc_has(self, model: str, text: str, pipes: frozenset[str]) -> bool:

@@ -13,7 +13,7 @@ import contextlib
 import multiprocessing
 import os
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from functools import lru_cache
 from typing import Any
@@ -233,6 +233,18 @@ WARM_UP_TEXT = "Marie Curie did not live in Paris in 1890, but she lived there i
 """Parsed once per pipeline and features outside a memory zone: what a feature loads on first use (negspaCy's
 component and its patterns) is then made with lasting strings, not with strings a zone frees."""
 _WARMED: set[tuple[str, tuple[Feature, ...], frozenset[str]]] = set()
+
+
+def parse_grouped(nlp: Any, fresh: Sequence[str], pipes: frozenset[str], cached: dict[str, tuple[frozenset[str], Any]],
+                  batch_size: int, limit_of: Callable[[], int]) -> Iterator[tuple[str, frozenset[str], Any]]:
+    """(text, components, Doc) per text, parsed grouped by ``pipes`` | its cached components; too long -> ""."""
+    for done in {pipes | cached.get(t, (frozenset(), None))[0] for t in fresh}:
+        batch = [t for t in fresh if pipes | cached.get(t, (frozenset(), None))[0] == done]
+        disable = [name for name in nlp.pipe_names if name not in done]
+        limit = limit_of()
+        inputs = [t if len(t) <= limit else "" for t in batch]
+        for text, doc in zip(batch, nlp.pipe(inputs, disable=disable, batch_size=batch_size), strict=True):
+            yield text, done, doc
 
 
 def _feature_shard(model: str, features: tuple[Feature, ...], texts: list[str], batch_size: int) -> list[tuple]:

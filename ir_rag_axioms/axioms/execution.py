@@ -344,21 +344,30 @@ def compute_preferences(
         raise ToolUnavailableError(f"every axiom was skipped, their tools are unavailable ({', '.join(sorted(skipped))}"
                                    "; the warnings say why): nothing to compute; provide the tools or choose others")
     todo = {name: axioms[name] for name in needed if name not in skipped}
-    missing = sorted({k for name in todo for k, m in enumerate(stored[name]) if m is None})
-    if todo and missing:
-        computed: dict[str, list[np.ndarray]] = {name: [] for name in todo}
-        for stack in preference_stacks(list(todo.values()), [items[k] for k in missing], progress=progress,
-                                       **execution):
-            for n, name in enumerate(todo):
-                computed[name].append(stack[n])
-        for name, axiom in todo.items():
-            new = [(k, m) for k, m in zip(missing, computed[name], strict=True) if stored[name][k] is None]
-            for k, m in new:
-                stored[name][k] = m
-            if cache is not None and new:
-                cache.save(axiom, [items[k] for k, _ in new], [m for _, m in new], identity=identities[name],
-                           keys=[keys[k] for k, _ in new])
+    _fill_missing(todo, items, stored, cache, identities, keys, progress, execution)
     return {name: cast(list[np.ndarray], stored[name]) for name in axioms if name not in skipped}
+
+
+def _fill_missing(
+    todo: Mapping[str, Any], items: list, stored: dict[str, list[np.ndarray | None]], cache: Any,
+    identities: dict[str, Any], keys: list, progress: bool, execution: dict[str, Any],
+) -> None:
+    """Compute the items missing for any axiom of ``todo`` into ``stored``; save the new ones to ``cache``."""
+    missing = sorted({k for name in todo for k, m in enumerate(stored[name]) if m is None})
+    if not (todo and missing):
+        return
+    computed: dict[str, list[np.ndarray]] = {name: [] for name in todo}
+    for stack in preference_stacks(list(todo.values()), [items[k] for k in missing], progress=progress,
+                                   **execution):
+        for n, name in enumerate(todo):
+            computed[name].append(stack[n])
+    for name, axiom in todo.items():
+        new = [(k, m) for k, m in zip(missing, computed[name], strict=True) if stored[name][k] is None]
+        for k, m in new:
+            stored[name][k] = m
+        if cache is not None and new:
+            cache.save(axiom, [items[k] for k, _ in new], [m for _, m in new], identity=identities[name],
+                       keys=[keys[k] for k, _ in new])
 
 
 def _usable(name: str, axiom: Any) -> bool:

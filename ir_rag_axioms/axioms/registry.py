@@ -239,28 +239,38 @@ def _evaluate(node: ast.AST, spec: str, allow_paths: bool) -> Any:
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
         return _method(node, spec, allow_paths)
     if isinstance(node, ast.Call):
-        target = _evaluate(node.func, spec, allow_paths)
-        args = [_evaluate(a, spec, allow_paths) for a in node.args]
-        kwargs = {k.arg: _evaluate(k.value, spec, allow_paths) for k in node.keywords if k.arg}
-        if any(k.arg is None for k in node.keywords) or any(isinstance(a, ast.Starred) for a in node.args):
-            raise ValueError(f"unsupported syntax in axiom spec {spec[:200]!r}: ** and * arguments")
-        if isinstance(target, type) or (isinstance(target, Axiom) and callable(target)):
-            built = target(*args, **kwargs)
-            if not allow_paths:
-                _refuse_paths(built, spec)
-            return built
-        raise ValueError(f"in {spec!r}: {ast.unparse(node.func)} is not a configurable axiom")
+        return _call(node, spec, allow_paths)
     if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
         return _evaluate_chain(node, spec, allow_paths)
     if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
-        operand = _evaluate(node.operand, spec, allow_paths)
-        if _is_number(operand):
-            return -operand if isinstance(node.op, ast.USub) else operand
-        if not isinstance(operand, Axiom):
-            raise ValueError(f"in axiom spec {spec[:200]!r}: a sign applies to numbers and axioms, "
-                             f"not {type(operand).__name__}")
-        return _UNARY[type(node.op)](operand)
+        return _unary(node, spec, allow_paths)
     raise ValueError(f"unsupported syntax in axiom spec {spec!r}: {ast.unparse(node)}")
+
+
+def _call(node: ast.Call, spec: str, allow_paths: bool) -> Any:
+    """A call of an axiom class or configurable axiom with literal arguments (no * or **)."""
+    target = _evaluate(node.func, spec, allow_paths)
+    args = [_evaluate(a, spec, allow_paths) for a in node.args]
+    kwargs = {k.arg: _evaluate(k.value, spec, allow_paths) for k in node.keywords if k.arg}
+    if any(k.arg is None for k in node.keywords) or any(isinstance(a, ast.Starred) for a in node.args):
+        raise ValueError(f"unsupported syntax in axiom spec {spec[:200]!r}: ** and * arguments")
+    if isinstance(target, type) or (isinstance(target, Axiom) and callable(target)):
+        built = target(*args, **kwargs)
+        if not allow_paths:
+            _refuse_paths(built, spec)
+        return built
+    raise ValueError(f"in {spec!r}: {ast.unparse(node.func)} is not a configurable axiom")
+
+
+def _unary(node: ast.UnaryOp, spec: str, allow_paths: bool) -> Any:
+    """A sign on a number (its value) or on an axiom (``_UNARY``)."""
+    operand = _evaluate(node.operand, spec, allow_paths)
+    if _is_number(operand):
+        return -operand if isinstance(node.op, ast.USub) else operand
+    if not isinstance(operand, Axiom):
+        raise ValueError(f"in axiom spec {spec[:200]!r}: a sign applies to numbers and axioms, "
+                         f"not {type(operand).__name__}")
+    return _UNARY[type(node.op)](operand)
 
 
 _METHODS = ("cached", "parallel", "normalized")

@@ -111,14 +111,7 @@ class MetricScorer(ByParameters, pt.Transformer):
         sources = [None] * len(texts) if relevancy else list(references) if by_reference and references is not None \
             else list(contexts)
         needs = getattr(metric, "needs_reference", "")
-        why: list[str | None] = []
-        for query, text, source in zip(queries, texts, sources, strict=True):
-            why.append("undefined: the row has no answer, a missing cell" if text is None else
-                       "undefined: the row has no query, a missing cell" if relevancy and query is None else
-                       "undefined: the row's reference cell is empty; the frame has a reference column, so the "
-                       "context is not used in its place" if by_reference and not _given(source) else
-                       f"undefined: no {needs} to judge against" if not relevancy and not source
-                       else None)
+        why = _undefined_reasons(queries, texts, sources, relevancy, by_reference, needs)
         rows = [i for i, w in enumerate(why) if w is None]
         missing = {w: sum(x == w for x in why) for w in why if w is not None}
         if missing:
@@ -136,10 +129,7 @@ class MetricScorer(ByParameters, pt.Transformer):
         level, confidence = np.full(len(texts), np.nan), np.full(len(texts), np.nan)
         reason: list[str | None] = list(why)
         for i, result in zip(rows, results, strict=True):
-            score[i], reason[i] = result.score, result.explanation
-            passed[i] = pd.NA if result.passed is None else result.passed
-            level[i] = np.nan if getattr(result, "level", None) is None else result.level
-            confidence[i] = np.nan if getattr(result, "confidence", None) is None else result.confidence
+            _fill_row(i, result, score, passed, level, confidence, reason)
         columns = {f"{name}_score": score, f"{name}_pass": passed,
                    f"{name}_reason": pd.array(reason, dtype="string"),
                    f"{name}_threshold": np.full(len(texts), float(metric.effective_threshold))}
@@ -217,3 +207,26 @@ def _given(value: Any) -> bool:
     if isinstance(value, str):
         return bool(value.strip())
     return isinstance(value, (list, tuple, np.ndarray)) and len(value) > 0
+
+
+def _undefined_reasons(queries: list[str | None], texts: list[str | None], sources: list[Any], relevancy: bool,
+                       by_reference: bool, needs: str) -> list[str | None]:
+    """Per row, why the metric is undefined on it (a missing answer, query, reference or context), else None."""
+    why: list[str | None] = []
+    for query, text, source in zip(queries, texts, sources, strict=True):
+        why.append("undefined: the row has no answer, a missing cell" if text is None else
+                   "undefined: the row has no query, a missing cell" if relevancy and query is None else
+                   "undefined: the row's reference cell is empty; the frame has a reference column, so the "
+                   "context is not used in its place" if by_reference and not _given(source) else
+                   f"undefined: no {needs} to judge against" if not relevancy and not source
+                   else None)
+    return why
+
+
+def _fill_row(i: int, result: Any, score: np.ndarray, passed: Any, level: np.ndarray, confidence: np.ndarray,
+              reason: list[str | None]) -> None:
+    """Write one metric result into row ``i`` of the column arrays (None -> NA / NaN)."""
+    score[i], reason[i] = result.score, result.explanation
+    passed[i] = pd.NA if result.passed is None else result.passed
+    level[i] = np.nan if getattr(result, "level", None) is None else result.level
+    confidence[i] = np.nan if getattr(result, "confidence", None) is None else result.confidence
