@@ -52,20 +52,8 @@ def contradictions(statement: Facts, sentence: Facts, where: str, own: str = "th
     comparison whose sides cannot be aligned, an antonym of another part of speech: "reduce" / "an increase", an even
     number of antonyms flipped in two comparative correlatives, ``correlative``) is appended to ``undecided``.
     """
-    out: list[str] = []
     mine, theirs = _lemma_set(statement), _lemma_set(sentence)
-    for lemma in statement.negated:
-        if lemma in theirs and lemma not in sentence.negated:
-            out.append(f"negation: {own} negates '{lemma}', {where} affirms it")
-    for lemma in sentence.negated:
-        if lemma in mine and lemma not in statement.negated:
-            out.append(f"negation: {where} negates '{lemma}', {own} affirms it")
-        elif lemma not in mine and lemma not in statement.negated:
-            pos = _lemma_pos(sentence, lemma)
-            alike = sorted(o for o in synonyms(lemma) & mine if o not in statement.negated and o not in theirs
-                           and _lemma_pos(statement, o) == pos)  # "do not consider" / "carry out studies": no
-            if alike and pos in ("ADJ", "VERB"):
-                out.append(f"negation: {where} negates '{lemma}', {own} affirms '{alike[0]}'")
+    out = _negations(statement, sentence, where, own, mine, theirs)
     paired_comparisons: set[str] = set()
     consistent, flips = comparisons_checked(statement, sentence, where, own, undecided, paired_comparisons)
     flipped = set(consistent)
@@ -78,34 +66,85 @@ def contradictions(statement: Facts, sentence: Facts, where: str, own: str = "th
     for lemma, pos in statement.lemmas:
         if pos not in _WORDNET_POS or lemma in theirs or lemma in flipped:
             continue
-        if lemma in paired_comparisons and antonyms(lemma) & paired_comparisons and not correlative:
-            continue  # "lower than it is today" / "higher than it used to be": the comparison check decides
-        other_side = sorted(antonyms(lemma) & {c[0] for c in sentence.comparisons if c[2] == "cmp"})
-        if not correlative and other_side and any(c[0] == lemma and c[2] == "cmp" for c in statement.comparisons):
-            if undecided is not None:  # two comparatives the check could not align: maybe one seen from the other side
-                undecided.append(f"cannot tell: the comparative '{lemma}' and '{other_side[0]}' in {where} are not "
-                                 "aligned (one may state the other from the other side)")
+        if _comparison_decides(statement, sentence, where, lemma, undecided, correlative, paired_comparisons):
             continue
         for other in sorted(o for o in theirs - mine if o in antonyms(lemma) or lemma in antonyms(o)):
-            if synonyms(other) & mine - {lemma}:
-                continue  # "breaks EMTALA ... to keep hospitals from": the statement says 'violate' as 'break'
-            if other in degrees.get(lemma, ()) or (
-                    {lemma, other} <= _DEGREE_WORDS and bool(statement.comparisons) != bool(sentence.comparisons)):
-                if undecided is not None:
-                    undecided.append(f"cannot tell: '{lemma}' and '{other}' in {where} are a comparative and a "
-                                     "superlative, or a comparison read on one side only (two frames, not one "
-                                     "claim reversed)")
-                continue
-            if (lemma in statement.negated) == (other in sentence.negated) and other not in flipped:
-                if "NOUN" in (pos, _lemma_pos(sentence, other)) and _lemma_pos(sentence, other) != pos:
-                    # "reduce output" vs "an increase in tariffs": not one head, no pairing
-                    if undecided is not None:
-                        undecided.append(f"cannot tell: '{lemma}' ({pos}) and '{other}' "
-                                         f"({_lemma_pos(sentence, other)}) in {where} are antonyms of different "
-                                         "parts of speech, not one claim reversed")
-                    continue
+            if _antonym_pair(statement, sentence, where, lemma, pos, other, undecided, mine, flipped, degrees):
                 pairs.append(f"antonym '{lemma}' vs '{other}' in {where}")
                 paired.append(lemma)
+    out = _combined(statement, where, undecided, correlative, out, flips, pairs, paired)
+    out += roles_reversed(statement, sentence, where, own)
+    out += trends_reversed(statement, sentence, where, own)
+    out += trend_verb_reversed(statement, sentence, where, own)
+    out += comparisons_by_value(statement, sentence, where, own)
+    out += causes_reversed(statement, sentence, where, own)
+    out += quantifier_conflicts(statement, sentence, where, own)
+    out += obligation_conflicts(statement, sentence, where, own)
+    out += price_for_free(statement, sentence, where, own)
+    return list(dict.fromkeys(out))
+
+
+def _negations(statement: Facts, sentence: Facts, where: str, own: str, mine: set[str], theirs: set[str]
+               ) -> list[str]:
+    """The negation reasons: a lemma negated on one side and affirmed (or affirmed as a synonym) on the other."""
+    out: list[str] = []
+    for lemma in statement.negated:
+        if lemma in theirs and lemma not in sentence.negated:
+            out.append(f"negation: {own} negates '{lemma}', {where} affirms it")
+    for lemma in sentence.negated:
+        if lemma in mine and lemma not in statement.negated:
+            out.append(f"negation: {where} negates '{lemma}', {own} affirms it")
+        elif lemma not in mine and lemma not in statement.negated:
+            pos = _lemma_pos(sentence, lemma)
+            alike = sorted(o for o in synonyms(lemma) & mine if o not in statement.negated and o not in theirs
+                           and _lemma_pos(statement, o) == pos)  # "do not consider" / "carry out studies": no
+            if alike and pos in ("ADJ", "VERB"):
+                out.append(f"negation: {where} negates '{lemma}', {own} affirms '{alike[0]}'")
+    return out
+
+
+def _comparison_decides(statement: Facts, sentence: Facts, where: str, lemma: str, undecided: list[str] | None,
+                        correlative: bool, paired_comparisons: set[str]) -> bool:
+    """Whether the comparison check, not the antonym check, decides a lemma (noting the undecided comparatives)."""
+    if lemma in paired_comparisons and antonyms(lemma) & paired_comparisons and not correlative:
+        return True  # "lower than it is today" / "higher than it used to be": the comparison check decides
+    other_side = sorted(antonyms(lemma) & {c[0] for c in sentence.comparisons if c[2] == "cmp"})
+    if not correlative and other_side and any(c[0] == lemma and c[2] == "cmp" for c in statement.comparisons):
+        if undecided is not None:  # two comparatives the check could not align: maybe one seen from the other side
+            undecided.append(f"cannot tell: the comparative '{lemma}' and '{other_side[0]}' in {where} are not "
+                             "aligned (one may state the other from the other side)")
+        return True
+    return False
+
+
+def _antonym_pair(statement: Facts, sentence: Facts, where: str, lemma: str, pos: str, other: str,
+                  undecided: list[str] | None, mine: set[str], flipped: set[str],
+                  degrees: dict[str, set[str]]) -> bool:
+    """Whether a lemma and its antonym in the sentence are one claim reversed (noting what cannot be told)."""
+    if synonyms(other) & mine - {lemma}:
+        return False  # "breaks EMTALA ... to keep hospitals from": the statement says 'violate' as 'break'
+    if other in degrees.get(lemma, ()) or (
+            {lemma, other} <= _DEGREE_WORDS and bool(statement.comparisons) != bool(sentence.comparisons)):
+        if undecided is not None:
+            undecided.append(f"cannot tell: '{lemma}' and '{other}' in {where} are a comparative and a "
+                             "superlative, or a comparison read on one side only (two frames, not one "
+                             "claim reversed)")
+        return False
+    if (lemma in statement.negated) != (other in sentence.negated) or other in flipped:
+        return False
+    if "NOUN" in (pos, _lemma_pos(sentence, other)) and _lemma_pos(sentence, other) != pos:
+        # "reduce output" vs "an increase in tariffs": not one head, no pairing
+        if undecided is not None:
+            undecided.append(f"cannot tell: '{lemma}' ({pos}) and '{other}' "
+                             f"({_lemma_pos(sentence, other)}) in {where} are antonyms of different "
+                             "parts of speech, not one claim reversed")
+        return False
+    return True
+
+
+def _combined(statement: Facts, where: str, undecided: list[str] | None, correlative: bool, out: list[str],
+              flips: list[str], pairs: list[str], paired: list[str]) -> list[str]:
+    """The negations with the flipped comparisons and antonym pairs, or "cannot tell" where together they may agree."""
     both = flips + pairs
     # a flipped comparison whose adjective is also an antonym pair is one flip, not two
     counted = len(pairs) + max(len(flips) - len({c[0] for c in statement.comparisons} & set(paired)), 0)
@@ -120,15 +159,7 @@ def contradictions(statement: Facts, sentence: Facts, where: str, own: str = "th
         out = []
     else:
         out += both
-    out += roles_reversed(statement, sentence, where, own)
-    out += trends_reversed(statement, sentence, where, own)
-    out += trend_verb_reversed(statement, sentence, where, own)
-    out += comparisons_by_value(statement, sentence, where, own)
-    out += causes_reversed(statement, sentence, where, own)
-    out += quantifier_conflicts(statement, sentence, where, own)
-    out += obligation_conflicts(statement, sentence, where, own)
-    out += price_for_free(statement, sentence, where, own)
-    return list(dict.fromkeys(out))
+    return out
 
 
 _DEGREE_WORDS = frozenset({"more", "less", "most", "least", "fewer", "fewest"})
@@ -199,13 +230,9 @@ def _alignment(mine: Comparison, theirs: Comparison) -> str:
     _, _, _, first2, other2, _ = theirs
     if kind == "sup":
         return "same" if not first or not first2 or _side(first, first2) else ""
-    places = [_places(side) for side in (first, other, first2, other2)]
-    if all(places):  # "German bonds ... than Greek bonds" / "Greek bonds ... than those issued in Germany"
-        p1, o1, p2, o2 = places
-        if p1 & o2 and o1 & p2 and not p1 & p2 and not o1 & o2:
-            return "swapped"
-        if p1 & p2 and o1 & o2 and not p1 & o2 and not o1 & p2:
-            return "same"
+    by_places = _aligned_by_places(first, other, first2, other2)
+    if by_places:
+        return by_places
     same = _side(first, first2) and _side(other, other2)
     swapped = bool(first and other) and _side(first, other2) and _side(other, first2)
     if same and swapped:  # the closer reading by the words that tell each comparison's sides apart
@@ -215,6 +242,23 @@ def _alignment(mine: Comparison, theirs: Comparison) -> str:
         return "same" if straight > crossed else "swapped" if crossed > straight else "ambiguous"
     if same or swapped:
         return "same" if same else "swapped"
+    return _half_alignment(first, other, first2, other2)
+
+
+def _aligned_by_places(first: str, other: str, first2: str, other2: str) -> str:
+    """"same" or "swapped" when all four sides name places that align one way only; "" otherwise."""
+    places = [_places(side) for side in (first, other, first2, other2)]
+    if all(places):  # "German bonds ... than Greek bonds" / "Greek bonds ... than those issued in Germany"
+        p1, o1, p2, o2 = places
+        if p1 & o2 and o1 & p2 and not p1 & p2 and not o1 & o2:
+            return "swapped"
+        if p1 & p2 and o1 & o2 and not p1 & o2 and not o1 & p2:
+            return "same"
+    return ""
+
+
+def _half_alignment(first: str, other: str, first2: str, other2: str) -> str:
+    """How two comparisons align when a side is unsaid: "swapped", "half-same", "half-swapped" or ""."""
     if other and first2 and _side(other, first2) and not first and not other2:
         return "swapped"  # "(sound) faster than light" / "light faster than (sound)": each parse lost one side
     if bool(other) != bool(other2):  # "A more X than B" / "B less X": the unsaid side is "the other one"
@@ -242,25 +286,7 @@ def comparisons_checked(statement: Facts, sentence: Facts, where: str, own: str 
     out: list[str] = []
     for mine in statement.comparisons:
         adjective, sign, kind, first, other, attribute = mine
-        full: list[bool] = []
-        half: list[bool] = []
-        for theirs in sentence.comparisons:
-            adjective2, sign2, kind2, _, _, attribute2 = theirs
-            flip = _related(adjective, adjective2) if kind == kind2 else 0
-            if not flip or (attribute and attribute2 and not _side(attribute, attribute2)):
-                continue
-            aligned = _alignment(mine, theirs)
-            if aligned and paired is not None:
-                paired |= {adjective, adjective2}
-            if aligned == "ambiguous":
-                half.append(False)  # cannot tell which side is which
-                continue
-            if not aligned:
-                continue
-            agrees = sign == (sign2 * flip if aligned.endswith("same") else -sign2 * flip)
-            (full if aligned in ("same", "swapped") else half).append(agrees)
-            if agrees:
-                consistent |= {adjective, adjective2, *adjective.split(), *adjective2.split()}
+        full, half = _pairings(mine, sentence, consistent, paired)
         degree = ("more" if sign > 0 else "less") if kind == "cmp" else ("most" if sign > 0 else "least")
         said = f"'{first} {degree} {adjective}{f' than {other}' if other else ''}'"
         flip_name = "comparison" if kind == "cmp" else "superlative"
@@ -270,6 +296,35 @@ def comparisons_checked(statement: Facts, sentence: Facts, where: str, own: str 
             undecided.append(f"cannot tell: the {flip_name} {said} and {where}'s are not aligned (their sides or "
                              "readings differ)")
     return consistent, out
+
+
+def _pairings(mine: Comparison, sentence: Facts, consistent: set[str], paired: set[str] | None
+              ) -> tuple[list[bool], list[bool]]:
+    """(agreement of each pairing with both sides aligned, of each half-aligned or ambiguous one) for a comparison.
+
+    Adds the agreeing adjectives (and their words) to ``consistent`` and the aligned ones to ``paired``.
+    """
+    adjective, sign, kind, _, _, attribute = mine
+    full: list[bool] = []
+    half: list[bool] = []
+    for theirs in sentence.comparisons:
+        adjective2, sign2, kind2, _, _, attribute2 = theirs
+        flip = _related(adjective, adjective2) if kind == kind2 else 0
+        if not flip or (attribute and attribute2 and not _side(attribute, attribute2)):
+            continue
+        aligned = _alignment(mine, theirs)
+        if aligned and paired is not None:
+            paired |= {adjective, adjective2}
+        if aligned == "ambiguous":
+            half.append(False)  # cannot tell which side is which
+            continue
+        if not aligned:
+            continue
+        agrees = sign == (sign2 * flip if aligned.endswith("same") else -sign2 * flip)
+        (full if aligned in ("same", "swapped") else half).append(agrees)
+        if agrees:
+            consistent |= {adjective, adjective2, *adjective.split(), *adjective2.split()}
+    return full, half
 
 
 def trends_reversed(statement: Facts, sentence: Facts, where: str, own: str = "the statement") -> list[str]:
