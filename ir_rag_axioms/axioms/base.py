@@ -36,6 +36,7 @@ from ir_rag_axioms.analysis.cache import Analysis, default_analysis, is_analysab
 from ir_rag_axioms.analysis.features import Feature
 from ir_rag_axioms.analysis.resources import DEFAULT_SPACY_MODEL
 from ir_rag_axioms.axioms._compare import compare, within_margin
+from ir_rag_axioms.axioms._fields import field_default, field_error, options, plain, type_hints
 from ir_rag_axioms.axioms.explanation import Explanation, index_pair, rule_of, summary_of
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse, all_contexts
 
@@ -367,54 +368,6 @@ def _check_request(request: GenerationRequest) -> GenerationRequest:
     return request
 
 
-_SIMPLE_TYPES: dict[Any, tuple[type, ...]] = {bool: (bool,), int: (int,), float: (int, float), str: (str, os.PathLike)}
-"""Annotated type -> accepted value types (a path may stand for a string: model and data locations)."""
-
-
-def _options(hint: Any) -> tuple[Any, ...]:
-    """The alternatives of an annotation (``X | None`` -> X, None; ``Literal["a", "b"]`` -> itself)."""
-    return typing.get_args(hint) if typing.get_origin(hint) in (typing.Union, _UnionType) else (hint,)
-
-
-def _fits(option: Any, value: Any) -> bool | None:
-    """Whether ``value`` fits one alternative; None if the alternative is not checked here."""
-    if option is type(None):
-        return value is None
-    if typing.get_origin(option) is typing.Literal:
-        return isinstance(value, str | int) and value in typing.get_args(option)
-    if option in _SIMPLE_TYPES:
-        return isinstance(value, _SIMPLE_TYPES[option]) and not (isinstance(value, bool) and option is not bool)
-    if isinstance(option, type):
-        return isinstance(value, option)
-    return None
-
-
-def _describe(option: Any) -> str:
-    if typing.get_origin(option) is typing.Literal:
-        return "one of " + ", ".join(repr(c) for c in typing.get_args(option))
-    return "None" if option is type(None) else getattr(option, "__name__", str(option))
-
-
-def _field_error(owner: str, name: str, hint: Any, value: Any) -> str | None:
-    """Why ``value`` does not fit the annotated type; None if it fits.
-
-    Checked: bool, int, float, str, Literal choices, classes, and unions of them (``X | None``).
-    """
-    fits = [_fits(option, value) for option in _options(hint)]
-    if not fits or None in fits or any(fits):
-        return None  # it fits, or the annotation is not one we check (the axiom checks it itself)
-    names = " or ".join(_describe(o) for o in _options(hint))
-    return f"{owner}: {name} must be {names}, got {type(value).__name__} {value!r:.80}"
-
-
-@functools.cache
-def _hints(cls: type) -> dict[str, Any]:
-    return typing.get_type_hints(cls)
-
-
-_UnionType = type(int | None)
-
-
 class ConfigurableAxiom(Axiom):
     """An axiom whose configuration is its fields.
 
@@ -439,15 +392,15 @@ class ConfigurableAxiom(Axiom):
     """Parameter name -> inclusive (low, high) range of its value, checked at construction (NaN is refused)."""
 
     def __post_init__(self) -> None:
-        hints = _hints(type(self))
+        hints = type_hints(type(self))
         for f in dataclasses.fields(self):
-            value = _plain(getattr(self, f.name))
+            value = plain(getattr(self, f.name))
             object.__setattr__(self, f.name, value)  # numpy scalars as Python numbers: the repr parses back
             if isinstance(value, float) and math.isnan(value):
                 raise ValueError(f"{self.label}: {f.name} must be a number, got NaN")
-            error = _field_error(self.label, f.name, hints.get(f.name), value)
+            error = field_error(self.label, f.name, hints.get(f.name), value)
             if error:
-                is_choice = any(typing.get_origin(o) is typing.Literal for o in _options(hints.get(f.name)))
+                is_choice = any(typing.get_origin(o) is typing.Literal for o in options(hints.get(f.name)))
                 raise (ValueError if is_choice and isinstance(value, str) else TypeError)(error)
             low, high = self.ranges.get(f.name, (-math.inf, math.inf))
             if isinstance(value, int | float) and not low <= value <= high:
@@ -461,23 +414,8 @@ class ConfigurableAxiom(Axiom):
     def __repr__(self) -> str:
         """Canonical and parseable: the short name and the parameters that differ from the defaults, by name."""
         changed = sorted(f"{f.name}={getattr(self, f.name)!r}" for f in dataclasses.fields(self)
-                         if f.repr and getattr(self, f.name) != _default(f))
+                         if f.repr and getattr(self, f.name) != field_default(f))
         return f"{self.label}({', '.join(changed)})"
-
-
-def _plain(value: Any) -> Any:
-    """A numpy scalar (``np.float64``, ``np.int64``, ``np.bool_``, ``np.str_``) as the Python value; others as given."""
-    if isinstance(value, np.generic) and isinstance(value, (np.bool_, np.integer, np.floating, np.str_)):
-        return value.item() if not isinstance(value, np.str_) else str(value)
-    return value
-
-
-def _default(f: dataclasses.Field) -> Any:
-    if f.default is not dataclasses.MISSING:
-        return f.default
-    if f.default_factory is not dataclasses.MISSING:
-        return f.default_factory()
-    return dataclasses.MISSING
 
 
 class FeatureAxiom(ConfigurableAxiom):

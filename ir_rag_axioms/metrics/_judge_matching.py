@@ -49,18 +49,30 @@ def credited(found: list[tuple[str, list[Statement]]], answer: list[Statement], 
     row = 0
     for k, (_, fact_units) in enumerate(found):
         own = terms[k] - set().union(*(t for j, t in enumerate(terms) if j != k))
-        stating = np.array([bool(own & t) for t in answer_terms])
-        if own and stating.any() and len(found) > 1:
-            topic = (terms[k] - own) & said
-            for i, unit in enumerate(fact_units):
-                mine = set(unit.terms or ())
-                for j in np.flatnonzero(stating):
-                    extra = len(mine & topic - answer_terms[j])
-                    matrix[row + i, j] += overlap_weight * extra / len(mine) if mine else 0.0
-            if not stating.all():
-                matrix[row: row + len(fact_units), ~stating] = -np.inf
+        if len(found) > 1:
+            _credit_own(matrix[row: row + len(fact_units)], fact_units, own, (terms[k] - own) & said, answer_terms,
+                        overlap_weight)
         row += len(fact_units)
     return matrix.max(axis=1), matrix.argmax(axis=1)
+
+
+def _credit_own(block: np.ndarray, fact_units: list[Statement], own: set[str], topic: set[str],
+                answer_terms: list[set[str]], overlap_weight: float) -> None:
+    """Credit a fact to the answer statements that say a term of its ``own`` (its rows ``block``, changed in place).
+
+    Where some do, each of them gains w * |T(u) & topic - T(s)| / |T(u)| per fact statement u (the fact's ``topic``
+    terms said elsewhere in the answer count as said), and the answer statements that do not are ruled out (-inf).
+    """
+    stating = np.array([bool(own & t) for t in answer_terms])
+    if not own or not stating.any():
+        return
+    for i, unit in enumerate(fact_units):
+        mine = set(unit.terms or ())
+        for j in np.flatnonzero(stating):
+            extra = len(mine & topic - answer_terms[j])
+            block[i, j] += overlap_weight * extra / len(mine) if mine else 0.0
+    if not stating.all():
+        block[:, ~stating] = -np.inf
 
 
 def match(left: list[list[Statement]], right: Sequence[Sequence[tuple[Statement, int]]], embed: Embed,

@@ -40,7 +40,6 @@ from ir_rag_axioms.metrics._judge_verdicts import (
 from ir_rag_axioms.metrics._judge_verdicts import verify as _verify
 from ir_rag_axioms.metrics.interface import Judge, RelevancyMode, RubricCase, Statement
 from ir_rag_axioms.metrics.prompts import RubricName
-from ir_rag_axioms.metrics.relevance import SHORT_ANSWER_WORDS, answer_type_given
 from ir_rag_axioms.metrics.results import RubricJudgment, Verdict
 from ir_rag_axioms.metrics.statements import Facts, foreign_script, is_hedge, statement_feature
 from ir_rag_axioms.metrics.verifier import features, load_verifier
@@ -234,17 +233,7 @@ class HeuristicJudge(Judge):
         when it is a short answer ("William Shakespeare.", at most ``SHORT_ANSWER_WORDS`` words) or starts with a
         pronoun that refers to the question ("It was completed in 1889.").
         """
-        mine = set(rel.WORD.findall(statement.matched_text.lower()))
-        share = max(rel.shared(t, mine) for t in query_terms)
-        gives = answer_type_given(query, statement)
-        refers = rel.PRONOUN_START.match(statement.matched_text) or len(rel.WORD.findall(statement.text.lower())) \
-            <= SHORT_ANSWER_WORDS
-        if share < self.direct_share - 1e-9 and not (gives and refers):
-            return f"{share:.2f} of the query's terms (< {self.direct_share:g})"
-        asked = rel.asked(query)
-        if gives is False and asked is not None:
-            return f"'{asked[0]}' asks for {asked[1]}, the statement gives none"
-        return None
+        return rel.not_direct(query, query_terms, statement, self.direct_share)
 
     def relevance(self, cases: Sequence[tuple[str, Sequence[Statement]]]) -> list[np.ndarray]:
         """Per case, each statement's relevance cos(s, q) + w * |T(s) & T(q)| / |T(q)|, embedded in one batch.
@@ -415,71 +404,14 @@ class HeuristicJudge(Judge):
     def _relevancy_levels(self, cases: Sequence[RubricCase]) -> list[RubricJudgment]:
         """Seed 003's answer-relevancy scale from the task-mode verdicts of the distinct statements.
 
-        A statement the relevance model calls "no" (on the subject, but not an answer) counts as "idk" here. An "idk"
-        statement that shares no content word with the query (and does not start with a pronoun or yes/no,
-        which refer to it) is off topic. On-topic share f = (yes + idk / 2) / distinct statements: 5 at f = 1, 4 from
-        0.75, 3 from 0.4, 2 above 0, 1 at 0 or for an answer of refusals and evasions only. Then the caps of the
-        anchors: redundancy (a statement said again) at most 4, at most 3 when half the statements or more are
-        repeats; an omission at most 4 (the on-topic statements have less than ``direct_share`` of the query's
-        content words, or leave out one part of "A and B"); no direct answer to a when/who/where/how-many question
-        (``direct_answer``) at most 3 (it dodges); partly evasive at most 3.
+        The scale and the anchors' caps (redundancy, omission, dodging, evasion): ``relevance.relevancy_judgment``.
         """
         every = self.statements([c.output for c in cases])
         statements = self._distinct(every)
         verdicts = self.verdicts([(c.question or "", s) for c, s in zip(cases, statements, strict=True)], "task")
-        out = []
-        for case, found, judged, all_found in zip(cases, statements, verdicts, every, strict=True):
-            counts = {v: sum(j[0] == v for j in judged) for v in ("yes", "no", "idk")}
-            if not judged:
-                out.append(RubricJudgment(1, "the output has no statements: it answers nothing (level 1)", (), 1.0))
-                continue
-            query = case.question or ""
-            words = (rel.content_words(query), rel.content_words(rel.last_line(query)))
-            judged = [("idk", f"{why}; on the subject: half on topic") if v == "no" and rel.OFF_QUESTION in why
-                      else (v, why) for v, why in judged]  # it dodges: anchor 3, not off topic (anchor 1)
-            judged = [("no", f"{why}; shares no word of the query: off topic") if v == "idk" and any(words)
-                      and not rel.PRONOUN_START.match(st.matched_text) and not max(
-                          rel.shared(w, set(rel.WORD.findall(st.matched_text.lower()))) for w in words if w)
-                      and self.direct_answer(query, words, st) is not None else (v, why)  # "In 1889.": an answer
-                      for st, (v, why) in zip(found, judged, strict=True)]
-            counts = {v: sum(j[0] == v for j in judged) for v in ("yes", "no", "idk")}
-            refused = [j for j in judged if j[1].startswith(("refusal", "evasion"))]
-            fraction = (counts["yes"] + counts["idk"] / 2) / len(judged)
-            level = 5 if fraction >= 1 - 1e-9 else 4 if fraction >= 0.75 else 3 if fraction >= 0.4 else \
-                2 if fraction > 0 else 1
-            notes = []
-            on_topic = [st for st, j in zip(found, judged, strict=True) if j[0] != "no"]
-            repeats = len(all_found) - len(found)
-            if repeats and level > 3:
-                cap = 3 if repeats >= len(found) else 4
-                level = min(level, cap)
-                notes.append(f"{repeats} repeated statement(s): redundant (at most {cap})")
-            said = {w for st in on_topic for w in rel.WORD.findall(st.matched_text.lower())}
-            covered = max(rel.shared(w, said) for w in words)
-            parts = [w for pair in rel.CONJUNCTS.findall(rel.last_line(query).lower()) for w in pair
-                     if w in words[1] and not rel.shared({w}, said)]
-            short = any(rel.short_typed_answer(query, st) for st in on_topic)  # "In 1889.": complete without them
-            if on_topic and level > 4 and ((covered < self.direct_share - 1e-9 and not short) or parts):
-                level = 4
-                notes.append(f"the on-topic statements leave out {', '.join(repr(w) for w in parts)} of the question"
-                             if parts else f"the on-topic statements have {covered:.2f} of the query's words: an "
-                             "omission (at most 4)")
-            asked = rel.QUESTION_TYPE.match(rel.last_line(query).lower())
-            if on_topic and asked and level >= 3 and all(self.direct_answer(query, words, st) for st in on_topic):
-                level = 3
-                notes.append(f"no statement gives what '{asked.group(1)}' asks for: it dodges (at most 3)")
-            if refused and len(refused) == len(judged):
-                level = 1
-            elif refused and level > 3:
-                level = 3  # anchor 3: partly on topic, partly evasive
-                notes.append(f"{len(refused)} refusal or evasion (at most 3)")
-            details = tuple({"statement": st.text, "verdict": j[0], "reason": j[1]}
-                            for st, j in zip(found, judged, strict=True))
-            reason = (f"{counts['yes']} yes, {counts['idk']} idk, {counts['no']} no of {len(judged)} distinct "
-                      f"statements (on-topic share {fraction:.2f}, idk counting half) -> level {level}"
-                      + (f"; {'; '.join(notes)}" if notes else ""))
-            out.append(RubricJudgment(level, reason, details, 1 - counts["idk"] / len(judged)))
-        return out
+        return [rel.relevancy_judgment(case.question or "", found, judged, len(all_found) - len(found),
+                                       self.direct_share)
+                for case, found, judged, all_found in zip(cases, statements, verdicts, every, strict=True)]
 
     # -- RAGAS / DeepEval context recall and precision --------------------------------------------------------------
     def attributions(self, cases: Sequence[tuple[str, tuple[str, ...]]]) -> list[list[tuple[str, Verdict, str]]]:
