@@ -329,17 +329,15 @@ def test_the_structural_checks_give_the_exact_verdict_on_each_crafted_case():
         if not right:
             wrong.append(f"{case['kind']}: {case['answer']!r}: {result.explanation}")
     assert not wrong, wrong
-    assert {c["kind"] for c in STRUCTURE} >= {"role_reversal", "causal_reversal", "comparison_swap", "quantifier",
-                                              "modality", "no_longer_failed_to", "clock_time", "unit_conversion",
-                                              "number_words", "alias", "glued_sentence", "hedged_wrong", "arithmetic"}
+    assert {c["kind"] for c in STRUCTURE} >= {"voice_change", "causal_same", "comparison_swap", "modality",
+                                              "no_longer_failed_to", "clock_time", "unit_conversion", "number_words",
+                                              "alias", "glued_sentence", "hedged_wrong", "arithmetic"}
 
 
 def test_each_failed_check_is_named_and_a_contradiction_is_level_1():
     context = ["The committee appointed Maria Lopez as chair in 2019. Entry to the museum is free. The train "
                "leaves at 23:40."]
-    for answer, reason in (("Maria Lopez appointed the committee as chair in 2019.", "role reversal: the statement "
-                            "has 'lopez' appoint 'committee'"),
-                           ("Entry to the museum costs 5 euros.", "price: the statement gives 5 euro"),
+    for answer, reason in (("Entry to the museum costs 5 euros.", "price: the statement gives 5 euro"),
                            ("The train leaves at 21:40.", "number time 21:40 vs time 23:40 in passage 1")):
         result = CHECKED.measure(answer, context)
         assert (result.level, result.passed) == (1, False) and reason in result.explanation, result.explanation
@@ -362,13 +360,12 @@ def test_development_detection_and_false_alarms_stay_at_their_measured_level():
     """Development sets (tuned on: these are development figures, docs/metrics.md): detection and false alarms.
 
     The first and second batches were each held out once (50/58 and 12/69; 28/31 and 8/36), then read and tuned
-    on. Measured at the commit of the h35 changes (precision first: "cannot tell" where the checks cannot tell):
-    first batch 54/58 detected, 0/69 flagged; second batch 28/31, 0/36; dev3 14/14, 0/17; the old set's heldout
-    third 24/25, 0/8. After the h36 changes: second batch 30/31, 1/36 (the one flag is a "supported" case whose
-    passage lacks the answer: the flag is right, the label wrong, docs/metrics.md). The floors sit just under / over.
-    No held-out figure here.
+    on. Measured now (no check reads roles, causes or quantifiers: the verifier's ablation found they do not pay):
+    first batch 42/58 detected, 0/69 flagged; second batch 25/31, 1/36 (the one flag is a "supported" case whose
+    passage lacks the answer: the flag is right, the label wrong, docs/metrics.md); dev3 13/14, 0/17; the old set's
+    held-out third 24/25, 0/8. The floors sit just under / over. No held-out figure here.
     """
-    for name, floor, ceiling in (("first_batch", 0.93, 0.02), ("second_batch", 0.90, 0.03), ("dev3", 0.92, 0.06),
+    for name, floor, ceiling in (("first_batch", 0.72, 0.02), ("second_batch", 0.80, 0.03), ("dev3", 0.92, 0.06),
                                  ("old_held_out", 0.95, 0.13)):
         detected, flagged, kinds = rates(name)
         print(f"\n{name} (development): detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
@@ -376,50 +373,25 @@ def test_development_detection_and_false_alarms_stay_at_their_measured_level():
 
 
 BATCH_FLOORS: dict[str, tuple[str, int, int, int, int, str]] = {
-    # name: (kind, detected, of negatives, flagged, of supported, history; docs/metrics.md has each round)
-    "fourth_batch": ("development", 30, 48, 3, 57,
-                     "held out once after the h35 changes (18/48, 5/57), then the h36 changes made on its misses; "
-                     "30/48, 5/57 after them; 30/48, 4/57 after stop 38; 30/48, 3/57 after stop 39"),
-    "fifth_batch": ("development", 46, 64, 1, 62,
-                    "held out once after the h36 changes (36/64, 13/62), then the stop-38 changes made on it "
-                    "(trends, values, demonyms, title rivals); 43/64, 1/62 after them; 45/64, 1/62 after stop 39; "
-                    "46/64, 1/62 after stop 40"),
-    "sixth_batch": ("development", 46, 64, 3, 62,
-                    "held out once after the stop-38 changes (37/64, 12/62), then the first stop-39 changes made on "
-                    "it (WordNet aliases, number words, negated objects, comparison values, proportions); 46/64, "
-                    "3/62 after them; 45/64 after the second stop-40 changes (a detection made for a wrong reason "
-                    "lost: 'not just politics' read as a negation where the flaw is a glued sentence), 46/64 again "
-                    "after the third"),
-    "seventh_batch": ("development", 37, 64, 4, 62,
-                      "held out once after the first stop-39 changes (35/64, 13/62), then the second stop-39 changes "
-                      "made on its false alarms; 36/64, 5/62 after them; 37/64, 4/62 after stop 40"),
-    "eighth_batch": ("development", 35, 64, 3, 62,
-                     "held out once after the second stop-39 changes (29/64, 8/62), then the first stop-40 changes "
-                     "made on it (a verb said both ways, elided negations, modality, floating 'all', fractions as "
-                     "values, other sentences said word for word); 35/64, 3/62 after them"),
-    "ninth_batch": ("development", 45, 64, 0, 62,
-                    "held out once after the first stop-40 changes (41/64, 8/62), then the second stop-40 changes "
-                    "made on it ('without V-ing', 'not just', rates per hour, acronyms of name runs, sides one "
-                    "reversed word apart, generic 'always'); 45/64, 0/62 after them"),
-    "tenth_batch": ("development", 41, 64, 3, 62,
-                    "held out once after the second stop-40 changes (37/64, 5/62), then the third stop-40 changes "
-                    "made on it (sides told apart by their own words, a rival number over a chance sum, "
-                    "obligations, counted units in other sentences, comparisons of two doings); 41/64, 3/62 after "
-                    "them"),
-    "eleventh_batch": ("development", 40, 64, 3, 62,
-                       "held out once after the third stop-40 changes (37/64, 6/62), then the fourth stop-40 changes "
-                       "made on it ('few' as a nummod, quantifiers in other sentences, 'not as much as', an elided "
-                       "'who do', 'later' / 'sooner'); 40/64, 3/62 after them"),
-    "twelfth_batch": ("held out", 41, 64, 7, 62,
-                      "written apart from the checks, measured once after the fourth stop-40 changes (41/64 and "
-                      "8/62 at the start of stop 40); a change may improve on it, never fall below it; once a "
-                      "change is tuned on it, it is development data"),
+    # name: (kind, detected, of negatives, flagged, of supported, when it was held out)
+    "fourth_batch": ("development", 20, 48, 3, 57, "held out once (18/48, 5/57), then tuned on"),
+    "fifth_batch": ("development", 39, 64, 1, 62, "held out once (36/64, 13/62), then tuned on"),
+    "sixth_batch": ("development", 38, 64, 3, 62, "held out once (37/64, 12/62), then tuned on"),
+    "seventh_batch": ("development", 31, 64, 3, 62, "held out once (35/64, 13/62), then tuned on"),
+    "eighth_batch": ("development", 26, 64, 3, 62, "held out once (29/64, 8/62), then tuned on"),
+    "ninth_batch": ("development", 41, 64, 0, 62, "held out once (41/64, 8/62), then tuned on"),
+    "tenth_batch": ("development", 35, 64, 3, 62, "held out once (37/64, 5/62), then tuned on"),
+    "eleventh_batch": ("development", 35, 64, 2, 62, "held out once (37/64, 6/62), then tuned on"),
+    "twelfth_batch": ("development", 35, 64, 6, 62,
+                      "held out once (41/64, 7/62, with the role, cause and quantifier checks); no check was tuned on "
+                      "it, but the checks were chosen by the verifier's ablation, which reads a sample of it"),
 }
 """The batches of 105 or 126 cases (each from topics no earlier batch used, by a separate author): their floors.
 
 A batch is held out until it has been measured once; then its failures are read and checks are made on them, so it
-is development data from then on, and its floor is its figure after those checks. The floors sit at the measured
-figures: a change may improve on them, never fall below them.
+is development data from then on. The floors sit at the figures measured without the role, cause and quantifier
+checks (deleted: they did not pay in the verifier's ablation, docs/metrics.md): a change may improve on them, never
+fall below them.
 """
 
 
@@ -434,39 +406,27 @@ def test_each_batch_stays_at_its_measured_level(name: str):
     assert detected >= detected_floor / negatives and flagged <= flagged_ceiling / supported, kinds
 
 
-def test_causes_across_two_sentences_and_in_clefts_are_read():
-    """ "S1. For this reason, S2" and "S1. This is because S2" link two sentences; "C is what made X E" a cleft."""
-    context = ["Arsenic exposure in the very young is associated with impaired development. For this reason, the "
-               "agency prioritizes products eaten by very young children."]
-    reversed_ = CHECKED.measure("Because the agency prioritizes products eaten by very young children, "
-                                       "arsenic exposure in the very young is associated with impaired development.",
-                                       context)
-    assert reversed_.level == 1 and "causal reversal" in reversed_.explanation, reversed_.explanation
-    same = CHECKED.measure("Because arsenic exposure in the very young is associated with impaired "
-                                  "development, the agency prioritizes products eaten by very young children.",
-                                  context)
-    assert "causal reversal" not in same.explanation, same.explanation
-    cleft = CHECKED.measure("A cycle of inflation is what made President Johnson unwilling to raise taxes.",
-                                   ["Unwilling to raise taxes, President Johnson unleashed a cycle of inflation."])
-    assert "causal reversal" in cleft.explanation, cleft.explanation
-
-
 def test_the_third_batch_stays_at_its_development_level():
-    """The third batch: held out once after the h34 changes (33/64 detected, 25/73 flagged), then read and the h35
-    changes made on its failures, so it is development data now (docs/metrics.md). Measured after the h35 changes:
-    26/64 detected, 0/73 flagged (precision first: fewer detections, no false alarm); after the h36 changes 36/64,
-    0/73; 37/64 after stop 39, 36/64 after the second stop-40 changes (a detection for a wrong reason lost:
-    "without receiving any payment" had negated "cede"). Floors just under / over."""
+    """The third batch: held out once (33/64 detected, 25/73 flagged), then read and tuned on, so it is development
+    data now (docs/metrics.md). Measured without the role, cause and quantifier checks: 34/64 detected, 0/73 flagged.
+    Floors just under / over."""
     detected, flagged, kinds = rates("third_batch")
     print(f"\nthird batch (development): detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
-    assert detected >= 35 / 64 and flagged <= 1 / 73, kinds
+    assert detected >= 34 / 64 and flagged <= 1 / 73, kinds
+
+
+NOT_CHECKED = frozenset({"role_reversal", "causal_reversal", "quantifier"})
+"""Kinds of case no check reads (roles, causes and quantifiers did not pay in the verifier's ablation)."""
 
 
 def test_the_dev3_cases_give_their_exact_verdicts():
-    """Each case of the h34 author's development set: flagged exactly when it is a negative."""
-    wrong = [f"{c['kind']}: {c['answer']!r}: {r.explanation}" for c, r in _faithfulness("dev3")
-             if _flagged(r) == c["expected"]["faithfulness"]]
+    """Each case of the h34 author's development set: flagged exactly when it is a negative; a role reversal (no
+    check reads roles) is missed."""
+    found = _faithfulness("dev3")
+    wrong = [f"{c['kind']}: {c['answer']!r}: {r.explanation}" for c, r in found
+             if _flagged(r) == c["expected"]["faithfulness"] and c["kind"] not in NOT_CHECKED]
     assert not wrong, wrong
+    assert [_flagged(r) for c, r in found if c["kind"] in NOT_CHECKED] == [False]
 
 
 def _verdict(answer: str, context: str) -> tuple[str, str]:
@@ -616,28 +576,6 @@ def test_a_number_from_another_sentence_against_the_matched_sentences_own_is_a_c
     assert _verdict("The bakery, opened in 1984, moved to the harbour front in 1997.", context)[0] != "contradicted"
 
 
-def test_one_side_of_a_swapped_role_or_a_name_moved_to_another_role_is_a_role_reversal():
-    context = ("Ms Ortega was warned by the inspector because she parked on the pavement. "
-               "Three engineers took the prototype from Globex before the fair.")
-    verdict, why = _verdict("Ms Ortega warned the inspector because she parked on the pavement.", context)
-    assert verdict == "contradicted" and "role reversal" in why, why
-    verdict, why = _verdict("Three Globex engineers took the prototype from Acme before the fair.", context)
-    assert verdict == "contradicted" and "from 'globex' (which the statement names elsewhere)" in why, why
-    assert _verdict("The inspector warned Ms Ortega because she parked on the pavement.", context)[0] == "supported"
-    assert _verdict("Three engineers took the prototype from Globex before the fair.", context)[0] == "supported"
-    # "a group called X" names X: no role of the verb "call" is reversed when X calls for something
-    named = "A charity called the Green Fund has called for a ban on the pesticide because of its effect on bees."
-    assert _verdict("The Green Fund has called for a ban on the pesticide because of its effect on bees.",
-                    named)[0] == "supported"
-
-
-def test_the_what_of_a_cleft_and_a_relative_pronoun_are_read_as_their_nouns():
-    context = "Heavy rain caused the flooding of the valley. The workers who repaired the dam were praised."
-    verdict, why = _verdict("The flooding of the valley is what caused heavy rain.", context)
-    assert verdict == "contradicted", why
-    assert _verdict("Heavy rain is what caused the flooding of the valley.", context)[0] == "supported"
-
-
 def test_an_added_clause_the_context_lacks_makes_a_matched_statement_unsupported():
     context = ("The lighthouse on Gull Rock was built in 1871 from local granite. Its lamp was converted to "
                "electricity in 1932.")
@@ -647,14 +585,6 @@ def test_an_added_clause_the_context_lacks_makes_a_matched_statement_unsupported
     # a clause said in the context's words stays supported
     assert _verdict("The lighthouse on Gull Rock, which was built in 1871, was converted to electricity in 1932.",
                     context)[0] != "unsupported"
-
-
-def test_people_and_person_are_one_noun_for_quantifiers():
-    context = "Most people who visit the island in spring see puffins on the cliffs."
-    verdict, why = _verdict("Every person who visits the island in spring sees puffins on the cliffs.", context)
-    assert verdict == "unsupported" and "quantifier" in why, why
-    assert _verdict("Most people who visit the island in spring see puffins on the cliffs.", context)[0] == \
-        "supported"
 
 
 def test_a_name_from_another_sentence_against_the_matched_sentences_own_is_a_contradiction():
@@ -769,7 +699,7 @@ def test_no_with_an_object_is_the_verb_negated_and_hyphenated_not_is_a_word():
 
 def test_values_given_in_two_sentences_or_respectively_decide_a_comparison():
     """ "20% of A ... But 53% of B": A is not more likely than B; "A and B sold for 9 and 7 respectively"; "more
-    slowly" is the antonym of "faster"; "only a few N" clashes with "all N" and "most N"."""
+    slowly" is the antonym of "faster"."""
     judge = Faithfulness(judge=CHECKS)
     context = ["Only 20% of the local students finished the course. But 53% of the exchange students finished it."]
     wrong = judge.measure("Local students were more likely than exchange students to finish the course.", context)
@@ -782,26 +712,11 @@ def test_values_given_in_two_sentences_or_respectively_decide_a_comparison():
     slow = judge.measure("The reform made the company move more slowly than before.",
                          ["The reform has helped the company move faster than before."])
     assert slow.level == 1 and "comparison flipped" in slow.explanation, slow.explanation
-    few = judge.measure("Only a few of the interned residents were labeled disloyal.",
-                        ["All of the interned residents were labeled disloyal."])
-    assert few.level == 1 and "quantifier" in few.explanation, few.explanation
-    most = judge.measure("Only a small share of the network's stories were negative.",
-                         ["The majority of the network's stories were negative."])
-    assert most.level == 1 and "quantifier" in most.explanation, most.explanation
 
 
-def test_a_cause_verb_with_a_clause_and_a_relative_which_led_to_are_causes():
-    """ "X is what caused Y to decline" (the clause is the effect) against "Y declined, which led to X"."""
-    result = CHECKED.measure("The famine is what caused the population of the valley to decline.",
-                                    ["The war caused a decline in the population of the valley, which led to "
-                                     "the famine."])
-    assert result.level == 1 and "causal reversal" in result.explanation, result.explanation
-
-
-def test_a_rise_told_against_a_from_to_fall_and_subjects_crossed_over_two_verbs_are_contradictions():
-    """ "grew between 1950 and 1990" against "from 900 in 1950 to 400 by 1990"; "X resigned and was replaced by Y"
-    against "Y resigned, being replaced by X"; a specific number the statement takes from another sentence makes a
-    name there "cannot tell", not a contradiction."""
+def test_a_rise_told_against_a_from_to_fall_is_a_contradiction():
+    """ "grew between 1950 and 1990" against "from 900 in 1950 to 400 by 1990"; a specific number the statement takes
+    from another sentence makes a name there "cannot tell", not a contradiction."""
     judge = Faithfulness(judge=CHECKS)
     context = ["Under the old board, there were steadily fewer members each year, from around 900 in 1950 to only "
                "400 by 1990."]
@@ -809,9 +724,6 @@ def test_a_rise_told_against_a_from_to_fall_and_subjects_crossed_over_two_verbs_
     assert grew.level == 1 and "trend reversed" in grew.explanation, grew.explanation
     fell = judge.measure("Under the old board, the number of members fell steadily between 1950 and 1990.", context)
     assert "trend reversed" not in fell.explanation, fell.explanation
-    swapped = judge.measure("Anna Berg resigned as chair in May 2020 and was replaced by treasurer Tom Lund.",
-                            ["Tom Lund resigned as chair in May 2020, being replaced by treasurer Anna Berg."])
-    assert swapped.level == 1 and "role reversal" in swapped.explanation, swapped.explanation
     joined = judge.measure("Roughly 2.1 million tons were shipped from the north to the capital, with perhaps "
                            "seven thousand a year leaving from the Blue Harbour alone.",
                            ["Roughly 2.1 million tons were shipped from the north to the capital and the south.",
@@ -877,10 +789,9 @@ def test_a_verb_said_both_ways_and_an_elided_negation_are_read_by_their_objects(
     assert station.level == 1 and "negates 'station'" in station.explanation, station.explanation
 
 
-def test_certainty_against_possibility_and_a_floating_all_are_overgeneralisations():
+def test_certainty_against_possibility_is_an_overgeneralisation():
     """ "will inevitably make" / "may end up making", "is always more profitable" / "In many cases ... is more
-    profitable", "is guaranteed to reduce" / "can reduce": modality; "have all survived" / "Most of ... have
-    survived": quantifier. The same modality on both sides is no flag."""
+    profitable", "is guaranteed to reduce" / "can reduce": modality. The same modality on both sides is no flag."""
     judge = Faithfulness(judge=CHECKS)
     for answer, context, reason in (
             ("Tired drivers will inevitably make dangerous mistakes.",
@@ -888,8 +799,7 @@ def test_certainty_against_possibility_and_a_floating_all_are_overgeneralisation
             ("A shop that sells one product is always more profitable than a shop that sells many.",
              "In many cases, a shop that sells one product is more profitable than a shop that sells many.",
              "modality"),
-            ("Meditation is guaranteed to reduce anxiety.", "Meditation can reduce anxiety.", "modality"),
-            ("The old bridges have all survived.", "Most of the old bridges have survived.", "quantifier")):
+            ("Meditation is guaranteed to reduce anxiety.", "Meditation can reduce anxiety.", "modality")):
         result = judge.measure(answer, [context])
         assert result.level == 1 and reason in result.explanation, (answer, result.explanation)
     same = judge.measure("Tired drivers may end up making dangerous mistakes.",
@@ -960,9 +870,8 @@ def test_without_not_only_and_not_before_a_preposition_negate_what_they_govern()
 
 def test_rates_acronyms_of_name_runs_trimmed_entities_and_means_are_no_false_alarms():
     """ "about 100 every hour" against "2,400 each day" is a converted rate (cannot tell); "UNLV" for "the
-    University of Nevada, Las Vegas"; "the Revolution ended in 1921" names "the Revolution"; "made an impact with
-    his paintings" against "his paintings made an impact" is no role reversal; "3 relational units" has the unit
-    "unit"."""
+    University of Nevada, Las Vegas"; "the Revolution ended in 1921" names "the Revolution"; "3 relational units"
+    has the unit "unit"."""
     judge = Faithfulness(judge=CHECKS)
     rate = judge.measure("About 100 people lost their jobs every hour in 2018.",
                          ["In 2018, approximately 2,400 people lost their jobs each day."])
@@ -974,46 +883,33 @@ def test_rates_acronyms_of_name_runs_trimmed_entities_and_means_are_no_false_ala
     ended = judge.measure("After the Revolution ended in 1921, the government commissioned public murals.",
                           ["At the end of the Mexican Revolution in 1921, the government commissioned public murals."])
     assert "entity" not in ended.explanation, ended.explanation
-    means = judge.measure("Frank Stella made a huge impact with his black paintings at the 1959 show.",
-                          ["Frank Stella's black paintings made a huge impact at the 1959 show."])
-    assert "role reversal" not in means.explanation, means.explanation
     units = judge.measure("A team coach has to work within at least five relational units.",
                           ["The coach has to work within at least 3 relational units."])
     assert units.level == 1 and "number 5 unit" in units.explanation, units.explanation
 
 
-def test_reversed_modifiers_split_sides_generic_always_and_passive_roles_are_contradictions():
-    """ "male offenders" and "female offenders" are two sides (one word apart, and that word reversed); "A phishing
-    attack will always try" quantifies every attack; a negated passive ("is not allowed") conflicts with the
-    affirmed one whichever role the parse gives the subject."""
+def test_reversed_modifiers_split_sides_and_passive_roles_are_contradictions():
+    """ "male offenders" and "female offenders" are two sides (one word apart, and that word reversed); a negated
+    passive ("is not allowed") conflicts with the affirmed one whichever role the parse gives the subject."""
     judge = Faithfulness(judge=CHECKS)
     sides = judge.measure("Male offenders are more likely to have been abused than female offenders.",
                           ["Female offenders are more likely to have been abused than male offenders and more likely "
                            "to have been victimized than female non-offenders."])
     assert sides.level == 1 and "comparison flipped" in sides.explanation, sides.explanation
-    few = judge.measure("Only a few phishing attacks try to trick you.", ["A phishing attack will always try to "
-                                                                          "trick you."])
-    assert few.level == 1 and "quantifier" in few.explanation, few.explanation
     allowed = judge.measure("A psychiatrist may write prescriptions, and a counselor is also allowed to write a "
                             "prescription.", ["A psychiatrist may write prescriptions. A counselor does not have a "
                                               "medical degree and is not allowed to write a prescription."])
     assert allowed.level == 1 and "negation" in allowed.explanation, allowed.explanation
 
 
-def test_sides_told_apart_by_their_own_words_and_a_relative_antecedent_is_no_reversed_subject():
+def test_sides_told_apart_by_their_own_words():
     """ "running on grass ... easier than running on sand" is "running on sand ... harder than running on grass"
-    (the sides share "running on": the words that tell them apart decide); the swap is flagged. "a poor lubricant
-    that can wash away the natural lubricant" has one noun in both roles: no role reversal against "It can wash away
-    the natural lubricant"."""
+    (the sides share "running on": the words that tell them apart decide); the swap is flagged."""
     judge = Faithfulness(judge=CHECKS)
     context = ["Running on sand can be harder on your knees than running on grass."]
     assert judge.measure("Running on grass can be easier on your knees than running on sand.", context).level == 5
     swap = judge.measure("Running on sand can be easier on your knees than running on grass.", context)
     assert swap.level == 1, swap.explanation
-    oil = judge.measure("Oil is a poor lubricant that can wash away the engine's natural lubricant.",
-                        ["Oil is not a good lubricant at all. It can also wash away the natural lubricant the engine "
-                         "makes."])
-    assert "role reversal" not in oil.explanation, oil.explanation
 
 
 def test_a_rival_number_beats_a_chance_sum_obligations_and_counted_units_in_other_sentences():
@@ -1051,20 +947,11 @@ def test_a_comparison_of_two_doings_has_them_as_its_sides():
                          context).level == 5
 
 
-def test_few_as_a_number_word_quantifiers_in_other_sentences_and_comparisons_without_negation():
-    """ "only a few teachers" (spaCy: "few" a nummod) against "most teachers"; "only a few Indian tribes believe"
-    against "All Indian tribes believe" in a sentence that is not the best match. No negation: "did not receive as
-    much training as" (a comparison), "people who do not like to shop ... than people who do" (the verb said both
-    ways); "the later ..., the less effective" is "the sooner ..., the more effective"."""
+def test_comparisons_without_negation():
+    """No negation: "did not receive as much training as" (a comparison), "people who do not like to shop ... than
+    people who do" (the verb said both ways); "the later ..., the less effective" is "the sooner ..., the more
+    effective"."""
     judge = Faithfulness(judge=CHECKS)
-    few = judge.measure("Only a few teachers consider grading the least enjoyable part of the job.",
-                        ["For most teachers, grading is the least enjoyable part of the job."])
-    assert few.level == 1 and "quantifier" in few.explanation, few.explanation
-    tribes = judge.measure("Native Americans have a spiritual outlook on life, but only a few Indian tribes believe in "
-                           "one Supreme Being.", ["Native Americans have a spiritual outlook on life. There is much "
-                                                  "variation between tribes. All Indian tribes believe in one Supreme "
-                                                  "Being."])
-    assert tribes.level == 1 and "quantifier" in tribes.explanation, tribes.explanation
     training = judge.measure("White teachers received more training than black teachers did.",
                              ["Black teachers did not receive as much training as white teachers."])
     assert "negation" not in training.explanation, training.explanation

@@ -677,18 +677,3 @@ def test_context_recall_axiom_decides_by_the_covered_share_of_context_sentences_
     assert CONTEXT_RECALL.scores([(request, r) for r in responses]) == [0.125, 0.0]  # 1 of 8 sentences, 0 of 8
     assert [r.level for r in ContextRecall().measure_many([(r.text, list(passages)) for r in responses])] == [1, 1]
     assert CONTEXT_RECALL.preferences(request, responses).tolist() == [[0, 1], [-1, 0]]
-
-
-def test_context_recall_does_not_count_a_reversed_fact_as_covered():
-    from ir_rag_axioms.metrics import checks
-
-    if not hasattr(checks, "roles_reversed"):
-        pytest.skip("needs the structural checks of checks.py (role reversal), merged separately")
-    for answer, fact in [("Globex acquired Acme in 2010.", "Acme acquired Globex in 2010."),
-                         ("Smoking is caused by lung cancer.", "Lung cancer is caused by smoking."),
-                         ("The dog bit the postman.", "The postman bit the dog.")]:
-        result = ContextRecall().measure(answer, [fact])
-        assert (result.level, result.breakdown[0]["verdict"]) == (1, "contradicted"), answer
-        assert "role reversal" in result.breakdown[0]["reasons"][0]
-    passive = ContextRecall().measure("Acme was acquired by Globex in 2010.", ["Globex acquired Acme in 2010."])
-    assert passive.level == 5  # the same fact in the passive is covered

@@ -1,7 +1,7 @@
 """Contradictions in words: negation, antonyms, comparisons and superlatives flipped, trends reversed.
 
 ``contradictions`` is the checks' entry for one statement against one sentence: it adds the structural checks
-(``_checks_roles.py``) to its own.
+(``_checks_roles.py``: obligations, a price for "free") to its own.
 """
 
 from __future__ import annotations
@@ -19,13 +19,7 @@ from ir_rag_axioms.metrics._checks_lexicon import (
     synonyms,
 )
 from ir_rag_axioms.metrics._checks_numbers import _present, _same_value
-from ir_rag_axioms.metrics._checks_roles import (
-    causes_reversed,
-    obligation_conflicts,
-    price_for_free,
-    quantifier_conflicts,
-    roles_reversed,
-)
+from ir_rag_axioms.metrics._checks_roles import obligation_conflicts, price_for_free
 from ir_rag_axioms.metrics.statements import Facts
 
 
@@ -73,12 +67,9 @@ def contradictions(statement: Facts, sentence: Facts, where: str, own: str = "th
                 pairs.append(f"antonym '{lemma}' vs '{other}' in {where}")
                 paired.append(lemma)
     out = _combined(statement, where, undecided, correlative, out, flips, pairs, paired)
-    out += roles_reversed(statement, sentence, where, own)
     out += trends_reversed(statement, sentence, where, own)
     out += trend_verb_reversed(statement, sentence, where, own)
     out += comparisons_by_value(statement, sentence, where, own)
-    out += causes_reversed(statement, sentence, where, own)
-    out += quantifier_conflicts(statement, sentence, where, own)
     out += obligation_conflicts(statement, sentence, where, own)
     out += price_for_free(statement, sentence, where, own)
     return list(dict.fromkeys(out))

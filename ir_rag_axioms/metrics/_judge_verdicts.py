@@ -58,10 +58,6 @@ def _elsewhere(mine: Facts, theirs: Facts, score: float, where: str, own: str, o
                                if s >= check_threshold)]
     contradicted += checks.polarity_conflicts(mine, near, own)
     contradicted += [r for r in checks.modifier_conflicts(mine, near[1:], own) if r not in contradicted]
-    contradicted += [r for r in checks.quantifiers_elsewhere(mine, near[1:], own) if r not in contradicted]
-    if mine.causes:  # "S1. For this reason, S2": a cause and its effect often sit in two sentences
-        contradicted += [r for f, w in near[1:] for r in checks.causes_reversed(mine, f, w, own)
-                         if r not in contradicted]
     if mine.comparisons and len(near) > 1 and score >= check_threshold and not any(
             r.startswith("comparison against the values") for r in contradicted):  # "20% of UK citizens
         # ... But 53% of new immigrants": the values of a comparison often sit in two sentences

@@ -4,17 +4,18 @@ A statement can be contradicted (a number, date or quantity given differently, a
 matched sentence has one, a negation the sentence does not have or the reverse, an antonym, a comparison or
 superlative flipped) or unsupported (a number or named entity the text does not have anywhere). Each finding is a
 short reason naming both sides ("number 1925 vs 1889"). Antonyms come from WordNet (the loader REG and STMC use)
-plus a few pairs WordNet lacks. Structural checks read the parse (``_structure.py``): roles reversed, cause and
-effect reversed, clashing quantifiers, a price for "free"; "all" for "some" and "must" for "may" are unsupported;
-quantities, clock times, number words and aliases (acronyms, demonyms) are normalised (``quantities.py``). A trend
-reversed ("fell from 11,000 to 8,000" for a rise) and a comparison the context's values contradict ("A costs more
-than B" where A's price is lower) are contradictions. A number that is the sum or difference of two of the context's
-is "cannot tell", as is a comparative for a superlative, a degree word on one side only, or a surname for a full
-name. A contradiction in other words is still not found.
+plus a few pairs WordNet lacks. Structural checks read the parse (``_structure.py``): a verb negated or modified by
+an antonym in another sentence, an obligation against its absence, a price for "free"; "must" for "may" is
+unsupported. Quantities, clock times, number words and aliases (acronyms, demonyms) are normalised
+(``quantities.py``). A trend reversed ("fell from 11,000 to 8,000" for a rise) and a comparison the context's values
+contradict ("A costs more than B" where A's price is lower) are contradictions. A number that is the sum or
+difference of two of the context's is "cannot tell", as is a comparative for a superlative, a degree word on one side
+only, or a surname for a full name. A contradiction in other words is still not found.
 
 The checks live in private modules by family: ``_checks_lexicon`` (antonyms, words, the pool), ``_checks_numbers``,
-``_checks_comparisons`` (negation, antonyms, comparisons), ``_checks_roles`` (the parse's structure) and
-``_checks_differences`` (numbers and names the text lacks); this module is their public place and reads refusals.
+``_checks_comparisons`` (negation, antonyms, comparisons), ``_checks_roles`` (polarity, modifiers, modality and price
+off the parse) and ``_checks_differences`` (numbers and names the text lacks); this module is their public place and
+reads refusals.
 """
 
 from __future__ import annotations
@@ -39,21 +40,16 @@ from ir_rag_axioms.metrics._checks_differences import (
 )
 from ir_rag_axioms.metrics._checks_lexicon import Pool, antonyms, describe, pool_name, synonyms, words
 from ir_rag_axioms.metrics._checks_roles import (
-    causes_reversed,
     modifier_conflicts,
     obligation_conflicts,
     overgeneralised,
     polarity_conflicts,
     price_for_free,
-    quantifier_conflicts,
-    quantifiers_elsewhere,
-    roles_reversed,
 )
 
-__all__ = ["ALIGN_MARGIN", "CORRELATIVE", "Comparison", "PART_MATCH", "Pool", "antonyms", "causes_reversed",
-           "comparisons_by_value", "comparisons_checked", "contradictions", "describe", "differences",
-           "missing_content", "modifier_conflicts", "obligation_conflicts", "overgeneralised", "polarity_conflicts",
-           "pool_name", "price_for_free", "quantifier_conflicts", "quantifiers_elsewhere", "refusal", "roles_reversed",
+__all__ = ["ALIGN_MARGIN", "CORRELATIVE", "Comparison", "PART_MATCH", "Pool", "antonyms", "comparisons_by_value",
+           "comparisons_checked", "contradictions", "describe", "differences", "missing_content", "modifier_conflicts",
+           "obligation_conflicts", "overgeneralised", "polarity_conflicts", "pool_name", "price_for_free", "refusal",
            "synonyms", "trend_verb_reversed", "trends_reversed", "unsupported_part", "words"]
 
 

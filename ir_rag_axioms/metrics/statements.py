@@ -19,7 +19,7 @@ from ir_rag_axioms.metrics._negation import _negated
 from ir_rag_axioms.metrics._negation import negation_cues as negation_cues
 from ir_rag_axioms.metrics._numbers import _MONTHS, _in_citation, _lemma, _numbers, _trends, _valued
 
-FACTS_VERSION = 13
+FACTS_VERSION = 14
 """Bumped when ``Facts`` changes, so that stored statements of an older version are not read back."""
 _CITATION = re.compile(r"\[\s*\d+(?:\s*[,;-]\s*\d+)*\s*\]")
 _BULLET = re.compile(r"^\s*(?:[-*•#>]+|\d+[.)])\s*")
@@ -53,10 +53,6 @@ class Facts(NamedTuple):
     """
     roles: tuple[tuple[str, str, str], ...] = ()
     """(verb lemma, role, argument lemma): who did what to whom, passives turned active (``_structure.roles``)."""
-    causes: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()
-    """(cause lemmas, effect lemmas) of "E because C", "E is due to C", "C causes E"."""
-    quantifiers: tuple[tuple[str, str], ...] = ()
-    """(noun lemma, "all" / "some" / "none" / "only")."""
     modals: tuple[tuple[str, str], ...] = ()
     """(verb lemma, "possible" / "necessary") of may/can/might and must/will/always."""
     parts: tuple[str, ...] = ()
@@ -366,9 +362,8 @@ def facts(span: Any) -> Facts:
     lemmas = tuple(dict.fromkeys((_lemma(t), t.pos_) for t in span if t.pos_ in _CONTENT_POS
                                  and not _in_citation(t) and not _unit_token(t)))
     return Facts(tuple(_entities(span)), tuple(_numbers(span)), tuple(dict.fromkeys(_negated(span))), lemmas,
-                 tuple(_comparisons(span)), tuple(_structure.roles(span)), tuple(_structure.causes(span)),
-                 tuple(_structure.quantifiers(span)), tuple(_structure.modals(span)), tuple(_parts(span)),
-                 tuple(_trends(span)), tuple(_valued(span)))
+                 tuple(_comparisons(span)), tuple(_structure.roles(span)), tuple(_structure.modals(span)),
+                 tuple(_parts(span)), tuple(_trends(span)), tuple(_valued(span)))
 
 
 _PART_DEPS = frozenset({"relcl", "advcl", "acl"})
@@ -447,11 +442,7 @@ def statements(doc: Any, max_words: int, version: int = FACTS_VERSION,
     """
     out = []
     antecedent = None
-    previous = None
     for sentence in sentences(doc):
-        linked: list[tuple[tuple[str, ...], tuple[str, ...]]] = (
-            _structure.linked_causes(previous, sentence) if previous is not None else [])
-        previous = sentence
         for piece in _pieces(sentence):
             for clause in _clauses(piece, max_words):
                 text = clean(clause.text)
@@ -460,10 +451,7 @@ def statements(doc: Any, max_words: int, version: int = FACTS_VERSION,
                 terms = tuple(t.lemma_.lower() for t in term_tokens(clause)
                               if not t.is_space and not _in_citation(t) and t.text not in "[]*#-•")
                 resolved, extra = _resolve(clause, text, antecedent)
-                found = facts(clause)
-                if linked:  # "For this reason, ...": the link to the sentence before goes with the first clause
-                    found, linked = found._replace(causes=found.causes + tuple(linked)), []
-                out.append((text, tuple(dict.fromkeys(extra + terms)) if extra else terms, resolved, found))
+                out.append((text, tuple(dict.fromkeys(extra + terms)) if extra else terms, resolved, facts(clause)))
                 subject = _subject(clause.root)
                 if subject is not None and subject.lower_ not in _PRONOUNS and subject.pos_ in ("NOUN", "PROPN") \
                         and resolved == text:
