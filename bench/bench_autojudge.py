@@ -3,7 +3,7 @@
 Usage (from the repository root)::
 
     HF_HUB_OFFLINE=1 python bench/bench_autojudge.py [--runs 83] [--topics 119] [--measure 12] [--by-topic]
-        [--workers 2] [--encoder] [--floor-only] [--json out.json]
+        [--workers 2] [--encoder] [--floor-only] [--before ../main] [--keep DIR] [--json out.json]
 
 The answers are built from the shared data's texts by resampling (seeded, so every run of the bench judges the same
 set): 119 topics, the 20 of the nugget data (45 answers each) and the first 99 other topics of the crowd data (6
@@ -15,8 +15,11 @@ hit). They are written as TREC RAG 2026 reports (``narrative_id``, one file per 
 Two fresh processes on the topics measured (``--measure``: every k-th topic, about a tenth by default; 0: all):
 - judge: ``evaluation.autojudge.judge_files`` cold with the default scorer (``--by-topic``: one topic at a time):
   imports and model loading timed first, then reading, scoring and writing; its peak memory (max RSS, MiB);
-- floor: one spaCy pass (the library's pipeline, every component) over the same texts and queries with the same
-  worker count (``--encoder``: then the sentence encoder over their sentences, timed apart); model loading apart.
+- ``--before DIR``: first the judge of the checkout DIR (e.g. main's) on the same answers; the two leaderboards are
+  compared byte for byte and the scoring's CPU seconds divided (after / before);
+- floor: one spaCy pass (the library's pipeline, every component) over the judge's own texts (citation markers
+  in) and queries with the same worker count (``--encoder``: then the library's encoder batching over their
+  sentences, timed apart); model loading apart.
 The judge's figures are printed as soon as it ends (``--floor-only``: the floor alone). Wall times on a busy
 machine are inflated; the CPU seconds (user + system of every process) much less.
 The judge's time is extrapolated to all topics as loading + scoring x (topics / topics measured), labelled
