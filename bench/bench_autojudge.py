@@ -23,7 +23,8 @@ Two fresh processes on the topics measured (``--measure``: every k-th topic, abo
 The judge's figures are printed as soon as it ends (``--floor-only``: the floor alone). Wall times on a busy
 machine are inflated; the CPU seconds (user + system of every process) much less.
 The judge's time is extrapolated to all topics as loading + scoring x (topics / topics measured), labelled
-"extrapolated"; the target is <= 20 minutes (1,200 s) on 2 cores.
+"extrapolated", in CPU seconds (all processes) / min(workers, 2) for 2 free cores (and the wall time here); the
+target is <= 20 minutes (1,200 s) on 2 cores.
 """
 
 from __future__ import annotations
