@@ -3,7 +3,7 @@
 Usage (from the repository root)::
 
     HF_HUB_OFFLINE=1 python bench/bench_autojudge.py [--runs 83] [--topics 119] [--measure 12] [--by-topic]
-        [--workers 2] [--encoder] [--floor-only] [--json out.json]
+        [--workers 2] [--encoder] [--floor-only] [--before ../main] [--keep DIR] [--json out.json]
 
 The answers are built from the shared data's texts by resampling (seeded, so every run of the bench judges the same
 set): 119 topics, the 20 of the nugget data (45 answers each) and the first 99 other topics of the crowd data (6
@@ -15,12 +15,16 @@ hit). They are written as TREC RAG 2026 reports (``narrative_id``, one file per 
 Two fresh processes on the topics measured (``--measure``: every k-th topic, about a tenth by default; 0: all):
 - judge: ``evaluation.autojudge.judge_files`` cold with the default scorer (``--by-topic``: one topic at a time):
   imports and model loading timed first, then reading, scoring and writing; its peak memory (max RSS, MiB);
-- floor: one spaCy pass (the library's pipeline, every component) over the same texts and queries with the same
-  worker count (``--encoder``: then the sentence encoder over their sentences, timed apart); model loading apart.
+- ``--before DIR``: first the judge of the checkout DIR (e.g. main's) on the same answers; the two leaderboards are
+  compared byte for byte and the scoring's CPU seconds divided (after / before);
+- floor: one spaCy pass (the library's pipeline, every component) over the judge's own texts (citation markers
+  in) and queries with the same worker count (``--encoder``: then the library's encoder batching over their
+  sentences, timed apart); model loading apart.
 The judge's figures are printed as soon as it ends (``--floor-only``: the floor alone). Wall times on a busy
 machine are inflated; the CPU seconds (user + system of every process) much less.
 The judge's time is extrapolated to all topics as loading + scoring x (topics / topics measured), labelled
-"extrapolated"; the target is <= 20 minutes (1,200 s) on 2 cores.
+"extrapolated", in CPU seconds (all processes) / min(workers, 2) for 2 free cores (and the wall time here); the
+target is <= 20 minutes (1,200 s) on 2 cores.
 """
 
 from __future__ import annotations
@@ -128,6 +132,7 @@ def _peak_mib() -> float:
 def child_judge(spec: dict) -> dict:
     """The judge, cold in this process: imports and models (timed apart), then reading, scoring, writing."""
     start, cpu = time.perf_counter(), _cpu_s()
+    from ir_rag_axioms.analysis.cache import default_analysis
     from ir_rag_axioms.analysis.resources import load_sentence_encoder, load_spacy
     from ir_rag_axioms.evaluation import autojudge
 
@@ -136,6 +141,7 @@ def child_judge(spec: dict) -> dict:
     load_s, load_cpu = time.perf_counter() - start, _cpu_s() - cpu
     start, cpu = time.perf_counter(), _cpu_s()
     autojudge.judge_files([spec["reports"]], spec["topics"], spec["out"], by_topic=spec["by_topic"], progress=False)
+    default_analysis().close()  # its worker processes end: their CPU seconds and memory are counted (RUSAGE_CHILDREN)
     judge_s, judge_cpu = time.perf_counter() - start, _cpu_s() - cpu
     with open(spec["out"], encoding="utf-8") as lines:
         count = sum(1 for _ in lines)
@@ -145,34 +151,50 @@ def child_judge(spec: dict) -> dict:
 
 
 def child_floor(spec: dict) -> dict:
-    """spaCy over the answer texts and queries, (``encoder``) the encoder over their sentences; models timed apart."""
-    from ir_rag_axioms.analysis import workers
-    from ir_rag_axioms.analysis.resources import load_sentence_encoder, load_spacy
+    """spaCy over the judge's texts and queries, (``encoder``) the encoder over their sentences; models timed apart.
 
-    rows = json.loads(Path(spec["rows"]).read_text())
-    texts = sorted({" ".join(s["text"] for s in r["answer"]) for r in rows if r["answer"]} | {r["query"] for r in rows})
+    The texts are the judge's own (read from the report files as it reads them: citations as ``[k]`` markers); the
+    encoder runs the library's batching (``workers.encode``: sorted by length, ``EMBEDDING_BATCH`` per batch).
+    """
+    from ir_rag_axioms.analysis import workers
+    from ir_rag_axioms.analysis.cache import EMBEDDING_BATCH
+    from ir_rag_axioms.analysis.resources import DEFAULT_SENTENCE_MODEL, load_sentence_encoder, load_spacy
+    from ir_rag_axioms.evaluation.autojudge.reports import (
+        answers_frame,
+        index_reports,
+        load_topics,
+        read_reports,
+        report_files,
+    )
+
+    topics = load_topics(spec["topics"])
+    index = index_reports(report_files([spec["reports"]]), topics)
+    frame, _ = answers_frame(read_reports([where for lines in index.values() for where in lines]), topics)
+    texts = sorted(set(frame["text"]) | set(frame["query"]))
     start = time.perf_counter()
     nlp = load_spacy()
-    encoder = load_sentence_encoder() if spec["encoder"] else None
+    if spec["encoder"]:
+        load_sentence_encoder()
     load_s = time.perf_counter() - start
     start, cpu = time.perf_counter(), _cpu_s()
-    sentences = set()
+    sentences: set[str] = set()
     for doc in nlp.pipe(texts, batch_size=64, n_process=spec["workers"]):
-        sentences.update(s.text for s in doc.sents)
+        sentences.update(s.text for s in doc.sents if s.text.strip())
     spacy_s, spacy_cpu = time.perf_counter() - start, _cpu_s() - cpu
     start, cpu = time.perf_counter(), _cpu_s()
-    if encoder is not None:
-        with workers.torch_threads(spec["workers"]):
-            encoder.encode(sorted(sentences | set(texts)), batch_size=32, convert_to_numpy=True,
-                           normalize_embeddings=True, show_progress_bar=False)
+    if spec["encoder"]:
+        workers.encode(DEFAULT_SENTENCE_MODEL, sorted(sentences), EMBEDDING_BATCH, spec["workers"])
     encoder_s, encoder_cpu = time.perf_counter() - start, _cpu_s() - cpu
     return {"floor_load_s": load_s, "floor_spacy_s": spacy_s, "floor_encoder_s": encoder_s,
             "floor_s": spacy_s + encoder_s, "floor_spacy_cpu_s": spacy_cpu, "floor_encoder_cpu_s": encoder_cpu,
-            "texts": len(texts), "strings": len(sentences | set(texts))}
+            "floor_cpu_s": spacy_cpu + encoder_cpu, "texts": len(texts),
+            "sentences": len(sentences) if spec["encoder"] else 0}
 
 
-def run_child(kind: str, spec: dict, workers: int) -> dict:
-    env = {**os.environ, "IR_RAG_AXIOMS_WORKERS": str(workers), "PYTHONPATH": str(ROOT)}
+def run_child(kind: str, spec: dict, workers: int, code: Path = ROOT) -> dict:
+    """A fresh process (``code``: the checkout whose ``ir_rag_axioms`` it imports) running ``child_<kind>``."""
+    env = {**os.environ, "IR_RAG_AXIOMS_WORKERS": str(workers), "PYTHONPATH": str(code)}
+    env.pop("IR_RAG_AXIOMS_CACHE", None)  # cold: no persistent store
     done = subprocess.run([sys.executable, __file__, "--child", kind, json.dumps(spec)], capture_output=True,
                           text=True, env=env, check=False)
     if done.returncode:
@@ -180,46 +202,77 @@ def run_child(kind: str, spec: dict, workers: int) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def _print_judge(f: dict, scale: float) -> None:
-    """The judge's figures, and (``scale`` > 1) extrapolated to every topic."""
-    print(f"  judge: {f['judge_s']:8.1f} s (imports and models {f['judge_load_s']:.1f} s, reading, scoring and "
-          f"writing {f['judge_scoring_s']:.1f} s); peak memory {f['judge_peak_mib']:.0f} MiB; CPU seconds (all "
-          f"processes) {f['judge_load_cpu_s']:.0f} + {f['judge_scoring_cpu_s']:.0f}; load average "
+def _print_judge(f: dict, label: str) -> None:
+    """One judge's measured figures (``label``: before or after)."""
+    print(f"  judge {label}: {f['judge_s']:8.1f} s (imports and models {f['judge_load_s']:.1f} s, reading, scoring "
+          f"and writing {f['judge_scoring_s']:.1f} s); CPU seconds (all processes) {f['judge_load_cpu_s']:.0f} + "
+          f"{f['judge_scoring_cpu_s']:.0f}; peak memory {f['judge_peak_mib']:.0f} MiB; load average "
           f"{f['load_average']:.1f} when it ended (a busy machine inflates the wall times)", flush=True)
-    if scale != 1:
-        f["extrapolated_judge_s"] = f["judge_load_s"] + f["judge_scoring_s"] * scale
-        f["extrapolated_judge_cpu_s"] = f["judge_load_cpu_s"] + f["judge_scoring_cpu_s"] * scale
-        verdict = "within" if f["extrapolated_judge_s"] <= TARGET_S else "over"
-        print(f"  extrapolated linearly per topic to {f['topics']} topics ({f['answers']} answers), not measured: "
-              f"judge {f['extrapolated_judge_s']:.0f} s ({verdict} the {TARGET_S:.0f} s target), "
-              f"{f['extrapolated_judge_cpu_s']:.0f} CPU seconds (on 2 free cores at most that long, at least half)",
-              flush=True)
 
 
-def _print_floor(f: dict, scale: float) -> None:
-    """The floor's figures beside the judge's (where it ran)."""
-    encoder = f" + encoder {f['floor_encoder_s']:.1f} s" if f["floor_encoder_s"] > 0.01 else ""
-    print(f"  floor: spaCy pass {f['floor_spacy_s']:.1f} s{encoder} ({f['floor_spacy_cpu_s']:.0f} CPU seconds; "
-          f"models {f['floor_load_s']:.1f} s apart) over {f['texts']} texts")
-    if "judge_scoring_s" in f:
-        f["ratio_scoring_to_spacy"] = f["judge_scoring_s"] / f["floor_spacy_s"]
-        print(f"  judge scoring / spaCy pass: x{f['ratio_scoring_to_spacy']:.2f} (wall), "
-              f"x{f['judge_scoring_cpu_s'] / max(f['floor_spacy_cpu_s'], 1e-9):.2f} (CPU)")
-    if scale != 1:
-        f["extrapolated_spacy_s"] = f["floor_spacy_s"] * scale
-        print(f"  spaCy pass extrapolated to {f['topics']} topics: {f['extrapolated_spacy_s']:.0f} s")
+def _extrapolate(f: dict, scale: float, workers: int) -> dict:
+    """One judge's figures extrapolated linearly per topic to every topic: loading + scoring x ``scale``."""
+    wall = f["judge_load_s"] + f["judge_scoring_s"] * scale
+    cpu = f["judge_load_cpu_s"] + f["judge_scoring_cpu_s"] * scale
+    # on 2 free cores a run that keeps both busy takes CPU / 2; a single-threaded one takes its CPU seconds
+    cores = min(workers, 2)
+    return {"extrapolated_wall_s": wall, "extrapolated_cpu_s": cpu, "extrapolated_2_cores_s": cpu / cores,
+            "extrapolated_2_cores_min": cpu / cores / 60}
+
+
+def _print_floor(f: dict) -> None:
+    encoder = (f" + encoder {f['floor_encoder_s']:.1f} s over {f['sentences']} sentences"
+               if f["floor_encoder_s"] > 0.01 else "")
+    print(f"  floor: spaCy pass {f['floor_spacy_s']:.1f} s{encoder} ({f['floor_spacy_cpu_s']:.0f} + "
+          f"{f['floor_encoder_cpu_s']:.0f} CPU seconds; models {f['floor_load_s']:.1f} s apart) over "
+          f"{f['texts']} texts (the judge's texts, citation markers in)", flush=True)
+
+
+def _compare(before: Path, after: Path) -> dict:
+    """Whether two leaderboard files are byte for byte the same, and how many lines differ."""
+    a, b = before.read_bytes(), after.read_bytes()
+    lines_a, lines_b = a.splitlines(), b.splitlines()
+    differ = sum(x != y for x, y in zip(lines_a, lines_b, strict=False)) + abs(len(lines_a) - len(lines_b))
+    print(f"  leaderboards before and after: {'identical' if a == b else 'DIFFERENT'} ({len(lines_b)} lines, "
+          f"{differ} differ)", flush=True)
+    return {"identical": a == b, "lines": len(lines_b), "lines_differ": differ}
+
+
+def _print_summary(figures: dict, topics: int, workers: int) -> None:
+    """Ratios of the scoring's CPU seconds (after/before, after/floor) and the extrapolations against the target."""
+    after, before = figures.get("after"), figures.get("before")
+    floor_cpu = figures.get("floor_cpu_s")
+    if after and before:
+        ratio = after["judge_scoring_cpu_s"] / before["judge_scoring_cpu_s"]
+        print(f"  after / before (scoring CPU seconds): x{ratio:.2f} "
+              f"(wall x{after['judge_scoring_s'] / before['judge_scoring_s']:.2f})")
+    for label, f in (("before", before), ("after", after)):
+        if f and floor_cpu:
+            print(f"  {label} / floor (scoring CPU seconds): x{f['judge_scoring_cpu_s'] / floor_cpu:.2f} (spaCy "
+                  f"pass alone: x{f['judge_scoring_cpu_s'] / max(figures['floor_spacy_cpu_s'], 1e-9):.2f})")
+    single = "" if workers >= 2 else " (single-threaded: 1 worker)"
+    for label, f in (("before", before), ("after", after)):
+        if f:
+            verdict = "within" if f["extrapolated_2_cores_s"] <= TARGET_S else "over"
+            print(f"  {label}, extrapolated linearly per topic to {topics} topics (not measured): "
+                  f"{f['extrapolated_cpu_s']:.0f} CPU seconds, so {f['extrapolated_2_cores_min']:.1f} minutes on "
+                  f"2 free cores{single} ({verdict} the {TARGET_S / 60:.0f}-minute target); wall here "
+                  f"{f['extrapolated_wall_s'] / 60:.1f} minutes", flush=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=83, help="runs (TREC RAG 2026: about 83)")
     parser.add_argument("--topics", type=int, default=119, help="topics (TREC RAG 2026: 119)")
-    parser.add_argument("--measure", type=int, default=12, help="topics measured, every k-th (0: all)")
+    parser.add_argument("--measure", type=int, default=12, help="number of topics measured, every k-th (0: all)")
     parser.add_argument("--by-topic", action="store_true", help="judge one topic at a time (bounded memory)")
     parser.add_argument("--workers", type=int, default=2, help="worker processes (the issue's 2 cores)")
     parser.add_argument("--encoder", action="store_true", help="the floor adds the sentence encoder over every "
                         "sentence (default: one spaCy pass only)")
     parser.add_argument("--floor-only", action="store_true", help="time the floor alone (no judge)")
+    parser.add_argument("--before", type=Path, help="another checkout (e.g. main's) whose judge runs first, on the "
+                        "same answers: ratios after/before and a byte comparison of the two leaderboards")
+    parser.add_argument("--keep", type=Path, help="copy the leaderboards written (before.tot, after.tot) here")
     parser.add_argument("--json", help="write the figures here")
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -242,16 +295,25 @@ def main() -> None:
           f"cold, {'by topic' if args.by_topic else 'all topics at once'}", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         reports, topics_file = write_reports(measured, Path(tmp))
-        rows_file = Path(tmp) / "rows.json"
-        rows_file.write_text(json.dumps(measured))
-        if not args.floor_only:
-            figures.update(run_child("judge", {"reports": str(reports), "topics": str(topics_file),
-                                               "out": str(Path(tmp) / "b.tot"), "by_topic": args.by_topic},
-                                     args.workers))
-            _print_judge(figures, scale)
-        figures.update(run_child("floor", {"rows": str(rows_file), "workers": args.workers,
-                                           "encoder": args.encoder}, args.workers))
-    _print_floor(figures, scale)
+        judges = [] if args.floor_only else [("after", ROOT)]
+        if args.before and not args.floor_only:
+            judges.insert(0, ("before", args.before.resolve()))
+        for label, code in judges:
+            out = Path(tmp) / f"{label}.tot"
+            f = run_child("judge", {"reports": str(reports), "topics": str(topics_file), "out": str(out),
+                                    "by_topic": args.by_topic}, args.workers, code)
+            f.update(_extrapolate(f, scale, args.workers), code=str(code))
+            figures[label] = f
+            _print_judge(f, f"{label} ({code})")
+            if args.keep:
+                args.keep.mkdir(parents=True, exist_ok=True)
+                (args.keep / out.name).write_bytes(out.read_bytes())
+        if len(judges) == 2:
+            figures["comparison"] = _compare(Path(tmp) / "before.tot", Path(tmp) / "after.tot")
+        figures.update(run_child("floor", {"reports": str(reports), "topics": str(topics_file),
+                                           "workers": args.workers, "encoder": args.encoder}, args.workers))
+    _print_floor(figures)
+    _print_summary(figures, len(topics), args.workers)
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=2))
 

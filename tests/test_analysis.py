@@ -68,6 +68,7 @@ def test_bounded_analysis_evicts_least_recently_used_texts_and_gives_the_same_ma
 def test_two_workers_give_identical_matrices(axioms, demo, reference, monkeypatch):
     monkeypatch.setattr(workers, "MIN_TEXTS_PER_WORKER", 1)  # use the pools even for the small demo sample
     monkeypatch.setattr("ir_rag_axioms.analysis.cache.EMBEDDING_BATCH", 4)  # several batches, on 2 torch threads
+    monkeypatch.setattr(workers, "MIN_BATCHES_PER_WORKER", 10**6)  # every encoder job counts as small: threads
     calls, threads = [], []
     original, encode_batches = workers.WorkerPool.executor, workers._encode_batches
     monkeypatch.setattr(workers.WorkerPool, "executor", lambda pool, n: calls.append(n) or original(pool, n))
@@ -84,6 +85,43 @@ def test_two_workers_give_identical_matrices(axioms, demo, reference, monkeypatc
     assert calls and set(calls) == {2}  # spaCy in 2 processes
     assert threads and set(threads) == {2}  # the encoder on 2 torch threads
     assert_same(single, reference)
+
+
+def test_two_workers_with_the_encoder_in_processes_give_identical_matrices(axioms, demo, reference, monkeypatch):
+    monkeypatch.setattr(workers, "MIN_TEXTS_PER_WORKER", 1)
+    monkeypatch.setattr("ir_rag_axioms.analysis.cache.EMBEDDING_BATCH", 4)
+    monkeypatch.setattr(workers, "MIN_BATCHES_PER_WORKER", 1)  # every encoder job of 2+ batches: worker processes
+    sent: list[bool] = []
+    executor = workers.WorkerPool.executor
+
+    def counted_map(pool, n):  # note each task handed to the processes: an encoder batch or not
+        found = executor(pool, n)
+        submit = found.submit
+        found.submit = lambda fn, *a, **k: (sent.append(fn is workers._encode_in_worker), submit(fn, *a, **k))[1]
+        return found
+
+    monkeypatch.setattr(workers.WorkerPool, "executor", counted_map)
+    assert_same(matrices(axioms, demo, Analysis(workers=2, store=None)), reference)
+    assert any(sent)  # some encoder batches went to the worker processes
+
+
+def test_encoder_batches_in_worker_processes_are_bit_identical():
+    from ir_rag_axioms.analysis.resources import DEFAULT_SENTENCE_MODEL
+
+    strings = [f"Sentence {k} is about {'cats and ' * (k % 7)}dogs [{k % 3}]." for k in range(40)]
+    single = workers.encode(DEFAULT_SENTENCE_MODEL, strings, 4, 1)
+    small, large = workers.WorkerPool(), workers.WorkerPool()
+    try:
+        threaded = workers.encode(DEFAULT_SENTENCE_MODEL, strings[:12], 4, 2, pool=small)  # 3 batches: threads
+        assert small.running() == []
+        routed = workers.encode(DEFAULT_SENTENCE_MODEL, strings, 4, 2, pool=large)  # 10 batches: 2 processes
+        assert large.running() == [2]
+    finally:
+        small.close()
+        large.close()
+    assert all(np.array_equal(a, b) for a, b in zip(single, routed, strict=True))
+    alone = workers.encode(DEFAULT_SENTENCE_MODEL, strings[:12], 4, 1)  # other batches (padding): its own reference
+    assert all(np.array_equal(a, b) for a, b in zip(alone, threaded, strict=True))
 
 
 def test_threads_share_one_analysis(axioms, demo, reference):

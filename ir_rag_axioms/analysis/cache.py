@@ -413,8 +413,8 @@ class Analysis:
             device = self.encoder_device()
             batch = EMBEDDING_BATCH if device == "cpu" else encoder_batch_size(device)
             with self._compute:
-                vectors = dict(zip(todo, _workers.encode(model, todo, batch, self.worker_count(), device, precision),
-                                   strict=True))
+                vectors = dict(zip(todo, _workers.encode(model, todo, batch, self.worker_count(), device, precision,
+                                                         self._pool), strict=True))
             self._persist_vectors(model, precision, vectors)
             found.update(vectors)
         for string, vector in found.items():

@@ -1,10 +1,11 @@
-"""Parallel analysis: spaCy features in worker processes over shards of the texts, the encoder on torch threads.
+"""Parallel analysis: spaCy features and large encoder jobs in worker processes, small encoder jobs on torch threads.
 
 Work is split into the same units whatever the number of workers (spaCy: texts, each parsed alone of any other
 state; encoder: batches formed here, whose matrix products torch splits over threads without changing their
-sums), so 1 and N workers give identical results. The forked processes belong to a ``WorkerPool`` that its owner
-(an ``Analysis``) starts on first use and closes (``Analysis.close()``, or when the analysis is garbage
-collected); forking, unlike spawning, never re-runs the caller's script. Small spaCy jobs run in-process.
+sums), so 1 and N workers, threads or processes, give identical results. The forked processes belong to a
+``WorkerPool`` that its owner (an ``Analysis``) starts on first use and closes (``Analysis.close()``, or when the
+analysis is garbage collected); forking, unlike spawning, never re-runs the caller's script. Small spaCy jobs run
+in-process.
 """
 
 from __future__ import annotations
@@ -280,24 +281,43 @@ def encoder_version() -> str:
     return f"st{metadata.version('sentence-transformers')}/torch{metadata.version('torch')}"
 
 
-def encode(model: str, strings: Sequence[str], batch_size: int, workers: int, device: str = "cpu",
-           precision: str = "float32") -> list[np.ndarray]:
-    """Unit-length float32 vectors of ``strings`` on ``device`` (CPU: ``workers`` torch threads), batches by length.
+MIN_BATCHES_PER_WORKER = 4
+"""CPU encoder jobs of at least this many batches per worker run their batches in the worker processes."""
 
-    Threads, not processes: torch splits each matrix product over the threads without changing its sums, so any
-    count gives bit-identical vectors, and small jobs (one request) gain as much as large ones (measured 1.8x on
-    2 cores for 256 strings, against 1.4x for the same batches shared out to 2 worker processes). ``precision``
-    float16/bfloat16 runs the model in half precision; the vectors are returned as float32.
+
+def encode(model: str, strings: Sequence[str], batch_size: int, workers: int, device: str = "cpu",
+           precision: str = "float32", pool: WorkerPool | None = None) -> list[np.ndarray]:
+    """Unit-length float32 vectors of ``strings`` on ``device``, batches formed here by length (longest first).
+
+    On CPU, a job of at least ``MIN_BATCHES_PER_WORKER`` batches per worker with a ``pool`` runs its batches in the
+    pool's ``workers`` processes, one torch thread each, each batch a task taken by the next free worker; smaller jobs
+    run on ``workers`` torch threads in this process. Either way each batch is one matrix product whose sums torch
+    never splits differently (any thread count gives bit-identical vectors), so every route gives the same vectors.
+    Processes for large jobs: torch's threads run in lockstep, so on cores shared with other work one descheduled
+    thread stalls the other (measured for 320 sentences on 2 cores at load 9: 2 threads 87 s and 18.7 CPU seconds,
+    1 thread 21 s and 4.1, 2 processes 18 s and 4.6). ``precision`` float16/bfloat16 runs the model in half
+    precision; the vectors are returned as float32.
     """
     order = sorted(range(len(strings)), key=lambda i: (-len(strings[i]), i))
     batches = [[strings[i] for i in chunk] for chunk in _shards(order, batch_size)]
-    on = {} if (device, precision) == ("cpu", "float32") else {"device": device, "precision": precision}
-    encoded = _encode_batches(model, batches, threads=workers, **on)
+    if pool is not None and device == "cpu" and workers > 1 and len(batches) >= workers * MIN_BATCHES_PER_WORKER:
+        executor = pool.executor(workers)
+        futures = [executor.submit(_encode_in_worker, model, batch, precision) for batch in batches]
+        encoded = [future.result() for future in futures]
+    else:
+        on = {} if (device, precision) == ("cpu", "float32") else {"device": device, "precision": precision}
+        encoded = _encode_batches(model, batches, threads=workers, **on)
     out: list[np.ndarray] = [np.empty(0, np.float32)] * len(strings)
     for chunk, vectors in zip(_shards(order, batch_size), encoded, strict=True):
         for index, vector in zip(chunk, vectors, strict=True):
             out[index] = vector
     return out
+
+
+def _encode_in_worker(model: str, batch: list[str], precision: str) -> np.ndarray:
+    """One batch's vectors in a worker process (one torch thread: ``_init_worker``)."""
+    on = {} if precision == "float32" else {"device": "cpu", "precision": precision}
+    return _encode_batches(model, [batch], threads=1, **on)[0]
 
 
 def _encode_batches(model: str, batches: Sequence[Sequence[str]], threads: int = 1, device: str = "cpu",
