@@ -79,3 +79,17 @@ def test_the_consensus_profile_counts_terms_by_the_share_of_the_others(tmp_path)
     # round 0 of the quality-weighted count is AGREE1 (share 0.2): [4, 2, 2]
     assert variants.weighted_consensus(ANSWERS, iterations=0).tolist() == [4.0, 2.0, 2.0]
     assert variants.weighted_consensus(ANSWERS, iterations=3).tolist() == [4.0, 2.0, 2.0]
+
+
+def test_the_nugget_variants_score_a_shared_claim_and_not_a_lone_one():
+    variants = _load("consensus_nugget_variants")
+    e1, e2 = [1.0, 0.0], [0.0, 1.0]
+    owners = np.array(["a", "b", "c", "c", "d"], dtype=object)
+    m = np.array([e1, e1, e1, e2, e2])
+    voice = {"a": 0, "b": 1, "c": 2, "d": 3}
+    found = variants.cluster_scores(owners, m, voice, 0.45)  # one nugget (a, b, c); {c, d} has 2 voices only
+    assert found["a"] == {"vital_strict": 1.0, "vital": 1.0, "all_strict": 1.0, "all": 1.0, "weighted_strict": 1.0,
+                          "soft": 1.0, "weighted_soft": 1.0}
+    assert found["d"]["all_strict"] == 0.0 and found["d"]["all"] == 0.0 and found["d"]["soft"] == 0.0
+    kernel = variants.kernel_scores(owners, m, voice)
+    assert kernel["a"]["kernel 0.55"] == 1.0 and kernel["d"]["kernel 0.55"] == 0.0
