@@ -1,7 +1,7 @@
 """Accuracy of AnswerRelevancy (task mode, pass = score >= 0.5) on the hand-made cases, per split and per kind.
 
-Run: ``PYTHONPATH=$PWD python bench/eval_relevancy_cases.py [--show dev]``. The dev split may be looked at while
-changing the code; the held-out split only reported.
+Run: ``PYTHONPATH=$PWD python bench/eval_relevancy_cases.py [--show dev] [--cases FILE]``. The dev split may be looked
+at while changing the code; the held-out split (and relevancy_cases_2.json) only reported.
 """
 
 from __future__ import annotations
@@ -21,8 +21,9 @@ def main() -> None:
     """Print accuracy per split and kind, the wrong dev cases with --show dev."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--show", default="", help="print the wrong cases of this split")
+    parser.add_argument("--cases", type=Path, default=CASES, help="the cases file (relevancy_cases_2.json: held-out)")
     args = parser.parse_args()
-    cases = json.loads(CASES.read_text())["cases"]
+    cases = json.loads(args.cases.read_text())["cases"]
     start = time.perf_counter()
     results = AnswerRelevancy().measure_many([(c["query"], c["answer"]) for c in cases])
     took = time.perf_counter() - start
