@@ -214,6 +214,58 @@ def headline(z: np.ndarray, weights: Sequence[float], intercept: float) -> np.nd
     return np.array([math.fsum([*row.tolist(), float(intercept)]) for row in terms], dtype=np.float64)
 
 
+def _leaderboard_axioms(axioms: Sequence[Axiom | str] | Mapping[str, Axiom | str] | str | None,
+                        method: str) -> dict[str, Axiom]:
+    """The named axioms of a leaderboard; ``method="default"`` takes exactly the packaged model's."""
+    from ir_rag_axioms.axioms.naming import named_axioms
+
+    if method not in METHODS:
+        raise ValueError(f"system_leaderboard: unknown method {method!r}; use one of {METHODS}")
+    if isinstance(axioms, str):
+        from ir_rag_axioms.axioms.presets import parse_axioms
+
+        axioms = parse_axioms(axioms)
+    named = named_axioms(default_axioms() if axioms is None else axioms)
+    if method == "default" and not reads_packaged_axioms(named):
+        raise ValueError(f"system_leaderboard: method='default' reads the packaged model's axioms "
+                         f"{packaged_model()['axioms']}; for other axioms use method='win_rate' or 'bradley_terry'")
+    return named
+
+
+def _topic_values(named: Mapping[str, Axiom], request: GenerationRequest, responses: list[GenerationResponse],
+                  analysis: Any, method: str, model: Mapping[str, Any] | None
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One topic's headline per answer, its measure table (win rates, then nugget scores) and summed signs.
+
+    ``model``: the packaged model, read for ``method="default"``.
+    """
+    from ir_rag_axioms.aggregation import bradley_terry
+
+    rates, z, summed = [], [], np.zeros((len(responses), len(responses)))
+    valued = np.zeros(len(responses), dtype=bool)  # whether any axiom has a value for the answer
+    for axiom in named.values():
+        matrix, values = answer_values(axiom, request, responses, analysis)
+        summed += np.sign(np.nan_to_num(matrix))
+        rates.append(win_rates(matrix, ~np.isnan(values)))
+        z.append(standardize(values))
+        valued |= ~np.isnan(values)
+    table = np.column_stack(rates) if rates else np.zeros((len(responses), 0))
+    if method == "default" and model is not None:
+        found = nugget_values(request, responses, analysis)
+        features = np.column_stack([*z, nugget_features(found, model_nugget_features())])
+        head = headline(features, model["weights"], model["intercept"])
+        blank = np.array([not r.text.strip() for r in responses])
+        head[~valued | blank | (valued.sum() < 2)] = np.nan  # nothing to compare with: no headline
+        table = np.column_stack([table, found])
+    elif method == "win_rate":
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # an answer no axiom has a value for: NaN
+            head = np.nanmean(table, axis=1)
+    else:
+        head = bradley_terry(np.sign(summed)[None]) if len(responses) > 1 else np.full(len(responses), np.nan)
+    return head, table, np.sign(summed)
+
+
 def system_leaderboard(answers: pd.DataFrame,
                        axioms: Sequence[Axiom | str] | Mapping[str, Axiom | str] | str | None = None,
                        *, method: str = "default", progress: bool = True) -> pd.DataFrame:
@@ -224,23 +276,11 @@ def system_leaderboard(answers: pd.DataFrame,
     packaged model's axioms (any others: use ``"win_rate"`` or ``"bradley_terry"``); a string is a comma-separated
     list as the command line takes it (``"CONS2,COV1"``, ``NAME=SPEC``, ``ictir2025``).
     """
-    from ir_rag_axioms.aggregation import bradley_terry
     from ir_rag_axioms.analysis.cache import default_analysis
     from ir_rag_axioms.axioms.base import analyse
-    from ir_rag_axioms.axioms.naming import named_axioms
 
-    if method not in METHODS:
-        raise ValueError(f"system_leaderboard: unknown method {method!r}; use one of {METHODS}")
-    if isinstance(axioms, str):
-        from ir_rag_axioms.axioms.presets import parse_axioms
-
-        axioms = parse_axioms(axioms)
-    named = named_axioms(default_axioms() if axioms is None else axioms)
-    if method == "default":
-        model = packaged_model()
-        if not reads_packaged_axioms(named):
-            raise ValueError(f"system_leaderboard: method='default' reads the packaged model's axioms "
-                             f"{model['axioms']}; for other axioms use method='win_rate' or 'bradley_terry'")
+    named = _leaderboard_axioms(axioms, method)
+    model = packaged_model() if method == "default" else None
     runs, items = answer_items(answers)
     # one order of the answers whatever the runs are called: tied runs get the very same values
     items = [(request, sorted(responses, key=lambda r: (r.text, r.id))) for request, responses in items]
@@ -257,29 +297,9 @@ def system_leaderboard(answers: pd.DataFrame,
     with analysis:
         for request, responses in topics:
             analyse(list(named.values()), [(request, responses)], analysis)  # per topic: the progress bar moves
-            rates, z, summed = [], [], np.zeros((len(responses), len(responses)))
-            valued = np.zeros(len(responses), dtype=bool)  # whether any axiom has a value for the answer
-            for axiom in named.values():
-                matrix, values = answer_values(axiom, request, responses, analysis)
-                summed += np.sign(np.nan_to_num(matrix))
-                rates.append(win_rates(matrix, ~np.isnan(values)))
-                z.append(standardize(values))
-                valued |= ~np.isnan(values)
-            table = np.column_stack(rates) if rates else np.zeros((len(responses), 0))
-            if with_nuggets:
-                found = nugget_values(request, responses, analysis)
-                features = np.column_stack([*z, nugget_features(found, model_nugget_features())])
-                head = headline(features, model["weights"], model["intercept"])
-                blank = np.array([not r.text.strip() for r in responses])
-                head[~valued | blank | (valued.sum() < 2)] = np.nan  # nothing to compare with: no headline
-                table = np.column_stack([table, found])
-            elif method == "win_rate":
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore", RuntimeWarning)  # an answer no axiom has a value for: NaN
-                    head = np.nanmean(table, axis=1)
-            else:
-                head = bradley_terry(np.sign(summed)[None]) if len(responses) > 1 else np.full(len(responses), np.nan)
-                matrices.append((request, responses, np.sign(summed)))
+            head, table, signs = _topic_values(named, request, responses, analysis, method, model)
+            if method == "bradley_terry":
+                matrices.append((request, responses, signs))
             for k, response in enumerate(responses):
                 rows.append((response.id, request.id, headline_name, float(head[k])))
                 rows += [(response.id, request.id, name, float(table[k, n]))

@@ -114,22 +114,22 @@ class ContextualRecall(_ContextualMetric):
                 why = "no expected output to look for" if not expected.strip() else "no retrieval context" \
                     if k not in foreign else foreign[k] or ""
                 out.append(self._undefined(why, judge))
-                continue
-            verdicts, usage = judged[k]
-            rows = [{"statement": s, "verdict": v, "reason": r} for s, v, r in verdicts]
-            if not rows:
-                out.append(self._undefined(f"the judge ({judge.name}) found no statement in the expected output",
-                                           judge))
-                continue
-            yes = [r["statement"] for r in rows if r["verdict"] == "yes"]
-            missing = [r["statement"] for r in rows if r["verdict"] != "yes"]
-            score = len(yes) / len(rows)
-            explanation = (f"The score is {score:.2f} because {len(yes)} of the {len(rows)} statements of the expected "
-                           "output are supported by the retrieval context" +
-                           (f"; not found: {'; '.join(repr(m) for m in missing[:3])}"
-                            f"{f' and {len(missing) - 3} more' if len(missing) > 3 else ''}" if missing else "") + ".")
-            out.append(self._result(score, explanation, judge, rows, usage))
+            else:
+                out.append(self._recall(*judged[k], judge))
         return self._log(out)
+
+    def _recall(self, verdicts: Sequence[tuple[str, str, str]], usage: Usage | None, judge: Judge
+                ) -> ContextualResult:
+        """One case's result: supported statements / statements, the missing ones named (at most three)."""
+        rows = [{"statement": s, "verdict": v, "reason": r} for s, v, r in verdicts]
+        if not rows:
+            return self._undefined(f"the judge ({judge.name}) found no statement in the expected output", judge)
+        yes = [r["statement"] for r in rows if r["verdict"] == "yes"]
+        missing = [r["statement"] for r in rows if r["verdict"] != "yes"]
+        score = len(yes) / len(rows)
+        explanation = (f"The score is {score:.2f} because {len(yes)} of the {len(rows)} statements of the expected "
+                       f"output are supported by the retrieval context{_not_found(missing)}.")
+        return self._result(score, explanation, judge, rows, usage)
 
     def measure_items(self, items: Sequence[DatasetItem]) -> list[ContextualResult]:
         """Judge ``DatasetItem``s: ``expected_output`` against ``retrieved_content``."""
@@ -185,18 +185,21 @@ class ContextualPrecision(_ContextualMetric):
                 why = "no expected output to judge the passages by" if not expected.strip() else \
                     "no retrieval context" if k not in foreign else foreign[k] or ""
                 out.append(self._undefined(why, judge))
-                continue
-            verdicts, usage = judged[k]
-            rows = [{"rank": r, "node": p, "verdict": v, "reason": why}
-                    for r, (p, (v, why)) in enumerate(zip(context, verdicts, strict=True), start=1)]
-            relevant = [row["verdict"] == "yes" for row in rows]
-            score = precision_at_relevant(relevant)
-            ranks = [str(row["rank"]) for row in rows if row["verdict"] == "yes"]
-            explanation = (f"The score is {score:.2f} because " + (
-                f"the relevant passages are at rank{'s' if len(ranks) > 1 else ''} {', '.join(ranks)} of "
-                f"{len(rows)}" if ranks else f"none of the {len(rows)} passages leads to the expected output") + ".")
-            out.append(self._result(score, explanation, judge, rows, usage))
+            else:
+                out.append(self._precision(context, *judged[k], judge))
         return self._log(out)
+
+    def _precision(self, context: Sequence[str], verdicts: Sequence[tuple[str, str]], usage: Usage | None,
+                   judge: Judge) -> ContextualResult:
+        """One case's result: precision at the relevant ranks, the ranks named."""
+        rows = [{"rank": r, "node": p, "verdict": v, "reason": why}
+                for r, (p, (v, why)) in enumerate(zip(context, verdicts, strict=True), start=1)]
+        score = precision_at_relevant([row["verdict"] == "yes" for row in rows])
+        ranks = [str(row["rank"]) for row in rows if row["verdict"] == "yes"]
+        explanation = (f"The score is {score:.2f} because " + (
+            f"the relevant passages are at rank{'s' if len(ranks) > 1 else ''} {', '.join(ranks)} of "
+            f"{len(rows)}" if ranks else f"none of the {len(rows)} passages leads to the expected output") + ".")
+        return self._result(score, explanation, judge, rows, usage)
 
     def measure_items(self, items: Sequence[DatasetItem]) -> list[ContextualResult]:
         """Judge ``DatasetItem``s: ``retrieved_content`` (in rank order) for ``query`` and ``expected_output``."""
@@ -205,3 +208,10 @@ class ContextualPrecision(_ContextualMetric):
         return self.measure_many([(i.query or "", i.expected_output or "", i.retrieved_content or ())
                                   for i in items])
 
+
+def _not_found(missing: Sequence[str]) -> str:
+    """"; not found: 'a'; 'b'; 'c' and N more" for the statements the context lacks, or nothing."""
+    if not missing:
+        return ""
+    more = f" and {len(missing) - 3} more" if len(missing) > 3 else ""
+    return f"; not found: {'; '.join(repr(m) for m in missing[:3])}{more}"
