@@ -431,8 +431,7 @@ def foreign_script(text: str) -> bool:
 
 
 def _is_statement(clause: Any, text: str) -> bool:
-    """Two words or more, one word with a number or a name ("In 1889.", "Paris."), or a number that ends its line
-    ("206."; "1. Paris" is a list number): a heading word is none."""
+    """Two words or more, a word with a number or name ("Paris."), or a number ending its line ("206.", not "1. X")."""
     if len(re.findall(r"[A-Za-z]+", text)) >= 2:
         return True
     if not re.search(r"[A-Za-z]", text):
