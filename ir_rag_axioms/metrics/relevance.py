@@ -81,17 +81,25 @@ _PERSON = frozenset({"PERSON", "ORG", "NORP"})
 _PLACE = frozenset({"GPE", "LOC", "FAC"})
 QUESTION_TYPES: tuple[tuple[re.Pattern[str], AnswerType], ...] = (
     (re.compile(r"^\W*(?:when|since when|how long ago|(?:in |by |since |until )?(?:what|which) (?:year|date|time|day|"
-                r"month|century|decade|age|era|season))\b"),
+                r"month|century|decade|age|era|season)|what(?:'s| is| was) the (?:date|year|day|birthday|"
+                r"anniversary|deadline))\b"),
      AnswerType("a date", frozenset({"EVENT"}), numbers="date", cues=_DATE_CUES)),
     (re.compile(r"^\W*(?:how (?:many|much|long|old|far|big|large|tall|high|deep|wide|heavy|fast|often|hot|cold|"
                 r"warm|expensive)|what (?:percentage|percent|proportion|share|number|amount|size|temperature|height|"
-                r"weight|length|distance|speed|price|cost|dose|dosage)|at what (?:age|temperature|speed))\b"),
+                r"weight|length|distance|speed|price|cost|dose|dosage)|at what (?:age|temperature|speed)"
+                r"|what(?:'s| is| was| are) the (?:average |typical |normal |current )?(?:population|height|weight|"
+                r"length|width|depth|distance|speed|price|cost|age|size|temperature|boiling point|melting point|"
+                r"freezing point|number|percentage|rate|salary|dose|dosage|capacity|area|volume|lifespan|"
+                r"life expectancy))\b"),
      AnswerType("a number", numbers="count", cues=_COUNT_CUES)),
     (re.compile(r"^\W*(?:who|whom|whose|which (?:person|people|company|team|artist|author|writer|scientist|"
-                r"president|king|queen|player|band|singer|actor|actress))\b"),
+                r"president|king|queen|player|band|singer|actor|actress)|what(?:'s| is| was) the name of the "
+                r"(?:author|founder|inventor|president|ceo|leader|director|composer|artist|singer|writer|king|queen|"
+                r"prime minister))\b"),
      AnswerType("a person or organisation", _PERSON, frozenset({"PROPN", "GPE"}))),
     (re.compile(r"^\W*(?:where|(?:what|which|in what|in which) (?:country|countries|city|cities|state|continent|"
-                r"region|place|town|island|river|mountain|part of))\b"),
+                r"region|place|town|island|river|mountain|part of)|what(?:'s| is| was) the (?:capital|location|"
+                r"birthplace|hometown|headquarters|largest city|biggest city))\b"),
      AnswerType("a place", _PLACE, frozenset({"PROPN", "ORG"}), cues=_PLACE_CUES)),
     (re.compile(r"^\W*(?:why\b|what (?:causes|caused|makes|made|leads? to)\b|how come\b)"),
      AnswerType("a cause", cues=_CAUSE_CUES, direct=False)),
@@ -206,21 +214,29 @@ def _year(low: float, high: float, unit: str, text: str) -> bool:
     return not unit and low == high and 1000 <= low <= 2100 and str(int(low)) in text
 
 
-def _numbers_give(kind: str, statement: Statement) -> bool:
-    """Whether the statement's numbers give a date (a year, month, clock time or century) or a count (not a year)."""
-    numbers = (statement.facts or Facts()).numbers
+def _numbers_give(kind: str, statement: Statement, question: str) -> bool:
+    """Whether the statement's numbers give a date (a year, month, clock time or century) or a count (not a year).
+
+    A number the question has ("in 2018") is its subject, not an answer.
+    """
+    numbers = [n for n in (statement.facts or Facts()).numbers if f"{n[0]:g}" not in question]
     if kind == "date":
         return any(unit in ("month", "clock") or (1000 <= low <= 2100 and not unit) for low, _, unit, _ in numbers)
     return kind == "count" and any(not _year(low, high, unit, statement.text) for low, high, unit, _ in numbers)
 
 
-def gives(kind: AnswerType, statement: Statement) -> bool:
-    """Whether a statement gives an answer type: an entity label, a number of its kind or a cue word of its row."""
-    text = statement.matched_text
-    labels = {label for _, label in (statement.facts or Facts()).entities}
+def gives(kind: AnswerType, statement: Statement, question: str = "") -> bool:
+    """Whether a statement gives an answer type: an entity label, a number of its kind or a cue word of its row.
+
+    Entities and numbers of the question (its subject, "World War II") do not count.
+    """
+    text, question = statement.matched_text, question.lower()
+    asked_words = set(WORD.findall(question))
+    labels = {label for name, label in (statement.facts or Facts()).entities
+              if not set(WORD.findall(name)) <= asked_words}
     short = len(WORD.findall(statement.text.lower())) <= SHORT_ANSWER_WORDS
     return bool(labels & (kind.labels | (kind.short_labels if short else frozenset()))) or (
-        _numbers_give(kind.numbers, statement)) or bool(kind.cues and kind.cues.search(text))
+        _numbers_give(kind.numbers, statement, question)) or bool(kind.cues and kind.cues.search(text))
 
 
 def answer_type_given(query: str, statement: Statement, direct_only: bool = False) -> bool | None:
@@ -233,7 +249,7 @@ def answer_type_given(query: str, statement: Statement, direct_only: bool = Fals
     kind = asked(query)
     if kind is None or (direct_only and not kind.direct):
         return None
-    return gives(kind, statement)
+    return gives(kind, statement, last_line(query))
 
 
 def short_typed_answer(query: str, statement: Statement) -> bool:
@@ -287,7 +303,7 @@ def features(query: str, statement: Statement, cos: float, residual: float) -> n
     query_words = content_words(last_line(query))
     own = content_words(text) - {w for w in content_words(text) if any(same_stem(w, q) for q in query_words)}
     kind = asked(query)
-    given = None if kind is None else gives(kind, statement)
+    given = None if kind is None else gives(kind, statement, last_line(query))
     facts = statement.facts or Facts()
     generic = sum(w in GENERIC_WORDS for w in own) / len(own) if own else 1.0
     direct = kind is not None and kind.direct
