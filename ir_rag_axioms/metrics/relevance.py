@@ -57,6 +57,14 @@ _DEFINITION_CUES = re.compile(r"\b(?:is|are|was|were) (?:a|an|the|one|any)\b|\br
                               r"|\bknown as\b|\bconsists? of\b|\binvolves?\b|\bdescribes?\b|\bis when\b"
                               r"|\b(?:used|designed) (?:to|for)\b|\btype of\b|\bkind of\b|\bform of\b")
 
+_BENEFIT_CUES = re.compile(r"\b(?:improv\w*|reduc\w*|lower\w*|boost\w*|help\w*|protect\w*|prevent\w*|increas\w*|"
+                           r"better|strengthen\w*|reliev\w*|eas(?:e|es|ing)|support\w*|sav(?:e|es|ing)|cheaper|"
+                           r"faster|healthier|benefits?|advantages?|good for|linked to)\b")
+_RISK_CUES = re.compile(r"\b(?:safe|unsafe|risks?|risky|harm\w*|danger\w*|toxic|poison\w*|bacteria|infections?|"
+                        r"damag\w*|caus\w*|lead(?:s)? to|increas\w*|side effects?|upset|pain|sick|illness|"
+                        r"disease|injur\w*|allerg\w*|(?:can|may|might|could) (?:\w+ )?(?:be|cause|carry|lead|"
+                        r"make|trigger)|yes|no|not|never|avoid|limit|moderation|fine|okay)\b")
+
 
 @dataclass(frozen=True)
 class AnswerType:
@@ -109,6 +117,13 @@ QUESTION_TYPES: tuple[tuple[re.Pattern[str], AnswerType], ...] = (
     (re.compile(r"^\W*(?:what (?:is|are|was|were) (?:a |an )?(?!the\b|my\b|your\b|it\b|this\b|that\b)[\w'-]+"
                 r"(?: [\w'-]+){0,2}\s*\?*\s*$|what does [\w' -]+ mean\b|define\b)"),
      AnswerType("a definition", cues=_DEFINITION_CUES, direct=False)),
+    (re.compile(r"^\W*(?:what (?:are|is) (?:the |some )?(?:main |key |health |biggest )?(?:benefits?|advantages?|"
+                r"pros)\b)"),
+     AnswerType("a benefit", cues=_BENEFIT_CUES, direct=False)),
+    (re.compile(r"^\W*(?:what (?:are|is) (?:the |some )?(?:main |possible |common |health )?(?:risks?|dangers?|"
+                r"side effects?|disadvantages?|cons|downsides?|drawbacks?)\b|is it (?:safe|dangerous|bad|harmful|"
+                r"healthy|ok|okay)\b|(?:is|are) \w+(?: \w+)? (?:safe|dangerous|bad|harmful|healthy|toxic)\b)"),
+     AnswerType("a risk or its absence", cues=_RISK_CUES, direct=False)),
 )
 """Question forms (first match of the query's last line, lowercased) -> the answer type they ask for."""
 QUESTION_TYPE = re.compile("|".join(f"(?:{pattern.pattern})" for pattern, kind in QUESTION_TYPES if kind.direct))
@@ -210,8 +225,9 @@ def asked(query: str) -> AnswerType | None:
 
 
 def _year(low: float, high: float, unit: str, text: str) -> bool:
-    """Whether a number is a year: 1000-2100, no unit, written as four digits ("1868", not "1,500")."""
-    return not unit and low == high and 1000 <= low <= 2100 and str(int(low)) in text
+    """Whether a number is a year (1000-2100, no unit, four digits: "1868", not "1,500") or a decade or century."""
+    return not unit and 1000 <= low <= high <= 2100 and (
+        str(int(low)) in text if low == high else high - low in (9, 99))
 
 
 def _numbers_give(kind: str, statement: Statement, question: str) -> bool:
@@ -253,9 +269,19 @@ def answer_type_given(query: str, statement: Statement, direct_only: bool = Fals
 
 
 def short_typed_answer(query: str, statement: Statement) -> bool:
-    """A statement of at most ``SHORT_ANSWER_WORDS`` words giving the date, number, person or place asked ("206.")."""
+    """A fragment ("In 1889.") or pronoun statement of at most ``SHORT_ANSWER_WORDS`` words giving the type asked.
+
+    The date, number, person or place the question asks for; a short clause with its own subject ("Kangaroos are
+    marsupials.", spaCy's GPE) is no such answer.
+    """
+    return short_fragment(statement) and bool(answer_type_given(query, statement, direct_only=True))
+
+
+def short_fragment(statement: Statement) -> bool:
+    """At most ``SHORT_ANSWER_WORDS`` words, and no verb ("In 1889.") or a leading pronoun ("It has eight.")."""
     short = len(WORD.findall(statement.text.lower())) <= SHORT_ANSWER_WORDS
-    return short and bool(answer_type_given(query, statement, direct_only=True))
+    verbs = any(pos in ("VERB", "AUX") for _, pos in (statement.facts or Facts()).lemmas)
+    return short and (not verbs or PRONOUN_START.match(statement.text) is not None)
 
 
 def not_direct(query: str, query_terms: tuple[set[str], set[str]], statement: Statement,
@@ -269,8 +295,7 @@ def not_direct(query: str, query_terms: tuple[set[str], set[str]], statement: St
     mine = set(WORD.findall(statement.matched_text.lower()))
     share = max(shared(t, mine) for t in query_terms)
     given = answer_type_given(query, statement, direct_only=True)
-    refers = PRONOUN_START.match(statement.matched_text) or len(WORD.findall(statement.text.lower())) \
-        <= SHORT_ANSWER_WORDS
+    refers = PRONOUN_START.match(statement.matched_text) or short_fragment(statement)
     if share < direct_share - 1e-9 and not (given and refers):
         return f"{share:.2f} of the query's terms (< {direct_share:g})"
     wanted = asked(query)
