@@ -100,6 +100,9 @@ def test_non_answer_cues() -> None:
     assert non_answer("You can look that up online.")
     assert non_answer("Everyone's situation is different.")
     assert not non_answer("Ask for the dessert menu after the main course; the tiramisu is the best.")
+    assert non_answer("You could check a travel website for that.")
+    assert not non_answer("The owner's manual of the car says to use 5W-30 oil.")
+    assert not non_answer("Check the tyre pressure once a month.")
 
 
 def test_model_probability_and_its_file() -> None:
