@@ -9,7 +9,16 @@ import numpy as np
 import pytest
 
 from ir_rag_axioms.metrics import AnswerRelevancy
-from ir_rag_axioms.metrics.relevance import FEATURES, RelevanceModel, load_model, non_answer, residual_texts
+from ir_rag_axioms.metrics.judges import HEURISTIC_JUDGE
+from ir_rag_axioms.metrics.relevance import (
+    FEATURES,
+    RelevanceModel,
+    answer_type_given,
+    asked,
+    load_model,
+    non_answer,
+    residual_texts,
+)
 
 CASES = Path(__file__).parent / "data" / "relevancy_cases.json"
 CASES_2 = Path(__file__).parent / "data" / "relevancy_cases_2.json"
@@ -20,11 +29,14 @@ CASES_2 = Path(__file__).parent / "data" / "relevancy_cases_2.json"
     ("When was the Eiffel Tower completed?", "In 1889."),
     ("Where is the Eiffel Tower?", "Paris."),
     ("How many planets are in the solar system?", "Eight."),
+    ("How many legs does a spider have?", "8."),
+    ("In what year did the Titanic sink?", "1912."),
 ])
 def test_short_direct_answers_are_relevant_in_both_modes(query: str, answer: str, mode: str) -> None:
     """The docs call these direct answers: strict mode scored them 0 (relevance under its "no" threshold)."""
     result = AnswerRelevancy(relevancy_mode=mode).measure(query, answer)
     assert result.score == 1.0
+    assert [s.statement for s in result.statement_breakdown] == [answer]
     assert "short answer that gives what" in result.statement_breakdown[0].reason
 
 
@@ -76,6 +88,7 @@ def test_second_batch_held_out_accuracy_floor() -> None:
     right = sum((r.score >= 0.5) == c["relevant"] for c, r in zip(cases, results, strict=True))
     assert right / len(cases) >= 0.65, right
 
+
 def test_residual_texts_take_the_subject_out() -> None:
     """What is left of the question is what it asks; of the statement, what it says about the subject."""
     assert residual_texts("When was the Eiffel Tower built?", "The Eiffel Tower is 330 metres tall.") == \
@@ -87,17 +100,104 @@ def test_non_answer_cues() -> None:
     assert non_answer("You can look that up online.")
     assert non_answer("Everyone's situation is different.")
     assert not non_answer("Ask for the dessert menu after the main course; the tiramisu is the best.")
+    assert non_answer("You could check a travel website for that.")
+    assert not non_answer("The owner's manual of the car says to use 5W-30 oil.")
+    assert not non_answer("Check the tyre pressure once a month.")
 
 
 def test_model_probability_and_its_file() -> None:
     """The packaged model reads its own features; P is in (0, 1), higher for a closer statement."""
     model = load_model()
     assert model.metadata["fitted_by"] == "bench/fit_relevance.py"
-    low = np.array([0.1, 0.0, 0.1, 0, 1, 1, 1, 1.0, 1, 0, 1.5])
-    high = np.array([0.8, 1.0, 0.6, 1, 0, 0, 0, 0.0, 0, 1, 2.0])
+    low = np.array([0.1, 0.0, 0.1, 0, 1, 1, 1.0, 1, 0, 1.5])
+    high = np.array([0.8, 1.0, 0.6, 1, 0, 0, 0.0, 0, 1, 2.0])
     p = model.probability(np.vstack([low, high]))
     assert 0 < p[0] < p[1] < 1
     with pytest.raises(ValueError, match="features"):
         RelevanceModel.from_dict({"features": ["cos"], "coef": [1], "intercept": 0, "mean": [0], "scale": [1],
                                   "cutoff": 0.5})
     assert len(FEATURES) == len(model.coef)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("206.", ["206."]),
+    ("1. Paris\n2. London", ["Paris", "London"]),
+    ("[3]", []),
+])
+def test_bare_numbers_are_statements_list_numbers_are_not(text: str, expected: list[str]) -> None:
+    """A number that ends its line is an answer; a list number before an item and a citation are not statements."""
+    assert [s.text for s in HEURISTIC_JUDGE.statements([text])[0]] == expected
+
+
+@pytest.mark.parametrize(("question", "kind"), [
+    ("When did the Berlin Wall fall?", "a date"),
+    ("What year did the war end?", "a date"),
+    ("How tall is Mount Everest?", "a number"),
+    ("What is the population of Lagos?", "a number"),
+    ("Who wrote Hamlet?", "a person or organisation"),
+    ("What is the capital of Peru?", "a place"),
+    ("Why do cats purr?", "a cause"),
+    ("How do I renew my passport?", "a method"),
+    ("What is photosynthesis?", "a definition"),
+    ("Is coffee bad for you?", "a risk or its absence"),
+    ("Can dogs swim?", None),
+    ("What are the symptoms of the flu?", None),
+])
+def test_question_types_table(question: str, kind: str | None) -> None:
+    """The question's form names the answer type it asks for (``QUESTION_TYPES``); a yes/no or open question none."""
+    found = asked(question)
+    assert (found.name if found else None) == kind
+
+
+@pytest.mark.parametrize(("question", "statement", "given"), [
+    ("How many people live in Tokyo?", "Tokyo became the capital of Japan in 1868.", False),
+    ("How many people live in Tokyo?", "About 14 million people live there.", True),
+    ("How long do parrots live?", "Parrots were first kept as pets in the 18th century.", False),
+    ("What year did World War II end?", "World War II involved more than 30 countries.", False),
+    ("What year did World War II end?", "It ended in 1945.", True),
+    ("Where was Albert Einstein born?", "Einstein won the Nobel Prize in 1921.", False),
+    ("Where was Albert Einstein born?", "He was born in Ulm, Germany.", True),
+    ("Why do cats purr?", "Cats sleep for up to 16 hours a day.", False),
+    ("Why do cats purr?", "Cats purr because it soothes them.", True),
+])
+def test_answer_type_given(question: str, statement: str, given: bool) -> None:
+    """A year is no count; the question's own entity ("World War II") is its subject, not a date; a why wants a
+    cause."""
+    (found,) = HEURISTIC_JUDGE.statements([statement])
+    assert answer_type_given(question, found[0]) is given
+
+
+@pytest.mark.parametrize(("question", "direct", "other"), [
+    ("How tall is Mount Everest?", "It is 8,849 metres high.", "Mount Everest lies on the border of Nepal and China."),
+    ("What year did World War II end?", "World War II ended in 1945.",
+     "World War II involved more than 30 countries."),
+    ("Why do cats purr?", "Cats purr to signal contentment and to soothe themselves.",
+     "Cats sleep for up to 16 hours a day."),
+    ("How do I renew my passport?", "Fill in the renewal form online and mail it with your old passport.",
+     "Passports were first introduced in the 15th century."),
+])
+def test_an_answer_to_another_question_scores_below_the_direct_answer(question: str, direct: str, other: str) -> None:
+    """On the same subject, the statement that answers another question is "no" (0), the direct answer relevant (1);
+    the model's P(answers the question) orders them too."""
+    results = AnswerRelevancy().measure_many([(question, direct), (question, other)])
+    assert [r.score for r in results] == [1.0, 0.0]
+    assert "answers another question" in results[1].statement_breakdown[0].reason
+    found = HEURISTIC_JUDGE.statements([direct, other])
+    p_direct, p_other = HEURISTIC_JUDGE.question_fit([(question, found[0]), (question, found[1])])
+    assert p_other[0] < 0.5 < p_direct[0]
+
+
+@pytest.mark.parametrize("answer", [
+    "I'd suggest looking that up online.",
+    "I would recommend doing some research before you decide.",
+    "Check the official website for the details.",
+    "There is no simple answer to that.",
+    "Only time will tell.",
+    "That is a personal choice.",
+])
+@pytest.mark.parametrize("mode", ["task", "strict"])
+def test_evasions_are_no(answer: str, mode: str) -> None:
+    """Sending the user elsewhere or declining to answer is an evasion: "no", score 0, in both modes."""
+    result = AnswerRelevancy(relevancy_mode=mode).measure("How much does a new electric bike cost?", answer)
+    assert result.score == 0.0
+    assert result.statement_breakdown[0].reason.startswith(("evasion", "refusal"))

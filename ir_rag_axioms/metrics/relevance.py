@@ -26,34 +26,26 @@ from ir_rag_axioms.metrics.interface import Statement
 from ir_rag_axioms.metrics.results import VERDICTS, RubricJudgment, Verdict
 from ir_rag_axioms.metrics.statements import Facts
 
-__all__ = ["CONJUNCTS", "FEATURES", "OFF_QUESTION", "PRONOUN_START", "QUESTION_TYPE", "SHORT_ANSWER_WORDS", "WORD",
-           "RelevanceModel", "answer_type_given", "asked", "content_words", "features", "last_line", "load_model",
+__all__ = ["CONJUNCTS", "FEATURES", "OFF_QUESTION", "PRONOUN_START", "QUESTION_TYPE", "QUESTION_TYPES",
+           "SHORT_ANSWER_WORDS", "WORD", "AnswerType", "RelevanceModel", "answer_type_given", "asked", "content_words",
+           "features", "gives", "last_line", "load_model",
            "non_answer", "not_direct", "relevancy_judgment", "residual_texts", "shared", "share_level",
            "short_typed_answer"]
 
 WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
-QUESTION_TYPE = re.compile(r"^\W*(when|who|whom|whose|where|how many|how much|how long|how old|what year|in what "
-                            r"year|which year)\b")
-_ANSWER_TYPES: dict[str, tuple[str, frozenset[str] | None]] = {
-    "when": ("a date", frozenset({"EVENT"})), "what year": ("a date", frozenset()),
-    "in what year": ("a date", frozenset()), "which year": ("a date", frozenset()),
-    "who": ("a person or organisation", frozenset({"PERSON", "ORG", "NORP", "PROPN"})),
-    "whom": ("a person or organisation", frozenset({"PERSON", "ORG", "NORP", "PROPN"})),
-    "whose": ("a person or organisation", frozenset({"PERSON", "ORG", "NORP", "PROPN"})),
-    "where": ("a place", frozenset({"GPE", "LOC", "FAC", "PROPN", "ORG"})),
-    "how many": ("a number", None), "how much": ("a number", None), "how long": ("a number", None),
-    "how old": ("a number", None),
-}
-"""Question words -> what a direct answer gives (entity labels, None for a number); "when" also takes years/months."""
-_CAUSE_QUESTION = re.compile(r"^\W*(?:why\b|what (?:causes|caused|makes|made|leads? to)\b|how come\b)")
+_DATE_CUES = re.compile(r"\b(?:century|centuries|decades?|ago|today|yesterday|tomorrow|nowadays|recently|spring|"
+                        r"summer|autumn|winter|mornings?|afternoons?|evenings?|nights?|midnight|noon|dawn|dusk|"
+                        r"weekends?|mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|annually|"
+                        r"(?:before|after|until|since) (?:the |his |her |its |their )?\w+)\b")
+_COUNT_CUES = re.compile(r"\b(?:a (?:few|couple|dozen|handful)|several|dozens|hundreds|thousands|millions|billions|"
+                         r"half|a third|a quarter|majority|minority|once|twice|daily|weekly|monthly|yearly|none|"
+                         r"(?:a|an) (?:hour|day|week|month|year|minute)|free|nothing)\b")
+_PLACE_CUES = re.compile(r"\b(?:north|south|east|west|northern|southern|eastern|western|central|coast(?:al)?|near|"
+                         r"located|inland|abroad|overseas|islands?|regions?|province|border|downtown|underground|"
+                         r"indoors|outdoors|worldwide|country|city|town|village|continent)\b")
 _CAUSE_CUES = re.compile(r"\b(?:because|due to|caused? by|causes?|since|so that|leads? to|led to|result(?:s|ed)? "
                          r"(?:of|from|in)|reasons?|thanks to|as a result|in order to|owing to|which (?:makes|means|"
                          r"lets|helps)|helps?|allows?|protects?|makes?|when|by)\b")
-"""A why-question wants a cause: a statement with none of these words gives none."""
-CONJUNCTS = re.compile(r"\b([a-z]+) (?:and|as well as) (?:the |its |their )?([a-z]+)\b")
-"""Two parts a question asks for at once ("symptoms and treatment"): an answer that gives one omits the other."""
-_METHOD_QUESTION = re.compile(r"^\W*(?:how (?:do|can|should|would|could) (?:i|you|we|one)\b|how to\b"
-                              r"|what(?:'s| is) the (?:best )?way to\b|what should (?:i|you|we) do\b)")
 _METHOD_CUES = re.compile(r"\b(?:you|your|by \w+ing|first|then|step|until|minutes?|hours?|instead|avoid|try|use|using|"
                           r"should|need to|must)\b|^\W*(?:go|add|put|place|turn|click|open|select|press|apply|fill|"
                           r"bring|pack|start|stop|increase|reduce|cut|remove|take|make|check|call|contact|visit|"
@@ -61,7 +53,83 @@ _METHOD_CUES = re.compile(r"\b(?:you|your|by \w+ing|first|then|step|until|minute
                           r"replace|tighten|keep|ask|see|enter|sign|fill|write|read|practise|practice|learn|eat|"
                           r"drink|sleep|exercise|limit|steep|strain|wait|let|get|find|choose|pick|buy)\b",
                           re.IGNORECASE)
-"""A how-to question wants a method: a statement with none of these (you, an imperative, steps, times) gives none."""
+_DEFINITION_CUES = re.compile(r"\b(?:is|are|was|were) (?:a|an|the|one|any)\b|\brefers? to\b|\bmeans?\b|\bdefined as\b"
+                              r"|\bknown as\b|\bconsists? of\b|\binvolves?\b|\bdescribes?\b|\bis when\b"
+                              r"|\b(?:used|designed) (?:to|for)\b|\btype of\b|\bkind of\b|\bform of\b")
+
+_BENEFIT_CUES = re.compile(r"\b(?:improv\w*|reduc\w*|lower\w*|boost\w*|help\w*|protect\w*|prevent\w*|increas\w*|"
+                           r"better|strengthen\w*|reliev\w*|eas(?:e|es|ing)|support\w*|sav(?:e|es|ing)|cheaper|"
+                           r"faster|healthier|benefits?|advantages?|good for|linked to)\b")
+_RISK_CUES = re.compile(r"\b(?:safe|unsafe|risks?|risky|harm\w*|danger\w*|toxic|poison\w*|bacteria|infections?|"
+                        r"damag\w*|caus\w*|lead(?:s)? to|increas\w*|side effects?|upset|pain|sick|illness|"
+                        r"disease|injur\w*|allerg\w*|(?:can|may|might|could) (?:\w+ )?(?:be|cause|carry|lead|"
+                        r"make|trigger)|yes|no|not|never|avoid|limit|moderation|fine|okay)\b")
+
+
+@dataclass(frozen=True)
+class AnswerType:
+    """What a question word asks for, and what in a statement gives it (a row of ``QUESTION_TYPES``)."""
+
+    name: str
+    labels: frozenset[str] = frozenset()
+    """Entity labels that give it."""
+    short_labels: frozenset[str] = frozenset()
+    """Entity labels that give it in a short answer only ("Paris.": PROPN)."""
+    numbers: str = ""
+    """Numbers that give it: "date" (a year 1000-2100, a month, a clock time, a century), "count" (any number but a
+    year), "" none."""
+    cues: re.Pattern[str] | None = None
+    """Words that give it."""
+    direct: bool = True
+    """Whether a direct answer must give it (strict mode's ``not_direct``, the rubric's dodge cap); False for the
+    cue-word types (cause, method, definition), whose cues are only a signal of the model."""
+
+
+_PERSON = frozenset({"PERSON", "ORG", "NORP"})
+_PLACE = frozenset({"GPE", "LOC", "FAC"})
+QUESTION_TYPES: tuple[tuple[re.Pattern[str], AnswerType], ...] = (
+    (re.compile(r"^\W*(?:when|since when|how long ago|(?:in |by |since |until )?(?:what|which) (?:year|date|time|day|"
+                r"month|century|decade|age|era|season)|what(?:'s| is| was) the (?:date|year|day|birthday|"
+                r"anniversary|deadline))\b"),
+     AnswerType("a date", frozenset({"EVENT"}), numbers="date", cues=_DATE_CUES)),
+    (re.compile(r"^\W*(?:how (?:many|much|long|old|far|big|large|tall|high|deep|wide|heavy|fast|often|hot|cold|"
+                r"warm|expensive)|what (?:percentage|percent|proportion|share|number|amount|size|temperature|height|"
+                r"weight|length|distance|speed|price|cost|dose|dosage)|at what (?:age|temperature|speed)"
+                r"|what(?:'s| is| was| are) the (?:average |typical |normal |current )?(?:population|height|weight|"
+                r"length|width|depth|distance|speed|price|cost|age|size|temperature|boiling point|melting point|"
+                r"freezing point|number|percentage|rate|salary|dose|dosage|capacity|area|volume|lifespan|"
+                r"life expectancy))\b"),
+     AnswerType("a number", numbers="count", cues=_COUNT_CUES)),
+    (re.compile(r"^\W*(?:who|whom|whose|which (?:person|people|company|team|artist|author|writer|scientist|"
+                r"president|king|queen|player|band|singer|actor|actress)|what(?:'s| is| was) the name of the "
+                r"(?:author|founder|inventor|president|ceo|leader|director|composer|artist|singer|writer|king|queen|"
+                r"prime minister))\b"),
+     AnswerType("a person or organisation", _PERSON, frozenset({"PROPN", "GPE"}))),
+    (re.compile(r"^\W*(?:where|(?:what|which|in what|in which) (?:country|countries|city|cities|state|continent|"
+                r"region|place|town|island|river|mountain|part of)|what(?:'s| is| was) the (?:capital|location|"
+                r"birthplace|hometown|headquarters|largest city|biggest city))\b"),
+     AnswerType("a place", _PLACE, frozenset({"PROPN", "ORG"}), cues=_PLACE_CUES)),
+    (re.compile(r"^\W*(?:why\b|what (?:causes|caused|makes|made|leads? to)\b|how come\b)"),
+     AnswerType("a cause", cues=_CAUSE_CUES, direct=False)),
+    (re.compile(r"^\W*(?:how (?:do|can|should|would|could) (?:i|you|we|one)\b|how to\b"
+                r"|what(?:'s| is) the (?:best )?way to\b|what should (?:i|you|we) do\b)"),
+     AnswerType("a method", cues=_METHOD_CUES, direct=False)),
+    (re.compile(r"^\W*(?:what (?:is|are|was|were) (?:a |an )?(?!the\b|my\b|your\b|it\b|this\b|that\b)[\w'-]+"
+                r"(?: [\w'-]+){0,2}\s*\?*\s*$|what does [\w' -]+ mean\b|define\b)"),
+     AnswerType("a definition", cues=_DEFINITION_CUES, direct=False)),
+    (re.compile(r"^\W*(?:what (?:are|is) (?:the |some )?(?:main |key |health |biggest )?(?:benefits?|advantages?|"
+                r"pros)\b)"),
+     AnswerType("a benefit", cues=_BENEFIT_CUES, direct=False)),
+    (re.compile(r"^\W*(?:what (?:are|is) (?:the |some )?(?:main |possible |common |health )?(?:risks?|dangers?|"
+                r"side effects?|disadvantages?|cons|downsides?|drawbacks?)\b|is it (?:safe|dangerous|bad|harmful|"
+                r"healthy|ok|okay)\b|(?:is|are) \w+(?: \w+)? (?:safe|dangerous|bad|harmful|healthy|toxic)\b)"),
+     AnswerType("a risk or its absence", cues=_RISK_CUES, direct=False)),
+)
+"""Question forms (first match of the query's last line, lowercased) -> the answer type they ask for."""
+QUESTION_TYPE = re.compile("|".join(f"(?:{pattern.pattern})" for pattern, kind in QUESTION_TYPES if kind.direct))
+"""A question whose direct answer must give its type (date, number, person or organisation, place)."""
+CONJUNCTS = re.compile(r"\b([a-z]+) (?:and|as well as) (?:the |its |their )?([a-z]+)\b")
+"""Two parts a question asks for at once ("symptoms and treatment"): an answer that gives one omits the other."""
 PRONOUN_START = re.compile(r"^\W*(?:it|its|they|their|this|these|that|those|he|she|yes|no)\b", re.IGNORECASE)
 """A statement that starts with a pronoun (or yes/no) refers to the question without repeating its words."""
 _QUESTION_FORM = frozenset({"long", "many", "much", "old", "often", "far", "way", "good", "best", "tell", "explain",
@@ -94,11 +162,27 @@ _NON_ANSWER = re.compile(
     r"|\b(?:it is|it's) (?:important|worth|essential|crucial) to (?:consider|remember|note|keep in mind|think about)"
     r"|\bno one-size-fits-all\b|\b(?:(?:everyone|everybody)(?:'s (?:situation|case|body|needs?|circumstances))?|"
     r"(?:every|each) (?:person|situation|case|body)) (?:is|are) (?:different|unique)\b"
-    r"|\bcomes? down to (?:your|personal|individual)\b|\bmore (?:relevant|important) than ever\b",
+    r"|\bcomes? down to (?:your|personal|individual)\b|\bmore (?:relevant|important) than ever\b"
+    r"|\b(?:i'd|i would|i) (?:suggest|recommend|advise|encourage you) (?:looking|checking|searching|asking|consulting|"
+    r"googling|doing (?:some|your own|a little|more) research|that you (?:look|check|search|ask|consult))\b"
+    r"|\b(?:look|search|google) (?:that|this|it) up\b|\bgoogle it\b|\ba quick (?:web |online |google )?search\b"
+    r"|\b(?:do|doing) (?:some|your own|a little|more) research\b"
+    r"|\b(?:refer to|check|consult|see) (?:the|your|an?) (?:[a-z]+ )?(?:website|manual|"
+    r"documentation|guidelines|resources?|sources?|listings)\b(?![^.]*\b(?:is|are|says?|shows?|lists?|states?|recommends?)\b)"
+    r"|\b(?:reach out to|contact) (?:a|an|your) (?:doctor|physician|professional|expert|specialist|advisor|"
+    r"adviser|lawyer|attorney|accountant)\b"
+    r"|\bthere(?:'s| is) no (?:simple|easy|single|one|right|definitive|clear|straightforward) answer\b"
+    r"|\b(?:opinions|views|answers) (?:vary|differ)\s*[.!]?$|\bvaries (?:from person to person|by person)\b"
+    r"|\b(?:i'll|i will|i'd|i would) (?:leave|let) (?:that|it|this) (?:to|up to|for) you\b"
+    r"|\b(?:i'm|i am) not (?:able|allowed|going|the right (?:person|one)) to (?:say|comment|answer|discuss|"
+    r"speculate|advise)\b|\b(?:i'd|i would) (?:prefer|rather) not (?:to )?(?:say|comment|answer|speculate)\b"
+    r"|\blet(?:'s| us) (?:focus on|talk about|move on to|discuss) something else\b"
+    r"|\bonly (?:you|time) (?:can|will) (?:decide|tell|say)\b|\bthat(?:'s| is) (?:a )?personal (?:choice|"
+    r"decision|preference)\b|\bthat(?:'s| is) (?:a )?matter of (?:personal )?(?:taste|preference|opinion)\b",
     re.IGNORECASE)
 """Evasion and filler cues beyond ``checks.refusal``: send the user elsewhere, decline, or say nothing specific."""
-FEATURES = ("cos", "overlap", "residual", "type_given", "type_missing", "cause_missing", "method_missing",
-            "generic", "cue", "specific", "log_words")
+FEATURES = ("cos", "overlap", "residual", "type_given", "type_missing", "cue_type_missing", "generic", "cue",
+            "specific", "log_words")
 """The model's features, in order (``features``)."""
 OFF_QUESTION = "it answers another question or says nothing specific"
 """The reason of a statement the model calls "no" (a rubric counts it as on the subject, half)."""
@@ -134,36 +218,70 @@ def shared(query_words: set[str], words: set[str]) -> float:
     return sum(any(same_stem(q, w) for w in words) for q in query_words) / len(query_words)
 
 
-def asked(query: str) -> tuple[str, str, frozenset[str] | None] | None:
-    """(question word, what it asks for, entity labels or None for a number) of a when/who/where/how-many question."""
-    found = QUESTION_TYPE.match(last_line(query).lower())
-    if found is None:
-        return None
-    word = found.group(1)
-    needs = _ANSWER_TYPES.get(word.split()[0] if word.startswith(("when", "who", "where")) else word)
-    return (word, *needs) if needs else None
+def asked(query: str) -> AnswerType | None:
+    """The answer type the query's last line asks for (the first matching row of ``QUESTION_TYPES``; None: none)."""
+    question = last_line(query).lower()
+    return next((kind for pattern, kind in QUESTION_TYPES if pattern.match(question)), None)
 
 
-def answer_type_given(query: str, statement: Statement) -> bool | None:
-    """Whether a statement gives what the query's question word asks for (None: no such question word).
+def _year(low: float, high: float, unit: str, text: str) -> bool:
+    """Whether a number is a year (1000-2100, no unit, four digits: "1868", not "1,500") or a decade or century."""
+    return not unit and 1000 <= low <= high <= 2100 and (
+        str(int(low)) in text if low == high else high - low in (9, 99))
 
-    when: a date (a DATE or EVENT entity, a month, a year 1000-2100); who: a person or organisation; where: a place;
-    how many/much/long/old: a number.
+
+def _numbers_give(kind: str, statement: Statement, question: str) -> bool:
+    """Whether the statement's numbers give a date (a year, month, clock time or century) or a count (not a year).
+
+    A number the question has ("in 2018") is its subject, not an answer.
     """
-    wants = asked(query)
-    if wants is None:
+    numbers = [n for n in (statement.facts or Facts()).numbers if f"{n[0]:g}" not in question]
+    if kind == "date":
+        return any(unit in ("month", "clock") or (1000 <= low <= 2100 and not unit) for low, _, unit, _ in numbers)
+    return kind == "count" and any(not _year(low, high, unit, statement.text) for low, high, unit, _ in numbers)
+
+
+def gives(kind: AnswerType, statement: Statement, question: str = "") -> bool:
+    """Whether a statement gives an answer type: an entity label, a number of its kind or a cue word of its row.
+
+    Entities and numbers of the question (its subject, "World War II") do not count.
+    """
+    text, question = statement.matched_text, question.lower()
+    asked_words = set(WORD.findall(question))
+    labels = {label for name, label in (statement.facts or Facts()).entities
+              if not set(WORD.findall(name)) <= asked_words}
+    short = len(WORD.findall(statement.text.lower())) <= SHORT_ANSWER_WORDS
+    return bool(labels & (kind.labels | (kind.short_labels if short else frozenset()))) or (
+        _numbers_give(kind.numbers, statement, question)) or bool(kind.cues and kind.cues.search(text))
+
+
+def answer_type_given(query: str, statement: Statement, direct_only: bool = False) -> bool | None:
+    """Whether a statement gives what the query's question asks for (``QUESTION_TYPES``; None: no type asked).
+
+    when: a date; how many/much/long/...: a number (not a year); who: a person or organisation; where: a place; why:
+    a cause cue; how to: a method cue; what is X: a definition cue. ``direct_only``: only the types a direct answer
+    must give (None for cause, method and definition).
+    """
+    kind = asked(query)
+    if kind is None or (direct_only and not kind.direct):
         return None
-    word, _, wanted = wants
-    facts = statement.facts or Facts()
-    labels = {label for _, label in facts.entities}
-    return bool(facts.numbers) if wanted is None else bool(labels & wanted) or (
-        word.startswith("when") and any(unit == "month" or 1000 <= low <= 2100 for low, _, unit, _ in facts.numbers))
+    return gives(kind, statement, last_line(query))
 
 
 def short_typed_answer(query: str, statement: Statement) -> bool:
-    """A statement of at most ``SHORT_ANSWER_WORDS`` words that gives what the question word asks for ("In 1889.")."""
+    """A fragment ("In 1889.") or pronoun statement of at most ``SHORT_ANSWER_WORDS`` words giving the type asked.
+
+    The date, number, person or place the question asks for; a short clause with its own subject ("Kangaroos are
+    marsupials.", spaCy's GPE) is no such answer.
+    """
+    return short_fragment(statement) and bool(answer_type_given(query, statement, direct_only=True))
+
+
+def short_fragment(statement: Statement) -> bool:
+    """At most ``SHORT_ANSWER_WORDS`` words, and no verb ("In 1889.") or a leading pronoun ("It has eight.")."""
     short = len(WORD.findall(statement.text.lower())) <= SHORT_ANSWER_WORDS
-    return short and bool(answer_type_given(query, statement))
+    verbs = any(pos in ("VERB", "AUX") for _, pos in (statement.facts or Facts()).lemmas)
+    return short and (not verbs or PRONOUN_START.match(statement.text) is not None)
 
 
 def not_direct(query: str, query_terms: tuple[set[str], set[str]], statement: Statement,
@@ -176,14 +294,13 @@ def not_direct(query: str, query_terms: tuple[set[str], set[str]], statement: St
     """
     mine = set(WORD.findall(statement.matched_text.lower()))
     share = max(shared(t, mine) for t in query_terms)
-    gives = answer_type_given(query, statement)
-    refers = PRONOUN_START.match(statement.matched_text) or len(WORD.findall(statement.text.lower())) \
-        <= SHORT_ANSWER_WORDS
-    if share < direct_share - 1e-9 and not (gives and refers):
+    given = answer_type_given(query, statement, direct_only=True)
+    refers = PRONOUN_START.match(statement.matched_text) or short_fragment(statement)
+    if share < direct_share - 1e-9 and not (given and refers):
         return f"{share:.2f} of the query's terms (< {direct_share:g})"
     wanted = asked(query)
-    if gives is False and wanted is not None:
-        return f"'{wanted[0]}' asks for {wanted[1]}, the statement gives none"
+    if given is False and wanted is not None:
+        return f"the question asks for {wanted.name}, the statement gives none"
     return None
 
 
@@ -210,15 +327,14 @@ def features(query: str, statement: Statement, cos: float, residual: float) -> n
     words = WORD.findall(text.lower())
     query_words = content_words(last_line(query))
     own = content_words(text) - {w for w in content_words(text) if any(same_stem(w, q) for q in query_words)}
-    given = answer_type_given(query, statement)
-    question = last_line(query).lower()
-    cause, method = _CAUSE_QUESTION.match(question) is not None, _METHOD_QUESTION.match(question) is not None
+    kind = asked(query)
+    given = None if kind is None else gives(kind, statement, last_line(query))
     facts = statement.facts or Facts()
     generic = sum(w in GENERIC_WORDS for w in own) / len(own) if own else 1.0
-    return np.array([cos, shared(query_words, set(words)), residual, float(given is True), float(given is False),
-                     float(cause and not _CAUSE_CUES.search(text)),
-                     float(method and not _METHOD_CUES.search(text)), generic, float(non_answer(text)),
-                     float(bool(facts.numbers or facts.entities)), math.log1p(len(words))])
+    direct = kind is not None and kind.direct
+    return np.array([cos, shared(query_words, set(words)), residual, float(given is True),
+                     float(given is False and direct), float(given is False and not direct), generic,
+                     float(non_answer(text)), float(bool(facts.numbers or facts.entities)), math.log1p(len(words))])
 
 
 @dataclass(frozen=True)
@@ -342,7 +458,8 @@ def _dodges(answer: _Answer, level: int) -> tuple[int, str | None]:
     wanted = QUESTION_TYPE.match(last_line(answer.query).lower())
     if on_topic and wanted and level >= 3 and all(
             not_direct(answer.query, answer.words, st, answer.direct_share) for st in on_topic):
-        return 3, f"no statement gives what '{wanted.group(1)}' asks for: it dodges (at most 3)"
+        word = re.sub(r"^\W+", "", wanted.group(0))
+        return 3, f"no statement gives what '{word}' asks for: it dodges (at most 3)"
     return level, None
 
 

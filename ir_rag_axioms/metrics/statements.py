@@ -19,7 +19,7 @@ from ir_rag_axioms.metrics._negation import _negated
 from ir_rag_axioms.metrics._negation import negation_cues as negation_cues
 from ir_rag_axioms.metrics._numbers import _MONTHS, _in_citation, _lemma, _numbers, _trends, _valued
 
-FACTS_VERSION = 14
+FACTS_VERSION = 15
 """Bumped when ``Facts`` changes, so that stored statements of an older version are not read back."""
 _CITATION = re.compile(r"\[\s*\d+(?:\s*[,;-]\s*\d+)*\s*\]")
 _BULLET = re.compile(r"^\s*(?:[-*•#>]+|\d+[.)])\s*")
@@ -110,9 +110,13 @@ _HEDGE_ALONE = re.compile(r"(?:but )?(?:i|we) (?:might|may|could) be (?:wrong|mi
 
 
 def clean(text: str) -> str:
-    """A statement's text without citation markers, a leading bullet, number or clause link, emphasis, extra space."""
+    """A statement's text without citation markers, a leading bullet, number or clause link, emphasis, extra space.
+
+    A number with nothing after it ("206.") is an answer, not a list number: it stays.
+    """
     text = _CITATION.sub("", text).replace("**", "").replace("__", "")
-    text = _SPACE.sub(" ", _BULLET.sub("", text)).strip(" \t\n:,;")
+    bare = _BULLET.sub("", text)
+    text = _SPACE.sub(" ", bare if re.search(r"\w", bare) else text).strip(" \t\n:,;")
     return unhedged(_LEADING_LINK.sub("", text))
 
 
@@ -427,11 +431,14 @@ def foreign_script(text: str) -> bool:
 
 
 def _is_statement(clause: Any, text: str) -> bool:
-    """Two words or more, or one word with a number or a name ("In 1889.", "Paris."): a heading word is none."""
+    """Two words or more, a word with a number or name ("Paris."), or a number ending its line ("206.", not "1. X")."""
     if len(re.findall(r"[A-Za-z]+", text)) >= 2:
         return True
-    return bool(re.search(r"[A-Za-z]", text)) and any(
-        t.like_num or t.ent_type_ or t.pos_ == "PROPN" for t in clause if not _in_citation(t))
+    if not re.search(r"[A-Za-z]", text):
+        after = clause.doc[clause.end] if clause.end < len(clause.doc) else None
+        line_end = after is None or (after.is_space and "\n" in after.text)
+        return line_end and any(t.like_num and not _in_citation(t) for t in clause)
+    return any(t.like_num or t.ent_type_ or t.pos_ == "PROPN" for t in clause if not _in_citation(t))
 
 
 def statements(doc: Any, max_words: int, version: int = FACTS_VERSION,
