@@ -22,6 +22,7 @@ from ir_rag_axioms.metrics.relevance import (
 
 CASES = Path(__file__).parent / "data" / "relevancy_cases.json"
 CASES_2 = Path(__file__).parent / "data" / "relevancy_cases_2.json"
+CASES_3 = Path(__file__).parent / "data" / "relevancy_cases_3.json"
 
 
 @pytest.mark.parametrize("mode", ["task", "strict"])
@@ -63,7 +64,7 @@ def test_a_direct_answer_stays_relevant_beside_a_tangent() -> None:
     assert result.statement_breakdown[2].verdict == "no"
 
 
-FLOORS = {"dev": 0.85, "held-out": 0.75}
+FLOORS = {"dev": 0.95, "held-out": 0.82}
 """Accuracy measured when the model was shipped (docs/metrics.md, "AnswerRelevancy offline"), rounded down."""
 
 
@@ -77,16 +78,20 @@ def test_hand_made_cases_keep_their_accuracy() -> None:
         assert right / len(mine) >= FLOORS[split], (split, right, len(mine))
 
 
-def test_second_batch_held_out_accuracy_floor() -> None:
-    """HELD-OUT: the 60 cases of ``relevancy_cases_2.json`` (written before any tuning) at least 0.65 accurate.
+HELD_OUT_FLOORS = {CASES_2: 0.68, CASES_3: 0.75}
+"""Accuracy of the held-out batches (written apart from the model, never tuned on), measured on the model as shipped
+and rounded down by 0.02: ``relevancy_cases_2.json`` 42/60 = 0.70 (0.67 on the model before the question-type table),
+``relevancy_cases_3.json`` 46/60 = 0.77 (0.68 before; written blind, measured before and after the table only)."""
 
-    Measured once on the model as shipped: 40/60 = 0.667 (answers to another question caught 4/10); floor = that - 0.02.
-    """
-    cases = json.loads(CASES_2.read_text())["cases"]
+
+@pytest.mark.parametrize("path", list(HELD_OUT_FLOORS), ids=lambda p: p.name)
+def test_held_out_batches_keep_their_accuracy(path: Path) -> None:
+    """HELD-OUT: each batch of 60 cases at least its floor (``HELD_OUT_FLOORS``)."""
+    cases = json.loads(path.read_text())["cases"]
     assert len(cases) == 60 and all(c["split"] == "held-out" for c in cases)
     results = AnswerRelevancy().measure_many([(c["query"], c["answer"]) for c in cases])
     right = sum((r.score >= 0.5) == c["relevant"] for c, r in zip(cases, results, strict=True))
-    assert right / len(cases) >= 0.65, right
+    assert right / len(cases) >= HELD_OUT_FLOORS[path], right
 
 
 def test_residual_texts_take_the_subject_out() -> None:
