@@ -126,8 +126,8 @@ def _number_finding(k: int, n: tuple[float, float, str, bool], statement: Facts,
     if derived:
         found.undecided.append(f"cannot tell: {_number(n)} may be computed ({derived}); arithmetic is not checked")
         return
-    computed = _computed(n, text, sentence, pool.numbers) if not rivals else ""
-    converted = _per_unit(n, text, sentence, rivals)
+    computed = _computed(n, text, sentence) if not rivals else ""
+    converted = _per_unit(n, text, rivals)
     if converted:
         found.undecided.append(f"cannot tell: {converted}")
         return
