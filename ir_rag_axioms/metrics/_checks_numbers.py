@@ -31,8 +31,7 @@ def _number(n: Number) -> str:
 _CLOCKS = frozenset({quantities.CLOCK, quantities.CLOCK12})
 _BASE_UNITS = {"[length]": "m", "[mass]": "kg", "[time]": "s", "[temperature]": "°C", "[length] ** 3": "m³",
                "[length] ** 2": "m²", "[length] / [time]": "m/s", quantities.TEMPERATURE_CHANGE: "K (change)",
-               quantities.AGE: "s (age)",
-               quantities.AGE_BOUND: "s (age bound)"}
+               quantities.AGE: "s (age)", quantities.AGE_BOUND: "s (age bound)"}
 
 
 def _matches(n: Number, m: Number) -> bool:
