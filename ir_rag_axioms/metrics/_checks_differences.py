@@ -13,7 +13,6 @@ from dataclasses import dataclass
 
 from ir_rag_axioms.metrics import quantities, statements
 from ir_rag_axioms.metrics._checks_lexicon import (
-    _MONTH_NAMES,
     _PRONOUN_LEMMAS,
     Pool,
     _common_noun,
@@ -81,7 +80,7 @@ def differences(statement: Facts, sentence: Facts, pool: Pool, where: str, text:
     named = {w for e, _ in statement.entities for w in _entity_words(e)}
     for lemma, pos in statement.lemmas:
         if pos == "PROPN" and lemma.isalpha() and lemma not in pool.words and lemma not in named \
-                and lemma not in _MONTH_NAMES and quantities.alias_in(lemma, pool.names) is None:
+                and lemma not in quantities.MONTHS and quantities.alias_in(lemma, pool.names) is None:
             found.missing.append(f"name '{lemma}' is not in the {pool_name(where)}")
     if matched:
         found.undecided += [f"cannot tell: {why}, and {where} gives no conflicting counterpart"
@@ -126,8 +125,8 @@ def _number_finding(k: int, n: tuple[float, float, str, bool], statement: Facts,
     if derived:
         found.undecided.append(f"cannot tell: {_number(n)} may be computed ({derived}); arithmetic is not checked")
         return
-    computed = _computed(n, text, sentence, pool.numbers) if not rivals else ""
-    converted = _per_unit(n, text, sentence, rivals)
+    computed = _computed(n, text, sentence) if not rivals else ""
+    converted = _per_unit(n, text, rivals)
     if converted:
         found.undecided.append(f"cannot tell: {converted}")
         return

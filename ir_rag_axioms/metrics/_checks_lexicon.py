@@ -17,15 +17,12 @@ from ir_rag_axioms.metrics.statements import Facts
 
 _EXTRA_ANTONYMS = (("before", "after"), ("above", "below"), ("more", "less"), ("most", "least"),
                    ("increase", "decrease"), ("rise", "fall"), ("gain", "lose"), ("inside", "outside"),
-                   ("first", "last"), ("always", "never"), ("east", "west"), ("north", "south"),
-                   ("maximum", "minimum"),
+                   ("first", "last"), ("always", "never"), ("east", "west"), ("north", "south"), ("maximum", "minimum"),
                    ("close", "far"), ("near", "far"), ("import", "export"), ("higher", "lower"), ("success", "failure"),
                    ("benefit", "harm"), ("safe", "dangerous"), ("increase", "reduce"), ("raise", "lower"),
                    ("soon", "late"))
 _WORDNET_POS = {"ADJ": ("a", "s"), "ADV": ("r",), "VERB": ("v",), "NOUN": ("n",)}
 _PLACES = frozenset({"GPE", "LOC", "FAC"})
-_MONTH_NAMES = frozenset("january february march april may june july august september october november "
-                         "december".split())
 _STOP = frozenset("the a an of and in on at to for by with from 's".split())
 
 

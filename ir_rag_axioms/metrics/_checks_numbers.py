@@ -10,12 +10,13 @@ import re
 from collections.abc import Sequence
 
 from ir_rag_axioms.metrics import quantities
+from ir_rag_axioms.metrics._numbers import Number
 from ir_rag_axioms.metrics.statements import Facts
 
 
-def _number(n: tuple[float, float, str, bool]) -> str:
+def _number(n: Number) -> str:
     low, high, unit, _ = n
-    if unit in (quantities.CLOCK, quantities.CLOCK12):
+    if unit in _CLOCKS:
         return f"time {quantities.spell_clock(low)}" + (" (or 12 hours later)" if unit == quantities.CLOCK12 else "")
     base = _BASE_UNITS.get(unit)
     def spell(v: float) -> str:
@@ -27,13 +28,13 @@ def _number(n: tuple[float, float, str, bool]) -> str:
     return f"{value} {unit}".strip() if unit not in ("month", "") else value if unit == "" else f"month {value}"
 
 
+_CLOCKS = frozenset({quantities.CLOCK, quantities.CLOCK12})
 _BASE_UNITS = {"[length]": "m", "[mass]": "kg", "[time]": "s", "[temperature]": "°C", "[length] ** 3": "m³",
                "[length] ** 2": "m²", "[length] / [time]": "m/s", quantities.TEMPERATURE_CHANGE: "K (change)",
-               quantities.AGE: "s (age)",
-               quantities.AGE_BOUND: "s (age bound)"}
+               quantities.AGE: "s (age)", quantities.AGE_BOUND: "s (age bound)"}
 
 
-def _matches(n: tuple[float, float, str, bool], m: tuple[float, float, str, bool]) -> bool:
+def _matches(n: Number, m: Number) -> bool:
     """Whether number n agrees with m: n's value inside m's range (units are not compared).
 
     "2.7 km" is "2.7 kilometres"; units only decide which numbers can contradict each other. Months only match
@@ -41,9 +42,8 @@ def _matches(n: tuple[float, float, str, bool], m: tuple[float, float, str, bool
     """
     if (n[2] == "month") != (m[2] == "month"):
         return False
-    clocks = (quantities.CLOCK, quantities.CLOCK12)
-    if n[2] in clocks or m[2] in clocks:
-        return n[2] in clocks and m[2] in clocks and quantities.same_clock((n[0], n[2]), (m[0], m[2]))
+    if n[2] in _CLOCKS or m[2] in _CLOCKS:
+        return n[2] in _CLOCKS and m[2] in _CLOCKS and quantities.same_clock((n[0], n[2]), (m[0], m[2]))
     measured = n[2] in _BASE_UNITS or m[2] in _BASE_UNITS
     if measured and n[2] != m[2]:
         return False
@@ -57,7 +57,7 @@ def _matches(n: tuple[float, float, str, bool], m: tuple[float, float, str, bool
     return low - 1e-9 <= n[0] and n[1] <= high + 1e-9
 
 
-def _present(n: tuple[float, float, str, bool], pool: Sequence[tuple[float, float, str, bool]]) -> bool:
+def _present(n: Number, pool: Sequence[Number]) -> bool:
     """Whether a number agrees with one of the pool's, or a range's two ends are there.
 
     The ends count as single numbers or ends of a range: "from 1837 until 1901" and "1837 ... 1901" agree, a range
@@ -71,13 +71,12 @@ def _present(n: tuple[float, float, str, bool], pool: Sequence[tuple[float, floa
     return n[0] < n[1] and all(any(_matches((end, end, n[2], n[3]), m) for m in ends) for end in n[:2])
 
 
-def _comparable(n: tuple[float, float, str, bool], m: tuple[float, float, str, bool]) -> bool:
+def _comparable(n: Number, m: Number) -> bool:
     """Whether m is the kind of number n could contradict: same unit, or both years, or both without a unit."""
     if (n[2] == "month") != (m[2] == "month"):
         return False
-    clocks = (quantities.CLOCK, quantities.CLOCK12)
-    if n[2] in clocks or m[2] in clocks:
-        return n[2] in clocks and m[2] in clocks
+    if n[2] in _CLOCKS or m[2] in _CLOCKS:
+        return n[2] in _CLOCKS and m[2] in _CLOCKS
     if quantities.AGE_BOUND in (n[2], m[2]):  # "three years old or younger" bounds an age: no value to contradict
         return False
     if n[2] and m[2]:
@@ -87,16 +86,13 @@ def _comparable(n: tuple[float, float, str, bool], m: tuple[float, float, str, b
     return _year(n) == _year(m) and not (n[2] or m[2]) or (_year(n) and _year(m))
 
 
-_CLOCKS = frozenset({quantities.CLOCK, quantities.CLOCK12})
-
-
-def _period(x: tuple[float, float, str, bool]) -> bool:
+def _period(x: Number) -> bool:
     """Whether a number is a decade or century of years (1960-1969, 1700-1799)."""
     low, high = x[0], x[1]
     return not x[2] and 1000 <= low < high <= 2100 and low % 10 == 0 and high - low in (9, 99)
 
 
-def _year(x: tuple[float, float, str, bool]) -> bool:
+def _year(x: Number) -> bool:
     return 1000 <= x[0] <= 2100 and x[0] == int(x[0]) and x[0] == x[1]
 
 
@@ -113,8 +109,7 @@ _PER_UNITS = ("kilogram", "pound", "gram", "ounce", "tonne", "litre", "gallon", 
 """Units a price may be given per ("$1.50 a kilogram"), to convert a price per another unit to."""
 
 
-def _per_unit(n: tuple[float, float, str, bool], text: str, sentence: Facts,
-              rivals: Sequence[tuple[float, float, str, bool]]) -> str:
+def _per_unit(n: Number, text: str, rivals: Sequence[Number]) -> str:
     """How a price or count per one unit is a rival's per another ("$0.68 a pound" is $1.50 a kilogram); "" if none.
 
     "about 100 every hour" is 2,400 a day. The units tried are ``_PER_UNITS``; within 5 % (15 % when one is hedged).
@@ -142,7 +137,7 @@ def _per_unit(n: tuple[float, float, str, bool], text: str, sentence: Facts,
     return ""
 
 
-def _arithmetic(n: tuple[float, float, str, bool], pool: Sequence[tuple[float, float, str, bool]]) -> str:
+def _arithmetic(n: Number, pool: Sequence[Number]) -> str:
     """How a number is the sum or difference of two of the pool's comparable numbers ("44 million - 6 million")."""
     if n[0] != n[1] or _year(n):
         return ""
@@ -171,8 +166,7 @@ _RELATIVE = re.compile(r"\b(?:more|fewer|less|than|after|later|earlier|before|ag
 _PER = {"per hour": 3600.0, "per day": 86400.0, "per week": 604800.0, "per year": 31557600.0}
 
 
-def _computed(n: tuple[float, float, str, bool], text: str, sentence: Facts,
-              pool: Sequence[tuple[float, float, str, bool]]) -> str:
+def _computed(n: Number, text: str, sentence: Facts) -> str:
     """How a number may be computed in one step from the matched sentence's numbers, when the statement says so.
 
     A statement that says it adds up ("in all", "total", ``_TOTAL``) may sum two counts of other things ("12
@@ -186,7 +180,7 @@ def _computed(n: tuple[float, float, str, bool], text: str, sentence: Facts,
     if n[0] != n[1] or _year(n) or not (total or computing):
         return ""
     values = [m for m in sentence.numbers if m[0] == m[1] and not _year(m)
-              and m[2] not in (quantities.CLOCK, quantities.CLOCK12)][:20]
+              and m[2] not in _CLOCKS][:20]
     tolerance = 0.2 if n[3] else 0.05
 
     def close(x: float) -> bool:
@@ -205,8 +199,7 @@ def _computed(n: tuple[float, float, str, bool], text: str, sentence: Facts,
     return ""
 
 
-def _options(a: tuple[float, float, str, bool], b: tuple[float, float, str, bool], total: bool,
-             computing: bool) -> list[tuple[float, str]]:
+def _options(a: Number, b: Number, total: bool, computing: bool) -> list[tuple[float, str]]:
     """``_computed``'s (result, operator) of two numbers: their sum when ``total``, the rest when ``computing``."""
     options = []
     if total and (a[2] == b[2] or a[2] not in _BASE_UNITS and b[2] not in _BASE_UNITS):

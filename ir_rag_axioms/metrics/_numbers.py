@@ -12,9 +12,6 @@ _WORD_NUMBERS = {w: i for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
     "seventeen eighteen nineteen twenty".split())} | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
                                                       "seventy": 70, "eighty": 80, "ninety": 90, "dozen": 12}
-_MULTIPLIERS = {"hundred": 1e2, "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
-_MONTHS = {m: i for i, m in enumerate("january february march april may june july august september october "
-                                      "november december".split(), start=1)}
 _HEDGES = frozenset({"about", "around", "approximately", "roughly", "nearly", "almost", "some", "over", "under",
                      "than", "circa", "~", "up", "estimated", "an", "approx", "upwards", "least", "most"})
 
@@ -127,8 +124,8 @@ def _period(tokens: list[Any], i: int, hedged: bool, span: Any) -> Found | None:
 def _month(tokens: list[Any], i: int, hedged: bool, span: Any) -> Found | None:
     """A month name in a date ("in March"): its number."""
     token = tokens[i]
-    if token.lower_ in _MONTHS and token.ent_type_ == "DATE":
-        return [(float(_MONTHS[token.lower_]),) * 2 + ("month", False)], i + 1
+    if token.lower_ in quantities.MONTHS and token.ent_type_ == "DATE":
+        return [(float(quantities.MONTHS[token.lower_]),) * 2 + ("month", False)], i + 1
     return None
 
 
@@ -207,8 +204,8 @@ def _range_to(tokens: list[Any], i: int, value: float, group: list[Any], span: A
     end = quantities.number_words(tokens, i + 2) if tokens[i + 2].lower_ in quantities.NUMBER_WORDS else None
     other, used = (end[0], end[1]) if end else (_value(tokens[i + 2]), 1)
     k = i + 2 + used
-    while other is not None and k < len(tokens) and tokens[k].lower_ in _MULTIPLIERS:
-        other *= _MULTIPLIERS[tokens[k].lower_]  # "6 million to 44 million"
+    while other is not None and k < len(tokens) and tokens[k].lower_ in quantities.MULTIPLIERS:
+        other *= quantities.MULTIPLIERS[tokens[k].lower_]  # "6 million to 44 million"
         k += 1
     if other is None or (tokens[i + 1].lower_ == "and" and span.doc[max(group[0].i - 1, 0)].lower_ != "between"):
         return value, value, i
@@ -223,10 +220,11 @@ _NUMBER_RULES: tuple[Callable[[list[Any], int, bool, Any], Found | None], ...] =
 
 def _scaled(tokens: list[Any], i: int, value: float, group: list[Any]) -> tuple[float, int]:
     """The value times the scale words after tokens[i] ("$ 577.82, Million"), and the last token used."""
-    while i + 1 < len(tokens) and (tokens[i + 1].lower_ in _MULTIPLIERS or tokens[i + 1].text == "," and i + 2 <
-                                   len(tokens) and tokens[i + 2].lower_ in _MULTIPLIERS):
+    scales = quantities.MULTIPLIERS
+    while i + 1 < len(tokens) and (tokens[i + 1].lower_ in scales or tokens[i + 1].text == "," and i + 2 <
+                                   len(tokens) and tokens[i + 2].lower_ in scales):
         i += 1 if tokens[i + 1].text != "," else 2
-        value *= _MULTIPLIERS[tokens[i].lower_]
+        value *= quantities.MULTIPLIERS[tokens[i].lower_]
         group.append(tokens[i])
     return value, i
 

@@ -1,13 +1,7 @@
-"""The heuristic judge (shared spaCy parse, packaged sentence encoder, checks), on the judge interface.
+"""The heuristic judge: statements from the shared spaCy parse, matched by similarity, checked, then verified.
 
-A judge (``interface.Judge``, re-exported here) answers three batched questions: the statements of texts, a yes/no/idk
-verdict per statement for a query, and a 1-5 level for a RAG rubric. ``HeuristicJudge`` is deterministic and runs
-offline: it matches statements by similarity and then checks them (numbers, entities, negation, antonyms,
-comparisons; ``checks.py``), and a verifier fitted to human labels reads the checks (``verifier/``); ``LlmJudge``
-(``llm.py``) asks an OpenAI-compatible server, and ``llm.default_judge()``
-picks it when one is configured in the environment, else the heuristic one.
-The heuristic judge's matching is in ``_judge_matching.py``, its rules from findings to verdicts and levels in
-``_judge_verdicts.py``.
+Matching: ``_judge_matching.py``; checks: ``checks.py``; findings to verdicts and levels: ``_judge_verdicts.py``;
+the fitted verifier: ``verifier/`` (docs/metrics.md).
 """
 
 from __future__ import annotations
@@ -63,16 +57,8 @@ Units = list[tuple[Statement, int]]
 class HeuristicJudge(Judge):
     """Deterministic offline judge: statements from the spaCy parse, matched by similarity, then checked.
 
-    Match of statements s and c: cos(s, c) + w * |T(s) & T(c)| / |T(s)| (relevance to a query q: cos(s, q) +
-    w * |T(s) & T(q)| / |T(q)|). Faithfulness: each claim's best evidence sentence is read by the checks
-    (``checks.py``: numbers, dates, entities, negation, antonyms, comparisons, ...), whose findings are signals of the
-    fitted verifier (``verifier/``: P(supported), P(contradicted); ``verified=False``: the checks' verdicts alone,
-    supported when the match reaches ``support_threshold`` and no check fails); a reference fact
-    is covered when its best answer match reaches ``recall_threshold`` and its key content (entities, numbers, most
-    content words) is in the answer; refusals and evasions are off topic. Matches between the idk and the decision
-    thresholds are "cannot tell" (idk), never counted as support. It sees words, not meaning: a contradiction
-    in other words, or one that needs world knowledge, passes unseen (docs/metrics.md, "What the heuristic judge
-    cannot see").
+    Match of statements s and c: cos(s, c) + w * |T(s) & T(c)| / |T(s)|; the checks' findings are signals of the fitted
+    verifier (``verified=False``: the checks' verdicts alone). The rules: docs/metrics.md, "Heuristic judge".
     """
 
     spacy_model: str = DEFAULT_SPACY_MODEL
@@ -170,11 +156,7 @@ class HeuristicJudge(Judge):
 
     def verdicts(self, cases: Sequence[tuple[str, Sequence[Statement]]],
                  mode: RelevancyMode) -> list[list[tuple[Verdict, str]]]:
-        """Refusals and evasions "no"; else thresholded relevance to the query (strict: the stricter thresholds).
-
-        Strict mode also asks for a direct answer (``direct_answer``): a statement that only relates to the query
-        (too few of its words, or not the kind of answer its question word asks for) is "no".
-        """
+        """Refusals and evasions "no"; else thresholded relevance to the query (strict: the stricter thresholds)."""
         low, high = ((self.no_threshold, self.yes_threshold) if mode == "task"
                      else (self.strict_no_threshold, self.strict_yes_threshold))
         model = rel.load_model()
@@ -204,11 +186,7 @@ class HeuristicJudge(Judge):
         return out
 
     def question_fit(self, cases: Sequence[tuple[str, Sequence[Statement]]]) -> list[np.ndarray]:
-        """Per case, each statement's P(it answers the question) by the packaged relevance model (``relevance.py``).
-
-        Its features: the encoder similarity of statement and question (last line), that of what is left of each
-        once the other's words are taken out, the answer type, the cue tables and the statement's specificity.
-        """
+        """Per case, each statement's P(it answers the question) by the packaged relevance model (``relevance.py``)."""
         pairs = [(rel.last_line(query), s) for query, found in cases for s in found]
         residual = [rel.residual_texts(q, s.matched_text) for q, s in pairs]
         vectors = self._embed([q for q, _ in pairs] + [s.matched_text for _, s in pairs]
@@ -225,22 +203,11 @@ class HeuristicJudge(Judge):
         return out
 
     def direct_answer(self, query: str, query_terms: tuple[set[str], set[str]], statement: Statement) -> str | None:
-        """Why a statement is not a direct answer to the query (None if it is one).
-
-        It shares less than ``direct_share`` of the query's content words (of the whole query or of its last line),
-        or lacks what the question word asks for (when: a date; who: a person or organisation; where: a place; how
-        many/much/long/old: a number). A statement that gives what the question word asks for needs no query word
-        when it is a short answer ("William Shakespeare.", at most ``SHORT_ANSWER_WORDS`` words) or starts with a
-        pronoun that refers to the question ("It was completed in 1889.").
-        """
+        """Why a statement is not a direct answer to the query (None if it is one)."""
         return rel.not_direct(query, query_terms, statement, self.direct_share)
 
     def relevance(self, cases: Sequence[tuple[str, Sequence[Statement]]]) -> list[np.ndarray]:
-        """Per case, each statement's relevance cos(s, q) + w * |T(s) & T(q)| / |T(q)|, embedded in one batch.
-
-        A query of several lines (a turn with the user messages before it) scores the better of the whole and its
-        last line, so history can resolve a reference ("its uses") but never dilute the turn's own question.
-        """
+        """Per case, each statement's relevance cos(s, q) + w * |T(s) & T(q)| / |T(q)| (best of query, last line)."""
         whole = self._relevance(cases)
         last = [(query.strip().splitlines()[-1] if query.strip() else query, found) for query, found in cases]
         multi = [i for i, (query, _) in enumerate(cases) if "\n" in query.strip()]
@@ -264,11 +231,7 @@ class HeuristicJudge(Judge):
         return out
 
     def rubric(self, metric: RubricName, cases: Sequence[RubricCase]) -> list[RubricJudgment]:
-        """A level from the share of supported statements, covered facts or relevant (yes or idk) statements.
-
-        A case whose output, question or reference is mostly in a script other than Latin is undefined (level None,
-        with the reason, and one warning per batch): the judge's parser, lexicon and checks read English.
-        """
+        """A level from the share of supported statements, covered facts or relevant (yes or idk) statements."""
         foreign = [foreign_script(" ".join([c.output, c.question or "", *_raw(c)])) for c in cases]
         if any(foreign):
             warnings.warn(f"{self.name}: {sum(foreign)} of {len(cases)} case(s) are mostly in a script other than "
@@ -281,24 +244,18 @@ class HeuristicJudge(Judge):
             return self._relevancy_levels(cases)
         if metric == "faithfulness":
             return [self._faithfulness_level(units) for units in self.support(cases)]
-        return [self._recall_level(units) for units in self.coverage(cases)]
+        return [recall_level(units, self.level_bands) for units in self.coverage(cases)]
 
     # -- faithfulness ---------------------------------------------------------------------------------------------
     def signals(self, cases: Sequence[RubricCase]) -> list[list[dict[str, Any]]]:
-        """Per case, each claim of the output with the checks' verdict, best match, passage and reasons.
-
-        Refusals and bare hedges ("I might be wrong") are left out.
-
-        verdict: "contradicted" (a check failed against the matched sentence), "unsupported" (a number or entity the
-        context lacks, or no match from ``support_threshold - idk_margin``), "idk" (a match below
-        ``support_threshold``) or "supported".
-        """
+        """Per case, each claim (no refusals, bare hedges) with the checks' verdict, best match, passage and reasons."""
         outputs = [[s for s in found if not checks.refusal(s.text) and not is_hedge(s.text)]  # "I might be wrong"
                    for found in self._distinct(self.statements([c.output for c in cases]))]
         contexts = [self._reference_units(c.reference) for c in cases]
         out = []
         for case, claims, units, (scores, best, every) in zip(cases, outputs, contexts,
-                                                             self._match(outputs, contexts), strict=True):
+                                                             match(outputs, contexts, self._embed,
+                                                                   self.overlap_weight), strict=True):
             pool = checks.Pool.of([u.text for u, _ in units], [u.facts or Facts() for u, _ in units], _raw(case))
             rows = []
             for k, (claim, score, b) in enumerate(zip(claims, scores, best, strict=True)):
@@ -306,7 +263,7 @@ class HeuristicJudge(Judge):
                 where = f"passage {passage + 1}"
                 others = tuple((u.facts or Facts(), float(every[k, j])) for j, (u, _) in enumerate(units) if j != b)
                 contradicted, unsupported, undecided = self._findings(claim, matched, float(score), pool, where,
-                                                                      others=others)
+                                                                      "the statement", others)
                 failed = bool(contradicted or unsupported)
                 absent = checks.missing_content(claim.facts or Facts(), pool, self.content_share) \
                     if score < self.support_threshold else []
@@ -322,10 +279,7 @@ class HeuristicJudge(Judge):
 
     def _added_parts(self, claims: Sequence[Statement], rows: list[dict[str, Any]], units: Units,
                      pool: checks.Pool) -> None:
-        """An added clause of a supported or undecided claim that matches nothing in the context makes it unsupported.
-
-        ``checks.unsupported_part`` decides ("..., which the European countries repaid in full by 1960").
-        """
+        """An added clause of a supported or undecided claim that matches nothing in the context: unsupported."""
         found = [(row, part) for claim, row in zip(claims, rows, strict=True) if row["verdict"] in ("supported", "idk")
                  for part in (claim.facts or Facts()).parts]
         if not found or not units:
@@ -337,23 +291,16 @@ class HeuristicJudge(Judge):
             if reason and row["verdict"] != "unsupported":
                 row.update(verdict="unsupported", ok=False, checks_failed=True, reasons=[reason])
 
-    def _findings(self, claim: Statement, matched: Statement, score: float, pool: checks.Pool,
-                  where: str, own: str = "the statement", others: Sequence[tuple[Facts, float]] = ()
-                  ) -> tuple[list[str], list[str], list[str]]:
-        """(contradicted, unsupported, cannot tell) reasons of a claim against its matched sentence (``findings``)."""
+    def _findings(self, claim: Statement, matched: Statement, score: float, pool: checks.Pool, where: str,
+                  own: str, others: Sequence[tuple[Facts, float]] = ()) -> tuple[list[str], list[str], list[str]]:
         return findings(claim, matched, score, pool, where, own, others, self.check_threshold,
                         self.support_threshold, self.idk_margin)
 
-    def _faithfulness_level(self, rows: list[dict[str, Any]]) -> RubricJudgment:
+    def _faithfulness_level(self, rows: list[dict[str, Any]]) -> RubricJudgment:  # also bench/fit_verifier.py
         return faithfulness_level(rows, self.level_bands, self.minor_unsupported, self.contradiction_cap)
 
     def support(self, cases: Sequence[RubricCase]) -> list[list[dict[str, Any]]]:
-        """Per case, each claim with the verifier's verdict, P(supported), P(contradicted) and its best evidence.
-
-        The checks' rows (``signals``) are read by the fitted verifier (``verifier/``): "contradicted" from its
-        contradiction threshold on (naming the evidence sentence), "supported" from its threshold on, "idk" within
-        ``unsure_margin`` below it, else "unsupported". The checks' own verdict and reasons stay under ``signals``.
-        """
+        """Per case, each claim with the verifier's verdict, P(supported), P(contradicted) and its best evidence."""
         found = self.signals(cases)
         flat = [(row, _raw(case)) for case, rows in zip(cases, found, strict=True) for row in rows]
         if not flat or not self.verified:
@@ -366,17 +313,13 @@ class HeuristicJudge(Judge):
 
     # -- context recall -------------------------------------------------------------------------------------------
     def coverage(self, cases: Sequence[RubricCase]) -> list[list[dict[str, Any]]]:
-        """Per case, each reference fact with its verdict, best match in the answer and reasons.
-
-        verdict: "covered" (a match from ``recall_threshold``, the fact's key content in the answer: its numbers,
-        entities and ``content_share`` of its content words; no check failed), "contradicted", "missing", "idk".
-        """
+        """Per case, each reference fact with its verdict, best match in the answer and reasons."""
         facts = [self._facts(c.reference) for c in cases]
         answers = self.statements([c.output for c in cases])
         out = []
         for found, answer in zip(facts, answers, strict=True):
             pool = checks.Pool.of([s.text for s in answer], [s.facts or Facts() for s in answer])
-            scores, best = self._credited(found, answer)
+            scores, best = credited(found, answer, self._embed, self.overlap_weight)
             bounds = np.cumsum([0, *(len(fact_units) for _, fact_units in found)])
             rows = []
             for (text, fact_units), a, b in zip(found, bounds[:-1], bounds[1:], strict=True):
@@ -397,15 +340,9 @@ class HeuristicJudge(Judge):
             out.append(rows)
         return out
 
-    def _recall_level(self, rows: list[dict[str, Any]]) -> RubricJudgment:
-        return recall_level(rows, self.level_bands)
-
     # -- answer relevancy -------------------------------------------------------------------------------------
     def _relevancy_levels(self, cases: Sequence[RubricCase]) -> list[RubricJudgment]:
-        """Seed 003's answer-relevancy scale from the task-mode verdicts of the distinct statements.
-
-        The scale and the anchors' caps (redundancy, omission, dodging, evasion): ``relevance.relevancy_judgment``.
-        """
+        """Seed 003's answer-relevancy scale from the task-mode verdicts of the distinct statements."""
         every = self.statements([c.output for c in cases])
         statements = self._distinct(every)
         verdicts = self.verdicts([(c.question or "", s) for c, s in zip(cases, statements, strict=True)], "task")
@@ -415,19 +352,13 @@ class HeuristicJudge(Judge):
 
     # -- RAGAS / DeepEval context recall and precision --------------------------------------------------------------
     def attributions(self, cases: Sequence[tuple[str, tuple[str, ...]]]) -> list[list[tuple[str, Verdict, str]]]:
-        """Each statement of the reference answer: "yes" if the passages support it (``support``), else "idk" / "no".
-
-        "idk" where the judge cannot tell, "no" for contradicted or unsupported, with the support rows' reasons.
-        """
+        """Each statement of the reference answer: "yes" if the passages support it (``support``), else "idk" / "no"."""
         rows = self.support([RubricCase(answer, reference=passages) for answer, passages in cases])
         return [[(r["statement"], _ATTRIBUTED[r["verdict"]], "; ".join(r["reasons"]) or
                   f"supported by passage {r['passage']} (match {r['score']:.3f})") for r in found] for found in rows]
 
     def node_relevance(self, cases: Sequence[tuple[str, str, tuple[str, ...]]]) -> list[list[tuple[Verdict, str]]]:
-        """Each passage: "yes" if it supports a statement of the reference answer, "idk" if it nearly does, else "no".
-
-        One batched ``support`` pass over every (answer, passage) pair.
-        """
+        """Each passage: "yes" if it supports a statement of the reference answer, "idk" if nearly, else "no"."""
         flat = [RubricCase(answer, reference=(passage,)) for _, answer, passages in cases for passage in passages]
         rows = iter(self.support(flat))
         out = []
@@ -444,16 +375,6 @@ class HeuristicJudge(Judge):
         return out
 
     # -- helpers ------------------------------------------------------------------------------------------------
-    def _match(self, left: list[list[Statement]], right: list[Units]
-               ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-        """Per group: each left statement's best match score over the right ones, that match's index, all scores."""
-        return match(left, right, self._embed, self.overlap_weight)
-
-    def _credited(self, found: list[tuple[str, list[Statement]]], answer: list[Statement]
-                  ) -> tuple[np.ndarray, np.ndarray]:
-        """Per statement of every fact: the best match score over the answer statements and which one (``credited``)."""
-        return credited(found, answer, self._embed, self.overlap_weight)
-
     def _reference_units(self, reference: str | tuple[str, ...] | None) -> Units:
         """The statements of a context text or of every passage of a list, with their passage index."""
         if reference is None:
@@ -462,11 +383,7 @@ class HeuristicJudge(Judge):
         return [(s, k) for k, found in enumerate(self.statements(texts)) for s in found]
 
     def _facts(self, reference: str | tuple[str, ...] | None) -> list[tuple[str, list[Statement]]]:
-        """(fact, its statements): a list's non-blank items; a text split at ';' and line breaks, then statements.
-
-        The specification writes facts as "fact one; fact two; fact three". A piece without statements stands for
-        itself.
-        """
+        """(fact, its statements): a list's non-blank items; a text split at ';' and line breaks, then statements."""
         if reference is None:
             return []
         if isinstance(reference, str):

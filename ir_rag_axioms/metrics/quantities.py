@@ -27,7 +27,7 @@ NUMBER_WORDS = frozenset(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen "
     "eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million billion "
     "trillion".split())
-_SCALES = frozenset({"hundred", "thousand", "million", "billion", "trillion"})
+MULTIPLIERS = {"hundred": 1e2, "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
 FRACTIONS = {"half": 0.5, "third": 1 / 3, "quarter": 0.25}
 _DIMENSIONS = frozenset({"[length]", "[mass]", "[time]", "[temperature]", "[length] ** 3", "[length] ** 2",
                          "[length] / [time]"})
@@ -123,7 +123,7 @@ def number_words(tokens: Sequence[Any], i: int) -> tuple[float, int] | None:
         if word in NUMBER_WORDS:
             words.append(word)
         elif word in ("-", "and") and words and j + 1 < len(tokens) and tokens[j + 1].lower_ in NUMBER_WORDS \
-                and (word == "-" or words[-1] in _SCALES):
+                and (word == "-" or words[-1] in MULTIPLIERS):
             words.append("-" if word == "-" else "and")
         else:
             break
@@ -193,8 +193,9 @@ def clock_times_in(text: str) -> list[tuple[float, str]]:
 
 
 _NUMBER_IN_TEXT = re.compile(r"(?<![\w.,\[])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?![\w\]])")
-_MONTH_IN_TEXT = re.compile(r"\b(january|february|march|april|may|june|july|august|september|october|november|"
-                            r"december)\b", re.IGNORECASE)
+MONTHS = {m: i for i, m in enumerate("january february march april may june july august september october november "
+                                     "december".split(), start=1)}
+_MONTH_IN_TEXT = re.compile(rf"\b({'|'.join(MONTHS)})\b", re.IGNORECASE)
 
 
 def numbers_in(text: str) -> list[tuple[float, str]]:
@@ -204,8 +205,7 @@ def numbers_in(text: str) -> list[tuple[float, str]]:
     """
     plain = _CLOCK_IN_TEXT.sub(" ", text)
     out = [(float(m[1].replace(",", "") + (f".{m[2]}" if m[2] else "")), "") for m in _NUMBER_IN_TEXT.finditer(plain)]
-    months = "january february march april may june july august september october november december".split()
-    return out + [(float(months.index(m[1].lower()) + 1), "month") for m in _MONTH_IN_TEXT.finditer(text)]
+    return out + [(float(MONTHS[m[1].lower()]), "month") for m in _MONTH_IN_TEXT.finditer(text)]
 
 
 def clock_time(tokens: Sequence[Any], i: int) -> tuple[float, str, int] | None:

@@ -16,8 +16,7 @@ from ir_rag_axioms.analysis.features import Feature
 from ir_rag_axioms.analysis.text import sentences, term_tokens
 from ir_rag_axioms.metrics import _structure, quantities
 from ir_rag_axioms.metrics._negation import _negated
-from ir_rag_axioms.metrics._negation import negation_cues as negation_cues
-from ir_rag_axioms.metrics._numbers import _MONTHS, _in_citation, _lemma, _numbers, _trends, _valued
+from ir_rag_axioms.metrics._numbers import _in_citation, _lemma, _numbers, _trends, _valued
 
 FACTS_VERSION = 15
 """Bumped when ``Facts`` changes, so that stored statements of an older version are not read back."""
@@ -335,8 +334,8 @@ def _entities(span: Any) -> list[tuple[str, str]]:
     out = [(text, label) for text, label in named if text]
     covered = {t.i for e in span.ents for t in e}
     out += [(t.text.lower(), "PROPN") for t in span if t.pos_ == "PROPN" and t.i not in covered and not _unit_token(t)
-            and t.text[:1].isupper() and not t.is_sent_start and t.lower_ not in _MONTHS and not _in_citation(t)
-            and t.is_alpha]
+            and t.text[:1].isupper() and not t.is_sent_start and t.lower_ not in quantities.MONTHS
+            and not _in_citation(t) and t.is_alpha]
     return out
 
 
