@@ -168,3 +168,12 @@ def test_the_verified_judge_stays_at_its_development_level_on_the_batches(name):
     caught, negatives, flagged, positives = VERIFIED_FLOORS[name]
     assert sum(1 for e, f in failed if not e) == negatives and sum(1 for e, _ in failed if e) == positives
     assert sum(f for e, f in failed if not e) >= caught and sum(f for e, f in failed if e) <= flagged
+
+
+def test_a_name_stem_found_in_the_pool_does_not_depend_on_the_pool_order():
+    """The stem check names the first stem-sharing pool word in sorted order, whatever the set's (hash-seeded) order."""
+    from ir_rag_axioms.metrics._checks_lexicon import _stem_in
+
+    for pool in (["hawaiian", "hawai", "honolulu"], ["honolulu", "hawai", "hawaiian"], {"hawaiian", "hawai"}):
+        assert _stem_in("hawaii", pool) == "hawai"
+    assert _stem_in("brazil", ["brazilian", "chile"]) == "brazilian" and _stem_in("chile", ["china"]) == ""

@@ -146,11 +146,12 @@ def _said(facts: Facts) -> set[str]:
 def _stem_in(word: str, pool_words: Iterable[str]) -> str:
     """A pool word sharing a stem with a name's word ("marius" for "marian", "brazilian" for "brazil"); "" if none.
 
-    A common prefix of 4 letters or more, at most 2 letters short of the shorter word.
+    A common prefix of 4 letters or more, at most 2 letters short of the shorter word; the first such word in sorted
+    order (the same in every process, whatever the hash seed).
     """
     if len(word) < 4 or not word.isalpha():
         return ""
-    for other in pool_words:
+    for other in sorted(pool_words):
         if other[:4] != word[:4] or not other.isalpha():
             continue
         common = len(os.path.commonprefix([word, other]))
