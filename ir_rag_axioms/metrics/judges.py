@@ -177,11 +177,6 @@ class HeuristicJudge(Judge):
                 if rel.filler(query, statement):
                     judged.append(("no", f"{why}; filler: generic words only, none of the query's"))
                     continue
-                aspect = rel.other_aspect(query, statement)
-                if aspect:
-                    judged.append(("no", f"{why}; {rel.OFF_QUESTION}: it tells {aspect}, which the question does "
-                                         "not ask"))
-                    continue
                 if verdict != "no" and p < model.cutoff:
                     verdict = "no"
                     why = f"{why}; P(answers the question) {p:.2f} < {model.cutoff:g}: {rel.OFF_QUESTION}"

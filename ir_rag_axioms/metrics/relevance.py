@@ -26,10 +26,10 @@ from ir_rag_axioms.metrics.interface import Statement
 from ir_rag_axioms.metrics.results import VERDICTS, RubricJudgment, Verdict
 from ir_rag_axioms.metrics.statements import Facts
 
-__all__ = ["ASPECTS", "CONJUNCTS", "FEATURES", "FILLER_SHARE", "FILLER_WORDS", "OFF_QUESTION", "PRONOUN_START",
+__all__ = ["CONJUNCTS", "FEATURES", "FILLER_SHARE", "FILLER_WORDS", "OFF_QUESTION", "PRONOUN_START",
            "QUESTION_TYPE", "QUESTION_TYPES", "SHORT_ANSWERS", "SHORT_ANSWER_WORDS", "WORD", "YES_NO_QUESTION",
            "AnswerType", "RelevanceModel", "answer_type_given", "asked", "content_words", "features", "filler",
-           "fragment_answers", "gives", "last_line", "load_model", "non_answer", "not_direct", "other_aspect",
+           "fragment_answers", "gives", "last_line", "load_model", "non_answer", "not_direct",
            "relevancy_judgment", "residual_texts", "shared", "share_level", "short_typed_answer"]
 
 WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
@@ -142,27 +142,6 @@ SHORT_ANSWERS: tuple[tuple[re.Pattern[str], re.Pattern[str] | None], ...] = (
 """Question forms -> what makes a short verbless fragment (``short_fragment``) a direct answer on its own: its
 opening yes/no word ("Yes, largely." to "Does ...?"), or (None) a noun of its own that is neither the question's
 nor generic ("Avocado." to "What is the main ingredient of guacamole?")."""
-ASPECTS: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = (
-    ("its history or origin",
-     re.compile(r"\b(?:invented|founded|originated|origins?|dates? back|history|historically|(?:was|were) "
-                r"(?:first )?(?:introduced|invented|bred|domesticated|discovered|founded|built)|first (?:bred|kept|"
-                r"cultivated|domesticated|introduced|invented|described|discovered|appeared)"
-                r"|in the \d+(?:st|nd|rd|th) century)\b"),
-     re.compile(r"\b(?:when|history|histor\w+|origins?|originat\w+|invent\w*|found\w*|first|old|year|century|"
-                r"centuries|began|begin|start\w*|came|come from|where)\b")),
-    ("its cost or pay",
-     re.compile(r"\b(?:costs?|price[sd]?|salary|salaries|earns?|earning|wages?|dollars?|euros?|expensive|cheap|"
-                r"affordable|paid)\b"),
-     re.compile(r"\b(?:cost\w*|price\w*|pay\w*|salar\w+|earn\w*|wages?|afford\w*|expensive|cheap\w*|how much|"
-                r"money|budget|worth|spend\w*|financ\w+|income|value)\b")),
-    ("its popularity or fame",
-     re.compile(r"\b(?:popular|famous|well[- ]known|beloved|celebrated|tourists?)\b"),
-     re.compile(r"\b(?:popular\w*|famous|fame|known|best|favou?rite|tourists?|visit\w*|like|love)\b")),
-)
-"""Aspects a statement on the subject may tell that answer another question: (name, cues in the statement, cues of a
-question that asks for it). A statement with an aspect's cues to a question without them (and that asks for no date,
-number, person or place) answers another question ("Refrigerators were invented in the 19th century." for "How
-does a refrigerator keep food cold?")."""
 CONJUNCTS = re.compile(r"\b([a-z]+) (?:and|as well as) (?:the |its |their )?([a-z]+)\b")
 """Two parts a question asks for at once ("symptoms and treatment"): an answer that gives one omits the other."""
 PRONOUN_START = re.compile(r"^\W*(?:it|its|they|their|this|these|that|those|he|she|yes|no)\b", re.IGNORECASE)
@@ -375,18 +354,6 @@ def not_direct(query: str, query_terms: tuple[set[str], set[str]], statement: St
     if given is False and wanted is not None:
         return f"the question asks for {wanted.name}, the statement gives none"
     return None
-
-
-def other_aspect(query: str, statement: Statement) -> str | None:
-    """The aspect (``ASPECTS``) a statement tells that its question does not ask for; None if none.
-
-    Only for a question that asks for no date, number, person or place (those have ``not_direct``).
-    """
-    question = last_line(query).lower()
-    if QUESTION_TYPE.match(question):
-        return None
-    text = statement.matched_text.lower()
-    return next((name for name, said, asking in ASPECTS if said.search(text) and not asking.search(question)), None)
 
 
 def non_answer(text: str) -> bool:
