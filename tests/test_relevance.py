@@ -15,6 +15,7 @@ from ir_rag_axioms.metrics.relevance import (
     RelevanceModel,
     answer_type_given,
     asked,
+    filler,
     load_model,
     non_answer,
     residual_texts,
@@ -32,6 +33,10 @@ CASES_3 = Path(__file__).parent / "data" / "relevancy_cases_3.json"
     ("How many planets are in the solar system?", "Eight."),
     ("How many legs does a spider have?", "8."),
     ("In what year did the Titanic sink?", "1912."),
+    ("Does coffee raise blood pressure?", "Yes."),
+    ("Is the Great Wall of China visible from space?", "No."),
+    ("Can dogs swim?", "Yes, largely."),
+    ("What is the main ingredient of guacamole?", "Avocado."),
 ])
 def test_short_direct_answers_are_relevant_in_both_modes(query: str, answer: str, mode: str) -> None:
     """The docs call these direct answers: strict mode scored them 0 (relevance under its "no" threshold)."""
@@ -206,3 +211,49 @@ def test_evasions_are_no(answer: str, mode: str) -> None:
     result = AnswerRelevancy(relevancy_mode=mode).measure("How much does a new electric bike cost?", answer)
     assert result.score == 0.0
     assert result.statement_breakdown[0].reason.startswith(("evasion", "refusal"))
+
+
+@pytest.mark.parametrize("mode", ["task", "strict"])
+@pytest.mark.parametrize(("query", "answer", "why"), [
+    ("How do vaccines work?", "This is a complex topic with many factors to consider.", "filler"),
+    ("Why do cats purr?", "It depends on many different factors.", "filler"),
+    ("What is the capital of France?", "No.", "relevance"),
+    ("What is the main ingredient of guacamole?", "Many factors.", "relevance"),
+])
+def test_fillers_and_misplaced_yes_no_are_no(query: str, answer: str, why: str, mode: str) -> None:
+    """Generic words only, none of the question's, fit any question: "no"; so is a bare "No." to a what-question."""
+    result = AnswerRelevancy(relevancy_mode=mode).measure(query, answer)
+    assert result.score == 0.0
+    assert [s.verdict for s in result.statement_breakdown] == ["no"]
+    assert why in result.statement_breakdown[0].reason
+
+
+@pytest.mark.parametrize(("query", "statement", "expected"), [
+    ("How do vaccines work?", "This is a complex topic with many factors to consider.", True),
+    ("How can I improve my sleep?", "It is important to consider many factors about sleep.", False),
+    ("How can I improve my sleep?", "Keep a regular bedtime every night.", False),
+    ("How do vaccines work?", "Yes.", False),
+])
+def test_filler(query: str, statement: str, expected: bool) -> None:
+    """A filler: two or more content words, at least 3 in 4 generic, none of the query's."""
+    (found,) = HEURISTIC_JUDGE.statements([statement])
+    assert filler(query, found[0]) is expected
+
+
+@pytest.mark.parametrize(("question", "direct", "other"), [
+    ("How does a refrigerator keep food cold?",
+     "A refrigerator keeps food cold by pumping a refrigerant that absorbs the heat inside.",
+     "Refrigerators were invented in the 19th century."),
+    ("What does a pharmacist do?", "A pharmacist checks prescriptions and advises patients on their medicines.",
+     "Pharmacists earn a good salary in most countries."),
+    ("Why is the Colosseum in ruins?", "Earthquakes and stone robbers damaged the Colosseum over the centuries.",
+     "The Colosseum is popular with tourists from all over the world."),
+])
+def test_a_statement_on_the_subject_for_another_untyped_question_scores_below(question: str, direct: str,
+                                                                           other: str) -> None:
+    """No date, number, person or place asked: the model's P(answers the question) puts the statement on the subject
+    that answers another question below the direct answer (both stay above the cut-off: a known miss)."""
+    found = HEURISTIC_JUDGE.statements([direct, other])
+    p_direct, p_other = HEURISTIC_JUDGE.question_fit([(question, found[0]), (question, found[1])])
+    assert p_other[0] < p_direct[0]
+    assert p_direct[0] > 0.6

@@ -174,6 +174,9 @@ class HeuristicJudge(Judge):
                 if rel.short_typed_answer(query, statement):
                     judged.append(("yes", f"{why}; a short answer that gives what the question word asks for"))
                     continue
+                if rel.filler(query, statement):
+                    judged.append(("no", f"{why}; filler: generic words only, none of the query's"))
+                    continue
                 if verdict != "no" and p < model.cutoff:
                     verdict = "no"
                     why = f"{why}; P(answers the question) {p:.2f} < {model.cutoff:g}: {rel.OFF_QUESTION}"

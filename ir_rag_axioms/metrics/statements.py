@@ -18,7 +18,7 @@ from ir_rag_axioms.metrics import _structure, quantities
 from ir_rag_axioms.metrics._negation import _negated
 from ir_rag_axioms.metrics._numbers import _in_citation, _lemma, _numbers, _trends, _valued
 
-FACTS_VERSION = 15
+FACTS_VERSION = 16
 """Bumped when ``Facts`` changes, so that stored statements of an older version are not read back."""
 _CITATION = re.compile(r"\[\s*\d+(?:\s*[,;-]\s*\d+)*\s*\]")
 _BULLET = re.compile(r"^\s*(?:[-*•#>]+|\d+[.)])\s*")
@@ -429,9 +429,18 @@ def foreign_script(text: str) -> bool:
     return non_latin_share(text) >= FOREIGN_SHARE
 
 
+YES_NO_WORDS = frozenset({"yes", "no", "yeah", "yep", "nope", "absolutely", "definitely", "certainly", "correct",
+                          "true", "false", "indeed", "never"})
+"""One-word answers to a yes/no question ("Yes."): statements on their own."""
+
+
 def _is_statement(clause: Any, text: str) -> bool:
-    """Two words or more, a word with a number or name ("Paris."), or a number ending its line ("206.", not "1. X")."""
-    if len(re.findall(r"[A-Za-z]+", text)) >= 2:
+    """A statement: two words or more, a number or name, a yes/no word, or a number ending its line.
+
+    "Paris.", "Yes." (``YES_NO_WORDS``), "206." (not the list number of "1. X").
+    """
+    words = re.findall(r"[A-Za-z]+", text)
+    if len(words) >= 2 or (len(words) == 1 and words[0].lower() in YES_NO_WORDS):
         return True
     if not re.search(r"[A-Za-z]", text):
         after = clause.doc[clause.end] if clause.end < len(clause.doc) else None
