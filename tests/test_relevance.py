@@ -24,6 +24,7 @@ from ir_rag_axioms.metrics.relevance import (
 CASES = Path(__file__).parent / "data" / "relevancy_cases.json"
 CASES_2 = Path(__file__).parent / "data" / "relevancy_cases_2.json"
 CASES_3 = Path(__file__).parent / "data" / "relevancy_cases_3.json"
+CASES_4 = Path(__file__).parent / "data" / "relevancy_cases_4.json"
 
 
 @pytest.mark.parametrize("mode", ["task", "strict"])
@@ -83,10 +84,10 @@ def test_hand_made_cases_keep_their_accuracy() -> None:
         assert right / len(mine) >= FLOORS[split], (split, right, len(mine))
 
 
-HELD_OUT_FLOORS = {CASES_2: 0.68, CASES_3: 0.75}
+HELD_OUT_FLOORS = {CASES_2: 0.70, CASES_3: 0.80, CASES_4: 0.85}
 """Accuracy of the held-out batches (written apart from the model, never tuned on), measured on the model as shipped
-and rounded down by 0.02: ``relevancy_cases_2.json`` 42/60 = 0.70 (0.67 on the model before the question-type table),
-``relevancy_cases_3.json`` 46/60 = 0.77 (0.68 before; written blind, measured before and after the table only)."""
+and rounded down by 0.02: ``relevancy_cases_2.json`` 43/60 = 0.72, ``relevancy_cases_3.json`` 49/60 = 0.82,
+``relevancy_cases_4.json`` 52/60 = 0.87 (docs/metrics.md, "AnswerRelevancy offline")."""
 
 
 @pytest.mark.parametrize("path", list(HELD_OUT_FLOORS), ids=lambda p: p.name)
