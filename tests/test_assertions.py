@@ -44,8 +44,9 @@ def test_assert_test_lists_every_failing_metric_with_score_threshold_and_reason(
 
 
 def test_assert_metric_fails_on_an_undefined_score_and_says_why():
-    empty = AnswerRelevancy().measure("Why?", "Yes!")  # not blank, but no statement the judge can read
+    empty = AnswerRelevancy().measure("Why?", "Hmm!")  # not blank, but no statement the judge can read
     assert math.isnan(empty.score)
+    assert AnswerRelevancy().measure("Why?", "Yes!").score == 0.0  # a yes/no answer is read, and answers no "why"
     with pytest.raises(AssertionError, match=r"undefined score \(NaN\).*no statements"):
         assert_metric(empty)
     passed = Faithfulness().measure(GOOD.actual_output, GOOD.retrieval_context)
