@@ -15,6 +15,9 @@ Usage (from the repository root, about 40 minutes on 2 cores, most of it the fir
    P(supported) (regularisation, class weights, L1, quantile bins, a linear spline, pairwise products, squares,
    gradient-boosted trees as a reference), LODO and a nested pick among them; prints only (docs/metrics.md).
 5. The model fitted on every set is written as JSON (``--out``, default the packaged ``verifier.json``).
+6. ``--held-out FILES``: realistic RAG answers written blind from CrowdRAG-25 passages
+   (``tests/data/rag_answers_*.json``) are judged too; every setting above (each ablation included) is fitted on the
+   six sets and measured on them once. Such a run writes no model.
 """
 
 from __future__ import annotations
@@ -88,6 +91,8 @@ MIN_OVERLAPS = (0.0, 0.25, 0.4, 0.5, 0.6)
 """The guards tried: P(supported) 0 where at most this share of the claim's content words is in the context."""
 CONTRADICTION_SETS = ("summedits", "dialfact", "project")
 """The sets with a contradicted label apart from unsupported (P(contradicted | not supported) is fitted on them)."""
+HELD_OUT = ("rag-A", "rag-B")
+"""The realistic batches (``--held-out``): never in a fit; each setting is fitted on the six sets, measured on them."""
 
 
 def claim_features(examples: list, rows: list[list[dict]]) -> tuple[np.ndarray, np.ndarray]:
@@ -351,12 +356,17 @@ def lodo(examples: list, x: np.ndarray, owner: np.ndarray, columns: list[int] | 
          variant: Variant | None = None, among: list[str] | None = None) -> dict[str, dict]:
     """Each dataset (of ``among``; None: all) held out in turn: fitted on the others, measured on it."""
     names = np.array([e[0] for e in examples])
-    among = sorted(set(names)) if among is None else among
+    among = sorted(set(names) - set(HELD_OUT)) if among is None else among
     out = {}
     for name in tqdm(among, desc="leave one dataset out", leave=False):
         verifier = fit(examples, x, owner, (names != name) & np.isin(names, among), columns, variant=variant)
         out[name] = evaluate(verifier, examples, x, owner, names == name)
         out[name]["auc"] = _auc(verifier, examples, x, owner, names == name)
+    if variant is None and set(names) & set(HELD_OUT):  # the realistic batches: fitted on every set, measured once
+        verifier = fit(examples, x, owner, np.isin(names, among), columns)
+        for name in sorted(set(names) & set(HELD_OUT)):
+            out[name] = {**evaluate(verifier, examples, x, owner, names == name),
+                         "auc": _auc(verifier, examples, x, owner, names == name)}
     return out
 
 
@@ -393,7 +403,7 @@ def table(results: dict[str, dict[str, dict]], key: str) -> str:
     lines = [f"| {key} | " + " | ".join(sets) + " | mean (external) |", "|---" * (len(sets) + 2) + "|"]
     for setting, found in results.items():
         values = [found.get(s, {}).get(key, float("nan")) for s in sets]
-        external = np.nanmean([v for s, v in zip(sets, values, strict=True) if s != "project"])
+        external = np.nanmean([v for s, v in zip(sets, values, strict=True) if s != "project" and s not in HELD_OUT])
         lines.append(f"| {setting} | " + " | ".join(f"{v:.3f}" for v in values) + f" | {external:.3f} |")
     return "\n".join(lines)
 
@@ -417,11 +427,15 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--ablation", action="store_true")
     parser.add_argument("--stage", choices=("rows", "before", "fit"), default="fit")
+    parser.add_argument("--held-out", type=Path, nargs="*", default=[],
+                        help="realistic RAG batches (tests/data/rag_answers_*.json): never fitted on; each setting "
+                             "fitted on all six sets and measured on them")
     parser.add_argument("--variants", action="store_true",
                         help="compare other model classes (LODO, nested pick); nothing written")
     args = parser.parse_args()
     start = time.perf_counter()
     examples = [e for e in verifier_data.examples() if args.only is None or e[0] in args.only]
+    examples += [e for path in args.held_out for e in verifier_data.realistic(path)]
     if args.cached_only:
         stored = {k for path in args.cache if path.exists() for k in json.loads(path.read_text())}
         examples = [e for e in examples if json.dumps([e[1], list(e[2])]) in stored]
@@ -450,6 +464,9 @@ def main() -> None:
                                                                        if k not in dropped])
     for key in ("balanced_accuracy", "false_alarms", "false_contradictions", "contradictions_found"):
         print(table(results, key), "\n")
+    if args.held_out:
+        print("a run with --held-out writes no model (the realistic batches are never fitted on)")
+        return
     names = np.array([e[0] for e in examples])
     counts = {name: int((names == name).sum()) for name in sorted(set(names))}
     metadata = {"fitted_by": "bench/fit_verifier.py", "training_sets": counts,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import csv
+import gzip
 import json
 import random
 from collections.abc import Iterator
@@ -94,6 +95,24 @@ def project() -> Iterator[Example]:
                 label = "supported" if case["expected"]["faithfulness"] else (
                     "unsupported" if "addition" in case["kind"] else "contradicted")
                 yield "project", case["answer"], (case["context"],), label
+
+
+UNSUPPORTED_KINDS = ("invented-fact", "invented-attribute")
+"""The kinds of wrong statement of the realistic batches that add to the passages rather than contradict them."""
+
+
+def realistic(path: Path, root: Path = EXTERNAL) -> list[Example]:
+    """A batch of realistic RAG answers (``tests/data/rag_answers_*.json``), each against its topic's 20 passages of
+    CrowdRAG-25; dataset ``rag-<batch>``. Held out: never fitted on (``fit_verifier.py --held-out``)."""
+    passages: dict[str, tuple[str, ...]] = {}
+    with gzip.open(root.parent / "trec-rag-24-crowd/responses.jsonl.gz", "rt", encoding="utf-8") as handle:
+        for line in handle:
+            row = json.loads(line)
+            passages.setdefault(row["topic"], tuple(row["references_texts"]))
+    name = "rag-" + path.stem.rsplit("_", 1)[-1]
+    return [(name, case["answer"], passages[case["topic"]], "supported" if case["faithful"] else
+             "unsupported" if case["kind"] in UNSUPPORTED_KINDS else "contradicted")
+            for case in json.loads(path.read_text())["cases"]]
 
 
 def examples(root: Path = EXTERNAL, cap: int = 300, seed: int = 0, summedits_docs: int = 40,
