@@ -462,7 +462,7 @@ def main() -> None:
                                                               f in (family, f"{family}_unsure"))]
             results[f"without {family}"] = lodo(examples, x, owner, [k for k in range(len(FEATURES))
                                                                        if k not in dropped])
-    for key in ("balanced_accuracy", "false_alarms", "false_contradictions", "contradictions_found"):
+    for key in ("balanced_accuracy", "false_alarms", "false_contradictions", "contradictions_found", "auc"):
         print(table(results, key), "\n")
     if args.held_out:
         print("a run with --held-out writes no model (the realistic batches are never fitted on)")

@@ -376,7 +376,9 @@ BATCH_FLOORS: dict[str, tuple[str, int, int, int, int, str]] = {
     # name: (kind, detected, of negatives, flagged, of supported, when it was held out)
     "fourth_batch": ("development", 20, 48, 3, 57, "held out once (18/48, 5/57), then tuned on"),
     "fifth_batch": ("development", 39, 64, 1, 62, "held out once (36/64, 13/62), then tuned on"),
-    "sixth_batch": ("development", 38, 64, 3, 62, "held out once (37/64, 12/62), then tuned on"),
+    "sixth_batch": ("development", 37, 64, 3, 62,
+                    "held out once (37/64, 12/62), then tuned on; 38 before the both-negate rule, which made one "
+                    "case undecided ('does not stop ... from bidding') and cleared a paraphrase of a false alarm"),
     "seventh_batch": ("development", 31, 64, 3, 62, "held out once (35/64, 13/62), then tuned on"),
     "eighth_batch": ("development", 26, 64, 3, 62, "held out once (29/64, 8/62), then tuned on"),
     "ninth_batch": ("development", 41, 64, 0, 62, "held out once (41/64, 8/62), then tuned on"),

@@ -48,6 +48,11 @@ def contradictions(statement: Facts, sentence: Facts, where: str, own: str = "th
     """
     mine, theirs = _lemma_set(statement), _lemma_set(sentence)
     out = _negations(statement, sentence, where, own, mine, theirs)
+    if out and statement.negated and sentence.negated and undecided is not None and not _swapped(
+            statement, sentence, mine, theirs):  # "never speaks a line of dialogue" / "has no dialogue": both
+        # negate, the paraphrase moved the negation to another word ("X, not Y" / "Y, not X" stays a conflict)
+        undecided += [f"cannot tell: {r} (both negate something; a paraphrase may move the negation)" for r in out]
+        out = []
     paired_comparisons: set[str] = set()
     consistent, flips = comparisons_checked(statement, sentence, where, own, undecided, paired_comparisons)
     flipped = set(consistent)
@@ -73,6 +78,12 @@ def contradictions(statement: Facts, sentence: Facts, where: str, own: str = "th
     out += obligation_conflicts(statement, sentence, where, own)
     out += price_for_free(statement, sentence, where, own)
     return list(dict.fromkeys(out))
+
+
+def _swapped(statement: Facts, sentence: Facts, mine: set[str], theirs: set[str]) -> bool:
+    """Whether each side negates a word the other affirms ("the president, not Congress" / "Congress, not him")."""
+    return any(w in theirs and w not in sentence.negated for w in statement.negated) and any(
+        w in mine and w not in statement.negated for w in sentence.negated)
 
 
 def _negations(statement: Facts, sentence: Facts, where: str, own: str, mine: set[str], theirs: set[str]

@@ -137,7 +137,7 @@ def _present_number(n: tuple[float, float, str, bool], exact: tuple[float, float
                     sentence: Facts, where: str, others: Sequence[tuple[Facts, float]] | None, score: float,
                     found: _Findings) -> None:
     """``_number_finding`` for a number the context gives: misplaced when the matched sentence has a rival."""
-    if others is not None and not n[3] and not (_present(exact, sentence.numbers)
+    if others is not None and not (_present(exact, sentence.numbers)
                                                  or _present(n, sentence.numbers)
                                                  or _arithmetic(n, sentence.numbers)):
         misplaced = _misplaced(n, statement, sentence, others, score, where)
@@ -313,7 +313,8 @@ def _misplaced_entity(entity: str, label: str, statement: Facts, sentence: Facts
     mine = set().union(*(_entity_words(e) for e, _ in statement.entities))
     rivals = [e for e, lab in sentence.entities if _group(lab) == _group(label) and _entity_words(e)
               and not all(_common_noun(w) for w in _entity_words(e))  # "the Queen": a title, maybe of the name
-              and not _entity_words(e) & mine and quantities.alias_in(entity, (e,)) is None
+              and _entity_words(e) - needed and not (_entity_words(e) - needed) & mine
+              and quantities.alias_in(entity, (e,)) is None
               and quantities.alias_in(e, (entity,)) is None
               and not any(quantities.acronym_of(w, entity) for w in _entity_words(e))
               and not any(quantities.acronym_of(w, e) for w in needed)]

@@ -28,12 +28,12 @@ def merge(found: Sequence[Facts]) -> Facts:
 
 def findings(claim: Statement, matched: Statement, score: float, pool: checks.Pool, where: str, own: str,
              others: Sequence[tuple[Facts, float]], check_threshold: float, support_threshold: float,
-             idk_margin: float) -> tuple[list[str], list[str], list[str]]:
+             idk_margin: float, window: Sequence[tuple[Facts, float]] = ()) -> tuple[list[str], list[str], list[str]]:
     """(contradicted, unsupported, cannot tell) reasons of a claim against its matched sentence and the pool.
 
     ``others``: the other context sentences with their match scores. A number the matched sentence lacks, where it
     gives a comparable one instead, is read against them (``checks.differences``) when the match is strong
-    (``support_threshold``).
+    (``support_threshold``). ``window``: the matched sentence's neighbours in its passage, with their scores.
     """
     mine, theirs = claim.facts or Facts(), matched.facts or Facts()
     close = score >= check_threshold
@@ -42,7 +42,7 @@ def findings(claim: Statement, matched: Statement, score: float, pool: checks.Po
     contradicted, unsupported, undecided = checks.differences(mine, theirs if close else Facts(), pool, where,
                                                               claim.text, has_match, aligned, score)
     if others and own == "the statement":
-        _elsewhere(mine, theirs, score, where, own, others, check_threshold, contradicted)
+        _elsewhere(mine, theirs, score, where, own, others, check_threshold, contradicted, window)
     if close:
         correlative = bool(checks.CORRELATIVE.search(claim.text) and checks.CORRELATIVE.search(matched.text))
         contradicted += checks.contradictions(mine, theirs, where, own, undecided, correlative)
@@ -52,10 +52,15 @@ def findings(claim: Statement, matched: Statement, score: float, pool: checks.Po
 
 
 def _elsewhere(mine: Facts, theirs: Facts, score: float, where: str, own: str, others: Sequence[tuple[Facts, float]],
-               check_threshold: float, contradicted: list[str]) -> None:
-    """``findings``' conflicts with the matched and the other close sentences, added to ``contradicted``."""
-    near = [(theirs, where), *((f, "another sentence of the context") for f, s in others
-                               if s >= check_threshold)]
+               check_threshold: float, contradicted: list[str], window: Sequence[tuple[Facts, float]] = ()) -> None:
+    """``findings``' conflicts with the matched sentence and the sentences near it, added to ``contradicted``.
+
+    Near: its neighbours in its passage (``window``) and the other sentences that match about as well (within
+    ``ALIGN_MARGIN``), not any sentence of the context that shares a word.
+    """
+    close = [f for f, s in window if s >= check_threshold] + [
+        f for f, s in others if s >= max(check_threshold, score - checks.ALIGN_MARGIN)]
+    near = [(theirs, where), *((f, "another sentence of the context") for f in close)]
     contradicted += checks.polarity_conflicts(mine, near, own)
     contradicted += [r for r in checks.modifier_conflicts(mine, near[1:], own) if r not in contradicted]
     if mine.comparisons and len(near) > 1 and score >= check_threshold and not any(

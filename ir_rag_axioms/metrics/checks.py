@@ -23,11 +23,11 @@ from __future__ import annotations
 import re
 
 from ir_rag_axioms.metrics._checks_comparisons import CORRELATIVE, comparisons_by_value, contradictions
-from ir_rag_axioms.metrics._checks_differences import differences, missing_content, unsupported_part
+from ir_rag_axioms.metrics._checks_differences import ALIGN_MARGIN, differences, missing_content, unsupported_part
 from ir_rag_axioms.metrics._checks_lexicon import Pool, describe
 from ir_rag_axioms.metrics._checks_roles import modifier_conflicts, overgeneralised, polarity_conflicts
 
-__all__ = ["CORRELATIVE", "Pool", "comparisons_by_value", "contradictions", "describe", "differences",
+__all__ = ["ALIGN_MARGIN", "CORRELATIVE", "Pool", "comparisons_by_value", "contradictions", "describe", "differences",
            "missing_content", "modifier_conflicts", "overgeneralised", "polarity_conflicts", "refusal",
            "unsupported_part"]
 

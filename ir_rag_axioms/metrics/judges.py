@@ -265,8 +265,10 @@ class HeuristicJudge(Judge):
                 matched, passage = units[b] if units else (Statement(""), -1)
                 where = f"passage {passage + 1}"
                 others = tuple((u.facts or Facts(), float(every[k, j])) for j, (u, _) in enumerate(units) if j != b)
+                window = tuple((u.facts or Facts(), float(every[k, j])) for j, (u, p) in enumerate(units)
+                               if p == passage and j != b)
                 contradicted, unsupported, undecided = self._findings(claim, matched, float(score), pool, where,
-                                                                      "the statement", others)
+                                                                      "the statement", others, window)
                 failed = bool(contradicted or unsupported)
                 absent = checks.missing_content(claim.facts or Facts(), pool, self.content_share) \
                     if score < self.support_threshold else []
@@ -295,9 +297,10 @@ class HeuristicJudge(Judge):
                 row.update(verdict="unsupported", ok=False, checks_failed=True, reasons=[reason])
 
     def _findings(self, claim: Statement, matched: Statement, score: float, pool: checks.Pool, where: str,
-                  own: str, others: Sequence[tuple[Facts, float]] = ()) -> tuple[list[str], list[str], list[str]]:
+                  own: str, others: Sequence[tuple[Facts, float]] = (), window: Sequence[tuple[Facts, float]] = ()
+                  ) -> tuple[list[str], list[str], list[str]]:
         return findings(claim, matched, score, pool, where, own, others, self.check_threshold,
-                        self.support_threshold, self.idk_margin)
+                        self.support_threshold, self.idk_margin, window)
 
     def _faithfulness_level(self, rows: list[dict[str, Any]]) -> RubricJudgment:  # also bench/fit_verifier.py
         return faithfulness_level(rows, self.level_bands, self.minor_unsupported, self.contradiction_cap)
