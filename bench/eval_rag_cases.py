@@ -13,26 +13,16 @@ from __future__ import annotations
 
 import argparse
 import collections
-import gzip
 import json
 import time
 from pathlib import Path
 
 import numpy as np
 
+from ir_rag_axioms.datasets import topic_passages
 from ir_rag_axioms.metrics import Faithfulness
 
 RESPONSES = Path(__file__).resolve().parents[2] / "shared/data/trec-rag-24-crowd/responses.jsonl.gz"
-
-
-def passages(path: Path = RESPONSES) -> dict[str, list[str]]:
-    """Topic -> its 20 retrieved passages."""
-    out: dict[str, list[str]] = {}
-    with gzip.open(path, "rt", encoding="utf-8") as handle:
-        for line in handle:
-            row = json.loads(line)
-            out.setdefault(row["topic"], list(row["references_texts"]))
-    return out
 
 
 def balanced(truth: np.ndarray, said: np.ndarray) -> float:
@@ -90,7 +80,7 @@ def main() -> None:
     parser.add_argument("--show", action="store_true", help="print the answers judged wrongly, claim by claim")
     args = parser.parse_args()
     cases = [c for path in args.cases for c in json.loads(path.read_text())["cases"]]
-    by_topic = passages()
+    by_topic = topic_passages(RESPONSES)
     contexts = [by_topic[c["topic"]] if args.context == "all" else [by_topic[c["topic"]][k] for k in c["passages_used"]]
                 for c in cases]
     start = time.perf_counter()

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import ast
 import csv
-import gzip
 import json
 import random
 from collections.abc import Iterator
@@ -104,11 +103,9 @@ UNSUPPORTED_KINDS = ("invented-fact", "invented-attribute")
 def realistic(path: Path, root: Path = EXTERNAL) -> list[Example]:
     """A batch of realistic RAG answers (``tests/data/rag_answers_*.json``), each against its topic's 20 passages of
     CrowdRAG-25; dataset ``rag-<batch>``. Held out: never fitted on (``fit_verifier.py --held-out``)."""
-    passages: dict[str, tuple[str, ...]] = {}
-    with gzip.open(root.parent / "trec-rag-24-crowd/responses.jsonl.gz", "rt", encoding="utf-8") as handle:
-        for line in handle:
-            row = json.loads(line)
-            passages.setdefault(row["topic"], tuple(row["references_texts"]))
+    from ir_rag_axioms.datasets import topic_passages  # the package only here: the other sets read without it
+
+    passages = topic_passages(root.parent / "trec-rag-24-crowd")
     name = "rag-" + path.stem.rsplit("_", 1)[-1]
     return [(name, case["answer"], passages[case["topic"]], "supported" if case["faithful"] else
              "unsupported" if case["kind"] in UNSUPPORTED_KINDS else "contradicted")

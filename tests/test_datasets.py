@@ -50,6 +50,16 @@ def test_crowd_loader_counts(crowd_dir: Path):
     assert ratings["quality_overall_p_n"].isna().all()  # the overall dimension has no "neither" probability
 
 
+def test_topic_passages_are_each_topics_shared_context(crowd_dir: Path):
+    from ir_rag_axioms.datasets import topic_passages
+
+    passages = topic_passages(crowd_dir)
+    responses = loaders.load_crowd_responses(crowd_dir)
+    assert len(passages) == 301 and {len(p) for p in passages.values()} == {20}
+    for row in responses.sample(50, random_state=0).itertuples():
+        assert passages[row.topic] == tuple(row.references_texts)
+
+
 def test_crowd_dataset_components(crowd):
     queries = list(crowd.queries_iter())
     assert len(queries) == 301

@@ -8,12 +8,12 @@ else does not count), and the blind batches of realistic answers (``rag_answers_
 
 from __future__ import annotations
 
-import gzip
 import json
 from pathlib import Path
 
 import pytest
 
+from ir_rag_axioms.datasets import topic_passages
 from ir_rag_axioms.metrics import Faithfulness
 from ir_rag_axioms.metrics.judges import HeuristicJudge
 
@@ -81,15 +81,6 @@ def test_a_conflict_with_a_sentence_that_matches_much_worse_does_not_count():
     assert row["verdict"] != "supported", row
 
 
-def _passages() -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {}
-    with gzip.open(RESPONSES, "rt", encoding="utf-8") as handle:
-        for line in handle:
-            row = json.loads(line)
-            out.setdefault(row["topic"], list(row["references_texts"]))
-    return out
-
-
 REALISTIC_FLOORS = {
     # batch: (unfaithful answers caught at least, of, faithful answers flagged at most, of) by the default judge
     # (level below 5), each answer against its topic's 20 passages
@@ -103,7 +94,7 @@ REALISTIC_FLOORS = {
 @pytest.mark.parametrize("name", list(REALISTIC_FLOORS))
 def test_the_realistic_batches_stay_at_their_measured_level(name):
     cases = json.loads((DATA / f"{name}.json").read_text())["cases"]
-    passages = _passages()
+    passages = topic_passages(RESPONSES)
     results = Faithfulness().measure_many([(c["answer"], passages[c["topic"]]) for c in cases])
     flagged = [(c["faithful"], r.level is None or r.level < 5) for c, r in zip(cases, results, strict=True)]
     caught, negatives, false_alarms, positives = REALISTIC_FLOORS[name]

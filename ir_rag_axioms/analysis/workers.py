@@ -291,8 +291,9 @@ def encode(model: str, strings: Sequence[str], batch_size: int, workers: int, de
 
     On CPU, a job of at least ``MIN_BATCHES_PER_WORKER`` batches per worker with a ``pool`` runs its batches in the
     pool's ``workers`` processes, one torch thread each, each batch a task taken by the next free worker; smaller jobs
-    run on ``workers`` torch threads in this process. Either way each batch is one matrix product whose sums torch
-    never splits differently (any thread count gives bit-identical vectors), so every route gives the same vectors.
+    run on ``workers`` torch threads in this process. Each batch is the same matrix products on every route, so the
+    vectors are bit-identical at one thread; another thread count may change their last bits (below 1e-6) where MKL
+    picks other kernels for it, unless MKL_CBWR=AUTO,STRICT is set before torch loads.
     Processes for large jobs: torch's threads run in lockstep, so on cores shared with other work one descheduled
     thread stalls the other (measured for 320 sentences on 2 cores at load 9: 2 threads 87 s and 18.7 CPU seconds,
     1 thread 21 s and 4.1, 2 processes 18 s and 4.6). ``precision`` float16/bfloat16 runs the model in half

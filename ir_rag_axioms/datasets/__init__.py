@@ -15,7 +15,13 @@ import os
 from typing import Any
 
 from ir_rag_axioms.datasets import crowd, llm, nuggets
-from ir_rag_axioms.datasets.crowd import DIMENSIONS, load_crowd_ratings, load_crowd_responses, load_crowd_topics
+from ir_rag_axioms.datasets.crowd import (
+    DIMENSIONS,
+    load_crowd_ratings,
+    load_crowd_responses,
+    load_crowd_topics,
+    topic_passages,
+)
 from ir_rag_axioms.datasets.files import ENV_VAR, DataFileError, read_jsonl
 from ir_rag_axioms.datasets.llm import load_llm_ratings
 from ir_rag_axioms.datasets.nuggets import load_nugget_assignments, nugget_score
@@ -56,5 +62,5 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     *_IRDS, "DIMENSIONS", "ENV_VAR", "DataFileError", "crowd", "judged_items", "llm", "load_crowd_ratings",
     "load_crowd_responses", "load_crowd_topics", "load_llm_ratings", "load_nugget_assignments", "nugget_score",
-    "nuggets", "read_jsonl", "register",
+    "nuggets", "read_jsonl", "register", "topic_passages",
 ]

@@ -106,6 +106,12 @@ def load_crowd_responses(path: PathLike | None = None) -> pd.DataFrame:
                       unique=("response",))
 
 
+def topic_passages(path: PathLike | None = None) -> dict[str, tuple[str, ...]]:
+    """Topic -> the passages retrieved for it (the same 20 for each of its responses); ``path`` as for the responses."""
+    first = load_crowd_responses(path).groupby("topic", sort=False)["references_texts"].first()
+    return {str(topic): tuple(texts) for topic, texts in first.items()}
+
+
 def check_rating(row: dict) -> str | None:
     """What is wrong with one ratings record (None if nothing): a self-pair, or a probability outside [0, 1]."""
     if str(row["response_a"]) == str(row["response_b"]):
