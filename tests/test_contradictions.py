@@ -357,13 +357,13 @@ def test_each_failed_check_is_named_and_a_contradiction_is_level_1():
 
 @pytest.mark.slow
 def test_development_detection_and_false_alarms_stay_at_their_measured_level():
-    """Development sets (tuned on: these are development figures, docs/metrics.md): detection and false alarms.
+    """Development sets (tuned on: development figures, docs/metrics-development.md): detection and false alarms.
 
     The first and second batches were each held out once (50/58 and 12/69; 28/31 and 8/36), then read and tuned
     on. Measured now (no check reads roles, causes or quantifiers: the verifier's ablation found they do not pay):
     first batch 42/58 detected, 0/69 flagged; second batch 25/31, 1/36 (the one flag is a "supported" case whose
-    passage lacks the answer: the flag is right, the label wrong, docs/metrics.md); dev3 13/14, 0/17; the old set's
-    held-out third 24/25, 0/8. The floors sit just under / over. No held-out figure here.
+    passage lacks the answer: the flag is right, the label wrong, docs/metrics-development.md); dev3 13/14, 0/17;
+    the old set's held-out third 24/25, 0/8. The floors sit just under / over. No held-out figure here.
     """
     for name, floor, ceiling in (("first_batch", 0.72, 0.02), ("second_batch", 0.80, 0.03), ("dev3", 0.92, 0.06),
                                  ("old_held_out", 0.95, 0.13)):
@@ -392,8 +392,8 @@ BATCH_FLOORS: dict[str, tuple[str, int, int, int, int, str]] = {
 
 A batch is held out until it has been measured once; then its failures are read and checks are made on them, so it
 is development data from then on. The floors sit at the figures measured without the role, cause and quantifier
-checks (deleted: they did not pay in the verifier's ablation, docs/metrics.md): a change may improve on them, never
-fall below them.
+checks (deleted: they did not pay in the verifier's ablation, docs/metrics-development.md): a change may improve on
+them, never fall below them.
 """
 
 
@@ -410,8 +410,8 @@ def test_each_batch_stays_at_its_measured_level(name: str):
 
 def test_the_third_batch_stays_at_its_development_level():
     """The third batch: held out once (33/64 detected, 25/73 flagged), then read and tuned on, so it is development
-    data now (docs/metrics.md). Measured without the role, cause and quantifier checks: 34/64 detected, 0/73 flagged.
-    Floors just under / over."""
+    data now (docs/metrics-development.md). Measured without the role, cause and quantifier checks: 34/64 detected,
+    0/73 flagged. Floors just under / over."""
     detected, flagged, kinds = rates("third_batch")
     print(f"\nthird batch (development): detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
     assert detected >= 34 / 64 and flagged <= 1 / 73, kinds

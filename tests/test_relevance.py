@@ -71,7 +71,7 @@ def test_a_direct_answer_stays_relevant_beside_a_tangent() -> None:
 
 
 FLOORS = {"dev": 0.95, "held-out": 0.82}
-"""Accuracy measured when the model was shipped (docs/metrics.md, "AnswerRelevancy offline"), rounded down."""
+"""Accuracy measured when the model was shipped (docs/metrics-development.md, its relevance model), rounded down."""
 
 
 def test_hand_made_cases_keep_their_accuracy() -> None:
@@ -87,7 +87,7 @@ def test_hand_made_cases_keep_their_accuracy() -> None:
 HELD_OUT_FLOORS = {CASES_2: 0.70, CASES_3: 0.80, CASES_4: 0.85}
 """Accuracy of the held-out batches (written apart from the model, never tuned on), measured on the model as shipped
 and rounded down by 0.02: ``relevancy_cases_2.json`` 43/60 = 0.72, ``relevancy_cases_3.json`` 49/60 = 0.82,
-``relevancy_cases_4.json`` 52/60 = 0.87 (docs/metrics.md, "AnswerRelevancy offline")."""
+``relevancy_cases_4.json`` 52/60 = 0.87 (docs/metrics-development.md, "AnswerRelevancy: the relevance model")."""
 
 
 @pytest.mark.parametrize("path", list(HELD_OUT_FLOORS), ids=lambda p: p.name)

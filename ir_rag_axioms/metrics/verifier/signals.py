@@ -4,8 +4,8 @@ A check (``checks.py``) that failed names itself in its reason ("negation: ...",
 of checks is one pair of features: a finding (a contradiction or a missing name or number), weighted by the share of
 the claim's content words in its evidence sentence (a finding against a close paraphrase counts fully), and a
 "cannot tell" (0 or 1).
-The verifier (``model.py``) learns how far each signal is to be trusted; the ablation (docs/metrics.md) keeps a family
-only where it pays on data it was not fitted on.
+The verifier (``model.py``) learns how far each signal is to be trusted; the ablation (docs/metrics-development.md)
+keeps a family only where it pays on data it was not fitted on.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ FAMILIES: dict[str, re.Pattern[str]] = {
     "content": re.compile(r"no matching sentence|content words|added clause|matches no sentence|no single sentence"),
 }
 """Family of checks -> the pattern its reasons match (the first family that matches takes a reason). Quantifiers and
-roles reversed did not pay in the ablation (docs/metrics.md) and are no checks any more."""
+roles reversed did not pay in the ablation (docs/metrics-development.md) and are no checks any more."""
 
 _WORD = re.compile(r"[a-z0-9]+")
 _STOP = frozenset("""a an the of and or in on at to for by with from as is are was were be been being it its this that
