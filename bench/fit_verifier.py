@@ -93,8 +93,9 @@ MIN_OVERLAPS = (0.0, 0.25, 0.4, 0.5, 0.6)
 """The guards tried: P(supported) 0 where at most this share of the claim's content words is in the context."""
 CONTRADICTION_SETS = ("summedits", "dialfact", "project")
 """The sets with a contradicted label apart from unsupported (P(contradicted | not supported) is fitted on them)."""
-HELD_OUT = ("rag-A", "rag-B")
-"""The realistic batches (``--held-out``): never in a fit; each setting is fitted on the six sets, measured on them."""
+HELD_OUT = "rag-"
+"""The prefix of the realistic batches' names (``--held-out``): never in a fit; each setting is fitted on the six sets,
+measured on them."""
 
 
 def claim_features(examples: list, rows: list[list[dict]]) -> tuple[np.ndarray, np.ndarray]:
@@ -360,15 +361,16 @@ def lodo(examples: list, x: np.ndarray, owner: np.ndarray, columns: list[int] | 
          variant: Variant | None = None, among: list[str] | None = None) -> dict[str, dict]:
     """Each dataset (of ``among``; None: all) held out in turn: fitted on the others, measured on it."""
     names = np.array([e[0] for e in examples])
-    among = sorted(set(names) - set(HELD_OUT)) if among is None else among
+    among = sorted(n for n in set(names) if not n.startswith(HELD_OUT)) if among is None else among
     out = {}
     for name in tqdm(among, desc="leave one dataset out", leave=False):
         verifier = fit(examples, x, owner, (names != name) & np.isin(names, among), columns, variant=variant)
         out[name] = evaluate(verifier, examples, x, owner, names == name)
         out[name]["auc"] = _auc(verifier, examples, x, owner, names == name)
-    if variant is None and set(names) & set(HELD_OUT):  # the realistic batches: fitted on every set, measured once
+    realistic = sorted(n for n in set(names) if n.startswith(HELD_OUT))
+    if variant is None and realistic:  # the realistic batches: fitted on every set, measured once
         verifier = fit(examples, x, owner, np.isin(names, among), columns)
-        for name in sorted(set(names) & set(HELD_OUT)):
+        for name in realistic:
             out[name] = {**evaluate(verifier, examples, x, owner, names == name),
                          "auc": _auc(verifier, examples, x, owner, names == name)}
     return out
@@ -414,7 +416,8 @@ def table(results: dict[str, dict[str, dict]], key: str) -> str:
     lines = [f"| {key} | " + " | ".join(sets) + " | mean (external) |", "|---" * (len(sets) + 2) + "|"]
     for setting, found in results.items():
         values = [found.get(s, {}).get(key, float("nan")) for s in sets]
-        external = np.nanmean([v for s, v in zip(sets, values, strict=True) if s != "project" and s not in HELD_OUT])
+        external = np.nanmean([v for s, v in zip(sets, values, strict=True)
+                               if s != "project" and not s.startswith(HELD_OUT)])
         lines.append(f"| {setting} | " + " | ".join(f"{v:.3f}" for v in values) + f" | {external:.3f} |")
     return "\n".join(lines)
 
