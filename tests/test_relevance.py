@@ -25,6 +25,7 @@ CASES = Path(__file__).parent / "data" / "relevancy_cases.json"
 CASES_2 = Path(__file__).parent / "data" / "relevancy_cases_2.json"
 CASES_3 = Path(__file__).parent / "data" / "relevancy_cases_3.json"
 CASES_4 = Path(__file__).parent / "data" / "relevancy_cases_4.json"
+CASES_5 = Path(__file__).parent / "data" / "relevancy_cases_5.json"
 
 
 @pytest.mark.parametrize("mode", ["task", "strict"])
@@ -84,10 +85,11 @@ def test_hand_made_cases_keep_their_accuracy() -> None:
         assert right / len(mine) >= FLOORS[split], (split, right, len(mine))
 
 
-HELD_OUT_FLOORS = {CASES_2: 0.70, CASES_3: 0.80, CASES_4: 0.85}
+HELD_OUT_FLOORS = {CASES_2: 0.70, CASES_3: 0.80, CASES_4: 0.85, CASES_5: 0.53}
 """Accuracy of the held-out batches (written apart from the model, never tuned on), measured on the model as shipped
 and rounded down by 0.02: ``relevancy_cases_2.json`` 43/60 = 0.72, ``relevancy_cases_3.json`` 49/60 = 0.82,
-``relevancy_cases_4.json`` 52/60 = 0.87 (docs/metrics-development.md, "AnswerRelevancy: the relevance model")."""
+``relevancy_cases_4.json`` 52/60 = 0.87, ``relevancy_cases_5.json`` 33/60 = 0.55 (written blind by another author,
+measured once; docs/metrics-development.md, "AnswerRelevancy: the relevance model")."""
 
 
 @pytest.mark.parametrize("path", list(HELD_OUT_FLOORS), ids=lambda p: p.name)
