@@ -26,6 +26,7 @@ CASES_2 = Path(__file__).parent / "data" / "relevancy_cases_2.json"
 CASES_3 = Path(__file__).parent / "data" / "relevancy_cases_3.json"
 CASES_4 = Path(__file__).parent / "data" / "relevancy_cases_4.json"
 CASES_5 = Path(__file__).parent / "data" / "relevancy_cases_5.json"
+CASES_6 = Path(__file__).parent / "data" / "relevancy_cases_6.json"
 
 
 @pytest.mark.parametrize("mode", ["task", "strict"])
@@ -46,6 +47,26 @@ def test_short_direct_answers_are_relevant_in_both_modes(query: str, answer: str
     assert result.score == 1.0
     assert [s.statement for s in result.statement_breakdown] == [answer]
     assert "short answer that gives what" in result.statement_breakdown[0].reason
+
+
+@pytest.mark.parametrize(("query", "answer", "expected"), [
+    ("Do cats sleep a lot?", "Yes, most of them sleep twelve to sixteen hours a day.", 1.0),
+    ("did the printing press exist in 1400", "No. Gutenberg built his press around 1440, decades later.", 1.0),
+    ("Is chess a sport?", "Yes, as the IOC recognises it, though many players disagree.", 1.0),
+    ("Does it rain in the Sahara?", "No one knows the exact amount of rain it gets.", None),  # "No one": no answer
+    ("What do cats eat?", "Yes, most of them do.", None),  # not a yes/no question
+])
+def test_an_explicit_yes_or_no_answers_a_yes_no_question_at_any_length(query: str, answer: str,
+                                                                       expected: float | None) -> None:
+    """An opening "Yes," / "No." to a yes/no question is a direct answer ("yes" in both modes), verbs or not."""
+    for mode in ("task", "strict"):
+        result = AnswerRelevancy(relevancy_mode=mode).measure(query, answer)
+        first = result.statement_breakdown[0]
+        if expected is None:
+            assert "short answer" not in first.reason, first
+        else:
+            assert (first.verdict, result.score) == ("yes", expected), first
+            assert "short answer that gives what" in first.reason
 
 
 @pytest.mark.parametrize(("query", "answer", "why"), [
@@ -85,11 +106,13 @@ def test_hand_made_cases_keep_their_accuracy() -> None:
         assert right / len(mine) >= FLOORS[split], (split, right, len(mine))
 
 
-HELD_OUT_FLOORS = {CASES_2: 0.70, CASES_3: 0.80, CASES_4: 0.85, CASES_5: 0.53}
+HELD_OUT_FLOORS = {CASES_2: 0.70, CASES_3: 0.80, CASES_4: 0.85, CASES_5: 0.58, CASES_6: 0.71}
 """Accuracy of the held-out batches (written apart from the model, never tuned on), measured on the model as shipped
 and rounded down by 0.02: ``relevancy_cases_2.json`` 43/60 = 0.72, ``relevancy_cases_3.json`` 49/60 = 0.82,
-``relevancy_cases_4.json`` 52/60 = 0.87, ``relevancy_cases_5.json`` 33/60 = 0.55 (written blind by another author,
-measured once; docs/metrics-development.md, "AnswerRelevancy: the relevance model")."""
+``relevancy_cases_4.json`` 52/60 = 0.87, ``relevancy_cases_5.json`` 33/60 = 0.55 when measured (written blind by
+another author), 36/60 = 0.60 after the yes/no rule made on its misses (development since),
+``relevancy_cases_6.json`` 44/60 = 0.73 (a sixth author, measured once; docs/metrics-development.md, its relevance
+model)."""
 
 
 @pytest.mark.parametrize("path", list(HELD_OUT_FLOORS), ids=lambda p: p.name)

@@ -27,10 +27,12 @@ from ir_rag_axioms.metrics.results import VERDICTS, RubricJudgment, Verdict
 from ir_rag_axioms.metrics.statements import Facts
 
 __all__ = ["CONJUNCTS", "FEATURES", "FILLER_SHARE", "FILLER_WORDS", "OFF_QUESTION", "PRONOUN_START",
-           "QUESTION_TYPE", "QUESTION_TYPES", "SHORT_ANSWERS", "SHORT_ANSWER_WORDS", "WORD", "YES_NO_QUESTION",
+           "QUESTION_TYPE", "QUESTION_TYPES", "SHORT_ANSWERS", "SHORT_ANSWER_WORDS", "WORD", "YES_NO_ANSWER",
+           "YES_NO_QUESTION",
            "AnswerType", "RelevanceModel", "answer_type_given", "asked", "content_words", "features", "filler",
            "fragment_answers", "gives", "last_line", "load_model", "non_answer", "not_direct",
-           "relevancy_judgment", "residual_texts", "shared", "share_level", "short_typed_answer"]
+           "relevancy_judgment", "residual_texts", "shared", "share_level", "short_typed_answer",
+           "yes_no_answer"]
 
 WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 _DATE_CUES = re.compile(r"\b(?:century|centuries|decades?|ago|today|yesterday|tomorrow|nowadays|recently|spring|"
@@ -69,6 +71,9 @@ YES_NO_QUESTION = re.compile(r"^\W*(?:is|are|was|were|am|isn't|aren't|do|does|di
 """A yes/no question (its last line, lowercased)."""
 _YES_NO_START = re.compile(r"^\W*(?:yes|no|yeah|yep|nope|not|absolutely|definitely|certainly|of course|sure|indeed|"
                            r"correct|true|false|never|rarely|usually|mostly|largely|generally|probably|sometimes)\b")
+YES_NO_ANSWER = re.compile(r"^\W*(?:yes|no|yeah|yep|nope)\b\s*[,.;:!\u2013\u2014-]", re.IGNORECASE)
+"""An explicit yes or no, then a pause ("Yes, most do.", "No. It is not."): to a yes/no question, a direct answer of
+any length."""
 _WHAT_THING = re.compile(r"^\W*(?:what|which)(?:'s)?\b(?!\s+(?:does|do|did|happens?|happened|should|can|could|would|"
                          r"will|causes?|caused|makes?|made|leads?)\b)")
 
@@ -293,10 +298,16 @@ def short_typed_answer(query: str, statement: Statement) -> bool:
     """A fragment ("In 1889.") or pronoun statement of at most ``SHORT_ANSWER_WORDS`` words giving the type asked.
 
     The date, number, person or place the question asks for; a short clause with its own subject ("Kangaroos are
-    marsupials.", spaCy's GPE) is no such answer.
+    marsupials.", spaCy's GPE) is no such answer. To a yes/no question, a statement of any length that opens with an
+    explicit yes or no is one (``yes_no_answer``: "Yes, most do.").
     """
-    return short_fragment(statement) and (bool(answer_type_given(query, statement, direct_only=True))
-                                          or fragment_answers(query, statement))
+    return yes_no_answer(query, statement) or short_fragment(statement) and (
+        bool(answer_type_given(query, statement, direct_only=True)) or fragment_answers(query, statement))
+
+
+def yes_no_answer(query: str, statement: Statement) -> bool:
+    """Whether the query is a yes/no question (``YES_NO_QUESTION``) and the statement opens with ``YES_NO_ANSWER``."""
+    return bool(YES_NO_QUESTION.match(last_line(query).lower()) and YES_NO_ANSWER.match(statement.text))
 
 
 def fragment_answers(query: str, statement: Statement) -> bool:
