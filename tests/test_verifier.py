@@ -153,8 +153,8 @@ def test_the_checks_alone_keep_their_old_verdicts():
 VERIFIED_FLOORS = {
     # batch: (failed negatives, of, failed faithful answers, of); development: the verifier was fitted on a sample of
     # the project's batches (500 of their 1,570 cases), measured at the commit that shipped verifier.json
-    "contradictions_heldout11": (28, 64, 2, 62),
-    "contradictions_heldout12": (31, 64, 6, 62),
+    "contradictions_heldout11": (28, 64, 2, 62),  # 30/64, 1/62 since comparisons are read by word order
+    "contradictions_heldout12": (30, 64, 6, 62),  # 30/64, 5/62; 31 before comparisons were read by word order
 }
 """Faithfulness with the verifier (level below 3) on two batches: the checks alone gave 40/64, 3/62 and 41/64, 7/62."""
 

@@ -44,8 +44,7 @@ def findings(claim: Statement, matched: Statement, score: float, pool: checks.Po
     if others and own == "the statement":
         _elsewhere(mine, theirs, score, where, own, others, check_threshold, contradicted, window)
     if close:
-        correlative = bool(checks.CORRELATIVE.search(claim.text) and checks.CORRELATIVE.search(matched.text))
-        contradicted += checks.contradictions(mine, theirs, where, own, undecided, correlative)
+        contradicted += checks.contradictions(mine, theirs, where, own, undecided)
         unsupported += checks.overgeneralised(mine, theirs, where, own)
     return contradicted, unsupported, undecided
 
@@ -63,10 +62,6 @@ def _elsewhere(mine: Facts, theirs: Facts, score: float, where: str, own: str, o
     near = [(theirs, where), *((f, "another sentence of the context") for f in close)]
     contradicted += checks.polarity_conflicts(mine, near, own)
     contradicted += [r for r in checks.modifier_conflicts(mine, near[1:], own) if r not in contradicted]
-    if mine.comparisons and len(near) > 1 and score >= check_threshold and not any(
-            r.startswith("comparison against the values") for r in contradicted):  # "20% of UK citizens
-        # ... But 53% of new immigrants": the values of a comparison often sit in two sentences
-        contradicted += checks.comparisons_by_value(mine, merge([f for f, _ in near]), "the context", own)
 
 
 def claim_verdict(score: float, contradicted: list[str], unsupported: list[str], undecided: list[str],

@@ -16,9 +16,9 @@ from ir_rag_axioms.analysis.features import Feature
 from ir_rag_axioms.analysis.text import sentences, term_tokens
 from ir_rag_axioms.metrics import _structure, quantities
 from ir_rag_axioms.metrics._negation import _negated
-from ir_rag_axioms.metrics._numbers import _in_citation, _lemma, _numbers, _trends, _valued
+from ir_rag_axioms.metrics._numbers import _in_citation, _lemma, _numbers, _trends
 
-FACTS_VERSION = 16
+FACTS_VERSION = 17
 """Bumped when ``Facts`` changes, so that stored statements of an older version are not read back."""
 _CITATION = re.compile(r"\[\s*\d+(?:\s*[,;-]\s*\d+)*\s*\]")
 _BULLET = re.compile(r"^\s*(?:[-*•#>]+|\d+[.)])\s*")
@@ -28,8 +28,6 @@ _CLAUSE_LINKS = frozenset({"and", "but", "while", "whereas", "so", "yet"})
 _PRONOUNS = frozenset({"it", "they", "he", "she", "this", "these", "its"})
 _NUMERIC_LABELS = frozenset({"CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", "MONEY", "DATE", "TIME"})
 _CONTENT_POS = frozenset({"NOUN", "PROPN", "VERB", "AUX", "ADJ", "ADV", "NUM", "ADP"})
-_DIRECTIONS = frozenset({"east", "west", "north", "south", "up", "down", "inside", "outside", "ahead", "behind"})
-_PREPOSITIONS = frozenset({"to", "for", "with", "in", "on", "at", "from", "by", "about", "of"})
 _CLOCK_WORDS = frozenset({"am", "pm", "a.m.", "p.m.", "a.m", "p.m"})
 
 
@@ -44,12 +42,10 @@ class Facts(NamedTuple):
     """Lemmas a negation cue applies to (the verb, or a copula's complement, or the noun after "no"/"without")."""
     lemmas: tuple[tuple[str, str], ...] = ()
     """(lemma, part of speech) of the content words."""
-    comparisons: tuple[tuple[str, int, str, str, str, str], ...] = ()
-    """(adjective lemma, +1 more / -1 less, "cmp" or "sup", first side, than-side, attribute compared).
+    comparisons: tuple[tuple[str, int, str, str, tuple[str, ...], tuple[str, ...]], ...] = ()
+    """(graded lemma, +1 more / -1 less, "cmp"/"sup"/"cor", nearest word, first side, than-side): ``_comparisons``.
 
-    The attribute is the noun a comparative modifies ("lower levels of mood": "level mood"), or the subject when the
-    sides are conditions ("more likely if alone than if with a group": sides "alone" and "group people"); "" if none.
-    """
+    "cor" is a comparative correlative ("the higher the income, the smaller the share")."""
     roles: tuple[tuple[str, str, str], ...] = ()
     """(verb lemma, role, argument lemma): who did what to whom, passives turned active (``_structure.roles``)."""
     modals: tuple[tuple[str, str], ...] = ()
@@ -58,8 +54,6 @@ class Facts(NamedTuple):
     """The texts of the statement's added clauses: relative, adverbial and participle clauses, coordinated verbs."""
     trends: tuple[tuple[float, float, str], ...] = ()
     """(from value, to value, unit) of "from A to B" ("raised from 3% to 5%": (3, 5, "%"))."""
-    valued: tuple[tuple[str, float, str], ...] = ()
-    """(noun phrase lemmas, value, unit) of a number in parentheses after a noun ("SABIC (15 percent)")."""
 
     @classmethod
     def of(cls, value: Any) -> Facts:
@@ -168,145 +162,6 @@ def _subject(token: Any) -> Any:
     return None
 
 
-def _phrase(token: Any, before: int | None = None) -> str:
-    """The content lemmas of a token's phrase ("the flashy ads" -> "flashy ad"), or its lemma.
-
-    Only the words before index ``before`` where given (a phrase the parse runs on into the than-part).
-    """
-    words = [_lemma(t) for t in token.subtree if t.pos_ in ("NOUN", "PROPN", "ADJ", "NUM", "VERB")
-             and t.dep_ != "relcl" and t.lemma_ != "be" and (before is None or t.i < before)][:4]
-    return " ".join(words) or token.lemma_.lower()
-
-
-_CONDITION_MARKS = frozenset({"if", "when", "whenever", "unless"})
-
-
-def _condition(verb: Any) -> str:
-    """The content lemmas of a condition clause ("if you're with a group of people" -> "group people")."""
-    nested = {t.i for c in verb.children if c.dep_ == "advcl" and c.i != verb.i for t in c.subtree}
-    words = [_lemma(t) for t in verb.subtree if t.i not in nested and t.pos_ in ("NOUN", "PROPN", "ADJ", "NUM", "VERB")
-             and t.lemma_ != "be" and t.is_alpha][:4]
-    return " ".join(words)
-
-
-def _conditions(span: Any, clause: Any) -> tuple[str, str] | None:
-    """(condition of the first side, condition after "than") of a comparison between conditions, None if none.
-
-    "more likely if you're alone than if you're with a group": ("alone", "group people"); a single condition
-    ("less likely if you're with a group") gives (its condition, "").
-    """
-    found = [t for t in span if t.dep_ == "advcl" and any(c.dep_ == "mark" and c.lower_ in _CONDITION_MARKS
-                                                          for c in t.children)
-             and (t.head.i == clause.i or t.head.dep_ == "advcl")]
-    if not found:
-        return None
-    than = [t for t in found if any(c.dep_ == "mark" and c.lower_ == "than" for c in t.children)]
-    first = [t for t in found if t not in than]
-    return (_condition(first[0]) if first else "", _condition(than[0]) if than else "")
-
-
-def _attribute(adjective: Any) -> str:
-    """The noun a comparative adjective modifies and its of-phrase ("lower levels of negative moods": "level mood")."""
-    if adjective.dep_ != "amod" or adjective.head.pos_ not in ("NOUN", "PROPN"):
-        return ""
-    noun = adjective.head
-    of = [g for c in noun.children if c.dep_ == "prep" and c.lower_ == "of" for g in c.children if g.dep_ == "pobj"]
-    return " ".join([_lemma(noun), *(_lemma(g) for g in of[:1])])
-
-
-def _comparisons(span: Any) -> list[tuple[str, int, str, str, str, str]]:
-    """(adjective, sign, cmp/sup, first side, than-side, attribute) of comparatives and superlatives.
-
-    The first side is the subject, or the object of the verb's preposition that the than-part repeats ("respond more
-    favorably to A than to B": A and B), or a condition ("more likely if A than if B": A and B, the subject then
-    being the attribute); "more value than" compares the noun "value".
-    """
-    out = []
-    for token in span:
-        compared = _compared(token, span)
-        if compared is None:
-            continue
-        adjective, sign, kind = compared
-        subject = _subject(adjective)
-        first = _phrase(subject) if subject is not None else ""
-        attribute = _attribute(adjective) if adjective is not token.head or token.dep_ != "amod" else ""
-        than_token = next((t for t in span if t.i > token.i and t.lower_ == "than"), None)
-        first, than = _than_sides(span, token, than_token, first) if than_token is not None else (first, "")
-        clause = adjective.head if adjective.dep_ in ("acomp", "advmod", "amod", "attr") else adjective
-        conditions = _conditions(span, clause) if kind == "cmp" else None
-        if conditions is not None and (conditions[1] or than_token is None):
-            attribute, (first, than) = first, conditions
-        following = span.doc[adjective.i + 1] if adjective.i + 1 < len(span.doc) else None
-        direction = f" {following.lower_}" if following is not None and following.lower_ in _DIRECTIONS else ""
-        out.append((_lemma(adjective) + direction, sign, kind, first, than, attribute))
-    return out
-
-
-def _compared(token: Any, span: Any) -> tuple[Any, int, str] | None:
-    """(the compared word, sign, "cmp"/"sup") where a token makes a comparison, else None.
-
-    "more/less/most/least" + adjective or adverb; "more/less/fewer" + noun; "fetched more than X", "gain more by A
-    than by B"; a comparative or superlative form ("taller", "best").
-    """
-    lower = token.lower_
-    if lower in ("more", "less", "most", "least") and token.head.pos_ in ("ADJ", "ADV") and token.head.i != token.i:
-        return token.head, -1 if lower in ("less", "least") else 1, "sup" if lower in ("most", "least") else "cmp"
-    if lower in ("more", "less", "fewer") and token.dep_ == "amod" and token.head.pos_ == "NOUN":
-        return token.head, -1 if lower != "more" else 1, "cmp"
-    if lower in ("more", "less") and token.dep_ in ("dobj", "advmod", "npadvmod") \
-            and token.head.pos_ == "VERB" and token.i + 2 < len(token.doc) and (
-                token.nbor().lower_ == "than" and not token.nbor(2).like_num  # "fetched more than 'Balloon Girl'"
-                or _than_preposition(span, token)):  # "gain more by appropriating than by producing"
-        return token, -1 if lower == "less" else 1, "cmp"
-    if token.tag_ in ("JJR", "RBR", "JJS", "RBS") and lower not in ("more", "less", "most", "least"):
-        return token, 1, "sup" if token.tag_ in ("JJS", "RBS") else "cmp"
-    return None
-
-
-def _than_sides(span: Any, token: Any, than_token: Any, first: str) -> tuple[str, str]:
-    """(first side, than-side) of a comparison with "than": its object, two doings, or the repeated preposition."""
-    rest = [t for t in span if t.i > than_token.i and not t.is_punct]
-    objects = [g for g in than_token.children if g.dep_ == "pobj"]
-    named = objects or [t for t in rest if t.pos_ in ("NOUN", "PROPN", "PRON", "VERB", "NUM") and t.lemma_ != "be"]
-    than = _phrase(named[0]) if objects else " ".join(_lemma(t) for t in named[:3])
-    doings = _doings(span, token, than_token, rest)
-    if doings is not None:
-        return doings
-    if rest and rest[0].lower_ in _PREPOSITIONS:
-        return _preposition_sides(span, token, than_token, rest[0], first, than)
-    return first, than
-
-
-def _doings(span: Any, token: Any, than_token: Any, rest: list[Any]) -> tuple[str, str] | None:
-    """The two doings as the sides: "easier to oust A than to get rid of B" (None where there are none)."""
-    if not (rest and rest[0].lower_ == "to" and rest[0].pos_ == "PART"):
-        return None
-    verbs = [t for t in span if token.i < t.i < than_token.i and t.pos_ in ("VERB", "AUX")
-             and any(c.lower_ == "to" and c.dep_ == "aux" for c in t.children)]
-    if not verbs:
-        return None
-    doing = verbs[0].head if verbs[0].dep_ in ("aux", "auxpass") else verbs[0]  # "to get rid of"
-    return _phrase(doing, than_token.i), _phrase(rest[0].head)
-
-
-def _preposition_sides(span: Any, token: Any, than_token: Any, preposition: Any, first: str, than: str,
-                       ) -> tuple[str, str]:
-    """The sides of a repeated preposition: "respond more favorably to A than to B" (A: the verb's own "to A")."""
-    inner = [g for g in preposition.children if g.dep_ in ("pobj", "pcomp")]
-    than = _phrase(inner[0]) if inner else than
-    own = (_phrase(t, than_token.i) for p in span if token.i < p.i < than_token.i and p.lower_ == preposition.lower_
-           for t in p.children if t.dep_ in ("pobj", "pcomp"))
-    return next(own, first), than
-
-
-def _than_preposition(span: Any, token: Any) -> bool:
-    """Whether "than" repeats a preposition said after ``token`` ("more by A than by B", "more to A than to B")."""
-    than = next((t for t in span if t.i > token.i and t.lower_ == "than"), None)
-    if than is None or than.i + 1 >= span.end or span.doc[than.i + 1].lower_ not in _PREPOSITIONS:
-        return False
-    return any(t.lower_ == span.doc[than.i + 1].lower_ for t in span.doc[token.i + 1: than.i])
-
-
 def _trimmed(entity: Any) -> str:
     """An entity's lowercased text without the lowercase verbs, prepositions and numbers the recogniser ran on into.
 
@@ -366,7 +221,60 @@ def facts(span: Any) -> Facts:
                                  and not _in_citation(t) and not _unit_token(t)))
     return Facts(tuple(_entities(span)), tuple(_numbers(span)), tuple(dict.fromkeys(_negated(span))), lemmas,
                  tuple(_comparisons(span)), tuple(_structure.roles(span)), tuple(_structure.modals(span)),
-                 tuple(_parts(span)), tuple(_trends(span)), tuple(_valued(span)))
+                 tuple(_parts(span)), tuple(_trends(span)))
+
+
+_DEGREE_TAGS = {"JJR": "cmp", "RBR": "cmp", "JJS": "sup", "RBS": "sup"}
+_DEGREE_WORDS = {"more": (1, "cmp"), "less": (-1, "cmp"), "fewer": (-1, "cmp"), "most": (1, "sup"),
+                 "least": (-1, "sup"), "fewest": (-1, "sup")}
+_SIDE_POS = frozenset({"NOUN", "PROPN", "VERB", "ADJ", "NUM"})
+_DIRECTIONS = frozenset({"east", "west", "north", "south", "up", "down", "inside", "outside", "ahead", "behind"})
+_REACH = 8
+"""How many words before a comparative, and after its "than", make its two sides."""
+Comparison = tuple[str, int, str, str, tuple[str, ...], tuple[str, ...]]
+
+
+def _comparisons(span: Any) -> list[Comparison]:
+    """(graded word, +1 more / -1 less, kind, nearest word before, first side, than-side) of each comparison.
+
+    "smaller than B": ("small", 1, ...); "less likely than B": ("likely", -1, ...); "further west": ("far west", ...).
+    The first side is the content lemmas from ``_REACH`` words before the comparison to its "than" (so "respond more
+    favorably to A than to B" has A in it); the than-side the ``_REACH`` words after a "than" at most 12 words on,
+    empty without one.
+    """
+    out = []
+    for token in span:
+        graded = _graded(token)
+        if graded is None:
+            continue
+        word, sign, kind = graded
+        if kind == "cmp" and token.i > span.start and span.doc[token.i - 1].lower_ == "the":
+            kind = "cor"  # "the higher the income, the smaller the share": a comparative correlative
+        than = next((t.i for t in span.doc[word.i + 1: min(span.end, word.i + 13)] if t.lower_ == "than"), None)
+        following = span.doc[word.i + 1] if word.i + 1 < span.end else None
+        direction = f" {following.lower_}" if following is not None and following.lower_ in _DIRECTIONS else ""
+        first = _side(span, max(span.start, token.i - _REACH), than if than is not None else token.i)
+        near = _side(span, max(span.start, token.i - 3), token.i)
+        after = _side(span, than + 1, min(span.end, than + 1 + _REACH)) if than is not None else ()
+        out.append((_lemma(word) + direction, sign, kind, near[-1] if near else "", first, after))
+    return out
+
+
+def _graded(token: Any) -> tuple[Any, int, str] | None:
+    """(the graded word, sign, kind) where a token makes a comparative or superlative ("more likely", "taller")."""
+    if token.lower_ in _DEGREE_WORDS:
+        sign, kind = _DEGREE_WORDS[token.lower_]
+        graded = token.head.i != token.i and token.head.pos_ in ("ADJ", "ADV", "NOUN")
+        return (token.head, sign, kind) if graded else (token, 1, kind)
+    if token.tag_ in _DEGREE_TAGS:
+        return token, 1, _DEGREE_TAGS[token.tag_]
+    return None
+
+
+def _side(span: Any, start: int, end: int) -> tuple[str, ...]:
+    """The content lemmas of a stretch of a span, without graded words (one side of a comparison)."""
+    return tuple(dict.fromkeys(_lemma(t) for t in span.doc[start:end] if t.pos_ in _SIDE_POS and t.lemma_ != "be"
+                               and t.tag_ not in _DEGREE_TAGS and t.lower_ not in _DEGREE_WORDS))
 
 
 _PART_DEPS = frozenset({"relcl", "advcl", "acl"})
