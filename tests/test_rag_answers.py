@@ -87,7 +87,8 @@ REALISTIC_FLOORS = {
     "rag_answers_A": (12, 38, 15, 38),  # development (13/38, 14/38): the rules above were written on its answers
     "rag_answers_B": (17, 38, 13, 38),  # held out (17/38, 12/38; 18/38 caught before comparisons were read by word
     # order): measured before and after, never read case by case
-    "rag_answers_C": (19, 38, 15, 38),  # held out (20/38, 14/38): written blind after every other change, measured once
+    "rag_answers_C": (19, 38, 15, 38),  # held out (20/38, 14/38): written blind, never read case by case
+    "rag_answers_D": (22, 38, 16, 38),  # held out (23/38, 15/38): a fourth author, written after the last change
 }
 
 

@@ -27,6 +27,7 @@ CASES_3 = Path(__file__).parent / "data" / "relevancy_cases_3.json"
 CASES_4 = Path(__file__).parent / "data" / "relevancy_cases_4.json"
 CASES_5 = Path(__file__).parent / "data" / "relevancy_cases_5.json"
 CASES_6 = Path(__file__).parent / "data" / "relevancy_cases_6.json"
+CASES_7 = Path(__file__).parent / "data" / "relevancy_cases_7.json"
 
 
 @pytest.mark.parametrize("mode", ["task", "strict"])
@@ -106,13 +107,15 @@ def test_hand_made_cases_keep_their_accuracy() -> None:
         assert right / len(mine) >= FLOORS[split], (split, right, len(mine))
 
 
-HELD_OUT_FLOORS = {CASES_2: 0.70, CASES_3: 0.80, CASES_4: 0.85, CASES_5: 0.58, CASES_6: 0.71}
+HELD_OUT_FLOORS = {CASES_2: 0.70, CASES_3: 0.80, CASES_4: 0.85, CASES_5: 0.61, CASES_6: 0.73, CASES_7: 0.73}
 """Accuracy of the held-out batches (written apart from the model, never tuned on), measured on the model as shipped
 and rounded down by 0.02: ``relevancy_cases_2.json`` 43/60 = 0.72, ``relevancy_cases_3.json`` 49/60 = 0.82,
 ``relevancy_cases_4.json`` 52/60 = 0.87, ``relevancy_cases_5.json`` 33/60 = 0.55 when measured (written blind by
 another author), 36/60 = 0.60 after the yes/no rule made on its misses (development since),
 ``relevancy_cases_6.json`` 44/60 = 0.73 (a sixth author, measured once; docs/metrics-development.md, its relevance
-model)."""
+model); with the echo rule (made on batches 5 and 6: development since) 38/60 and 45/60;
+``relevancy_cases_7.json`` 43/60 = 0.72 before the echo rule, 45/60 = 0.75 with it (a seventh author, measured
+twice, never read case by case)."""
 
 
 @pytest.mark.parametrize("path", list(HELD_OUT_FLOORS), ids=lambda p: p.name)
@@ -283,3 +286,27 @@ def test_a_statement_on_the_subject_for_another_untyped_question_scores_below(qu
     p_direct, p_other = HEURISTIC_JUDGE.question_fit([(question, found[0]), (question, found[1])])
     assert p_other[0] < p_direct[0]
     assert p_direct[0] > 0.6
+
+
+@pytest.mark.parametrize(("query", "answer", "expected"), [
+    ("explain how external factors influence own work role",
+     "External factors can influence your own work role in a number of ways.", "no"),
+    ("how does justice apply in the context of work", "Justice applies in the context of work in many different ways.",
+     "no"),
+    ("what are the mechanism behind sea level rise and its impacts", "The rising sea levels have several impacts.",
+     "no"),
+    ("are rigid attitudes based on erroneous beliefs", "Rigid attitudes are based on erroneous beliefs.", "yes"),
+    ("how to measure and improve product market fit?", "To measure and improve product-market fit:", "yes"),
+    ("how does justice apply at work", "Justice does not apply at work in many ways.", None),
+    ("how long does the treaty process take", "The treaty process takes 3 years in many cases.", "yes"),
+    ("How many legs does a spider have?", "A spider has eight legs.", "yes"),
+    ("how often do people blame time for a poor diet", "People often blame time for a poor diet.", None),
+])
+def test_a_restatement_of_the_question_is_no_answer(query: str, answer: str, expected: str | None) -> None:
+    """The question's words and generic words only, to a question that is not yes/no: "no" (echo); a yes/no
+    question restated is its answer, "To X:" leads a list, a negation or a number says something."""
+    (first, *_) = AnswerRelevancy().measure(query, answer).statement_breakdown
+    assert ("echo" in first.reason) == (expected == "no"), first
+    if expected is not None:
+        assert first.verdict == expected, first
+

@@ -177,6 +177,9 @@ class HeuristicJudge(Judge):
                 if rel.filler(query, statement):
                     judged.append(("no", f"{why}; filler: generic words only, none of the query's"))
                     continue
+                if rel.echo(query, statement):
+                    judged.append(("no", f"{why}; echo: the question's words and generic words only"))
+                    continue
                 if verdict != "no" and p < model.cutoff:
                     verdict = "no"
                     why = f"{why}; P(answers the question) {p:.2f} < {model.cutoff:g}: {rel.OFF_QUESTION}"

@@ -29,7 +29,7 @@ from ir_rag_axioms.metrics.statements import Facts
 __all__ = ["CONJUNCTS", "FEATURES", "FILLER_SHARE", "FILLER_WORDS", "OFF_QUESTION", "PRONOUN_START",
            "QUESTION_TYPE", "QUESTION_TYPES", "SHORT_ANSWERS", "SHORT_ANSWER_WORDS", "WORD", "YES_NO_ANSWER",
            "YES_NO_QUESTION",
-           "AnswerType", "RelevanceModel", "answer_type_given", "asked", "content_words", "features", "filler",
+           "AnswerType", "RelevanceModel", "answer_type_given", "asked", "content_words", "echo", "features", "filler",
            "fragment_answers", "gives", "last_line", "load_model", "non_answer", "not_direct",
            "relevancy_judgment", "residual_texts", "shared", "share_level", "short_typed_answer",
            "yes_no_answer"]
@@ -338,6 +338,27 @@ def filler(query: str, statement: Statement) -> bool:
 
 FILLER_SHARE = 0.75
 """The share of generic content words (``FILLER_WORDS``) from which a statement sharing no query word is a filler."""
+
+
+_NAMED_ANSWERS = frozenset({"a date", "a number", "a person or organisation", "a place"})
+
+
+def echo(query: str, statement: Statement) -> bool:
+    """A restatement of a question that is not a yes/no question: the query's words and generic words only.
+
+    "External factors can influence your own work role in a number of ways." to "explain how external factors
+    influence own work role" says nothing the question does not. Not an echo: the same words to a yes/no question (an
+    answer), a negation, a number, any words to a question for a date, number, person or place (the answer may be a
+    stopword: "often"), and "To measure X:" (the lead of a list).
+    """
+    question, facts = last_line(query), statement.facts or Facts()
+    kind = asked(query)
+    if YES_NO_QUESTION.match(question.lower()) or facts.negated or facts.numbers or (
+            kind is not None and kind.name in _NAMED_ANSWERS) or statement.text.lower().startswith("to "):
+        return False  # "To measure product-market fit:" leads a list; "A spider has eight legs." gives a number
+    mine, theirs = content_words(statement.matched_text), content_words(question)
+    rest = {w for w in mine if not any(same_stem(w, q) for q in theirs)}
+    return len(mine) >= 2 and rest != mine and all(w in FILLER_WORDS or w.rstrip("s") in FILLER_WORDS for w in rest)
 
 
 def short_fragment(statement: Statement) -> bool:
