@@ -15,11 +15,10 @@ from ir_rag_axioms.metrics.statements import Facts
 
 def contradictions(statement: Facts, sentence: Facts, where: str, own: str = "the statement",
                    undecided: list[str] | None = None) -> list[str]:
-    """How the sentence contradicts the statement: negation, antonyms, trends, obligations (reasons, may be empty).
+    """How the sentence contradicts the statement: negation, antonyms, comparisons, trends, obligations (reasons).
 
     ``own`` names the statement in the reasons ("the statement", "the fact"); what the checks cannot tell (an antonym
-    of another part of speech: "reduce" / "an increase", a graded antonym, a negation beside an antonym) is appended
-    to ``undecided``.
+    of another part of speech: "reduce" / "an increase", a negation beside an antonym) is appended to ``undecided``.
     """
     mine, theirs = _lemma_set(statement), _lemma_set(sentence)
     out = _negations(statement, sentence, where, own, mine, theirs)
@@ -107,9 +106,9 @@ def flipped(statement: Facts, sentence: Facts, where: str, own: str = "the state
                       in sentence.comparisons if kind == kind2 and (relation := _relation(word, word2))
                       and (order := 1 if kind == "cor" else _order((near, first, than), (near2, first2, than2)))]
         if agreements and not any(agreements):
-            out.append(f"comparison flipped: {own} says '{' '.join(first[-3:])}' is {'more' if sign > 0 else 'less'} "
-                       f"'{word}'{f' than {chr(39)}{chr(32).join(than[:3])}{chr(39)}' if than else ''}, {where} the "
-                       "opposite")
+            said = f"'{' '.join(first[-3:])}' is {'more' if sign > 0 else 'less'} '{word}'"
+            said += f" than '{' '.join(than[:3])}'" if than else ""
+            out.append(f"comparison flipped: {own} says {said}, {where} the opposite")
     return [] if len(statement.comparisons) > 1 and len(out) % 2 == 0 else out
 
 
