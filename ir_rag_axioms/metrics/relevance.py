@@ -333,7 +333,12 @@ def filler(query: str, statement: Statement) -> bool:
     mine = content_words(statement.matched_text)
     if len(mine) < 2 or any(same_stem(w, q) for w in mine for q in content_words(query)):
         return False
-    return sum(w in FILLER_WORDS or w.rstrip("s") in FILLER_WORDS for w in mine) / len(mine) >= FILLER_SHARE - 1e-9
+    return sum(map(_generic, mine)) / len(mine) >= FILLER_SHARE - 1e-9
+
+
+def _generic(word: str) -> bool:
+    """Whether a content word is generic (``FILLER_WORDS``, also in the plural)."""
+    return word in FILLER_WORDS or word.rstrip("s") in FILLER_WORDS
 
 
 FILLER_SHARE = 0.75
@@ -358,7 +363,7 @@ def echo(query: str, statement: Statement) -> bool:
         return False  # "To measure product-market fit:" leads a list; "A spider has eight legs." gives a number
     mine, theirs = content_words(statement.matched_text), content_words(question)
     rest = {w for w in mine if not any(same_stem(w, q) for q in theirs)}
-    return len(mine) >= 2 and rest != mine and all(w in FILLER_WORDS or w.rstrip("s") in FILLER_WORDS for w in rest)
+    return len(mine) >= 2 and rest != mine and all(map(_generic, rest))
 
 
 def short_fragment(statement: Statement) -> bool:
