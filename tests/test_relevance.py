@@ -28,6 +28,7 @@ CASES_4 = Path(__file__).parent / "data" / "relevancy_cases_4.json"
 CASES_5 = Path(__file__).parent / "data" / "relevancy_cases_5.json"
 CASES_6 = Path(__file__).parent / "data" / "relevancy_cases_6.json"
 CASES_7 = Path(__file__).parent / "data" / "relevancy_cases_7.json"
+CASES_8 = Path(__file__).parent / "data" / "relevancy_cases_8.json"
 
 
 @pytest.mark.parametrize("mode", ["task", "strict"])
@@ -107,7 +108,8 @@ def test_hand_made_cases_keep_their_accuracy() -> None:
         assert right / len(mine) >= FLOORS[split], (split, right, len(mine))
 
 
-HELD_OUT_FLOORS = {CASES_2: 0.70, CASES_3: 0.80, CASES_4: 0.85, CASES_5: 0.61, CASES_6: 0.73, CASES_7: 0.73}
+HELD_OUT_FLOORS = {CASES_2: 0.70, CASES_3: 0.80, CASES_4: 0.85, CASES_5: 0.61, CASES_6: 0.73, CASES_7: 0.73,
+                   CASES_8: 0.68}
 """Accuracy of the held-out batches (written apart from the model, never tuned on), measured on the model as shipped
 and rounded down by 0.02: ``relevancy_cases_2.json`` 43/60 = 0.72, ``relevancy_cases_3.json`` 49/60 = 0.82,
 ``relevancy_cases_4.json`` 52/60 = 0.87, ``relevancy_cases_5.json`` 33/60 = 0.55 when measured (written blind by
@@ -115,7 +117,8 @@ another author), 36/60 = 0.60 after the yes/no rule made on its misses (developm
 ``relevancy_cases_6.json`` 44/60 = 0.73 (a sixth author, measured once; docs/metrics-development.md, its relevance
 model); with the echo rule (made on batches 5 and 6: development since) 38/60 and 45/60;
 ``relevancy_cases_7.json`` 43/60 = 0.72 before the echo rule, 45/60 = 0.75 with it (a seventh author, measured
-twice, never read case by case)."""
+twice, never read case by case); ``relevancy_cases_8.json`` 42/60 = 0.70 (an eighth author, written after every
+change, measured once, never read case by case)."""
 
 
 @pytest.mark.parametrize("path", list(HELD_OUT_FLOORS), ids=lambda p: p.name)
