@@ -43,9 +43,10 @@ def oracle_matrices(data: Path, utility: str, items):
 
 def calibrate(data: Path) -> None:
     """Held-out agreement of the three metric axioms before (similarity alone) and after (checks), 5-fold topic CV."""
+    from calibration import GRID, cross_validate, raw_scores, seed_interval, threshold_counts  # bench/calibration.py
+    from calibration import values_at as at
+
     from ir_rag_axioms.metrics import HEURISTIC_JUDGE as judge
-    from ir_rag_axioms.metrics.calibration import GRID, cross_validate, raw_scores, seed_interval, threshold_counts
-    from ir_rag_axioms.metrics.calibration import values_at as at
 
     items = sorted(judged(data), key=lambda item: item[0].id)
     start = time.perf_counter()

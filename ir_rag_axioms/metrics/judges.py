@@ -68,7 +68,7 @@ class HeuristicJudge(Judge):
     overlap_weight: float = 0.5
     no_threshold: float = 0.325
     """Relevance below this: "no" (task mode). Chosen on the crowd topics among the thresholds that reproduce the
-    seed's verdicts (``calibration.py``)."""
+    seed's verdicts (``bench/calibration.py``)."""
     yes_threshold: float = 0.7
     """Relevance at or above this: "yes" (task mode); between the two: "idk"."""
     strict_no_threshold: float = 0.4
