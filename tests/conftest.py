@@ -5,8 +5,10 @@ from __future__ import annotations
 import contextlib
 import gzip
 import http.server
+import importlib.util
 import json
 import os
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,6 +24,15 @@ ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("IR_RAG_AXIOMS_SHARED", ROOT.parent / "shared"))
 DATA = SHARED / "data"
 REFERENCE = SHARED / "reference" / "ir_axioms-1.2.5"
+
+
+def load_script(name: str, path: Path):
+    """A script outside the package (bench/, docs/, examples/) as a module, registered in sys.modules as ``name``."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    sys.modules[name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module
 
 
 def _require(path: Path) -> Path:

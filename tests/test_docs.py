@@ -15,22 +15,15 @@ import threading
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, load_script
 
 DOCS = ROOT / "docs"
 PACKAGE = ROOT / "ir_rag_axioms"
 ROW = re.compile(r"^\| `([^`]+)` \| (.*) \|$", re.M)
 
 
-def _module(name: str, path: Path):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
-    return module
-
-
-hooks = _module("docs_hooks", DOCS / "hooks.py")
-render_notebooks = _module("docs_render_notebooks", DOCS / "render_notebooks.py")
+hooks = load_script("docs_hooks", DOCS / "hooks.py")
+render_notebooks = load_script("docs_render_notebooks", DOCS / "render_notebooks.py")
 
 
 def package_files() -> set[str]:

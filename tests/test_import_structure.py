@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
-from conftest import ROOT
+from conftest import ROOT, load_script
 
-_spec = importlib.util.spec_from_file_location("import_structure", ROOT / "bench" / "import_structure.py")
-import_structure = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]
-_spec.loader.exec_module(import_structure)  # type: ignore[union-attr]
+import_structure = load_script("import_structure", ROOT / "bench" / "import_structure.py")
 
 
 def _package(tmp_path: Path, files: dict[str, str]) -> Path:

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import ROOT
+from conftest import ROOT, load_script
 
 from ir_rag_axioms import ANSWER_RELEVANCY, CONTEXT_RECALL, FAITHFULNESS, parse
 from ir_rag_axioms.analysis.resources import ToolUnavailableError
@@ -144,11 +141,7 @@ def test_rubric_levels_and_evidence():
 
 
 def test_offline_judge_parameters_are_checked_and_seed_interval_holds():
-    spec = importlib.util.spec_from_file_location("calibration", ROOT / "bench" / "calibration.py")
-    calibration = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    sys.modules["calibration"] = calibration  # its dataclasses look their module up there
-    spec.loader.exec_module(calibration)  # type: ignore[union-attr]
-    seed_interval = calibration.seed_interval
+    seed_interval = load_script("calibration", ROOT / "bench" / "calibration.py").seed_interval
     with pytest.raises(ValueError, match="never more lenient"):
         OfflineJudge(strict_no_threshold=0.0)
     low, high = seed_interval(OFFLINE_JUDGE)
