@@ -319,12 +319,16 @@ def rates(name: str) -> tuple[float, float, dict[str, str]]:
             {k: f"{sum(v)}/{len(v)}" for k, v in sorted(kinds.items())})
 
 
+DELETED_RULES = frozenset({"price_for_free"})
+"""Kinds of crafted case whose rule was deleted (it paid on no data it was not written on): now missed."""
+
+
 def test_the_structural_checks_give_the_exact_verdict_on_each_crafted_case():
     wrong = []
     for case, result in _faithfulness("structure"):
-        expected = case["expected"]["faithfulness"]
+        expected = case["expected"]["faithfulness"] or case["kind"] in DELETED_RULES
         right = _flagged(result) != expected  # the claims' verdicts (a glued claim fails one of two: level 3)
-        if "reason" in case:
+        if "reason" in case and case["kind"] not in DELETED_RULES:
             right = right and case["reason"] in result.explanation
         if not right:
             wrong.append(f"{case['kind']}: {case['answer']!r}: {result.explanation}")
@@ -337,10 +341,9 @@ def test_the_structural_checks_give_the_exact_verdict_on_each_crafted_case():
 def test_each_failed_check_is_named_and_a_contradiction_is_level_1():
     context = ["The committee appointed Maria Lopez as chair in 2019. Entry to the museum is free. The train "
                "leaves at 23:40."]
-    for answer, reason in (("Entry to the museum costs 5 euros.", "price: the statement gives 5 euro"),
-                           ("The train leaves at 21:40.", "number time 21:40 vs time 23:40 in passage 1")):
-        result = CHECKED.measure(answer, context)
-        assert (result.level, result.passed) == (1, False) and reason in result.explanation, result.explanation
+    result = CHECKED.measure("The train leaves at 21:40.", context)
+    assert (result.level, result.passed) == (1, False), result.explanation
+    assert "number time 21:40 vs time 23:40 in passage 1" in result.explanation, result.explanation
     hedged = CHECKED.measure("I'm not sure, but I think the train leaves at 23:40.", context)
     assert (hedged.level, hedged.passed) == (5, True), hedged.explanation  # a hedge is a claim, not a refusal
     assert hedged.breakdown[0]["statement"] == "The train leaves at 23:40."
@@ -360,13 +363,13 @@ def test_development_detection_and_false_alarms_stay_at_their_measured_level():
     """Development sets (tuned on: development figures, docs/metrics-development.md): detection and false alarms.
 
     The first and second batches were each held out once (50/58 and 12/69; 28/31 and 8/36), then read and tuned
-    on. Measured now (no check reads roles, causes or quantifiers: the verifier's ablation found they do not pay;
-    comparisons read by word order): first batch 41/58 detected, 1/69 flagged (42/58, 0/69 before the word order);
-    second batch 24/31 (25/31 before), 1/36 (the one flag is a "supported" case whose passage lacks the answer: the
-    flag is right, the label wrong, docs/metrics-development.md); dev3 12/14 (13/14), 0/17; the old set's held-out third
-    24/25, 0/8. The floors sit just under / over. No held-out figure here.
+    on. Measured now (no check reads roles, causes or quantifiers, and the rules that did not pay in the sub-check
+    ablation are deleted, docs/metrics-development.md; comparisons read by word order): first batch 40/58 detected,
+    1/69 flagged (41/58 before the deletion, 42/58 and 0/69 before the word order); second batch 22/31 (24/31, 25/31),
+    0/36 (1/36 before: a "supported" case whose passage lacks the answer); dev3 12/14 (13/14 before the word order),
+    0/17; the old set's held-out third 24/25, 0/8. The floors sit just under / over. No held-out figure here.
     """
-    for name, floor, ceiling in (("first_batch", 0.70, 0.02), ("second_batch", 0.77, 0.03), ("dev3", 0.85, 0.06),
+    for name, floor, ceiling in (("first_batch", 0.68, 0.02), ("second_batch", 0.70, 0.03), ("dev3", 0.85, 0.06),
                                  ("old_held_out", 0.95, 0.13)):
         detected, flagged, kinds = rates(name)
         print(f"\n{name} (development): detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
@@ -375,17 +378,17 @@ def test_development_detection_and_false_alarms_stay_at_their_measured_level():
 
 BATCH_FLOORS: dict[str, tuple[str, int, int, int, int, str]] = {
     # name: (kind, detected, of negatives, flagged, of supported, when it was held out)
-    "fourth_batch": ("development", 20, 48, 3, 57, "held out once (18/48, 5/57), then tuned on"),
-    "fifth_batch": ("development", 36, 64, 1, 62, "held out once (36/64, 13/62), then tuned on"),
-    "sixth_batch": ("development", 34, 64, 3, 62,
+    "fourth_batch": ("development", 19, 48, 3, 57, "held out once (18/48, 5/57), then tuned on"),
+    "fifth_batch": ("development", 33, 64, 1, 62, "held out once (36/64, 13/62), then tuned on"),
+    "sixth_batch": ("development", 33, 64, 3, 62,
                     "held out once (37/64, 12/62), then tuned on; 38 before the both-negate rule, which made one "
                     "case undecided ('does not stop ... from bidding') and cleared a paraphrase of a false alarm"),
-    "seventh_batch": ("development", 30, 64, 3, 62, "held out once (35/64, 13/62), then tuned on"),
-    "eighth_batch": ("development", 25, 64, 4, 62, "held out once (29/64, 8/62), then tuned on"),
-    "ninth_batch": ("development", 39, 64, 0, 62, "held out once (41/64, 8/62), then tuned on"),
+    "seventh_batch": ("development", 28, 64, 3, 62, "held out once (35/64, 13/62), then tuned on"),
+    "eighth_batch": ("development", 24, 64, 4, 62, "held out once (29/64, 8/62), then tuned on"),
+    "ninth_batch": ("development", 38, 64, 0, 62, "held out once (41/64, 8/62), then tuned on"),
     "tenth_batch": ("development", 35, 64, 3, 62, "held out once (37/64, 5/62), then tuned on"),
-    "eleventh_batch": ("development", 35, 64, 2, 62, "held out once (37/64, 6/62), then tuned on"),
-    "twelfth_batch": ("development", 34, 64, 6, 62,
+    "eleventh_batch": ("development", 34, 64, 2, 62, "held out once (37/64, 6/62), then tuned on"),
+    "twelfth_batch": ("development", 33, 64, 6, 62,
                       "held out once (41/64, 7/62, with the role, cause and quantifier checks); no check was tuned on "
                       "it, but the checks were chosen by the verifier's ablation, which reads a sample of it"),
 }
@@ -393,9 +396,9 @@ BATCH_FLOORS: dict[str, tuple[str, int, int, int, int, str]] = {
 
 A batch is held out until it has been measured once; then its failures are read and checks are made on them, so it
 is development data from then on. The floors sit at the figures measured without the role, cause and quantifier
-checks (deleted: they did not pay in the verifier's ablation, docs/metrics-development.md) and with comparisons read
-by word order (the parse-based comparison check, with its value comparisons, was replaced: it paid on these batches
-only): a change may improve on them, never fall below them.
+checks and the other rules that did not pay (deleted: the verifier's ablations, docs/metrics-development.md) and with
+comparisons read by word order (the parse-based comparison check, with its value comparisons, was replaced: it paid
+on these batches only): a change may improve on them, never fall below them.
 """
 
 
@@ -412,11 +415,12 @@ def test_each_batch_stays_at_its_measured_level(name: str):
 
 def test_the_third_batch_stays_at_its_development_level():
     """The third batch: held out once (33/64 detected, 25/73 flagged), then read and tuned on, so it is development
-    data now (docs/metrics-development.md). Measured without the role, cause and quantifier checks: 34/64 detected,
-    0/73 flagged. Floors just under / over."""
+    data now (docs/metrics-development.md). Measured without the role, cause and quantifier checks and the rules that
+    did not pay in the sub-check ablation: 31/64 detected (34/64 before that deletion), 0/73 flagged. Floors just
+    under / over."""
     detected, flagged, kinds = rates("third_batch")
     print(f"\nthird batch (development): detected {detected:.1%}, flagged {flagged:.1%}; {kinds}")
-    assert detected >= 34 / 64 and flagged <= 1 / 73, kinds
+    assert detected >= 31 / 64 and flagged <= 1 / 73, kinds
 
 
 NOT_CHECKED = frozenset({"role_reversal", "causal_reversal", "quantifier"})
@@ -583,17 +587,6 @@ def test_a_number_from_another_sentence_against_the_matched_sentences_own_is_a_c
     assert _verdict("The bakery, opened in 1984, moved to the harbour front in 1997.", context)[0] != "contradicted"
 
 
-def test_an_added_clause_the_context_lacks_makes_a_matched_statement_unsupported():
-    context = ("The lighthouse on Gull Rock was built in 1871 from local granite. Its lamp was converted to "
-               "electricity in 1932.")
-    verdict, why = _verdict("The lighthouse on Gull Rock was built in 1871 from local granite, which sailors "
-                            "quarried by hand during a harsh winter.", context)
-    assert verdict == "unsupported" and "quarried by hand during a harsh winter' matches no sentence" in why, why
-    # a clause said in the context's words stays supported
-    assert _verdict("The lighthouse on Gull Rock, which was built in 1871, was converted to electricity in 1932.",
-                    context)[0] != "unsupported"
-
-
 def test_a_name_from_another_sentence_against_the_matched_sentences_own_is_a_contradiction():
     context = ("The bridge over the Avon was designed by Isambard Brunel. Thomas Telford later praised its "
                "elegance. The U.S. Army studied the bridge in 1950.")
@@ -612,15 +605,7 @@ def test_a_negation_of_the_same_verb_and_argument_in_another_sentence_is_a_contr
     assert _verdict("The ferry terminal was never built.", context)[0] == "supported"
 
 
-# -- this round: trends, modality, joined sentences, titles (crafted texts) --------------------------------------
-def test_a_change_told_the_other_way_round_is_a_reversed_trend():
-    context = "Between 2015 and 2020 the town's population grew from 8,000 to 11,000 people."
-    verdict, why = _verdict("Between 2015 and 2020 the town's population fell from 11,000 to 8,000 people.", context)
-    assert verdict == "contradicted" and "trend reversed" in why, why
-    assert _verdict("Between 2015 and 2020 the town's population grew from 8,000 to 11,000 people.",
-                    context)[0] == "supported"
-
-
+# -- this round: modality, joined sentences, titles (crafted texts) --------------------------------------------
 def test_cannot_is_a_necessity_negated_and_an_affirmed_noun_is_not_negated():
     context = "Visitors cannot enter the tower without a guide."
     assert not _flagged(CHECKED.measure("Visitors cannot enter the tower without a guide.", [context]))
@@ -696,16 +681,10 @@ def test_no_with_an_object_is_the_verb_negated_and_hyphenated_not_is_a_word():
     assert hedged.level == 5, hedged.explanation
 
 
-def test_a_rise_told_against_a_from_to_fall_is_a_contradiction():
-    """ "grew between 1950 and 1990" against "from 900 in 1950 to 400 by 1990"; a specific number the statement takes
-    from another sentence makes a name there "cannot tell", not a contradiction."""
+def test_a_specific_number_taken_from_another_sentence_makes_a_name_there_cannot_tell():
+    """A specific number the statement takes from another sentence makes a name there "cannot tell", not a
+    contradiction."""
     judge = Faithfulness(judge=CHECKS)
-    context = ["Under the old board, there were steadily fewer members each year, from around 900 in 1950 to only "
-               "400 by 1990."]
-    grew = judge.measure("Under the old board, the number of members grew steadily between 1950 and 1990.", context)
-    assert grew.level == 1 and "trend reversed" in grew.explanation, grew.explanation
-    fell = judge.measure("Under the old board, the number of members fell steadily between 1950 and 1990.", context)
-    assert "trend reversed" not in fell.explanation, fell.explanation
     joined = judge.measure("Roughly 2.1 million tons were shipped from the north to the capital, with perhaps "
                            "seven thousand a year leaving from the Blue Harbour alone.",
                            ["Roughly 2.1 million tons were shipped from the north to the capital and the south.",
@@ -798,10 +777,9 @@ def test_comparisons_by_means_are_checked():
     assert judge.measure("Farmers earn more by growing wheat on their land than by renting it out.", means).level == 5
 
 
-def test_a_number_or_modifier_against_another_sentence_said_word_for_word_and_point_as_a_noun():
+def test_a_number_against_another_sentence_said_word_for_word_and_point_as_a_noun():
     """A year in a statement that joins two sentences, against the other sentence said word for word but for its
-    year: a contradiction; "correctly attributed to X" against "incorrectly attributed to X" in a sentence that is
-    not the best match: an antonym; "at one point one hundred thousand" is 100,000 (not 1.1 hundred thousand; the
+    year: a contradiction; "at one point one hundred thousand" is 100,000 (not 1.1 hundred thousand; the
     "one point" is left to "cannot tell");
     "I'm not completely sure, but it seems that" and "I'm not sure, but the article says that" are hedges."""
     judge = Faithfulness(judge=CHECKS)
@@ -809,10 +787,6 @@ def test_a_number_or_modifier_against_another_sentence_said_word_for_word_and_po
                          ["The port was officially founded in 1652. Apart from its southern routes, the port also "
                           "traded with towns in the north."])
     assert "number 1625 vs 1652" in year.explanation, year.explanation
-    quote = ["“Knowledge is power.” This quote has been incorrectly attributed to Francis Bacon, but its message "
-             "still matters."]
-    attributed = judge.measure("The line “Knowledge is power” has been correctly attributed to Francis Bacon.", quote)
-    assert "antonym 'correctly' vs 'incorrectly'" in attributed.explanation, attributed.explanation
     point = judge.measure("There were at one point one hundred thousand workers.",
                           ["At one point, there were 100,000 workers."])
     assert "110000" not in point.explanation and "(0 contradicted" in point.explanation, point.explanation
@@ -884,11 +858,10 @@ def test_sides_told_apart_by_their_own_words():
     assert swap.level == 1, swap.explanation
 
 
-def test_a_rival_number_beats_a_chance_sum_obligations_and_counted_units_in_other_sentences():
+def test_a_rival_number_beats_a_chance_sum_and_counted_units_in_other_sentences():
     """A number the matched sentence contradicts is a contradiction even when two other numbers happen to add up
-    to it (unless the statement says it computed); "must conduct" against "does not have to conduct" is a
-    modality conflict ("need not" agrees); "some two million enslaved people" against "These three million enslaved
-    people" in the next sentence is a number conflict."""
+    to it (unless the statement says it computed); "some two million enslaved people" against "These three million
+    enslaved people" in the next sentence is a number conflict."""
     judge = Faithfulness(judge=CHECKS)
     genders = ["Mainstream culture recognizes only two genders. Bissu is one of the five genders recognized by the "
                "Bugis."]
@@ -896,10 +869,6 @@ def test_a_rival_number_beats_a_chance_sum_obligations_and_counted_units_in_othe
     assert seven.level == 1 and "number 7 gender vs 5 gender" in seven.explanation, seven.explanation
     summed = judge.measure("In all, the two cultures recognize seven genders.", genders)
     assert "(0 contradicted" in summed.explanation, summed.explanation
-    study = ["The Court ruled that a city does not have to conduct its own study."]
-    must = judge.measure("The Court ruled that a city must conduct its own study.", study)
-    assert must.level == 1 and "need not" in must.explanation, must.explanation
-    assert judge.measure("The Court ruled that a city need not conduct its own study.", study).level == 5
     freed = judge.measure("The Emancipation Proclamation declared some two million enslaved people in the states "
                           "in rebellion free.",
                           ["On January 1, 1863, Lincoln issued the Emancipation Proclamation, calling on the army to "

@@ -76,19 +76,19 @@ def test_a_conflict_with_a_sentence_that_matches_much_worse_does_not_count():
                "Those with low scores are forbidden from getting loans."]
     row = _row("High scorers can get cheaper bank loans.", context)
     assert row["verdict"] == "idk" and not any("another sentence" in r for r in row["reasons"]), row
-    # a neighbour in the matched sentence's passage still counts
+    # nor in the same passage: "high" and "low" are said of two groups, not one claim reversed
     row = _row("High scorers can get cheaper bank loans.", [" ".join(context)])
-    assert row["verdict"] != "supported", row
+    assert row["verdict"] == "idk" and not any("antonym" in r for r in row["reasons"]), row
 
 
 REALISTIC_FLOORS = {
     # batch: (unfaithful answers caught at least, of, faithful answers flagged at most, of) by the default judge
     # (level below 5), each answer against its topic's 20 passages
-    "rag_answers_A": (12, 38, 15, 38),  # development (13/38, 14/38): the rules above were written on its answers
-    "rag_answers_B": (17, 38, 13, 38),  # held out (17/38, 12/38; 18/38 caught before comparisons were read by word
-    # order): measured before and after, never read case by case
-    "rag_answers_C": (19, 38, 15, 38),  # held out (20/38, 14/38): written blind, never read case by case
-    "rag_answers_D": (22, 38, 16, 38),  # held out (23/38, 15/38): a fourth author, written after the last change
+    "rag_answers_A": (12, 38, 14, 38),  # development (13/38, 13/38): the rules above were written on its answers
+    "rag_answers_B": (15, 38, 13, 38),  # held out (15/38, 12/38; 17/38 caught before the rules that did not pay
+    # were deleted, 18/38 before comparisons were read by word order): measured before and after, never read
+    "rag_answers_C": (19, 38, 14, 38),  # held out (20/38, 13/38): written blind, never read case by case
+    "rag_answers_D": (22, 38, 15, 38),  # held out (23/38, 14/38): a fourth author, used in no choice
 }
 
 

@@ -1,21 +1,18 @@
 """Contradictions in words: a negation, an antonym, a comparison flipped.
 
-``contradictions`` is the checks' entry for one statement against one sentence: it adds the structural checks
-(``_checks_roles.py``: obligations, a price for "free") and the trends reversed (``_checks_numbers.py``) to its own.
-A comparison is read by word order (``flipped``): "B is smaller than A" agrees with "A is larger than B".
+``contradictions`` is the checks' entry for one statement against one sentence. A comparison is read by word order
+(``flipped``): "B is smaller than A" agrees with "A is larger than B".
 """
 
 from __future__ import annotations
 
 from ir_rag_axioms.metrics._checks_lexicon import _WORDNET_POS, _lemma_pos, _lemma_set, antonyms, synonyms
-from ir_rag_axioms.metrics._checks_numbers import trend_verb_reversed, trends_reversed
-from ir_rag_axioms.metrics._checks_roles import obligation_conflicts, price_for_free
 from ir_rag_axioms.metrics.statements import Facts
 
 
 def contradictions(statement: Facts, sentence: Facts, where: str, own: str = "the statement",
                    undecided: list[str] | None = None) -> list[str]:
-    """How the sentence contradicts the statement: negation, antonyms, comparisons, trends, obligations (reasons).
+    """How the sentence contradicts the statement: negation, antonyms, comparisons (reasons).
 
     ``own`` names the statement in the reasons ("the statement", "the fact"); what the checks cannot tell (an antonym
     of another part of speech: "reduce" / "an increase", a negation beside an antonym) is appended to ``undecided``.
@@ -38,10 +35,6 @@ def contradictions(statement: Facts, sentence: Facts, where: str, own: str = "th
         out, pairs = [], []
     out += pairs
     out += flipped(statement, sentence, where, own)
-    out += trends_reversed(statement, sentence, where, own)
-    out += trend_verb_reversed(statement, sentence, where, own)
-    out += obligation_conflicts(statement, sentence, where, own)
-    out += price_for_free(statement, sentence, where, own)
     return list(dict.fromkeys(out))
 
 

@@ -1,17 +1,15 @@
-"""What a statement gives that the text lacks or gives otherwise: numbers, named entities, names, nouns, clauses.
+"""What a statement gives that the text lacks or gives otherwise: numbers, named entities, names, nouns.
 
 ``differences`` sorts them into contradicted, unsupported and "cannot tell" (a number or name only in a sentence
-about something else, one that may be computed, an alias); ``missing_content`` and ``unsupported_part`` read
-content words.
+about something else, one that may be computed, an alias); ``missing_content`` reads content words.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ir_rag_axioms.metrics import quantities, statements
+from ir_rag_axioms.metrics import quantities
 from ir_rag_axioms.metrics._checks_lexicon import (
     _PRONOUN_LEMMAS,
     Pool,
@@ -378,32 +376,3 @@ def missing_content(fact: Facts, pool: Pool, share: float) -> list[str]:
     if content and len(absent) > (1 - share) * len(content) + 1e-9:
         return absent
     return []
-
-
-PART_MATCH = 0.5
-"""Below this cosine to every context sentence an added clause matches nothing there."""
-
-
-def unsupported_part(part: str, similarity: float, pool: Pool) -> str:
-    """A reason when an added clause of a matched statement is in the context neither as a sentence nor in words.
-
-    "..., which the countries repaid by 1960": the clause's best cosine to a context sentence is below
-    ``PART_MATCH``, it has at least three content words and at most a third of them (or their WordNet synonyms) are
-    in the context; "" otherwise (precision first: a clause said in other words stays with the statement's verdict).
-    """
-    from spacy.lang.en.stop_words import STOP_WORDS
-
-    content = [w for w in re.findall(r"[a-z]+", part.lower()) if len(w) > 2 and w not in STOP_WORDS
-               and quantities.unit(w) is None]  # "10,000 pounds": units are the number checks' part
-    if similarity >= PART_MATCH or len(content) < 3:
-        return ""
-    if statements.is_hedge(part):  # "If I remember the figures right, ..."
-        return ""
-    absent = [w for w in content if w not in pool.words and not synonyms(w) & pool.words]
-    if absent and len(absent) * 3 >= 2 * len(content):  # "the District of Columbia" for the context's "D.C."
-        aliased = frozenset().union(*(quantities.abbreviation_words(name) for name in pool.names))
-        absent = [w for w in absent if w not in aliased]
-    if len(absent) * 3 < 2 * len(content):
-        return ""
-    return (f"the added clause '{part}' matches no sentence of the context (best {similarity:.3f} < {PART_MATCH:g}) "
-            f"and its words {describe(absent)} are not in it")

@@ -209,39 +209,3 @@ def _options(a: Number, b: Number, total: bool, computing: bool) -> list[tuple[f
         options += [(a[0] * b[0], "×"), (a[0] / b[0], "/"), (b[0] / a[0], "/"), (100 * a[0] / b[0], "% of"),
                     (100 * b[0] / a[0], "% of")] + ([(abs(a[0] - b[0]), "-")] if a[2] == b[2] else [])
     return options
-
-
-def trends_reversed(statement: Facts, sentence: Facts, where: str, own: str = "the statement") -> list[str]:
-    """A change told the other way round: "from A to B" where the sentence says "from B to A" (same unit)."""
-    return [f"trend reversed: {own} says from {a:g} to {b:g}, {where} from {b:g} to {a:g}"
-            for a, b, unit in statement.trends for c, d, unit2 in sentence.trends
-            if unit == unit2 and _same_value(a, d) and _same_value(b, c) and not _same_value(a, b)]
-
-
-_RISE_VERBS = frozenset({"increase", "rise", "grow", "climb", "soar", "jump", "surge", "double", "triple", "expand",
-                         "gain", "swell"})
-_FALL_VERBS = frozenset({"decrease", "fall", "drop", "decline", "shrink", "plunge", "slump", "sink", "dwindle",
-                         "diminish", "halve"})
-
-
-def trend_verb_reversed(statement: Facts, sentence: Facts, where: str, own: str = "the statement") -> list[str]:
-    """A rise or fall that the sentence's "from A to B" tells the other way (reasons, may be empty).
-
-    "grew between 1948 and 1995" against "from 1 billion in 1948 to 750 million by 1995".
-
-    Only when the statement gives no "from ... to" of its own, every number it gives (the years) is in the
-    sentence, the sentence has one such change and no verb of the statement's direction.
-    """
-    verbs = {lemma for lemma, pos in statement.lemmas if pos == "VERB" and lemma not in statement.negated}
-    said = {lemma for lemma, _ in sentence.lemmas}
-    up, down = bool(verbs & _RISE_VERBS), bool(verbs & _FALL_VERBS)
-    if up == down or statement.trends or len(sentence.trends) != 1 or not statement.numbers \
-            or not all(_present(n, sentence.numbers) for n in statement.numbers):
-        return []
-    if said & (_RISE_VERBS if up else _FALL_VERBS):
-        return []
-    start, end, unit = sentence.trends[0]
-    if _same_value(start, end) or (end > start) == up:
-        return []
-    verb = sorted(verbs & (_RISE_VERBS if up else _FALL_VERBS))[0]
-    return [f"trend reversed: {own} says '{verb}', {where} goes from {start:g} to {end:g}{unit and ' ' + unit}"]

@@ -61,7 +61,6 @@ def _elsewhere(mine: Facts, theirs: Facts, score: float, where: str, own: str, o
         f for f, s in others if s >= max(check_threshold, score - checks.ALIGN_MARGIN)]
     near = [(theirs, where), *((f, "another sentence of the context") for f in close)]
     contradicted += checks.polarity_conflicts(mine, near, own)
-    contradicted += [r for r in checks.modifier_conflicts(mine, near[1:], own) if r not in contradicted]
 
 
 def claim_verdict(score: float, contradicted: list[str], unsupported: list[str], undecided: list[str],

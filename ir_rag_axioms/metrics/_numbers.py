@@ -1,4 +1,4 @@
-"""Numbers in a statement: values, ranges, years, months, clock times, measured amounts, trends, numbers of nouns."""
+"""Numbers in a statement: values, ranges, years, months, clock times, measured amounts, numbers of nouns."""
 
 from __future__ import annotations
 
@@ -261,28 +261,3 @@ def _lemma(token: Any) -> str:
     """A token's lowercased lemma, with the irregular comparatives spaCy misses ("farthest" -> "far")."""
     lemma = token.lemma_.lower()
     return _LEMMA_FIXES.get(lemma, _LEMMA_FIXES.get(token.lower_, lemma))
-
-
-def _first_number(doc: Any, start: int, end: int) -> tuple[float, str] | None:
-    """(value, unit) of the first number of a stretch of a document, None if it has none."""
-    found = _numbers(doc[start:end]) if end > start else []
-    return (found[0][0], found[0][2]) if found else None
-
-
-def _trends(span: Any) -> list[tuple[float, float, str]]:
-    """(from, to, unit) of each "from A to B" whose two objects are numbers of one unit."""
-    out = []
-    for token in span:
-        if token.lower_ != "from" or token.dep_ != "prep":
-            continue
-        to = next((t for t in token.head.children if t.lower_ == "to" and t.dep_ in ("prep", "dative")
-                   and t.i > token.i), None)
-        if to is None:
-            to = next((t for t in token.subtree if t.lower_ == "to" and t.i > token.i), None)
-        if to is None:
-            continue
-        start = _first_number(span.doc, token.i + 1, to.i)
-        end = _first_number(span.doc, to.i + 1, min(max(to.right_edge.i, token.right_edge.i) + 1, span.end))
-        if start is not None and end is not None and start[1] in ("", end[1]) and start[0] != end[0]:
-            out.append((start[0], end[0], end[1]))  # "from 11,000 to 8,000 people": the unit written once
-    return out

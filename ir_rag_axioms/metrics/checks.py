@@ -1,20 +1,18 @@
 """The heuristic judge's checks of one statement against one sentence and the whole text it is judged against.
 
-A statement can be contradicted (a number, date or quantity given differently, another named entity where the matched
-sentence has one, a negation the sentence does not have or the reverse, an antonym) or unsupported (a number or named
-entity the text does not have anywhere). Each finding is a short reason naming both sides ("number 1925 vs 1889").
-Antonyms come from WordNet (the loader REG and STMC use) plus a few pairs WordNet lacks. Structural checks read the
-parse (``_structure.py``): a verb negated or modified by an antonym in another sentence, an obligation against its
-absence, a price for "free"; "must" for "may" is unsupported. Quantities, clock times, number words and aliases
-(acronyms, demonyms) are normalised (``quantities.py``). A trend reversed ("fell from 11,000 to 8,000" for a rise) is
-a contradiction. A number that is the sum or difference of two of the context's is "cannot tell", as is an antonym
-said as a comparative ("B is smaller than A" against "A is larger than B": which side is which is not read) or a
-surname for a full name. A contradiction in other words is still not found.
+A statement can be contradicted (a number, date or quantity given differently, another named entity where the
+matched sentence has one, a negation the sentence does not have or the reverse, an antonym) or unsupported (a number
+or named entity the text does not have anywhere). Each finding is a short reason naming both sides ("number 1925 vs
+1889"). Antonyms come from WordNet (the loader REG and STMC use) plus a few pairs WordNet lacks. Structural checks
+read the parse (``_structure.py``): a verb negated in another sentence; "must" for "may" is unsupported. Quantities,
+clock times, number words and aliases (acronyms, demonyms) are normalised (``quantities.py``). A number that is the
+sum or difference of two of the context's is "cannot tell", as is an antonym said as a comparative ("B is smaller
+than A" against "A is larger than B": which side is which is not read) or a surname for a full name. A contradiction
+in other words is still not found.
 
 The checks live in private modules by family: ``_checks_lexicon`` (antonyms, words, the pool), ``_checks_numbers``,
-``_checks_contradictions`` (negation, antonyms), ``_checks_roles`` (polarity, modifiers, modality and price
-off the parse) and ``_checks_differences`` (numbers and names the text lacks); this module is their public place and
-reads refusals.
+``_checks_contradictions`` (negation, antonyms), ``_checks_roles`` (polarity and modality off the parse) and
+``_checks_differences`` (numbers and names the text lacks); this module is their public place and reads refusals.
 """
 
 from __future__ import annotations
@@ -22,13 +20,12 @@ from __future__ import annotations
 import re
 
 from ir_rag_axioms.metrics._checks_contradictions import contradictions
-from ir_rag_axioms.metrics._checks_differences import ALIGN_MARGIN, differences, missing_content, unsupported_part
+from ir_rag_axioms.metrics._checks_differences import ALIGN_MARGIN, differences, missing_content
 from ir_rag_axioms.metrics._checks_lexicon import Pool, describe
-from ir_rag_axioms.metrics._checks_roles import modifier_conflicts, overgeneralised, polarity_conflicts
+from ir_rag_axioms.metrics._checks_roles import overgeneralised, polarity_conflicts
 
-__all__ = ["ALIGN_MARGIN", "Pool", "contradictions", "describe", "differences",
-           "missing_content", "modifier_conflicts", "overgeneralised", "polarity_conflicts", "refusal",
-           "unsupported_part"]
+__all__ = ["ALIGN_MARGIN", "Pool", "contradictions", "describe", "differences", "missing_content",
+           "overgeneralised", "polarity_conflicts", "refusal"]
 
 
 _REFUSAL = re.compile(

@@ -281,23 +281,8 @@ class HeuristicJudge(Judge):
                              "passage": passage + 1 if units else None, "score": round(float(score), 4),
                              "reasons": contradicted + unsupported, "ok": verdict == "supported",
                              "checks_failed": failed})
-            self._added_parts(claims, rows, units, pool)
             out.append(rows)
         return out
-
-    def _added_parts(self, claims: Sequence[Statement], rows: list[dict[str, Any]], units: Units,
-                     pool: checks.Pool) -> None:
-        """An added clause of a supported or undecided claim that matches nothing in the context: unsupported."""
-        found = [(row, part) for claim, row in zip(claims, rows, strict=True) if row["verdict"] in ("supported", "idk")
-                 for part in (claim.facts or Facts()).parts]
-        if not found or not units:
-            return
-        vectors = self._embed([part for _, part in found] + [u.matched_text for u, _ in units])
-        best = (vectors[: len(found)] @ vectors[len(found):].T).max(axis=1)
-        for (row, part), similarity in zip(found, best, strict=True):
-            reason = checks.unsupported_part(part, float(similarity), pool)
-            if reason and row["verdict"] != "unsupported":
-                row.update(verdict="unsupported", ok=False, checks_failed=True, reasons=[reason])
 
     def _findings(self, claim: Statement, matched: Statement, score: float, pool: checks.Pool, where: str,
                   own: str, others: Sequence[tuple[Facts, float]] = (), window: Sequence[tuple[Facts, float]] = ()

@@ -369,14 +369,6 @@ def abbreviation_alias(a: str, b: str) -> bool:
                for s in mine.keys() & theirs)
 
 
-@lru_cache(maxsize=10_000)
-def abbreviation_words(name: str) -> frozenset[str]:
-    """The lowercased words of the names ``abbreviation_alias`` finds for a name ("d.c." -> district, columbia, dc)."""
-    return frozenset(word for form, lemmas in _name_synsets(name).values() for lemma in lemmas
-                     if _ABBREVIATION.fullmatch(form) or _ABBREVIATION.fullmatch(lemma)
-                     for word in re.findall(r"[a-z]+", lemma.lower()))
-
-
 def _untailed(a: str, b: str) -> tuple[str, str]:
     """Two names without the words they end with alike; ("", "") when they end differently.
 

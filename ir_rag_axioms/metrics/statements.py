@@ -16,9 +16,9 @@ from ir_rag_axioms.analysis.features import Feature
 from ir_rag_axioms.analysis.text import sentences, term_tokens
 from ir_rag_axioms.metrics import _structure, quantities
 from ir_rag_axioms.metrics._negation import _negated
-from ir_rag_axioms.metrics._numbers import _in_citation, _lemma, _numbers, _trends
+from ir_rag_axioms.metrics._numbers import _in_citation, _lemma, _numbers
 
-FACTS_VERSION = 17
+FACTS_VERSION = 18
 """Bumped when ``Facts`` changes, so that stored statements of an older version are not read back."""
 _CITATION = re.compile(r"\[\s*\d+(?:\s*[,;-]\s*\d+)*\s*\]")
 _BULLET = re.compile(r"^\s*(?:[-*•#>]+|\d+[.)])\s*")
@@ -50,10 +50,6 @@ class Facts(NamedTuple):
     """(verb lemma, role, argument lemma): who did what to whom, passives turned active (``_structure.roles``)."""
     modals: tuple[tuple[str, str], ...] = ()
     """(verb lemma, "possible" / "necessary") of may/can/might and must/will/always."""
-    parts: tuple[str, ...] = ()
-    """The texts of the statement's added clauses: relative, adverbial and participle clauses, coordinated verbs."""
-    trends: tuple[tuple[float, float, str], ...] = ()
-    """(from value, to value, unit) of "from A to B" ("raised from 3% to 5%": (3, 5, "%"))."""
 
     @classmethod
     def of(cls, value: Any) -> Facts:
@@ -220,8 +216,7 @@ def facts(span: Any) -> Facts:
     lemmas = tuple(dict.fromkeys((_lemma(t), t.pos_) for t in span if t.pos_ in _CONTENT_POS
                                  and not _in_citation(t) and not _unit_token(t)))
     return Facts(tuple(_entities(span)), tuple(_numbers(span)), tuple(dict.fromkeys(_negated(span))), lemmas,
-                 tuple(_comparisons(span)), tuple(_structure.roles(span)), tuple(_structure.modals(span)),
-                 tuple(_parts(span)), tuple(_trends(span)))
+                 tuple(_comparisons(span)), tuple(_structure.roles(span)), tuple(_structure.modals(span)))
 
 
 _DEGREE_TAGS = {"JJR": "cmp", "RBR": "cmp", "JJS": "sup", "RBS": "sup"}
@@ -275,21 +270,6 @@ def _side(span: Any, start: int, end: int) -> tuple[str, ...]:
     """The content lemmas of a stretch of a span, without graded words (one side of a comparison)."""
     return tuple(dict.fromkeys(_lemma(t) for t in span.doc[start:end] if t.pos_ in _SIDE_POS and t.lemma_ != "be"
                                and t.tag_ not in _DEGREE_TAGS and t.lower_ not in _DEGREE_WORDS))
-
-
-_PART_DEPS = frozenset({"relcl", "advcl", "acl"})
-
-
-def _parts(span: Any) -> list[str]:
-    """The added clauses of a span ("..., which the countries repaid by 1960"; "... and is funded by X"): texts."""
-    out = []
-    for token in span:
-        added = token.dep_ in _PART_DEPS or (token.dep_ == "conj" and token.head.i == span.root.i)
-        if added and token.pos_ in ("VERB", "AUX"):
-            tokens = [t for t in token.subtree if t.i >= span.start and t.i < span.end]
-            if 3 <= len(tokens) < len(span) - 2:
-                out.append(clean(span.doc[tokens[0].i: tokens[-1].i + 1].text))
-    return list(dict.fromkeys(out))
 
 
 def _definite(subject: Any, antecedent: Any) -> bool:
