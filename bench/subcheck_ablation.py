@@ -63,7 +63,7 @@ def main() -> None:
     examples = list(verifier_data.examples()) + [e for path in held for e in verifier_data.realistic(path)]
     stored = json.loads(args.cache.read_text())
     rows = [stored[json.dumps([e[1], list(e[2])])] for e in examples]  # KeyError: run fit_verifier.py first
-    names = sorted({e[0] for e in examples})
+    sets = np.array([e[0] for e in examples])
     shipped, shipped_results, refitted = load_verifier(), {}, {}
     for label in ("nothing", *SUB_CHECKS):
         pattern = re.compile(SUB_CHECKS.get(label, r"(?!x)x"))
@@ -75,9 +75,8 @@ def main() -> None:
         if label != "nothing":
             print(f"{label}: fires on claims of {dict(sorted(fires.items()))}")
         x, owner = fit_verifier.claim_features(examples, kept)
-        shipped_results[f"without {label}"] = {
-            name: fit_verifier.evaluate(shipped, examples, x, owner, np.array([e[0] == name for e in examples]))
-            for name in names}
+        shipped_results[f"without {label}"] = {name: fit_verifier.evaluate(shipped, examples, x, owner, sets == name)
+                                               for name in sorted(set(sets))}
         refitted[f"without {label}"] = fit_verifier.lodo(examples, x, owner)
     for title, results in (("packaged verifier, not refitted", shipped_results), ("refitted, LODO", refitted)):
         for key in ("balanced_accuracy", "false_alarms"):
