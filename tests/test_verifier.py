@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ir_rag_axioms.metrics import Faithfulness
+from ir_rag_axioms.metrics import ContextRecall, Faithfulness
 from ir_rag_axioms.metrics.interface import RubricCase
 from ir_rag_axioms.metrics.judges import HEURISTIC_JUDGE, HeuristicJudge, _verify
 from ir_rag_axioms.metrics.verifier import FAMILIES, FEATURES, Verifier, features, load_verifier
@@ -177,3 +177,17 @@ def test_a_name_stem_found_in_the_pool_does_not_depend_on_the_pool_order():
     for pool in (["hawaiian", "hawai", "honolulu"], ["honolulu", "hawai", "hawaiian"], {"hawaiian", "hawai"}):
         assert _stem_in("hawaii", pool) == "hawai"
     assert _stem_in("brazil", ["brazilian", "chile"]) == "brazilian" and _stem_in("chile", ["china"]) == ""
+
+
+def test_context_recall_lets_the_verifier_decide_a_fact_unless_a_check_fails():
+    answer = "Newer phones contain fewer precious metals, which lowers the value of recycled electronics."
+    facts = ["The value of recycled e-waste is falling.", "Mars has two moons."]
+    paraphrase, swapped = ContextRecall().measure(answer, facts).breakdown
+    threshold = load_verifier().threshold
+    assert paraphrase["signals"]["verdict"] == "idk" and paraphrase["score"] < 0.8  # the checks cannot tell
+    assert paraphrase["verdict"] == "covered" and threshold <= paraphrase["p_supported"] < 0.6
+    assert paraphrase["evidence"] == {"passage": None, "sentence": answer}
+    assert swapped["checks_failed"] and "p_supported" not in swapped and swapped["verdict"] in ("missing",
+                                                                                                "contradicted")
+    checks_alone = ContextRecall(judge=HeuristicJudge(verified=False)).measure(answer, facts).breakdown
+    assert [r["verdict"] for r in checks_alone] == ["idk", swapped["verdict"]]

@@ -118,8 +118,14 @@ def fact_verdict(score: float, contradicted: list[str], missing: list[str], reca
 
 def verify(row: dict[str, Any], supported: float, contradicted: float, threshold: float, contradiction: float,
            margin: float) -> None:
-    """A checks' row turned into the verifier's: verdict from the two probabilities, the evidence named."""
-    where = f"passage {row['passage']}: '{row['best_match']}'" if row.get("passage") else "no evidence sentence"
+    """A checks' row turned into the verifier's: verdict from the two probabilities, the evidence named.
+
+    A reference fact's row (ContextRecall) is checked against the answer: "covered" / "missing" for supported /
+    unsupported.
+    """
+    fact = "reference fact" in row
+    where = (f"passage {row['passage']}: '{row['best_match']}'" if row.get("passage") else
+             f"the answer: '{row['best_match']}'" if fact and row.get("best_match") else "no evidence sentence")
     checked = row["reasons"]
     if contradicted >= contradiction:
         verdict, reasons = "contradicted", [f"P(contradicted) {contradicted:.2f} >= {contradiction:g} against "
@@ -132,9 +138,14 @@ def verify(row: dict[str, Any], supported: float, contradicted: float, threshold
     else:
         verdict, reasons = "unsupported", [f"P(supported) {supported:.2f} < {threshold:g} (best evidence {where})",
                                            *checked]
+    verdict = _FACT_VERDICTS.get(verdict, verdict) if fact else verdict
     row.update(signals={"verdict": row["verdict"], "reasons": checked}, verdict=verdict, reasons=reasons,
-               ok=verdict == "supported", p_supported=round(supported, 4), p_contradicted=round(contradicted, 4),
+               ok=verdict in ("supported", "covered"), p_supported=round(supported, 4), p_contradicted=round(contradicted, 4),
                evidence={"passage": row.get("passage"), "sentence": row.get("best_match")})
+
+
+_FACT_VERDICTS = {"supported": "covered", "unsupported": "missing"}
+"""The verifier's verdict -> a reference fact's (ContextRecall)."""
 
 
 def faithfulness_level(rows: list[dict[str, Any]], level_bands: Sequence[float], minor_unsupported: int,

@@ -296,22 +296,31 @@ class HeuristicJudge(Judge):
     def support(self, cases: Sequence[RubricCase]) -> list[list[dict[str, Any]]]:
         """Per case, each claim with the verifier's verdict, P(supported), P(contradicted) and its best evidence."""
         found = self.signals(cases)
-        flat = [(row, _raw(case)) for case, rows in zip(cases, found, strict=True) for row in rows]
+        self._verify([(row, _raw(case)) for case, rows in zip(cases, found, strict=True) for row in rows])
+        return found
+
+    def _verify(self, flat: Sequence[tuple[dict[str, Any], str | tuple[str, ...]]]) -> None:
+        """Each (row, its context) decided by the fitted verifier's P(supported), P(contradicted) (unless not
+        ``verified``)."""
         if not flat or not self.verified:
-            return found
+            return
         model = load_verifier(self.verifier)
         supported, contradicted = model.probabilities(np.array([features(row, raw) for row, raw in flat]))
         for (row, _), p, q in zip(flat, supported, contradicted, strict=True):
             _verify(row, float(p), float(q), model.threshold, model.contradiction_threshold, self.unsure_margin)
-        return found
 
     # -- context recall -------------------------------------------------------------------------------------------
     def coverage(self, cases: Sequence[RubricCase]) -> list[list[dict[str, Any]]]:
-        """Per case, each reference fact with its verdict, best match in the answer and reasons."""
+        """Per case, each reference fact with its verdict, best match in the answer and reasons.
+
+        A fact a check fails (contradicted; a name, number or most content words the answer lacks) keeps the checks'
+        verdict; the verifier decides the others (P(supported) of the fact against the answer) in place of the
+        match thresholds.
+        """
         facts = [self._facts(c.reference) for c in cases]
         answers = self.statements([c.output for c in cases])
-        out = []
-        for found, answer in zip(facts, answers, strict=True):
+        out, open_rows = [], []
+        for case, found, answer in zip(cases, facts, answers, strict=True):
             pool = checks.Pool.of([s.text for s in answer], [s.facts or Facts() for s in answer])
             scores, best = credited(found, answer, self._embed, self.overlap_weight)
             bounds = np.cumsum([0, *(len(fact_units) for _, fact_units in found)])
@@ -331,7 +340,10 @@ class HeuristicJudge(Judge):
                 rows.append({"reference fact": text, "verdict": verdict, "best_match": matched.text,
                              "score": round(score, 4), "reasons": contradicted + missing, "ok": verdict == "covered",
                              "checks_failed": failed})
+                if not failed:
+                    open_rows.append((rows[-1], case.output))
             out.append(rows)
+        self._verify(open_rows)
         return out
 
     # -- answer relevancy -------------------------------------------------------------------------------------

@@ -62,8 +62,8 @@ def family_of(reason: str) -> str | None:
 
 
 def features(row: Mapping[str, Any], context: str | Sequence[str]) -> list[float]:
-    """One claim's features (``FEATURES``) from its row of the checks and the context it was checked against."""
-    claim, best = str(row["statement"]), str(row.get("best_match") or "")
+    """One claim's (or reference fact's) features (``FEATURES``) from its row of the checks and its context."""
+    claim, best = str(row.get("statement", row.get("reference fact"))), str(row.get("best_match") or "")
     text = context if isinstance(context, str) else " ".join(context)
     mine = content_words(claim)
     numbers = set(re.findall(r"\d+(?:\.\d+)?", claim))
