@@ -490,6 +490,17 @@ def test_periods_fractions_and_headers_are_read_and_computed_numbers_cannot_be_t
                     "The club signed 7 defenders and 5 strikers.")[0] == "unsupported"
 
 
+def test_a_zero_in_the_matched_sentence_computes_nothing_and_divides_nothing():
+    from ir_rag_axioms.metrics._checks_numbers import _computed
+    from ir_rag_axioms.metrics.statements import Facts
+
+    sentence = Facts(numbers=((0.0, 0.0, "", False), (12.0, 12.0, "match", False), (72.0, 72.0, "point", False)))
+    assert _computed((6.0, 6.0, "point", False), "They averaged 6 points per match.", sentence) == \
+        "72 point / 12 match = 6"
+    assert _computed((0.5, 0.5, "", False), "It is half the rate.", Facts(numbers=((0.0, 0.0, "", False),
+                                                                                  (2.0, 2.0, "", False)))) == ""
+
+
 def test_unsupported_needs_positive_evidence():
     verdict, why = _verdict("The Grand Canyon is about 1.6 kilometres deep.",
                             "The canyon is about 1.6 kilometres deep.")

@@ -180,8 +180,8 @@ def _computed(n: Number, text: str, sentence: Facts) -> str:
     total, computing = bool(_TOTAL.search(lowered)), bool(_COMPUTING.search(lowered))
     if n[0] != n[1] or _year(n) or not (total or computing):
         return ""
-    values = [m for m in sentence.numbers if m[0] == m[1] and not _year(m)
-              and m[2] not in _CLOCKS][:20]
+    values = [m for m in sentence.numbers if m[0] == m[1] and m[0] != 0 and not _year(m)
+              and m[2] not in _CLOCKS][:20]  # no zero: nothing is computed from it, and it divides nothing
     tolerance = 0.2 if n[3] else 0.05
 
     def close(x: float) -> bool:
@@ -194,18 +194,21 @@ def _computed(n: Number, text: str, sentence: Facts) -> str:
                     return f"{_number(a)} is {seconds / a[0]:.3g} {per}"
     for i, a in enumerate(values):
         for b in values[i + 1:]:
-            for result, op in _options(a, b, total, computing):
+            for result, how in _options(a, b, total, computing):
                 if close(result):
-                    return f"{_number(a)} {op} {_number(b)} = {result:.4g}"
+                    return f"{how} = {result:.4g}"
     return ""
 
 
 def _options(a: Number, b: Number, total: bool, computing: bool) -> list[tuple[float, str]]:
-    """``_computed``'s (result, operator) of two numbers: their sum when ``total``, the rest when ``computing``."""
+    """``_computed``'s (result, how) of two numbers other than 0: their sum when ``total``, the rest when
+    ``computing``."""
+    x, y = _number(a), _number(b)
     options = []
     if total and (a[2] == b[2] or a[2] not in _BASE_UNITS and b[2] not in _BASE_UNITS):
-        options.append((a[0] + b[0], "+"))
+        options.append((a[0] + b[0], f"{x} + {y}"))
     if computing:
-        options += [(a[0] * b[0], "×"), (a[0] / b[0], "/"), (b[0] / a[0], "/"), (100 * a[0] / b[0], "% of"),
-                    (100 * b[0] / a[0], "% of")] + ([(abs(a[0] - b[0]), "-")] if a[2] == b[2] else [])
+        options += [(a[0] * b[0], f"{x} × {y}"), (a[0] / b[0], f"{x} / {y}"), (b[0] / a[0], f"{y} / {x}"),
+                    (100 * a[0] / b[0], f"{x} % of {y}"), (100 * b[0] / a[0], f"{y} % of {x}")] + (
+                        [(abs(a[0] - b[0]), f"{x} - {y}")] if a[2] == b[2] else [])
     return options
