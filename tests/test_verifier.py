@@ -118,18 +118,23 @@ def test_a_swapped_name_is_not_supported_and_its_evidence_and_finding_are_named(
     assert "entity 'berlin' vs 'paris' in passage 1" in row["reasons"] and row["signals"]["verdict"] == "contradicted"
 
 
-@pytest.mark.parametrize(("supported", "contradicted", "verdict"), [
-    (0.9, 0.05, "supported"), (0.45, 0.2, "idk"), (0.2, 0.5, "unsupported"), (0.1, 0.8, "contradicted"),
-    (0.6, 0.3, "supported")])
-def test_the_verdict_follows_the_two_probabilities(supported, contradicted, verdict):
+@pytest.mark.parametrize(("checks", "supported", "contradicted", "verdict"), [
+    ("unsupported", 0.9, 0.05, "supported"), ("idk", 0.45, 0.2, "idk"), ("unsupported", 0.2, 0.5, "unsupported"),
+    ("contradicted", 0.1, 0.8, "contradicted"), ("unsupported", 0.6, 0.3, "supported"),
+    ("contradicted", 0.9, 0.05, "unsupported"), ("contradicted", 0.45, 0.2, "unsupported")])
+def test_the_verdict_follows_the_two_probabilities(checks, supported, contradicted, verdict):
     row = {"statement": "s", "best_match": "The Eiffel Tower is in Paris.", "passage": 1, "score": 1.0,
-           "verdict": "contradicted", "reasons": ["a finding"]}
+           "verdict": checks, "reasons": ["a finding"]}
     _verify(row, supported, contradicted, threshold=0.5, contradiction=0.74, margin=0.1)
     assert row["verdict"] == verdict and row["ok"] == (verdict == "supported")
-    assert row["signals"] == {"verdict": "contradicted", "reasons": ["a finding"]}
+    assert row["signals"] == {"verdict": checks, "reasons": ["a finding"]}
     if verdict == "contradicted":
         assert row["reasons"][0] == ("P(contradicted) 0.80 >= 0.74 against passage 1: 'The Eiffel Tower is in "
                                      "Paris.'") and row["reasons"][1] == "a finding"
+    if checks == "contradicted" and verdict == "unsupported":  # a check's contradiction is never outvoted
+        assert row["reasons"] == [f"a check contradicts it (P(supported) {supported:.2f}, P(contradicted) "
+                                  f"{contradicted:.2f} < 0.74; evidence passage 1: 'The Eiffel Tower is in "
+                                  "Paris.')", "a finding"]
 
 
 def test_one_unsupported_claim_of_four_does_not_sink_the_answer():

@@ -120,16 +120,20 @@ def verify(row: dict[str, Any], supported: float, contradicted: float, threshold
            margin: float) -> None:
     """A checks' row turned into the verifier's: verdict from the two probabilities, the evidence named.
 
-    A reference fact's row (ContextRecall) is checked against the answer: "covered" / "missing" for supported /
-    unsupported.
+    A claim a check contradicts is not supported whatever P(supported) (it is *contradicted* only from
+    ``contradiction`` on). A reference fact's row (ContextRecall) is checked against the answer: "covered" /
+    "missing" for supported / unsupported.
     """
     fact = "reference fact" in row
     where = (f"passage {row['passage']}: '{row['best_match']}'" if row.get("passage") else
              f"the answer: '{row['best_match']}'" if fact and row.get("best_match") else "no evidence sentence")
-    checked = row["reasons"]
+    checked, vetoed = row["reasons"], row["verdict"] == "contradicted"  # a check found a contradiction
     if contradicted >= contradiction:
         verdict, reasons = "contradicted", [f"P(contradicted) {contradicted:.2f} >= {contradiction:g} against "
                                             f"{where}", *checked]
+    elif vetoed:
+        verdict, reasons = "unsupported", [f"a check contradicts it (P(supported) {supported:.2f}, P(contradicted) "
+                                           f"{contradicted:.2f} < {contradiction:g}; evidence {where})", *checked]
     elif supported >= threshold:
         verdict, reasons = "supported", []
     elif supported >= threshold - margin:
