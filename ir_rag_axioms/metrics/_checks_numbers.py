@@ -201,8 +201,7 @@ def _computed(n: Number, text: str, sentence: Facts) -> str:
 
 
 def _options(a: Number, b: Number, total: bool, computing: bool) -> list[tuple[float, str]]:
-    """``_computed``'s (result, how) of two numbers other than 0: their sum when ``total``, the rest when
-    ``computing``."""
+    """``_computed``'s (result, how) of two numbers other than 0: a sum (``total``), else a product, ratio, share."""
     x, y = _number(a), _number(b)
     options = []
     if total and (a[2] == b[2] or a[2] not in _BASE_UNITS and b[2] not in _BASE_UNITS):

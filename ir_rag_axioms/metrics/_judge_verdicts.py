@@ -144,7 +144,8 @@ def verify(row: dict[str, Any], supported: float, contradicted: float, threshold
                                            *checked]
     verdict = _FACT_VERDICTS.get(verdict, verdict) if fact else verdict
     row.update(signals={"verdict": row["verdict"], "reasons": checked}, verdict=verdict, reasons=reasons,
-               ok=verdict in ("supported", "covered"), p_supported=round(supported, 4), p_contradicted=round(contradicted, 4),
+               ok=verdict in ("supported", "covered"), p_supported=round(supported, 4),
+               p_contradicted=round(contradicted, 4),
                evidence={"passage": row.get("passage"), "sentence": row.get("best_match")})
 
 

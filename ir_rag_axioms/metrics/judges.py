@@ -300,8 +300,7 @@ class HeuristicJudge(Judge):
         return found
 
     def _verify(self, flat: Sequence[tuple[dict[str, Any], str | tuple[str, ...]]]) -> None:
-        """Each (row, its context) decided by the fitted verifier's P(supported), P(contradicted) (unless not
-        ``verified``)."""
+        """Each (row, its context) decided by the verifier's P(supported), P(contradicted) (if ``verified``)."""
         if not flat or not self.verified:
             return
         model = load_verifier(self.verifier)
