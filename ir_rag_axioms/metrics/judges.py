@@ -76,9 +76,11 @@ class HeuristicJudge(Judge):
     strict_yes_threshold: float = 0.75
     """Strict mode: relevance at or above this is "yes" (a direct answer)."""
     support_threshold: float = 0.85
-    """A statement is supported when its best context match reaches this and every check passes."""
+    """The checks' verdict (the verifier's signals; the verdict with ``verified=False``): a statement is supported
+    when its best context match reaches this and every check passes."""
     recall_threshold: float = 0.8
-    """A reference fact is covered when its best answer match reaches this and its key content is in the answer."""
+    """``verified=False``: a reference fact is covered when its best answer match reaches this and no check fails
+    (else the verifier decides in its place)."""
     idk_margin: float = 0.15
     """Matches within this below a support or recall threshold are "cannot tell" (idk)."""
     check_threshold: float = 0.5
