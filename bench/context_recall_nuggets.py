@@ -88,7 +88,7 @@ def decisions(rows: list[dict]) -> dict[str, np.ndarray]:
 
 
 def lotto(score: np.ndarray, label: np.ndarray, topic: np.ndarray) -> np.ndarray:
-    """Decisions of a score thresholded, leave one topic out, at the cut best (balanced accuracy) on the others."""
+    """Leave-one-topic-out decisions: the score at the lowest cut of best balanced accuracy on the other topics."""
     out = np.zeros(len(score))
     cuts = np.unique(score)
     for t in np.unique(topic):
