@@ -35,7 +35,7 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 import numpy as np
 from scipy.stats import kendalltau
-from sklearn.metrics import roc_auc_score
+from sklearn.metrics import balanced_accuracy_score, roc_auc_score
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("IR_RAG_AXIOMS_SHARED", ROOT.parent / "shared"))
@@ -72,7 +72,7 @@ def decisions(rows: list[dict]) -> dict[str, np.ndarray]:
     from ir_rag_axioms.metrics.verifier.signals import content_words
 
     model = load_verifier(None)
-    x = np.array([features({**r, "statement": r["reference fact"]}, r["answer"]) for r in rows])
+    x = np.array([features(r, r["answer"]) for r in rows])
     supported, _ = model.probabilities(x)
     share = np.array([len(content_words(r["reference fact"]) & content_words(r["answer"]))
                       / max(1, len(content_words(r["reference fact"]))) for r in rows])
@@ -99,9 +99,8 @@ def lotto(score: np.ndarray, label: np.ndarray, topic: np.ndarray) -> np.ndarray
 
 
 def balanced(decision: np.ndarray, label: np.ndarray) -> float:
-    """Mean recall of both classes."""
-    decision, label = np.asarray(decision, bool), np.asarray(label, bool)
-    return float((decision[label].mean() + (~decision[~label]).mean()) / 2)
+    """Mean recall of both classes (scikit-learn's ``balanced_accuracy_score``)."""
+    return float(balanced_accuracy_score(np.asarray(label, bool), np.asarray(decision, bool)))
 
 
 def system_tau(rows: list[dict], covered: np.ndarray, vital: bool) -> float:
