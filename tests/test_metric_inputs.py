@@ -129,7 +129,7 @@ def test_missing_cells_in_a_frame_are_nan_with_their_reason_in_the_row() -> None
 
 def test_a_cell_that_is_not_a_text_is_an_error_naming_the_row() -> None:
     frame = _frame().assign(text=[ANSWER, 42, ANSWER, ANSWER])
-    with pytest.raises(TypeError, match=r"row 1 \(qid '2'\) has int 42 in column 'text'"):
+    with pytest.raises(TypeError, match=r"row 1 \(qid '2', docno 'b'\) has int 42 in column 'text'"):
         MetricScorer([AnswerRelevancy()])(frame)
 
 
@@ -203,3 +203,61 @@ def test_two_metrics_of_one_class_are_refused_naming_the_parameters_they_differ_
         MetricScorer([Faithfulness(), Faithfulness(threshold=4)])
     with pytest.raises(ValueError, match=r"two AnswerRelevancy metrics \(the same parameters\)"):
         evaluate([DatasetItem(id="a", query="q", actual_output=ANSWER)], [AnswerRelevancy(), AnswerRelevancy()])
+
+
+PASSAGE = "The Eiffel Tower is in Paris and was completed in 1889."
+
+
+@pytest.mark.parametrize("column", ["context", "reference"])
+@pytest.mark.parametrize(("cell", "found"), [
+    (PASSAGE.encode(), r"has bytes b'The Eiffel.* in column '{c}': a context or reference cell must be a text"),
+    (5, r"has int 5 in column '{c}': a context or reference cell must be a text"),
+    ([1889], r"has int 1889 as item 0 of column '{c}': a passage must be a text"),
+    ([PASSAGE, b"x"], r"has bytes b'x' as item 1 of column '{c}'"),
+    ([{"body": PASSAGE}], r"has a dict without a 'text' key \(keys \['body'\]\) as item 0 of column '{c}'"),
+])
+def test_a_context_or_reference_cell_that_is_not_text_is_an_error_naming_row_column_and_item(
+        column: str, cell: object, found: str) -> None:
+    frame = _frame().drop(columns=["reference"]).assign(**{column: [CONTEXT, CONTEXT, cell, CONTEXT]})
+    with pytest.raises(TypeError, match=r"MetricScorer: row 2 \(qid '3', docno 'c'\) " + found.format(c=column)):
+        MetricScorer([Faithfulness(), ContextRecall()])(frame)
+
+
+@pytest.mark.parametrize(("column", "cell", "reason"), [
+    ("context", ["   "], "no context to judge against"), ("context", [""], "no context to judge against"),
+    ("context", [None, " \n"], "no context to judge against"),
+    ("reference", ["  "], "the row's reference cell is empty"), ("reference", " ; ", "no reference fact to look for"),
+])
+def test_blank_passages_or_references_in_a_frame_are_nan_with_the_warning_that_counts_them(
+        column: str, cell: object, reason: str) -> None:
+    frame = _frame().iloc[[2, 3]].assign(text=ANSWER, context=[CONTEXT, CONTEXT], reference=[CONTEXT, CONTEXT])
+    frame[column] = [cell, [ANSWER]]
+    metric = Faithfulness() if column == "context" else ContextRecall()
+    with pytest.warns(UserWarning, match=rf"MetricScorer: {metric.name}_score is NaN for 1 of 2 answers \({reason}"):
+        out = MetricScorer([metric])(frame)
+    scores, reasons = list(out[f"{metric.name}_score"]), list(out[f"{metric.name}_reason"])
+    assert math.isnan(scores[0]) and reasons[0].startswith(f"undefined: {reason}") and scores[1] == 1.0
+
+
+def test_metric_measures_break_a_tied_top_score_by_doc_id_whatever_the_row_order() -> None:
+    import ir_measures
+
+    from ir_rag_axioms.evaluation import RunWarning
+    from ir_rag_axioms.pyterrier.metrics import metric_measures
+
+    measure = metric_measures([Faithfulness()])[0]
+    qrels = pd.DataFrame({"query_id": ["q1"], "doc_id": ["a"], "relevance": [1]})
+    for scores, top, tied in (([1.0, 1.0, 1.0], 1.0, "'a', 'b', 'c'"), ([1.0, 2.0, 2.0], 0.0, "'b', 'c'")):
+        run = pd.DataFrame({"query_id": "q1", "doc_id": ["a", "b", "c"], "score": scores,
+                            "faithfulness_score": [1.0, 0.0, 0.25]})
+        for order in ([0, 1, 2], [2, 1, 0], [1, 0, 2], [2, 0, 1]):
+            shuffled = run.iloc[order].reset_index(drop=True)
+            with pytest.warns(RunWarning, match=rf"faithfulness_score: 1 of 1 queries have a tie for the top score "
+                                                rf"\(e.g. qid q1: doc_ids \[{tied}\]\); the top answer is the tied "
+                                                r"one with the smallest doc_id"):
+                assert [v.value for v in ir_measures.iter_calc([measure], qrels, shuffled)] == [top]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no tie at the top: no warning
+        run = pd.DataFrame({"query_id": "q1", "doc_id": ["a", "b", "c"], "score": [1.0, 1.0, 2.0],
+                            "faithfulness_score": [1.0, 0.0, 0.25]})
+        assert [v.value for v in ir_measures.iter_calc([measure], qrels, run)] == [0.25]

@@ -80,21 +80,33 @@ def _is_missing(value: Any) -> bool:
     return is_missing(value)
 
 
-def _passages(value: Any) -> tuple[str, ...] | None:
-    """A context cell as passages: a string, a list of strings, or a list of dicts with ``text``; NaN/None -> None."""
+def _passages(value: Any, row: str = "a row", column: str = "context") -> tuple[str, ...] | None:
+    """A context cell as passages: a text, a list of texts or of dicts with a text ``text``; NaN/None -> None.
+
+    A missing item of a list (NaN, None) is dropped. Any other cell or item (bytes, a number, a dict without a text
+    ``text``) is a TypeError naming ``row``, ``column`` and the item, as the metrics' direct API refuses it.
+    """
     if _is_missing(value):
         return None
     if isinstance(value, str):
         return (value,)
-    if isinstance(value, (Sequence, np.ndarray)):
-        out = []
-        for passage in value:
-            if isinstance(passage, dict):
-                passage = passage.get("text", "")
-            if not _is_missing(passage):
-                out.append(str(passage))
-        return tuple(out)
-    raise TypeError(f"a context cell must be a list of passages (or NaN), got {type(value).__name__}")
+    if isinstance(value, (bytes, bytearray, memoryview)) or not isinstance(value, (Sequence, np.ndarray)):
+        raise TypeError(f"{row} has {type(value).__name__} {value!r:.40} in column {column!r}: a context or "
+                        "reference cell must be a text or a list of passages (NaN or None for a missing one)")
+    found = (_passage(item, k, row, column) for k, item in enumerate(value))
+    return tuple(p for p in found if p is not None)
+
+
+def _passage(item: Any, k: int, row: str, column: str) -> str | None:
+    """Item ``k`` of a context cell as a text (None: missing); TypeError naming the row, column and item otherwise."""
+    if isinstance(item, Mapping) and "text" not in item:
+        raise TypeError(f"{row} has a {type(item).__name__} without a 'text' key (keys {sorted(map(str, item))!r:.60})"
+                        f" as item {k} of column {column!r}: a passage must be a text or a dict with a text 'text'")
+    passage = item["text"] if isinstance(item, Mapping) else item
+    if isinstance(passage, str) or _is_missing(passage):
+        return passage if isinstance(passage, str) else None
+    raise TypeError(f"{row} has {type(passage).__name__} {passage!r:.40} as item {k} of column {column!r}: a passage "
+                    "must be a text or a dict with a text 'text' (a missing item, NaN or None, is dropped)")
 
 
 @dataclass(frozen=True)
@@ -140,7 +152,9 @@ def _group(sub: pd.DataFrame, rows: np.ndarray, text_column: str, context_column
     """One query's request and responses; each row's context is its response's own (shared: the request's)."""
     first = sub.iloc[0]
     n = len(sub)
-    contexts = [_passages(c) for c in sub[context_column]] if context_column is not None else [None] * n
+    contexts = [_passages(c, f"the row of qid {q!r}, docno {d!r}", context_column)
+                for q, d, c in zip(sub["qid"], sub["docno"], sub[context_column], strict=True)] \
+        if context_column is not None else [None] * n
     shared = contexts[0] if all(c == contexts[0] for c in contexts) else None
     request = GenerationRequest(str(first["qid"]), first["query"], shared)
     ranks = sub["rank"] if "rank" in sub.columns else [None] * n

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -11,6 +12,7 @@ import numpy as np
 import pandas as pd
 import pyterrier as pt
 
+from ir_rag_axioms.measuring import RunWarning
 from ir_rag_axioms.metrics.evaluate import named_metrics
 from ir_rag_axioms.metrics.judges import RubricCase
 from ir_rag_axioms.metrics.metrics import (
@@ -75,13 +77,11 @@ class MetricScorer(ByParameters, pt.Transformer):
         text_column, query_column = _answer_column(inp, self)
         out = inp.copy()
         context_column = next((c for c in frames.CONTEXT_COLUMNS if c in inp.columns), None)
-        contexts = [frames._passages(c) for c in inp[context_column]] if context_column else [None] * len(inp)
-        texts = [_cell_text(t, text_column, qid, k) for k, (qid, t) in enumerate(zip(inp["qid"], inp[text_column],
-                                                                                     strict=True))]
-        queries = [_cell_text(q, query_column, qid, k) for k, (qid, q) in enumerate(zip(inp["qid"], inp[query_column],
-                                                                                       strict=True))]
-        references = [r if isinstance(r, str) else frames._passages(r) for r in inp["reference"]] \
-            if "reference" in inp.columns else None  # a list's missing items dropped, as a context's
+        rows = _row_names(inp)
+        contexts = _cell_sources(inp, context_column, rows) if context_column else [None] * len(inp)
+        texts = [_cell_text(t, text_column, row) for row, t in zip(rows, inp[text_column], strict=True)]
+        queries = [_cell_text(q, query_column, row) for row, q in zip(rows, inp[query_column], strict=True)]
+        references = _cell_sources(inp, "reference", rows) if "reference" in inp.columns else None
         for name, metric in self._named:
             out = out.assign(**self._columns(name, metric, queries, texts, references, contexts))
         return out
@@ -113,13 +113,6 @@ class MetricScorer(ByParameters, pt.Transformer):
         needs = getattr(metric, "needs_reference", "")
         why = _undefined_reasons(queries, texts, sources, relevancy, by_reference, needs)
         rows = [i for i, w in enumerate(why) if w is None]
-        missing = {w: sum(x == w for x in why) for w in why if w is not None}
-        if missing:
-            hint = (" A pyterrier-rag Reader drops qcontext: score a Pool of the pipelines (it keeps the context), or "
-                    "keep qcontext in the frame." if any("no context" in w for w in missing) else "")
-            warnings.warn(f"MetricScorer: {metric.name}_score is NaN for " + "; ".join(
-                f"{n} of {len(texts)} answers ({w.removeprefix('undefined: ')})" for w, n in missing.items()) + "."
-                + hint, UserWarning, stacklevel=4)
         if isinstance(metric, AnswerRelevancy | RubricAnswerRelevancy):
             results: list[Any] = metric.measure_many([(queries[i] or "", texts[i] or "") for i in rows])
         else:
@@ -130,6 +123,7 @@ class MetricScorer(ByParameters, pt.Transformer):
         reason: list[str | None] = list(why)
         for i, result in zip(rows, results, strict=True):
             _fill_row(i, result, score, passed, level, confidence, reason)
+        _warn_undefined(metric.name, [str(r) for r, s in zip(reason, score, strict=True) if np.isnan(s)], len(texts))
         columns = {f"{name}_score": score, f"{name}_pass": passed,
                    f"{name}_reason": pd.array(reason, dtype="string"),
                    f"{name}_threshold": np.full(len(texts), float(metric.effective_threshold))}
@@ -160,19 +154,59 @@ def _answer_column(frame: pd.DataFrame, transformer: Any) -> tuple[str, str]:
     return str(text), str(query)
 
 
+def _ranked(run: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A query's rows, top answer first: positions, scores and doc_ids (texts), by score descending then doc_id.
+
+    A missing score ranks last; the doc_id (ascending, as a text) settles a tie, so the top answer never depends on
+    the order of the rows.
+    """
+    scores = pd.to_numeric(run["score"], errors="coerce").fillna(-np.inf).to_numpy(dtype=float) \
+        if "score" in run.columns else np.zeros(len(run))
+    docnos = run["doc_id"].astype(str).to_numpy() if "doc_id" in run.columns else np.full(len(run), "")
+    order = np.lexsort((np.unique(docnos, return_inverse=True)[1], -scores))
+    return order, scores[order], docnos[order]
+
+
+def _tied_top(run: pd.DataFrame) -> list[str]:
+    """The doc_ids (ascending) that share a query's top score, when two or more do; else []."""
+    _, scores, docnos = _ranked(run)
+    tied = docnos[scores == scores[0]] if len(run) else docnos
+    return [str(d) for d in tied] if len(tied) > 1 else []
+
+
 def _top_value(column: str) -> Any:
     def impl(qrels: pd.DataFrame, run: pd.DataFrame) -> float:
         if column not in run.columns:
             raise KeyError(f"the run has no column {column!r}: put MetricScorer([...]) at the end of the pipeline")
-        return float(run[column].iloc[0])  # ir_measures sorts the run by descending score: the top answer
+        return float(run[column].iloc[_ranked(run)[0][0]])  # the highest score; a tie goes to the smallest doc_id
     return impl
+
+
+def _warning_ties(measure: Any, column: str) -> Any:
+    """The ``define`` implementation ``measure``, after one warning that counts the judged queries with a tied top."""
+
+    def checked(qrels: pd.DataFrame, run: pd.DataFrame) -> Any:
+        judged = set(qrels["query_id"].astype(str))
+        parts = [(str(q), _tied_top(part)) for q, part in run.groupby("query_id", sort=True) if str(q) in judged]
+        tied = [(q, docnos) for q, docnos in parts if docnos]
+        if tied:
+            qid, docnos = tied[0]
+            more = " ..." if len(docnos) > 3 else ""
+            warnings.warn(f"{column}: {len(tied)} of {len(parts)} queries have a tie for the top score (e.g. qid "
+                          f"{qid}: doc_ids {docnos[:3]}{more}); the top answer is the tied one with the smallest "
+                          "doc_id (as a text): give the answers distinct scores (rerank them) for a top answer that "
+                          "means something", RunWarning, stacklevel=2)
+        return measure(qrels, run)
+
+    return checked
 
 
 def metric_measures(metrics: Sequence[Metric] | Mapping[str, Metric] | None = None) -> list[Any]:
     """One ir_measures measure per metric, named ``<metric>_score``: that column of each query's top answer.
 
-    The top answer is the run's highest-scored (pyterrier-rag's measures read the same row); NaN where undefined
-    (e.g. Faithfulness without context), with a warning. A mapping names the columns as ``MetricScorer`` does.
+    The top answer is the run's highest-scored (pyterrier-rag's measures read the same row; a tie goes to the
+    smallest doc_id, as a text, whatever the row order, with a ``RunWarning`` counting such queries); NaN where
+    undefined (e.g. Faithfulness without context), with a warning. A mapping names the columns as ``MetricScorer`` does.
     """
     import ir_measures
 
@@ -186,27 +220,60 @@ def metric_measures(metrics: Sequence[Metric] | Mapping[str, Metric] | None = No
         column = f"{name}_score"
         reason = "no context or reference for the top answer"
         out.append(with_defined_mean(ir_measures.define(
-            checked_byquery(_top_value(column), column, reason), name=column, support_cutoff=False,
+            _warning_ties(checked_byquery(_top_value(column), column, reason), column), name=column,
+            support_cutoff=False,
             run_inputs=["query_id", column],
         ), reason))
     return out
 
 
-def _cell_text(value: Any, column: str, qid: Any, row: int) -> str | None:
+def _row_names(frame: pd.DataFrame) -> list[str]:
+    """How errors name each row of a frame: its position, its qid and (when the frame has them) its docno."""
+    docnos = frame["docno"] if "docno" in frame.columns else [None] * len(frame)
+    return [f"MetricScorer: row {k} (qid {qid!r}" + ("" if docno is None else f", docno {docno!r}") + ")"
+            for k, (qid, docno) in enumerate(zip(frame["qid"], docnos, strict=True))]
+
+
+def _cell_sources(frame: pd.DataFrame, column: str, rows: list[str]) -> list[str | tuple[str, ...] | None]:
+    """A context or reference column as passages per row (a reference text stays whole: the judge splits it).
+
+    A list's missing items are dropped; bytes, a number or a dict without ``text``, as a cell or an item of one,
+    is a TypeError naming the row, the column and the item (``frames._passages``).
+    """
+    keep_text = column == "reference"
+    return [value if keep_text and isinstance(value, str) else frames._passages(value, row, column)
+            for row, value in zip(rows, frame[column], strict=True)]
+
+
+def _cell_text(value: Any, column: str, row: str) -> str | None:
     """A frame cell as a text: None for a missing cell (NaN, None), TypeError naming the row for another type."""
     if isinstance(value, str):
         return value
     if value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NA:
         return None
-    raise TypeError(f"MetricScorer: row {row} (qid {qid!r}) has {type(value).__name__} {value!r:.40} in column "
-                    f"{column!r}: answers and queries must be texts (NaN or None for a missing one)")
+    raise TypeError(f"{row} has {type(value).__name__} {value!r:.40} in column {column!r}: answers and queries must "
+                    "be texts (NaN or None for a missing one)")
 
 
-def _given(value: Any) -> bool:
-    """Whether a reference cell holds a text or a non-empty list."""
+def _has_text(value: Any) -> bool:
+    """Whether a context or reference cell holds a text that is not blank (itself or one of its passages)."""
     if isinstance(value, str):
         return bool(value.strip())
-    return isinstance(value, (list, tuple, np.ndarray)) and len(value) > 0
+    return value is not None and any(p.strip() for p in value)
+
+
+def _warn_undefined(name: str, reasons: list[str], answers: int) -> None:
+    """One warning for a metric's NaN rows, counting them by reason (a reason's figures, e.g. a share, left out)."""
+    counts: dict[str, int] = {}
+    for reason in reasons:
+        key = re.sub(r"\s*\([^()]*\d[^()]*\)", "", reason.removeprefix("undefined: ")).rstrip(". ")
+        counts[key] = counts.get(key, 0) + 1
+    if not counts:
+        return
+    hint = (" A pyterrier-rag Reader drops qcontext: score a Pool of the pipelines (it keeps the context), or keep "
+            "qcontext in the frame." if any("no context" in w for w in counts) else "")
+    warnings.warn(f"MetricScorer: {name}_score is NaN for " + "; ".join(
+        f"{n} of {answers} answers ({w})" for w, n in counts.items()) + "." + hint, UserWarning, stacklevel=5)
 
 
 def _undefined_reasons(queries: list[str | None], texts: list[str | None], sources: list[Any], relevancy: bool,
@@ -217,8 +284,8 @@ def _undefined_reasons(queries: list[str | None], texts: list[str | None], sourc
         why.append("undefined: the row has no answer, a missing cell" if text is None else
                    "undefined: the row has no query, a missing cell" if relevancy and query is None else
                    "undefined: the row's reference cell is empty; the frame has a reference column, so the "
-                   "context is not used in its place" if by_reference and not _given(source) else
-                   f"undefined: no {needs} to judge against" if not relevancy and not source
+                   "context is not used in its place" if by_reference and not _has_text(source) else
+                   f"undefined: no {needs} to judge against" if not relevancy and not _has_text(source)
                    else None)
     return why
 
