@@ -2,8 +2,8 @@
 
 Each line of the output is one observation with its evidence (raw 1-5 score, reason, threshold); ``--outputs`` is a
 JSON object (sampleId -> output) or JSON lines with ``sampleId`` and ``output``. A user error (a missing or malformed
-file, a duplicate sampleId, a sample without output) is one ``error:`` line on standard error and exit status 2, as
-argparse reports a bad argument.
+file, an unknown key, a sampleId that is not a text, a duplicate sampleId, a sample without output) is one ``error:``
+line on standard error and exit status 2, as argparse reports a bad argument.
 """
 
 from __future__ import annotations
@@ -60,7 +60,11 @@ def _outputs(path: Path | None) -> dict[str, str]:
         if not isinstance(row, dict) or not {"sampleId", "output"} <= set(row):
             raise ValueError(f"{path} line {number}: a JSON line of --outputs needs the keys sampleId and output, "
                              f"got {line.strip()[:80]!r}")
-        sample_id = str(row["sampleId"])
+        sample_id = row["sampleId"]
+        if not isinstance(sample_id, str):
+            raise ValueError(f"{path} line {number}: sampleId must be a text, got "
+                             f"{'null' if sample_id is None else f'{type(sample_id).__name__} {sample_id!r:.40}'} "
+                             "(quote it, as in the sample set)")
         if sample_id in out:
             raise ValueError(f"{path} line {number}: sampleId {sample_id!r} appears twice in --outputs")
         out[sample_id] = _output(row["output"], f"{path} line {number} (sampleId {sample_id!r})")

@@ -14,9 +14,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from ir_rag_axioms.analysis.cache import max_text_chars
 from ir_rag_axioms.metrics.dataset import DatasetItem
 from ir_rag_axioms.metrics.interface import Judge
 from ir_rag_axioms.metrics.llm import default_judge
+from ir_rag_axioms.metrics.metrics import too_long, too_long_reference
 from ir_rag_axioms.metrics.results import ContextualResult, Usage
 from ir_rag_axioms.metrics.running import (
     JudgedMetric,
@@ -74,6 +76,17 @@ class _ContextualMetric(JudgedMetric):
                                 explanation=explanation, judge=judge.name, breakdown=tuple(rows),
                                 reason=explanation if self.include_reason else None, usage=usage)
 
+    def _unjudged(self, expected: Sequence[str], contexts: Sequence[tuple[str, ...]], blank: str) -> list[str | None]:
+        """Why each case is not judged (None: it is): a text over the limit (warned), no expected output or context."""
+        owner = type(self).__name__
+        long = too_long(expected, owner, "expected output")
+        long_context = too_long_reference(contexts, owner)
+        limit = max_text_chars()
+        return [f"the expected output is longer than {limit} characters (not judged)" if flag else
+                f"a text of the retrieval context is longer than {limit} characters (not judged)" if flag_context else
+                blank if not text.strip() else "no retrieval context" if not _has_text(context) else None
+                for text, context, flag, flag_context in zip(expected, contexts, long, long_context, strict=True)]
+
     def _undefined(self, why: str, judge: Judge) -> ContextualResult:
         return self._result(math.nan, why if why.startswith("undefined: ") else f"undefined: {why}", judge, [], None)
 
@@ -100,22 +113,19 @@ class ContextualRecall(_ContextualMetric):
             with at_case(k, len(cases), "ContextualRecall"):
                 check_text("ContextualRecall", expected_output=expected)
                 checked.append((expected, _passages(context, "ContextualRecall")))
-        asked = [k for k, (e, c) in enumerate(checked) if e.strip() and _has_text(c)]
-        foreign = dict(zip(asked, foreign_reasons(judge, "ContextualRecall", [
-            {"expected output": [checked[k][0]], "retrieval context": checked[k][1]} for k in asked]), strict=True))
-        asked = [k for k in asked if foreign[k] is None]
+        why = self._unjudged([e for e, _ in checked], [c for _, c in checked], "no expected output to look for")
+        asked = [k for k, w in enumerate(why) if w is None]
+        for k, reason in zip(asked, foreign_reasons(judge, "ContextualRecall", [
+                {"expected output": [checked[k][0]], "retrieval context": checked[k][1]} for k in asked]), strict=True):
+            why[k] = reason
+        asked = [k for k, w in enumerate(why) if w is None]
         with case_of(asked, len(cases), "ContextualRecall"):
             found, usages = with_usage(judge, len(asked), lambda: judge.attributions([checked[k] for k in asked])
                                        if asked else [])
         judged = dict(zip(asked, zip(found, usages, strict=True), strict=True))
         out = []
-        for k, (expected, _) in enumerate(checked):
-            if k not in judged:
-                why = "no expected output to look for" if not expected.strip() else "no retrieval context" \
-                    if k not in foreign else foreign[k] or ""
-                out.append(self._undefined(why, judge))
-            else:
-                out.append(self._recall(*judged[k], judge))
+        for k, reason in enumerate(why):
+            out.append(self._undefined(reason, judge) if reason else self._recall(*judged[k], judge))
         return self._log(out)
 
     def _recall(self, verdicts: Sequence[tuple[str, str, str]], usage: Usage | None, judge: Judge
@@ -170,23 +180,21 @@ class ContextualPrecision(_ContextualMetric):
             with at_case(k, len(cases), "ContextualPrecision"):
                 check_text("ContextualPrecision", query=query, expected_output=expected)
                 checked.append((query, expected, _passages(context, "ContextualPrecision")))
-        asked = [k for k, (_, e, c) in enumerate(checked) if e.strip() and _has_text(c)]
-        foreign = dict(zip(asked, foreign_reasons(judge, "ContextualPrecision", [
-            {"expected output": [checked[k][1]], "query": [checked[k][0]], "retrieval context": checked[k][2]}
-            for k in asked]), strict=True))
-        asked = [k for k in asked if foreign[k] is None]
+        why = self._unjudged([e for _, e, _ in checked], [c for _, _, c in checked],
+                             "no expected output to judge the passages by")
+        asked = [k for k, w in enumerate(why) if w is None]
+        for k, reason in zip(asked, foreign_reasons(judge, "ContextualPrecision", [
+                {"expected output": [checked[k][1]], "query": [checked[k][0]], "retrieval context": checked[k][2]}
+                for k in asked]), strict=True):
+            why[k] = reason
+        asked = [k for k, w in enumerate(why) if w is None]
         with case_of(asked, len(cases), "ContextualPrecision"):
             found, usages = with_usage(judge, len(asked), lambda: judge.node_relevance([checked[k] for k in asked])
                                        if asked else [])
         judged = dict(zip(asked, zip(found, usages, strict=True), strict=True))
         out = []
-        for k, (_, expected, context) in enumerate(checked):
-            if k not in judged:
-                why = "no expected output to judge the passages by" if not expected.strip() else \
-                    "no retrieval context" if k not in foreign else foreign[k] or ""
-                out.append(self._undefined(why, judge))
-            else:
-                out.append(self._precision(context, *judged[k], judge))
+        for k, (reason, (_, _, context)) in enumerate(zip(why, checked, strict=True)):
+            out.append(self._undefined(reason, judge) if reason else self._precision(context, *judged[k], judge))
         return self._log(out)
 
     def _precision(self, context: Sequence[str], verdicts: Sequence[tuple[str, str]], usage: Usage | None,

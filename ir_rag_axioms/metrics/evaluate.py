@@ -1,8 +1,9 @@
 """``evaluate(cases, metrics)``: every metric on every case, one DataFrame (a row per case, columns per metric).
 
 As DeepEval's ``evaluate(test_cases, metrics)``, but the result is a table: ``case`` (the case's name or id, else
-its position), then ``<metric>_score``, ``<metric>_pass`` and ``<metric>_reason`` for each metric (a mapping names
-the columns; two metrics of one class in a list are refused with that fix). Each metric judges all cases in one
+its position; two cases of one name, compared as text, are a ValueError naming them), then ``<metric>_score``,
+``<metric>_pass`` and ``<metric>_reason`` for each metric (a mapping names the columns; two metrics of one class in a
+list are refused with that fix). Each metric judges all cases in one
 batch. Cases are ``DatasetItem``s or ``RagTestCase``s (``input`` -> query, ``retrieval_context`` ->
 retrieved_content).
 """
@@ -80,6 +81,22 @@ def as_item(case: Any) -> DatasetItem:
     raise TypeError(f"evaluate: a case must be a DatasetItem or a RagTestCase, got {type(case).__name__}")
 
 
+def _case_names(items: Sequence[DatasetItem]) -> list[Any]:
+    """Each case's id, else its position; two cases of one name (compared as text) are a ValueError naming them."""
+    names = [item.id if item.id is not None else k for k, item in enumerate(items)]
+    positions: dict[str, list[int]] = {}
+    for k, name in enumerate(names):
+        positions.setdefault(str(name), []).append(k)
+    clashes = [(name, ks) for name, ks in positions.items() if len(ks) > 1]
+    if clashes:
+        described = "; ".join(f"{name!r} at positions " + " and ".join(
+            f"{k}{' (no id: its position)' if items[k].id is None else ''}" for k in ks) for name, ks in clashes[:5])
+        more = f" and {len(clashes) - 5} more" if len(clashes) > 5 else ""
+        raise ValueError(f"evaluate: case ids must be unique, as the case column keys the table (a case without an "
+                         f"id is named by its position): {described}{more}; give each case its own id")
+    return names
+
+
 def evaluate(cases: Sequence[Any], metrics: Sequence[Any] | Mapping[str, Any]) -> pd.DataFrame:
     """One row per case (in order) with ``case`` and ``<metric>_score`` / ``_pass`` / ``_reason`` for each metric.
 
@@ -98,7 +115,7 @@ def evaluate(cases: Sequence[Any], metrics: Sequence[Any] | Mapping[str, Any]) -
     if not items:
         raise ValueError("evaluate needs at least one case")
     named = named_metrics(metrics, "evaluate")
-    table: dict[str, Any] = {"case": [item.id if item.id is not None else k for k, item in enumerate(items)]}
+    table: dict[str, Any] = {"case": _case_names(items)}
     for name, metric in named:
         try:
             results = metric.measure_items(items)

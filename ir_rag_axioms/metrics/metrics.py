@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import numbers
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import ClassVar, Literal
@@ -42,8 +43,9 @@ from ir_rag_axioms.metrics.statements import foreign_script
 
 MultiTurnStrategy = Literal["last_turn", "all_turns"]
 """Conversations: evaluate the last user -> assistant exchange, or all of them (micro-averaged)."""
-Conversation = Sequence[tuple[str, str]]
-"""(role, content) messages; roles ``user``/``human`` and ``assistant``/``ai``."""
+Conversation = Sequence[tuple[str, str]] | Sequence[Mapping[str, str]]
+"""(role, content) messages or ``{"role": ..., "content": ...}`` dicts; roles ``user``/``human`` and
+``assistant``/``ai``."""
 
 _USER, _ASSISTANT = frozenset({"user", "human"}), frozenset({"assistant", "ai"})
 
@@ -58,11 +60,11 @@ class EvaluationMode(StrEnum):
     SUMMARY = "summary"
 
 
-def _too_long(texts: Sequence[str], what: str) -> list[bool]:
-    """Which texts are over the analysis limit (warned once, naming how many); they are not judged (NaN)."""
+def too_long(texts: Sequence[str], what: str, kind: str = "output") -> list[bool]:
+    """Which texts (``kind``: what they are) are over the analysis limit (warned once, naming how many): NaN."""
     flags = [len(t) > max_text_chars() for t in texts]
     if any(flags):
-        warnings.warn(f"{what}: {sum(flags)} output(s) longer than {max_text_chars()} characters are not judged "
+        warnings.warn(f"{what}: {sum(flags)} {kind}(s) longer than {max_text_chars()} characters are not judged "
                       "(NaN, as the axioms abstain; set IR_RAG_AXIOMS_MAX_TEXT_CHARS to raise the limit)",
                       stacklevel=3)
     return flags
@@ -70,25 +72,57 @@ def _too_long(texts: Sequence[str], what: str) -> list[bool]:
 
 LONG_ANSWER, NO_QUERY = "long answer", "no query"
 """Why an AnswerRelevancy observation is not judged (NaN)."""
+BLANK_ANSWER = "(blank answer)"
+"""The statement of a blank answer among answered turns (``all_turns``): verdict "no", as it addresses nothing."""
 
 
-def turns(conversation: Conversation) -> list[tuple[str, str]]:
-    """The (user message, assistant answer) exchanges: each assistant message with the user message before it."""
-    out, question = [], None
-    for role, content in conversation:
-        role = role.lower()
+def turns(conversation: Conversation, owner: str = "AnswerRelevancy") -> list[tuple[str, str]]:
+    """The (user message, assistant answer) exchanges: each assistant message with the user message before it.
+
+    A message is a (role, text) pair or a ``{"role": ..., "content": ...}`` dict (OpenAI's form). Anything else, a
+    content that is not a text, an unknown role, and an assistant message without a user message before it (first,
+    or right after another assistant message) are errors naming the metric, ``conversation`` and the message.
+    """
+    if isinstance(conversation, str | bytes | Mapping) or not isinstance(conversation, Iterable):
+        raise TypeError(f"{owner}: conversation must be a list of (role, text) messages or {{'role': ..., 'content': "
+                        f"...}} dicts, got {type(conversation).__name__} {conversation!r:.60}")
+    messages = list(conversation)
+    out: list[tuple[str, str]] = []
+    question, previous = None, None
+    for k, message in enumerate(messages):
+        where = f"{owner}: conversation: message {k + 1} of {len(messages)}"
+        role, content = _message(message, where)
         if role in _USER:
             question = content
-        elif role in _ASSISTANT:
-            if question is None:
-                raise ValueError("conversation: an assistant message comes before any user message")
+        elif question is None:
+            after = "right after another assistant message" if previous in _ASSISTANT else "before any user message"
+            raise ValueError(f"{where} is an assistant message {after}: each answer needs the user message it answers")
+        else:
             out.append((question, content))
             question = None
-        else:
-            raise ValueError(f"conversation: unknown role {role!r}; use 'user' and 'assistant'")
+        previous = role
     if not out:
-        raise ValueError("conversation: no user -> assistant exchange to evaluate")
+        raise ValueError(f"{owner}: conversation: no user -> assistant exchange to evaluate")
     return out
+
+
+def _message(message: object, where: str) -> tuple[str, str]:
+    """A message's role (lower case) and content; TypeError or ValueError naming the message (``where``) if bad."""
+    if isinstance(message, Mapping) and {"role", "content"} <= set(message):
+        role, content = message["role"], message["content"]
+    elif isinstance(message, tuple | list) and len(message) == 2:
+        role, content = message
+    else:
+        raise TypeError(f"{where} must be a (role, text) pair or a {{'role': ..., 'content': ...}} dict, got "
+                        f"{type(message).__name__} {message!r:.60}")
+    if not isinstance(role, str) or role.lower() not in _USER | _ASSISTANT:
+        raise ValueError(f"{where}: unknown role {role!r:.40}; use 'user' and 'assistant' (drop system and tool "
+                         "messages)")
+    if not isinstance(content, str):
+        missing = " (a missing value)" if content is None or (isinstance(content, float) and math.isnan(content)) \
+            else ""
+        raise TypeError(f"{where}: the content must be a text, got {type(content).__name__} {content!r:.40}{missing}")
+    return role.lower(), content
 
 
 def _quoted(statements: Sequence[str], limit: int = 3) -> str:
@@ -100,12 +134,12 @@ def _quoted(statements: Sequence[str], limit: int = 3) -> str:
 
 
 def explain_relevancy(score: float, breakdown: Sequence[StatementVerdict], query: str, penalize_ambiguity: bool,
-                      strict_mode: bool, relevancy_mode: str = "task") -> str:
-    """A written explanation of an AnswerRelevancy score: which statements address the query and which do not."""
+                      strict_mode: bool, relevancy_mode: str = "task", asked: str | None = None) -> str:
+    """A written explanation of an AnswerRelevancy score: which statements address the query (``asked``) and not."""
     on = [r.statement for r in breakdown if r.verdict == "yes"]
     off = [r.statement for r in breakdown if r.verdict == "no"]
     unsure = [r.statement for r in breakdown if r.verdict == "idk"]
-    asked = f"the query '{query.strip().splitlines()[-1].rstrip('?')}?'" if query.strip() else "the query"
+    asked = asked or (f"the query '{query.strip().splitlines()[-1].rstrip('?')}?'" if query.strip() else "the query")
     base = "directly answer" if relevancy_mode == "strict" else "address"
     if not off and not unsure:
         because = (f"every statement of the response {_verb(base, 1)} {asked}" if len(on) > 1 else
@@ -177,6 +211,8 @@ class AnswerRelevancy(JudgedMetric):
                 conversation: Conversation | None = None) -> AnswerRelevancyResult:
         """Score one answer to a query, or a conversation (``multi_turn_strategy`` picks the turns)."""
         if conversation is not None:
+            if query is not None or answer is not None:
+                raise TypeError("AnswerRelevancy.measure: give a query and an answer, or conversation=..., not both")
             exchanges = turns(conversation)
             first = len(exchanges) - 1 if self.multi_turn_strategy == "last_turn" else 0
             asked = [self._with_history(exchanges, k) for k in range(len(exchanges))]
@@ -237,7 +273,7 @@ class AnswerRelevancy(JudgedMetric):
 
     def _unjudged(self, exchanges: list[tuple[str, str]], judge: Judge) -> list[str | None]:
         """Per exchange why it is not judged: a long answer, a blank query, another script (warned), else None."""
-        long = _too_long([answer for _, answer in exchanges], type(self).__name__)
+        long = too_long([answer for _, answer in exchanges], type(self).__name__)
         why: list[str | None] = [LONG_ANSWER if flag else NO_QUERY if not query.strip() else None
                                  for (query, _), flag in zip(exchanges, long, strict=True)]
         readable = [k for k, w in enumerate(why) if w is None]
@@ -262,10 +298,14 @@ class AnswerRelevancy(JudgedMetric):
         rows = [[StatementVerdict(s.text, v, reason, turn, idk_counts) for s, (v, reason) in
                  zip(found, judged, strict=True)]
                 for turn, (found, judged) in enumerate(zip(statements, verdicts, strict=True), start=first)]
-        if grouped:
+        blank = all(not a.strip() for _, a in exchanges)
+        if grouped:  # a blank answer among answered turns: one statement that addresses nothing (as a blank answer)
+            rows = [row or [StatementVerdict(BLANK_ANSWER, "no", "the answer is blank: it addresses nothing", turn,
+                                             idk_counts)] if not a.strip() and not blank else row
+                    for turn, (row, (_, a)) in enumerate(zip(rows, exchanges, strict=True), start=first)]
             return [self._result([r for row in rows for r in row], len(exchanges), judge, exchanges[-1][0],
-                                 usages[0], blank=all(not a.strip() for _, a in exchanges),
-                                 answer_text=exchanges[-1][1])]
+                                 usages[0], blank=blank, answer_text=exchanges[-1][1],
+                                 asked="its turn's question" if len(exchanges) > 1 else None)]
         return [self._result([dataclasses.replace(r, turn_index=0) for r in row], 1, judge, query, usage,
                              blank=not answer.strip(), answer_text=answer)
                 for row, (query, answer), usage in zip(rows, exchanges, usages, strict=True)]
@@ -279,7 +319,8 @@ class AnswerRelevancy(JudgedMetric):
                                      judge=judge, reason=explanation if self.include_reason else None)
 
     def _result(self, breakdown: list[StatementVerdict], turns_count: int, judge: Judge, query: str,
-                usage: Usage | None, blank: bool, answer_text: str = "") -> AnswerRelevancyResult:
+                usage: Usage | None, blank: bool, answer_text: str = "", asked: str | None = None
+                ) -> AnswerRelevancyResult:
         """The score, strict mode, the explanation and (``include_reason``) the written reason of one result.
 
         No statements: a blank answer scores 0.0 (it addresses nothing; DeepEval scores 1, as no statement is
@@ -306,7 +347,7 @@ class AnswerRelevancy(JudgedMetric):
         if self.strict_mode and score < threshold:
             score = 0.0
         explanation = explain_relevancy(score, breakdown, query, self.penalize_ambiguity, self.strict_mode,
-                                        self.relevancy_mode)
+                                        self.relevancy_mode, asked)
         reason = None
         if self.include_reason and judge.writes_reasons:
             triples = [(r.statement, r.verdict, r.reason) for r in breakdown]
@@ -336,8 +377,11 @@ class RubricMetric(JudgedMetric):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        if isinstance(self.threshold, bool) or not isinstance(self.threshold, int) or not 1 <= self.threshold <= 5:
-            raise ValueError(f"{type(self).__name__}: threshold must be an integer level 1-5, got {self.threshold!r}")
+        level = self.threshold
+        if isinstance(level, bool) or not isinstance(level, numbers.Real) or not float(level).is_integer() \
+                or not 1 <= level <= 5:  # a numpy integer or a whole float (3.0) is its level; NaN and 3.5 are not
+            raise ValueError(f"{type(self).__name__}: threshold must be an integer level 1-5, got {level!r}")
+        object.__setattr__(self, "threshold", int(level))
 
     needs_reference: ClassVar[str] = ""
     """What an observation is undefined without ("context", "reference facts"; "" for none)."""
@@ -354,8 +398,8 @@ class RubricMetric(JudgedMetric):
         back with level None (score NaN, passed None).
         """
         judge, cases = self.judge or default_judge(), list(cases)
-        long = _too_long([c.output for c in cases], type(self).__name__)
-        long_reference = _too_long_reference([c.reference for c in cases], type(self).__name__)
+        long = too_long([c.output for c in cases], type(self).__name__)
+        long_reference = too_long_reference([c.reference for c in cases], type(self).__name__)
         why = [self._unjudged(c, flag, flag_reference)
                for c, flag, flag_reference in zip(cases, long, long_reference, strict=True)]
         blank = [w is None and not c.output.strip() for c, w in zip(cases, why, strict=True)]
@@ -409,7 +453,7 @@ class RubricMetric(JudgedMetric):
         return RubricJudgment(1, f"the output is blank: {what} -> level 1", (), 1.0)
 
 
-def _too_long_reference(references: Sequence[str | tuple[str, ...] | None], owner: str) -> list[bool]:
+def too_long_reference(references: Sequence[str | tuple[str, ...] | None], owner: str) -> list[bool]:
     """Which cases have a context or reference text over the analysis limit (warned once); they are not judged."""
     flags = [any(len(r) > max_text_chars() for r in ((ref,) if isinstance(ref, str) else ref or ()))
              for ref in references]

@@ -7,11 +7,17 @@ assertion without its own ``reference`` falls back to ``evaluationContext.refere
 Ours, not the specification's: the output to judge comes from a sample's ``output`` field or from ``outputs``
 (sampleId -> text), and ``negate: true`` on an assertion inverts its observation. Every observation keeps the
 evidence: raw 1-5 score, reason and threshold.
+
+A sampleId is a text as written: YAML reads an unquoted ``010`` as 8, ``12:30`` as 750, ``yes`` as true and ``null``
+as no id, so an id that is not a text is an error (quote it), never renamed. A key an assertion does not have is an
+error listing the known keys; another unknown key (of a sample, a text input, an evaluationContext) a warning that it
+is not read; a sample needs at least one assertion.
 """
 
 from __future__ import annotations
 
 import json
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +31,14 @@ SCHEMA_VERSION = "omk.eval-sample-set/v3"
 METRICS: dict[str, type[RubricMetric]] = {"faithfulness": Faithfulness, "answer_relevancy": RubricAnswerRelevancy,
                                           "context_recall": ContextRecall}
 """Assertion type -> the 1-5 metric that judges it."""
+SAMPLE_KEYS = ("sampleId", "input", "evaluationContext", "output")
+"""The keys of a sample (``output`` is ours); any other is an error, so a misspelt or misplaced key is not ignored."""
+INPUT_KEYS = ("inputKind", "text")
+"""The keys of a text input."""
+CONTEXT_KEYS = ("assertions", "reference")
+"""The keys of a sample's ``evaluationContext``."""
+ASSERTION_KEYS = ("type", "threshold", "reference", "negate")
+"""The keys of an assertion (``negate`` is ours)."""
 
 
 @dataclass(frozen=True)
@@ -58,18 +72,39 @@ def _reference(value: Any, where: str) -> str | tuple[str, ...] | None:
     raise ValueError(f"{where}: reference must be a text or a list of texts, got {type(value).__name__}")
 
 
+def _known(raw: Mapping[Any, Any], known: tuple[str, ...], what: str, where: str, hint: str = "",
+           strict: bool = True) -> None:
+    """Unknown keys of ``raw``: a ValueError naming them (``strict``), else a warning that they are not read.
+
+    A key may be a field of the sample format this reader does not use; a misspelt key is never ignored silently.
+    """
+    unknown = sorted((k for k in raw if k not in known), key=str)
+    if not unknown:
+        return
+    message = (f"{where}: unknown key{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))}; "
+               f"the keys of {what} are {', '.join(sorted(known))}{hint}")
+    if strict:
+        raise ValueError(message)
+    warnings.warn(f"{message} (not read)", UserWarning, stacklevel=2)
+
+
 def _assertion(raw: Any, where: str) -> Assertion:
     if not isinstance(raw, Mapping) or "type" not in raw:
         raise ValueError(f"{where}: an assertion is a mapping with a 'type'")
-    if raw["type"] not in METRICS:
-        raise ValueError(f"{where}: assertion type {raw['type']!r} is not a RAG metric; use one of {sorted(METRICS)}")
+    _known(raw, ASSERTION_KEYS, "an assertion", where)
+    kind = raw["type"]
+    if not isinstance(kind, str):
+        raise ValueError(f"{where}: type must be one text, one of {sorted(METRICS)}, got {type(kind).__name__} "
+                         f"{kind!r:.40}")
+    if kind not in METRICS:
+        raise ValueError(f"{where}: assertion type {kind!r} is not a RAG metric; use one of {sorted(METRICS)}")
     threshold = raw.get("threshold", 3)
     if isinstance(threshold, bool) or not isinstance(threshold, int) or not 1 <= threshold <= 5:
         raise ValueError(f"{where}: threshold must be an integer 1-5, got {threshold!r}")
     negate = raw.get("negate", False)
     if not isinstance(negate, bool):
         raise ValueError(f"{where}: negate must be true or false, got {negate!r:.40}")
-    return Assertion(raw["type"], threshold, _reference(raw.get("reference"), where), negate)
+    return Assertion(kind, threshold, _reference(raw.get("reference"), where), negate)
 
 
 def _text(value: Any, what: str, where: str) -> str | None:
@@ -80,34 +115,75 @@ def _text(value: Any, what: str, where: str) -> str | None:
     return value
 
 
+def _sample_id(raw: Mapping[Any, Any], where: str) -> str:
+    """A sample's id as written: a text; null, a boolean, a number or a date is an error (YAML would rename it)."""
+    if "sampleId" not in raw or isinstance(raw["sampleId"], str) and not raw["sampleId"].strip():
+        raise ValueError(f"{where}: every sample needs a sampleId")
+    value = raw["sampleId"]
+    if isinstance(value, str):
+        return value
+    if value is None:
+        raise ValueError(f"{where}: sampleId must be a text, got null (quote it in YAML: an unquoted null or ~ is "
+                         "read as null)")
+    if isinstance(value, bool):
+        hint = ": an unquoted yes, no, on, off, true or false is read as a boolean"
+    elif isinstance(value, int | float):
+        hint = ": an unquoted number is read as a number, 010 as 8 and 12:30 as 750"
+    else:
+        hint = ""
+    raise ValueError(f"{where}: sampleId must be a text, got {type(value).__name__} {value!r:.40} (quote it in "
+                     f"YAML so it is read as written{hint})")
+
+
+def _mapping(value: Any, what: str, where: str) -> Mapping[Any, Any]:
+    """A field that must be a mapping (absent or null: empty); anything else is an error naming the field."""
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise ValueError(f"{where}: {what}, got {type(value).__name__} {value!r:.40}")
+    return value
+
+
+def _sample(raw: Any, where: str, seen: set[str]) -> Sample:
+    """One sample of the set, checked: its id (new to ``seen``), keys, input, evaluation context and assertions."""
+    if not isinstance(raw, Mapping):
+        raise ValueError(f"{where}: a sample is a mapping with a sampleId, got {type(raw).__name__} {raw!r:.40}")
+    sample_id = _sample_id(raw, where)
+    if sample_id in seen:
+        raise ValueError(f"{where}: sampleId {sample_id!r} appears twice")
+    seen.add(sample_id)
+    named = f"{where} ({sample_id})"
+    misplaced = {"assertions", "reference", "threshold", "type", "negate"} & set(raw)
+    _known(raw, SAMPLE_KEYS, "a sample", named, " (assertions and reference go under evaluationContext; type, "
+           "threshold and negate in an assertion)" if misplaced else "", strict=bool(misplaced))
+    given = _mapping(raw.get("input"), "input must be a mapping with inputKind and text", named)
+    kind = given.get("inputKind", "text")
+    if kind == "text":
+        _known(given, INPUT_KEYS, "a text input", f"{named}: input", strict=False)
+    text = _text(given.get("text"), "input.text (the question)", named) if kind == "text" else None
+    context = _mapping(raw.get("evaluationContext"), "evaluationContext must be a mapping with assertions (and "
+                       "reference)", named)
+    _known(context, CONTEXT_KEYS, "evaluationContext", f"{named}: evaluationContext", strict=False)
+    listed = context.get("assertions")
+    if not isinstance(listed, list) or not listed:
+        got = "none" if listed is None else f"{type(listed).__name__} {listed!r:.40}"
+        raise ValueError(f"{named}: evaluationContext.assertions must be a non-empty list of assertions (a sample "
+                         f"without one would give no observation), got {got}")
+    assertions = tuple(_assertion(a, f"{named}: evaluationContext.assertions[{j}]") for j, a in enumerate(listed))
+    return Sample(sample_id, text, _reference(context.get("reference"), f"{named}: evaluationContext"), assertions,
+                  _text(raw.get("output"), "output", named))
+
+
 def parse_samples(document: Mapping[str, Any]) -> list[Sample]:
-    """The samples of a parsed sample-set document (checked: schema version, ids, assertion types, thresholds)."""
+    """The samples of a parsed sample-set document (checked: schema version, ids, keys, assertion types, thresholds)."""
     version = document.get("schemaVersion")
     if version is not None and version != SCHEMA_VERSION:
         raise ValueError(f"schemaVersion {version!r} is not supported; this reader knows {SCHEMA_VERSION!r}")
     raw_samples = document.get("samples")
     if not isinstance(raw_samples, list) or not raw_samples:
         raise ValueError("a sample set needs a non-empty 'samples' list")
-    out, seen = [], set()
-    for k, raw in enumerate(raw_samples):
-        where = f"samples[{k}]"
-        if not isinstance(raw, Mapping) or not str(raw.get("sampleId", "")).strip():
-            raise ValueError(f"{where}: every sample needs a sampleId")
-        sample_id = str(raw["sampleId"])
-        if sample_id in seen:
-            raise ValueError(f"{where}: sampleId {sample_id!r} appears twice")
-        seen.add(sample_id)
-        named = f"{where} ({sample_id})"
-        given = raw.get("input") or {}
-        if not isinstance(given, Mapping):
-            raise ValueError(f"{named}: input must be a mapping with inputKind and text")
-        kind = given.get("inputKind", "text")
-        text = _text(given.get("text"), "input.text (the question)", named) if kind == "text" else None
-        context = raw.get("evaluationContext") or {}
-        assertions = tuple(_assertion(a, named) for a in context.get("assertions") or ())
-        out.append(Sample(sample_id, text, _reference(context.get("reference"), where), assertions,
-                          _text(raw.get("output"), "output", named)))
-    return out
+    seen: set[str] = set()
+    return [_sample(raw, f"samples[{k}]", seen) for k, raw in enumerate(raw_samples)]
 
 
 def read_samples(path: str | Path) -> list[Sample]:

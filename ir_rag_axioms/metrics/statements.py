@@ -9,6 +9,7 @@ judge needs no second parse. The feature is declared with ``Feature`` and comput
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import cache
 from typing import Any, NamedTuple
 
@@ -303,9 +304,21 @@ _WORD = re.compile(rf"[{_IDEOGRAPHS}]|[^\W\d_{_IDEOGRAPHS}]+")
 
 
 def non_latin_share(text: str) -> float:
-    """Words in a script other than Latin / words (0.0 for a text without words): "埃菲尔铁塔" is five words."""
+    """Words in a script other than Latin / words (0.0 for a text without words): "埃菲尔铁塔" is five words.
+
+    A word is in another script when one of its letters is: a letter is Latin up to U+024F or when its Unicode name
+    says so ("ễ" LATIN SMALL LETTER E WITH CIRCUMFLEX AND TILDE, fullwidth "Ａ"); modifier letters ("ʻ" of Hawaiʻi)
+    and combining marks are no letters of any script.
+    """
     words = _WORD.findall(text)
-    return sum(any(c > "\u024f" for c in w) for w in words) / len(words) if words else 0.0
+    return sum(any(_foreign_letter(c) for c in w) for w in words) / len(words) if words else 0.0
+
+
+def _foreign_letter(char: str) -> bool:
+    """Whether a character is a letter of a script other than Latin (not a modifier letter, mark or digit)."""
+    if char <= "\u024f" or not unicodedata.category(char).startswith("L") or unicodedata.category(char) == "Lm":
+        return False
+    return "LATIN" not in unicodedata.name(char, "").split()
 
 
 def foreign_script(text: str) -> bool:
