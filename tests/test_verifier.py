@@ -81,6 +81,21 @@ def test_bad_verifier_settings_are_named():
         HeuristicJudge(verified="yes")
 
 
+@pytest.mark.parametrize(("setting", "value"), [
+    ("support_threshold", float("nan")), ("recall_threshold", float("inf")), ("check_threshold", float("nan")),
+    ("no_threshold", "a"), ("check_threshold", "x"), ("overlap_weight", True), ("duplicate_threshold", None)])
+def test_a_number_setting_that_is_no_finite_number_is_refused_by_name(setting, value):
+    with pytest.raises(ValueError, match=f"HeuristicJudge: {setting} must be a finite number, got {value!r}"):
+        HeuristicJudge(**{setting: value})
+
+
+@pytest.mark.parametrize("bands", [(float("nan"), 0.5, 0.75, 1.0), (0.25, 0.5, 0.75, float("nan")),
+                                   (0.25, "0.5", 0.75, 1)])
+def test_level_bands_with_a_nan_or_a_text_are_refused(bands):
+    with pytest.raises(ValueError, match="level_bands must be 4 increasing finite numbers"):
+        HeuristicJudge(level_bands=bands)
+
+
 CONTEXT = ["The Eiffel Tower is in Paris. It was completed in 1889 and is 330 metres tall."]
 CASE = RubricCase("The Eiffel Tower is in Berlin.", reference=tuple(CONTEXT))
 

@@ -6,6 +6,7 @@ the fitted verifier: ``verifier/`` (docs/metrics.md).
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import warnings
@@ -106,6 +107,14 @@ class HeuristicJudge(Judge):
     """Rubric levels count near-duplicate statements (cosine >= this) once, so repetition cannot raise a level."""
 
     def __post_init__(self) -> None:
+        for name in _NUMBERS:
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise ValueError(f"{type(self).__name__}: {name} must be a finite number, got {value!r}")
+        if not all(isinstance(e, (int, float)) and not isinstance(e, bool) and math.isfinite(e)
+                   for e in self.level_bands):
+            raise ValueError(f"{type(self).__name__}: level_bands must be 4 increasing finite numbers, got "
+                             f"{self.level_bands!r}")
         if not (self.no_threshold <= self.yes_threshold and self.strict_no_threshold <= self.strict_yes_threshold):
             raise ValueError(f"{type(self).__name__}: each no threshold must be <= its yes threshold")
         if self.strict_no_threshold < self.no_threshold or self.strict_yes_threshold < self.yes_threshold:
@@ -429,6 +438,10 @@ class HeuristicJudge(Judge):
         return default_analysis().embed(list(strings), self.sentence_model)
 
 
+_NUMBERS = ("overlap_weight", "no_threshold", "yes_threshold", "strict_no_threshold", "strict_yes_threshold",
+            "support_threshold", "recall_threshold", "idk_margin", "check_threshold", "content_share", "direct_share",
+            "duplicate_threshold")
+"""The judge's number parameters: each a finite number (not a bool, a text or NaN)."""
 _ATTRIBUTED: dict[str, Verdict] = {"supported": "yes", "idk": "idk", "unsupported": "no", "contradicted": "no"}
 """Support verdict -> attribution verdict (ContextualRecall)."""
 
