@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import warnings
@@ -516,3 +517,24 @@ def test_an_unknown_key_beside_the_assertions_is_named_in_a_warning_and_not_read
     with pytest.warns(UserWarning) as caught:
         (parsed,) = parse_samples(yaml.safe_load(_sample_set(sample)))
     assert [str(w.message) for w in caught] == [f"{message} (not read)"] and parsed.sample_id == "s1"
+
+
+LONE_SURROGATE = json.loads('"The Eiffel Tower is in Paris. \\ud83d."')  # half an emoji, as a cut JSON string leaves
+
+
+@pytest.mark.parametrize("call", [
+    lambda: Faithfulness().measure(LONE_SURROGATE, ["The Eiffel Tower is in Paris."]),
+    lambda: Faithfulness().measure("The Eiffel Tower is in Paris.", ["Paris.", LONE_SURROGATE]),
+    lambda: ContextRecall().measure("The Eiffel Tower is in Paris.", LONE_SURROGATE),
+    lambda: AnswerRelevancy().measure(LONE_SURROGATE, "The Eiffel Tower is in Paris."),
+])
+def test_a_lone_surrogate_is_refused_naming_where_it_is_not_a_crash_in_spacy(call):
+    with pytest.raises(ValueError, match=r"holds a lone surrogate '\\ud83d' at character 30 .*not valid Unicode"):
+        call()
+
+
+def test_the_analysis_reads_a_text_with_a_lone_surrogate_as_unanalysable_so_axioms_abstain():
+    from ir_rag_axioms.analysis.cache import is_analysable, lone_surrogate
+
+    found = (lone_surrogate(LONE_SURROGATE), lone_surrogate("Café 🎉."), is_analysable(LONE_SURROGATE))
+    assert found == (30, None, False)

@@ -69,8 +69,22 @@ same 1,558 strings: 1.04x).
 """
 
 def is_analysable(text: str) -> bool:
-    """Whether a text is non-blank and within ``max_text_chars()`` (axioms abstain on other texts)."""
-    return bool(text.strip()) and len(text) <= max_text_chars()
+    """Whether a text is non-blank, within ``max_text_chars()`` and valid Unicode (axioms abstain on other texts)."""
+    return bool(text.strip()) and len(text) <= max_text_chars() and lone_surrogate(text) is None
+
+
+def lone_surrogate(text: str) -> int | None:
+    """The position of the first lone surrogate of a text (U+D800-DFFF, which spaCy cannot hash), else None.
+
+    Half an emoji, as a JSON string cut inside an escape leaves.
+    """
+    if text.isascii():
+        return None
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        return error.start
+    return None
 
 
 class Analysis:

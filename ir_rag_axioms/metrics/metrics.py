@@ -35,6 +35,7 @@ from ir_rag_axioms.metrics.running import (
     case_of,
     check_number,
     check_text,
+    check_unicode,
     foreign_reasons,
     passages,
     with_usage,
@@ -477,6 +478,8 @@ def as_reference(value: str | Sequence[str] | None, owner: str = "") -> str | tu
     TypeError naming the type for anything else (a number, a mapping) and the position of a passage that is not a
     text (None or NaN: a missing value).
     """
+    if isinstance(value, str):
+        check_unicode(value, f"{owner}: context or reference" if owner else "context or reference")
     if value is None or isinstance(value, str):
         return value
     return passages(value, owner, "context or reference")

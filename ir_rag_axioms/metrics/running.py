@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ir_rag_axioms.analysis.cache import lone_surrogate
 from ir_rag_axioms.metrics.dataset import DatasetItem, MetricEvaluationResult
 from ir_rag_axioms.metrics.interface import Judge
 from ir_rag_axioms.metrics.judges import HeuristicJudge
@@ -111,6 +112,7 @@ def passages(value: Any, owner: str, what: str = "context") -> tuple[str, ...]:
                 isinstance(passage, float) and math.isnan(passage)) else ""
             raise TypeError(f"{named}a {what} must be a text or a list of texts: item {k} is "
                             f"{type(passage).__name__} {passage!r:.40}{missing}")
+        check_unicode(passage, f"{named}{what} item {k}")
     return found
 
 
@@ -170,10 +172,20 @@ def check_number(owner: str, name: str, value: Any, low: float, high: float = ma
 
 
 def check_text(owner: str, **values: Any) -> None:
-    """TypeError naming the argument unless each value is a string."""
+    """TypeError naming the argument unless each value is a string; ValueError for one that is not valid Unicode."""
     for name, value in values.items():
         if not isinstance(value, str):
             raise TypeError(f"{owner}: {name} must be a string, got {type(value).__name__} {value!r:.60}")
+        check_unicode(value, f"{owner}: {name}")
+
+
+def check_unicode(text: str, where: str) -> None:
+    """ValueError naming ``where`` if the text holds a lone surrogate (not valid Unicode: no judge can read it)."""
+    at = lone_surrogate(text)
+    if at is not None:
+        raise ValueError(f"{where} holds a lone surrogate {text[at]!r} at character {at} (half of an emoji or other "
+                         "character, as a text cut inside a JSON escape leaves): it is not valid Unicode; drop it or "
+                         "decode the source with errors='replace'")
 
 
 def verbose_log(name: str, result: Any) -> str:
