@@ -538,3 +538,21 @@ def test_the_analysis_reads_a_text_with_a_lone_surrogate_as_unanalysable_so_axio
 
     found = (lone_surrogate(LONE_SURROGATE), lone_surrogate("Café 🎉."), is_analysable(LONE_SURROGATE))
     assert found == (30, None, False)
+
+
+TALL = ["The Eiffel Tower is 330 metres tall.", "The Eiffel Tower was completed in 1889."]
+
+
+@pytest.mark.parametrize("answer", [
+    "The Eiffel Tower is 330 metres tall. The Eiffel Tower is 300 metres tall.",
+    "The Eiffel Tower is 300 metres tall. The Eiffel Tower is 330 metres tall.",
+    "The Eiffel Tower was completed in 1889. The Eiffel Tower was completed in 1899."])
+def test_a_near_duplicate_with_another_number_is_a_statement_of_its_own_in_either_order(answer):
+    result = Faithfulness().measure(answer, TALL)
+    assert result.level == 1 and result.explanation.startswith("1 of 2 statements supported"), result.explanation
+    assert ContextualRecall().measure(answer, TALL).score == 0.5
+
+
+def test_a_repeated_statement_still_counts_once():
+    result = Faithfulness().measure("The Eiffel Tower is 330 metres tall. The Eiffel Tower is 330 metres tall.", TALL)
+    assert result.level == 5 and result.explanation.startswith("1 of 1 statements supported"), result.explanation

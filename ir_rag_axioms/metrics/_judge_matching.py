@@ -6,10 +6,12 @@ Match of statements s and c: cos(s, c) + w * |T(s) & T(c)| / |T(s)|; the judge p
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
 from ir_rag_axioms.metrics.interface import Statement
+from ir_rag_axioms.metrics.statements import Facts
 
 Embed = Callable[[Sequence[str]], np.ndarray]
 """The judge's sentence encoder: unit vectors of strings, one row each."""
@@ -94,16 +96,24 @@ def match(left: list[list[Statement]], right: Sequence[Sequence[tuple[Statement,
 
 
 def distinct(groups: list[list[Statement]], embed: Embed, threshold: float) -> list[list[Statement]]:
-    """Each group without near-duplicate statements (cosine >= ``threshold`` to an earlier one)."""
+    """Each group without near-duplicates: cosine >= ``threshold`` to an earlier statement that ``said`` the same.
+
+    "It is 330 m tall." and "It is 300 m tall." are two statements, in either order.
+    """
     vectors = iter(embed([s.text for group in groups for s in group]))
     out = []
     for group in groups:
-        kept: list[Statement] = []
-        kept_vectors: list[np.ndarray] = []
+        kept: list[tuple[Statement, np.ndarray]] = []
         for statement in group:
             vector = next(vectors)
-            if not any(float(vector @ v) >= threshold for v in kept_vectors):
-                kept.append(statement)
-                kept_vectors.append(vector)
-        out.append(kept)
+            if not any(float(vector @ v) >= threshold and said(statement) == said(s) for s, v in kept):
+                kept.append((statement, vector))
+        out.append([s for s, _ in kept])
     return out
+
+
+def said(statement: Statement) -> tuple[frozenset[Any], ...]:
+    """What a near-duplicate must say the same: the numbers (values and units), names and negated words."""
+    facts = statement.facts or Facts()
+    return (frozenset((low, high, unit) for low, high, unit, _ in facts.numbers), frozenset(facts.entities),
+            frozenset(facts.negated))
