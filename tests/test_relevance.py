@@ -184,6 +184,8 @@ def test_bare_numbers_are_statements_list_numbers_are_not(text: str, expected: l
     ("Is coffee bad for you?", "a risk or its absence"),
     ("Can dogs swim?", None),
     ("What are the symptoms of the flu?", None),
+    ("When was the Eiffel Tower completed and how tall is it?", None),
+    ("When was it built, and when was it opened?", "a date"),
 ])
 def test_question_types_table(question: str, kind: str | None) -> None:
     """The question's form names the answer type it asks for (``QUESTION_TYPES``); a yes/no or open question none."""
@@ -313,3 +315,9 @@ def test_a_restatement_of_the_question_is_no_answer(query: str, answer: str, exp
     if expected is not None:
         assert first.verdict == expected, first
 
+
+
+def test_the_answer_to_the_second_part_of_a_question_addresses_it() -> None:
+    """A two-part question asks for no one answer type: the second part's answer is relevant, as asked alone."""
+    for question in ("When was the Eiffel Tower completed and how tall is it?", "How tall is the Eiffel Tower?"):
+        assert AnswerRelevancy().measure(question, "The Eiffel Tower is 330 metres tall.").score == 1.0

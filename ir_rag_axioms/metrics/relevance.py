@@ -244,10 +244,18 @@ def shared(query_words: set[str], words: set[str]) -> float:
     return sum(any(same_stem(q, w) for w in words) for q in query_words) / len(query_words)
 
 
+_PARTS = re.compile(r",?\s+(?:and|or|but)\s+(?=(?:when|how|who|whom|whose|where|why|what|which)\b)")
+"""Where a question asks a second question ("When was it built and how tall is it?")."""
+
+
 def asked(query: str) -> AnswerType | None:
-    """The answer type the query's last line asks for (the first matching row of ``QUESTION_TYPES``; None: none)."""
-    question = last_line(query).lower()
-    return next((kind for pattern, kind in QUESTION_TYPES if pattern.match(question)), None)
+    """The answer type the query's last line asks for (the first matching row of ``QUESTION_TYPES``; None: none).
+
+    A question of several parts (``_PARTS``) asks for one type only if each part asks for it; else None.
+    """
+    parts = _PARTS.split(last_line(query).lower())
+    kinds = {next((kind for pattern, kind in QUESTION_TYPES if pattern.match(part)), None) for part in parts}
+    return kinds.pop() if len(kinds) == 1 else None
 
 
 def _year(low: float, high: float, unit: str, text: str) -> bool:
