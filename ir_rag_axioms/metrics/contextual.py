@@ -30,6 +30,7 @@ from ir_rag_axioms.metrics.running import (
     passages,
     with_usage,
 )
+from ir_rag_axioms.metrics.statements import has_statement_text
 
 
 def _passages(value: Sequence[str] | None, owner: str) -> tuple[str, ...]:
@@ -45,8 +46,8 @@ def _passages(value: Sequence[str] | None, owner: str) -> tuple[str, ...]:
 
 
 def _has_text(context: Sequence[str]) -> bool:
-    """Whether a retrieval context has a passage that is not blank (blank passages: undefined, as no context)."""
-    return any(p.strip() for p in context)
+    """Whether a retrieval context has a passage with a letter or digit (blank passages: undefined, as no context)."""
+    return any(has_statement_text(p) for p in context)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -84,7 +85,7 @@ class _ContextualMetric(JudgedMetric):
         limit = max_text_chars()
         return [f"the expected output is longer than {limit} characters (not judged)" if flag else
                 f"a text of the retrieval context is longer than {limit} characters (not judged)" if flag_context else
-                blank if not text.strip() else "no retrieval context" if not _has_text(context) else None
+                blank if not has_statement_text(text) else "no retrieval context" if not _has_text(context) else None
                 for text, context, flag, flag_context in zip(expected, contexts, long, long_context, strict=True)]
 
     def _undefined(self, why: str, judge: Judge) -> ContextualResult:

@@ -36,7 +36,7 @@ from ir_rag_axioms.metrics._judge_verdicts import verify as _verify
 from ir_rag_axioms.metrics.interface import Judge, RelevancyMode, RubricCase, Statement
 from ir_rag_axioms.metrics.prompts import RubricName
 from ir_rag_axioms.metrics.results import RubricJudgment, Verdict
-from ir_rag_axioms.metrics.statements import Facts, foreign_script, is_hedge, statement_feature
+from ir_rag_axioms.metrics.statements import Facts, foreign_script, has_statement_text, is_hedge, statement_feature
 from ir_rag_axioms.metrics.verifier import features, load_verifier
 
 __all__ = ["HEURISTIC_JUDGE", "OFFLINE_JUDGE", "HeuristicJudge", "Judge", "OfflineJudge", "RelevancyMode",
@@ -403,12 +403,12 @@ class HeuristicJudge(Judge):
         if reference is None:
             return []
         if isinstance(reference, str):
-            pieces = [p.strip() for p in re.split(r"[;\n]", reference) if p.strip()]
+            pieces = [p.strip() for p in re.split(r"[;\n]", reference) if has_statement_text(p)]
             out: list[tuple[str, list[Statement]]] = []
             for piece, found in zip(pieces, self.statements(pieces), strict=True):
                 out += [(s.text, [s]) for s in found] if found else [(piece, [Statement(piece, ())])]
             return out
-        items = [r for r in reference if r.strip()]
+        items = [r for r in reference if has_statement_text(r)]
         return [(item, found or [Statement(item, ())]) for item, found in
                 zip(items, self.statements(items), strict=True)]
 

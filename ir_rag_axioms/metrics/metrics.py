@@ -40,7 +40,7 @@ from ir_rag_axioms.metrics.running import (
     passages,
     with_usage,
 )
-from ir_rag_axioms.metrics.statements import foreign_script
+from ir_rag_axioms.metrics.statements import foreign_script, has_statement_text
 
 MultiTurnStrategy = Literal["last_turn", "all_turns"]
 """Conversations: evaluate the last user -> assistant exchange, or all of them (micro-averaged)."""
@@ -466,10 +466,11 @@ def too_long_reference(references: Sequence[str | tuple[str, ...] | None], owner
 
 
 def _has_text(reference: str | tuple[str, ...] | None) -> bool:
-    """Whether a context or reference has any non-blank text."""
+    """Whether a context or reference has any text with a letter or digit (punctuation alone is blank)."""
     if reference is None:
         return False
-    return bool(reference.strip()) if isinstance(reference, str) else any(str(r).strip() for r in reference)
+    return has_statement_text(reference) if isinstance(reference, str) else any(
+        has_statement_text(str(r)) for r in reference)
 
 
 def as_reference(value: str | Sequence[str] | None, owner: str = "") -> str | tuple[str, ...] | None:

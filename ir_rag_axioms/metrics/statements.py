@@ -19,9 +19,24 @@ from ir_rag_axioms.metrics import _structure, quantities
 from ir_rag_axioms.metrics._negation import _negated
 from ir_rag_axioms.metrics._numbers import _in_citation, _lemma, _numbers
 
-FACTS_VERSION = 18
+FACTS_VERSION = 19
 """Bumped when ``Facts`` changes, so that stored statements of an older version are not read back."""
-_CITATION = re.compile(r"\[\s*\d+(?:\s*[,;-]\s*\d+)*\s*\]")
+_NAME = r"[A-Z][^\W\d_]*(?:['’-][^\W\d_]+)*"
+_AUTHORS = rf"{_NAME}(?:\s+et\s+al\.?|(?:,\s+{_NAME})*,?\s+(?:and|&)\s+{_NAME})?"
+_AUTHOR_YEAR = rf"\(\s*{_AUTHORS},?\s+\d{{4}}[a-z]?(?:\s*;\s*{_AUTHORS},?\s+\d{{4}}[a-z]?)*\s*\)"
+"""An author-year citation: "(Smith, 2020)", "(Smith et al., 2020)", "(Smith and Jones 2019; Lee, 2018a)"."""
+_CITATIONS = (re.compile(r"\[\s*\d+(?:\s*[,;-]\s*\d+)*\s*\]"), re.compile(rf"\s*{_AUTHOR_YEAR}"))
+"""Citation markers dropped from a statement's text: "[1]", "[2, 3]", and author-year citations."""
+_ENDING_CITATION = re.compile(rf"\s*{_AUTHOR_YEAR}[\s.,;:!?]*$")
+"""An author-year citation that ends a clause: its tokens are no part of the statement's facts."""
+_LINE_BREAK_HYPHEN = re.compile(r"(?<=[a-z])-[ \t]*\n\s*(?=[a-z])")
+"""A word hyphenated at a line end ("com-\npleted"): joined to one word ("completed")."""
+_HEADING = re.compile(r"^\s*#{1,6}\s")
+"""A markdown heading line ("## Answer"): no statement."""
+_LABEL = re.compile(r"^\s*[^\n:]+:\s*$")
+"""A label line ("Answer:", "**Key facts:**" without its emphasis): no statement when short and verbless."""
+LABEL_WORDS = 4
+"""The most words of a label line ending with ":" that is not a statement ("To measure X:" has a verb: it is one)."""
 _BULLET = re.compile(r"^\s*(?:[-*•#>]+|\d+[.)])\s*")
 _SPACE = re.compile(r"\s+")
 _LEADING_LINK = re.compile(r"^(?:and|but|while|whereas|so|yet)\s+", re.IGNORECASE)
@@ -102,9 +117,12 @@ _HEDGE_ALONE = re.compile(r"(?:but )?(?:i|we) (?:might|may|could) be (?:wrong|mi
 def clean(text: str) -> str:
     """A statement's text without citation markers, a leading bullet, number or clause link, emphasis, extra space.
 
-    A number with nothing after it ("206.") is an answer, not a list number: it stays.
+    A number with nothing after it ("206.") is an answer, not a list number: it stays. A word hyphenated at a line
+    end is joined ("com-" and "pleted" on the next line -> "completed").
     """
-    text = _CITATION.sub("", text).replace("**", "").replace("__", "")
+    for citation in _CITATIONS:
+        text = citation.sub("", text)
+    text = _LINE_BREAK_HYPHEN.sub("", text).replace("**", "").replace("__", "")
     bare = _BULLET.sub("", text)
     text = _SPACE.sub(" ", bare if re.search(r"\w", bare) else text).strip(" \t\n:,;")
     return unhedged(_LEADING_LINK.sub("", text))
@@ -112,7 +130,7 @@ def clean(text: str) -> str:
 
 def _pieces(sentence: Any) -> list[Any]:
     """A sentence split at line breaks (bullet items and headings are their own pieces)."""
-    cuts = [t.i for t in sentence if t.is_space and "\n" in t.text or _after_abbreviation(t)]
+    cuts = [t.i for t in sentence if t.is_space and "\n" in t.text and not _hyphen_break(t) or _after_abbreviation(t)]
     doc = sentence.doc
     bounds = [sentence.start]
     for cut in cuts:  # "The U.S. Army ...": no cut after a verbless fragment ("at 9:57 p.m. She ...": a cut)
@@ -120,6 +138,29 @@ def _pieces(sentence: Any) -> list[Any]:
             bounds.append(cut)
     bounds.append(sentence.end)
     return [doc[a:b] for a, b in zip(bounds[:-1], bounds[1:], strict=True) if b > a]
+
+
+def _hyphen_break(token: Any) -> bool:
+    """Whether a line break token is inside a word hyphenated at the line end ("com-" / "pleted")."""
+    text = token.doc.text
+    start, end = token.idx, token.idx + len(token.text)
+    return bool(_LINE_BREAK_HYPHEN.search(text, max(start - 8, 0), min(end + 1, len(text))))
+
+
+def _heading(piece: Any) -> bool:
+    """Whether a piece is a markdown heading or a short label line without a verb ("Answer:"): not a statement."""
+    text = piece.text.replace("**", "").replace("__", "")
+    if _HEADING.match(text):
+        return True
+    return bool(_LABEL.match(text)) and len(re.findall(r"\w+", text)) <= LABEL_WORDS and not any(
+        t.pos_ in ("VERB", "AUX") for t in piece)
+
+
+def _uncited(clause: Any) -> Any:
+    """A clause without the author-year citation that ends it ("... in 1889 (Smith et al., 2020).")."""
+    found = _ENDING_CITATION.search(clause.text)
+    cut = clause.char_span(0, found.start(), alignment_mode="contract") if found else None
+    return cut if cut is not None and len(cut) else clause
 
 
 def _after_abbreviation(token: Any) -> bool:
@@ -335,11 +376,18 @@ YES_NO_WORDS = frozenset({"yes", "no", "yeah", "yep", "nope", "absolutely", "def
 """One-word answers to a yes/no question ("Yes."): statements on their own."""
 
 
+def has_statement_text(text: str) -> bool:
+    """Whether a text can hold a statement: it has a letter or digit ("!!!", "🎉", " ; " have none)."""
+    return any(c.isalnum() for c in text)
+
+
 def _is_statement(clause: Any, text: str) -> bool:
-    """A statement: two words or more, a number or name, a yes/no word, or a number ending its line.
+    """A statement: a letter or digit, and two words or more, a number or name, a yes/no word, a number ending its line.
 
     "Paris.", "Yes." (``YES_NO_WORDS``), "206." (not the list number of "1. X").
     """
+    if not has_statement_text(text):
+        return False
     words = re.findall(r"[A-Za-z]+", text)
     if len(words) >= 2 or (len(words) == 1 and words[0].lower() in YES_NO_WORDS):
         return True
@@ -360,8 +408,10 @@ def statements(doc: Any, max_words: int, version: int = FACTS_VERSION,
     antecedent = None
     for sentence in sentences(doc):
         for piece in _pieces(sentence):
-            for clause in _clauses(piece, max_words):
-                text = clean(clause.text)
+            if _heading(piece):
+                continue
+            for whole in _clauses(piece, max_words):
+                text, clause = clean(whole.text), _uncited(whole)
                 if not _is_statement(clause, text):
                     continue
                 terms = tuple(t.lemma_.lower() for t in term_tokens(clause)

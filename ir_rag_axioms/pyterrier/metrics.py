@@ -23,6 +23,7 @@ from ir_rag_axioms.metrics.metrics import (
     RubricMetric,
     as_reference,
 )
+from ir_rag_axioms.metrics.statements import has_statement_text
 from ir_rag_axioms.pyterrier import frames
 from ir_rag_axioms.pyterrier.equality import ByParameters
 
@@ -256,10 +257,10 @@ def _cell_text(value: Any, column: str, row: str) -> str | None:
 
 
 def _has_text(value: Any) -> bool:
-    """Whether a context or reference cell holds a text that is not blank (itself or one of its passages)."""
+    """Whether a context or reference cell holds a text with a letter or digit (itself or one of its passages)."""
     if isinstance(value, str):
-        return bool(value.strip())
-    return value is not None and any(p.strip() for p in value)
+        return has_statement_text(value)
+    return value is not None and any(has_statement_text(p) for p in value)
 
 
 def _warn_undefined(name: str, reasons: list[str], answers: int) -> None:

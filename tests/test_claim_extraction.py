@@ -1,0 +1,104 @@
+"""Claim extraction of the heuristic judge: what is a statement and what of a line is dropped before judging.
+
+Punctuation-only text holds no statement; markdown headings and short verbless label lines are no statements;
+author-year citations are dropped as bracket citations are; a word hyphenated at a line end is one word.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from ir_rag_axioms.metrics import AnswerRelevancy, ContextRecall, ContextualPrecision, ContextualRecall, Faithfulness
+from ir_rag_axioms.metrics.judges import HeuristicJudge
+from ir_rag_axioms.metrics.statements import has_statement_text
+
+JUDGE = HeuristicJudge()
+CONTEXT = ["The Eiffel Tower is in Paris and was completed in 1889."]
+
+
+def _texts(text: str) -> list[str]:
+    """The statement texts the heuristic judge reads off one text."""
+    return [s.text for s in JUDGE.statements([text])[0]]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("!!!", False), ("\U0001f389", False), (";;;", False), ("...", False), (" ; ", False), ("", False),
+    ("a", True), ("7", True), ("é!", True),
+])
+def test_a_statement_needs_a_letter_or_digit(text: str, expected: bool) -> None:
+    """Text without a letter or digit holds no statement."""
+    assert has_statement_text(text) is expected
+    if not expected:
+        assert _texts(text) == []
+
+
+@pytest.mark.parametrize("text", [
+    "## Answer\n\nThe tower was completed in 1889.",
+    "# Summary\nThe tower was completed in 1889.",
+    "**Answer:**\nThe tower was completed in 1889.",
+    "Answer:\nThe tower was completed in 1889.",
+    "**Key facts:**\nThe tower was completed in 1889.",
+])
+def test_headings_and_label_lines_are_no_statements(text: str) -> None:
+    """A markdown heading or a short verbless label line ending with ":" is not a statement."""
+    assert _texts(text) == ["The tower was completed in 1889."]
+
+
+def test_a_list_lead_with_a_verb_stays_a_statement() -> None:
+    """"To measure X:" leads a list and has a verb: it stays a statement, as before."""
+    assert _texts("To measure the height:\n- use a laser\n- use a tape") == [
+        "To measure the height", "use a laser", "use a tape"]
+
+
+def test_a_heading_does_not_lower_answer_relevancy() -> None:
+    """A heading or label line before the answer leaves the score as it is without it."""
+    question = "When was the Eiffel Tower completed and how tall is it?"
+    answer = "The Eiffel Tower was completed in 1889. It is 330 metres tall."
+    scores = [AnswerRelevancy().measure(question, prefix + answer).score
+              for prefix in ("", "## Answer\n\n", "**Answer:**\n")]
+    assert scores == [scores[0]] * 3
+
+
+@pytest.mark.parametrize("citation", [" (Smith et al., 2020)", " (Smith, 2020)", " (Smith and Jones 2019)",
+                                      " (Smith & Jones, 2019; Lee, 2018a)", " [1]"])
+def test_citations_are_dropped(citation: str) -> None:
+    """Author-year citations are dropped from the text and from the checked facts, as bracket citations are."""
+    claim = "The Eiffel Tower is in Paris and was completed in 1889"
+    (found,) = JUDGE.statements([claim + citation + "."])
+    assert [s.text.rstrip(".") for s in found] == [claim]
+    assert not any("smith" in text or "jones" in text or "lee" in text for text, _ in found[0].facts.entities)
+    assert [n[0] for n in found[0].facts.numbers] == [1889.0]
+    result = Faithfulness().measure(claim + citation + ".", CONTEXT)
+    assert result.level == 5
+
+
+def test_a_word_hyphenated_at_a_line_end_is_joined() -> None:
+    """"com-\\npleted" is one word of one statement: the hyphen and the line break go."""
+    assert _texts("The tower was com-\npleted in 1889.") == ["The tower was completed in 1889."]
+    result = Faithfulness().measure("The tower was com-\npleted in 1889.", ["The tower was completed in 1889."])
+    assert result.level == 5
+
+
+def test_a_hyphen_before_a_capital_or_a_bullet_is_no_line_end_hyphenation() -> None:
+    """Only a lowercase letter, "-", a line break and a lowercase letter is joined; list items stay apart."""
+    assert _texts("The tower is tall.\n- It is in Paris.") == ["The tower is tall.", "It is in Paris."]
+    assert _texts("The north-\nSouth line was built in 1900.") == ["The north-", "South line was built in 1900."]
+
+
+ANSWER = "The Eiffel Tower is in Paris."
+
+
+@pytest.mark.parametrize(("call", "reason"), [
+    (lambda: ContextRecall().measure(ANSWER, ["!!!"]), "undefined: no reference facts to judge against"),
+    (lambda: ContextRecall().measure(ANSWER, [";;;", "..."]), "undefined: no reference facts to judge against"),
+    (lambda: ContextRecall().measure(ANSWER, "🎉"), "undefined: no reference facts to judge against"),
+    (lambda: Faithfulness().measure(ANSWER, ["!!!"]), "undefined: no context to judge against"),
+    (lambda: Faithfulness().measure(ANSWER, " ; "), "undefined: no context to judge against"),
+    (lambda: ContextualPrecision().measure("Where is it?", "...", [ANSWER]), "undefined: no expected output"),
+    (lambda: ContextualRecall().measure(ANSWER, ["!!!"]), "undefined: no retrieval context"),
+])
+def test_punctuation_alone_is_no_context_reference_or_expected_output(call, reason):
+    result = call()
+    assert math.isnan(result.score) and result.explanation.startswith(reason), result.explanation
