@@ -629,3 +629,42 @@ def test_the_default_scorer_judges_through_the_command(reports, tmp_path, capsys
     headline = board["measure"].iloc[0]
     assert not math.isnan(board[(board["measure"] == headline) & (board["topic"] == "all")]["value"].iloc[0])
     warnings.simplefilter("default")
+
+
+SHARED_WORDS = {  # both topics' answers hold "it" and "them": strings a cache shared across topics would skip
+    "t1": ["Cats sit on mats because they like it.", "Dogs chase them and it is loud.", "Birds fly south."],
+    "t2": ["Vaccines train the immune system and it remembers them.", "It works by showing them an antigen.",
+           "They protect people."],
+}
+
+
+def test_the_topics_files_order_changes_no_value_not_even_in_its_last_bit(tmp_path, monkeypatch):
+    """Each topic is analysed on its own: swapped topic lines give a byte-identical board and the same encoder jobs."""
+    from ir_rag_axioms.analysis import workers
+    from ir_rag_axioms.analysis.cache import Analysis
+    from ir_rag_axioms.cli import main
+
+    rows = [{"metadata": {"run_id": run, "team_id": "t", "topic_id": topic}, "references": ["d1"],
+             "answer": [{"text": text, "citations": [0]} for text in texts[k:] + texts[:k]]}
+            for k, run in enumerate("ABC") for topic, texts in SHARED_WORDS.items()]
+    files = [str(write_jsonl(tmp_path / "runs" / f"{run}.jsonl", [r for r in rows if r["metadata"]["run_id"] == run]))
+             for run in "ABC"]
+    jobs: dict[str, list[tuple[str, ...]]] = {}
+    encode = workers.encode
+
+    def spy(model, strings, *args, **kwargs):
+        jobs[order].append(tuple(sorted(strings)))
+        return encode(model, strings, *args, **kwargs)
+
+    monkeypatch.setattr(workers, "encode", spy)
+    boards = {}
+    for order, topics in (("forward", TOPICS), ("swapped", TOPICS[::-1])):
+        jobs[order] = []
+        path = write_jsonl(tmp_path / f"topics-{order}.jsonl", topics)
+        with Analysis(workers=1):  # one thread count for both (another may change the encoder's last bits)
+            assert main(["judge", *files, "--topics", str(path), "--out", str(tmp_path / f"{order}.tot"),
+                         "--quiet"]) == 0
+        boards[order] = (tmp_path / f"{order}.tot").read_bytes()
+    assert sorted(jobs["forward"]) == sorted(jobs["swapped"])  # each topic embeds all of its strings itself
+    assert any("it" in job for job in jobs["forward"]) and sum("them" in job for job in jobs["forward"]) >= 2
+    assert boards["forward"] == boards["swapped"]

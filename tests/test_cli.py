@@ -353,3 +353,32 @@ def test_a_deprecated_spelling_on_the_command_line_is_shown(tmp_path: Path, data
     assert done.returncode == 0, done.stderr[-2000:]
     assert ("ir-rag-axioms evaluate: warning: nugget score 'vital_strict': write vital-strict ('_strict' is "
             "deprecated)") in done.stderr.splitlines()
+
+
+def _never_scored(*args, **kwargs):
+    raise AssertionError("the axioms ran before the input was checked")
+
+
+def test_rerank_names_ids_a_trec_run_cannot_hold_with_file_and_line_before_scoring(tmp_path: Path, monkeypatch):
+    """Whitespace in a qid or docno: the file, the first bad line and each distinct bad id once, before any work."""
+    from ir_rag_axioms.axioms import execution
+
+    monkeypatch.setattr(execution, "preference_stacks", _never_scored)
+    rows = [("q1", "a"), ("q1", "b"), ("Q 2", "c"), ("Q 2", "d"), ("Q 1", "e"), ("q3", "d 4"), ("q3", "d 1"),
+            ("q3", "d 3"), ("q3", "d 2")]
+    flat = write_jsonl(tmp_path / "flat.jsonl", [{"qid": q, "query": "Why?", "docno": d, "text": "Cats purr."}
+                                                 for q, d in rows])
+    code, err = run_cli("rerank", "--input", str(flat), "--axioms", "COH1", "--quiet", "-o", str(tmp_path / "run"))
+    assert code == 2 and not (tmp_path / "run").exists()
+    assert err.strip().splitlines()[-1] == (
+        f"ir-rag-axioms rerank: error: {flat} line 3: a TREC run's fields are separated by whitespace, so its qids "
+        "and docnos must be non-empty and without whitespace; found qids 'Q 1', 'Q 2'; docnos 'd 1', 'd 2', 'd 3' "
+        "and 1 more: rename them")
+    nested = write_jsonl(tmp_path / "nested.jsonl.gz", [
+        {"id": "q1", "query": "Why?", "responses": [{"id": "a", "text": "x"}, {"id": "b", "text": "y"}]},
+        {"id": "q2", "query": "Why?", "responses": [{"id": "a", "text": "x"}, {"id": "b\tc", "text": "y"}]}],
+        gz=True)
+    code, err = run_cli("rerank", "--input", str(nested), "--axioms", "COH1", "--quiet")
+    assert code == 2 and err.strip().splitlines()[-1].endswith(
+        f"error: {nested} line 2: a TREC run's fields are separated by whitespace, so its qids and docnos must be "
+        "non-empty and without whitespace; found docnos 'b\\tc': rename them")

@@ -111,3 +111,20 @@ def test_the_compare_command_marks_a_system_that_answered_few_topics(tmp_path) -
     table = (tmp_path / "out" / "systems.md").read_text()
     sparse = next(line for line in table.splitlines() if "| sparse" in line)
     assert "| topics" in table and sparse.rstrip().endswith("| 3/20     |")
+
+
+def test_row_order_and_qid_names_change_nothing_and_tied_systems_share_a_rank() -> None:
+    """Reversed or shuffled rows and renamed qids: the very same frame; the tie of 'b' and 'd' is one rank."""
+    lengths = {"a": [5, 1, 4, 2, 6], "b": [3, 3, 3, 3, 3], "c": [1, 6, 2, 5, 1], "d": [3, 3, 3, 3, 3]}
+    rows = [{"qid": f"q{t}", "query": "q", "system": s, "text": "x" * n[t]} for s, n in lengths.items()
+            for t in range(5)]
+    frame = pd.DataFrame(rows)
+    renamed = {f"q{t}": str(9 - t) for t in range(5)}  # the qids' sorted order reversed
+    tables = [compare_systems({"long": Length()}, f, samples=50, seed=3)
+              for f in (frame, frame.iloc[::-1], frame.sample(frac=1, random_state=1),
+                        frame.assign(qid=frame["qid"].map(renamed)))]
+    for table in tables[1:]:
+        pd.testing.assert_frame_equal(table, tables[0], check_exact=True)
+    for axiom in ("long", "overall"):  # "min" ranks; within the tie, rows by system name
+        part = tables[0][tables[0]["axiom"] == axiom]
+        assert list(zip(part["system"], part["rank"], strict=True)) == [("a", 1), ("b", 2), ("d", 2), ("c", 4)]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 from ir_rag_axioms.aggregation import AGGREGATIONS
 from ir_rag_axioms.cli._common import Subparsers, add_items_options, add_run_options, check_output, count, items
@@ -43,6 +44,7 @@ def run(args: argparse.Namespace) -> int:
     weights = _weights(args.weights, len(axioms))
     check_output(args)
     requests = items(args)
+    _check_ids(args.run or args.input, requests, lines=not args.run)
     rows = []
     stacks = preference_stacks(list(axioms.values()), requests, workers=args.workers, progress=not args.quiet)
     counts = []
@@ -62,6 +64,62 @@ def run(args: argparse.Namespace) -> int:
         with tempfile.TemporaryDirectory() as folder:
             sys.stdout.write(write_trec_run(frame, Path(folder) / "run", args.run_name).read_text())
     return 0
+
+
+SHOWN_IDS = 3
+"""Bad ids named per kind in the message of ``_check_ids``; the rest are counted."""
+
+
+def _unwritable(value: str) -> bool:
+    """Whether a TREC run cannot hold the id: empty, or with whitespace (its fields are whitespace-separated)."""
+    return not value or any(c.isspace() for c in value)
+
+
+def _check_ids(source: str, requests: list[Any], lines: bool = True) -> None:
+    """Before scoring: ValueError naming the file, the line of the first id a TREC run cannot hold, and the ids.
+
+    The distinct bad qids and docnos are named sorted, at most ``SHOWN_IDS`` of each, then "and N more".
+    """
+    bad = {"qid": sorted({r.id for r, _ in requests if _unwritable(r.id)}),
+           "docno": sorted({x.id for _, responses in requests for x in responses if _unwritable(x.id)})}
+    if not bad["qid"] and not bad["docno"]:
+        return
+    line = _first_line(source, set(bad["qid"]), set(bad["docno"])) if lines else None
+    found = "; ".join(f"{kind}s {_listed(ids)}" for kind, ids in bad.items() if ids)
+    raise ValueError(f"{source}{f' line {line}' if line else ''}: a TREC run's fields are separated by whitespace, "
+                     f"so its qids and docnos must be non-empty and without whitespace; found {found}: rename them")
+
+
+def _listed(ids: list[str]) -> str:
+    """The first ``SHOWN_IDS`` ids (repr) and how many more."""
+    more = len(ids) - SHOWN_IDS
+    return ", ".join(map(repr, ids[:SHOWN_IDS])) + (f" and {more} more" if more > 0 else "")
+
+
+def _row_ids(row: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """A JSONL record's qids and docnos as ``read_requests`` takes them (nested or flat)."""
+    def first(record: Any, names: tuple[str, ...]) -> list[str]:
+        return [str(record[n]) for n in names if isinstance(record, dict) and n in record][:1]
+
+    if "responses" in row:
+        responses = row["responses"] if isinstance(row["responses"], list) else []
+        return first(row, ("id", "qid")), [i for r in responses for i in first(r, ("id", "docno"))]
+    return first(row, ("qid", "id")), first(row, ("docno",))
+
+
+def _first_line(path: str, qids: set[str], docnos: set[str]) -> int | None:
+    """The number of the first line of a JSONL(.gz) file with one of the qids or docnos (None: none found)."""
+    import gzip
+    import json
+
+    opener: Any = gzip.open if str(path).endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8") as lines:
+        for number, line in enumerate(lines, start=1):
+            row = json.loads(line) if line.strip() else {}
+            row_qids, row_docnos = _row_ids(row) if isinstance(row, dict) else ([], [])
+            if qids.intersection(row_qids) or docnos.intersection(row_docnos):
+                return number
+    return None
 
 
 def _weights(text: str | None, count: int) -> list[float] | None:

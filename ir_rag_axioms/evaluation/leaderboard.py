@@ -24,15 +24,18 @@ answer. The headline (the first measure) depends on ``method``:
 (NaN if none is defined), summed exactly (``exact_mean``: two tied runs stay tied whatever they are called); the
 headline of a blank answer, of one no axiom has a value for, or of a topic with fewer than two such answers (nothing
 to compare with) is NaN.
-Deterministic: the same answers give the same table.
+Deterministic: the same answers give the same table. Each topic is analysed on its own (an analysis of the
+leaderboard's own, cleared before each topic; only a persistent store is shared), so a topic's values do not depend
+on the other topics, their order or their ids, not even in the last bit (a persistent store returns its vectors).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -284,7 +287,7 @@ def system_leaderboard(answers: pd.DataFrame,
     runs, items = answer_items(answers)
     # one order of the answers whatever the runs are called: tied runs get the very same values
     items = [(request, sorted(responses, key=lambda r: (r.text, r.id))) for request, responses in items]
-    analysis = default_analysis()
+    analysis = _private_analysis(default_analysis())
     with_nuggets = method == "default"
     rows: list[tuple[str, str, str, float]] = []
     headline_name = HEADLINES[method]
@@ -294,8 +297,9 @@ def system_leaderboard(answers: pd.DataFrame,
         from tqdm.auto import tqdm
 
         topics = tqdm(items, desc="system leaderboard", unit="topic")
-    with analysis:
+    with _released(analysis), analysis:
         for request, responses in topics:
+            analysis.clear()  # a topic's values from its own texts alone, whatever topics came before
             analyse(list(named.values()), [(request, responses)], analysis)  # per topic: the progress bar moves
             head, table, signs = _topic_values(named, request, responses, analysis, method, model)
             if method == "bradley_terry":
@@ -316,6 +320,29 @@ def system_leaderboard(answers: pd.DataFrame,
     out = out.sort_values(["measure", "run_id", "topic"], kind="stable").reset_index(drop=True)
     out["measure"] = out["measure"].astype(str)
     return out
+
+
+def _private_analysis(shared: Any) -> Any:
+    """An analysis of the leaderboard's own with ``shared``'s settings and persistent store, cleared per topic.
+
+    The encoder's batches hold only the strings not yet cached, and a batch's company changes a vector's last bits:
+    with a cache shared across topics, a topic's values would depend on the topics scored before it.
+    """
+    from ir_rag_axioms.analysis.cache import Analysis
+
+    return Analysis(workers=shared.workers, max_texts=shared.max_texts, max_mb=shared.max_mb, store=shared.store,
+                    batch_size=shared.batch_size, max_docs=shared.max_docs, device=shared.device,
+                    precision=shared.precision)
+
+
+@contextlib.contextmanager
+def _released(analysis: Any) -> Iterator[None]:
+    """On leaving: the private analysis' results forgotten and its workers stopped (the shared store stays open)."""
+    try:
+        yield
+    finally:
+        analysis.clear()
+        analysis.pool.close()
 
 
 def _overall_strengths(runs: Sequence[str], matrices: Sequence[tuple[Any, Any, np.ndarray]]) -> dict[str, float]:

@@ -4,6 +4,12 @@ Each topic's answers (one per system) are compared by every axiom; ``overall`` i
 preferences. Per axiom and system: the win rate (wins + ties / 2 over every comparison with another system's
 answer to the same topic), the Bradley-Terry log-strength fitted to the pairwise wins of all topics (prior 0.1
 win per pair), a percentile bootstrap interval of it over topics, and the rank by strength (1 = best).
+
+Nothing depends on the order of the rows or on the ids' names: the systems are taken sorted by name, the topics in
+an order of their own contents (their answers' presence and preferences; topics alike in every respect are
+interchangeable), so the same answers give the same frame, bit for bit, however the rows are ordered or the qids
+named. Ranks: by strength (rounded to 9 decimals), then win rate; tied systems share the best rank of their tie
+("min" ranking: 1, 2, 2, 4), and the rows are sorted by rank, then system name.
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ baseline, ``win_rate_vs_baseline``: its win rate against the baseline's answers 
 
 
 def system_items(frame: pd.DataFrame, system_column: str = "system") -> tuple[list[str], list[Item]]:
-    """The systems (in order of first appearance) and one (request, answers) item per topic; answer id = system.
+    """The systems (sorted by name) and one (request, answers) item per topic (by qid); answer id = system.
 
     The frame has qid, query, an answer column (``text`` or ``qanswer``), optional ``context``/``qcontext`` per row,
     and ``system_column``; a system with several answers to one topic is refused.
@@ -45,7 +51,7 @@ def system_items(frame: pd.DataFrame, system_column: str = "system") -> tuple[li
                        f"{list(frame.columns)}")
     answers = frame.drop(columns=[c for c in ("docno", "rank", "score") if c in frame.columns])
     answers = answers.assign(docno=answers[system_column].astype(str))
-    systems = list(dict.fromkeys(answers["docno"]))
+    systems = sorted(set(answers["docno"]))
     return systems, [(g.request, g.responses) for g in frames.groups(answers, text)]
 
 
@@ -117,16 +123,27 @@ def system_table(name: str, systems: Sequence[str], prefs: np.ndarray, present: 
     low = high = np.full(len(systems), np.nan)
     if samples > 0 and len(prefs) > 1:
         low, high = _bootstrap(prefs, present, samples, seed, confidence)
-    order = np.lexsort((np.arange(len(systems)), -np.nan_to_num(win_rate), -np.round(strength, 9)))
-    rank = np.empty(len(systems), dtype=np.int64)
-    rank[order] = np.arange(1, len(systems) + 1)
-    table = pd.DataFrame({"axiom": name, "system": list(systems), "rank": rank, "strength": strength,
-                          "strength_low": low, "strength_high": high, "win_rate": win_rate,
+    table = pd.DataFrame({"axiom": name, "system": list(systems), "rank": min_ranks(strength, win_rate),
+                          "strength": strength, "strength_low": low, "strength_high": high, "win_rate": win_rate,
                           "comparisons": comparisons,
                           "topics": [f"{n}/{len(present)}" for n in present.sum(axis=0)]})
     if baseline is not None:
         table["win_rate_vs_baseline"] = _against(prefs, present, baseline)
     return table.sort_values("rank", kind="stable").reset_index(drop=True)
+
+
+def min_ranks(strength: np.ndarray, win_rate: np.ndarray) -> np.ndarray:
+    """1 + the systems better by (strength rounded to 9 decimals, then win rate): tied systems share a rank."""
+    s, w = np.round(strength, 9), np.nan_to_num(win_rate)
+    better = (s[None, :] > s[:, None]) | ((s[None, :] == s[:, None]) & (w[None, :] > w[:, None]))
+    return 1 + better.sum(axis=1).astype(np.int64)
+
+
+def canonical_topics(present: np.ndarray, stacks: Mapping[str, np.ndarray]) -> np.ndarray:
+    """The topics' order by their contents (presence, then each stack's preferences by name): not by qid or row."""
+    keys = np.column_stack([present.astype(np.int8),
+                            *(stacks[name].reshape(len(present), -1).astype(np.int8) for name in sorted(stacks))])
+    return np.lexsort(keys.T[::-1]) if keys.size else np.arange(len(present), dtype=np.int64)
 
 
 def compare_systems(
@@ -141,7 +158,8 @@ def compare_systems(
     ``{system name: pipeline}`` run on ``topics`` through ``Pool``. ``axioms``: ``{name: axiom}`` or a list
     (named by ``axiom_columns``). ``topics`` column: the topics each system answered, of all; a system that
     answered fewer than others is warned about (its figures rest on its topics only). ``baseline``: a system's
-    name; adds ``win_rate_vs_baseline``. Execution options as for ``evaluation.compute_preferences``.
+    name; adds ``win_rate_vs_baseline``. Independent of the rows' order and the ids' names (module docstring).
+    Execution options as for ``evaluation.compute_preferences``.
     """
     from ir_rag_axioms.axioms.naming import named_axioms
     from ir_rag_axioms.evaluation.evaluate import check_samples, check_seed, compute_preferences
@@ -160,6 +178,8 @@ def compare_systems(
     preferences = compute_preferences(named, items, progress, cache_dir, **execution)
     stacks = {name: global_matrices(systems, items, matrices) for name, matrices in preferences.items()}
     stacks[OVERALL] = np.sign(sum(stacks.values()))
+    order = canonical_topics(present, stacks)  # the bootstrap resamples topics in this order
+    present, stacks = present[order], {name: prefs[order] for name, prefs in stacks.items()}
     named_stacks: Any = stacks.items()
     if progress:  # the bootstrap refits Bradley-Terry ``samples`` times per axiom: minutes for many systems
         from tqdm.auto import tqdm
