@@ -26,7 +26,11 @@ def _number(n: Number) -> str:
     value = spell(low) if low == high else f"{spell(low)}-{spell(high)}"
     if base:
         return f"{value} {base}"
-    return f"{value} {unit}".strip() if unit not in ("month", "") else value if unit == "" else f"month {value}"
+    return f"{value} {unit}".strip() if unit not in _NAMED else value if unit == "" else f"{unit} {value}"
+
+
+_NAMED = frozenset({"month", "", quantities.RANK})
+"""Units told before the number ("month 3", "rank 2"), or not at all ("")."""
 
 
 _CLOCKS = frozenset({quantities.CLOCK, quantities.CLOCK12})

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import datetime
 import re
+import unicodedata
 from collections.abc import Callable
 from typing import Any
 
@@ -27,23 +29,62 @@ def _in_citation(token: Any) -> bool:
     return doc[i].text == "[" and i != token.i
 
 
+_INVISIBLE = re.compile("[\u200b\u200c\u200d\u2060\ufeff]")
+"""Zero-width characters, dropped inside a number ("18\u200b99" is 1899)."""
+_GLUE = frozenset("\u00a0\u202f\u2007\u2009\u200a\u200b\u200c\u200d\u2060\ufeff")
+"""Characters of a token that is only glue between a number and its unit ("300\u00a0metres"): skipped."""
+_GROUP_SPACES = frozenset(" \u00a0\u202f\u2007\u2009")
+"""What may part groups of three digits ("1 200 000", "1\u202f200\u202f000")."""
+_GROUPED = re.compile(r"[-+−]?(?:\d{1,3}(?:,\d{3})+|\d{1,2}(?:,\d{2})+,\d{3})(?:\.\d+)?")
+"""A number with valid thousands commas ("1,889", Indian "1,00,000"); "2,5" is none (a decimal comma: unread)."""
+_VULGAR = {c: unicodedata.numeric(c) for c in "¼½¾⅐⅑⅒⅓⅔⅕⅖⅗⅘⅙⅚⅛⅜⅝⅞"}
+"""Vulgar fraction characters and their values ("¾" = 0.75)."""
+_VULGAR_NUMBER = re.compile(f"(\\d*)([{''.join(_VULGAR)}])")
+_FRACTION = re.compile(r"(\d{1,2})/(\d{1,3})")
+_FRACTION_DENOMINATORS = frozenset({2, 3, 4, 5, 6, 8, 10, 12, 16, 100})
+"""Denominators of a fraction "1/3" read as a value; "9/11", "24/7" and dates ("3/4" as a DATE entity) stay unread."""
+_SCIENTIFIC = re.compile(r"\d+(?:\.\d+)?e[-+]?\d{1,3}")
+
+
 def _value(token: Any) -> float | None:
-    """The number a token spells ("1,889", "1.5", "twenty", "3rd"), None if it is none."""
-    text = token.lower_.replace(",", "")
-    text = re.sub(r"(?<=\d)(?:st|nd|rd|th|s)$", "", text)
+    """The number a token spells ("1,889", "1.5", "twenty", "3rd", "3e12", "1/3", "¾", "1½"), None if it is none."""
+    text = re.sub(r"(?<=\d)(?:st|nd|rd|th|s)$", "", _INVISIBLE.sub("", token.lower_))
     if text in _WORD_NUMBERS:
         return float(_WORD_NUMBERS[text])
+    vulgar = _VULGAR_NUMBER.fullmatch(text)
+    if vulgar:
+        return float(vulgar[1] or 0) + _VULGAR[vulgar[2]]
+    fraction = _FRACTION.fullmatch(text)
+    if fraction:
+        top, bottom = int(fraction[1]), int(fraction[2])
+        plain = bottom in _FRACTION_DENOMINATORS and 0 < top < bottom and token.ent_type_ not in ("DATE", "TIME")
+        return top / bottom if plain else None
+    if "," in text and not _GROUPED.fullmatch(text):
+        return None
     try:
-        return float(text)
+        return float(text.replace(",", ""))
     except ValueError:
         return None
+
+
+def _glue(token: Any) -> bool:
+    """Whether a token is only a non-breaking or zero-width space (``_GLUE``), skipped when numbers are read."""
+    return bool(token.text) and set(token.text) <= _GLUE
+
+
+def _gap(a: Any, b: Any) -> str:
+    """The text between two tokens of one doc."""
+    return str(a.doc.text[a.idx + len(a.text): b.idx])
 
 
 def _unit(tokens: list[Any]) -> str:
     """The unit of a number: the next noun or symbol ("mg", "%", "metres"), else its head noun; "" if none."""
     last = tokens[-1]
     doc = last.doc
-    after = doc[last.i + 1] if last.i + 1 < len(doc) else None
+    k = last.i + 1
+    while k < len(doc) and _glue(doc[k]):  # "300\u00a0metres"
+        k += 1
+    after = doc[k] if k < len(doc) else None
     if after is not None and (after.pos_ in ("NOUN", "PROPN", "SYM") or after.text == "%"):
         noun = after.head
         if after.dep_ in ("amod", "compound") and noun.i > after.i and noun.pos_ == "NOUN" and last.head.i == noun.i \
@@ -99,7 +140,7 @@ def _numbers(span: Any) -> list[tuple[float, float, str, bool]]:
     Each position is read by the first rule of ``_NUMBER_RULES`` that applies.
     """
     out: list[Number] = []
-    tokens = [t for t in span if not _in_citation(t)]
+    tokens = [t for t in span if not _in_citation(t) and not _glue(t)]
     i = 0
     while i < len(tokens):
         token = tokens[i]
@@ -129,6 +170,46 @@ def _month(tokens: list[Any], i: int, hedged: bool, span: Any) -> Found | None:
     return None
 
 
+_ISO_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+
+
+def _iso_date(tokens: list[Any], i: int, hedged: bool, span: Any) -> Found | None:
+    """A date written "2024-01-07": its year, month and day, as "January 7, 2024" is read."""
+    for used in (1, 5):  # one token, or spaCy's five: "2024" "-" "01" "-" "07"
+        parts = tokens[i: i + used]
+        match = _ISO_DATE.fullmatch("".join(t.text for t in parts))
+        if len(parts) == used and match and not any(t.whitespace_ for t in parts[:-1]):
+            try:
+                year, month, day = datetime.date(int(match[1]), int(match[2]), int(match[3])).timetuple()[:3]
+            except ValueError:
+                return None
+            return [(float(year), float(year), "", False), (float(month), float(month), "month", False),
+                    (float(day), float(day), "", False)], i + used
+    return None
+
+
+_ORDINAL_DIGITS = re.compile(r"(\d{1,3})(?:st|nd|rd|th)")
+_NOT_RANKS = frozenset({"a", "an", "-", "–"}) | quantities.NUMBER_WORDS
+"""Words before an ordinal word that make it a fraction ("a third of", "two-thirds")."""
+
+
+def _rank(tokens: list[Any], i: int, hedged: bool, span: Any) -> Found | None:
+    """An ordinal spaCy tags ORDINAL ("finished third", "3rd place") as a rank (``quantities.RANK``).
+
+    Not "first", an adverb as often as a rank ("first visited"), an enumeration ("Second, ..."), a fraction ("a third
+    of") or a day ("May 3rd", "the 3rd of May": a number, as "May 3").
+    """
+    token = tokens[i]
+    digits = _ORDINAL_DIGITS.fullmatch(token.lower_)
+    rank = int(digits[1]) if digits else quantities.ORDINALS.get(token.lower_) if token.lower_ != "first" else None
+    before = tokens[i - 1].lower_ if i > 0 else ""
+    after = [t.lower_ for t in tokens[i + 1: i + 3]]
+    if rank is None or token.ent_type_ != "ORDINAL" or before in _NOT_RANKS and not digits or after[:1] in (
+            [","], [":"]) or any(word in quantities.MONTHS for word in [before, *after]):
+        return None
+    return [(float(rank), float(rank), quantities.RANK, hedged)], i + 1
+
+
 def _fraction_measured(tokens: list[Any], i: int, hedged: bool, span: Any) -> Found | None:
     """A measured fraction of a unit: "half an hour", "an hour and a half": a measured fraction of a unit."""
     fraction = _fraction_of_unit(tokens, i)
@@ -143,19 +224,110 @@ def _amount(tokens: list[Any], i: int, hedged: bool, span: Any) -> Found:
     """Any other token: a number (digits or words, scaled, a range, measured), a named number, or nothing."""
     token = tokens[i]
     words = quantities.number_words(tokens, i) if token.lower_ in quantities.NUMBER_WORDS else None
-    value = _value(token) if words is None and (token.like_num or token.pos_ == "NUM") else None
-    if words is not None:
-        value = words[0]
-        i += words[1] - 1
-    if value is None:
+    read = (words[0], i + words[1] - 1) if words is not None else _digits(tokens, i)
+    if read is None:
         return _not_a_value(tokens, i)
-    group = [tokens[i]]
-    value, i = _grown(tokens, i, value, words is not None, group)
+    value, last = read
+    if value is None:
+        return [], last + 1  # "12 500", "2^10": left unread
+    group = [tokens[last]] if words is not None or last == i else [tokens[i], tokens[last]]
+    value, i = _grown(tokens, last, value, words is not None, group)
     low, high, i = _range_to(tokens, i, value, group, span)
     measured = _measured(tokens, i, low, high, hedged)
     if measured is not None:
         return [measured[0]], measured[1] + 1
     return [(low, high, _unit(group), hedged)], i + 1
+
+
+Digits = tuple[float | None, int]
+"""(value, last token used) of a number in digits; value None: tokens up to the last are left unread."""
+
+
+def _digits(tokens: list[Any], i: int) -> Digits | None:
+    """A number in digits at tokens[i] with what is glued to it: "2.5k", "$5 M", "10^6", "1 200 000", "1 ½"."""
+    token = tokens[i]
+    glued = _SUFFIXED.fullmatch(token.text)
+    if glued and glued[2] in _SUFFIX_SCALES:  # "2.5k", "$2.1bn", "7B"
+        factor = _suffix_factor(tokens, i, glued[2], i)
+        return (float(glued[1]) * factor, i) if factor else (None, i)
+    if i > 0 and tokens[i - 1].text == "^" and not tokens[i - 1].whitespace_:
+        return None, i  # the power of "3×10^6": the whole is not read
+    shaped = _SCIENTIFIC.fullmatch(token.lower_) or _VULGAR_NUMBER.fullmatch(token.text)
+    value = _value(token) if token.like_num or token.pos_ == "NUM" or shaped else None
+    if value is None and re.fullmatch(r"\d+,\d{1,2}", token.text) and i + 1 < len(tokens) and (
+            tokens[i + 1].lower_ in ("%", "percent") or quantities.unit_after(tokens, i + 1)):
+        value = float(token.text.replace(",", "."))  # a decimal comma before a unit: "2,5 percent", "1,5 km"
+    if value is None:
+        return None
+    for reader in (_suffix_token, _power, _thousands, _and_vulgar):
+        found = reader(tokens, i, value)
+        if found is not None:
+            return found
+    return value, i
+
+
+_SUFFIX_SCALES: dict[str, tuple[float, str]] = {
+    "k": (1e3, "any"), "K": (1e3, "noun"), "mn": (1e6, "any"), "Mn": (1e6, "any"), "M": (1e6, "noun"),
+    "m": (1e6, "currency"), "bn": (1e9, "any"), "Bn": (1e9, "any"), "BN": (1e9, "any"), "B": (1e9, "noun"),
+    "b": (1e9, "currency"), "tn": (1e12, "any"), "Tn": (1e12, "any"), "T": (1e12, "noun")}
+"""Scale letters glued to a number, its factor and when it is read ("2.5k", "$2.1bn", "a 7B model", "$5m").
+
+"any": always; "noun": after a currency sign, or before a noun and after none ("7B parameters", not "apartment 7B",
+"Form 10K"); "currency": only after a currency sign ("5m" is five metres, "$5m" five million).
+"""
+_SUFFIXED = re.compile(r"(\d+(?:\.\d+)?)([A-Za-z]{1,2})\.?")
+
+
+def _suffix_factor(tokens: list[Any], i: int, suffix: str, end: int) -> float | None:
+    """The factor of a scale letter (``_SUFFIX_SCALES``) on the number at tokens[i], ending at tokens[end]."""
+    factor, when = _SUFFIX_SCALES[suffix]
+    if when == "any" or i > 0 and tokens[i - 1].text[-1:] in quantities.CURRENCY_SIGNS:
+        return factor
+    noun_after = end + 1 < len(tokens) and tokens[end + 1].pos_ in ("NOUN", "PROPN")
+    noun_before = i > 0 and tokens[i - 1].pos_ in ("NOUN", "PROPN")
+    return factor if when == "noun" and noun_after and not noun_before else None
+
+
+def _suffix_token(tokens: list[Any], i: int, value: float) -> Digits | None:
+    """A scale letter spaCy split from its number ("2.5" "K", "$5" "m."); None where not read ("5m": five metres)."""
+    suffix = tokens[i + 1].text.rstrip(".") if i + 1 < len(tokens) and not tokens[i].whitespace_ else ""
+    if suffix not in _SUFFIX_SCALES or suffix in quantities.MULTIPLIERS:
+        return None  # "bn", "mn", "tn": scale words (``_scaled``)
+    factor = _suffix_factor(tokens, i, suffix, i + 1)
+    return (value * factor, i + 1) if factor else None
+
+
+def _power(tokens: list[Any], i: int, value: float) -> Digits | None:
+    """A power of ten "10^6" (1e6, also "10^-6"); another base ("2^10") or a product ("3 x 10^6") is left unread."""
+    if not (i + 2 < len(tokens) and tokens[i + 1].text == "^" and not tokens[i].whitespace_
+            and not tokens[i + 1].whitespace_ and re.fullmatch(r"[-−]?\d{1,3}", tokens[i + 2].text)):
+        return None
+    product = i > 0 and tokens[i - 1].lower_ in ("x", "×", "*")
+    exponent = int(tokens[i + 2].text.replace("−", "-"))
+    return (10.0 ** exponent if value == 10 and not product else None), i + 2
+
+
+def _thousands(tokens: list[Any], i: int, value: float) -> Digits | None:
+    """A number in groups of three digits parted by spaces ("1 200 000"); one after a plain space ("12 500") unread."""
+    if not re.fullmatch(r"\d{1,3}", tokens[i].text):
+        return None
+    last, typographic = i, False
+    while last + 1 < len(tokens) and re.fullmatch(r"\d{3}", tokens[last + 1].text) \
+            and _gap(tokens[last], tokens[last + 1]) in _GROUP_SPACES:
+        typographic |= _gap(tokens[last], tokens[last + 1]) != " "
+        last += 1
+    if last == i:
+        return None
+    whole = float("".join(t.text for t in tokens[i: last + 1]))
+    return (whole if last - i > 1 or typographic else None), last
+
+
+def _and_vulgar(tokens: list[Any], i: int, value: float) -> Digits | None:
+    """A whole number and a vulgar fraction after it ("1 ½" = 1.5)."""
+    after = tokens[i + 1].text if i + 1 < len(tokens) else ""
+    if after in _VULGAR and value == int(value) and not _VULGAR_NUMBER.fullmatch(tokens[i].text):
+        return value + _VULGAR[after], i + 1
+    return None
 
 
 def _not_a_value(tokens: list[Any], i: int) -> Found:
@@ -214,7 +386,7 @@ def _range_to(tokens: list[Any], i: int, value: float, group: list[Any], span: A
 
 
 _NUMBER_RULES: tuple[Callable[[list[Any], int, bool, Any], Found | None], ...] = (
-    _clock, _period, _month, _fraction_measured, _amount)
+    _iso_date, _clock, _period, _month, _rank, _fraction_measured, _amount)
 """The rules of ``_numbers`` in order: the first that answers (not None) reads the numbers at a position."""
 
 

@@ -20,20 +20,26 @@ CLOCK = "clock"
 """The unit of a clock time with a.m./p.m. or a 24-hour time: minutes after midnight."""
 CLOCK12 = "clock12"
 """The unit of a clock time without a.m./p.m. up to 12:59: minutes after midnight or 12 hours later."""
-_TIME = re.compile(r"^(\d{1,2})[:.](\d{2})$")
+_TIME = re.compile(r"^(\d{1,2})[:.](\d{2})(?:([ap])\.?m\.?)?$", re.IGNORECASE)
+"""A clock time in one token, a.m./p.m. glued or not ("10:45", "10:45am", "9.15p.m")."""
 _AM = frozenset({"am", "a.m.", "a.m"})
 _PM = frozenset({"pm", "p.m.", "p.m"})
 NUMBER_WORDS = frozenset(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen "
     "eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million billion "
     "trillion".split())
-MULTIPLIERS = {"hundred": 1e2, "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+MULTIPLIERS = {"hundred": 1e2, "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "mn": 1e6, "bn": 1e9,
+               "tn": 1e12}
+"""Scale words after a number ("2 million", "$1.2 bn"); scale letters glued to one are ``_numbers._SUFFIX_SCALES``."""
 FRACTIONS = {"half": 0.5, "third": 1 / 3, "quarter": 0.25}
 _DIMENSIONS = frozenset({"[length]", "[mass]", "[time]", "[temperature]", "[length] ** 3", "[length] ** 2",
                          "[length] / [time]"})
 _SHORT_UNITS = frozenset({"mm", "cm", "km", "kg", "mg", "lb", "lbs", "oz", "ft", "mi", "mph", "ml", "kmh", "µg",
                           "hr", "hrs", "min", "sec", "yd"})
 _NOT_UNITS = frozenset({"second", "minute"})  # ordinal "second" and "minute" (tiny) are read as units only in plural
+_COUNT_NOUNS = frozenset(f"{w}{s}" for w in ("point", "link", "hand", "shot", "bag", "chain", "pole", "rod", "league",
+                                             "grain") for s in ("", "s")) | {"perch", "perches"}
+"""Words pint knows as units that name things counted ("10^6 points", "3 shots", "5 links"): never units."""
 _DEGREES = {"c": "degC", "celsius": "degC", "centigrade": "degC", "f": "degF", "fahrenheit": "degF"}
 _ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9, "x": 10}
 _STOP = frozenset({"of", "the", "and", "for", "on", "in", "de", "to", "a", "an", "&"})
@@ -63,7 +69,7 @@ def unit(text: str) -> str | None:
     """Pint's name of a unit word ("kilometres" -> "kilometer"), None when it is no unit of a kept dimension."""
     word = text.lower().strip(".")
     if not word.isalpha() and word not in ("km/h", "°c", "°f") or (len(word) <= 2 and word not in _SHORT_UNITS) \
-            or word in _NOT_UNITS:
+            or word in _NOT_UNITS or word in _COUNT_NOUNS:
         return None
     word = {"°c": "degC", "°f": "degF"}.get(word, word)
     try:
@@ -78,6 +84,8 @@ TEMPERATURE_CHANGE = "[temperature change]"
 AGE = "[age]"
 """The dimension of an age ("three years old"): seconds, compared only with other ages, never with durations."""
 AGE_BOUND = "[age bound]"
+RANK = "rank"
+"""The unit of an ordinal read as a rank ("finished third", "3rd place"): compared only with other ranks."""
 """The dimension of a bound on an age ("three years old or younger", "under 5 years old"): never contradicted."""
 
 
@@ -220,13 +228,15 @@ def clock_time(tokens: Sequence[Any], i: int) -> tuple[float, str, int] | None:
         hour, minute = int(tokens[i].text), 0
     else:
         return None
+    glued = (match[3] or "").lower() if match else ""  # "10:45am": one token
+    half = glued or ("a" if after in _AM else "p" if after in _PM else "")
     if hour > 24 or minute > 59:
         return None
-    if after in _AM | _PM:
+    if half:
         if not 1 <= hour <= 12:
             return None
-        hour = hour % 12 + (12 if after in _PM else 0)
-        return float(hour * 60 + minute), CLOCK, 2
+        hour = hour % 12 + (12 if half == "p" else 0)
+        return float(hour * 60 + minute), CLOCK, 1 if glued else 2
     return float(hour * 60 + minute), CLOCK if hour == 0 or hour > 12 else CLOCK12, 1
 
 

@@ -1,0 +1,130 @@
+"""How the heuristic judge reads numbers: scale letters, powers, fractions, ranks, dates, clock times, spaces."""
+
+from __future__ import annotations
+
+import functools
+
+import pytest
+
+from ir_rag_axioms.metrics import Faithfulness, quantities
+from ir_rag_axioms.metrics._checks_numbers import _number
+from ir_rag_axioms.metrics._numbers import _numbers
+
+
+@functools.cache
+def _nlp():
+    from ir_rag_axioms.analysis.resources import load_spacy
+
+    return load_spacy()
+
+
+def numbers(text: str) -> list[tuple[float, float, str, bool]]:
+    """The numbers the judge reads in one text."""
+    return _numbers(_nlp()(text)[:])
+
+
+def same(found: list[tuple[float, float, str, bool]], expected: list[tuple[float, float, str, bool]]) -> bool:
+    """Whether two lists of numbers are equal: units and hedges exactly, values to 1e-9 relative."""
+    return len(found) == len(expected) and all(
+        a[2:] == b[2:] and a[:2] == pytest.approx(b[:2], rel=1e-9) for a, b in zip(found, expected, strict=True))
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("The repo has 2.5k stars.", [(2500.0, 2500.0, "star", False)]),
+    ("The repo has 9k stars.", [(9000.0, 9000.0, "star", False)]),
+    ("It sold 2.5K units.", [(2500.0, 2500.0, "unit", False)]),
+    ("Revenue was $2.1bn in 2023.", [(2.1e9, 2.1e9, "$", False), (2023.0, 2023.0, "", False)]),
+    ("The model has 7B parameters.", [(7e9, 7e9, "parameter", False)]),
+    ("It is a 7B model.", [(7e9, 7e9, "model", False)]),
+    ("It costs $5M.", [(5e6, 5e6, "$", False)]),
+    ("It costs $5m.", [(5e6, 5e6, "$", False)]),
+    ("It costs $1.2 bn.", [(1.2e9, 1.2e9, "$", False)]),
+    ("The debt is $3tn.", [(3e12, 3e12, "$", False)]),
+    ("The company has 3e12 users.", [(3e12, 3e12, "user", False)]),
+    ("The sensor samples 10^6 points.", [(1e6, 1e6, "point", False)]),
+])
+def test_scale_letters_and_powers_are_read(text, expected):
+    assert same(numbers(text), expected), numbers(text)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("The rope is 5m long.", [(5.0, 5.0, "", False)]),  # "m" is million only after a currency sign
+    ("He lives in apartment 7B.", []),  # a label, not 7 billion
+    ("It costs 5M.", []),  # no currency sign and no noun after it: unread, not 5
+    ("It is 2^10 points.", []),  # only powers of ten are read
+    ("It is 3 x 10^6 m.", [(3.0, 3.0, "x", False)]),  # the power of a product is left unread
+    ("Version 3.11.2 was released.", []),
+    ("The rate is 2,5 rounds.", []),  # a decimal comma is read only before a unit or percent
+    ("See pages 1,2 and 3.", [(3.0, 3.0, "page", False)]),
+    ("The city has 12 500 residents.", []),  # one group after a plain space: "12 500" or 12 and 500?
+])
+def test_what_could_be_misread_is_left_unread(text, expected):
+    assert same(numbers(text), expected), numbers(text)
+
+
+def test_points_and_other_counted_things_are_no_units():
+    assert quantities.unit("points") is None and quantities.unit("point") is None
+    assert quantities.unit("shots") is None and quantities.unit("links") is None
+    assert quantities.unit("cups") == "cup" and quantities.unit("knots") == "knot"
+
+
+def test_decimal_commas_and_space_grouped_thousands():
+    assert numbers("The rate is 2,5 percent.") == [(2.5, 2.5, "%", False)]
+    assert numbers("It has 1,00,000 people.") == [(100000.0, 100000.0, "people", False)]
+    assert numbers("The city has 1 200 000 residents.") == [(1.2e6, 1.2e6, "resident", False)]
+    assert numbers("The city has 1\u202f200\u202f000 residents.") == [(1.2e6, 1.2e6, "resident", False)]
+    assert numbers("The city has 12\u202f500 residents.") == [(12500.0, 12500.0, "resident", False)]
+
+
+def test_fractions_and_vulgar_fractions():
+    assert same(numbers("About 1/3 of voters agreed."), [(1 / 3, 1 / 3, "", True)])
+    cup = quantities.measure(0.75, "cup")[0]
+    assert same(numbers("The recipe needs ¾ cup of sugar."), [(cup, cup, "[length] ** 3", False)])
+    cups = quantities.measure(1.5, "cup")[0]
+    assert numbers("Add 1½ cups.") == numbers("Add 1 ½ cups.")
+    assert same(numbers("Add 1 ½ cups."), [(cups, cups, "[length] ** 3", False)])
+    assert numbers("It runs 24/7.") == []
+
+
+def test_ordinals_are_ranks_but_not_fractions_adverbs_or_days():
+    assert numbers("She finished third in the race.") == [(3.0, 3.0, quantities.RANK, False)]
+    assert numbers("She finished 3rd in the race.") == [(3.0, 3.0, quantities.RANK, False)]
+    assert numbers("It is the second largest city.") == [(2.0, 2.0, quantities.RANK, False)]
+    assert numbers("She won a third of the votes.") == []
+    assert numbers("He first visited Paris in 1900.") == [(1900.0, 1900.0, "", False)]
+    assert numbers("Second, it rained.") == []
+    assert numbers("The 3rd of May.") == [(3.0, 3.0, "", False)]
+    assert _number((3.0, 3.0, quantities.RANK, False)) == "rank 3"
+
+
+def test_iso_dates_and_glued_clock_times():
+    assert numbers("It was published on 2024-01-07.") == [(2024.0, 2024.0, "", False), (1.0, 1.0, "month", False),
+                                                          (7.0, 7.0, "", False)]
+    assert numbers("The flight is at 10:45am.") == [(645.0, 645.0, quantities.CLOCK, False)]
+    assert numbers("The flight is at 10:45pm.") == [(1365.0, 1365.0, quantities.CLOCK, False)]
+
+
+def test_non_breaking_and_zero_width_spaces_change_nothing():
+    plain = numbers("The tower is 300 metres tall.")
+    assert plain == [(300.0, 300.0, "[length]", False)]
+    assert numbers("The tower is 300\u00a0metres tall.") == numbers("The tower is 300\u202fmetres tall.") == plain
+    assert numbers("The tower was completed in 18\u200b99.") == [(1899.0, 1899.0, "", False)]
+
+
+@pytest.mark.parametrize(("answer", "passage", "level"), [
+    ("The repo has 2.5k stars.", "The repo has 1,500 stars.", 1),
+    ("Revenue was $2.1bn in 2023.", "Revenue was $1.2 billion in 2023.", 1),
+    ("The model has 13B parameters.", "The model has 13 billion parameters.", 5),
+    ("The report was published on 2024-01-07.", "The report was published on 2024-01-05.", 1),
+    ("The report was published on 2024-01-05.", "The report was published on January 5, 2024.", 5),
+    ("The tower is 300\u00a0metres tall.", "The tower is 330 metres tall.", 1),
+    ("The sensor samples 10^6 points.", "The sensor samples 1,000,000 points.", 5),
+    ("The rate is 2,5 percent.", "The rate is 25 percent.", 1),
+    ("The city has 1 200 000 residents.", "The city has 1,200,000 residents.", 5),
+])
+def test_faithfulness_reads_the_spellings(answer, passage, level):
+    assert Faithfulness().measure(answer, [passage]).level == level
+
+
+def test_number_words_keep_their_unit():
+    assert numbers("The hall seats four hundred and forty people.") == [(440.0, 440.0, "people", False)]
