@@ -224,7 +224,7 @@ def aggregate(
 ) -> np.ndarray:
     """Ranking (indices, best first) of a (k, n, n) stack.
 
-    Borda/Copeland/Bradley-Terry scores, or KwikSort on the weighted majority vote.
+    Borda/Copeland/Bradley-Terry scores, or KwikSort on the weighted majority vote of the axioms that decide some pair.
     """
     return scored_ranking(stack, method, weights, tie_breaker, pivot, seed)[0]
 
@@ -240,10 +240,15 @@ def scored_ranking(
     """The ranking of ``aggregate`` and each item's score (index = item), strictly decreasing down the ranking.
 
     Borda points, Copeland score, Bradley-Terry log-strength (ties folded in by ``fold_ties``: the tie-breaker and
-    the original order become part of the score), or n - position for KwikSort (an order, no score).
+    the original order become part of the score), or n - position for KwikSort (an order, no score). KwikSort's
+    majority vote leaves out an axiom whose matrix is all 0 (it decides no pair of these items), so that its weight
+    does not raise the quorum: the others alone rank, as they do for the other aggregations, where it adds 0.
     """
     s, w = _stack(stack, weights)
     if method == "kwiksort":
+        voting = np.any(s != 0, axis=(1, 2))
+        if voting.any():
+            s, w = s[voting], w[voting]
         order = kwiksort(majority_vote(s, w), pivot=pivot, seed=seed, tie_breaker=tie_breaker)
         scores = np.empty(len(order))
         scores[order] = np.arange(len(order), 0, -1, dtype=np.float64)

@@ -179,3 +179,18 @@ def test_bradley_terry_refuses_a_non_finite_prior(prior):
 
     with pytest.raises(ValueError, match="prior must be a finite number > 0"):
         bradley_terry(np.array([[0, 1], [-1, 0.0]]), prior=prior)
+
+
+@pytest.mark.parametrize("method", AGGREGATIONS)
+def test_an_axiom_that_decides_no_pair_casts_no_vote(method: str) -> None:
+    """KwikSort's majority counts only the axioms that decide some pair: one voter of three ranks alone, as in Borda."""
+    from ir_rag_axioms.aggregation import scored_ranking
+
+    silent = np.zeros((3, 3))
+    voter = order_matrix([1, 2, 0])
+    for weights in (None, [1.0, 5.0, 5.0]):
+        order, _ = scored_ranking(np.stack([voter, silent, silent]), method, weights)
+        assert order.tolist() == [1, 2, 0]
+    # two axioms that each decide the pair both count: 1 vote against 1 is no majority, the original order stays
+    split = np.stack([order_matrix([1, 0]), order_matrix([0, 1])])
+    assert scored_ranking(split, method)[0].tolist() == [0, 1]

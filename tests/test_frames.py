@@ -15,7 +15,8 @@ from ir_rag_axioms import (
     GenerationResponse,
     default_analysis,
 )
-from ir_rag_axioms.pyterrier import AxiomaticPreferences
+from ir_rag_axioms.pyterrier import AxiomaticPreferences, AxiomFeatures
+from ir_rag_axioms.pyterrier.transformers import AbstentionWarning
 
 GOOD = [GenerationResponse("a", "Cats purr when they are content [1]. They also purr when stressed."),
         GenerationResponse("b", "Purring is a sound. It is made by cats, lions do not purr.")]
@@ -82,3 +83,39 @@ def test_renaming_or_reordering_docnos_changes_no_preference() -> None:
             assert sorted(zip(won["qid"], won["docno_a"], strict=True)) == [("1", names["grounded"]),
                                                                            ("2", names["grounded"])]
             assert len(prefs[prefs["CONS2"] != 0]) == 4  # decided both ways, for both queries
+
+
+# -- one query per qid ----------------------------------------------------------------------------------
+def _two_queries(docnos: list[str], queries: list[str]) -> pd.DataFrame:
+    return pd.DataFrame({"qid": "q1", "query": queries, "docno": docnos,
+                         "text": ["The moon moon pulls the water.", "The ocean ocean is big."]})
+
+
+@pytest.mark.parametrize("transformer", [AxiomaticReranker(CORR1), AxiomaticPreferences(CORR1),
+                                         AxiomFeatures(CORR1)], ids=repr)
+@pytest.mark.parametrize("docnos", [["a", "b"], ["b", "a"]])
+def test_two_query_texts_for_one_qid_are_refused(transformer, docnos) -> None:
+    with pytest.raises(ValueError, match=r"^qid 'q1' has two query texts, 'moon' and 'ocean'; one text per qid$"):
+        transformer(_two_queries(docnos, ["moon", "ocean"]))
+
+
+def test_query_texts_that_differ_in_whitespace_are_refused_with_a_hint() -> None:
+    with pytest.raises(ValueError, match=r"two query texts, ' moon' and 'moon'; one text per qid \(they differ only in "
+                                         r"whitespace: e\.g\. frame\['query'\] = frame\['query'\]\.str\.strip\(\)\)"):
+        AxiomaticReranker(CORR1)(_two_queries(["a", "b"], ["moon", " moon"]))
+
+
+def test_a_query_text_that_is_not_a_string_is_refused_in_any_row() -> None:
+    with pytest.raises(TypeError, match=r"qid 'q1' has int 7 in column 'query': a query must be a text"):
+        AxiomaticReranker(CORR1)(_two_queries(["a", "b"], ["moon", 7]))
+
+
+def test_qids_of_two_types_that_print_alike_are_refused_by_column() -> None:
+    frame = pd.concat([_two_queries(["a", "b"], ["moon"] * 2)] * 2).assign(qid=[1, 1, "1", "1"])
+    with pytest.raises(ValueError, match=r"^column 'qid' holds 1 \(int\) and '1' \(str\), which print alike and "
+                                         r"would be taken as one query; give the qids one type"):
+        AxiomaticReranker(CORR1)(frame)
+    same = _two_queries(["a", "b"], ["moon"] * 2).astype({"qid": object}).assign(qid=[1, np.int64(1)])
+    with pytest.warns(AbstentionWarning, match="decided no pair in this run"):  # no citation: CORR1 abstains
+        kept = AxiomaticReranker(CORR1)(same)
+    assert kept["qid"].tolist() == [1, np.int64(1)]  # one query: numpy's int is an int

@@ -568,3 +568,18 @@ def test_the_reranker_refuses_pyterrier_cachings_scorer_cache(tmp_path) -> None:
     with pytest.raises(TypeError, match="depend on the whole candidate set .*Analysis\\(store=DIR\\)"):
         cached(frame())
     pd.testing.assert_frame_equal(reranker(frame()), AxiomaticReranker(Length())(frame()))  # directly: fine
+
+
+@pytest.mark.parametrize("aggregation", ["borda", "copeland", "kwiksort", "bradley_terry"])
+def test_axioms_that_decide_nothing_leave_the_ranking_to_the_others(aggregation):
+    from ir_rag_axioms import CONS2, CORR1, COV1
+    from ir_rag_axioms.pyterrier.transformers import AbstentionWarning
+
+    frame = pd.DataFrame({"qid": "q1", "query": "What causes tides?", "docno": ["a", "b", "c"], "rank": [0, 1, 2],
+                          "text": ["The sea.", "Tides are caused by the Moon, the Sun and the rotation of the Earth.",
+                                   "The Moon and the Sun."]})  # no context (CONS2), no citation (CORR1)
+    with pytest.warns(AbstentionWarning, match=r"CONS2\(\), CORR1\(\) decided no pair .* they cast no vote"):
+        out = AxiomaticReranker([COV1, CONS2, CORR1], aggregation)(frame)
+    assert out["docno"].tolist() == ["b", "c", "a"]  # COV1's order, not the input order a, b, c
+    assert AxiomaticReranker(COV1, aggregation)(frame)["docno"].tolist() == ["b", "c", "a"]
+    assert out["decided"].tolist() == [3, 3, 3]

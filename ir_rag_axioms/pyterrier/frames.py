@@ -148,6 +148,41 @@ def _check_unique(frame: pd.DataFrame) -> None:
         raise ValueError(f"duplicate docno within a query (each response needs its own docno): {named}")
 
 
+def _check_qid_types(frame: pd.DataFrame) -> None:
+    """Refuse qids of different types that print alike (1 and "1"), naming the column: they would make one query."""
+    qids = frame["qid"]
+    if not (qids.dtype == object or isinstance(qids.dtype, pd.CategoricalDtype)):
+        return  # one type throughout
+    values = [v.item() if isinstance(v, np.generic) else v for v in qids.astype(object)]
+    kinds = pd.DataFrame({"text": [str(v) for v in values], "kind": [type(v).__name__ for v in values],
+                          "shown": [repr(v) for v in values]}).drop_duplicates(["text", "kind"])
+    mixed = kinds[kinds["text"].duplicated(keep=False)].sort_values(["text", "kind"])
+    if len(mixed):
+        text = mixed["text"].iloc[0]
+        shown = " and ".join(f"{r} ({k})" for r, k in mixed.loc[mixed["text"] == text, ["shown", "kind"]].to_numpy())
+        raise ValueError(f"column 'qid' holds {shown}, which print alike and would be taken as one query; give the "
+                         "qids one type, e.g. frame['qid'] = frame['qid'].astype(str)")
+
+
+def _query_text(sub: pd.DataFrame) -> str:
+    """The one query text of a query's rows (a missing one is ""); two texts are a ValueError naming the qid."""
+    qid = sub["qid"].iloc[0]
+    texts = set()
+    for value in sub["query"]:
+        if not (is_missing(value) or isinstance(value, str)):
+            raise TypeError(f"qid {qid!r} has {type(value).__name__} {value!r:.60} in column 'query': a query must be "
+                            "a text")
+        texts.add("" if is_missing(value) else str.__str__(value))
+    if len(texts) > 1:
+        first, second, *rest = sorted(texts)
+        more = f" (and {len(rest)} more)" if rest else ""
+        hint = " (they differ only in whitespace: e.g. frame['query'] = frame['query'].str.strip())" \
+            if first.split() == second.split() else ""
+        raise ValueError(f"qid {qid!r} has two query texts, {first!r:.80} and {second!r:.80}{more}; one text per qid"
+                         f"{hint}")
+    return texts.pop()
+
+
 def _group(sub: pd.DataFrame, rows: np.ndarray, text_column: str, context_column: str | None) -> Group:
     """One query's request and responses; each row's context is its response's own (shared: the request's)."""
     first = sub.iloc[0]
@@ -156,7 +191,7 @@ def _group(sub: pd.DataFrame, rows: np.ndarray, text_column: str, context_column
                 for q, d, c in zip(sub["qid"], sub["docno"], sub[context_column], strict=True)] \
         if context_column is not None else [None] * n
     shared = contexts[0] if all(c == contexts[0] for c in contexts) else None
-    request = GenerationRequest(str(first["qid"]), first["query"], shared)
+    request = GenerationRequest(str(first["qid"]), _query_text(sub), shared)
     ranks = sub["rank"] if "rank" in sub.columns else [None] * n
     scores = sub["score"] if "score" in sub.columns else [None] * n
     responses = [
@@ -172,11 +207,13 @@ def groups(frame: pd.DataFrame, text_column: str = "text") -> list[Group]:
     """Split a validated frame by qid into requests and responses in original order.
 
     A row's ``context`` (or ``qcontext``) is its response's own context; when all rows of a query share one, it is
-    the request's. Duplicate docnos raise ``ValueError``.
+    the request's. Duplicate docnos, two query texts under one qid and qids of different types that print alike
+    (1 and "1") raise ``ValueError``; a query text must be the same string in every row of its qid (whitespace too).
     """
     if frame.empty:
         return []
     check_ids(frame)
+    _check_qid_types(frame)
     _check_unique(frame)
     context_column = next((c for c in CONTEXT_COLUMNS if c in frame.columns), None)
     order = original_order(frame)

@@ -81,8 +81,9 @@ def _warn_silent_axioms(transformer: Any, axioms: Sequence[Axiom], stacks: list[
               if not any((np.nan_to_num(stack[m]) != 0).any() for stack in stacks)]
     if silent:
         warnings.warn(f"{type(transformer).__name__}: {', '.join(silent)} decided no pair of this run's "
-                      f"{len(stacks)} queries: the ranking is the other axioms' alone. Do the answers lack what it "
-                      "reads (the context for CONS1/CONS2, citations for CORR1)?", AbstentionWarning, stacklevel=4)
+                      f"{len(stacks)} queries: they cast no vote (not even in KwikSort's majority), and the ranking "
+                      "is the other axioms' alone. Do the answers lack what it reads (the context for CONS1/CONS2, "
+                      "citations for CORR1)?", AbstentionWarning, stacklevel=4)
 
 
 def _query_seed(seed: int | None, qid: str) -> np.random.Generator:
@@ -167,7 +168,8 @@ class AxiomaticReranker(_AxiomTransformer):
     Borda points, Copeland score, Bradley-Terry log-strength, KwikSort n - position; rank follows score, and ties
     keep the input order (rank, else score, else docno), after the tie-breaker axiom if one is given. Column
     ``decided``: the query's unordered pairs that some axiom (or the tie-breaker) decided; a query of several answers
-    where it is 0 keeps its input order, with an ``AbstentionWarning`` naming it.
+    where it is 0 keeps its input order, with an ``AbstentionWarning`` naming it. An axiom that decides no pair of a
+    query casts no vote there (KwikSort's majority counts only the others' weight).
     """
 
     def __init__(
