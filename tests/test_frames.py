@@ -16,7 +16,6 @@ from ir_rag_axioms import (
     default_analysis,
 )
 from ir_rag_axioms.pyterrier import AxiomaticPreferences, AxiomFeatures
-from ir_rag_axioms.pyterrier.transformers import AbstentionWarning
 
 GOOD = [GenerationResponse("a", "Cats purr when they are content [1]. They also purr when stressed."),
         GenerationResponse("b", "Purring is a sound. It is made by cats, lions do not purr.")]
@@ -108,14 +107,3 @@ def test_query_texts_that_differ_in_whitespace_are_refused_with_a_hint() -> None
 def test_a_query_text_that_is_not_a_string_is_refused_in_any_row() -> None:
     with pytest.raises(TypeError, match=r"qid 'q1' has int 7 in column 'query': a query must be a text"):
         AxiomaticReranker(CORR1)(_two_queries(["a", "b"], ["moon", 7]))
-
-
-def test_qids_of_two_types_that_print_alike_are_refused_by_column() -> None:
-    frame = pd.concat([_two_queries(["a", "b"], ["moon"] * 2)] * 2).assign(qid=[1, 1, "1", "1"])
-    with pytest.raises(ValueError, match=r"^column 'qid' holds 1 \(int\) and '1' \(str\), which print alike and "
-                                         r"would be taken as one query; give the qids one type"):
-        AxiomaticReranker(CORR1)(frame)
-    same = _two_queries(["a", "b"], ["moon"] * 2).astype({"qid": object}).assign(qid=[1, np.int64(1)])
-    with pytest.warns(AbstentionWarning, match="decided no pair in this run"):  # no citation: CORR1 abstains
-        kept = AxiomaticReranker(CORR1)(same)
-    assert kept["qid"].tolist() == [1, np.int64(1)]  # one query: numpy's int is an int

@@ -226,7 +226,8 @@ def test_a_context_or_reference_cell_that_is_not_text_is_an_error_naming_row_col
 @pytest.mark.parametrize(("column", "cell", "reason"), [
     ("context", ["   "], "no context to judge against"), ("context", [""], "no context to judge against"),
     ("context", [None, " \n"], "no context to judge against"),
-    ("reference", ["  "], "the row's reference cell is empty"), ("reference", " ; ", "no reference fact to look for"),
+    ("reference", ["  "], "the row's reference cell is empty"),
+    ("reference", " ; ", "the row's reference cell is empty"),
 ])
 def test_blank_passages_or_references_in_a_frame_are_nan_with_the_warning_that_counts_them(
         column: str, cell: object, reason: str) -> None:

@@ -113,7 +113,10 @@ def distinct(groups: list[list[Statement]], embed: Embed, threshold: float) -> l
 
 
 def said(statement: Statement) -> tuple[frozenset[Any], ...]:
-    """What a near-duplicate must say the same: the numbers (values and units), names and negated words."""
+    """What a near-duplicate must say the same: the numbers (values and units), names and negated words.
+
+    Names by their texts: spaCy may label one name two ways in one answer ("Moon" PERSON, then PROPN).
+    """
     facts = statement.facts or Facts()
-    return (frozenset((low, high, unit) for low, high, unit, _ in facts.numbers), frozenset(facts.entities),
-            frozenset(facts.negated))
+    return (frozenset((low, high, unit) for low, high, unit, _ in facts.numbers),
+            frozenset(name for name, _ in facts.entities), frozenset(facts.negated))

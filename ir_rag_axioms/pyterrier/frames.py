@@ -148,22 +148,6 @@ def _check_unique(frame: pd.DataFrame) -> None:
         raise ValueError(f"duplicate docno within a query (each response needs its own docno): {named}")
 
 
-def _check_qid_types(frame: pd.DataFrame) -> None:
-    """Refuse qids of different types that print alike (1 and "1"), naming the column: they would make one query."""
-    qids = frame["qid"]
-    if not (qids.dtype == object or isinstance(qids.dtype, pd.CategoricalDtype)):
-        return  # one type throughout
-    values = [v.item() if isinstance(v, np.generic) else v for v in qids.astype(object)]
-    kinds = pd.DataFrame({"text": [str(v) for v in values], "kind": [type(v).__name__ for v in values],
-                          "shown": [repr(v) for v in values]}).drop_duplicates(["text", "kind"])
-    mixed = kinds[kinds["text"].duplicated(keep=False)].sort_values(["text", "kind"])
-    if len(mixed):
-        text = mixed["text"].iloc[0]
-        shown = " and ".join(f"{r} ({k})" for r, k in mixed.loc[mixed["text"] == text, ["shown", "kind"]].to_numpy())
-        raise ValueError(f"column 'qid' holds {shown}, which print alike and would be taken as one query; give the "
-                         "qids one type, e.g. frame['qid'] = frame['qid'].astype(str)")
-
-
 def _query_text(sub: pd.DataFrame) -> str:
     """The one query text of a query's rows (a missing one is ""); two texts are a ValueError naming the qid."""
     qid = sub["qid"].iloc[0]
@@ -207,13 +191,12 @@ def groups(frame: pd.DataFrame, text_column: str = "text") -> list[Group]:
     """Split a validated frame by qid into requests and responses in original order.
 
     A row's ``context`` (or ``qcontext``) is its response's own context; when all rows of a query share one, it is
-    the request's. Duplicate docnos, two query texts under one qid and qids of different types that print alike
-    (1 and "1") raise ``ValueError``; a query text must be the same string in every row of its qid (whitespace too).
+    the request's. Duplicate docnos and two query texts under one qid raise ``ValueError``; a query text must be the
+    same string in every row of its qid (whitespace too).
     """
     if frame.empty:
         return []
     check_ids(frame)
-    _check_qid_types(frame)
     _check_unique(frame)
     context_column = next((c for c in CONTEXT_COLUMNS if c in frame.columns), None)
     order = original_order(frame)
