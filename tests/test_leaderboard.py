@@ -77,7 +77,9 @@ def test_default_headline_is_the_packaged_formula():
         found_scores = [_value(frame, r, "t1", name) for r in "abc"]
         assert np.allclose(found_scores, nuggets[:, k], equal_nan=True)
     found = [_value(frame, r, "t1", lb.HEADLINES["default"]) for r in "abc"]
-    assert found == pytest.approx(expected.tolist(), abs=1e-9)
+    # the leaderboard analyses in its own cache: sentence embeddings batched with other texts differ in float32's
+    # last digits, so the formula is checked to 1e-6 (a wrong weight or feature moves it by far more)
+    assert found == pytest.approx(expected.tolist(), abs=1e-6)
 
 
 def test_a_topic_with_one_answer_has_no_headline():
