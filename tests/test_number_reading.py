@@ -104,6 +104,18 @@ def test_iso_dates_and_glued_clock_times():
     assert numbers("The flight is at 10:45pm.") == [(1365.0, 1365.0, quantities.CLOCK, False)]
 
 
+@pytest.mark.parametrize(("text", "expected"), [
+    ("He played in the 1946-47 season.", [(1946.0, 1947.0, "season", False)]),
+    ("He played in the 1946\u201347 season.", [(1946.0, 1947.0, "season", False)]),  # one token with an en dash
+    ("The 1999-00 season ended early.", [(1999.0, 2000.0, "season", False)]),
+    ("Prices rose 1990-2000.", [(1990.0, 2000.0, "", False)]),
+    ("It cost 20-45 dollars.", [(20.0, 45.0, "dollar", False)]),
+    ("It was between 1946 and 47 metres.", [(47.0, 1946.0, "[length]", False)]),  # no dash: not a season
+])
+def test_seasons_end_in_the_next_year(text, expected):
+    assert numbers(text) == expected
+
+
 def test_non_breaking_and_zero_width_spaces_change_nothing():
     plain = numbers("The tower is 300 metres tall.")
     assert plain == [(300.0, 300.0, "[length]", False)]
@@ -121,6 +133,8 @@ def test_non_breaking_and_zero_width_spaces_change_nothing():
     ("The sensor samples 10^6 points.", "The sensor samples 1,000,000 points.", 5),
     ("The rate is 2,5 percent.", "The rate is 25 percent.", 1),
     ("The city has 1 200 000 residents.", "The city has 1,200,000 residents.", 5),
+    ("He won the title in the 1946-47 season.", "He won the title in the 1946\u201347 season.", 5),
+    ("He won the title in the 1946-47 season.", "He won the title in the 1948-49 season.", 1),
 ])
 def test_faithfulness_reads_the_spellings(answer, passage, level):
     assert Faithfulness().measure(answer, [passage]).level == level

@@ -336,8 +336,10 @@ def _not_a_value(tokens: list[Any], i: int) -> Found:
     named = re.fullmatch(r"([A-Za-z]{2,})-(\d+)", token.text)  # "plutonium-239", "COVID-19"
     if named:
         return [(float(named[2]), float(named[2]), named[1].lower(), False)], i + 1
-    if "-" in token.text and re.fullmatch(r"\d[\d.,]*[-–]\d[\d.,]*", token.text):
-        low, high = (float(x.replace(",", "")) for x in re.split(r"[-–]", token.text))
+    if re.fullmatch(r"\d[\d.,]*[-–]\d[\d.,]*", token.text):
+        first, second = re.split(r"[-–]", token.text)
+        low = float(first.replace(",", ""))
+        high = _season_end(low, second) or float(second.replace(",", ""))
         measured = _measured(tokens, i, low, high, False)
         return [measured[0] if measured else (low, high, _unit([token]), False)], (measured[1] if measured else i) + 1
     return [], i + 1
@@ -366,6 +368,14 @@ def _grown(tokens: list[Any], i: int, value: float, spelled: bool, group: list[A
     return value, i
 
 
+def _season_end(year: float, end: str) -> float | None:
+    """The year a season's two digits name ("1946-47" ends in 1947, "1999-00" in 2000), or None if not a season."""
+    if not (1000 <= year < 3000 and year == int(year) and re.fullmatch(r"\d\d", end)):
+        return None
+    high = year // 100 * 100 + int(end)
+    return high if high > year else high + 100
+
+
 _RANGE_WORDS = frozenset({"-", "–", "to", "and", "until", "till", "through"})
 
 
@@ -374,7 +384,8 @@ def _range_to(tokens: list[Any], i: int, value: float, group: list[Any], span: A
     if not (i + 2 < len(tokens) and tokens[i + 1].lower_ in _RANGE_WORDS and tokens[i + 2].like_num):
         return value, value, i
     end = quantities.number_words(tokens, i + 2) if tokens[i + 2].lower_ in quantities.NUMBER_WORDS else None
-    other, used = (end[0], end[1]) if end else (_value(tokens[i + 2]), 1)
+    season = _season_end(value, tokens[i + 2].text) if tokens[i + 1].text in ("-", "–") else None
+    other, used = (end[0], end[1]) if end else (season or _value(tokens[i + 2]), 1)
     k = i + 2 + used
     while other is not None and k < len(tokens) and tokens[k].lower_ in quantities.MULTIPLIERS:
         other *= quantities.MULTIPLIERS[tokens[k].lower_]  # "6 million to 44 million"
