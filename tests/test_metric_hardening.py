@@ -556,3 +556,15 @@ def test_a_near_duplicate_with_another_number_is_a_statement_of_its_own_in_eithe
 def test_a_repeated_statement_still_counts_once():
     result = Faithfulness().measure("The Eiffel Tower is 330 metres tall. The Eiffel Tower is 330 metres tall.", TALL)
     assert result.level == 5 and result.explanation.startswith("1 of 1 statements supported"), result.explanation
+
+
+def test_a_passage_given_as_a_dict_with_its_text_is_read_as_metric_scorer_reads_it():
+    as_dicts = [{"docno": "d1", "text": PASSAGE}]
+    assert Faithfulness().measure("It was completed in 1889.", as_dicts).level == 5
+    assert Faithfulness().measure("It was completed in 1899.", as_dicts).level == 1
+    recall = ContextualRecall().measure("It was completed in 1889.", as_dicts)
+    assert recall.score == ContextualRecall().measure("It was completed in 1889.", [PASSAGE]).score == 1.0
+    with pytest.raises(TypeError, match=r"item 0 is dict .* without a text 'text'"):
+        Faithfulness().measure("It was completed in 1889.", [{"docno": "d1"}])
+    with pytest.raises(TypeError, match=r"item 0 is NoneType None \(a missing value"):
+        Faithfulness().measure("It was completed in 1889.", [{"text": None}])

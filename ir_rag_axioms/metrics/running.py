@@ -98,22 +98,29 @@ def case_of(asked: Sequence[int], cases: int, owner: str) -> Iterator[None]:
 
 
 def passages(value: Any, owner: str, what: str = "context") -> tuple[str, ...]:
-    """A list of passages as a tuple of texts; TypeError naming the position of a passage that is not a text.
+    """A list of passages (texts, or dicts with a text "text" as MetricScorer takes) as a tuple of texts.
 
-    A ``None`` or NaN passage (a missing value of a data frame) is refused, not read as the text "None" or "nan".
+    TypeError names the position of a passage that is not a text. A ``None`` or NaN passage (a missing value of a
+    data frame) is refused, not read as the text "None" or "nan".
     """
     named = f"{owner}: " if owner else ""
     if isinstance(value, Mapping) or not isinstance(value, Iterable):
         raise TypeError(f"{named}a {what} must be a text or a list of passages, got {type(value).__name__}")
-    found = tuple(value)
+    found = tuple(_passage_text(p) for p in value)
     for k, passage in enumerate(found):
         if not isinstance(passage, str):
             missing = " (a missing value: drop missing passages, or convert them)" if passage is None or (
-                isinstance(passage, float) and math.isnan(passage)) else ""
+                isinstance(passage, float) and math.isnan(passage)) else " without a text 'text' (a passage may be a " \
+                "dict with its text under 'text')" if isinstance(passage, Mapping) else ""
             raise TypeError(f"{named}a {what} must be a text or a list of texts: item {k} is "
                             f"{type(passage).__name__} {passage!r:.40}{missing}")
         check_unicode(passage, f"{named}{what} item {k}")
     return found
+
+
+def _passage_text(passage: Any) -> Any:
+    """A passage's text: the "text" of a dict (as ir_datasets and MetricScorer give passages), else the passage."""
+    return passage.get("text", passage) if isinstance(passage, Mapping) else passage
 
 
 @contextlib.contextmanager
