@@ -102,3 +102,29 @@ ANSWER = "The Eiffel Tower is in Paris."
 def test_punctuation_alone_is_no_context_reference_or_expected_output(call, reason):
     result = call()
     assert math.isnan(result.score) and result.explanation.startswith(reason), result.explanation
+
+
+TABLE = """The towers compare as follows.
+
+| Tower | City | Height |
+|---|:---:|---|
+| Eiffel Tower | Paris | 330 m |
+| Tokyo Tower | Tokyo |  |
+"""
+
+
+def test_a_markdown_table_row_is_one_statement_its_cells_named_by_the_header() -> None:
+    assert _texts(TABLE) == ["The towers compare as follows.", "Eiffel Tower (City: Paris; Height: 330 m).",
+                             "Tokyo Tower (City: Tokyo)."]
+
+
+def test_pipes_without_a_delimiter_row_are_no_table() -> None:
+    assert _texts("Use a | b to pipe.\nThe shell runs both.") == ["Use a | b to pipe.", "The shell runs both."]
+
+
+def test_a_wrong_cell_of_a_table_row_is_caught() -> None:
+    context = ["The Eiffel Tower in Paris is 330 metres tall.", "Tokyo Tower stands in Tokyo."]
+    table = "| Tower | City | Height |\n|---|---|---|\n| Eiffel Tower | {city} | {height} m |\n"
+    assert Faithfulness().measure(table.format(city="Paris", height=330), context).level == 5
+    assert Faithfulness().measure(table.format(city="Lyon", height=330), context).level == 1
+    assert Faithfulness().measure(table.format(city="Paris", height=250), context).level == 1

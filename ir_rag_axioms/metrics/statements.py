@@ -15,11 +15,11 @@ from typing import Any, NamedTuple
 
 from ir_rag_axioms.analysis.features import Feature
 from ir_rag_axioms.analysis.text import sentences, term_tokens
-from ir_rag_axioms.metrics import _structure, quantities
+from ir_rag_axioms.metrics import _structure, _tables, quantities
 from ir_rag_axioms.metrics._negation import _negated
 from ir_rag_axioms.metrics._numbers import _in_citation, _lemma, _numbers
 
-FACTS_VERSION = 21
+FACTS_VERSION = 22
 """Bumped when ``Facts`` changes, so that stored statements of an older version are not read back."""
 _NAME = r"[A-Z][^\W\d_]*(?:['’-][^\W\d_]+)*"
 _AUTHORS = rf"{_NAME}(?:\s+et\s+al\.?|(?:,\s+{_NAME})*,?\s+(?:and|&)\s+{_NAME})?"
@@ -404,10 +404,17 @@ def statements(doc: Any, max_words: int, version: int = FACTS_VERSION,
 
     ``version`` (``FACTS_VERSION``) only keys the stored value.
     """
-    out = []
+    out: list[tuple[str, tuple[str, ...], str, Facts]] = []
     antecedent = None
+    tables, done = _tables.tables(doc.text), set()
     for sentence in sentences(doc):
         for piece in _pieces(sentence):
+            table = _table_of(piece, tables)
+            if table is not None:
+                if table not in done:  # its rows once, where the table starts
+                    out += _row_statements(doc, table)
+                    done.add(table)
+                continue
             if _heading(piece):
                 continue
             for whole in _clauses(piece, max_words):
@@ -423,6 +430,29 @@ def statements(doc: Any, max_words: int, version: int = FACTS_VERSION,
                         and resolved == text:
                     antecedent = clause.doc[subject.left_edge.i: subject.right_edge.i + 1]
     return tuple(out)
+
+
+def _table_of(piece: Any, tables: list[_tables.Table]) -> _tables.Table | None:
+    """The table a piece of text starts in (its first character that is not a space), or None."""
+    start = piece.start_char + len(piece.text) - len(piece.text.lstrip())
+    return next((t for t in tables if t.start <= start < t.end), None) if tables else None
+
+
+def _row_statements(doc: Any, table: _tables.Table) -> list[tuple[str, tuple[str, ...], str, Facts]]:
+    """The statements of a table's body rows: "Eiffel Tower (City: Paris; Height: 330 m).", facts from the row."""
+    out = []
+    for row in table.rows:
+        span = doc.char_span(row.start, row.end, alignment_mode="expand")
+        text = clean(row.text)
+        if span is None or not _is_statement(span, text):
+            continue
+        terms = tuple(t.lemma_.lower() for t in term_tokens(span)
+                      if not t.is_space and not _in_citation(t) and t.text not in "[]*#-•|")
+        found = facts(span)  # the cell borders are no words, and no name runs across one
+        found = found._replace(lemmas=tuple(x for x in found.lemmas if x[0] != "|"),
+                               entities=tuple(x for x in found.entities if "|" not in x[0]))
+        out.append((text, terms, text, found))
+    return out
 
 
 @cache
