@@ -107,6 +107,13 @@ def test_mixed_int_str_qids() -> None:
         raise Wrong("rows lost")
 
 
+def test_mixed_int_str_qids_with_one_docno_each_are_refused_saying_why() -> None:
+    frame = _frame(qid=[1, "1", 1, "1"], docno=["a", "a", "b", "b"], query=["Why do cats purr?"] * 4,
+                   text=[GOOD[0].text, GOOD[1].text, GOOD[0].text + " Yes.", GOOD[1].text + " No."])
+    refuses(lambda: AxiomaticReranker(CORR1)(frame), ValueError, "duplicate docno", "types int, str print alike")
+    refuses(lambda: AxiomaticReranker(CORR1)(_frame(docno=["a", "a"])), ValueError, "duplicate docno", "{'1': ['a']}")
+
+
 def test_dict_context_cell_refused() -> None:
     frame = _frame(context=[{"Cats purr.": 1}, {"Cats purr.": 1}])
     refuses(lambda: AxiomaticReranker(CONS2)(frame), TypeError, "context")

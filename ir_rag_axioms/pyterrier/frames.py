@@ -142,10 +142,14 @@ def original_order(frame: pd.DataFrame) -> np.ndarray:
 
 def _check_unique(frame: pd.DataFrame) -> None:
     """Refuse a docno that stands twice within one query, naming the query and the docnos."""
-    dupes = frame[frame.duplicated(["qid", "docno"], keep=False)]
-    if len(dupes):
-        named = dupes.groupby("qid", sort=True)["docno"].apply(lambda d: sorted(set(map(str, d)))).to_dict()
-        raise ValueError(f"duplicate docno within a query (each response needs its own docno): {named}")
+    keys = pd.DataFrame({"qid": frame["qid"].astype(str).to_numpy(), "docno": frame["docno"].astype(str).to_numpy()})
+    dupes = keys.duplicated(keep=False).to_numpy()
+    if dupes.any():
+        named = keys[dupes].groupby("qid", sort=True)["docno"].apply(lambda d: sorted(set(d))).to_dict()
+        kinds = sorted({type(q).__name__ for q in frame["qid"].to_numpy()[dupes]})
+        why = f" (qids of types {', '.join(kinds)} print alike and are one query: give each query one qid)" \
+            if len(kinds) > 1 else ""
+        raise ValueError(f"duplicate docno within a query (each response needs its own docno): {named}{why}")
 
 
 def _query_text(sub: pd.DataFrame) -> str:
