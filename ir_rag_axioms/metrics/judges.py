@@ -33,6 +33,7 @@ from ir_rag_axioms.metrics._judge_verdicts import (
     recall_level,
 )
 from ir_rag_axioms.metrics._judge_verdicts import verify as _verify
+from ir_rag_axioms.metrics._relevancy_levels import relevancy_judgment
 from ir_rag_axioms.metrics.interface import Judge, RelevancyMode, RubricCase, Statement
 from ir_rag_axioms.metrics.prompts import RubricName
 from ir_rag_axioms.metrics.results import RubricJudgment, Verdict
@@ -362,7 +363,7 @@ class HeuristicJudge(Judge):
         every = self.statements([c.output for c in cases])
         statements = self._distinct(every)
         verdicts = self.verdicts([(c.question or "", s) for c, s in zip(cases, statements, strict=True)], "task")
-        return [rel.relevancy_judgment(case.question or "", found, judged, len(all_found) - len(found),
+        return [relevancy_judgment(case.question or "", found, judged, len(all_found) - len(found),
                                        self.direct_share)
                 for case, found, judged, all_found in zip(cases, statements, verdicts, every, strict=True)]
 
