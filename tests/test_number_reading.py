@@ -116,6 +116,27 @@ def test_seasons_end_in_the_next_year(text, expected):
     assert numbers(text) == expected
 
 
+@pytest.mark.parametrize(("text", "expected"), [
+    ("It rose 2.50 metres.", [(2.5, 2.5, "[length]", False)]),
+    ("The rate is 1.25 percent.", [(1.25, 1.25, "%", False)]),
+    ("It weighs 12.30 kg.", [(12.3, 12.3, "[mass]", False)]),
+    ("The train left at 9.15.", [(555.0, 555.0, quantities.CLOCK12, False)]),
+    ("The train left at 9.15 p.m.", [(1275.0, 1275.0, quantities.CLOCK, False)]),
+    ("The train left at 9.15pm.", [(1275.0, 1275.0, quantities.CLOCK, False)]),
+])
+def test_a_dotted_decimal_is_a_clock_time_only_with_am_pm_or_after_at(text, expected):
+    assert numbers(text) == expected
+
+
+def test_one_letter_units_after_a_spaced_number():
+    assert numbers("The rope is 330 m long.") == [(330.0, 330.0, "[length]", False)]
+    assert numbers("The bag weighs 500 g.") == [(0.5, 0.5, "[mass]", False)]
+    assert numbers("It has 5m people.") == [(5.0, 5.0, "", False)]  # glued: five million or five metres, unread
+    assert Faithfulness().measure("The rope is 3 km long.", ["The rope is 3000 m long."]).level == 5
+    assert Faithfulness().measure("The bag weighs 0.5 kg.", ["The bag weighs 500 g."]).level == 5
+    assert Faithfulness().measure("The rope is 3 km long.", ["The rope is 330 m long."]).level == 1
+
+
 def test_non_breaking_and_zero_width_spaces_change_nothing():
     plain = numbers("The tower is 300 metres tall.")
     assert plain == [(300.0, 300.0, "[length]", False)]
@@ -135,6 +156,12 @@ def test_non_breaking_and_zero_width_spaces_change_nothing():
     ("The city has 1 200 000 residents.", "The city has 1,200,000 residents.", 5),
     ("He won the title in the 1946-47 season.", "He won the title in the 1946\u201347 season.", 5),
     ("He won the title in the 1946-47 season.", "He won the title in the 1948-49 season.", 1),
+    # two measured values as written must be equal; one converted from another unit agrees within 2 %
+    ("The tower is 324 metres tall.", "The tower is 330 metres tall.", 1),
+    ("The tower weighs 7,200 tonnes.", "The tower weighs 7,300 tonnes.", 1),
+    ("The tower is 0.33 km tall.", "The tower is 330 metres tall.", 5),
+    ("The tower is 1,083 feet tall.", "The tower is 330 metres tall.", 5),
+    ("The tower weighs 16 million pounds.", "The tower weighs 7,300 tonnes.", 5),
 ])
 def test_faithfulness_reads_the_spellings(answer, passage, level):
     assert Faithfulness().measure(answer, [passage]).level == level

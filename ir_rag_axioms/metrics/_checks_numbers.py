@@ -43,7 +43,8 @@ def _matches(n: Number, m: Number) -> bool:
     """Whether number n agrees with m: n's value inside m's range (units are not compared).
 
     "2.7 km" is "2.7 kilometres"; units only decide which numbers can contradict each other. Months only match
-    months; 15 % either way when one of them is hedged ("about 30"; not for years).
+    months; 15 % either way when one of them is hedged ("about 30"; not for years); 2 % for a measured value
+    converted from another unit (``_as_written``).
     """
     if (n[2] == "month") != (m[2] == "month"):
         return False
@@ -52,7 +53,8 @@ def _matches(n: Number, m: Number) -> bool:
     measured = n[2] in _BASE_UNITS or m[2] in _BASE_UNITS
     if measured and n[2] != m[2]:
         return False
-    tolerance = 0.15 if (n[3] or m[3]) and not 1000 <= n[0] <= 2100 else 0.02 if measured else 1e-9
+    converted = measured and not all(_as_written(v) for v in (*n[:2], *m[:2]))
+    tolerance = 0.15 if (n[3] or m[3]) and not 1000 <= n[0] <= 2100 else 0.02 if converted else 1e-9
     if n[2] == "[temperature]":  # degrees Celsius: a relative tolerance near 0 degrees means nothing
         slack = max(tolerance * abs(m[0]), 0.5 if measured else 0)
         return m[0] - slack - 1e-9 <= n[0] and n[1] <= m[1] + slack + 1e-9
@@ -60,6 +62,15 @@ def _matches(n: Number, m: Number) -> bool:
         return all(abs(a - b) <= tolerance * abs(b) + 1e-9 for a, b in ((n[0], m[0]), (n[1], m[1])))
     low, high = m[0] - tolerance * abs(m[0]), m[1] + tolerance * abs(m[1])
     return low - 1e-9 <= n[0] and n[1] <= high + 1e-9
+
+
+def _as_written(value: float) -> bool:
+    """Whether a measured value in its base unit reads as written: at most 5 significant digits ("330 m", "7,300 t").
+
+    A value converted from another unit has more ("1,083 feet" is 330.0984 m) and is compared within 2 %; two values
+    as written must be equal ("324 metres" is not "330 metres").
+    """
+    return value == 0 or abs(value - float(f"{value:.5g}")) <= 1e-9 * abs(value)
 
 
 def _present(n: Number, pool: Sequence[Number]) -> bool:

@@ -116,8 +116,14 @@ def unit_after(tokens: Sequence[Any], j: int) -> tuple[str, int] | None:
         return _DEGREES[word[1]], 1
     if word in ("degree", "degrees", "°"):
         return None
+    if word.rstrip(".") in _SPACED_LETTERS and j > 0 and tokens[j - 1].like_num and tokens[j - 1].whitespace_:
+        return _SPACED_LETTERS[word.rstrip(".")], 1  # "330 m", "500 g" (glued "5m" may be five million: unread)
     found = unit(word)
     return (found, 1) if found else None
+
+
+_SPACED_LETTERS = {"m": "meter", "g": "gram"}
+"""One-letter units read only after a number and a space."""
 
 
 def number_words(tokens: Sequence[Any], i: int) -> tuple[float, int] | None:
@@ -153,8 +159,9 @@ _DECADE = re.compile(r"^(\d{3})0['’]?s$")
 _ORDINAL = re.compile(r"^(\d{1,2})(?:st|nd|rd|th)$")
 CURRENCY_SIGNS = frozenset("$£€¥₹")
 """Signs before a price: the number after one is an amount, never a clock time ("$9.15")."""
-_CLOCK_IN_TEXT = re.compile(r"(?<![\d:.$£€¥₹])(\d{1,2})[:.](\d{2})(?![\d:.]\d)(?:\s*([ap])\.?\s?m\b\.?)?",
-                            re.IGNORECASE)
+_CLOCK_IN_TEXT = re.compile(r"(?<![\d:.$£€¥₹])(\d{1,2})(?::(\d{2})(?![\d:.]\d)(?:\s*([ap])\.?\s?m\b\.?)?|"
+                            r"\.(\d{2})(?![\d:.]\d)\s*([ap])\.?\s?m\b\.?)", re.IGNORECASE)
+"""A clock time in a raw text: "20:13", "9:57 p.m.", "9.15pm" (a dotted one only with a.m./p.m.: "2.50" is a decimal)."""
 
 
 def period(tokens: Sequence[Any], i: int) -> tuple[float, float, int] | None:
@@ -190,7 +197,7 @@ def clock_times_in(text: str) -> list[tuple[float, str]]:
     """(minutes after midnight, CLOCK or CLOCK12) of every clock time written in a raw text ("22 July, 20:13")."""
     out = []
     for match in _CLOCK_IN_TEXT.finditer(text):
-        hour, minute, half = int(match[1]), int(match[2]), (match[3] or "").lower()
+        hour, minute, half = int(match[1]), int(match[2] or match[4]), (match[3] or match[5] or "").lower()
         if hour > 24 or minute > 59 or (half and not 1 <= hour <= 12):
             continue
         if half:
@@ -230,6 +237,8 @@ def clock_time(tokens: Sequence[Any], i: int) -> tuple[float, str, int] | None:
         return None
     glued = (match[3] or "").lower() if match else ""  # "10:45am": one token
     half = glued or ("a" if after in _AM else "p" if after in _PM else "")
+    if match and match[0][len(match[1])] == "." and not half and not (i > 0 and tokens[i - 1].lower_ == "at"):
+        return None  # "2.50 metres", "1.25 percent": a decimal; "9.15" is a time with a.m./p.m. or after "at"
     if hour > 24 or minute > 59:
         return None
     if half:
