@@ -218,10 +218,12 @@ class VariantModel:
         from ir_rag_axioms.metrics.verifier import FEATURES
 
         supported = 1 / (1 + np.exp(-np.clip(self.logit(self.design(rows)), -50, 50)))
-        if self.min_overlap > 0:
-            supported = np.where(rows[:, FEATURES.index("overlap_context")] > self.min_overlap, supported, 0.0)
         z = np.clip((rows - self.mean) / self.scale @ self.contradicted[:-1] + self.contradicted[-1], -50, 50)
-        return supported, (1 - supported) / (1 + np.exp(-z))
+        contradicted = (1 - supported) / (1 + np.exp(-z))
+        if self.min_overlap > 0:
+            guarded = rows[:, FEATURES.index("overlap_context")] <= self.min_overlap
+            supported, contradicted = np.where(guarded, 0.0, supported), np.where(guarded, 0.0, contradicted)
+        return supported, contradicted
 
 
 def variant_model(variant: Variant, x: np.ndarray, keep: np.ndarray, y: np.ndarray, names: np.ndarray,

@@ -174,7 +174,8 @@ VERIFIED_FLOORS = {
     # batch: (failed negatives, of, failed faithful answers, of); development: the verifier was fitted on a sample of
     # the project's batches (500 of their 1,570 cases), measured at the commit that shipped verifier.json
     "contradictions_heldout11": (28, 64, 2, 62),  # 30/64, 1/62 since comparisons are read by word order
-    "contradictions_heldout12": (30, 64, 6, 62),  # 30/64, 5/62; 31 before comparisons were read by word order
+    "contradictions_heldout12": (29, 64, 6, 62),  # 30/64, 5/62; 31 before comparisons were read by word order; 29
+    # since a claim worded unlike the context is unsupported, never contradicted (an invented clause: level 3, not 1)
 }
 """Faithfulness with the verifier (level below 3) on two batches: the checks alone gave 40/64, 3/62 and 41/64, 7/62."""
 
@@ -211,3 +212,16 @@ def test_context_recall_lets_the_verifier_decide_a_fact_unless_a_check_fails():
                                                                                                 "contradicted")
     checks_alone = ContextRecall(judge=HeuristicJudge(verified=False)).measure(answer, facts).breakdown
     assert [r["verdict"] for r in checks_alone] == ["idk", swapped["verdict"]]
+
+
+def test_a_claim_worded_unlike_the_context_is_unsupported_never_contradicted():
+    verifier = load_verifier()
+    row = {"statement": "She loved to paint watercolours of the Alps.", "best_match": "She discovered radium.",
+           "score": 0.2, "reasons": []}
+    x = np.array([features(row, ["Marie Curie was born in Warsaw. She discovered radium."])])
+    assert x[0, FEATURES.index("overlap_context")] <= verifier.min_overlap
+    assert [p.tolist() for p in verifier.probabilities(x)] == [[0.0], [0.0]]
+    result = Faithfulness().measure("Marie Curie was born in Warsaw. She loved to paint watercolours of the Alps.",
+                                    ["Marie Curie was born in Warsaw. She discovered radium."])
+    assert [c["verdict"] for c in result.breakdown] == ["supported", "unsupported"]
+    assert result.level == 3  # half the claims supported, no contradiction to cap it at 1

@@ -1,7 +1,8 @@
 """The fitted claim verifier: two logistic regressions over the claim features, read from a small JSON file.
 
 P(supported) = sigmoid(w_s . z + b_s) and P(contradicted) = (1 - P(supported)) * sigmoid(w_c . z + b_c), with z the
-features standardised by the fitted mean and scale. The packaged model (``ir_rag_axioms/data/verifier.json``) is
+features standardised by the fitted mean and scale; both are 0 for a claim worded unlike the context (``min_overlap``).
+The packaged model (``ir_rag_axioms/data/verifier.json``) is
 written by ``bench/fit_verifier.py``; its ``metadata`` names the training sets, their licences and the held-out
 (leave-one-dataset-out) figures.
 """
@@ -39,17 +40,19 @@ class Verifier:
     """A claim is contradicted from this P(contradicted) on."""
     metadata: dict[str, Any]
     min_overlap: float = 0.0
-    """P(supported) is 0 where at most this share of the claim's content words is in the context (chosen on the
-    training sets: a claim that adds as much as it repeats is not supported, whatever else it matches)."""
+    """P(supported) and P(contradicted) are 0 where at most this share of the claim's content words is in the context
+    (chosen on the training sets: a claim that adds as much as it repeats is unsupported, whatever else it matches)."""
 
     def probabilities(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(P(supported), P(contradicted)) of each row of features (n, len(features))."""
         rows = np.asarray(rows, dtype=float).reshape(-1, len(self.features))
         z = (rows - self.mean) / self.scale
         supported = _sigmoid(z @ self.supported[:-1] + self.supported[-1])
-        if self.min_overlap > 0:
-            supported = np.where(rows[:, self.features.index("overlap_context")] > self.min_overlap, supported, 0.0)
-        return supported, (1 - supported) * _sigmoid(z @ self.contradicted[:-1] + self.contradicted[-1])
+        contradicted = (1 - supported) * _sigmoid(z @ self.contradicted[:-1] + self.contradicted[-1])
+        if self.min_overlap > 0:  # worded unlike the context: unsupported, neither supported nor contradicted
+            guarded = rows[:, self.features.index("overlap_context")] <= self.min_overlap
+            supported, contradicted = np.where(guarded, 0.0, supported), np.where(guarded, 0.0, contradicted)
+        return supported, contradicted
 
     def to_json(self) -> dict[str, Any]:
         """The verifier as plain JSON (lists of floats)."""
