@@ -158,3 +158,11 @@ def test_the_readme_example_runs_under_pytest_with_the_plugin(tmp_path):
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert "3 passed" in done.stdout and "ir_rag_axioms metrics" in done.stdout
     assert "faithfulness: 1/1 passed, mean score 1.000" in done.stdout
+
+
+def test_an_empty_retrieval_context_fails_as_undefined_not_as_a_missing_field():
+    empty = RagTestCase(input="Why?", actual_output="Because it rains.", retrieval_context=[], name="x")
+    with pytest.raises(AssertionError, match=r"faithfulness: undefined score \(NaN\) - undefined: no context"):
+        assert_test(empty, [Faithfulness()])
+    with pytest.raises(AssertionError, match=r"undefined score \(NaN\)"):
+        assert_test(empty, [ContextRecall()])

@@ -568,3 +568,11 @@ def test_a_passage_given_as_a_dict_with_its_text_is_read_as_metric_scorer_reads_
         Faithfulness().measure("It was completed in 1889.", [{"docno": "d1"}])
     with pytest.raises(TypeError, match=r"item 0 is NoneType None \(a missing value"):
         Faithfulness().measure("It was completed in 1889.", [{"text": None}])
+
+
+def test_negate_inverts_passed_never_the_score_in_strict_mode_too():
+    for strict in (False, True):
+        plain = Faithfulness(strict_mode=strict).measure("It was completed in 1889.", [PASSAGE])
+        negated = Faithfulness(strict_mode=strict, negate=True).measure("It was completed in 1889.", [PASSAGE])
+        assert (plain.level, plain.score, plain.passed) == (5, 1.0, True)
+        assert (negated.level, negated.score, negated.passed) == (5, 1.0, False)

@@ -52,16 +52,19 @@ class RagTestCase:
 
 
 def measure(case: RagTestCase, metric: Any) -> Result:
-    """The metric's result on the case: each metric reads the fields it needs (ValueError if one is missing)."""
+    """The metric's result on the case: each metric reads the fields it needs (ValueError if one is None).
+
+    A field given empty (``retrieval_context=[]``) is read: the metric is undefined (NaN) and the assertion fails.
+    """
     if isinstance(metric, AnswerRelevancy | RubricAnswerRelevancy):
         return metric.measure(case.input, case.actual_output)
     if isinstance(metric, Faithfulness):
-        if not case.retrieval_context:
+        if case.retrieval_context is None:  # an empty list is given: undefined (NaN) fails and says why
             raise ValueError(f"{_label(case)}: Faithfulness needs the case's retrieval_context")
         return metric.measure(case.actual_output, list(case.retrieval_context))
     if isinstance(metric, ContextRecall):
         reference = case.reference if case.reference is not None else case.retrieval_context
-        if not reference:
+        if reference is None:
             raise ValueError(f"{_label(case)}: ContextRecall needs the case's reference (or retrieval_context)")
         return metric.measure(case.actual_output, reference if isinstance(reference, str) else list(reference))
     if isinstance(metric, ContextualRecall | ContextualPrecision):

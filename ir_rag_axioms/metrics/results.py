@@ -180,11 +180,14 @@ class RubricResult:
 
     @property
     def score(self) -> float:
-        """The level mapped linearly to [0, 1]; NaN when undefined (``strict_mode``: 1.0 if passed, else 0.0)."""
+        """The level mapped linearly to [0, 1]; NaN when undefined (``strict_mode``: 1.0 at the threshold, else 0.0).
+
+        ``negate`` inverts ``passed``, never the score: the score follows the level in every mode.
+        """
         if self.level is None:
             return math.nan
         if self.strict:
-            return float(bool(self.passed))
+            return float(self.level >= self.threshold)
         return (self.level - 1) / 4
 
     @property
