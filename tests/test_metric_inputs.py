@@ -240,6 +240,15 @@ def test_blank_passages_or_references_in_a_frame_are_nan_with_the_warning_that_c
     assert math.isnan(scores[0]) and reasons[0].startswith(f"undefined: {reason}") and scores[1] == 1.0
 
 
+def test_the_nan_warning_names_the_columns_of_a_mapping_one_warning_each() -> None:
+    frame = _frame().iloc[[2, 3]].assign(text=ANSWER, context=[[""], [ANSWER]])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("default")
+        MetricScorer({"faith_t3": Faithfulness(), "faith_t5": Faithfulness(threshold=5)})(frame)
+    said = [str(w.message) for w in caught if "is NaN for" in str(w.message)]
+    assert [m.split(" is NaN")[0] for m in said] == ["MetricScorer: faith_t3_score", "MetricScorer: faith_t5_score"]
+
+
 def test_metric_measures_break_a_tied_top_score_by_doc_id_whatever_the_row_order() -> None:
     import ir_measures
 

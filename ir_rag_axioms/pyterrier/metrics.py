@@ -124,7 +124,7 @@ class MetricScorer(ByParameters, pt.Transformer):
         reason: list[str | None] = list(why)
         for i, result in zip(rows, results, strict=True):
             _fill_row(i, result, score, passed, level, confidence, reason)
-        _warn_undefined(metric.name, [str(r) for r, s in zip(reason, score, strict=True) if np.isnan(s)], len(texts))
+        _warn_undefined(name, [str(r) for r, s in zip(reason, score, strict=True) if np.isnan(s)], len(texts))
         columns = {f"{name}_score": score, f"{name}_pass": passed,
                    f"{name}_reason": pd.array(reason, dtype="string"),
                    f"{name}_threshold": np.full(len(texts), float(metric.effective_threshold))}
