@@ -159,6 +159,12 @@ class _Handler(BaseHTTPRequestHandler):
         if behaviour == "404":
             return self._send(404, json.dumps({"error": {"message": 'model "fake-judge" not found, try pulling it '
                                                          "first", "type": "api_error"}}).encode())
+        if behaviour == "cut":  # the connection drops after half the body its Content-Length announced
+            payload = json.dumps(completion(self.server.shape, _answer(body["messages"]))).encode()
+            return self._send(200, payload, cut=len(payload) // 2)
+        if behaviour == "latin1":
+            payload = json.dumps(completion(self.server.shape, '{"score": 4, "reason": "café"}')).encode()
+            return self._send(200, payload.replace("é".encode(), b"\xe9").replace(b"\\u00e9", b"\xe9"))
         if behaviour == "trickle":
             return self._send(200, json.dumps(completion(self.server.shape, _answer(body["messages"]))).encode(),
                               trickle=True)
@@ -172,8 +178,8 @@ class _Handler(BaseHTTPRequestHandler):
             content = None
         self._send(200, json.dumps(completion(self.server.shape, content, finish)).encode())
 
-    def _send(self, status: int, payload: bytes, headers: dict[str, str] | None = None, trickle: bool = False
-              ) -> None:
+    def _send(self, status: int, payload: bytes, headers: dict[str, str] | None = None, trickle: bool = False,
+              cut: int | None = None) -> None:
         self.send_response(status)
         for key, value in {"Content-Type": "application/json", **(headers or {})}.items():
             self.send_header(key, value)
@@ -186,6 +192,10 @@ class _Handler(BaseHTTPRequestHandler):
                     self.wfile.write(payload[k:k + 1])
                     self.wfile.flush()
                     time.sleep(0.05)
+            elif cut is not None:
+                self.wfile.write(payload[:cut])
+                self.wfile.flush()
+                self.connection.shutdown(socket.SHUT_RDWR)
             else:
                 self.wfile.write(payload)
         except (BrokenPipeError, ConnectionResetError):
@@ -454,6 +464,22 @@ def test_retry_after_is_capped_and_never_slept_after_the_last_attempt(server):
     start = time.perf_counter()
     result = RubricAnswerRelevancy(judge=_judge(server, backoff=0.01, max_retry_after=0.2)).measure("Why?", "So.")
     assert result.level == 4 and len(server.requests) == 4 and 0.4 <= time.perf_counter() - start < 2.0
+
+
+def test_a_body_cut_short_of_its_content_length_is_retried(server):
+    server.behaviours = ["cut"]
+    result = RubricAnswerRelevancy(judge=_judge(server, backoff=0.01)).measure("Why?", "Because.")
+    assert result.level == 4 and len(server.requests) == 2
+    server.requests.clear()
+    server.behaviours = ["cut", "cut"]
+    with pytest.raises(ToolUnavailableError, match="after 2 attempts.*IncompleteRead"):
+        RubricAnswerRelevancy(judge=_judge(server, retries=1, backoff=0.01)).measure("Why?", "Because.")
+
+
+def test_a_body_that_is_not_utf8_is_refused_not_judged_with_replaced_characters(server):
+    server.behaviours = ["latin1"]
+    with pytest.raises(JudgeOutputError, match="not UTF-8"):
+        RubricAnswerRelevancy(judge=_judge(server)).measure("Why?", "Because.")
 
 
 def test_a_refusal_is_not_retried_and_quotes_the_servers_message(server):

@@ -430,12 +430,13 @@ class LlmJudge(Judge):
         for attempt in range(self.retries + 1):
             wait = self.backoff * 2 ** attempt
             try:
-                status, text, retry_after = self._send(payload, headers)
+                status, body, retry_after = self._send(payload, headers)
             except (OSError, http.client.HTTPException) as error:
                 problem = f"{type(error).__name__}: {error}"
             else:
+                text = body.decode("utf-8", "replace")
                 if status == 200:
-                    answer = self._completion(text)
+                    answer = self._completion(_utf8(body))
                     with self._lock:
                         self.usage += answer.usage
                     return answer
@@ -453,8 +454,11 @@ class LlmJudge(Judge):
                                    f"deadline {self.request_timeout:g} s). Start the server or point the judge "
                                    f"elsewhere: {_HOW}")
 
-    def _send(self, payload: bytes, headers: dict[str, str]) -> tuple[int, str, float | None]:
-        """One attempt within ``request_timeout`` in total: a timer shuts the socket at the deadline."""
+    def _send(self, payload: bytes, headers: dict[str, str]) -> tuple[int, bytes, float | None]:
+        """One attempt within ``request_timeout`` in total: a timer shuts the socket at the deadline.
+
+        A body shorter than its Content-Length (the connection dropped) is an ``IncompleteRead``: retried.
+        """
         url = self._url
         kind = http.client.HTTPSConnection if url.scheme == "https" else http.client.HTTPConnection
         connection = kind(url.hostname or "", url.port, timeout=min(self.connect_timeout, self.request_timeout))
@@ -480,8 +484,9 @@ class LlmJudge(Judge):
                 chunks.append(chunk)
             if time.monotonic() >= deadline:
                 raise TimeoutError
-            return response.status, b"".join(chunks).decode("utf-8", "replace"), _seconds(
-                response.getheader("Retry-After"))
+            if response.length:  # http.client's read(amt) returns short at an early close
+                raise http.client.IncompleteRead(b"".join(chunks), response.length)
+            return response.status, b"".join(chunks), _seconds(response.getheader("Retry-After"))
         except (OSError, http.client.HTTPException, ValueError) as error:
             if time.monotonic() >= deadline - 1e-3:
                 raise TimeoutError(f"no complete answer within the request deadline of {self.request_timeout:g} s"
@@ -507,6 +512,15 @@ class LlmJudge(Judge):
                                    f"finish_reason {choice.get('finish_reason')!r}): {text[:300]!r}")
         reason = choice.get("finish_reason")
         return _Answer(content, self._usage(body.get("usage")), reason if isinstance(reason, str) else None)
+
+
+def _utf8(body: bytes) -> str:
+    """A response body as text; JudgeOutputError when it is not UTF-8 (a replaced character would be judged)."""
+    try:
+        return body.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise JudgeOutputError(f"the server's answer is not UTF-8 ({error.reason} at byte {error.start}): "
+                               f"{body[:300]!r}") from None
 
 
 def _short(text: str | None) -> str:
