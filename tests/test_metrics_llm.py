@@ -327,6 +327,13 @@ def test_anything_else_is_refused_naming_what_came_back(server, behaviour, messa
         RubricAnswerRelevancy(judge=_judge(server)).measure("Why?", "Because.")
 
 
+def test_a_key_given_twice_is_refused_whichever_way_the_object_is_written():
+    for answer in ('{"score": 4, "score": 1, "reason": "ok"}', '```json\n{"score": 4, "score": 1}\n```',
+                   'My answer: {"score": 4, "reason": "ok", "score": 1} as asked.'):
+        with pytest.raises(JudgeOutputError, match="gives the key 'score' twice"):
+            parse_json(answer, "x")
+
+
 def test_parse_json_exact():
     assert parse_json('```json\n{"a": 1}\n```', "x") == {"a": 1}
     assert parse_json('Here: ```\n{"a": 1}\n``` done', "x") == {"a": 1}

@@ -46,6 +46,17 @@ _MAX_OBJECT_STARTS = 64
 """At most this many '{' positions are tried when looking for a JSON object in prose."""
 
 
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object's pairs as a dict; ``JudgeOutputError`` when a key comes twice (which one counts is unsaid)."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise JudgeOutputError(f"the judge's answer gives the key {key!r} twice ({out[key]!r:.40} and "
+                                   f"{value!r:.40}): which one counts is not said")
+        out[key] = value
+    return out
+
+
 def parse_json(content: str, expected: str) -> dict[str, Any]:
     """The one JSON object in an answer: the whole answer, a ```json fence, or one object inside prose.
 
@@ -53,7 +64,7 @@ def parse_json(content: str, expected: str) -> dict[str, Any]:
     """
     text = content.strip()
     with contextlib.suppress(json.JSONDecodeError):
-        whole = json.loads(text)
+        whole = json.loads(text, object_pairs_hook=_unique)
         if isinstance(whole, dict):
             return whole
         raise JudgeOutputError(f"the judge's answer is JSON but not an object; expected {expected}, got: "
@@ -61,11 +72,11 @@ def parse_json(content: str, expected: str) -> dict[str, Any]:
     found: list[dict[str, Any]] = []
     for block in _FENCE.findall(text):
         with contextlib.suppress(json.JSONDecodeError):
-            value = json.loads(block.strip())
+            value = json.loads(block.strip(), object_pairs_hook=_unique)
             if isinstance(value, dict):
                 found.append(value)
     if not found:
-        decoder, position, starts = json.JSONDecoder(), 0, 0
+        decoder, position, starts = json.JSONDecoder(object_pairs_hook=_unique), 0, 0
         while starts < _MAX_OBJECT_STARTS and (start := text.find("{", position)) >= 0:
             starts += 1
             try:
