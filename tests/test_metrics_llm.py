@@ -407,10 +407,11 @@ def test_a_malformed_answer_in_a_batch_names_the_request_and_what_it_judged(serv
         metric.measure_many([("Why?", " "), ("Why?", "So 4."), ("Why?", "So 5.")])
     assert str(raised.value).startswith("RubricAnswerRelevancy: case 3 of 3: judge request 2 of 2 in a batch")
     assert (raised.value.batch_index, raised.value.case_index) == (1, 2)
-    server.behaviours = ["malformed"]  # one case: the message is the answer's fault alone, as before
+    server.behaviours = ["malformed"]  # one case: the metric is named, no case number
     with pytest.raises(JudgeOutputError) as raised:
         metric.measure("Why?", "So 3.")
-    assert str(raised.value) == NO_JSON and raised.value.batch_index is None
+    assert str(raised.value) == f"RubricAnswerRelevancy: {NO_JSON}" and raised.value.batch_index is None
+    assert raised.value.case_index == 0
 
 
 def test_a_malformed_answer_names_the_contextual_case_and_evaluate_names_the_metric_and_the_id(server):

@@ -86,14 +86,14 @@ def with_usage(judge: Judge, cases: int, run: Callable[[], list[Any]]) -> tuple[
 
 @contextlib.contextmanager
 def case_of(asked: Sequence[int], cases: int, owner: str) -> Iterator[None]:
-    """A malformed judge answer inside the block names the case it was about (``asked[k]``: request k's case)."""
+    """A malformed judge answer inside the block names the metric and the case (``asked[k]``: request k's case)."""
     try:
         yield
     except JudgeOutputError as error:
         k = error.batch_index if error.batch_index is not None else 0 if len(asked) == 1 else None
-        if k is not None and k < len(asked) and cases > 1:
+        if k is not None and k < len(asked):
             error.case_index = asked[k]
-            error.locate(f"{owner}: case {asked[k] + 1} of {cases}")
+            error.locate(f"{owner}: case {asked[k] + 1} of {cases}" if cases > 1 else owner)
         raise
 
 
