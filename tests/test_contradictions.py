@@ -521,10 +521,10 @@ def test_unsupported_needs_positive_evidence():
 def test_a_price_is_never_a_clock_time_and_a_sum_of_prices_cannot_be_told():
     verdict, why = _verdict("The ferry ticket and the bus ticket together cost $11.30.",
                             "A ferry ticket costs $7.80 and a bus ticket costs $3.50.")
-    assert verdict == "idk" and "7.8 $ + 3.5 $" in why and "time" not in why
+    assert verdict == "idk" and "$7.8 + $3.5" in why and "time" not in why
     assert _verdict("A ferry ticket costs $7.80.", "A ferry ticket costs $7.80.")[0] == "supported"
     verdict, why = _verdict("A ferry ticket costs $9.80.", "A ferry ticket costs $7.80.")
-    assert verdict == "contradicted" and "number 9.8 $ vs 7.8 $" in why
+    assert verdict == "contradicted" and "number $9.8 vs $7.8" in why
 
 
 def test_ages_are_not_durations_and_bounds_on_ages_cannot_be_told():

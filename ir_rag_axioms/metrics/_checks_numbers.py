@@ -7,6 +7,7 @@ and a change told the other way round ("rose from 8,000 to 11,000" for a fall).
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 
@@ -16,17 +17,28 @@ from ir_rag_axioms.metrics.statements import Facts
 
 
 def _number(n: Number) -> str:
+    """A number as a reason quotes it: "200 mg", "20-45 mg", "$5", "month 3", "time 09:15"."""
     low, high, unit, _ = n
     if unit in _CLOCKS:
         return f"time {quantities.spell_clock(low)}" + (" (or 12 hours later)" if unit == quantities.CLOCK12 else "")
     base = _BASE_UNITS.get(unit)
+    scale, base = next(((f, name) for top, f, name in _READABLE.get(unit, ()) if max(abs(low), abs(high)) < top),
+                       (1.0, base))
+
     def spell(v: float) -> str:
-        return f"{v:.4g}" if base else f"{v:g}" if abs(v) < 1e6 else f"{v:.6g}"
+        return f"{v / scale:.4g}" if base else f"{v:g}" if abs(v) < 1e6 else f"{v:.6g}"
 
     value = spell(low) if low == high else f"{spell(low)}-{spell(high)}"
     if base:
         return f"{value} {base}"
+    if unit in quantities.CURRENCY_SIGNS:
+        return f"{unit}{value}"
     return f"{value} {unit}".strip() if unit not in _NAMED else value if unit == "" else f"{unit} {value}"
+
+
+_READABLE = {"[length]": ((0.01, 0.001, "mm"), (1.0, 0.01, "cm"), (1000.0, 1.0, "m"), (math.inf, 1000.0, "km")),
+             "[mass]": ((0.001, 1e-6, "mg"), (1.0, 0.001, "g"), (1000.0, 1.0, "kg"), (math.inf, 1000.0, "t"))}
+"""(below, base units per unit, unit) of a length or mass in its base unit: "0.0002 kg" is told as "200 mg"."""
 
 
 _NAMED = frozenset({"month", "", quantities.RANK})
