@@ -430,13 +430,13 @@ class LlmJudge(Judge):
         for attempt in range(self.retries + 1):
             wait = self.backoff * 2 ** attempt
             try:
-                status, body, retry_after = self._send(payload, headers)
+                status, raw, retry_after = self._send(payload, headers)
             except (OSError, http.client.HTTPException) as error:
                 problem = f"{type(error).__name__}: {error}"
             else:
-                text = body.decode("utf-8", "replace")
+                text = raw.decode("utf-8", "replace")
                 if status == 200:
-                    answer = self._completion(_utf8(body))
+                    answer = self._completion(_utf8(raw))
                     with self._lock:
                         self.usage += answer.usage
                     return answer
