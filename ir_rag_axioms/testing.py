@@ -51,7 +51,7 @@ def check_axiom(axiom: Axiom, request: GenerationRequest = SAMPLE_REQUEST,
     assert matrix.shape == (n, n), f"{axiom!r}: shape {matrix.shape}, expected {(n, n)}"
     assert np.isfinite(matrix).all(), f"{axiom!r}: non-finite preferences"
     assert not np.diag(matrix).any(), f"{axiom!r}: a response is preferred over itself"
-    assert np.array_equal(matrix, -matrix.T), f"{axiom!r}: P[i, j] != -P[j, i]"
+    assert np.array_equal(matrix, -matrix.T), f"{axiom!r}: P[i, j] != -P[j, i]{_product_note(axiom)}"
     order = np.random.default_rng(0).permutation(n)
     permuted = axiom.preferences(request, [responses[i] for i in order])
     if deterministic:
@@ -59,3 +59,28 @@ def check_axiom(axiom: Axiom, request: GenerationRequest = SAMPLE_REQUEST,
         assert np.array_equal(axiom.preferences(request, responses), matrix), f"{axiom!r}: not deterministic"
     assert parse(repr(axiom), allow_paths=True) == axiom, f"{axiom!r}: its repr does not parse back to it"
     return matrix
+
+
+PRODUCT_NOTE = ("; it holds a product (`*`, `Product`), which multiplies the preferences entry by entry as the "
+                "reference's ProductAxiom does: a product of two (an even number of) antisymmetric matrices is "
+                "symmetric, P[j, i] = P[i, j], so it prefers each answer of a pair over the other and is no preference "
+                "matrix (only a weight, 2 * a, or an odd number of factors keeps the sign). Combine axioms with "
+                "+, %, | or & instead (a & b: prefer where both agree)")
+"""What ``check_axiom`` adds when an axiom holding a ``Product`` is not antisymmetric."""
+
+
+def _product_note(axiom: Axiom) -> str:
+    """``PRODUCT_NOTE`` if ``axiom`` is or holds a ``Product`` of two or more axioms (not only numbers), else ""."""
+    from ir_rag_axioms.axioms.combinators import Constant, Product
+
+    todo: list[object] = [axiom]
+    while todo:
+        part = todo.pop()
+        children = getattr(part, "axioms", ())
+        if isinstance(part, Product) and sum(not isinstance(c, Constant) for c in children) >= 2:
+            return PRODUCT_NOTE
+        todo.extend(c for c in (children if isinstance(children, tuple) else ()) if isinstance(c, Axiom))
+        inner = getattr(part, "axiom", None)
+        if isinstance(inner, Axiom):
+            todo.append(inner)
+    return ""

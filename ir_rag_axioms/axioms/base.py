@@ -140,6 +140,42 @@ def _adapted(func: Any, count: int) -> Any:
     return hook
 
 
+def check_shape(axiom: Any, hook: str, result: Any, shape: tuple[int, ...]) -> np.ndarray:
+    """``result`` of ``axiom``'s ``hook`` as float64 of ``shape``; ValueError naming the axiom and that shape."""
+    expected = "an (n, n) matrix" if len(shape) == 2 else "one value per response, shape (n,)"
+    try:
+        array = np.asarray(result, dtype=np.float64)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"{axiom!r}: {hook}() returned {type(result).__name__} {result!r:.80}, not numbers; "
+                         f"expected {expected} = {shape} for {shape[0]} responses") from error
+    if result is None or array.shape != shape:
+        got = "None" if result is None else f"shape {array.shape}"
+        raise ValueError(f"{axiom!r}: {hook}() returned {got} for {shape[0]} responses; expected {expected} = "
+                         f"{shape}")
+    return array
+
+
+def _shape_checked(func: Any) -> Any:
+    """Wrap a ``matrix`` hook: its result must be (n, n) for the n responses it was given (``check_shape``)."""
+    @functools.wraps(func)
+    def matrix(self: Any, *args: Any, **kwargs: Any) -> Any:
+        result = func(self, *args, **kwargs)
+        responses = kwargs["responses"] if "responses" in kwargs else args[1]
+        check_shape(self, "matrix", result, (len(responses), len(responses)))
+        return result
+
+    matrix.__shape_checked__ = True  # type: ignore[attr-defined]
+    return matrix
+
+
+def _check_matrix_shapes(cls: type) -> None:
+    """Make a class's own ``matrix`` hook check its result's shape wherever the library (or a user) calls it."""
+    func = cls.__dict__.get("matrix")
+    if callable(func) and not getattr(func, "__isabstractmethod__", False) \
+            and not getattr(func, "__shape_checked__", False):
+        setattr(cls, "matrix", _shape_checked(func))  # noqa: B010  (cls is a type: no attribute to assign for mypy)
+
+
 @dataclass_transform(frozen_default=True, kw_only_default=True)
 class Axiom(ABC):
     """A rule that prefers some responses to a request over others: ``preferences()`` gives P[i, j] in {-1, 0, 1}."""
@@ -160,6 +196,7 @@ class Axiom(ABC):
         super().__init_subclass__(**kwargs)
         dataclass(frozen=True, repr=False, kw_only=kw_only and not positional)(cls)
         _adapt_old_hooks(cls)
+        _check_matrix_shapes(cls)
 
     # -- the hook of matrix axioms ----------------------------------------------------------------------
     @abstractmethod
@@ -337,7 +374,7 @@ class Axiom(ABC):
         return Conjunction.of(self, other)
 
     def __mod__(self, other: Axiom) -> Axiom:
-        """Majority vote; ``a % b % c`` is one vote of three axioms."""
+        """Majority vote; ``a % b % c`` is one vote of three axioms, ``a % (b % c)`` a vote of a and the vote b % c."""
         from ir_rag_axioms.axioms.combinators import MajorityVote
 
         return MajorityVote.of(self, other)
@@ -452,7 +489,7 @@ class FeatureAxiom(ConfigurableAxiom):
     def checked_values(self, request: GenerationRequest, responses: list[GenerationResponse],
                        analysis: Analysis) -> np.ndarray:
         """values() with unanalysable responses as NaN: exactly what the matrix compares."""
-        values = np.array(self.values(request, responses, analysis), dtype=np.float64)
+        values = check_shape(self, "values", self.values(request, responses, analysis), (len(responses),)).copy()
         if self.abstain_on_blank:
             values[[not is_analysable(r.text) for r in responses]] = np.nan
             limit = max_text_chars()

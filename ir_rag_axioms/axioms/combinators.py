@@ -1,4 +1,7 @@
-"""Combinators: axioms built from axioms (+ - * | & % unary - and +); sums, products, cascades and votes stay flat."""
+"""Combinators: axioms built from axioms (+ - * | & % unary - and +).
+
+Sums, products, cascades and conjunctions stay flat; a vote chain ``a % b % c`` stays flat to the left only.
+"""
 
 from __future__ import annotations
 
@@ -133,7 +136,11 @@ class Sum(_Combination):
 
 
 class Product(_Combination):
-    """Product: P = prod_k P_k (``2 * axiom`` doubles, ``a * b`` prefers where both agree in sign)."""
+    """Product: P = prod_k P_k entry by entry, as the reference's ProductAxiom (``2 * axiom`` doubles: a weight).
+
+    Not a preference matrix for two axioms: the product of two antisymmetric matrices is symmetric (both answers of a
+    pair get the same sign), as the reference warns; ``check_axiom`` says so. ``a & b`` prefers where both agree.
+    """
 
     symbol: ClassVar[str] = "*"
 
@@ -194,9 +201,17 @@ class MajorityVote(_Combination):
 
     @classmethod
     def of(cls, *parts: Axiom | float, **options: Any) -> Axiom:
-        """``a % b % c``: one vote of three axioms (a vote with another threshold stays one voter)."""
+        """``a % b % c``, i.e. ``(a % b) % c``: one vote of three axioms; only a first part is merged.
+
+        A majority vote is not associative, so a vote in a later place (``a % (b % c)``) and a vote with another
+        threshold stay one voter each: only the left of a chain, a vote of the same threshold, is flattened.
+        """
         options.setdefault("minimum_votes", _DEFAULT_MINIMUM_VOTES)
-        return super().of(*parts, **options)
+        voters = [as_axiom(part) for part in parts]
+        head = voters[0] if voters else None
+        if type(head) is cls and isinstance(head, MajorityVote) and head.minimum_votes == options["minimum_votes"]:
+            voters[:1] = head.axioms
+        return cls(tuple(voters), **options)
 
     def matrix(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:
         """Votes counted per pair: +1 where pro > contra and pro >= minimum_votes * k (mirrored for contra)."""

@@ -124,11 +124,23 @@ def write_trec_run(frame: pd.DataFrame, path: str | os.PathLike[str], run_name: 
         if len(bad):
             raise ValueError(f"write_trec_run: {column}s must be non-empty and without whitespace; found "
                              f"{bad.head(3).tolist()!r}: replace or quote them before writing a TREC run")
+        _refuse_unencodable(run[column], column)
     run = _total_order(run)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     pt.io.write_results(run, str(path), run_name=run_name)
     return path
+
+
+def _refuse_unencodable(values: pd.Series, column: str) -> None:
+    """ValueError naming the first row whose id UTF-8 cannot encode (a lone surrogate), before any file is written."""
+    for position, value in enumerate(values):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as error:
+            raise ValueError(f"write_trec_run: {column} {value!r} at row position {position} is not valid Unicode "
+                             f"(a lone surrogate {value[error.start]!r} at character {error.start}, e.g. half an "
+                             "emoji); a run file is UTF-8: fix or replace the id before writing the run") from None
 
 
 def _total_order(run: pd.DataFrame) -> pd.DataFrame:

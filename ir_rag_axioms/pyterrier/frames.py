@@ -48,7 +48,28 @@ def validate(frame: pd.DataFrame, transformer: Any) -> str:
     if found is None:  # pragma: no cover - pt.validate raises when no mode matches
         raise AssertionError("unreachable")
     check_ids(frame, transformer)
+    check_unicode_ids(frame, transformer)
     return found
+
+
+def check_unicode_ids(frame: pd.DataFrame, transformer: Any = None) -> None:
+    """Refuse a qid or docno holding a lone surrogate (not valid Unicode), naming the column, row and value.
+
+    No run file or qrels can hold such an id, and replacing the surrogate by U+FFFD could merge two distinct ids.
+    """
+    for column in ("qid", "docno"):
+        if column not in frame.columns or frame.empty:
+            continue
+        values = frame[column].astype(str)
+        bad = np.flatnonzero(values.str.contains("[\ud800-\udfff]", regex=True).to_numpy(bool))
+        if len(bad):
+            who = f"{type(transformer).__name__}: " if transformer is not None else ""
+            raise ValueError(
+                f"{who}{column} {values.iloc[bad[0]]!r} at row position {int(bad[0])} holds a lone surrogate (half "
+                f"of an emoji or other character cut from UTF-16; {len(bad)} row(s) in all): not valid Unicode, so "
+                f"no run file or qrels can hold it, and replacing it by U+FFFD could merge two {column}s. Fix the "
+                f"{column}s first, e.g. frame[{column!r}].str.replace('[\\ud800-\\udfff]', '\\ufffd', "
+                "regex=True) if they stay distinct")
 
 
 SAMPLE_DOCNO = "{qid}/{k}"
@@ -201,6 +222,7 @@ def groups(frame: pd.DataFrame, text_column: str = "text") -> list[Group]:
     if frame.empty:
         return []
     check_ids(frame)
+    check_unicode_ids(frame)
     _check_unique(frame)
     context_column = next((c for c in CONTEXT_COLUMNS if c in frame.columns), None)
     order = original_order(frame)

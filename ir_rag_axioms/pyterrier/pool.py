@@ -231,6 +231,22 @@ def crowd_response_ids(data: str | os.PathLike[str] | None = None) -> Callable[[
     return response_id
 
 
+def _refuse_duplicate_topics(topics: pd.DataFrame) -> None:
+    """ValueError naming a qid listed more than once in the topics (each pipeline would answer it twice)."""
+    qids = topics["qid"].astype(str)
+    repeated = qids[qids.duplicated(keep=False)]
+    if repeated.empty:
+        return
+    first = repeated.iloc[0]
+    rows = np.flatnonzero((qids == first).to_numpy()).tolist()
+    texts = topics["query"].iloc[rows].astype(str).unique()
+    how = "with the same query" if len(texts) == 1 else f"with {len(texts)} different query texts"
+    others = repeated.nunique() - 1
+    raise ValueError(f"Pool: the topics list qid {first!r} {len(rows)} times (row positions {rows[:5]}), {how}"
+                     + (f"; {others} more qid(s) repeat" if others else "")
+                     + "; give each topic once, e.g. topics.drop_duplicates('qid')")
+
+
 class Pool(ByParameters, pt.Transformer):
     """Run several answer-producing pipelines on the same topics and stack their answers as candidates.
 
@@ -292,6 +308,7 @@ class Pool(ByParameters, pt.Transformer):
         The docno rule is checked on every (qid, system) before any pipeline runs.
         """
         pt.validate.query_frame(inp, extra_columns=["query"])
+        _refuse_duplicate_topics(inp)
         if not isinstance(self.docno, str):  # a function: every docno it gives must be usable, before the work
             for qid in pd.unique(inp["qid"].astype(str)):
                 for name in self.pipelines:

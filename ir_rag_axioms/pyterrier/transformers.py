@@ -5,9 +5,9 @@ Rerank responses by aggregated axiom preferences, list pairwise preferences, emi
 
 from __future__ import annotations
 
+import hashlib
 import sys
 import warnings
-import zlib
 from collections.abc import Sequence
 from types import FrameType
 from typing import Any
@@ -86,9 +86,33 @@ def _warn_silent_axioms(transformer: Any, axioms: Sequence[Axiom], stacks: list[
                       "citations for CORR1)?", AbstentionWarning, stacklevel=4)
 
 
-def _query_seed(seed: int | None, qid: str) -> np.random.Generator:
-    """A generator per query from (seed, crc32(qid)): the same query gets the same draws in any frame."""
-    return np.random.default_rng(None if seed is None else [seed, zlib.crc32(qid.encode())])
+def _check_weights(weights: Sequence[float], aggregation: str) -> None:
+    """Raise ValueError for weights no aggregation can use: non-finite, summing past float64, negative for BT."""
+    if not all(isinstance(w, (int, float)) and np.isfinite(w) for w in weights):
+        raise ValueError(f"weights must be finite numbers, got {list(weights)!r}")
+    with np.errstate(over="ignore"):
+        total = float(np.abs(np.asarray(weights, dtype=np.float64)).sum())
+    if not np.isfinite(total) or total > 1e300:
+        raise ValueError(f"weights {list(weights)!r} are too large: the sum of their magnitudes ({total!r}) leaves "
+                         "no room for the weighted sums of the preferences in float64; scale them down")
+    if aggregation == "bradley_terry" and any(w < 0 for w in weights):
+        raise ValueError(f"aggregation='bradley_terry' needs non-negative weights (it counts wins, not net "
+                         f"preferences), got {list(weights)!r}; negate the axiom (-AXIOM) instead, or use borda, "
+                         "copeland or kwiksort, which honour negative weights")
+
+
+def _query_seed(seed: int | None, group: frames.Group) -> np.random.Generator:
+    """A generator per query from the seed and the query's content (its text, its answers' texts sorted).
+
+    Not from the qid, the docnos or the row order: the same candidates get the same draws under any naming.
+    """
+    if seed is None:
+        return np.random.default_rng(None)
+    digest = hashlib.blake2b(digest_size=8)
+    for text in (group.request.text, *sorted(r.text for r in group.responses)):
+        data = text.encode("utf-8", "surrogatepass")
+        digest.update(len(data).to_bytes(8, "little") + data)  # length-prefixed: no two lists hash alike by joining
+    return np.random.default_rng([seed, int.from_bytes(digest.digest(), "little")])
 
 
 class _AxiomTransformer(ByParameters, pt.Transformer):
@@ -189,8 +213,10 @@ class AxiomaticReranker(_AxiomTransformer):
         """Rerank by one or several axioms.
 
         axioms: one or several; aggregation: borda | copeland | kwiksort | bradley_terry; ties: tie_breaker axiom, then
-        original order; analysis / backend ("local" or "ray") / workers: where the analysis runs; verbose: a progress
-        bar over the texts (None: when there are at least 500).
+        original order; weights: one per axiom, sign included (bradley_terry: >= 0); pivot / seed: KwikSort's pivot,
+        the random one drawn per query from the seed and the query's texts (not its qid); analysis / backend
+        ("local" or "ray") / workers: where the analysis runs; verbose: a progress bar over the texts (None: when
+        there are at least 500).
         """
         self.axioms = axioms
         self.analysis, self.backend, self.workers = analysis, backend, workers
@@ -207,8 +233,8 @@ class AxiomaticReranker(_AxiomTransformer):
             raise ValueError(f"unknown pivot {pivot!r}; use one of {PIVOTS}")
         if weights is not None and len(weights) != count:
             raise ValueError(f"got {len(weights)} weights for {count} axioms")
-        if weights is not None and not all(isinstance(w, (int, float)) and np.isfinite(w) for w in weights):
-            raise ValueError(f"weights must be finite numbers, got {list(weights)!r}")
+        if weights is not None:
+            _check_weights(weights, aggregation)
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
             raise ValueError(f"seed must be a whole number >= 0 or None, got {seed!r}")
         if tie_breaker is not None and len(as_axioms(tie_breaker)) != 1:
@@ -240,7 +266,7 @@ class AxiomaticReranker(_AxiomTransformer):
         for group, stack, breaker, count in zip(groups, stacks, breakers, counts, strict=True):
             order, own = scored_ranking(
                 stack, self.aggregation, self.weights, breaker, self.pivot,
-                _query_seed(self.seed, group.request.id),
+                _query_seed(self.seed, group),
             )
             positions.append(group.rows[order])
             ranks.append(np.arange(len(order)))

@@ -74,9 +74,10 @@ class Stmc2Axiom(TermAxiom):
 
     def core(self, query: TermStatistics, docs: list[TermStatistics], request: GenerationRequest | None,
              responses: list[GenerationResponse] | None, analysis: Analysis) -> np.ndarray:
-        """Per pair: the reference's first-applicable rule.
+        """Per pair: the reference's first-applicable rule (reference_asymmetry), else rule(i, j) - rule(j, i).
 
-        Antisymmetrised (upper triangle mirrored) unless reference_asymmetry.
+        The antisymmetric default prefers d1 only where the rule holds for (d1, d2) and not for (d2, d1): two
+        responses for which it holds both ways (identical texts, say) tie, whichever comes first.
         """
         n = len(docs)
         terms = query_terms(query)
@@ -88,16 +89,21 @@ class Stmc2Axiom(TermAxiom):
             for j in range(n):
                 if i == j or (j < i and not self.reference_asymmetry):
                     continue
-                prefs[i, j] = self._pair(terms, qset, docs[i], docs[j], analysis)
+                forward, backward = self._rule(terms, qset, docs[i], docs[j], analysis)
+                if self.reference_asymmetry:  # the reference's first applicable rule, per ordered pair
+                    prefs[i, j] = 1.0 if forward else -1.0 if backward else 0.0
+                else:
+                    prefs[i, j] = float(forward) - float(backward)
         if not self.reference_asymmetry:
             prefs = prefs - prefs.T
         return prefs
 
-    def _pair(self, terms: list[str], qset: set[str], d1: TermStatistics, d2: TermStatistics,
-              analysis: Analysis) -> float:
+    def _rule(self, terms: list[str], qset: set[str], d1: TermStatistics, d2: TermStatistics,
+              analysis: Analysis) -> tuple[bool, bool]:
+        """Whether the rule prefers d1 over d2, and whether it prefers d2 over d1."""
         others = sorted((d1.vocabulary | d2.vocabulary) - qset)
         if not others or not d1.length or not d2.length:
-            return 0.0
+            return False, False
         sims = self.similarity.matrix(terms, others, analysis)
         best = np.flatnonzero(np.isclose(sims.ravel(), sims.max(), rtol=1e-9, atol=1e-12))
         pairs = [(terms[k // len(others)], others[k % len(others)]) for k in best]
@@ -111,13 +117,11 @@ class Stmc2Axiom(TermAxiom):
         def ratio(tf_other: int, scale_other: int, tf_query: int, scale_query: int) -> float:
             return (tf_other / scale_other) / (tf_query / scale_query)
 
-        if all(d1.tf(t) and similar(d2.length / d1.length, ratio(d2.tf(o), scale2, d1.tf(t), scale1))
-               for t, o in pairs):
-            return 1.0
-        if all(d2.tf(t) and similar(d1.length / d2.length, ratio(d1.tf(o), scale1, d2.tf(t), scale2))
-               for t, o in pairs):
-            return -1.0
-        return 0.0
+        forward = all(d1.tf(t) and similar(d2.length / d1.length, ratio(d2.tf(o), scale2, d1.tf(t), scale1))
+                      for t, o in pairs)
+        backward = all(d2.tf(t) and similar(d1.length / d2.length, ratio(d1.tf(o), scale1, d2.tf(t), scale2))
+                       for t, o in pairs)
+        return forward, backward
 
 
 STMC1 = register(Stmc1Axiom())
