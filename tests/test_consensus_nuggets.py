@@ -60,7 +60,7 @@ def test_groups_stated_by_two_voices_are_nuggets_vital_by_share():
     assert paris["importance"] == "vital" and paris["runs"] == ("a", "b", "c")
     assert list(found.nuggets["nugget_id"]) == ["t1-n1", "t1-n2", "t1-n3"]  # most support first
     assert not any("museum" in t or "cheese" in t for t in found.nuggets["text"])
-    assert found.empty == ["e"]  # no sentence of 4 words
+    assert found.empty == []  # "e" has no sentence of 4 words, but it is not empty: it states no nugget
 
 
 def test_scores_are_the_tracks_shares_and_empty_answers_abstain():
@@ -68,7 +68,9 @@ def test_scores_are_the_tracks_shares_and_empty_answers_abstain():
     scores = answer_scores(found).set_index("run_id")
     assert scores.loc["a", "vital_strict"] == 1.0 and scores.loc["a", "all_strict"] == pytest.approx(2 / 3)
     assert scores.loc["d", "vital_strict"] == 0.0 and scores.loc["d", "all_strict"] == pytest.approx(1 / 3)
-    assert scores.loc["e", ["vital_strict", "vital", "all_strict", "all"]].isna().all()  # abstention, never 0
+    assert scores.loc["e", ["vital_strict", "vital", "all_strict", "all"]].tolist() == [0.0] * 4  # text, no claim
+    blank = answer_scores(topic_nuggets("t1", "q", dict(ANSWERS, e=" \n"), embed, SETTINGS)).set_index("run_id")
+    assert blank.loc["e", ["vital_strict", "vital", "all_strict", "all"]].isna().all()  # abstention, never 0
     evidence = found.assignments.set_index(["run_id", "nugget_id"])
     paris_id = found.nuggets.loc[found.nuggets["support"] == 3, "nugget_id"].iloc[0]
     assert evidence.loc[("c", paris_id), "evidence"] == "The capital of France is Paris."
@@ -149,3 +151,45 @@ def test_with_the_packaged_encoder_over_topics():
     assert math.isnan(table.loc[("t2", "r3"), "all_strict"])
     with pytest.raises(ValueError, match="more than once"):
         consensus_nuggets(pd.concat([answers, answers.iloc[:1]]), progress=False)
+
+
+# -- adversarial findings: a claimless answer scores 0; the defaults are the judge's -------------------------------
+def test_a_short_answer_without_claims_scores_zero_like_a_longer_one_that_states_no_nugget():
+    """"Yes." is no abstention: it states no nugget (0), never NaN above "Yes, it is dangerous." (also 0)."""
+    for short in ("Yes.", "Yes, it is dangerous."):
+        found = topic_nuggets("t1", "q", dict(ANSWERS, e=short), embed, SETTINGS)
+        scores = answer_scores(found).set_index("run_id")
+        assert scores.loc["e", ["vital_strict", "vital", "all_strict", "all"]].tolist() == [0.0] * 4
+        assert found.empty == []
+    for blank in ("", "  ", None, float("nan")):
+        found = topic_nuggets("t1", "q", dict(ANSWERS, e=blank), embed, SETTINGS)
+        assert found.empty == ["e"] and answer_scores(found).set_index("run_id").loc["e"].drop("topic").isna().all()
+
+
+def test_the_default_settings_are_the_packaged_models_which_the_judge_uses():
+    from ir_rag_axioms.evaluation.leaderboard import nugget_settings, packaged_model
+
+    assert NuggetSettings() == nugget_settings()
+    assert packaged_model()["nugget_settings"] == {"distance_threshold": 0.45, "min_support": 3, "vital_share": 0.2,
+                                                   "partial_similarity": 0.5}
+    assert (NuggetSettings().distance_threshold, NuggetSettings().min_support, NuggetSettings().vital_share,
+            NuggetSettings().partial_similarity) == (0.45, 3, 0.2, 0.5)
+
+
+def test_consensus_nuggets_with_defaults_gives_the_judges_nugget_columns():
+    """The default leaderboard's NUGGET_* values are those of consensus_nuggets(answers) with its default settings."""
+    from ir_rag_axioms.evaluation.leaderboard import NUGGET_MEASURES, system_leaderboard
+
+    texts = ["Paris is the capital of France and its largest city.", "The capital of France is the city of Paris.",
+             "Paris, the French capital, lies on the Seine river.", "France has Paris as its capital city today.",
+             "Bananas are a yellow fruit that grows in bunches.", "Yes."]
+    answers = pd.DataFrame({"run_id": [f"r{k}" for k in range(len(texts))], "topic": "t1",
+                            "query": "What is the capital of France?", "text": texts})
+    board = system_leaderboard(answers, progress=False)
+    board = board[board["measure"].isin(list(NUGGET_MEASURES)) & (board["topic"] == "t1")]
+    judged = board.pivot(index="run_id", columns="measure", values="value").rename(columns=NUGGET_MEASURES)
+    mine = nugget_score_table(consensus_nuggets(answers, progress=False)).set_index("run_id")
+    columns = list(NUGGET_MEASURES.values())
+    pd.testing.assert_frame_equal(judged[columns].sort_index(), mine[columns].sort_index(), check_names=False,
+                                  check_exact=True)
+    assert mine.loc["r5", "all_strict"] == 0.0 and mine["all_strict"].max() > 0

@@ -75,8 +75,8 @@ def test_a_system_that_answered_few_topics_is_marked_and_warned() -> None:
     rows = [{"qid": q, "query": "q", "system": s, "text": "x" * n} for q in topics["qid"]
             for s, n in (("full-a", 2), ("full-b", 3))]
     rows += [{"qid": q, "query": "q", "system": "sparse", "text": "x" * 9} for q in ("1", "2", "3")]
-    with pytest.warns(UserWarning, match=r"1 of 3 systems answered fewer topics than the others: 'sparse' \(3/20 "
-                                         r"topics\)"):
+    with pytest.warns(UserWarning, match=r"1 of 3 systems answered fewer of the 20 topics with two or more answers "
+                                         r"than 'full-a' and 1 other\(s\) \(20/20\): 'sparse' \(3/20 topics\);"):
         table = compare_systems({"long": Length()}, pd.DataFrame(rows), samples=0)
     overall = table[table["axiom"] == "overall"].set_index("system")
     assert overall.loc["sparse", "rank"] == 1  # it wins every comparison it took part in
@@ -128,3 +128,38 @@ def test_row_order_and_qid_names_change_nothing_and_tied_systems_share_a_rank() 
     for axiom in ("long", "overall"):  # "min" ranks; within the tie, rows by system name
         part = tables[0][tables[0]["axiom"] == axiom]
         assert list(zip(part["system"], part["rank"], strict=True)) == [("a", 1), ("b", 2), ("d", 2), ("c", 4)]
+
+
+# -- adversarial findings: bootstrap under renamed systems, single candidates, true coverage warnings -------------
+def _length_rows(lengths: dict[str, list[int]]) -> pd.DataFrame:
+    return pd.DataFrame([{"qid": f"q{t}", "query": "q", "system": s, "text": "x" * n[t]}
+                         for s, n in lengths.items() for t in range(len(n))])
+
+
+def test_renaming_systems_changes_no_bootstrap_interval_even_when_their_sorted_order_changes() -> None:
+    """The topics' order and the fits follow the systems' answers, not their names: every value renames along."""
+    lengths = {"a": [5, 1, 4, 2, 6, 3], "b": [3, 4, 3, 1, 3, 2], "c": [1, 6, 2, 5, 1, 4], "d": [2, 2, 6, 3, 5, 1]}
+    frame = _length_rows(lengths)
+    renamed = {"a": "z", "b": "y", "c": "x", "d": "w"}  # the sorted order of the names reversed
+    table = compare_systems({"long": Length()}, frame, samples=40, seed=1)
+    again = compare_systems({"long": Length()}, frame.assign(system=frame["system"].map(renamed)), samples=40, seed=1)
+    back = again.assign(system=again["system"].map({v: k for k, v in renamed.items()}))
+    key = ["axiom", "system"]
+    pd.testing.assert_frame_equal(back.sort_values(key).reset_index(drop=True),
+                                  table.sort_values(key).reset_index(drop=True), check_exact=True)
+    assert np.isfinite(table["strength_low"]).all()
+
+
+def test_a_topic_one_system_answered_warns_naming_it_and_no_system_is_called_incomplete() -> None:
+    """A single candidate warns (nothing to compare); coverage counts only topics with two or more answers."""
+    frame = pd.concat([_length_rows({"a": [5, 1], "b": [3, 4], "c": [1, 6]}),
+                       pd.DataFrame([{"qid": "q9", "query": "q", "system": "a", "text": "xyz"}])], ignore_index=True)
+    with pytest.warns(UserWarning) as caught:
+        table = compare_systems({"long": Length()}, frame, samples=0)
+    messages = [str(w.message) for w in caught]
+    assert messages == ["compare_systems: a single system answered 1 of 3 topics: qid 'q9' (only 'a'); a single "
+                        "candidate, nothing to compare it with: those topics count in no win rate or strength (only "
+                        "in column 'topics')"]
+    overall = table[table["axiom"] == "overall"].set_index("system")
+    assert overall["topics"].to_dict() == {"a": "3/3", "b": "2/3", "c": "2/3"}
+    assert overall["comparisons"].to_dict() == {"a": 4, "b": 4, "c": 4}

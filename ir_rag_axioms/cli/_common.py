@@ -32,6 +32,17 @@ def count(minimum: int) -> Callable[[str], int]:
     return parse
 
 
+def samples(text: str) -> int:
+    """An argparse type for --bootstrap: 0 (no intervals) or at least 2 resamples (one gives no interval)."""
+    value = count(0)(text)
+    if value == 1:
+        raise argparse.ArgumentTypeError("must be 0 (no intervals) or at least 2: one resample gives no interval")
+    return value
+
+
+samples.__name__ = "bootstrap sample count"
+
+
 def add_run_options(parser: argparse.ArgumentParser, *, device: bool = False) -> None:
     """``--workers`` and ``--quiet`` (and ``--device`` for the commands that embed), as every command has them."""
     parser.add_argument("--workers", type=count(1), help=WORKERS_HELP)

@@ -5,7 +5,15 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ir_rag_axioms.cli._common import DEVICE_HELP, WORKERS_HELP, Subparsers, count, matrices, usable_cache
+from ir_rag_axioms.cli._common import (
+    DEVICE_HELP,
+    WORKERS_HELP,
+    Subparsers,
+    count,
+    matrices,
+    samples,
+    usable_cache,
+)
 
 REFERENCE_SPEC = "nugget:<all|vital|weighted>[-strict]"
 """The spelling of ``--reference``."""
@@ -22,8 +30,8 @@ def add_parser(sub: Subparsers) -> argparse.ArgumentParser:
                      help="comma-separated: 'ictir2025', NAME=SPEC or SPEC (default: the RAG axioms but CLAR1)")
     cmp.add_argument("--reference", help=f"also Kendall's tau with official scores: {REFERENCE_SPEC}")
     cmp.add_argument("--out", required=True, help="output folder for systems.csv, systems.md and systems.png")
-    cmp.add_argument("--bootstrap", type=count(0), default=1000,
-                     help="bootstrap samples over topics (0: no intervals; at most 100,000)")
+    cmp.add_argument("--bootstrap", type=samples, default=1000,
+                     help="bootstrap samples over topics (0: no intervals, else 2 to 100,000)")
     cmp.add_argument("--seed", type=count(0), default=0, help="bootstrap seed")
     cmp.add_argument("--cache", help="folder for each axiom's matrices (reused across runs)")
     cmp.add_argument("--workers", type=count(1), help=WORKERS_HELP)
@@ -77,9 +85,34 @@ def _answers(args: argparse.Namespace) -> Any:
     from ir_rag_axioms.datasets.files import NUGGET_ASSIGNMENTS, resolve
 
     if args.answers:
-        frame = runs.read_answers(args.answers)
+        frame = _read_answers(args.answers)
         if args.system_column not in frame.columns:
             raise KeyError(f"{args.answers}: no field {args.system_column!r} naming each answer's system "
                            f"(fields: {list(frame.columns)}; choose one with --system-column)")
         return frame.rename(columns={args.system_column: "system"})
     return runs.nugget_answers(resolve(NUGGET_ASSIGNMENTS, args.data))  # system = run_id
+
+
+def _answer_text(row: dict[str, Any]) -> str | None:
+    """What is wrong with an answer record's text (``text``, else ``qanswer``): missing or not a string; None: fine."""
+    from ir_rag_axioms.pyterrier.frames import TEXT_COLUMNS
+
+    field = next((name for name in TEXT_COLUMNS if name in row), None)
+    if field is None:
+        return f"no answer text: give the field {' or '.join(map(repr, TEXT_COLUMNS))} (fields: {sorted(row)})"
+    if not isinstance(row[field], str):
+        return (f"the answer text {field!r} is {type(row[field]).__name__} {row[field]!r:.40}, not a string (an "
+                "empty answer is \"\")")
+    return None
+
+
+def _read_answers(path: str) -> Any:
+    """The answers of a JSONL(.gz) file as a frame (qid as a string); a record without a text string is refused."""
+    import pandas as pd
+
+    from ir_rag_axioms.datasets.files import read_jsonl
+
+    frame = pd.DataFrame(read_jsonl(path, check=_answer_text))
+    if "qid" in frame.columns:
+        frame["qid"] = frame["qid"].astype(str)
+    return frame

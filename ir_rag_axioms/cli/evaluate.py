@@ -5,7 +5,16 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ir_rag_axioms.cli._common import DEVICE_HELP, WORKERS_HELP, Subparsers, analysis, count, matrices, usable_cache
+from ir_rag_axioms.cli._common import (
+    DEVICE_HELP,
+    WORKERS_HELP,
+    Subparsers,
+    analysis,
+    count,
+    matrices,
+    samples,
+    usable_cache,
+)
 
 ORACLE_HELP = "crowd:<utility> | nugget:<all|vital|weighted>[-strict] | llm:<model> (default crowd:overall)"
 AXIOMS_HELP = ("comma-separated: 'ictir2025' (preset), NAME=SPEC or SPEC, "
@@ -26,9 +35,10 @@ def add_parser(sub: Subparsers) -> argparse.ArgumentParser:
                     help="crowd responses file/folder (llm oracle: evaluate on the crowd responses with context)")
     ev.add_argument("--duplicates", choices=["mean", "last"], default="mean",
                     help="crowd pairs judged twice: average both (default) or keep the later row (reference)")
-    ev.add_argument("--topics", type=count(0), default=0, help="evaluate only the first N judged topics")
-    ev.add_argument("--bootstrap", type=count(0), default=0,
-                    help="bootstrap samples for 95%% confidence intervals (0: none)")
+    ev.add_argument("--topics", type=count(1), help="evaluate only N judged topics: the first N by topic id "
+                    "(sorted as text), whatever the order of the files")
+    ev.add_argument("--bootstrap", type=samples, default=0,
+                    help="bootstrap samples for 95%% confidence intervals (0: none, else at least 2)")
     ev.add_argument("--seed", type=count(0), default=0, help="bootstrap seed")
     ev.add_argument("--cache", help="folder of the persistent analysis cache (default: $IR_RAG_AXIOMS_CACHE) and of "
                     "each axiom's matrices (keyed by everything they read: ids, texts, contexts, ranks, scores, "
@@ -67,8 +77,8 @@ def run(args: argparse.Namespace) -> int:
     if args.report:
         writable_file(args.report, "HTML report (--report)")
     cache = usable_cache(args.cache)
-    items = judged_items(oracle, args.data, args.responses)
-    if args.topics:
+    items = sorted(judged_items(oracle, args.data, args.responses), key=lambda item: item[0].id)
+    if args.topics is not None:
         items = items[: args.topics]
     if not items:
         print("no judged topics found", file=sys.stderr)

@@ -10,6 +10,15 @@ METHODS = ("default", "win_rate", "bradley_terry")
 """``evaluation.leaderboard.METHODS`` (kept here: the parser imports nothing heavy; a test checks they agree)."""
 
 
+def packaged_axiom_count() -> int:
+    """How many axioms the packaged model reads (its JSON read directly: the parser imports nothing heavy)."""
+    import json
+    from importlib import resources
+
+    text = resources.files("ir_rag_axioms").joinpath("data", "leaderboard-nugget.json").read_text(encoding="utf-8")
+    return len(json.loads(text)["axioms"])
+
+
 def add_parser(sub: Subparsers) -> argparse.ArgumentParser:
     """The ``judge`` subcommand's arguments."""
     judge = sub.add_parser("judge", help="a system leaderboard of TREC RAG reports by axioms (TREC AutoJudge)")
@@ -22,7 +31,7 @@ def add_parser(sub: Subparsers) -> argparse.ArgumentParser:
                        "ir_measures: run topic measure value; trec_eval: measure topic value, one run only (the "
                        "file name is its run id)")
     judge.add_argument("--axioms", help="comma-separated axioms: 'ictir2025', NAME=SPEC or SPEC (default: the "
-                       "packaged model's 20; given without --method, scored by win_rate)")
+                       f"packaged model's {packaged_axiom_count()}; given without --method, scored by win_rate)")
     judge.add_argument("--method", choices=METHODS, help="the headline: default (the packaged model, fitted to "
                        "nugget scores; its own axioms only), win_rate (mean of the axioms' win rates), bradley_terry "
                        "(default: 'default', or 'win_rate' with --axioms)")
@@ -41,6 +50,25 @@ def run(args: argparse.Namespace) -> int:
     out = judge_files(args.reports, args.topics, args.out, format=args.format, axioms=args.axioms,
                       method=args.method, by_topic=args.by_topic, ray=args.ray, progress=not args.quiet)
     with open(out, encoding="utf-8") as lines:
-        count = sum(1 for _ in lines)
-    print(f"wrote {count} leaderboard lines to {out}")
+        rows = [line for line in lines if line.strip()]
+    runs = written_runs(rows, args.format, str(out))
+    if len(runs) == 1:
+        import warnings
+
+        warnings.warn(f"the leaderboard holds a single run ({runs.pop()!r}): the axioms compare runs with each other, "
+                      "so one run cannot be compared and its win rates and headline are NaN; judge several runs "
+                      "together", stacklevel=2)
+    print(f"wrote {len(rows)} leaderboard lines to {out}")
     return 0
+
+
+def written_runs(rows: list[str], format: str, out: str) -> set[str]:
+    """The run ids of a written leaderboard's lines (``trec_eval`` holds one run: the file's name)."""
+    import json
+    from pathlib import Path
+
+    if format == "trec_eval":
+        return {Path(out).name}
+    if format == "jsonl":
+        return {str(json.loads(row)["run_id"]) for row in rows}
+    return {row.split("\t", 1)[0] for row in rows}

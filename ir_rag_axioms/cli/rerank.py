@@ -43,8 +43,10 @@ def run(args: argparse.Namespace) -> int:
     axioms = presets.parse_axioms(args.axioms)
     weights = _weights(args.weights, len(axioms))
     check_output(args)
-    requests = items(args)
+    requests = input_order(items(args))
     _check_ids(args.run or args.input, requests, lines=not args.run)
+    _warn_sizes(requests)
+    requests = [(request, responses) for request, responses in requests if responses]
     rows = []
     stacks = preference_stacks(list(axioms.values()), requests, workers=args.workers, progress=not args.quiet)
     counts = []
@@ -68,6 +70,39 @@ def run(args: argparse.Namespace) -> int:
 
 SHOWN_IDS = 3
 """Bad ids named per kind in the message of ``_check_ids``; the rest are counted."""
+
+
+def _number(value: Any, missing: float) -> float:
+    """A rank or score as a float for sorting; ``missing`` where it is absent or not a finite number."""
+    import math
+
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return missing
+    return number if math.isfinite(number) else missing
+
+
+def input_order(requests: list[Any]) -> list[Any]:
+    """Requests by qid, each one's responses by rank, else score (descending), else docno: never by line position.
+
+    The order that ties of the aggregation keep (the ``AxiomaticReranker``'s ``frames.original_order``), so that
+    shuffling the input's lines changes no rank and no score.
+    """
+    inf = float("inf")
+    return [(request, sorted(responses, key=lambda r: (_number(r.rank, inf), -_number(r.score, -inf), r.id)))
+            for request, responses in sorted(requests, key=lambda item: item[0].id)]
+
+
+def _warn_sizes(requests: list[Any]) -> None:
+    """A warning counting and naming the requests without responses (left out) and with one (nothing to compare)."""
+    import warnings
+
+    for size, what in ((0, "no responses: they are left out of the run"),
+                       (1, "a single response, which nothing can be compared with: it is written with rank 1")):
+        ids = [request.id for request, responses in requests if len(responses) == size]
+        if ids:
+            warnings.warn(f"{len(ids)} of {len(requests)} requests have {what} (id {_listed(ids)})", stacklevel=3)
 
 
 def _unwritable(value: str) -> bool:

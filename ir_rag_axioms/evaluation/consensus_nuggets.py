@@ -23,16 +23,22 @@ facts that many systems state independently are a stand-in. Per topic:
    group's claims (the evidence is that closest claim), else not.
 7. **Scores**, as the track's: ``vital_strict`` = supported vital nuggets / vital nuggets, ``vital`` = (supported +
    partial / 2) / vital nuggets, ``all_strict`` and ``all`` the same over every nugget. NaN when the topic has no
-   (vital) nugget or the answer is empty (the judge abstains: never 0).
+   (vital) nugget or the answer is empty (no text but whitespace: the judge abstains, never 0); an answer with text
+   but no claim ("Yes.") states no nugget: 0, never above a longer answer that states none either.
+
+The defaults of ``NuggetSettings`` are the packaged leaderboard model's (``data/leaderboard-nugget.json``,
+``nugget_settings``): the settings ``ir-rag-axioms judge`` uses and its weights were fitted with.
 
 Deterministic: claims are ordered by (run, position) before clustering and the clustering has no randomness.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib import resources
 from typing import Any
 
 import numpy as np
@@ -48,17 +54,26 @@ _MARKER = re.compile(r"\s*\[\d+(?:\s*,\s*\d+)*\]")
 _WORD = re.compile(r"\w+")
 
 
+def packaged_settings() -> dict[str, Any]:
+    """The ``nugget_settings`` of the packaged leaderboard model (``data/leaderboard-nugget.json``): the defaults."""
+    text = resources.files("ir_rag_axioms").joinpath("data", "leaderboard-nugget.json").read_text(encoding="utf-8")
+    return dict(json.loads(text)["nugget_settings"])
+
+
+_PACKAGED = packaged_settings()
+
+
 @dataclass(frozen=True)
 class NuggetSettings:
-    """The parameters of ``consensus_nuggets``; one value each for every topic."""
+    """The parameters of ``consensus_nuggets``; one value each for every topic (defaults: the judge's)."""
 
-    distance_threshold: float = 0.35
+    distance_threshold: float = float(_PACKAGED["distance_threshold"])
     """Cosine distance at which AgglomerativeClustering (average linkage) stops merging groups."""
-    min_support: int = 3
+    min_support: int = int(_PACKAGED["min_support"])
     """Least number of distinct voices that state a group for it to be a nugget (at least 2)."""
-    vital_share: float = 0.25
+    vital_share: float = float(_PACKAGED["vital_share"])
     """Least share of the topic's voices that state a nugget for it to be vital."""
-    partial_similarity: float = 0.55
+    partial_similarity: float = float(_PACKAGED["partial_similarity"])
     """Least cosine of an answer's closest claim to a group's claim for partial support."""
     duplicate_overlap: float = 0.5
     """Least Jaccard overlap of two answers' word 3-grams for them to be one voice (near-copies)."""
@@ -94,7 +109,8 @@ class TopicNuggets:
     assignments: pd.DataFrame
     """run_id, nugget_id, assignment, evidence (the answer's claim, "" for not_support), similarity."""
     empty: list[str] = field(default_factory=list)
-    """Runs whose answer has no claim (abstentions: NaN scores)."""
+    """Runs whose answer is empty, None or only whitespace (abstentions: NaN scores); an answer without claims is
+    not empty (it supports no nugget: 0)."""
 
 
 def team_of_run(run_id: str) -> str:
@@ -106,7 +122,7 @@ def claims_of(text: str | None, min_words: int = 4) -> list[str]:
     """The answer's claims: its Punkt sentences of at least ``min_words`` words, citation markers removed."""
     import punkt
 
-    if text is None or text != text or not str(text).strip():
+    if _blank(text):
         return []
     out = []
     for sentence in punkt.sent_tokenize(str(text)):
@@ -192,7 +208,12 @@ def topic_nuggets(topic: str, query: str, answers: Mapping[str, str | None], emb
     members = [members[k] for k in order]
     nuggets = pd.DataFrame(rows, columns=["nugget_id", "text", "importance", "support", "runs"])
     assignments = _assign(runs, owners, matrix, list(nuggets["nugget_id"]), members, settings.partial_similarity)
-    return TopicNuggets(topic, query, runs, voices, nuggets, assignments, [r for r in runs if not claims[r]])
+    return TopicNuggets(topic, query, runs, voices, nuggets, assignments, [r for r in runs if _blank(answers[r])])
+
+
+def _blank(text: str | None) -> bool:
+    """Whether an answer is empty: None, NaN or only whitespace (an abstention, unlike a text without claims)."""
+    return text is None or text != text or not str(text).strip()
 
 
 def _assign(runs: Sequence[str], owners: Sequence[tuple[str, str]], matrix: np.ndarray, ids: Sequence[str],
@@ -220,7 +241,7 @@ def _assign(runs: Sequence[str], owners: Sequence[tuple[str, str]], matrix: np.n
 
 
 def answer_scores(topic: TopicNuggets) -> pd.DataFrame:
-    """Per run: vital_strict, vital, all_strict, all (the track's formulas; NaN without a (vital) nugget or claim)."""
+    """Per run: vital_strict, vital, all_strict, all (the track's formulas; NaN without a (vital) nugget or text)."""
     importance = dict(zip(topic.nuggets["nugget_id"], topic.nuggets["importance"], strict=True))
     n_all = len(importance)
     n_vital = sum(1 for v in importance.values() if v == VITAL)
@@ -287,5 +308,5 @@ def nugget_score_table(topics: Sequence[TopicNuggets]) -> pd.DataFrame:
 
 
 __all__ = ["NOT_SUPPORT", "OKAY", "PARTIAL", "SCORES", "SUPPORT", "VITAL", "NuggetSettings", "TopicNuggets",
-           "answer_scores", "claims_of", "consensus_nuggets", "nugget_score_table", "shingles", "team_of_run",
-           "topic_nuggets"]
+           "answer_scores", "claims_of", "consensus_nuggets", "nugget_score_table", "packaged_settings", "shingles",
+           "team_of_run", "topic_nuggets"]

@@ -18,7 +18,9 @@ answer. The headline (the first measure) depends on ``method``:
   a blank answer or a topic with fewer than two answers;
 - ``"win_rate"``: the mean over the axioms of the defined win rates;
 - ``"bradley_terry"``: per topic and over all topics, the Bradley-Terry log-strength of the summed preferences
-  (``aggregation.bradley_terry``); ``all`` is the strength fitted to every topic's comparisons, not a mean.
+  (``aggregation.bradley_terry``); ``all`` is the strength fitted to every topic's comparisons, not a mean. The
+  runs are fitted in an order of their answers' contents, and the same answers (a topic's equal texts, runs with
+  equal answers everywhere) get one value (``alike_equal``); a single run has no strength (NaN).
 
 ``all`` rows of the win rates and the other headlines are the means over the run's topics of the defined values
 (NaN if none is defined), summed exactly (``exact_mean``: two tied runs stay tied whatever they are called); the
@@ -266,7 +268,23 @@ def _topic_values(named: Mapping[str, Axiom], request: GenerationRequest, respon
             head = np.nanmean(table, axis=1)
     else:
         head = bradley_terry(np.sign(summed)[None]) if len(responses) > 1 else np.full(len(responses), np.nan)
+        head = alike_equal(head, [(r.text, r.context) for r in responses])
     return head, table, np.sign(summed)
+
+
+def alike_equal(values: np.ndarray, keys: Sequence[Any]) -> np.ndarray:
+    """``values`` with every group of equal ``keys`` (the same answers) set to the group's exact mean.
+
+    Equal inputs get equal outputs, not merely equal up to the float noise of a fit's summation order.
+    """
+    v = np.asarray(values, dtype=np.float64).copy()
+    groups: dict[Any, list[int]] = {}
+    for k, key in enumerate(keys):
+        groups.setdefault(key, []).append(k)
+    for at in groups.values():
+        if len(at) > 1:
+            v[at] = exact_mean(v[at])
+    return v
 
 
 def system_leaderboard(answers: pd.DataFrame,
@@ -346,19 +364,27 @@ def _released(analysis: Any) -> Iterator[None]:
 
 
 def _overall_strengths(runs: Sequence[str], matrices: Sequence[tuple[Any, Any, np.ndarray]]) -> dict[str, float]:
-    """Bradley-Terry log-strength per run from the summed preferences of every topic (absent pairs: no game)."""
-    from ir_rag_axioms.aggregation import bradley_terry
+    """Bradley-Terry log-strength per run from the summed preferences of every topic (absent pairs: no game).
 
-    index = {run: k for k, run in enumerate(runs)}
+    The runs are fitted in the order of their answers' contents (``systems.content_order``), not of their names or
+    rows, and runs with the same answers get one value; a single run has none (NaN: nothing to compare it with).
+    """
+    from ir_rag_axioms.aggregation import bradley_terry
+    from ir_rag_axioms.evaluation.systems import answer_fingerprints
+
+    items = [(request, responses) for request, responses, _ in matrices]
+    prints = answer_fingerprints(runs, items)
+    index = {run: k for k, run in enumerate(sorted(runs, key=lambda run: (prints[run], run)))}
     stack = np.zeros((len(matrices), len(runs), len(runs)))
     for t, (_, responses, matrix) in enumerate(matrices):
         at = np.array([index[r.id] for r in responses], dtype=np.int64)
         stack[t][np.ix_(at, at)] = matrix
-    strengths = bradley_terry(stack) if len(runs) > 1 else np.zeros(len(runs))
-    return {run: float(strengths[k]) for run, k in index.items()}
+    strengths = bradley_terry(stack) if len(runs) > 1 else np.full(len(runs), np.nan)
+    values = alike_equal(np.array([strengths[index[run]] for run in runs]), [prints[run] for run in runs])
+    return {run: float(value) for run, value in zip(runs, values, strict=True)}
 
 
-__all__ = ["ALL", "COLUMNS", "HEADLINES", "METHODS", "NUGGET_MEASURES", "answer_items", "answer_values",
+__all__ = ["ALL", "COLUMNS", "HEADLINES", "METHODS", "NUGGET_MEASURES", "alike_equal", "answer_items", "answer_values",
            "default_axioms", "exact_mean", "headline", "model_nugget_features", "nugget_features", "nugget_settings",
            "nugget_values", "packaged_model", "reads_packaged_axioms", "standardize", "system_leaderboard",
            "win_rates"]

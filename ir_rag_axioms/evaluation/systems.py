@@ -5,11 +5,13 @@ preferences. Per axiom and system: the win rate (wins + ties / 2 over every comp
 answer to the same topic), the Bradley-Terry log-strength fitted to the pairwise wins of all topics (prior 0.1
 win per pair), a percentile bootstrap interval of it over topics, and the rank by strength (1 = best).
 
-Nothing depends on the order of the rows or on the ids' names: the systems are taken sorted by name, the topics in
-an order of their own contents (their answers' presence and preferences; topics alike in every respect are
-interchangeable), so the same answers give the same frame, bit for bit, however the rows are ordered or the qids
-named. Ranks: by strength (rounded to 9 decimals), then win rate; tied systems share the best rank of their tie
-("min" ranking: 1, 2, 2, 4), and the rows are sorted by rank, then system name.
+Nothing depends on the order of the rows or on the ids' names: the systems are taken in an order of their answers'
+contents (``content_order``: systems with the same answers are interchangeable), the topics in an order of their
+own contents (their answers' presence and preferences; topics alike in every respect are interchangeable), and the
+bootstrap draws its topic resamples from the seed alone, so the same answers give the same frame, bit for bit,
+however the rows are ordered or the qids and systems named. A topic that one system answered warns (a single
+candidate: nothing to compare). Ranks: by strength (rounded to 9 decimals), then win rate; tied systems share the
+best rank of their tie ("min" ranking: 1, 2, 2, 4), and the rows are sorted by rank, then system name.
 """
 
 from __future__ import annotations
@@ -129,7 +131,7 @@ def system_table(name: str, systems: Sequence[str], prefs: np.ndarray, present: 
                           "topics": [f"{n}/{len(present)}" for n in present.sum(axis=0)]})
     if baseline is not None:
         table["win_rate_vs_baseline"] = _against(prefs, present, baseline)
-    return table.sort_values("rank", kind="stable").reset_index(drop=True)
+    return table.sort_values(["rank", "system"], kind="stable").reset_index(drop=True)
 
 
 def min_ranks(strength: np.ndarray, win_rate: np.ndarray) -> np.ndarray:
@@ -169,8 +171,10 @@ def compare_systems(
     systems, items = system_items(_as_frame(source, topics, system_column), system_column)
     if len(systems) < 2:
         raise ValueError(f"compare_systems needs at least two systems, got {systems}")
+    systems = [systems[k] for k in content_order(systems, items)]  # by their answers: the same under any names
     present = _presence(systems, items)
     base = _baseline_index(baseline, systems)
+    _warn_single(items)
     _warn_coverage(systems, present)
     if len(items) > 1 and present.sum(axis=0).max() == 1:
         warnings.warn(f"compare_systems: every one of the {len(systems)} systems answers a single topic; does "
@@ -191,25 +195,65 @@ def compare_systems(
     return pd.concat(tables, ignore_index=True)
 
 
+def answer_fingerprints(names: Sequence[str], items: Sequence[Item]) -> dict[str, str]:
+    """Per answer id (system or run): a digest of its answers' contents (query, text, context), not of any id."""
+    import hashlib
+    import json
+
+    from ir_rag_axioms.model import context_of
+
+    contents: dict[str, list[list[Any]]] = {name: [] for name in names}
+    for request, responses in items:
+        for r in responses:
+            context = context_of(request, r)
+            contents[r.id].append([request.text, r.text, list(context) if context is not None else None])
+    return {name: hashlib.blake2b(json.dumps(sorted(found, key=json.dumps)).encode("utf-8", "surrogatepass"),
+                                  digest_size=16).hexdigest() for name, found in contents.items()}
+
+
+def content_order(names: Sequence[str], items: Sequence[Item]) -> list[int]:
+    """Positions of ``names`` ordered by ``answer_fingerprints`` (then name: only systems with the same answers tie).
+
+    The order the Bradley-Terry fits and the bootstrap see: renaming systems permutes nothing they compute.
+    """
+    prints = answer_fingerprints(names, items)
+    return sorted(range(len(names)), key=lambda k: (prints[names[k]], names[k]))
+
+
 def _baseline_index(baseline: str | None, systems: Sequence[str]) -> int | None:
     """The baseline's position among the systems (ValueError naming them for an unknown one)."""
     if baseline is None:
         return None
     if str(baseline) not in systems:
-        raise ValueError(f"compare_systems: unknown baseline {baseline!r}; the systems are {list(systems)}")
+        raise ValueError(f"compare_systems: unknown baseline {baseline!r}; the systems are {sorted(systems)}")
     return list(systems).index(str(baseline))
 
 
+def _warn_single(items: Sequence[Item]) -> None:
+    """A warning naming the topics that a single system answered (nothing to compare its answer with)."""
+    single = sorted((request.id, responses[0].id) for request, responses in items if len(responses) == 1)
+    if single:
+        shown = ", ".join(f"qid {q!r} (only {s!r})" for q, s in single[:5])
+        warnings.warn(f"compare_systems: a single system answered {len(single)} of {len(items)} topics: {shown}"
+                      f"{' ...' if len(single) > 5 else ''}; a single candidate, nothing to compare it with: those "
+                      "topics count in no win rate or strength (only in column 'topics')", stacklevel=3)
+
+
 def _warn_coverage(systems: Sequence[str], present: np.ndarray) -> None:
-    """A warning naming the systems that answered fewer topics than the most complete one."""
-    answered = present.sum(axis=0)
-    partial = [(s, int(n)) for s, n in zip(systems, answered, strict=True) if n < answered.max()]
-    if partial:
-        shown = ", ".join(f"{s!r} ({n}/{len(present)} topics)" for s, n in partial[:5])
-        warnings.warn(f"compare_systems: {len(partial)} of {len(systems)} systems answered fewer topics than the "
-                      f"others: {shown}{' ...' if len(partial) > 5 else ''}; their win rates and strengths rest on "
-                      "those topics only (column 'topics'): compare systems on the topics all of them answered",
-                      stacklevel=3)
+    """A warning naming the systems that answered fewer of the comparable topics (>= 2 answers) than the most."""
+    comparable = present[present.sum(axis=1) > 1]
+    answered = comparable.sum(axis=0)
+    if not len(comparable) or answered.min() == answered.max():
+        return
+    total = len(comparable)
+    most = sorted(s for s, n in zip(systems, answered, strict=True) if n == answered.max())
+    partial = sorted((s, int(n)) for s, n in zip(systems, answered, strict=True) if n < answered.max())
+    shown = ", ".join(f"{s!r} ({n}/{total} topics)" for s, n in partial[:5])
+    others = f" and {len(most) - 1} other(s)" if len(most) > 1 else ""
+    warnings.warn(f"compare_systems: {len(partial)} of {len(systems)} systems answered fewer of the {total} topics "
+                  f"with two or more answers than {most[0]!r}{others} ({answered.max()}/{total}): {shown}"
+                  f"{' ...' if len(partial) > 5 else ''}; their win rates and strengths rest on those topics only "
+                  "(column 'topics'): compare systems on the topics all of them answered", stacklevel=3)
 
 
 def rank_correlation(table: pd.DataFrame, reference: Mapping[str, float]) -> pd.DataFrame:
