@@ -161,7 +161,7 @@ CURRENCY_SIGNS = frozenset("$£€¥₹")
 """Signs before a price: the number after one is an amount, never a clock time ("$9.15")."""
 _CLOCK_IN_TEXT = re.compile(r"(?<![\d:.$£€¥₹])(\d{1,2})(?::(\d{2})(?![\d:.]\d)(?:\s*([ap])\.?\s?m\b\.?)?|"
                             r"\.(\d{2})(?![\d:.]\d)\s*([ap])\.?\s?m\b\.?)", re.IGNORECASE)
-"""A clock time in a raw text: "20:13", "9:57 p.m.", "9.15pm" (a dotted one only with a.m./p.m.: "2.50" is a decimal)."""
+"""A clock time in a raw text: "20:13", "9:57 p.m.", "9.15pm" (dotted only with a.m./p.m.: "2.50" is a decimal)."""
 
 
 def period(tokens: Sequence[Any], i: int) -> tuple[float, float, int] | None:
