@@ -117,6 +117,16 @@ def test_seasons_end_in_the_next_year(text, expected):
 
 
 @pytest.mark.parametrize(("text", "expected"), [
+    ("It earned $6\u20138 billion a year.", [(6e9, 8e9, "$", False)]),  # one token with an en dash
+    ("It earned $6-8 billion a year.", [(6e9, 8e9, "$", False)]),
+    ("It had between 20 and 45 million users.", [(2e7, 4.5e7, "user", False)]),
+    ("It cost 6 million to 44 million dollars.", [(6e6, 4.4e7, "dollar", False)]),
+])
+def test_the_scale_of_a_range_applies_to_both_ends(text, expected):
+    assert same(numbers(text), expected), numbers(text)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
     ("It rose 2.50 metres.", [(2.5, 2.5, "[length]", False)]),
     ("The rate is 1.25 percent.", [(1.25, 1.25, "%", False)]),
     ("It weighs 12.30 kg.", [(12.3, 12.3, "[mass]", False)]),

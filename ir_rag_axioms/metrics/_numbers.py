@@ -340,6 +340,8 @@ def _not_a_value(tokens: list[Any], i: int) -> Found:
         first, second = re.split(r"[-–]", token.text)
         low = float(first.replace(",", ""))
         high = _season_end(low, second) or float(second.replace(",", ""))
+        scale, last = _scaled(tokens, i, 1.0, [])  # "$6–8 billion": both ends
+        low, high, i = low * scale, high * scale, last
         measured = _measured(tokens, i, low, high, False)
         return [measured[0] if measured else (low, high, _unit([token]), False)], (measured[1] if measured else i) + 1
     return [], i + 1
@@ -386,12 +388,15 @@ def _range_to(tokens: list[Any], i: int, value: float, group: list[Any], span: A
     end = quantities.number_words(tokens, i + 2) if tokens[i + 2].lower_ in quantities.NUMBER_WORDS else None
     season = _season_end(value, tokens[i + 2].text) if tokens[i + 1].text in ("-", "–") else None
     other, used = (end[0], end[1]) if end else (season or _value(tokens[i + 2]), 1)
-    k = i + 2 + used
+    k, factor = i + 2 + used, 1.0
     while other is not None and k < len(tokens) and tokens[k].lower_ in quantities.MULTIPLIERS:
-        other *= quantities.MULTIPLIERS[tokens[k].lower_]  # "6 million to 44 million"
+        factor *= quantities.MULTIPLIERS[tokens[k].lower_]  # "6 million to 44 million"
         k += 1
     if other is None or (tokens[i + 1].lower_ == "and" and span.doc[max(group[0].i - 1, 0)].lower_ != "between"):
         return value, value, i
+    if not any(t.lower_ in quantities.MULTIPLIERS for t in group):
+        value *= factor  # "$6-8 billion": the scale of the second end is the first's too
+    other *= factor
     group.append(tokens[k - 1])
     return min(value, other), max(value, other), k - 1
 
