@@ -26,9 +26,8 @@ def _square(prefs: np.ndarray, what: str = "prefs") -> np.ndarray:
     return np.nan_to_num(p, nan=0.0)
 
 
-def _stack(prefs: np.ndarray, weights: Sequence[float] | np.ndarray | None,
-           signs: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """The (k, n, n) stack (NaN as 0) and k finite weights; ``signs``: only the entries' signs are used."""
+def _stack(prefs: np.ndarray, weights: Sequence[float] | np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """The (k, n, n) stack (NaN as 0) and k finite weights whose weighted sums cannot overflow."""
     s = np.asarray(prefs, dtype=np.float64)
     if s.ndim == 2:
         s = s[None]
@@ -39,28 +38,21 @@ def _stack(prefs: np.ndarray, weights: Sequence[float] | np.ndarray | None,
         raise ValueError(f"need one weight per matrix ({s.shape[0]}), got {w.shape[0] if w.ndim else w}")
     if not np.all(np.isfinite(w)):
         raise ValueError("weights must be finite")
-    s = np.nan_to_num(s, nan=0.0)
-    _refuse_overflow(s, w, signs)
-    return s, w
+    _refuse_overflow(s.shape[1], w)
+    return np.nan_to_num(s, nan=0.0), w
 
 
-def _refuse_overflow(s: np.ndarray, w: np.ndarray, signs: bool) -> None:
-    """Raise ValueError when a weighted sum can overflow: 2 n sum_k |w_k| max(1, max|P_k|) must be finite.
+def _refuse_overflow(n: int, w: np.ndarray) -> None:
+    """Raise ValueError when the weights' sums overflow: 2 n sum_k |w_k| must be finite.
 
-    That bounds every sum the aggregations form (Borda's row sums, the votes, Bradley-Terry's games), so no
-    aggregation silently turns huge finite weights into inf and a scrambled ranking. With ``signs`` (votes and
-    win counts) every |P_k| counts as 1.
+    Preferences are in [-1, 1], so that bounds every sum the aggregations form (Borda's row sums, the votes,
+    Bradley-Terry's games): no aggregation silently turns huge finite weights into inf and a scrambled ranking.
     """
-    if not s.size:
-        return
-    magnitude = np.ones(s.shape[0]) if signs else np.maximum(np.abs(s).max(axis=(1, 2)), 1.0)
     with np.errstate(over="ignore"):
-        bound = 2.0 * s.shape[1] * float(np.abs(w) @ magnitude)
+        bound = 2.0 * n * float(np.abs(w).sum())
     if not np.isfinite(bound):
-        entries = "each vote counting 1" if signs else f"the matrices' largest entries {magnitude.tolist()!r}"
-        raise ValueError(f"weights {w.tolist()!r} are too large for these {s.shape[1]} items: with {entries} the "
-                         "weighted sums overflow float64 (2 n sum_k |w_k| max(1, max|P_k|) must be finite); scale "
-                         "the weights (or the axioms) down")
+        raise ValueError(f"weights {w.tolist()!r} are too large for these {n} items: their weighted sums overflow "
+                         "float64 (2 n sum_k |w_k| must be finite); scale the weights down")
 
 
 def _signed(s: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -82,7 +74,7 @@ def majority_vote(
     M[i, j] = 1 if the weight voting i > j exceeds that voting j > i and is >= minimum_votes * total weight; -1
     mirrored; else 0. A negative weight -w votes with weight w for the opposite of its matrix (as -w P = w (-P)).
     """
-    s, w = _signed(*_stack(prefs, weights, signs=True))
+    s, w = _signed(*_stack(prefs, weights))
     if not 0.0 <= minimum_votes <= 1.0:
         raise ValueError(f"minimum_votes must be a fraction in [0, 1], got {minimum_votes!r}")
     pro = np.tensordot(w, (s > 0).astype(np.float64), axes=1)
@@ -114,7 +106,7 @@ def bradley_terry(
 
     p_i <- W_i / sum_j N_ij / (p_i + p_j), W[i, j] = sum_k w_k [P_k[i, j] > 0] + prior.
     """
-    s, w = _stack(prefs, weights, signs=True)
+    s, w = _stack(prefs, weights)
     n = s.shape[1]
     if n < 2:
         return np.zeros(n)
@@ -272,7 +264,7 @@ def scored_ranking(
     majority vote leaves out an axiom whose matrix is all 0 (it decides no pair of these items), so that its weight
     does not raise the quorum: the others alone rank, as they do for the other aggregations, where it adds 0.
     """
-    s, w = _stack(stack, weights, signs=method in ("kwiksort", "bradley_terry"))
+    s, w = _stack(stack, weights)
     if method == "kwiksort":
         voting = np.any(s != 0, axis=(1, 2))
         if voting.any():
