@@ -108,6 +108,11 @@ class HeuristicJudge(Judge):
     """Rubric levels count near-duplicate statements (cosine >= this) once, so repetition cannot raise a level."""
 
     def __post_init__(self) -> None:
+        self._check_numbers()
+        self._check_options()
+
+    def _check_numbers(self) -> None:
+        """The number settings: finite, ordered thresholds, four increasing band edges (ValueError naming one)."""
         for name in _NUMBERS:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
@@ -124,6 +129,9 @@ class HeuristicJudge(Judge):
         if len(self.level_bands) != 4 or list(self.level_bands) != sorted(self.level_bands):
             raise ValueError(f"{type(self).__name__}: level_bands must be 4 increasing edges, got "
                              f"{self.level_bands!r}")
+
+    def _check_options(self) -> None:
+        """The other settings: margins, counts, the verifier's file and the caps (an error naming the setting)."""
         if isinstance(self.unsure_margin, bool) or not isinstance(self.unsure_margin, (int, float)) or not (
                 0 <= self.unsure_margin < 1):
             raise ValueError(f"{type(self).__name__}: unsure_margin must be a number in [0, 1), got "

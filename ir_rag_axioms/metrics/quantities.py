@@ -239,14 +239,16 @@ def clock_time(tokens: Sequence[Any], i: int) -> tuple[float, str, int] | None:
     half = glued or ("a" if after in _AM else "p" if after in _PM else "")
     if match and match[0][len(match[1])] == "." and not half and not (i > 0 and tokens[i - 1].lower_ == "at"):
         return None  # "2.50 metres", "1.25 percent": a decimal; "9.15" is a time with a.m./p.m. or after "at"
-    if hour > 24 or minute > 59:
+    return _minutes(hour, minute, half, 1 if glued or not half else 2)
+
+
+def _minutes(hour: int, minute: int, half: str, used: int) -> tuple[float, str, int] | None:
+    """``clock_time``'s reading of an hour and minute with "a", "p" or "" (24-hour or 12-hour without a.m./p.m.)."""
+    if hour > 24 or minute > 59 or (half and not 1 <= hour <= 12):
         return None
     if half:
-        if not 1 <= hour <= 12:
-            return None
-        hour = hour % 12 + (12 if half == "p" else 0)
-        return float(hour * 60 + minute), CLOCK, 1 if glued else 2
-    return float(hour * 60 + minute), CLOCK if hour == 0 or hour > 12 else CLOCK12, 1
+        return float((hour % 12 + (12 if half == "p" else 0)) * 60 + minute), CLOCK, used
+    return float(hour * 60 + minute), CLOCK if hour == 0 or hour > 12 else CLOCK12, used
 
 
 def same_clock(a: tuple[float, str], b: tuple[float, str]) -> bool:
