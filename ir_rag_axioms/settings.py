@@ -1,9 +1,12 @@
-"""Settings read from the environment, each parsed once with its variable's name in any error message."""
+"""Settings read from the environment, each parsed once with its variable's name in any error message; packaged data."""
 
 from __future__ import annotations
 
+import json
 import math
 import os
+from importlib import resources
+from typing import Any
 
 MAX_TEXT_CHARS_ENV = "IR_RAG_AXIOMS_MAX_TEXT_CHARS"
 """Longest text (characters) that is analysed; longer ones abstain. Default 200,000."""
@@ -156,3 +159,12 @@ def encoder_precision(precision: str | None = None) -> str:
         source = "precision" if precision is not None else f"environment variable {PRECISION_ENV}"
         raise ValueError(f"{source}={raw!r} must be one of {PRECISIONS}")
     return raw
+
+
+LEADERBOARD_MODEL_FILE = "leaderboard-nugget.json"
+"""The packaged ``default`` leaderboard model and the consensus nugget settings it reads (``ir_rag_axioms/data``)."""
+
+
+def packaged_json(name: str) -> dict[str, Any]:
+    """A JSON file packaged in ``ir_rag_axioms/data`` (a fitted model with its metadata), read as a dict."""
+    return dict(json.loads(resources.files("ir_rag_axioms").joinpath("data", name).read_text(encoding="utf-8")))

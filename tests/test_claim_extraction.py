@@ -61,6 +61,18 @@ def test_a_heading_does_not_lower_answer_relevancy() -> None:
     assert scores == [scores[0]] * 3
 
 
+@pytest.mark.parametrize("signpost", ["The key facts are listed below.", "Here are the key facts:",
+                                      "The following facts stand out:", "The details are as follows:"])
+def test_a_signpost_to_the_answers_other_parts_is_no_claim(signpost: str) -> None:
+    """A sentence that only points to the rest of the answer checks nothing: the answer stays at level 5."""
+    result = Faithfulness().measure(f"{signpost}\n- The Eiffel Tower is in Paris.\n- It was completed in 1889.",
+                                    CONTEXT)
+    assert (result.level, [row["statement"] for row in result.breakdown]) == (
+        5, ["The Eiffel Tower is in Paris.", "It was completed in 1889."])
+    claim = Faithfulness().measure("The tower, shown below, was completed in 1899.", CONTEXT)
+    assert claim.level == 1  # a claim that names the figure below is still a claim
+
+
 @pytest.mark.parametrize("citation", [" (Smith et al., 2020)", " (Smith, 2020)", " (Smith and Jones 2019)",
                                       " (Smith & Jones, 2019; Lee, 2018a)", " [1]"])
 def test_citations_are_dropped(citation: str) -> None:

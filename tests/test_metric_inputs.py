@@ -64,12 +64,13 @@ def test_a_blank_output_is_never_sent_to_the_judge_and_gets_the_rubrics_result(b
     assert [r.level for r in offline] == [None, 1, 1]
 
 
-@pytest.mark.parametrize("query", ["", "  "])
+@pytest.mark.parametrize("query", ["", "  ", "!!!", "🤔 ?"])
 def test_a_blank_query_is_undefined_not_the_answers_fault(query: str) -> None:
     result = AnswerRelevancy().measure(query, ANSWER)
     assert math.isnan(result.score) and "the query is blank" in result.explanation
     rubric = RubricAnswerRelevancy().measure(query, ANSWER)
-    assert rubric.level is None and rubric.explanation == "undefined: the question is blank (nothing to answer)"
+    assert (rubric.level, rubric.explanation) == (
+        None, "undefined: the question is blank (no letter or digit: nothing to answer)")
     mixed = AnswerRelevancy().measure_many([(query, ANSWER), ("Where is the Eiffel Tower?", ANSWER)])
     assert math.isnan(mixed[0].score) and mixed[1].score == 1.0
 

@@ -414,6 +414,23 @@ def test_a_malformed_answer_in_a_batch_names_the_request_and_what_it_judged(serv
     assert raised.value.case_index == 0
 
 
+def test_a_malformed_answer_names_the_turn_of_a_conversation_and_counts_unasked_cases(server):
+    metric = AnswerRelevancy(judge=_judge(server, max_concurrency=1), multi_turn_strategy="all_turns")
+    conversation = [("user", "Where is it?"), ("assistant", "In Paris."), ("user", "How tall?"),
+                    ("assistant", "330 m."), ("user", "When built?"), ("assistant", "In 1889.")]
+    server.behaviours = ["ok", "malformed"]  # the statements of turn 2 of 3
+    with pytest.raises(JudgeOutputError) as raised:
+        metric.measure(conversation=conversation)
+    assert str(raised.value).startswith("AnswerRelevancy: turn 2 of 3: judge request 2 of 3 in a batch")
+    assert (raised.value.batch_index, raised.value.case_index) == (1, 0)
+    server.behaviours = ["ok", "malformed"]  # a query without words is asked of no judge: requests 1, 2: cases 2, 3
+    with pytest.raises(JudgeOutputError) as raised:
+        AnswerRelevancy(judge=_judge(server, max_concurrency=1)).measure_many(
+            [("!!!", "In Paris."), ("Where is it?", "In Paris."), ("How tall?", "330 m.")])
+    assert str(raised.value).startswith("AnswerRelevancy: case 3 of 3: judge request 2 of 2 in a batch")
+    assert raised.value.case_index == 2
+
+
 def test_a_malformed_answer_names_the_contextual_case_and_evaluate_names_the_metric_and_the_id(server):
     from ir_rag_axioms.metrics import ContextualPrecision, ContextualRecall, DatasetItem, evaluate
 

@@ -39,6 +39,8 @@ def same(found: list[tuple[float, float, str, bool]], expected: list[tuple[float
     ("It costs $5M.", [(5e6, 5e6, "$", False)]),
     ("It costs $5m.", [(5e6, 5e6, "$", False)]),
     ("It costs $1.2 bn.", [(1.2e9, 1.2e9, "$", False)]),
+    ("It raised $5 m in 2020.", [(5e6, 5e6, "$", False), (2020.0, 2020.0, "", False)]),  # spaced, after a price
+    ("It raised £5 m.", [(5e6, 5e6, "£", False)]),
     ("The debt is $3tn.", [(3e12, 3e12, "$", False)]),
     ("The company has 3e12 users.", [(3e12, 3e12, "user", False)]),
     ("The sensor samples 10^6 points.", [(1e6, 1e6, "point", False)]),
@@ -131,6 +133,9 @@ def test_seasons_end_in_the_next_year(text, expected):
 ])
 def test_a_dotted_decimal_is_a_clock_time_only_with_am_pm_or_after_at(text, expected):
     assert numbers(text) == expected
+    raw = quantities.clock_times_in(text)  # the raw-text reading (the context's numbers) agrees with the tokens'
+    assert raw == [(low, unit) for low, _, unit, _ in expected if unit in (quantities.CLOCK, quantities.CLOCK12)]
+    assert all(value != 9.15 for value, _ in quantities.numbers_in(text))
 
 
 def test_one_letter_units_after_a_spaced_number():

@@ -12,11 +12,9 @@ METHODS = ("default", "win_rate", "bradley_terry")
 
 def packaged_axiom_count() -> int:
     """How many axioms the packaged model reads (its JSON read directly: the parser imports nothing heavy)."""
-    import json
-    from importlib import resources
+    from ir_rag_axioms.settings import LEADERBOARD_MODEL_FILE, packaged_json
 
-    text = resources.files("ir_rag_axioms").joinpath("data", "leaderboard-nugget.json").read_text(encoding="utf-8")
-    return len(json.loads(text)["axioms"])
+    return len(packaged_json(LEADERBOARD_MODEL_FILE)["axioms"])
 
 
 def add_parser(sub: Subparsers) -> argparse.ArgumentParser:

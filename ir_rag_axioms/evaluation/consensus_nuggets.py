@@ -34,15 +34,15 @@ Deterministic: claims are ordered by (run, position) before clustering and the c
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib import resources
 from typing import Any
 
 import numpy as np
 import pandas as pd
+
+from ir_rag_axioms.settings import LEADERBOARD_MODEL_FILE, packaged_json
 
 SUPPORT, PARTIAL, NOT_SUPPORT = "support", "partial_support", "not_support"
 """The assignments (the track's labels)."""
@@ -54,13 +54,8 @@ _MARKER = re.compile(r"\s*\[\d+(?:\s*,\s*\d+)*\]")
 _WORD = re.compile(r"\w+")
 
 
-def packaged_settings() -> dict[str, Any]:
-    """The ``nugget_settings`` of the packaged leaderboard model (``data/leaderboard-nugget.json``): the defaults."""
-    text = resources.files("ir_rag_axioms").joinpath("data", "leaderboard-nugget.json").read_text(encoding="utf-8")
-    return dict(json.loads(text)["nugget_settings"])
-
-
-_PACKAGED = packaged_settings()
+_PACKAGED = packaged_json(LEADERBOARD_MODEL_FILE)["nugget_settings"]
+"""The defaults: the ``nugget_settings`` of the packaged leaderboard model (``data/leaderboard-nugget.json``)."""
 
 
 @dataclass(frozen=True)
@@ -308,5 +303,5 @@ def nugget_score_table(topics: Sequence[TopicNuggets]) -> pd.DataFrame:
 
 
 __all__ = ["NOT_SUPPORT", "OKAY", "PARTIAL", "SCORES", "SUPPORT", "VITAL", "NuggetSettings", "TopicNuggets",
-           "answer_scores", "claims_of", "consensus_nuggets", "nugget_score_table", "packaged_settings", "shingles",
+           "answer_scores", "claims_of", "consensus_nuggets", "nugget_score_table", "shingles",
            "team_of_run", "topic_nuggets"]

@@ -34,12 +34,10 @@ on the other topics, their order or their ids, not even in the last bit (a persi
 from __future__ import annotations
 
 import contextlib
-import json
 import math
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from functools import cache
-from importlib import resources
 from typing import Any
 
 import numpy as np
@@ -47,6 +45,7 @@ import pandas as pd
 
 from ir_rag_axioms.axioms.base import Axiom, FeatureAxiom, check_responses
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
+from ir_rag_axioms.settings import LEADERBOARD_MODEL_FILE, packaged_json
 
 ALL = "all"
 """The topic of a run's aggregate rows."""
@@ -56,7 +55,7 @@ METHODS = ("default", "win_rate", "bradley_terry")
 """Headline methods of ``system_leaderboard``."""
 HEADLINES = {"default": "AXIOM_NUGGET", "win_rate": "AXIOM_WIN_RATE", "bradley_terry": "AXIOM_BT"}
 """The name of the headline measure of each method."""
-MODEL_FILE = "leaderboard-nugget.json"
+MODEL_FILE = LEADERBOARD_MODEL_FILE
 """The packaged weights of the ``default`` headline (in ``ir_rag_axioms/data``)."""
 NUGGET_MEASURES = {"NUGGET_V_STRICT": "vital_strict", "NUGGET_V": "vital", "NUGGET_A_STRICT": "all_strict",
                    "NUGGET_A": "all"}
@@ -66,8 +65,7 @@ NUGGET_MEASURES = {"NUGGET_V_STRICT": "vital_strict", "NUGGET_V": "vital", "NUGG
 @cache
 def packaged_model() -> dict[str, Any]:
     """The packaged ``default`` combination: ``{"axioms": [spec, ...], "weights": [...], "intercept": b0, ...}``."""
-    text = resources.files("ir_rag_axioms").joinpath("data", MODEL_FILE).read_text(encoding="utf-8")
-    return dict(json.loads(text))
+    return packaged_json(MODEL_FILE)
 
 
 def nugget_settings() -> Any:

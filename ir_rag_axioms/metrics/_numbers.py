@@ -289,8 +289,9 @@ def _suffix_factor(tokens: list[Any], i: int, suffix: str, end: int) -> float | 
 
 
 def _suffix_token(tokens: list[Any], i: int, value: float) -> Digits | None:
-    """A scale letter spaCy split from its number ("2.5" "K", "$5" "m."); None where not read ("5m": five metres)."""
-    suffix = tokens[i + 1].text.rstrip(".") if i + 1 < len(tokens) and not tokens[i].whitespace_ else ""
+    """A scale letter spaCy split from its number ("2.5" "K", "$5" "m.", "$5 m"); None where not read ("5m": metres)."""
+    priced = i > 0 and tokens[i - 1].text[-1:] in quantities.CURRENCY_SIGNS
+    suffix = tokens[i + 1].text.rstrip(".") if i + 1 < len(tokens) and (priced or not tokens[i].whitespace_) else ""
     if suffix not in _SUFFIX_SCALES or suffix in quantities.MULTIPLIERS:
         return None  # "bn", "mn", "tn": scale words (``_scaled``)
     factor = _suffix_factor(tokens, i, suffix, i + 1)

@@ -37,7 +37,14 @@ from ir_rag_axioms.metrics._relevancy_levels import relevancy_judgment
 from ir_rag_axioms.metrics.interface import Judge, RelevancyMode, RubricCase, Statement
 from ir_rag_axioms.metrics.prompts import RubricName
 from ir_rag_axioms.metrics.results import RubricJudgment, Verdict
-from ir_rag_axioms.metrics.statements import Facts, foreign_script, has_statement_text, is_hedge, statement_feature
+from ir_rag_axioms.metrics.statements import (
+    Facts,
+    foreign_script,
+    has_statement_text,
+    is_hedge,
+    is_signpost,
+    statement_feature,
+)
 from ir_rag_axioms.metrics.verifier import features, load_verifier
 
 __all__ = ["HEURISTIC_JUDGE", "OFFLINE_JUDGE", "HeuristicJudge", "Judge", "OfflineJudge", "RelevancyMode",
@@ -274,8 +281,8 @@ class HeuristicJudge(Judge):
 
     # -- faithfulness ---------------------------------------------------------------------------------------------
     def signals(self, cases: Sequence[RubricCase]) -> list[list[dict[str, Any]]]:
-        """Per case, each claim (no refusals, bare hedges) with the checks' verdict, best match, passage and reasons."""
-        outputs = [[s for s in found if not checks.refusal(s.text) and not is_hedge(s.text)]  # "I might be wrong"
+        """Per case, each claim (no refusals, hedges, signposts) with the checks' verdict, best match and reasons."""
+        outputs = [[s for s in found if not (checks.refusal(s.text) or is_hedge(s.text) or is_signpost(s.text))]
                    for found in self._distinct(self.statements([c.output for c in cases]))]
         contexts = [self._reference_units(c.reference) for c in cases]
         out = []

@@ -257,9 +257,12 @@ class AnswerRelevancy(JudgedMetric):
         history = [question for question, _ in exchanges[max(0, k - self.window_size): k]]
         return "\n".join([*history, exchanges[k][0]]), exchanges[k][1]
 
-    def _score(self, exchanges: list[tuple[str, str]], grouped: bool = True,
-               first: int = 0) -> list[AnswerRelevancyResult]:
-        """One result for all exchanges (``grouped``: turns micro-averaged, numbered from ``first``) or one each."""
+    def _score(self, exchanges: list[tuple[str, str]], grouped: bool = True, first: int = 0,
+               cases: tuple[Sequence[int], int] | None = None) -> list[AnswerRelevancyResult]:
+        """One result for all exchanges (``grouped``: turns micro-averaged, numbered from ``first``) or one each.
+
+        ``cases``: the exchanges' positions among how many cases (for error messages; default: all of them).
+        """
         judge = self.judge or default_judge()
         why = self._unjudged(exchanges, judge)
         if grouped and any(w not in (None, NO_QUERY) for w in why):  # a turn not judged: the conversation is not
@@ -268,14 +271,14 @@ class AnswerRelevancy(JudgedMetric):
             return [self._undefined(len(exchanges), judge.name, NO_QUERY)]
         if not grouped and any(why):
             kept = [i for i, w in enumerate(why) if w is None]
-            scored = iter(self._score([exchanges[i] for i in kept], grouped=False) if kept else [])
+            scored = iter(self._score([exchanges[i] for i in kept], False, 0, (kept, len(exchanges))) if kept else [])
             return [self._undefined(1, judge.name, w) if w else next(scored) for w in why]
-        return self._judged(exchanges, judge, grouped, first)
+        return self._judged(exchanges, judge, grouped, first, cases)
 
     def _unjudged(self, exchanges: list[tuple[str, str]], judge: Judge) -> list[str | None]:
         """Per exchange why it is not judged: a long answer, a blank query, another script (warned), else None."""
         long = too_long([answer for _, answer in exchanges], type(self).__name__)
-        why: list[str | None] = [LONG_ANSWER if flag else NO_QUERY if not query.strip() else None
+        why: list[str | None] = [LONG_ANSWER if flag else NO_QUERY if not has_statement_text(query) else None
                                  for (query, _), flag in zip(exchanges, long, strict=True)]
         readable = [k for k, w in enumerate(why) if w is None]
         for k, reason in zip(readable, foreign_reasons(judge, type(self).__name__, [
@@ -283,8 +286,8 @@ class AnswerRelevancy(JudgedMetric):
             why[k] = reason
         return why
 
-    def _judged(self, exchanges: list[tuple[str, str]], judge: Judge, grouped: bool,
-                first: int) -> list[AnswerRelevancyResult]:
+    def _judged(self, exchanges: list[tuple[str, str]], judge: Judge, grouped: bool, first: int,
+                cases: tuple[Sequence[int], int] | None) -> list[AnswerRelevancyResult]:
         """The judge's statements and verdicts for the exchanges, as one result (``grouped``) or one each."""
         def ask() -> list[list[tuple[Verdict, str]]]:
             found = judge.statements([answer for _, answer in exchanges])
@@ -292,8 +295,8 @@ class AnswerRelevancy(JudgedMetric):
             return judge.verdicts([(q, s) for (q, _), s in zip(exchanges, found, strict=True)], self.relevancy_mode)
 
         statements: list = []
-        with case_of(range(len(exchanges)) if not grouped else [0], len(exchanges) if not grouped else 1,
-                     type(self).__name__):
+        asked, count = cases or (range(first, first + len(exchanges)), first + len(exchanges))
+        with case_of(asked, count, type(self).__name__, "turn" if grouped else "case"):
             verdicts, usages = with_usage(judge, 1 if grouped else len(exchanges), ask)
         idk_counts = not self.penalize_ambiguity
         rows = [[StatementVerdict(s.text, v, reason, turn, idk_counts) for s, (v, reason) in
@@ -313,7 +316,8 @@ class AnswerRelevancy(JudgedMetric):
 
     def _undefined(self, turns_count: int, judge: str, why: str) -> AnswerRelevancyResult:
         explanation = (f"Not judged: an answer is longer than {max_text_chars()} characters (NaN)."
-                       if why == LONG_ANSWER else "Not judged: the query is blank; no statement can address it (NaN)."
+                       if why == LONG_ANSWER else "Not judged: the query is blank (no letter or digit); no statement "
+                       "can address it (NaN)."
                        if why == NO_QUERY else f"Not judged: {why.removeprefix('undefined: ')} (NaN).")
         return AnswerRelevancyResult(score=math.nan, passed=False, threshold=self.effective_threshold,
                                      explanation=explanation, statement_breakdown=(), evaluated_turns_count=turns_count,
@@ -436,8 +440,8 @@ class RubricMetric(JudgedMetric):
                     "(not judged)")
         if self.needs_reference and not _has_text(case.reference):
             return f"undefined: no {self.needs_reference} to judge against"
-        if self.rubric == "answer_relevancy" and not (case.question or "").strip():
-            return "undefined: the question is blank (nothing to answer)"
+        if self.rubric == "answer_relevancy" and not has_statement_text(case.question or ""):
+            return "undefined: the question is blank (no letter or digit: nothing to answer)"
         return None
 
     def _parts(self, case: RubricCase) -> dict[str, Sequence[str]]:

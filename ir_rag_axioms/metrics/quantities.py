@@ -116,8 +116,9 @@ def unit_after(tokens: Sequence[Any], j: int) -> tuple[str, int] | None:
         return _DEGREES[word[1]], 1
     if word in ("degree", "degrees", "°"):
         return None
-    if word.rstrip(".") in _SPACED_LETTERS and j > 0 and tokens[j - 1].like_num and tokens[j - 1].whitespace_:
-        return _SPACED_LETTERS[word.rstrip(".")], 1  # "330 m", "500 g" (glued "5m" may be five million: unread)
+    if word.rstrip(".") in _SPACED_LETTERS and j > 0 and tokens[j - 1].like_num and tokens[j - 1].whitespace_ \
+            and not (j > 1 and tokens[j - 2].text[-1:] in CURRENCY_SIGNS):
+        return _SPACED_LETTERS[word.rstrip(".")], 1  # "330 m", "500 g" ("5m" may be five million, "$5 m" is: unread)
     found = unit(word)
     return (found, 1) if found else None
 
@@ -159,9 +160,11 @@ _DECADE = re.compile(r"^(\d{3})0['’]?s$")
 _ORDINAL = re.compile(r"^(\d{1,2})(?:st|nd|rd|th)$")
 CURRENCY_SIGNS = frozenset("$£€¥₹")
 """Signs before a price: the number after one is an amount, never a clock time ("$9.15")."""
-_CLOCK_IN_TEXT = re.compile(r"(?<![\d:.$£€¥₹])(\d{1,2})(?::(\d{2})(?![\d:.]\d)(?:\s*([ap])\.?\s?m\b\.?)?|"
-                            r"\.(\d{2})(?![\d:.]\d)\s*([ap])\.?\s?m\b\.?)", re.IGNORECASE)
-"""A clock time in a raw text: "20:13", "9:57 p.m.", "9.15pm" (dotted only with a.m./p.m.: "2.50" is a decimal)."""
+_CLOCK_IN_TEXT = re.compile(r"(\bat\s+)?(?<![\d:.$£€¥₹])(\d{1,2})"
+                            r"(?::(\d{2})(?![\d:.]\d)(?:\s*([ap])\.?\s?m\b\.?)?|"
+                            r"\.(\d{2})(?![\d:.]\d)(?:\s*([ap])\.?\s?m\b\.?|(?(1)|(?!))))", re.IGNORECASE)
+"""A clock time in a raw text: "20:13", "9:57 p.m.", "9.15pm", "at 9.15" (dotted only with a.m./p.m. or after "at":
+"2.50" is a decimal), as ``clock_time`` reads tokens."""
 
 
 def period(tokens: Sequence[Any], i: int) -> tuple[float, float, int] | None:
@@ -195,16 +198,9 @@ def period(tokens: Sequence[Any], i: int) -> tuple[float, float, int] | None:
 
 def clock_times_in(text: str) -> list[tuple[float, str]]:
     """(minutes after midnight, CLOCK or CLOCK12) of every clock time written in a raw text ("22 July, 20:13")."""
-    out = []
-    for match in _CLOCK_IN_TEXT.finditer(text):
-        hour, minute, half = int(match[1]), int(match[2] or match[4]), (match[3] or match[5] or "").lower()
-        if hour > 24 or minute > 59 or (half and not 1 <= hour <= 12):
-            continue
-        if half:
-            out.append((float((hour % 12 + (12 if half == "p" else 0)) * 60 + minute), CLOCK))
-        else:
-            out.append((float(hour * 60 + minute), CLOCK if hour == 0 or hour > 12 else CLOCK12))
-    return out
+    found = (_minutes(int(m[2]), int(m[3] or m[5]), (m[4] or m[6] or "").lower(), 0)
+             for m in _CLOCK_IN_TEXT.finditer(text))
+    return [(minutes, kind) for minutes, kind, _ in filter(None, found)]
 
 
 _NUMBER_IN_TEXT = re.compile(r"(?<![\w.,\[])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?![\w\]])")

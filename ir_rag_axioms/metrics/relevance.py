@@ -10,19 +10,18 @@ The rubric's 1-5 answer-relevancy level (seed 003) follows from the statements' 
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import re
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import Any
 
 import numpy as np
 
 from ir_rag_axioms.metrics.interface import Statement
 from ir_rag_axioms.metrics.statements import Facts
+from ir_rag_axioms.settings import packaged_json
 
 __all__ = ["CONJUNCTS", "FEATURES", "FILLER_SHARE", "FILLER_WORDS", "OFF_QUESTION", "PRONOUN_START",
            "QUESTION_TYPE", "QUESTION_TYPES", "SHORT_ANSWERS", "SHORT_ANSWER_WORDS", "WORD", "YES_NO_ANSWER",
@@ -464,5 +463,4 @@ MODEL_FILE = "relevance-model.json"
 @cache
 def load_model() -> RelevanceModel:
     """The packaged relevance model (``ir_rag_axioms/data/relevance-model.json``)."""
-    text = resources.files("ir_rag_axioms").joinpath("data", MODEL_FILE).read_text(encoding="utf-8")
-    return RelevanceModel.from_dict(json.loads(text))
+    return RelevanceModel.from_dict(packaged_json(MODEL_FILE))

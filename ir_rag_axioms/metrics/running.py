@@ -85,15 +85,18 @@ def with_usage(judge: Judge, cases: int, run: Callable[[], list[Any]]) -> tuple[
 
 
 @contextlib.contextmanager
-def case_of(asked: Sequence[int], cases: int, owner: str) -> Iterator[None]:
-    """A malformed judge answer inside the block names the metric and the case (``asked[k]``: request k's case)."""
+def case_of(asked: Sequence[int], cases: int, owner: str, unit: str = "case") -> Iterator[None]:
+    """A malformed judge answer inside the block names the metric and the case or turn (request k's: ``asked[k]``).
+
+    ``unit="turn"``: the requests are turns of one conversation (``error.case_index`` 0, the turn in the message).
+    """
     try:
         yield
     except JudgeOutputError as error:
         k = error.batch_index if error.batch_index is not None else 0 if len(asked) == 1 else None
         if k is not None and k < len(asked):
-            error.case_index = asked[k]
-            error.locate(f"{owner}: case {asked[k] + 1} of {cases}" if cases > 1 else owner)
+            error.case_index = asked[k] if unit == "case" else 0
+            error.locate(f"{owner}: {unit} {asked[k] + 1} of {cases}" if cases > 1 else owner)
         raise
 
 

@@ -114,6 +114,17 @@ _HEDGE_ALONE = re.compile(r"(?:but )?(?:i|we) (?:might|may|could) be (?:wrong|mi
                           r"(?:entirely |completely |totally |fully |100% )?(?:sure|certain)(?: about this)?")
 
 
+_POINTS = r"(?:facts|points|details|steps|reasons|options|results|highlights|examples|ways|things|features|findings)"
+_SIGNPOST = re.compile(r"[^.:;!?]*\b(?:are|is) (?:listed|shown|given|summari[sz]ed|outlined|described|detailed) "
+                       rf"(?:below|above)|(?:here (?:are|is)|the following)(?: \w+){{0,3}} {_POINTS}(?: \w+){{0,3}}:?"
+                       r"|[^.;!?]*\bas follows:?", re.IGNORECASE)
+
+
+def is_signpost(text: str) -> bool:
+    """Whether a statement only points to the answer's other parts ("The towers are listed below.", "Here are ...:")."""
+    return bool(_SIGNPOST.fullmatch(text.strip().rstrip(".")))
+
+
 def clean(text: str) -> str:
     """A statement's text without citation markers, a leading bullet, number or clause link, emphasis, extra space.
 

@@ -12,13 +12,13 @@ from __future__ import annotations
 import functools
 import json
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ir_rag_axioms.metrics.verifier.signals import FEATURES
+from ir_rag_axioms.settings import packaged_json
 
 PACKAGED = "verifier.json"
 
@@ -81,6 +81,4 @@ def _sigmoid(x: np.ndarray) -> np.ndarray:
 @functools.cache
 def load_verifier(path: str | None = None) -> Verifier:
     """The verifier in ``path`` (None: the packaged one)."""
-    text = (Path(path).read_text() if path is not None else
-            resources.files("ir_rag_axioms").joinpath("data", PACKAGED).read_text(encoding="utf-8"))
-    return Verifier.from_json(json.loads(text))
+    return Verifier.from_json(json.loads(Path(path).read_text()) if path is not None else packaged_json(PACKAGED))
