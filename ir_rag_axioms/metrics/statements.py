@@ -19,7 +19,7 @@ from ir_rag_axioms.metrics import _structure, _tables, quantities
 from ir_rag_axioms.metrics._negation import _negated
 from ir_rag_axioms.metrics._numbers import _in_citation, _lemma, _numbers
 
-FACTS_VERSION = 24
+FACTS_VERSION = 25
 """Bumped when ``Facts`` changes, so that stored statements of an older version are not read back."""
 _NAME = r"[A-Z][^\W\d_]*(?:['’-][^\W\d_]+)*"
 _AUTHORS = rf"{_NAME}(?:\s+et\s+al\.?|(?:,\s+{_NAME})*,?\s+(?:and|&)\s+{_NAME})?"
