@@ -272,3 +272,38 @@ def test_metric_measures_break_a_tied_top_score_by_doc_id_whatever_the_row_order
         run = pd.DataFrame({"query_id": "q1", "doc_id": ["a", "b", "c"], "score": [1.0, 1.0, 2.0],
                             "faithfulness_score": [1.0, 0.0, 0.25]})
         assert [v.value for v in ir_measures.iter_calc([measure], qrels, run)] == [0.25]
+
+
+def test_an_undefined_answer_relevancy_is_neither_pass_nor_fail_in_every_table() -> None:
+    result = AnswerRelevancy().measure("\U0001f914", ANSWER)
+    assert math.isnan(result.score) and result.passed is None and "(undefined," in result.pretty()
+    table = evaluate([DatasetItem(id="a", query="???", actual_output=ANSWER)], [AnswerRelevancy()])
+    assert table["answer_relevancy_pass"].isna().all() and table["answer_relevancy_score"].isna().all()
+    frame = pd.DataFrame({"qid": ["1"], "query": ["???"], "docno": ["d"], "text": [ANSWER]})
+    assert MetricScorer([AnswerRelevancy()])(frame)["answer_relevancy_pass"].isna().all()
+    assert AnswerRelevancy().measure("Where is it?", " ").passed is False  # a blank answer fails: it says nothing
+
+
+def test_ambiguous_conversations_and_blank_case_ids_are_refused() -> None:
+    from ir_rag_axioms.metrics import AIMessage, HumanMessage, MultiTurnConversation
+
+    conversation = MultiTurnConversation(messages=[HumanMessage(content="What is Python?"),
+                                                   AIMessage(content="Python is a programming language.")])
+    both = DatasetItem(id="c", query="Where is the Eiffel Tower?", actual_output="Bananas are yellow.",
+                       conversation=conversation)
+    with pytest.raises(ValueError, match=r"item 0 \('c'\) gives a conversation and a query or actual_output"):
+        evaluate([both], [AnswerRelevancy()])
+    pending = [("user", "What is Python?"), ("assistant", "A language."), ("user", "What are its uses?")]
+    with pytest.raises(ValueError, match="message 3 of 3 is a user message with no answer after it"):
+        AnswerRelevancy().measure(conversation=pending)
+    for blank in ("", "  "):
+        with pytest.raises(ValueError, match="position 0 has a blank id"):
+            evaluate([DatasetItem(id=blank, query="Where is it?", actual_output=ANSWER)], [AnswerRelevancy()])
+
+
+@pytest.mark.parametrize("bad", [0.9, True, None])
+def test_assert_metric_refuses_what_is_not_a_result(bad: object) -> None:
+    from ir_rag_axioms.testing import assert_metric
+
+    with pytest.raises(TypeError, match="assert_metric: result must be a metric's result"):
+        assert_metric(bad)  # type: ignore[arg-type]

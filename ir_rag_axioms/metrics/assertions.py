@@ -100,6 +100,9 @@ def failure(result: Result) -> str | None:
 
 def assert_metric(result: Result, name: str | None = None) -> Result:
     """Fail (AssertionError with the score, threshold and reason) unless the result passed; return it."""
+    if not hasattr(result, "passed") or not hasattr(result, "score"):
+        raise TypeError(f"assert_metric: result must be a metric's result (metric.measure(...)), got "
+                        f"{type(result).__name__} {result!r:.60}")
     why = failure(result)
     if why is not None:
         raise AssertionError(f"{name}: {why}" if name else why)

@@ -82,8 +82,12 @@ def as_item(case: Any) -> DatasetItem:
 
 
 def _case_names(items: Sequence[DatasetItem]) -> list[Any]:
-    """Each case's id, else its position; two cases of one name (compared as text) are a ValueError naming them."""
+    """Each case's id, else its position; a blank id and two cases of one name (as text) are ValueErrors naming them."""
     names = [item.id if item.id is not None else k for k, item in enumerate(items)]
+    blank = [k for k, name in enumerate(names) if isinstance(name, str) and not name.strip()]
+    if blank:
+        raise ValueError(f"evaluate: the case at position {blank[0]} has a blank id {names[blank[0]]!r}: give it an "
+                         "id, or none (None: the case is named by its position)")
     positions: dict[str, list[int]] = {}
     for k, name in enumerate(names):
         positions.setdefault(str(name), []).append(k)

@@ -81,8 +81,9 @@ def turns(conversation: Conversation, owner: str = "AnswerRelevancy") -> list[tu
     """The (user message, assistant answer) exchanges: each assistant message with the user message before it.
 
     A message is a (role, text) pair or a ``{"role": ..., "content": ...}`` dict (OpenAI's form). Anything else, a
-    content that is not a text, an unknown role, and an assistant message without a user message before it (first,
-    or right after another assistant message) are errors naming the metric, ``conversation`` and the message.
+    content that is not a text, an unknown role, an assistant message without a user message before it (first, or
+    right after another assistant message) and a last user message without an answer are errors naming the metric,
+    ``conversation`` and the message.
     """
     if isinstance(conversation, str | bytes | Mapping) or not isinstance(conversation, Iterable):
         raise TypeError(f"{owner}: conversation must be a list of (role, text) messages or {{'role': ..., 'content': "
@@ -104,6 +105,9 @@ def turns(conversation: Conversation, owner: str = "AnswerRelevancy") -> list[tu
         previous = role
     if not out:
         raise ValueError(f"{owner}: conversation: no user -> assistant exchange to evaluate")
+    if question is not None:
+        raise ValueError(f"{owner}: conversation: message {len(messages)} of {len(messages)} is a user message with no "
+                         "answer after it: end the conversation with the assistant message to evaluate")
     return out
 
 
@@ -238,6 +242,10 @@ class AnswerRelevancy(JudgedMetric):
         single = []
         for k, item in enumerate(items):
             if item.conversation is not None:
+                if item.query is not None or item.actual_output is not None:
+                    raise ValueError(f"AnswerRelevancy: item {k} ({item.id!r}) gives a conversation and a query or "
+                                     "actual_output: which to judge is ambiguous; give the conversation alone (its "
+                                     "last answer is judged) or the query and actual_output alone")
                 out[k] = self.measure(conversation=item.conversation.pairs())
             else:
                 item.need("AnswerRelevancy", "query", "actual_output")
@@ -319,7 +327,7 @@ class AnswerRelevancy(JudgedMetric):
                        if why == LONG_ANSWER else "Not judged: the query is blank (no letter or digit); no statement "
                        "can address it (NaN)."
                        if why == NO_QUERY else f"Not judged: {why.removeprefix('undefined: ')} (NaN).")
-        return AnswerRelevancyResult(score=math.nan, passed=False, threshold=self.effective_threshold,
+        return AnswerRelevancyResult(score=math.nan, passed=None, threshold=self.effective_threshold,
                                      explanation=explanation, statement_breakdown=(), evaluated_turns_count=turns_count,
                                      judge=judge, reason=explanation if self.include_reason else None)
 
@@ -344,7 +352,8 @@ class AnswerRelevancy(JudgedMetric):
                                " The answer is mostly in a script other than Latin; the heuristic judge reads "
                                "English (use an LLM judge)." if foreign_script(query + " " + answer_text) else ""))
             score, explanation = (0.0, blank_text) if blank else (math.nan, unread_text)
-            return AnswerRelevancyResult(score=score, passed=False, threshold=threshold, explanation=explanation,
+            return AnswerRelevancyResult(score=score, passed=False if blank else None, threshold=threshold,
+                                         explanation=explanation,
                                          statement_breakdown=(), evaluated_turns_count=turns_count,
                                          judge=judge.name, counts=(0, 0, 0, 0),
                                          reason=explanation if self.include_reason else None, usage=usage)

@@ -75,7 +75,8 @@ class AnswerRelevancyResult:
     """AnswerRelevancy's diagnostics: score = (yes + idk) / statements (idk as 0 when ambiguity is penalised)."""
 
     score: float
-    passed: bool
+    passed: bool | None
+    """score >= threshold; None when the score is undefined (NaN)."""
     threshold: float
     explanation: str
     statement_breakdown: tuple[StatementVerdict, ...]
@@ -133,7 +134,8 @@ class AnswerRelevancyResult:
 
     def pretty(self) -> str:
         """A readable summary: score, pass/fail, counts and one line per statement."""
-        lines = [f"AnswerRelevancy: {self.score:.2f} ({'PASS' if self.passed else 'FAIL'}, threshold "
+        state = "undefined" if self.passed is None else "PASS" if self.passed else "FAIL"
+        lines = [f"AnswerRelevancy: {self.score:.2f} ({state}, threshold "
                  f"{self.threshold:g}; judge {self.judge})", f"  {self.explanation}",
                  f"  statements: {self.total_statements_count} (yes {self.relevant_statements_count}, no "
                  f"{self.irrelevant_statements_count}, idk {self.ambiguous_statements_count}); turns evaluated: "
