@@ -45,4 +45,5 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     for name, found in by_metric.items():
         scores = [r.score for r in found if not math.isnan(r.score)]
         mean = f"{sum(scores) / len(scores):.3f}" if scores else "undefined"
-        terminalreporter.write_line(f"{name}: {sum(r.passed is True for r in found)}/{len(found)} passed, mean score {mean}")
+        passed = sum(r.passed is True for r in found)
+        terminalreporter.write_line(f"{name}: {passed}/{len(found)} passed, mean score {mean}")
