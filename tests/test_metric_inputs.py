@@ -307,3 +307,25 @@ def test_assert_metric_refuses_what_is_not_a_result(bad: object) -> None:
 
     with pytest.raises(TypeError, match="assert_metric: result must be a metric's result"):
         assert_metric(bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("context", [pd.DataFrame({"text": ["The Eiffel Tower is in Paris."]}),
+                                     {"The Eiffel Tower is in Paris."}, b"The Eiffel Tower is in Paris.",
+                                     np.array([["The Eiffel Tower is in Paris."]])])
+def test_passages_without_one_order_of_texts_are_refused_by_type(context: object) -> None:
+    """A data frame iterates its column names, a set has no order, bytes iterate as numbers: each is a TypeError."""
+    from ir_rag_axioms.metrics import ContextualPrecision
+
+    kind = type(context).__name__
+    with pytest.raises(TypeError, match=f"must be a text or a list of passages, got {kind}"):
+        Faithfulness().measure(ANSWER, context)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=f"got {kind}"):
+        ContextualPrecision().measure("Where is it?", "In Paris.", context)  # type: ignore[arg-type]
+
+
+def test_numpy_strings_are_texts() -> None:
+    """np.str_ (a numpy array's or a frame's .values cell) is read as its str, whatever was parsed before."""
+    answer = np.str_("The Eiffel Tower was finished in 1889 after two years of work.")
+    passages = np.array(["The Eiffel Tower was finished in 1889 after two years of work."])
+    assert Faithfulness().measure(answer, passages).level == 5
+    assert ContextRecall().measure(answer, list(passages)).level == 5

@@ -243,7 +243,7 @@ def parse_grouped(nlp: Any, fresh: Sequence[str], pipes: frozenset[str], cached:
         batch = [t for t in fresh if pipes | cached.get(t, (frozenset(), None))[0] == done]
         disable = [name for name in nlp.pipe_names if name not in done]
         limit = limit_of()
-        inputs = [t if len(t) <= limit else "" for t in batch]
+        inputs = [str(t) if len(t) <= limit else "" for t in batch]  # np.str_: spaCy takes str only
         for text, doc in zip(batch, nlp.pipe(inputs, disable=disable, batch_size=batch_size), strict=True):
             yield text, done, doc
 
@@ -259,7 +259,7 @@ def _feature_shard(model: str, features: tuple[Feature, ...], texts: list[str], 
                 feature(warm)
             _WARMED.add((model, features, pipes))
     with transient(nlp):
-        docs = nlp.pipe(texts, disable=disable, batch_size=batch_size)
+        docs = nlp.pipe(map(str, texts), disable=disable, batch_size=batch_size)  # np.str_: spaCy takes str only
         docs = _progress(docs, len(texts), f"spaCy {model} ({', '.join(sorted(pipes & set(nlp.pipe_names)))})")
         return [tuple(feature(doc) for feature in features) for doc in docs]
 

@@ -107,7 +107,8 @@ def passages(value: Any, owner: str, what: str = "context") -> tuple[str, ...]:
     data frame) is refused, not read as the text "None" or "nan".
     """
     named = f"{owner}: " if owner else ""
-    if isinstance(value, Mapping) or not isinstance(value, Iterable):
+    if isinstance(value, Mapping | bytes | bytearray | set | frozenset) or not isinstance(value, Iterable) \
+            or getattr(value, "ndim", 1) != 1:  # a data frame iterates its column names, a set has no order
         raise TypeError(f"{named}a {what} must be a text or a list of passages, got {type(value).__name__}")
     found = tuple(_passage_text(p) for p in value)
     for k, passage in enumerate(found):
@@ -118,7 +119,7 @@ def passages(value: Any, owner: str, what: str = "context") -> tuple[str, ...]:
             raise TypeError(f"{named}a {what} must be a text or a list of texts: item {k} is "
                             f"{type(passage).__name__} {passage!r:.40}{missing}")
         check_unicode(passage, f"{named}{what} item {k}")
-    return found
+    return tuple(map(str, found))  # np.str_ -> str
 
 
 def _passage_text(passage: Any) -> Any:
