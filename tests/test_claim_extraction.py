@@ -140,3 +140,26 @@ def test_a_wrong_cell_of_a_table_row_is_caught() -> None:
     assert Faithfulness().measure(table.format(city="Paris", height=330), context).level == 5
     assert Faithfulness().measure(table.format(city="Lyon", height=330), context).level == 1
     assert Faithfulness().measure(table.format(city="Paris", height=250), context).level == 1
+
+
+def test_a_resolved_pronoun_names_its_antecedent_for_the_checks() -> None:
+    """"It is 330 metres tall and stands in Paris.": the tower "it" stands for is named there, Paris is no rival."""
+    context = ["The Eiffel Tower was completed in 1889. It is 330 metres tall and stands in Paris."]
+    assert Faithfulness().measure("The Eiffel Tower is 330 metres tall.", context).level == 5
+    assert Faithfulness().measure("The Eiffel Tower is 500 metres tall.", context).level == 1
+
+
+@pytest.mark.parametrize(("answer", "passage"), [
+    ("The company was founded by Jurgen Muller in Zurich.", "The company was founded by Jürgen Müller in Zürich."),
+    ("Gabriel Garcia Marquez wrote the novel in 1967.", "The novel was written by Gabriel García Márquez in 1967."),
+    ("The final was played in São Paulo.", "The final was played in Sao Paulo."),
+])
+def test_names_agree_without_their_diacritics(answer: str, passage: str) -> None:
+    assert Faithfulness().measure(answer, [passage]).level == 5
+
+
+def test_an_acronym_opening_a_sentence_is_a_name() -> None:
+    """spaCy tags a sentence-initial "UNICEF" as a common noun: an all-capitals word is read as a name all the same."""
+    context = ["The reef was declared a World Heritage Site in 1981 by UNESCO."]
+    assert Faithfulness().measure("UNICEF declared the reef a World Heritage Site in 1981.", context).level == 1
+    assert Faithfulness().measure("UNESCO declared the reef a World Heritage Site in 1981.", context).level == 5

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -67,17 +68,25 @@ def _undotted(text: str) -> str:
     return _DOTTED.sub(lambda m: m.group(0).replace(".", ""), text)
 
 
+def fold(text: str) -> str:
+    """Lowercased, without diacritics ("Zürich" -> "zurich"); a character without a decomposition stays.
+
+    Unlike the verifier's ``signals.fold`` (its features as fitted), "Ma’aden" splits at "’" as "Ma'aden" does at "'".
+    """
+    return "".join(c for c in unicodedata.normalize("NFKD", text.lower()) if not unicodedata.combining(c))
+
+
 def words(text: str) -> frozenset[str]:
-    """Lowercased alphanumeric words of a text ("%" counts as "percent"; "u.s." also as "us")."""
-    found = set(re.findall(r"[a-z0-9]+", text.lower()))
-    found |= set(re.findall(r"[a-z0-9]+", _undotted(text.lower())))
+    """Folded alphanumeric words of a text ("%" counts as "percent"; "u.s." also as "us"; "Zürich" as "zurich")."""
+    found = set(re.findall(r"[a-z0-9]+", fold(text)))
+    found |= set(re.findall(r"[a-z0-9]+", _undotted(fold(text))))
     found |= {f"{quantities.number_word_value(w):g}" for w in found if quantities.number_word_value(w) is not None}
     return frozenset(found | {"percent"} if "%" in text else found)
 
 
 def _entity_words(entity: str) -> set[str]:
-    """The words of an entity, number words as digits ("world war two" -> world, war, 2)."""
-    found = set(re.findall(r"[a-z0-9]+", re.sub(r"['’]s\b", "", _undotted(entity)))) - _STOP  # "the opera house's"
+    """The folded words of an entity, number words as digits ("world war two" -> world, war, 2; "zürich" -> zurich)."""
+    found = set(re.findall(r"[a-z0-9]+", re.sub(r"['’]s\b", "", _undotted(fold(entity))))) - _STOP  # "the house's"
     return {f"{quantities.number_word_value(w):g}" if quantities.number_word_value(w) is not None else w
             for w in found}
 
@@ -140,7 +149,7 @@ def _common_noun(word: str) -> bool:
 
 def _said(facts: Facts) -> set[str]:
     """The words of a sentence's entities and lemmas."""
-    return set().union(_lemma_set(facts), *(_entity_words(e) for e, _ in facts.entities))
+    return set().union(map(fold, _lemma_set(facts)), *(_entity_words(e) for e, _ in facts.entities))
 
 
 def _stem_in(word: str, pool_words: Iterable[str]) -> str:

@@ -19,7 +19,7 @@ from ir_rag_axioms.metrics import _structure, _tables, quantities
 from ir_rag_axioms.metrics._negation import _negated
 from ir_rag_axioms.metrics._numbers import _in_citation, _lemma, _numbers
 
-FACTS_VERSION = 25
+FACTS_VERSION = 26
 """Bumped when ``Facts`` changes, so that stored statements of an older version are not read back."""
 _NAME = r"[A-Z][^\W\d_]*(?:['’-][^\W\d_]+)*"
 _AUTHORS = rf"{_NAME}(?:\s+et\s+al\.?|(?:,\s+{_NAME})*,?\s+(?:and|&)\s+{_NAME})?"
@@ -237,10 +237,15 @@ def _entities(span: Any) -> list[tuple[str, str]]:
              and not all(_unit_token(t) or t.like_num for t in e))
     out = [(text, label) for text, label in named if text]
     covered = {t.i for e in span.ents for t in e}
-    out += [(t.text.lower(), "PROPN") for t in span if t.pos_ == "PROPN" and t.i not in covered and not _unit_token(t)
-            and t.text[:1].isupper() and not t.is_sent_start and t.lower_ not in quantities.MONTHS
-            and not _in_citation(t) and t.is_alpha]
+    out += [(t.text.lower(), "PROPN") for t in span if t.i not in covered and not _unit_token(t) and t.is_alpha
+            and (t.pos_ == "PROPN" and t.text[:1].isupper() and not t.is_sent_start or _acronym(t))
+            and t.lower_ not in quantities.MONTHS and not _in_citation(t)]
     return out
+
+
+def _acronym(token: Any) -> bool:
+    """An all-capitals word of two letters or more that is no stop word ("UNICEF" opening a sentence, "NOT" is none)."""
+    return len(token.text) >= 2 and token.text.isupper() and not token.is_stop
 
 
 def _unit_token(token: Any) -> bool:
@@ -435,7 +440,10 @@ def statements(doc: Any, max_words: int, version: int = FACTS_VERSION,
                 terms = tuple(t.lemma_.lower() for t in term_tokens(clause)
                               if not t.is_space and not _in_citation(t) and t.text not in "[]*#-•")
                 resolved, extra = _resolve(clause, text, antecedent)
-                out.append((text, tuple(dict.fromkeys(extra + terms)) if extra else terms, resolved, facts(clause)))
+                found = facts(clause)
+                if extra:  # "It is 330 metres tall": the tower it stands for is named there too
+                    found = found._replace(entities=tuple(dict.fromkeys(found.entities + tuple(_entities(antecedent)))))
+                out.append((text, tuple(dict.fromkeys(extra + terms)) if extra else terms, resolved, found))
                 subject = _subject(clause.root)
                 if subject is not None and subject.lower_ not in _PRONOUNS and subject.pos_ in ("NOUN", "PROPN") \
                         and resolved == text:
