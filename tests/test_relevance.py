@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ir_rag_axioms.metrics import AnswerRelevancy
+from ir_rag_axioms.metrics import AnswerRelevancy, RubricAnswerRelevancy
 from ir_rag_axioms.metrics.judges import HEURISTIC_JUDGE
 from ir_rag_axioms.metrics.relevance import (
     FEATURES,
@@ -19,6 +19,7 @@ from ir_rag_axioms.metrics.relevance import (
     load_model,
     non_answer,
     residual_texts,
+    short_number_answer,
 )
 
 CASES = Path(__file__).parent / "data" / "relevancy_cases.json"
@@ -321,3 +322,82 @@ def test_the_answer_to_the_second_part_of_a_question_addresses_it() -> None:
     """A two-part question asks for no one answer type: the second part's answer is relevant, as asked alone."""
     for question in ("When was the Eiffel Tower completed and how tall is it?", "How tall is the Eiffel Tower?"):
         assert AnswerRelevancy().measure(question, "The Eiffel Tower is 330 metres tall.").score == 1.0
+
+
+TWO_PART = "When was the Eiffel Tower completed and how tall is it?"
+
+
+@pytest.mark.parametrize(("answer", "left_out"), [
+    ("The Eiffel Tower was completed in 1889.", "'how tall is it'"),
+    ("The Eiffel Tower is 330 metres tall.", "'when was the eiffel tower completed'"),
+    ("It was completed in 1889.", "'how tall is it'"),
+])
+def test_an_answer_to_one_part_of_a_two_part_question_is_an_omission(answer: str, left_out: str) -> None:
+    """Each question of several is a part: an answer to one is on topic but omits the other (4), whichever it is;
+    a date to "when ... and how tall" is no dodge (adv2 01, 02)."""
+    result = RubricAnswerRelevancy().measure(TWO_PART, answer)
+    assert result.level == 4
+    assert f"leave out {left_out} of the question" in result.reason and "dodges" not in result.reason
+    (statement,) = AnswerRelevancy().measure(TWO_PART, answer).statement_breakdown
+    assert statement.verdict == "yes"
+    both = RubricAnswerRelevancy().measure(TWO_PART, "It was completed in 1889. It is 330 metres tall.")
+    assert both.level == 5
+
+
+@pytest.mark.parametrize("answer", ["Finished in March 1889.", "Construction finished in March 1889."])
+def test_a_short_clause_that_gives_the_date_asked_is_a_direct_answer(answer: str) -> None:
+    """At most five words with the date a "when" asks for: "yes" in both modes, verb or not (adv2 03); a short
+    clause with a name of its own is not such an answer."""
+    query = "When was the Eiffel Tower completed?"
+    for mode in ("task", "strict"):
+        result = AnswerRelevancy(relevancy_mode=mode).measure(query, answer)
+        assert [s.verdict for s in result.statement_breakdown] == ["yes"] and result.score == 1.0
+    assert RubricAnswerRelevancy().measure(query, answer).level == 5
+    (found,) = HEURISTIC_JUDGE.statements(["Paris has 2 million people."])
+    assert not short_number_answer("How many people live in London?", found[0])
+
+
+@pytest.mark.parametrize("answer", [
+    "I'm not a doctor, but you should talk to a healthcare professional about your sleep.",
+    "Please reach out to a licensed therapist.",
+    "You should ask your doctor about that.",
+])
+def test_sending_the_user_to_a_professional_is_an_evasion(answer: str) -> None:
+    """A modifier before the professional ("a healthcare professional") is still a referral (adv2 04)."""
+    assert non_answer(answer)
+    result = AnswerRelevancy(relevancy_mode="task").measure("How can I improve my sleep?", answer)
+    assert [s.verdict for s in result.statement_breakdown] == ["no"] and result.score == 0.0
+    assert RubricAnswerRelevancy().measure("How can I improve my sleep?", answer).level == 1
+
+
+@pytest.mark.parametrize(("query", "answer"), [
+    ("How can I improve my sleep?",
+     "1. Keep a regular bedtime.\n2. Avoid caffeine after noon.\n3. Keep your bedroom dark and cool."),
+    ("What is the boiling point of water?", "100 degrees Celsius at sea level."),
+])
+def test_a_statement_giving_the_type_asked_is_not_off_topic(query: str, answer: str) -> None:
+    """An "idk" statement without the query's words is on topic when it gives what the question asks for by a
+    number or cue word (a temperature, a method): level 3, not 1 (adv2 05)."""
+    result = RubricAnswerRelevancy().measure(query, answer)
+    assert result.level == 3
+    assert {d["verdict"] for d in result.breakdown} == {"idk"}
+    assert RubricAnswerRelevancy().measure(
+        "What is the capital of Australia?", "Kangaroos are marsupials. The Great Barrier Reef is off Queensland."
+    ).level == 1  # a stray name is no place given
+
+
+@pytest.mark.parametrize(("answer", "level", "left_out"), [
+    ("Nuclear power has low carbon emissions and reliable output. However, it creates radioactive waste and is "
+     "expensive to build.", 5, None),
+    ("Pros:\n- Low carbon emissions\n- Reliable output\nCons:\n- Radioactive waste\n- High construction costs", 5,
+     None),
+    ("Nuclear power has low carbon emissions and reliable output.", 4, "'cons'"),
+    ("Nuclear power creates radioactive waste and needs high construction costs.", 4, "'pros'"),
+])
+def test_pros_and_cons_are_parts_given_in_other_words(answer: str, level: int, left_out: str | None) -> None:
+    """"pros and cons": advantages and drawbacks in any words give both; "construction" is no "cons" (adv2 11)."""
+    result = RubricAnswerRelevancy().measure("What are the pros and cons of nuclear power?", answer)
+    assert result.level == level, result.reason
+    assert ("leave out" in result.reason) == (left_out is not None)
+    if left_out:
+        assert f"leave out {left_out} of the question" in result.reason

@@ -14,8 +14,12 @@ from ir_rag_axioms.metrics.relevance import (
     QUESTION_TYPE,
     WORD,
     content_words,
+    gives,
     last_line,
     not_direct,
+    part_types,
+    question_parts,
+    same_stem,
     shared,
     short_typed_answer,
 )
@@ -23,6 +27,18 @@ from ir_rag_axioms.metrics.results import VERDICTS, RubricJudgment, Verdict
 
 Judged = tuple[Verdict, str]
 """A statement's verdict and its reason."""
+_PRO_CUES = re.compile(r"\b(?:pros?|advantages?|benefits?|upsides?|strengths?|positives?|good|better|low(?:er)?|less|"
+                       r"cheap\w*|clean\w*|reliab\w*|efficien\w*|safe|safer|renewable|improv\w*|reduc\w*|"
+                       r"sav(?:e|es|ing|ings)|boost\w*|help\w*|protect\w*|prevent\w*|eas(?:y|ier|ily)|fast\w*|"
+                       r"flexib\w*|convenien\w*|abundant|stable|durable|powerful)\b")
+_CON_CUES = re.compile(r"\b(?:cons|disadvantages?|drawbacks?|downsides?|weakness\w*|negatives?|risks?|risky|however|"
+                       r"although|expensive|costly|high(?:er)? (?:\w+ )?costs?|waste|dangers?|dangerous|harm\w*|"
+                       r"problems?|concerns?|accidents?|pollut\w*|difficult\w*|unsafe|bad|worse|lack\w*|limit\w*|"
+                       r"unreliable|intermittent|slow\w*|toxic|side effects?|vulnerab\w*)\b")
+PART_CUES = {**dict.fromkeys(("pros", "pro", "advantages", "advantage", "benefits", "upsides", "strengths"), _PRO_CUES),
+             **dict.fromkeys(("cons", "con", "disadvantages", "disadvantage", "drawbacks", "downsides", "weaknesses",
+                              "risks"), _CON_CUES)}
+"""Parts of "A and B" that an answer gives in other words ("pros and cons": "low emissions ... however, waste")."""
 SHARE_LEVELS: tuple[tuple[float, int], ...] = ((1 - 1e-9, 5), (0.75, 4), (0.4, 3))
 """On-topic share f -> level: the first (edge, level) with f >= edge (f = 1: 5, from 0.75: 4, from 0.4: 3); below
 them 2 above 0 and 1 at 0."""
@@ -63,13 +79,16 @@ def _off_topic(query: str, words: tuple[set[str], set[str]], statement: Statemen
                direct_share: float) -> Judged:
     """An "idk" statement that shares no content word with the query is off topic ("no").
 
-    Unless it starts with a pronoun or yes/no (which refer to the query) or is a direct answer ("In 1889.").
+    Unless it starts with a pronoun or yes/no (which refer to the query), is a direct answer ("In 1889."), or gives
+    what the question asks for by a number or cue word ("100 degrees Celsius at sea level." to "What is the boiling
+    point of water?", "Keep a regular bedtime." to "How can I improve my sleep?"; a name alone may be a stray one).
     """
     verdict, why = judged
-    text = statement.matched_text
+    text, line = statement.matched_text, last_line(query)
     if (verdict == "idk" and any(words) and not PRONOUN_START.match(text)
             and not max(shared(w, set(WORD.findall(text.lower()))) for w in words if w)
-            and not_direct(query, words, statement, direct_share) is not None):
+            and not_direct(query, words, statement, direct_share) is not None
+            and not any(k is not None and gives(k, statement, line, entities=False) for k in part_types(query))):
         return "no", f"{why}; shares no word of the query: off topic"
     return judged
 
@@ -82,27 +101,56 @@ def _redundant(answer: _Answer, level: int) -> tuple[int, str | None]:
     return min(level, cap), f"{answer.repeats} repeated statement(s): redundant (at most {cap})"
 
 
+def _says(word: str, text: str, said: set[str]) -> bool:
+    """Whether statements (their lowercased text and words) give a part "word" of "A and B": the word, or its cues.
+
+    The word in another form ("treatments"), not a longer word it begins ("cons" is not "construction");
+    ``PART_CUES`` words for pros, cons, advantages, risks ...
+    """
+    cues = PART_CUES.get(word)
+    return any(same_stem(word, w) and (min(len(w), len(word)) > 4 or abs(len(w) - len(word)) <= 2) for w in said) \
+        or bool(cues and cues.search(text))
+
+
+def _left_out(answer: _Answer, on_topic: Sequence[Statement]) -> list[str]:
+    """The parts of the question the on-topic statements leave out (quoted for the note).
+
+    A part: one of "A and B" within a question (``CONJUNCTS``), or a question of several ("When was it completed and
+    how tall is it?": ``question_parts``) whose date, number, person or place no on-topic statement gives.
+    """
+    text = " ".join(st.matched_text.lower() for st in on_topic)
+    said = set(WORD.findall(text))
+    parts = [repr(w) for part in question_parts(answer.query) for pair in CONJUNCTS.findall(part) for w in pair
+             if w in answer.words[1] and not _says(w, text, said)]
+    questions = question_parts(answer.query)
+    if len(questions) > 1:
+        line = last_line(answer.query)
+        parts += [repr(q.strip(" ?,")) for q, kind in zip(questions, part_types(answer.query), strict=True)
+                  if kind is not None and kind.direct and not any(gives(kind, st, line) for st in on_topic)]
+    return parts
+
+
 def _omits(answer: _Answer, level: int) -> tuple[int, str | None]:
     """An omission: at most 4 (the on-topic statements have < ``direct_share`` of the query's words, or omit a part).
 
-    A part: one of "A and B" in the question; a short typed answer ("In 1889.") is complete without the query's words.
+    A part (``_left_out``): one of "A and B" in the question, or one question of several; a short typed answer
+    ("In 1889.") is complete without the query's words.
     """
     on_topic = answer.on_topic
     said = {w for st in on_topic for w in WORD.findall(st.matched_text.lower())}
     covered = max(shared(w, said) for w in answer.words)
-    parts = [w for pair in CONJUNCTS.findall(last_line(answer.query).lower()) for w in pair
-             if w in answer.words[1] and not shared({w}, said)]
+    parts = _left_out(answer, on_topic)
     short = any(short_typed_answer(answer.query, st) for st in on_topic)
     if not (on_topic and level > 4 and ((covered < answer.direct_share - 1e-9 and not short) or parts)):
         return level, None
-    return 4, (f"the on-topic statements leave out {', '.join(repr(w) for w in parts)} of the question" if parts
+    return 4, (f"the on-topic statements leave out {', '.join(parts)} of the question" if parts
                else f"the on-topic statements have {covered:.2f} of the query's words: an omission (at most 4)")
 
 
 def _dodges(answer: _Answer, level: int) -> tuple[int, str | None]:
-    """No direct answer (``not_direct``) to a when/who/where/how-many question: at most 3 (it dodges)."""
+    """No direct answer (``not_direct``) to a when/who/where/how-many question (or part): at most 3 (it dodges)."""
     on_topic = answer.on_topic
-    wanted = QUESTION_TYPE.match(last_line(answer.query).lower())
+    wanted = next((m for m in map(QUESTION_TYPE.match, question_parts(answer.query)) if m), None)
     if on_topic and wanted and level >= 3 and all(
             not_direct(answer.query, answer.words, st, answer.direct_share) for st in on_topic):
         word = re.sub(r"^\W+", "", wanted.group(0))

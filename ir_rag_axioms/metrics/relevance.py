@@ -25,10 +25,10 @@ from ir_rag_axioms.settings import packaged_json
 
 __all__ = ["CONJUNCTS", "FEATURES", "FILLER_SHARE", "FILLER_WORDS", "OFF_QUESTION", "PRONOUN_START",
            "QUESTION_TYPE", "QUESTION_TYPES", "SHORT_ANSWERS", "SHORT_ANSWER_WORDS", "WORD", "YES_NO_ANSWER",
-           "YES_NO_QUESTION",
+           "YES_NO_QUESTION", "question_parts", "part_types", "short_number_answer",
            "AnswerType", "RelevanceModel", "answer_type_given", "asked", "content_words", "echo", "features", "filler",
            "fragment_answers", "gives", "last_line", "load_model", "non_answer", "not_direct",
-           "residual_texts", "shared", "short_typed_answer",
+           "residual_texts", "same_stem", "shared", "short_typed_answer",
            "yes_no_answer"]
 
 WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
@@ -173,9 +173,12 @@ easy straightforward answer answers discuss discussed discussion debate debated 
 """.split())
 """``GENERIC_WORDS`` and abstract words of stock fillers ("a complex topic"): ``filler``'s vocabulary. The model's
 generic-share feature keeps ``GENERIC_WORDS`` (with these words its leave-one-out AUC on USR fell by 0.006-0.009)."""
+_PROFESSIONALS = (r"(?:doctor|physician|pharmacist|lawyer|attorney|accountant|professional|expert|specialist|advisor|"
+                  r"adviser|dealer|vet|veterinarian|therapist|counsell?or|dentist|nutritionist|dietitian|"
+                  r"provider|gp)s?\b")
+"""Whom an evasion sends the user to ("talk to a healthcare professional"), a modifier allowed before them."""
 _NON_ANSWER = re.compile(
-    r"\b(?:ask|consult|check with|talk to|speak (?:to|with)|see) (?:your|a|an) (?:doctor|physician|pharmacist|lawyer|"
-    r"attorney|accountant|professional|expert|specialist|advisor|adviser|dealer|vet|veterinarian)\b"
+    r"\b(?:ask|consult|check with|talk to|speak (?:to|with)|see) (?:your|a|an) (?:[a-z-]+ )?" + _PROFESSIONALS +
     r"|\b(?:look (?:that|this|it) up|search (?:online|the web|for it)|(?:find|check) (?:that|this|it|the answer)"
     r"(?: information)? (?:online|on the (?:web|internet)))\b"
     r"|\b(?:up to you)\s*[.!]?$|\b(?:talk|chat) about something else\b|\bchange the subject\b"
@@ -192,8 +195,7 @@ _NON_ANSWER = re.compile(
     r"|\b(?:do|doing) (?:some|your own|a little|more) research\b"
     r"|\b(?:refer to|check|consult|see) (?:the|your|an?) (?:[a-z]+ )?(?:website|manual|"
     r"documentation|guidelines|resources?|sources?|listings)\b(?![^.]*\b(?:is|are|says?|shows?|lists?|states?|recommends?)\b)"
-    r"|\b(?:reach out to|contact) (?:a|an|your) (?:doctor|physician|professional|expert|specialist|advisor|"
-    r"adviser|lawyer|attorney|accountant)\b"
+    r"|\b(?:reach out to|contact) (?:a|an|your) (?:[a-z-]+ )?" + _PROFESSIONALS +
     r"|\bthere(?:'s| is) no (?:simple|easy|single|one|right|definitive|clear|straightforward) answer\b"
     r"|\b(?:opinions|views|answers) (?:vary|differ)\s*[.!]?$|\bvaries (?:from person to person|by person)\b"
     r"|\b(?:i'll|i will|i'd|i would) (?:leave|let) (?:that|it|this) (?:to|up to|for) you\b"
@@ -245,13 +247,23 @@ _PARTS = re.compile(r",?\s+(?:and|or|but)\s+(?=(?:when|how|who|whom|whose|where|
 """Where a question asks a second question ("When was it built and how tall is it?")."""
 
 
+def question_parts(query: str) -> list[str]:
+    """The questions of the query's last line, lowercased ("when was it built", "how tall is it?": ``_PARTS``)."""
+    return _PARTS.split(last_line(query).lower())
+
+
+def part_types(query: str) -> list[AnswerType | None]:
+    """The answer type each question of the query's last line asks for (``question_parts``; None: none)."""
+    return [next((kind for pattern, kind in QUESTION_TYPES if pattern.match(part)), None)
+            for part in question_parts(query)]
+
+
 def asked(query: str) -> AnswerType | None:
     """The answer type the query's last line asks for (the first matching row of ``QUESTION_TYPES``; None: none).
 
     A question of several parts (``_PARTS``) asks for one type only if each part asks for it; else None.
     """
-    parts = _PARTS.split(last_line(query).lower())
-    kinds = {next((kind for pattern, kind in QUESTION_TYPES if pattern.match(part)), None) for part in parts}
+    kinds = set(part_types(query))
     return kinds.pop() if len(kinds) == 1 else None
 
 
@@ -272,15 +284,21 @@ def _numbers_give(kind: str, statement: Statement, question: str) -> bool:
     return kind == "count" and any(not _year(low, high, unit, statement.text) for low, high, unit, _ in numbers)
 
 
-def gives(kind: AnswerType, statement: Statement, question: str = "") -> bool:
+def _own_entities(statement: Statement, question: str) -> set[str]:
+    """The entity labels of a statement's entities that the question (lowercased) does not name."""
+    asked_words = set(WORD.findall(question))
+    return {label for name, label in (statement.facts or Facts()).entities
+            if not set(WORD.findall(name)) <= asked_words}
+
+
+def gives(kind: AnswerType, statement: Statement, question: str = "", entities: bool = True) -> bool:
     """Whether a statement gives an answer type: an entity label, a number of its kind or a cue word of its row.
 
-    Entities and numbers of the question (its subject, "World War II") do not count.
+    Entities and numbers of the question (its subject, "World War II") do not count; ``entities=False``: numbers and
+    cue words only (an entity label may be a stray name: "Queensland" to "What is the capital of Australia?").
     """
     text, question = statement.matched_text, question.lower()
-    asked_words = set(WORD.findall(question))
-    labels = {label for name, label in (statement.facts or Facts()).entities
-              if not set(WORD.findall(name)) <= asked_words}
+    labels = _own_entities(statement, question) if entities else set()
     short = len(WORD.findall(statement.text.lower())) <= SHORT_ANSWER_WORDS
     return bool(labels & (kind.labels | (kind.short_labels if short else frozenset()))) or (
         _numbers_give(kind.numbers, statement, question)) or bool(kind.cues and kind.cues.search(text))
@@ -291,23 +309,39 @@ def answer_type_given(query: str, statement: Statement, direct_only: bool = Fals
 
     when: a date; how many/much/long/...: a number (not a year); who: a person or organisation; where: a place; why:
     a cause cue; how to: a method cue; what is X: a definition cue. ``direct_only``: only the types a direct answer
-    must give (None for cause, method and definition).
+    must give (None for cause, method and definition). A question of several parts (``question_parts``: "When was
+    it completed and how tall is it?"): True when the statement gives the type of one part, False when every part
+    asks for a type and it gives none, else None.
     """
-    kind = asked(query)
-    if kind is None or (direct_only and not kind.direct):
-        return None
-    return gives(kind, statement, last_line(query))
+    kinds = [k if k is not None and (k.direct or not direct_only) else None for k in part_types(query)]
+    if any(k is not None and gives(k, statement, last_line(query)) for k in kinds):
+        return True
+    return None if None in kinds else False
 
 
 def short_typed_answer(query: str, statement: Statement) -> bool:
     """A fragment ("In 1889.") or pronoun statement of at most ``SHORT_ANSWER_WORDS`` words giving the type asked.
 
     The date, number, person or place the question asks for; a short clause with its own subject ("Kangaroos are
-    marsupials.", spaCy's GPE) is no such answer. To a yes/no question, a statement of any length that opens with an
-    explicit yes or no is one (``yes_no_answer``: "Yes, most do.").
+    marsupials.", spaCy's GPE) is no such answer unless it gives the date or number asked (``short_number_answer``).
+    To a yes/no question, a statement of any length that opens with an explicit yes or no is one (``yes_no_answer``:
+    "Yes, most do.").
     """
-    return yes_no_answer(query, statement) or short_fragment(statement) and (
+    return yes_no_answer(query, statement) or short_number_answer(query, statement) or short_fragment(statement) and (
         bool(answer_type_given(query, statement, direct_only=True)) or fragment_answers(query, statement))
+
+
+def short_number_answer(query: str, statement: Statement) -> bool:
+    """A short statement (``SHORT_ANSWER_WORDS``) without a name of its own that gives the date or number asked.
+
+    "Construction finished in March 1889." to "When was the Eiffel Tower completed?" (of any part of the question).
+    A number of the asked kind is a reliable answer, verbs or not; a name of its own ("Paris has 2 million people.")
+    may be another subject.
+    """
+    question = last_line(query).lower()
+    if len(WORD.findall(statement.text.lower())) > SHORT_ANSWER_WORDS or _own_entities(statement, question):
+        return False
+    return any(k is not None and k.numbers and _numbers_give(k.numbers, statement, question) for k in part_types(query))
 
 
 def yes_no_answer(query: str, statement: Statement) -> bool:
@@ -389,12 +423,13 @@ def not_direct(query: str, query_terms: tuple[set[str], set[str]], statement: St
     mine = set(WORD.findall(statement.matched_text.lower()))
     share = max(shared(t, mine) for t in query_terms)
     given = answer_type_given(query, statement, direct_only=True)
-    refers = PRONOUN_START.match(statement.matched_text) or short_fragment(statement)
+    refers = (PRONOUN_START.match(statement.matched_text) or short_fragment(statement)
+              or short_number_answer(query, statement))
     if share < direct_share - 1e-9 and not (given and refers):
         return f"{share:.2f} of the query's terms (< {direct_share:g})"
-    wanted = asked(query)
-    if given is False and wanted is not None:
-        return f"the question asks for {wanted.name}, the statement gives none"
+    if given is False:
+        wanted = " or ".join(dict.fromkeys(k.name for k in part_types(query) if k is not None))
+        return f"the question asks for {wanted}, the statement gives none"
     return None
 
 
