@@ -48,7 +48,7 @@ def same(found: list[tuple[float, float, str, bool]], expected: list[tuple[float
     ("It earned $6\u20138 billion a year.", [(6e9, 8e9, "$", False)]),  # one token with an en dash
     ("It earned $6-8 billion a year.", [(6e9, 8e9, "$", False)]),
     ("It had between 20 and 45 million users.", [(2e7, 4.5e7, "user", False)]),
-    ("It cost 6 million to 44 million dollars.", [(6e6, 4.4e7, "dollar", False)]),
+    ("It cost 6 million to 44 million dollars.", [(6e6, 4.4e7, "$", False)]),  # a currency is told by its sign
 ])
 def test_scale_letters_and_powers_are_read(text, expected):
     assert same(numbers(text), expected), numbers(text)
@@ -84,7 +84,7 @@ def test_decimal_commas_and_space_grouped_thousands():
 
 
 def test_fractions_and_vulgar_fractions():
-    assert same(numbers("About 1/3 of voters agreed."), [(1 / 3, 1 / 3, "", True)])
+    assert same(numbers("About 1/3 of voters agreed."), [(100 / 3, 100 / 3, "%", True)])  # a share: a percentage
     cup = quantities.measure(0.75, "cup")[0]
     assert same(numbers("The recipe needs ¾ cup of sugar."), [(cup, cup, "[length] ** 3", False)])
     cups = quantities.measure(1.5, "cup")[0]
@@ -116,7 +116,7 @@ def test_iso_dates_and_glued_clock_times():
     ("He played in the 1946\u201347 season.", [(1946.0, 1947.0, "season", False)]),  # one token with an en dash
     ("The 1999-00 season ended early.", [(1999.0, 2000.0, "season", False)]),
     ("Prices rose 1990-2000.", [(1990.0, 2000.0, "", False)]),
-    ("It cost 20-45 dollars.", [(20.0, 45.0, "dollar", False)]),
+    ("It cost 20-45 dollars.", [(20.0, 45.0, "$", False)]),
     ("It was between 1946 and 47 metres.", [(47.0, 1946.0, "[length]", False)]),  # no dash: not a season
 ])
 def test_seasons_end_in_the_next_year(text, expected):
@@ -179,3 +179,93 @@ def test_faithfulness_reads_the_spellings(answer, passage, level):
 
 def test_number_words_keep_their_unit():
     assert numbers("The hall seats four hundred and forty people.") == [(440.0, 440.0, "people", False)]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Adult tickets cost 25 dollars.", [(25.0, 25.0, "$", False)]),
+    ("Tickets cost €25 for adults.", [(25.0, 25.0, "€", False)]),
+    ("The car costs ¥25,000.", [(25000.0, 25000.0, "¥", False)]),
+    ("It costs EUR 25.", [(25.0, 25.0, "€", False)]),
+    ("It costs 25 euros.", [(25.0, 25.0, "€", False)]),
+    ("It costs $25 tickets.", [(25.0, 25.0, "$", False)]),  # the sign before it, not the noun after it
+    ("It weighs 20 pounds.", [(quantities.measure(20, "pound")[0],) * 2 + ("[mass]", False)]),
+])
+def test_currencies_are_told_by_their_sign(text, expected):
+    assert same(numbers(text), expected), numbers(text)
+
+
+@pytest.mark.parametrize(("answer", "passage", "level"), [
+    ("Adult tickets cost 25 dollars.", "Tickets cost €25 for adults.", 1),
+    ("Building the bridge cost $40 million.", "The bridge cost £40 million to build.", 1),
+    ("The car costs ¥25,000.", "The car costs $25,000.", 1),
+    ("Adult tickets cost $25.", "Tickets cost 25 dollars for adults.", 5),
+    ("Adult tickets cost 25.", "Tickets cost $25 for adults.", 5),  # no currency named: it may be either
+])
+def test_amounts_in_other_currencies_disagree(answer, passage, level):
+    assert Faithfulness().measure(answer, [passage]).level == level
+
+
+def test_a_day_is_read_in_every_date_format():
+    day_first = [(3.0, 3.0, "", False), (5.0, 5.0, "month", False), (2024.0, 2024.0, "", False)]
+    assert numbers("It takes place on 3 May 2024.") == day_first
+    assert numbers("It is on May 13th, 2024.") == [(5.0, 5.0, "month", False), (13.0, 13.0, "", False),
+                                                   (2024.0, 2024.0, "", False)]
+    passage = ["The conference takes place on 3 May 2024."]
+    for answer in ("The conference takes place on 2024-05-13.", "The conference is on May 13th, 2024."):
+        result = Faithfulness().measure(answer, passage)
+        assert result.level == 1 and result.breakdown[0]["verdict"] == "contradicted"
+    assert Faithfulness().measure("The conference takes place on 2024-05-03.", passage).level == 5
+
+
+def test_temperatures_after_to_are_readings_and_minus_is_a_sign():
+    assert same(numbers("At night the temperature drops to 50 °F."), [(10.0, 10.0, "[temperature]", False)])
+    assert numbers("It warmed by 1 to 2 °C.") == [(1.0, 2.0, quantities.TEMPERATURE_CHANGE, False)]
+    assert numbers("It was minus 5 degrees Celsius.") == [(-5.0, -5.0, "[temperature]", False)]
+    assert numbers("It is 10 minus 3.") == [(10.0, 10.0, "", False), (3.0, 3.0, "", False)]  # arithmetic
+    assert Faithfulness().measure("At night the temperature drops to 50 °F.",
+                                  ["At night the temperature drops to 10 °C."]).level == 5
+    oslo = ["In January the average temperature in Oslo is -5 °C."]
+    assert Faithfulness().measure("In January the average temperature in Oslo is minus 5 degrees Celsius.",
+                                  oslo).level == 5
+    assert Faithfulness().measure("In January the average temperature in Oslo is 5 °C.", oslo).level == 1
+
+
+def test_square_units_are_areas():
+    km2 = (3.444e11, 3.444e11, "[length] ** 2", True)
+    assert same(numbers("It covers about 344,400 square kilometres."), [km2])
+    assert same(numbers("It covers about 344,400 km²."), [km2])
+    assert same(numbers("It covers about 344,400 sq km."), [km2])
+    assert quantities.unit("km2") == "kilometer ** 2" and quantities.unit("m³") == "meter ** 3"
+    assert quantities.unit("mp3") is None
+    passage = ["The park covers about 344,400 square kilometres."]
+    assert Faithfulness().measure("The park covers about 344,400 hectares.", passage).level == 1
+    assert Faithfulness().measure("The park covers about 344,000 square miles.", passage).level == 1
+    assert Faithfulness().measure("The park covers about 133,000 square miles.", passage).level == 5
+    reef = ["The Great Barrier Reef covers about 344,400 square kilometres and has more than 2,900 reefs."]
+    assert Faithfulness().measure("The reef covers around 344,400 km².", reef).level == 5  # km² is no name
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("It helped about two thirds of patients.", [(200 / 3, 200 / 3, "%", True)]),
+    ("Revenue fell by one-third.", [(100 / 3, 100 / 3, "%", False)]),
+    ("Three quarters of voters agreed.", [(75.0, 75.0, "%", False)]),
+    ("It lasted three quarters of an hour.", [(2700.0, 2700.0, "[time]", False)]),
+    ("Sales grew for three quarters.", [(3.0, 3.0, "quarter", False)]),  # a year's quarters: counted, no mass
+    ("She won a third of the votes.", []),
+])
+def test_fraction_words_are_shares(text, expected):
+    assert same(numbers(text), expected), numbers(text)
+
+
+def test_a_share_is_compared_with_percentages():
+    assert Faithfulness().measure("The treatment reduced symptoms in about two thirds of patients.",
+                                  ["The treatment reduced symptoms in 33% of patients."]).level == 1
+    assert Faithfulness().measure("The drug works in roughly two thirds of cases.",
+                                  ["The drug is effective in 60-70% of cases."]).level == 5
+
+
+def test_a_power_word_belongs_to_its_unit():
+    """"square" of "square miles" is part of the unit, not a content word the context must have."""
+    context = ["The reef covers an area of 344,400 square kilometres."]
+    result = Faithfulness().measure("The reef covers about 133,000 square miles.", context)
+    assert result.level == 5 and not result.breakdown[0]["signals"]["reasons"], result.explanation

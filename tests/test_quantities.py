@@ -40,3 +40,12 @@ def test_acronyms_with_of_and_possessives_and_demonyms():
     assert not quantities.acronym_of("BoE", "bank of france")
     assert "france" in quantities.demonym_places("french") and not quantities.demonym_places("bread")
     assert quantities.alias_in("German", ["germany"]) == "germany"
+
+
+def test_powered_units_and_currencies():
+    assert quantities.unit("km²") == "kilometer ** 2" and quantities.unit("m2") == "meter ** 2"
+    assert quantities.unit("cm3") == "centimeter ** 3" and quantities.unit("min2") is None
+    assert quantities.unit("quarters") is None  # a year's quarters are counted, not pint's mass unit
+    assert quantities.measure(1, "kilometer ** 2") == (1e6, "[length] ** 2")
+    assert quantities.CURRENCIES["dollar"] == quantities.CURRENCIES["usd"] == "$"
+    assert quantities.CURRENCIES["euro"] == "€" and quantities.SHARES["thirds"] == 1 / 3

@@ -31,7 +31,7 @@ def _number(n: Number) -> str:
     value = spell(low) if low == high else f"{spell(low)}-{spell(high)}"
     if base:
         return f"{value} {base}"
-    if unit in quantities.CURRENCY_SIGNS:
+    if unit in _SIGNS:
         return f"{unit}{value}"
     return f"{value} {unit}".strip() if unit not in _NAMED else value if unit == "" else f"{unit} {value}"
 
@@ -52,13 +52,14 @@ _BASE_UNITS = {"[length]": "m", "[mass]": "kg", "[time]": "s", "[temperature]": 
 
 
 def _matches(n: Number, m: Number) -> bool:
-    """Whether number n agrees with m: n's value inside m's range (units are not compared).
+    """Whether number n agrees with m: n's value inside m's range (units are not compared, but currencies are).
 
     "2.7 km" is "2.7 kilometres"; units only decide which numbers can contradict each other. Months only match
-    months; 15 % either way when one of them is hedged ("about 30"; not for years); 2 % for a measured value
-    converted from another unit (``_as_written``).
+    months, an amount in one currency not one in another ("$25" is not "€25"; "25" may be either); 15 % either way
+    when one of them is hedged ("about 30"; not for years); 2 % for a measured value converted from another unit
+    (``_as_written``).
     """
-    if (n[2] == "month") != (m[2] == "month"):
+    if (n[2] == "month") != (m[2] == "month") or _currencies(n, m) and n[2] != m[2]:
         return False
     if n[2] in _CLOCKS or m[2] in _CLOCKS:
         return n[2] in _CLOCKS and m[2] in _CLOCKS and quantities.same_clock((n[0], n[2]), (m[0], m[2]))
@@ -100,9 +101,14 @@ def _present(n: Number, pool: Sequence[Number]) -> bool:
 
 
 def _comparable(n: Number, m: Number) -> bool:
-    """Whether m is the kind of number n could contradict: same unit, or both years, or both without a unit."""
+    """Whether m is the kind of number n could contradict.
+
+    Same unit, or both amounts of money ("$25" vs "€25"), or both years, or both without a unit.
+    """
     if (n[2] == "month") != (m[2] == "month"):
         return False
+    if _currencies(n, m):
+        return True
     if n[2] in _CLOCKS or m[2] in _CLOCKS:
         return n[2] in _CLOCKS and m[2] in _CLOCKS
     if quantities.AGE_BOUND in (n[2], m[2]):  # "three years old or younger" bounds an age: no value to contradict
@@ -128,7 +134,14 @@ def _same_value(a: float, b: float) -> bool:
     return abs(a - b) <= 0.01 * max(abs(a), abs(b))
 
 
-_MONEY_UNITS = frozenset({"$", "€", "£", "¥", "dollar", "euro", "cent", "usd", "eur", "gbp", "buck", "yen"})
+_MONEY_UNITS = frozenset(quantities.CURRENCIES) | frozenset(quantities.CURRENCIES.values()) | {"cent"}
+_SIGNS = frozenset(quantities.CURRENCIES.values())
+"""The currencies a number's unit may be (``_numbers._unit`` tells an amount by its currency's sign)."""
+
+
+def _currencies(n: Number, m: Number) -> bool:
+    """Whether both numbers are amounts of money with a currency named ("$25", "€25")."""
+    return n[2] in _SIGNS and m[2] in _SIGNS
 
 
 _PER_UNIT = re.compile(r"\b(?:a|an|per|each|every)\s+([a-z]+)")

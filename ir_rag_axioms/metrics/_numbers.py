@@ -78,28 +78,47 @@ def _gap(a: Any, b: Any) -> str:
 
 
 def _unit(tokens: list[Any]) -> str:
-    """The unit of a number: the next noun or symbol ("mg", "%", "metres"), else its head noun; "" if none."""
+    """The unit of a number: its currency ("$", "€"), the next noun or symbol ("mg", "%", "metres"), else its head noun.
+
+    A currency is told by its sign (``quantities.CURRENCIES``: "25 dollars" and "USD 25" are "$25"); a day before a
+    month name has none ("3 May"), nor has a number whose head is another number ("May 13th, 2024"); "" if none.
+    """
     last = tokens[-1]
     doc = last.doc
+    before = doc[tokens[0].i - 1] if tokens[0].i > 0 else None
+    if before is not None and (before.text[-1:] in quantities.CURRENCY_SIGNS or before.lower_ in _CURRENCY_CODES):
+        return quantities.CURRENCIES.get(before.text[-1:], quantities.CURRENCIES.get(before.lower_, ""))
     k = last.i + 1
     while k < len(doc) and _glue(doc[k]):  # "300\u00a0metres"
         k += 1
     after = doc[k] if k < len(doc) else None
+    if after is not None and after.lower_ in quantities.MONTHS:
+        return ""  # "3 May 2024": a day, as in "May 3" and "2024-05-03"
     if after is not None and (after.pos_ in ("NOUN", "PROPN", "SYM") or after.text == "%"):
         noun = after.head
         if after.dep_ in ("amod", "compound") and noun.i > after.i and noun.pos_ == "NOUN" and last.head.i == noun.i \
                 and quantities.unit(after.lower_) is None:
             return noun.lemma_.lower()  # "3 relational units": the unit is the noun, not its modifier
-        return "%" if after.lower_ in ("%", "percent", "per") else after.lemma_.lower()
-    if tokens[0].i > 0 and doc[tokens[0].i - 1].text in ("$", "€", "£"):
-        return doc[tokens[0].i - 1].text
+        return "%" if after.lower_ in ("%", "percent", "per") else _currency(after) or after.lemma_.lower()
     head = last.head
-    return head.lemma_.lower() if head.pos_ == "NOUN" and head.i != last.i else ""
+    return head.lemma_.lower() if head.pos_ == "NOUN" and head.i != last.i and _value(head) is None else ""
 
 
-def _measured(tokens: list[Any], i: int, low: float, high: float, hedged: bool,
+_CURRENCY_CODES = frozenset(w for w in quantities.CURRENCIES if w.isalpha() and len(w) == 3 and w != "yen")
+"""Currency codes read before a number ("USD 25", "EUR 2.4 billion")."""
+
+
+def _currency(token: Any) -> str:
+    """The sign of the currency a word after a number names ("dollars", "euros", "pounds" of money), else ""."""
+    lemma = token.lemma_.lower()
+    if lemma == "pound" and token.ent_type_ == "MONEY":
+        return "£"
+    return quantities.CURRENCIES.get(lemma, quantities.CURRENCIES.get(token.lower_, ""))
+
+
+def _measured(tokens: list[Any], i: int, low: float, high: float, hedged: bool, start: int | None = None,
               ) -> tuple[tuple[float, float, str, bool], int] | None:
-    """The number low-high ending at tokens[i] as a measured quantity when a unit follows ("3 km", "53-day")."""
+    """The number low-high at tokens[start] to tokens[i] as a measured quantity when a unit follows ("3 km")."""
     j = i + 1 + (i + 1 < len(tokens) and tokens[i + 1].text in ("-", "–"))
     found = quantities.unit_after(tokens, j)
     if found is None:
@@ -108,8 +127,7 @@ def _measured(tokens: list[Any], i: int, low: float, high: float, hedged: bool,
     if tokens[i].ent_type_ == "MONEY" and not (found[0] == "pound" and of):  # "2,204 pounds of gold" is a mass
         return None
     name, used = found
-    before = {t.lower_ for t in tokens[max(i - 4, 0): i]} | {t.lemma_.lower() for t in tokens[max(i - 4, 0): i]}
-    change = bool(before & _CHANGE_WORDS)  # "warmed by 0.8 °C", "a rise of 2 degrees": a difference
+    change = _change(tokens, i if start is None else start)
     (a, dimension), (b, _) = quantities.measure(low, name, change), quantities.measure(high, name, change)
     k = j + used
     k += k < len(tokens) and tokens[k].text in ("-", "–")
@@ -117,6 +135,20 @@ def _measured(tokens: list[Any], i: int, low: float, high: float, hedged: bool,
         around = {t.lower_ for t in tokens[max(i - 3, 0): i]} | {t.lower_ for t in tokens[k + 1: k + 3]}
         dimension = quantities.AGE_BOUND if around & _BOUND_WORDS else quantities.AGE
     return (min(a, b), max(a, b), dimension, hedged), j + used - 1
+
+
+def _change(tokens: list[Any], start: int) -> bool:
+    """Whether a temperature starting at tokens[start] is a difference: "warmed by 0.8 °C", "a rise of 2 degrees".
+
+    A change word (``_CHANGE_WORDS``) among the 4 words before it, with no "to", "from" or "at" after that word:
+    "drops to 10 °C", "rose from 5 °C" are readings.
+    """
+    for token in reversed(tokens[max(start - 4, 0): start]):
+        if token.lower_ in ("to", "from", "at"):
+            return False
+        if token.lower_ in _CHANGE_WORDS or token.lemma_.lower() in _CHANGE_WORDS:
+            return True
+    return False
 
 
 _CHANGE_WORDS = frozenset({"by", "rise", "increase", "drop", "fall", "change", "warming", "cooling", "warm", "cool",
@@ -221,7 +253,12 @@ def _fraction_measured(tokens: list[Any], i: int, hedged: bool, span: Any) -> Fo
 
 
 def _amount(tokens: list[Any], i: int, hedged: bool, span: Any) -> Found:
-    """Any other token: a number (digits or words, scaled, a range, measured), a named number, or nothing."""
+    """Any other token: a number (digits or words, scaled, a range, measured), a named number, or nothing.
+
+    "minus 5" is -5; a share ("two thirds", "one-fifth of", "1/3", "¾" without a unit) is a percentage (66.67 %).
+    """
+    start, sign = i, _minus(tokens, i)
+    i += sign < 0
     token = tokens[i]
     words = quantities.number_words(tokens, i) if token.lower_ in quantities.NUMBER_WORDS else None
     read = (words[0], i + words[1] - 1) if words is not None else _digits(tokens, i)
@@ -231,12 +268,49 @@ def _amount(tokens: list[Any], i: int, hedged: bool, span: Any) -> Found:
     if value is None:
         return [], last + 1  # "12 500", "2^10": left unread
     group = [tokens[last]] if words is not None or last == i else [tokens[i], tokens[last]]
-    value, i = _grown(tokens, last, value, words is not None, group)
+    share = last == i and words is None and _is_fraction(token)
+    value, i = _grown(tokens, last, value * sign, words is not None, group)
+    if words is not None and (found := _share(tokens, i, value)) is not None:
+        (value, i), share = found, True
+        group.append(tokens[i])
     low, high, i = _range_to(tokens, i, value, group, span)
-    measured = _measured(tokens, i, low, high, hedged)
+    of_a = share and [t.lower_ for t in tokens[i + 1: i + 3]] in (["of", "a"], ["of", "an"])
+    measured = _measured(tokens, i + 2 * of_a, low, high, hedged, start)  # "three quarters of an hour": 45 min
     if measured is not None:
         return [measured[0]], measured[1] + 1
+    if share:
+        return [(100 * low, 100 * high, "%", hedged)], i + 1
     return [(low, high, _unit(group), hedged)], i + 1
+
+
+def _minus(tokens: list[Any], i: int) -> float:
+    """-1.0 where tokens[i] is "minus" or "negative" before a number and after none ("minus 5 °C"), else 1.0."""
+    if tokens[i].lower_ not in ("minus", "negative") or i + 1 >= len(tokens) or i > 0 and tokens[i - 1].like_num:
+        return 1.0  # "10 minus 3": arithmetic
+    after = tokens[i + 1]
+    return -1.0 if after.lower_ in quantities.NUMBER_WORDS or re.fullmatch(r"\d[\d,.]*", after.text) else 1.0
+
+
+def _is_fraction(token: Any) -> bool:
+    """Whether a token is a fraction below one: "1/3", "¾" (not "1½")."""
+    vulgar = _VULGAR_NUMBER.fullmatch(token.text)
+    return bool(_FRACTION.fullmatch(token.text) or vulgar and not vulgar[1])
+
+
+def _share(tokens: list[Any], i: int, value: float) -> tuple[float, int] | None:
+    """(value times the fraction, last token) of a number word and a fraction word after tokens[i], else None.
+
+    "one-third", "two thirds", "three quarters of", "one fifth of": hyphened, before "of", or a plural that names
+    nothing else ("thirds", not "quarters", which may be a year's); the number below the denominator.
+    """
+    hyphened = i + 2 < len(tokens) and tokens[i + 1].text in ("-", "–")
+    k = i + 1 + hyphened
+    word = tokens[k].lower_ if k < len(tokens) else ""
+    if word not in quantities.SHARES or value * quantities.SHARES[word] >= 1 or value <= 0:
+        return None
+    of = k + 1 < len(tokens) and tokens[k + 1].lower_ == "of"
+    plural = word.endswith("s") and word not in ("quarters", "halves", "halfs", "seconds")
+    return (value * quantities.SHARES[word], k) if hyphened or of or plural else None
 
 
 Digits = tuple[float | None, int]
@@ -349,7 +423,7 @@ def _not_a_value(tokens: list[Any], i: int) -> Found:
 
 
 def _grown(tokens: list[Any], i: int, value: float, spelled: bool, group: list[Any]) -> tuple[float, int]:
-    """The value with what follows it: "six point three", "million", "two and a half", "one-third"; the last token."""
+    """The value with what follows it: "six point three", "million", "two and a half"; the last token."""
     if spelled:
         digits = _decimal_words(tokens, i + 1)
         if digits is not None:  # "six point three (million)"
@@ -364,10 +438,6 @@ def _grown(tokens: list[Any], i: int, value: float, spelled: bool, group: list[A
         group.append(tokens[i])
         if len(group) == 2:
             value, i = _scaled(tokens, i, value, group)  # "one and a half billion"
-    if i + 2 < len(tokens) and tokens[i + 1].text in ("-", "–") and tokens[i + 2].lower_ in quantities.FRACTIONS:
-        value *= quantities.FRACTIONS[tokens[i + 2].lower_]  # "one-third"
-        i += 2
-        group.append(tokens[i])
     return value, i
 
 

@@ -32,14 +32,19 @@ MULTIPLIERS = {"hundred": 1e2, "thousand": 1e3, "million": 1e6, "billion": 1e9, 
                "tn": 1e12}
 """Scale words after a number ("2 million", "$1.2 bn"); scale letters glued to one are ``_numbers._SUFFIX_SCALES``."""
 FRACTIONS = {"half": 0.5, "third": 1 / 3, "quarter": 0.25}
+SHARES = {f"{word}{plural}": 1 / n for n, word in enumerate(
+    "half third quarter fifth sixth seventh eighth ninth tenth".split(), start=2) for plural in ("", "s")} | {
+    "halves": 0.5, "fourth": 0.25, "fourths": 0.25}
+"""Fraction words after a number ("two thirds", "one-fifth"): a share, told as a percentage."""
 _DIMENSIONS = frozenset({"[length]", "[mass]", "[time]", "[temperature]", "[length] ** 3", "[length] ** 2",
                          "[length] / [time]"})
 _SHORT_UNITS = frozenset({"mm", "cm", "km", "kg", "mg", "lb", "lbs", "oz", "ft", "mi", "mph", "ml", "kmh", "µg",
                           "hr", "hrs", "min", "sec", "yd"})
 _NOT_UNITS = frozenset({"second", "minute"})  # ordinal "second" and "minute" (tiny) are read as units only in plural
 _COUNT_NOUNS = frozenset(f"{w}{s}" for w in ("point", "link", "hand", "shot", "bag", "chain", "pole", "rod", "league",
-                                             "grain") for s in ("", "s")) | {"perch", "perches"}
-"""Words pint knows as units that name things counted ("10^6 points", "3 shots", "5 links"): never units."""
+                                             "grain", "quarter") for s in ("", "s")) | {"perch", "perches"}
+"""Words pint knows as units that name things counted ("10^6 points", "3 shots", "5 links", "3 quarters"): never
+units."""
 _DEGREES = {"c": "degC", "celsius": "degC", "centigrade": "degC", "f": "degF", "fahrenheit": "degF"}
 _ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9, "x": 10}
 _STOP = frozenset({"of", "the", "and", "for", "on", "in", "de", "to", "a", "an", "&"})
@@ -66,8 +71,16 @@ def registry() -> Any:
 
 @lru_cache(maxsize=10_000)
 def unit(text: str) -> str | None:
-    """Pint's name of a unit word ("kilometres" -> "kilometer"), None when it is no unit of a kept dimension."""
+    """Pint's name of a unit word ("kilometres" -> "kilometer"), None when it is no unit of a kept dimension.
+
+    A length with a power is an area or volume: "km²", "m2", "ft³" (``_POWERED``).
+    """
     word = text.lower().strip(".")
+    powered = _POWERED.fullmatch(word)
+    if powered:
+        base = unit(powered[1]) if powered[1] != "m" else "meter"
+        return f"{base} ** {_POWERS[powered[2]]}" if base and registry().parse_units(base).dimensionality == {
+            "[length]": 1} else None
     if not word.isalpha() and word not in ("km/h", "°c", "°f") or (len(word) <= 2 and word not in _SHORT_UNITS) \
             or word in _NOT_UNITS or word in _COUNT_NOUNS:
         return None
@@ -78,6 +91,16 @@ def unit(text: str) -> str | None:
         return None
     return str(parsed) if str(parsed.dimensionality) in _DIMENSIONS else None
 
+
+_POWERS = {"²": 2, "³": 3, "2": 2, "3": 3}
+_POWERED = re.compile(r"([a-z]+)([²³]|(?<![a-z]{3})[23])")
+"""A unit with a power: "km²", "m³", "sq"; a digit only after a short unit ("km2", "m3", not "mp3")."""
+_POWER_WORDS = {"square": 2, "sq": 2, "cubic": 3, "cu": 3}
+"""Words before a length that make it an area or volume ("square kilometres", "sq mi", "cubic metres")."""
+CURRENCIES = {"$": "$", "dollar": "$", "usd": "$", "us$": "$", "buck": "$", "€": "€", "euro": "€", "eur": "€",
+              "£": "£", "gbp": "£", "sterling": "£", "¥": "¥", "yen": "¥", "jpy": "¥", "₹": "₹", "rupee": "₹",
+              "inr": "₹", "yuan": "CN¥", "renminbi": "CN¥", "rmb": "CN¥", "cny": "CN¥", "franc": "CHF", "chf": "CHF"}
+"""Currency signs, names and codes, and the sign a number's amount is told in ("25 dollars" = "$25" = "USD 25")."""
 
 TEMPERATURE_CHANGE = "[temperature change]"
 """The dimension of a change of temperature ("warmed by 1.4 °F"): kelvin of difference, never an absolute reading."""
@@ -116,6 +139,11 @@ def unit_after(tokens: Sequence[Any], j: int) -> tuple[str, int] | None:
         return _DEGREES[word[1]], 1
     if word in ("degree", "degrees", "°"):
         return None
+    if word.rstrip(".") in _POWER_WORDS and j + 1 < len(tokens):  # "square kilometres", "sq mi", "cubic metres"
+        length = unit_after(tokens, j + 1)
+        if length is None or registry().parse_units(length[0]).dimensionality != {"[length]": 1}:
+            return None
+        return f"{length[0]} ** {_POWER_WORDS[word.rstrip('.')]}", 1 + length[1]
     if word.rstrip(".") in _SPACED_LETTERS and j > 0 and tokens[j - 1].like_num and tokens[j - 1].whitespace_ \
             and not (j > 1 and tokens[j - 2].text[-1:] in CURRENCY_SIGNS):
         return _SPACED_LETTERS[word.rstrip(".")], 1  # "330 m", "500 g" ("5m" may be five million, "$5 m" is: unread)

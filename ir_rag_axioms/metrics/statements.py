@@ -19,7 +19,7 @@ from ir_rag_axioms.metrics import _structure, _tables, quantities
 from ir_rag_axioms.metrics._negation import _negated
 from ir_rag_axioms.metrics._numbers import _in_citation, _lemma, _numbers
 
-FACTS_VERSION = 26
+FACTS_VERSION = 27
 """Bumped when ``Facts`` changes, so that stored statements of an older version are not read back."""
 _NAME = r"[A-Z][^\W\d_]*(?:['’-][^\W\d_]+)*"
 _AUTHORS = rf"{_NAME}(?:\s+et\s+al\.?|(?:,\s+{_NAME})*,?\s+(?:and|&)\s+{_NAME})?"
@@ -238,9 +238,14 @@ def _entities(span: Any) -> list[tuple[str, str]]:
     out = [(text, label) for text, label in named if text]
     covered = {t.i for e in span.ents for t in e}
     out += [(t.text.lower(), "PROPN") for t in span if t.i not in covered and not _unit_token(t) and t.is_alpha
-            and (t.pos_ == "PROPN" and t.text[:1].isupper() and not t.is_sent_start or _acronym(t))
+            and (t.pos_ == "PROPN" and t.text[:1].isupper() and not _starts(t) or _acronym(t))
             and t.lower_ not in quantities.MONTHS and not _in_citation(t)]
     return out
+
+
+def _starts(token: Any) -> bool:
+    """Whether a token opens a sentence or a table cell ("| Area | 344,400 km² |"): capitalised there by position."""
+    return bool(token.is_sent_start) or token.i > 0 and token.doc[token.i - 1].text == "|"
 
 
 def _acronym(token: Any) -> bool:
@@ -262,11 +267,16 @@ def _unit_token(token: Any) -> bool:
     if before is not None and before.lower_ in ("degree", "degrees", "°") and token.lower_ in ("c", "f", "celsius",
                                                                                               "fahrenheit"):
         return True
-    if before is not None and before.text in ("-", "–") and token.i > 1:
-        before = doc[token.i - 2]
+    if before is not None and (before.text in ("-", "–") or before.lower_ in _POWERS) and token.i > 1:
+        before = doc[token.i - 2]  # "10-km", "344,400 square kilometres"
     number = before is not None and (before.like_num or before.lower_ in quantities.NUMBER_WORDS
                                      or before.lower_ in ("an", "a", "half"))
-    return number and quantities.unit(token.lower_) is not None
+    unit = doc[token.i + 1].lower_ if token.lower_ in _POWERS and token.i + 1 < len(doc) else token.lower_
+    return number and quantities.unit(unit) is not None
+
+
+_POWERS = frozenset({"square", "sq", "cubic", "cu"})
+"""Words that make a length unit an area or a volume ("square kilometres"): part of the unit."""
 
 
 def facts(span: Any) -> Facts:
