@@ -19,8 +19,10 @@ from ir_rag_axioms.metrics import _structure, _tables, quantities
 from ir_rag_axioms.metrics._negation import _negated
 from ir_rag_axioms.metrics._numbers import _in_citation, _lemma, _numbers
 
-FACTS_VERSION = 27
+FACTS_VERSION = 28
 """Bumped when ``Facts`` changes, so that stored statements of an older version are not read back."""
+ANTECEDENT = "ANTECEDENT"
+"""The part of speech of the words a resolved pronoun stands for, kept with the lemmas (said, but no content word)."""
 _NAME = r"[A-Z][^\W\d_]*(?:['’-][^\W\d_]+)*"
 _AUTHORS = rf"{_NAME}(?:\s+et\s+al\.?|(?:,\s+{_NAME})*,?\s+(?:and|&)\s+{_NAME})?"
 _AUTHOR_YEAR = rf"\(\s*{_AUTHORS},?\s+\d{{4}}[a-z]?(?:\s*;\s*{_AUTHORS},?\s+\d{{4}}[a-z]?)*\s*\)"
@@ -451,8 +453,9 @@ def statements(doc: Any, max_words: int, version: int = FACTS_VERSION,
                               if not t.is_space and not _in_citation(t) and t.text not in "[]*#-•")
                 resolved, extra = _resolve(clause, text, antecedent)
                 found = facts(clause)
-                if extra:  # "It is 330 metres tall": the tower it stands for is named there too
-                    found = found._replace(entities=tuple(dict.fromkeys(found.entities + tuple(_entities(antecedent)))))
+                if extra:  # "It is 330 metres tall": the tower it stands for is said there (no rival name of it)
+                    found = found._replace(lemmas=tuple(dict.fromkeys(found.lemmas + tuple(
+                        (word, ANTECEDENT) for name, _ in _entities(antecedent) for word in name.split()))))
                 out.append((text, tuple(dict.fromkeys(extra + terms)) if extra else terms, resolved, found))
                 subject = _subject(clause.root)
                 if subject is not None and subject.lower_ not in _PRONOUNS and subject.pos_ in ("NOUN", "PROPN") \
