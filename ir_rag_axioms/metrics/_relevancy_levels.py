@@ -120,9 +120,9 @@ def _left_out(answer: _Answer, on_topic: Sequence[Statement]) -> list[str]:
     """
     text = " ".join(st.matched_text.lower() for st in on_topic)
     said = set(WORD.findall(text))
-    parts = [repr(w) for part in question_parts(answer.query) for pair in CONJUNCTS.findall(part) for w in pair
-             if w in answer.words[1] and not _says(w, text, said)]
     questions = question_parts(answer.query)
+    parts = [repr(w) for part in questions for pair in CONJUNCTS.findall(part) for w in pair
+             if w in answer.words[1] and not _says(w, text, said)]
     if len(questions) > 1:
         line = last_line(answer.query)
         parts += [repr(q.strip(" ?,")) for q, kind in zip(questions, part_types(answer.query), strict=True)
