@@ -136,14 +136,10 @@ def metered(cases: int) -> Iterator[list[Usage]]:
 
 def _record(usages: Sequence[Usage]) -> None:
     meter = _METER.get()
-    if meter is None:
-        return
-    if len(meter) == 1:
-        for usage in usages:
-            meter[0] += usage
-    elif len(meter) == len(usages):
-        for k, usage in enumerate(usages):
-            meter[k] += usage
+    if meter is not None and len(meter) == 1:
+        meter[0] = sum(usages, meter[0])
+    elif meter is not None and len(meter) == len(usages):
+        meter[:] = [total + usage for total, usage in zip(meter, usages, strict=True)]
 
 
 def _cut(opened: list[socket.socket]) -> None:
@@ -179,3 +175,11 @@ def _verdict(item: Any, expected: str) -> tuple[Verdict, str]:
     if verdict not in VERDICTS:
         raise JudgeOutputError(f"expected {expected}, got the verdict {item!r:.200}")
     return verdict, _text(item.get("reason"), "reason", expected)
+
+
+def _verdicts(found: dict[str, Any], expected: str, count: int, unit: str) -> list[tuple[Verdict, str]]:
+    """Exactly ``count`` (verdict, reason) pairs under "verdicts", one per statement or passage (``unit``)."""
+    items = found.get("verdicts")
+    if not isinstance(items, list) or len(items) != count:
+        raise JudgeOutputError(f"expected {expected} for {count} {unit}, got {found!r:.300}")
+    return [_verdict(item, expected) for item in items]

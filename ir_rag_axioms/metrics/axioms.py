@@ -41,11 +41,7 @@ class MetricAxiom(FeatureAxiom):
 
     def judge_instance(self) -> Judge:
         """The heuristic judge, or an ``LlmJudge`` from the environment (raises with instructions if none is set)."""
-        if self.judge == "offline":
-            return HEURISTIC_JUDGE
-        from ir_rag_axioms.metrics.llm import API_KEY_ENV, BASE_URL_ENV, MODEL_ENV, _env
-
-        return _llm_judge(_env(BASE_URL_ENV), _env(MODEL_ENV), _env(API_KEY_ENV))
+        return judge_named(self.judge)
 
     def cache_identity(self) -> dict[str, str] | None:
         """What results depend on besides the configuration: the LLM judge's base URL and model (judge="llm")."""
@@ -74,6 +70,15 @@ class MetricAxiom(FeatureAxiom):
     def scores(self, pairs: Sequence[tuple[GenerationRequest, GenerationResponse]]) -> list[float]:
         """The metric score of each (request, response)."""
         raise NotImplementedError
+
+
+def judge_named(judge: JudgeName) -> Judge:
+    """The heuristic judge ("offline"), or the ``LlmJudge`` of the environment ("llm"; unconfigured: raises)."""
+    if judge == "offline":
+        return HEURISTIC_JUDGE
+    from ir_rag_axioms.metrics.llm import API_KEY_ENV, BASE_URL_ENV, MODEL_ENV, _env
+
+    return _llm_judge(_env(BASE_URL_ENV), _env(MODEL_ENV), _env(API_KEY_ENV))
 
 
 def llm_judge_identity() -> dict[str, str]:

@@ -10,7 +10,7 @@ the top k) / k, R the number of relevant passages (0 when none is). Both judge t
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -88,6 +88,20 @@ class _ContextualMetric(JudgedMetric):
                 blank if not has_statement_text(text) else "no retrieval context" if not _has_text(context) else None
                 for text, context, flag, flag_context in zip(expected, contexts, long, long_context, strict=True)]
 
+    def _judged(self, judge: Judge, checked: Sequence[Any], why: list[str | None],
+                parts: Callable[[int], dict[str, Sequence[str]]], ask: Callable[[list[Any]], list[Any]]
+                ) -> dict[int, tuple[Any, Usage | None]]:
+        """Case k -> (answer, usage), one batch for the cases ``why`` gives no reason (a foreign script gives one)."""
+        owner = type(self).__name__
+        asked = [k for k, w in enumerate(why) if w is None]
+        foreign = foreign_reasons(judge, owner, [parts(k) for k in asked], stacklevel=5)
+        for k, reason in zip(asked, foreign, strict=True):
+            why[k] = reason
+        asked = [k for k, w in enumerate(why) if w is None]
+        with case_of(asked, len(checked), owner):
+            found, usages = with_usage(judge, len(asked), lambda: ask([checked[k] for k in asked]) if asked else [])
+        return dict(zip(asked, zip(found, usages, strict=True), strict=True))
+
     def _undefined(self, why: str, judge: Judge) -> ContextualResult:
         return self._result(math.nan, why if why.startswith("undefined: ") else f"undefined: {why}", judge, [], None)
 
@@ -115,19 +129,10 @@ class ContextualRecall(_ContextualMetric):
                 check_text("ContextualRecall", expected_output=expected)
                 checked.append((expected, _passages(context, "ContextualRecall")))
         why = self._unjudged([e for e, _ in checked], [c for _, c in checked], "no expected output to look for")
-        asked = [k for k, w in enumerate(why) if w is None]
-        for k, reason in zip(asked, foreign_reasons(judge, "ContextualRecall", [
-                {"expected output": [checked[k][0]], "retrieval context": checked[k][1]} for k in asked]), strict=True):
-            why[k] = reason
-        asked = [k for k, w in enumerate(why) if w is None]
-        with case_of(asked, len(cases), "ContextualRecall"):
-            found, usages = with_usage(judge, len(asked), lambda: judge.attributions([checked[k] for k in asked])
-                                       if asked else [])
-        judged = dict(zip(asked, zip(found, usages, strict=True), strict=True))
-        out = []
-        for k, reason in enumerate(why):
-            out.append(self._undefined(reason, judge) if reason else self._recall(*judged[k], judge))
-        return self._log(out)
+        judged = self._judged(judge, checked, why, lambda k: {"expected output": [checked[k][0]],
+                                                              "retrieval context": checked[k][1]}, judge.attributions)
+        return self._log([self._undefined(reason, judge) if reason else self._recall(*judged[k], judge)
+                          for k, reason in enumerate(why)])
 
     def _recall(self, verdicts: Sequence[tuple[str, str, str]], usage: Usage | None, judge: Judge
                 ) -> ContextualResult:
@@ -183,20 +188,11 @@ class ContextualPrecision(_ContextualMetric):
                 checked.append((query, expected, _passages(context, "ContextualPrecision")))
         why = self._unjudged([e for _, e, _ in checked], [c for _, _, c in checked],
                              "no expected output to judge the passages by")
-        asked = [k for k, w in enumerate(why) if w is None]
-        for k, reason in zip(asked, foreign_reasons(judge, "ContextualPrecision", [
-                {"expected output": [checked[k][1]], "query": [checked[k][0]], "retrieval context": checked[k][2]}
-                for k in asked]), strict=True):
-            why[k] = reason
-        asked = [k for k, w in enumerate(why) if w is None]
-        with case_of(asked, len(cases), "ContextualPrecision"):
-            found, usages = with_usage(judge, len(asked), lambda: judge.node_relevance([checked[k] for k in asked])
-                                       if asked else [])
-        judged = dict(zip(asked, zip(found, usages, strict=True), strict=True))
-        out = []
-        for k, (reason, (_, _, context)) in enumerate(zip(why, checked, strict=True)):
-            out.append(self._undefined(reason, judge) if reason else self._precision(context, *judged[k], judge))
-        return self._log(out)
+        judged = self._judged(judge, checked, why, lambda k: {
+            "expected output": [checked[k][1]], "query": [checked[k][0]], "retrieval context": checked[k][2]},
+            judge.node_relevance)
+        return self._log([self._undefined(reason, judge) if reason else self._precision(context, *judged[k], judge)
+                          for k, (reason, (_, _, context)) in enumerate(zip(why, checked, strict=True))])
 
     def _precision(self, context: Sequence[str], verdicts: Sequence[tuple[str, str]], usage: Usage | None,
                    judge: Judge) -> ContextualResult:

@@ -145,8 +145,7 @@ class EntailmentJudge(HeuristicJudge):
         model = _load(self.nli_model, self.device)
         labels = nli_labels(dict(model.config.id2label))
         scores = np.asarray(model.predict(list(pairs), batch_size=self.batch_size, apply_softmax=True,
-                                          show_progress_bar=len(pairs) > 256), dtype=float)
-        scores = scores.reshape(len(pairs), -1)
+                                          show_progress_bar=len(pairs) > 256), dtype=float).reshape(len(pairs), -1)
         return scores[:, [labels["contradiction"], labels["entailment"]]]
 
     def support(self, cases: Sequence[RubricCase]) -> list[list[dict[str, Any]]]:

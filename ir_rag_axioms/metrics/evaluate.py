@@ -3,9 +3,8 @@
 As DeepEval's ``evaluate(test_cases, metrics)``, but the result is a table: ``case`` (the case's name or id, else
 its position; two cases of one name, compared as text, are a ValueError naming them), then ``<metric>_score``,
 ``<metric>_pass`` and ``<metric>_reason`` for each metric (a mapping names the columns; two metrics of one class in a
-list are refused with that fix). Each metric judges all cases in one
-batch. Cases are ``DatasetItem``s or ``RagTestCase``s (``input`` -> query, ``retrieval_context`` ->
-retrieved_content).
+list are refused with that fix). Each metric judges all cases in one batch. Cases are ``DatasetItem``s or
+``RagTestCase``s (``input`` -> query, ``retrieval_context`` -> retrieved_content).
 """
 
 from __future__ import annotations

@@ -160,18 +160,18 @@ def offline_pairwise(judge: Judge, criterion: str, cases: Sequence[PairCase]) ->
     direction = offline_direction(criterion)
     lower = "" if direction > 0 else "; the lower level is better on this criterion"
     needs_context = metric != "answer_relevancy"
-    rubric_cases = list(dict.fromkeys(
-        RubricCase(text, question=question if not needs_context else None, reference=context if needs_context else None)
-        for question, context, first, second in cases if context or not needs_context for text in (first, second)))
-    levels: dict[RubricCase, int | None] = dict(zip(rubric_cases, (j.level for j in judge.rubric(metric, rubric_cases)),
-                                                    strict=True))
+
+    def case(question: str | None, context: tuple[str, ...] | None, text: str) -> RubricCase:
+        return RubricCase(text, reference=context) if needs_context else RubricCase(text, question=question)
+    rubric_cases = list(dict.fromkeys(case(question, context, text) for question, context, first, second in cases
+                                      if context or not needs_context for text in (first, second)))
+    levels = dict(zip(rubric_cases, (j.level for j in judge.rubric(metric, rubric_cases)), strict=True))
     out: list[tuple[Preferred, str]] = []
     for question, context, first, second in cases:
         if needs_context and not context:
             out.append(("tie", f"no context to judge {metric} against"))
             continue
-        a, b = (levels[RubricCase(text, question=question if not needs_context else None,
-                                  reference=context if needs_context else None)] for text in (first, second))
+        a, b = (levels[case(question, context, text)] for text in (first, second))
         if a is None or b is None:  # the judge left a level undefined: no preference
             out.append(("tie", f"{metric} level {a} (A) vs {b} (B): undefined"))
             continue

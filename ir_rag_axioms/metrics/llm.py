@@ -35,7 +35,7 @@ from ir_rag_axioms.analysis.store import DiskStore, namespace, text_key
 from ir_rag_axioms.metrics import prompts
 from ir_rag_axioms.metrics._llm_answers import JudgeError as JudgeError
 from ir_rag_axioms.metrics._llm_answers import JudgeOutputError as JudgeOutputError
-from ir_rag_axioms.metrics._llm_answers import _cut, _error_message, _record, _seconds, _text, _verdict
+from ir_rag_axioms.metrics._llm_answers import _cut, _error_message, _record, _seconds, _text, _verdict, _verdicts
 from ir_rag_axioms.metrics._llm_answers import integer as integer
 from ir_rag_axioms.metrics._llm_answers import metered as metered
 from ir_rag_axioms.metrics._llm_answers import parse_json as parse_json
@@ -113,9 +113,10 @@ def _real(value: Any) -> bool:
     return isinstance(value, numbers.Real) and not isinstance(value, bool | np.bool_)
 
 
-def _positive(name: str, value: Any) -> float:
-    if not _real(value) or not math.isfinite(value) or value <= 0:
-        raise ValueError(f"LlmJudge: {name} must be a finite number of seconds > 0, got {value!r}")
+def _finite(name: str, value: Any, what: str = "a finite number of seconds > 0", zero: bool = False) -> float:
+    """A finite real number > 0 (``zero``: >= 0), else ValueError saying ``what`` it must be."""
+    if not _real(value) or not math.isfinite(value) or value < 0 or (value == 0 and not zero):
+        raise ValueError(f"LlmJudge: {name} must be {what}, got {value!r}")
     return float(value)
 
 
@@ -123,14 +124,6 @@ def _count(name: str, value: Any, low: int) -> int:
     if not isinstance(value, numbers.Integral) or isinstance(value, bool | np.bool_) or value < low:
         raise ValueError(f"LlmJudge: {name} must be an integer >= {low}, got {value!r}")
     return int(value)
-
-
-def _price(name: str, value: Any) -> float | None:
-    if value is None:
-        return None
-    if not _real(value) or not math.isfinite(value) or value < 0:
-        raise ValueError(f"LlmJudge: {name} must be a finite price >= 0 per 1M tokens (or None), got {value!r}")
-    return float(value)
 
 
 class LlmJudge(Judge):
@@ -161,18 +154,17 @@ class LlmJudge(Judge):
                              f"{self.base_url!r}")
         self._url = url
         self.api_key = api_key if api_key is not None else _env(API_KEY_ENV)
-        self.connect_timeout = _positive("connect_timeout", connect_timeout)
-        self.read_timeout = _positive("read_timeout", read_timeout)
-        self.request_timeout = _positive("request_timeout", request_timeout)
-        self.max_retry_after = _positive("max_retry_after", max_retry_after)
-        if not _real(backoff) or not 0 <= backoff < math.inf:
-            raise ValueError(f"LlmJudge: backoff must be a finite number of seconds >= 0, got {backoff!r}")
-        self.backoff = float(backoff)
+        self.connect_timeout = _finite("connect_timeout", connect_timeout)
+        self.read_timeout = _finite("read_timeout", read_timeout)
+        self.request_timeout = _finite("request_timeout", request_timeout)
+        self.max_retry_after = _finite("max_retry_after", max_retry_after)
+        self.backoff = _finite("backoff", backoff, "a finite number of seconds >= 0", zero=True)
         self.retries = _count("retries", retries, 0)
         self.max_concurrency = _count("max_concurrency", max_concurrency, 1)
         self.max_tokens = _count("max_tokens", max_tokens, 1)
-        self.input_price = _price("input_price", input_price)
-        self.output_price = _price("output_price", output_price)
+        price = "a finite price >= 0 per 1M tokens (or None)"
+        self.input_price = None if input_price is None else _finite("input_price", input_price, price, zero=True)
+        self.output_price = None if output_price is None else _finite("output_price", output_price, price, zero=True)
         if templates is not None and not isinstance(templates, Mapping):
             raise TypeError(f"LlmJudge: templates must be a mapping task -> template, got {type(templates).__name__}")
         self.templates = {task: prompts.check_template(task, t) for task, t in (templates or {}).items()}
@@ -229,20 +221,13 @@ class LlmJudge(Judge):
             if not statements:
                 return [], Usage()
 
-            def read(found: dict[str, Any]) -> list[tuple[Verdict, str]]:
-                items = found.get("verdicts")
-                if not isinstance(items, list) or len(items) != len(statements):
-                    raise JudgeOutputError(f"expected {expected} for {len(statements)} statements, got "
-                                           f"{found!r:.300}")
-                return [_verdict(item, expected) for item in items]
-
             texts = [s.text for s in statements]
             if mode == "strict" and "verdicts" in self.templates:
                 raise ValueError("LlmJudge: a custom 'verdicts' template has no strict mode; use relevancy_mode="
                                  "'task' with it, or put the strict rule in the template")
             messages = self._messages("verdicts", prompts.verdict_messages(query, texts, mode), query=query,
                                       statements=json.dumps(texts, ensure_ascii=False))
-            return self._ask(messages, expected, read)
+            return self._ask(messages, expected, lambda found: _verdicts(found, expected, len(texts), "statements"))
 
         return self._map(one, cases, lambda case: f"the statements of the answer to {_short(case[0])}")
 
@@ -257,10 +242,9 @@ class LlmJudge(Judge):
         def one(case: RubricCase) -> tuple[RubricJudgment, Usage]:
             reference = case.reference if case.reference is None or isinstance(case.reference, str) else \
                 "\n".join(f"- {r}" for r in case.reference)
-            messages = self._messages(metric, prompts.rubric_messages(metric, case.output, case.question,
-                                                                      case.reference),
-                                      output=case.output, question=case.question or "", reference=reference or "")
-            return self._ask(messages, expected, read)
+            default = prompts.rubric_messages(metric, case.output, case.question, case.reference)
+            return self._ask(self._messages(metric, default, output=case.output, question=case.question or "",
+                                            reference=reference or ""), expected, read)
 
         return self._map(one, cases, lambda case: f"the output {_short(case.output)}")
 
@@ -291,14 +275,8 @@ class LlmJudge(Judge):
             question, answer, passages = case
             if not passages:
                 return [], Usage()
-
-            def read(found: dict[str, Any]) -> list[tuple[Verdict, str]]:
-                items = found.get("verdicts")
-                if not isinstance(items, list) or len(items) != len(passages):
-                    raise JudgeOutputError(f"expected {expected} for {len(passages)} passages, got {found!r:.300}")
-                return [_verdict(item, expected) for item in items]
-
-            return self._ask(prompts.node_relevance_messages(question, answer, passages), expected, read)
+            return self._ask(prompts.node_relevance_messages(question, answer, passages), expected,
+                             lambda found: _verdicts(found, expected, len(passages), "passages"))
 
         return self._map(one, cases, lambda case: f"the passages for {_short(case[0])}")
 
@@ -407,8 +385,7 @@ class LlmJudge(Judge):
         A cached copy keeps its token counts and ``cached=1`` but costs 0: nothing was spent on it (``judge.usage``
         does not count it at all).
         """
-        if not isinstance(fields, Mapping):
-            return Usage(1, cost=0.0 if self._priced else None, cached=int(cached), unreported=1)
+        fields = fields if isinstance(fields, Mapping) else {}
         prompt_tokens, completion_tokens = fields.get("prompt_tokens"), fields.get("completion_tokens")
         if not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0
                    for n in (prompt_tokens, completion_tokens)):

@@ -20,7 +20,7 @@ from ir_rag_axioms.analysis.cache import Analysis, is_analysable, max_text_chars
 from ir_rag_axioms.axioms.base import ConfigurableAxiom, Item, Reads, check_responses
 from ir_rag_axioms.axioms.explanation import NEW_IN_THIS_LIBRARY, Explanation, rule_of
 from ir_rag_axioms.axioms.registry import register
-from ir_rag_axioms.metrics.axioms import JudgeName, _llm_judge, llm_judge_identity
+from ir_rag_axioms.metrics.axioms import JudgeName, judge_named, llm_judge_identity
 from ir_rag_axioms.metrics.interface import (
     OFFLINE_CRITERIA,
     PairCase,
@@ -38,13 +38,8 @@ __all__ = ["LLM_PAIRWISE", "MAX_CRITERION_CHARS", "OFFLINE_CRITERIA", "PairCase"
 MAX_CRITERION_CHARS = 500
 """Longest criterion: one narrow criterion, not a rubric."""
 
-def _combined(forward: Preferred, backward: Preferred) -> float:
-    """+1 if i wins as A and as B (answers "first" then "second"), -1 if j wins both times, else 0 (disagreement)."""
-    if forward == "first" and backward == "second":
-        return 1.0
-    if forward == "second" and backward == "first":
-        return -1.0
-    return 0.0
+_COMBINED: dict[tuple[Preferred, Preferred], float] = {("first", "second"): 1.0, ("second", "first"): -1.0}
+"""(answer with i as A, answer with i as B) -> P[i, j]: +1 if i wins both times, -1 if j does; any other pair 0."""
 
 
 class PairwiseJudgeAxiom(ConfigurableAxiom):
@@ -72,11 +67,7 @@ class PairwiseJudgeAxiom(ConfigurableAxiom):
 
     def judge_instance(self) -> Judge:
         """The offline judge, or the ``LlmJudge`` of the environment (raises with instructions if none is set)."""
-        if self.judge == "offline":
-            return OFFLINE_JUDGE
-        from ir_rag_axioms.metrics.llm import API_KEY_ENV, BASE_URL_ENV, MODEL_ENV, _env
-
-        return _llm_judge(_env(BASE_URL_ENV), _env(MODEL_ENV), _env(API_KEY_ENV))
+        return judge_named(self.judge)
 
     def cache_identity(self) -> dict[str, str] | None:
         """What results depend on besides the configuration: the LLM judge's base URL and model (judge="llm")."""
@@ -116,7 +107,7 @@ class PairwiseJudgeAxiom(ConfigurableAxiom):
         """(i, j) with i < j -> (P[i, j], the answer with i first, the answer with j first)."""
         asked, cases = self._cases(request, responses, pairs)
         answers = self.judge_instance().pairwise(self.criterion, cases) if cases else []
-        return {pair: (_combined(answers[2 * k][0], answers[2 * k + 1][0]), answers[2 * k],
+        return {pair: (_COMBINED.get((answers[2 * k][0], answers[2 * k + 1][0]), 0.0), answers[2 * k],
                        answers[2 * k + 1]) for k, pair in enumerate(asked)}
 
     def matrix(self, request: GenerationRequest, responses: list[GenerationResponse], analysis: Analysis) -> np.ndarray:

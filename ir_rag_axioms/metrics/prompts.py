@@ -6,6 +6,7 @@ Every prompt asks for one JSON object; ``parse_json`` reads it strictly.
 from __future__ import annotations
 
 import json
+import string
 from collections.abc import Sequence
 from typing import Literal
 
@@ -201,8 +202,6 @@ def check_template(task: str, template: str) -> str:
     Placeholders are ``{name}`` (no positions, attributes, indexes, conversions or format specs); literal braces are
     doubled (``{{"score": 3}}``).
     """
-    import string
-
     if task not in TEMPLATE_FIELDS:
         raise ValueError(f"prompt template for unknown task {task!r}; tasks: {', '.join(TEMPLATE_FIELDS)}")
     if not isinstance(template, str) or not template.strip():
@@ -249,6 +248,5 @@ def template_messages(template: str, task: str | None = None, **values: str) -> 
         missing = [paragraph for present, paragraph in (
             (RAG_LENGTH_DEBIAS, f"{RAG_LENGTH_DEBIAS}\n{RAG_LENGTH_DEBIAS_EN}"),
             (RAG_PRESENTATION_NEUTRALITY, RAG_PRESENTATION_NEUTRALITY)) if present not in template]
-        if missing:
-            content = "\n\n".join([content, *missing])
+        content = "\n\n".join([content, *missing])
     return [{"role": "user", "content": content}]

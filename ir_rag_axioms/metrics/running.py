@@ -80,8 +80,7 @@ def with_usage(judge: Judge, cases: int, run: Callable[[], list[Any]]) -> tuple[
     """``run()`` and the LLM judge's usage per case (None for judges that report none, e.g. the offline judge)."""
     with metered(cases) as meter:
         out = run()
-    reported = judge.reports_usage
-    return out, [usage if reported else None for usage in meter]
+    return out, [usage if judge.reports_usage else None for usage in meter]
 
 
 @contextlib.contextmanager
@@ -135,14 +134,14 @@ def at_case(k: int, cases: int, owner: str) -> Iterator[None]:
     except (TypeError, ValueError) as error:
         if cases > 1 and getattr(error, "case_index", None) is None and error.args \
                 and isinstance(error.args[0], str):
-            prefix = f"{owner}: "
-            message = error.args[0].removeprefix(prefix)
+            message = error.args[0].removeprefix(f"{owner}: ")
             error.args = (f"{owner}: case {k + 1} of {cases}: {message}", *error.args[1:])
             setattr(error, "case_index", k)  # noqa: B010 - an attribute the built-in exceptions do not declare
         raise
 
 
-def foreign_reasons(judge: Judge, owner: str, cases: Sequence[Mapping[str, Sequence[str]]]) -> list[str | None]:
+def foreign_reasons(judge: Judge, owner: str, cases: Sequence[Mapping[str, Sequence[str]]], stacklevel: int = 4
+                    ) -> list[str | None]:
     """Per case, why the heuristic judge does not read it (None: it does); one warning for the batch.
 
     The rule, the same for every metric: a case is undefined (NaN with this reason) when one of its parts (the
@@ -163,7 +162,7 @@ def foreign_reasons(judge: Judge, owner: str, cases: Sequence[Mapping[str, Seque
         warnings.warn(f"{owner}: {sum(r is not None for r in out)} of {len(out)} case(s) have a text in a script "
                       f"other than Latin ({FOREIGN_SHARE:.0%} of its words or more) and are not judged (NaN): the "
                       "heuristic judge reads English; use an LLM judge (LlmJudge) for other languages",
-                      UserWarning, stacklevel=4)
+                      UserWarning, stacklevel=stacklevel)
     return out
 
 

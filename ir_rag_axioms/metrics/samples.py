@@ -197,19 +197,21 @@ def read_samples(path: str | Path) -> list[Sample]:
             document = json.loads(text)
         except json.JSONDecodeError as error:
             raise ValueError(f"{path}: not valid JSON ({error})") from error
-        return parse_samples(_document(document, path))
-    try:
-        import yaml
-    except ImportError as error:  # pragma: no cover - PyYAML comes with the pyterrier extra
-        raise ImportError("reading a YAML sample set needs PyYAML: `pip install pyyaml` (or pass JSON)") from error
-    try:
-        document = yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
-        problem = getattr(error, "problem", None) or " ".join(str(error).split())
-        raise ValueError(f"{path}: not valid YAML ({problem}{where})") from error
-    return parse_samples(_document(document, path))
+    else:
+        try:
+            import yaml
+        except ImportError as error:  # pragma: no cover - PyYAML comes with the pyterrier extra
+            raise ImportError("reading a YAML sample set needs PyYAML: `pip install pyyaml` (or pass JSON)") from error
+        try:
+            document = yaml.safe_load(text)
+        except yaml.YAMLError as error:
+            mark = getattr(error, "problem_mark", None)
+            where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+            problem = getattr(error, "problem", None) or " ".join(str(error).split())
+            raise ValueError(f"{path}: not valid YAML ({problem}{where})") from error
+    if not isinstance(document, Mapping):
+        raise ValueError(f"{path}: a sample set is a mapping with a 'samples' list, got {type(document).__name__}")
+    return parse_samples(document)
 
 
 def read_text(path: str | Path) -> str:
@@ -219,12 +221,6 @@ def read_text(path: str | Path) -> str:
     except UnicodeDecodeError as error:
         raise ValueError(f"{path}: not UTF-8 text (byte {error.object[error.start]:#04x} at offset {error.start}); "
                          "save it as UTF-8") from None
-
-
-def _document(document: Any, path: str | Path) -> Mapping[str, Any]:
-    if not isinstance(document, Mapping):
-        raise ValueError(f"{path}: a sample set is a mapping with a 'samples' list, got {type(document).__name__}")
-    return document
 
 
 def evaluate_samples(samples: Sequence[Sample], outputs: Mapping[str, str] | None = None,
