@@ -15,14 +15,36 @@ from pathlib import Path
 from typing import Any
 
 from ir_rag_axioms.metrics.llm import JudgeError
+from ir_rag_axioms.metrics.running import check_unicode
 from ir_rag_axioms.metrics.samples import evaluate_samples, read_samples, read_text
 
 
+class _Pairs(list[tuple[str, Any]]):
+    """A JSON object's (key, value) pairs as parsed, in order (so that a key given twice can be named)."""
+
+
+def _plain(value: Any) -> Any:
+    """A parsed JSON value with its objects as dicts again (to show it as written)."""
+    if isinstance(value, _Pairs):
+        return {key: _plain(item) for key, item in value}
+    return [_plain(item) for item in value] if isinstance(value, list) else value
+
+
+def _json_kind(value: Any) -> str:
+    """A parsed JSON value's kind as JSON names it, and its start as written ("an object {...}", "a number 3")."""
+    if value is None:
+        return "null"
+    kind = "an object" if isinstance(value, _Pairs | dict) else "an array" if isinstance(value, list) else \
+        "a boolean" if isinstance(value, bool) else "a number" if isinstance(value, int | float) else \
+        type(value).__name__
+    return f"{kind} {json.dumps(_plain(value), ensure_ascii=False):.40}"
+
+
 def _output(value: Any, where: str) -> str:
-    """An output of --outputs: a text (null, a number or a list is an error naming where it is)."""
+    """An output of --outputs: a text; anything else (null, a number, an object), or a lone surrogate, is an error."""
     if not isinstance(value, str):
-        got = "null" if value is None else f"{type(value).__name__} {value!r:.40}"
-        raise ValueError(f"{where}: the output must be a text, got {got}")
+        raise ValueError(f"{where}: the output must be a text, got {_json_kind(value)}")
+    check_unicode(value, f"{where}: the output")
     return value
 
 
@@ -42,11 +64,10 @@ def _outputs(path: Path | None) -> dict[str, str]:
         return {}
     text = read_text(path)
     try:
-        value = json.loads(text, object_pairs_hook=lambda pairs: pairs)
+        value = json.loads(text, object_pairs_hook=_Pairs)
     except json.JSONDecodeError:
         value = None
-    if text.lstrip().startswith("{") and isinstance(value, list) and all(isinstance(p, tuple) for p in value) \
-            and not {"sampleId", "output"} <= {k for k, _ in value}:
+    if isinstance(value, _Pairs) and not {"sampleId", "output"} <= {k for k, _ in value}:
         return {str(k): _output(v, f"{path}: sampleId {k!r}") for k, v in _unique(value, path).items()}
     out: dict[str, str] = {}
     for number, line in enumerate(text.splitlines(), start=1):

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ir_rag_axioms.metrics.contextual import ContextualPrecision, ContextualRecall
+from ir_rag_axioms.metrics.dataset import MetricEvaluationResult, check_listed
 from ir_rag_axioms.metrics.metrics import AnswerRelevancy, ContextRecall, Faithfulness, RubricAnswerRelevancy
 from ir_rag_axioms.metrics.results import AnswerRelevancyResult, ContextualResult, RubricResult
 
@@ -49,6 +50,10 @@ class RagTestCase:
                             f"{type(self.expected_output).__name__}")
         if isinstance(self.retrieval_context, str):
             raise TypeError("RagTestCase: retrieval_context must be a list of passages, not one string")
+        if self.retrieval_context is not None:  # a set would be read in hash order
+            check_listed(self.retrieval_context, "RagTestCase: retrieval_context must be a list of passages")
+        if self.reference is not None and not isinstance(self.reference, str):
+            check_listed(self.reference, "RagTestCase: reference must be a text or a list of facts")
 
 
 def measure(case: RagTestCase, metric: Any) -> Result:
@@ -81,8 +86,15 @@ def measure(case: RagTestCase, metric: Any) -> Result:
                     "Faithfulness, ContextRecall, RubricAnswerRelevancy, ContextualRecall, ContextualPrecision)")
 
 
-def failure(result: Result) -> str | None:
-    """Why a result fails (score, threshold, reason), or None if it passed."""
+def failure(result: Result | MetricEvaluationResult) -> str | None:
+    """Why a result fails (score, threshold, reason), or None if it passed.
+
+    ``execute()``'s result is read through its ``signals``, the metric's own result.
+    """
+    return _failure(result.signals if isinstance(result, MetricEvaluationResult) else result)
+
+
+def _failure(result: Result) -> str | None:
     if result.passed:
         return None
     name = getattr(result, "metric", "answer_relevancy")
@@ -98,10 +110,15 @@ def failure(result: Result) -> str | None:
     return f"{name}: score {result.score:.2f} below threshold {result.threshold:g} (judge {result.judge}) - {reason}"
 
 
-def assert_metric(result: Result, name: str | None = None) -> Result:
-    """Fail (AssertionError with the score, threshold and reason) unless the result passed; return it."""
+def assert_metric(result: Result | MetricEvaluationResult, name: str | None = None
+                  ) -> Result | MetricEvaluationResult:
+    """Fail (AssertionError with the score, threshold and reason) unless the result passed; return it.
+
+    ``result``: what ``metric.measure(...)`` returns, or ``await metric.execute(item)``.
+    """
     if not hasattr(result, "passed") or not hasattr(result, "score"):
-        raise TypeError(f"assert_metric: result must be a metric's result (metric.measure(...)), got "
+        raise TypeError(f"assert_metric: result must be a metric's result (metric.measure(...) or "
+                        f"metric.execute(item)), got "
                         f"{type(result).__name__} {result!r:.60}")
     why = failure(result)
     if why is not None:

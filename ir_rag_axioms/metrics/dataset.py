@@ -8,9 +8,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
+
+
+def check_listed(value: Any, message: str) -> None:
+    """TypeError (``message``, then the type) unless ``value`` is a list of passages in order.
+
+    A mapping, bytes, a set (no order: a ranking would follow the hash), a non-iterable value and a data frame (it
+    iterates its column names) are refused; the passages themselves are checked where they are read.
+    """
+    if isinstance(value, Mapping | bytes | bytearray | set | frozenset) or not isinstance(value, Iterable) \
+            or getattr(value, "ndim", 1) != 1:
+        unordered = " (a set has no order: pass a list, in rank order)" if isinstance(value, set | frozenset) else ""
+        raise TypeError(f"{message}, got {type(value).__name__}{unordered}")
 
 
 @dataclass(frozen=True)
@@ -68,8 +80,11 @@ class DatasetItem:
                 raise TypeError(f"DatasetItem: {name} must be a string, got {type(value).__name__}")
         if isinstance(self.retrieved_content, str):
             raise TypeError("DatasetItem: retrieved_content must be a list of passages, not one string")
-        if self.retrieved_content is not None:
+        if self.retrieved_content is not None:  # a set would be read in hash order: refused, as measure() refuses it
+            check_listed(self.retrieved_content, "DatasetItem: retrieved_content must be a list of passages")
             object.__setattr__(self, "retrieved_content", tuple(self.retrieved_content))
+        if self.reference is not None and not isinstance(self.reference, str):
+            check_listed(self.reference, "DatasetItem: reference must be a text or a list of facts")
         if self.conversation is not None and not isinstance(self.conversation, MultiTurnConversation):
             raise TypeError("DatasetItem: conversation must be a MultiTurnConversation")
 

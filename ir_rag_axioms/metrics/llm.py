@@ -389,7 +389,8 @@ class LlmJudge(Judge):
         prompt_tokens, completion_tokens = fields.get("prompt_tokens"), fields.get("completion_tokens")
         if not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0
                    for n in (prompt_tokens, completion_tokens)):
-            return Usage(1, cost=0.0 if self._priced else None, cached=int(cached), unreported=1)
+            # not reported: a cached copy cost nothing now, a fresh answer cost what no one told (None: not known)
+            return Usage(1, cost=0.0 if self._priced and cached else None, cached=int(cached), unreported=1)
         assert isinstance(prompt_tokens, int) and isinstance(completion_tokens, int)
         cost = None
         if self._priced:  # a cached answer keeps its tokens (its size) but cost nothing now: nothing was spent

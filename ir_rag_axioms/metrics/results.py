@@ -24,7 +24,8 @@ class Usage:
     completion_tokens: int = 0
     cost: float | None = None
     """What was spent: prompt_tokens x input price + completion_tokens x output price (prices per 1M tokens) of the
-    answers the server sent, 0 for answers read from the cache; None without prices."""
+    answers the server sent, 0 for answers read from the cache; None without prices, and None (not known) when an
+    answer the server sent came without ``usage`` (counted in ``unreported``): its price is unknown, not 0."""
     cached: int = 0
     """Answers read from the cache: their tokens are still counted (what they took when they were first asked, paid
     then) but cost 0 now."""
@@ -37,8 +38,12 @@ class Usage:
         return self.prompt_tokens + self.completion_tokens
 
     def __add__(self, other: Usage) -> Usage:
-        """Field-wise sum (cost None only when both are None)."""
-        cost = None if self.cost is None and other.cost is None else (self.cost or 0.0) + (other.cost or 0.0)
+        """Field-wise sum; the cost is None when either part's is (no prices, or not known).
+
+        A part without answers (the empty start of a sum) adds no cost, known or not.
+        """
+        parts = [part for part in (self, other) if part.answers] or [p for p in (self, other) if p.cost is not None]
+        cost = None if not parts or any(part.cost is None for part in parts) else sum(p.cost or 0.0 for p in parts)
         return Usage(self.answers + other.answers, self.prompt_tokens + other.prompt_tokens,
                      self.completion_tokens + other.completion_tokens, cost, self.cached + other.cached,
                      self.unreported + other.unreported)

@@ -11,12 +11,12 @@ import contextlib
 import math
 import numbers
 import warnings
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ir_rag_axioms.analysis.cache import lone_surrogate
-from ir_rag_axioms.metrics.dataset import DatasetItem, MetricEvaluationResult
+from ir_rag_axioms.metrics.dataset import DatasetItem, MetricEvaluationResult, check_listed
 from ir_rag_axioms.metrics.interface import Judge
 from ir_rag_axioms.metrics.judges import HeuristicJudge
 from ir_rag_axioms.metrics.llm import JudgeOutputError, metered
@@ -106,9 +106,7 @@ def passages(value: Any, owner: str, what: str = "context") -> tuple[str, ...]:
     data frame) is refused, not read as the text "None" or "nan".
     """
     named = f"{owner}: " if owner else ""
-    if isinstance(value, Mapping | bytes | bytearray | set | frozenset) or not isinstance(value, Iterable) \
-            or getattr(value, "ndim", 1) != 1:  # a data frame iterates its column names, a set has no order
-        raise TypeError(f"{named}a {what} must be a text or a list of passages, got {type(value).__name__}")
+    check_listed(value, f"{named}a {what} must be a text or a list of passages")
     found = tuple(_passage_text(p) for p in value)
     for k, passage in enumerate(found):
         if not isinstance(passage, str):

@@ -25,6 +25,7 @@ from typing import Any
 
 from ir_rag_axioms.metrics.interface import Judge, RubricCase
 from ir_rag_axioms.metrics.metrics import ContextRecall, Faithfulness, RubricAnswerRelevancy, RubricMetric
+from ir_rag_axioms.metrics.running import check_unicode
 
 SCHEMA_VERSION = "omk.eval-sample-set/v3"
 """The sample-set schema the specification's example declares."""
@@ -66,8 +67,11 @@ def _reference(value: Any, where: str) -> str | tuple[str, ...] | None:
     if value is None:
         return None
     if isinstance(value, str):
+        check_unicode(value, f"{where}: reference")
         return value
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        for k, fact in enumerate(value):
+            check_unicode(fact, f"{where}: reference item {k}")
         return tuple(value)
     raise ValueError(f"{where}: reference must be a text or a list of texts, got {type(value).__name__}")
 
@@ -108,10 +112,12 @@ def _assertion(raw: Any, where: str) -> Assertion:
 
 
 def _text(value: Any, what: str, where: str) -> str | None:
-    """A text field of a sample (absent: None); a number, list or mapping is an error naming the sample."""
+    """A text field of a sample (absent: None); a number, list, mapping or lone surrogate is an error naming it."""
     if value is not None and not isinstance(value, str):
         raise ValueError(f"{where}: {what} must be a text, got {type(value).__name__} {value!r:.40} (quote it in "
                          "YAML)")
+    if value is not None:
+        check_unicode(value, f"{where}: {what}")
     return value
 
 
@@ -189,29 +195,64 @@ def parse_samples(document: Mapping[str, Any]) -> list[Sample]:
 def read_samples(path: str | Path) -> list[Sample]:
     """The samples of a sample-set file (YAML, or JSON by the suffix ``.json``).
 
-    A file that does not parse, or is not a mapping, is a ValueError naming the file.
+    A file that does not parse, has a key twice in one mapping (the parser would keep the last value silently), or is
+    not a mapping, is a ValueError naming the file.
     """
     text = read_text(path)
-    if str(path).endswith(".json"):
-        try:
-            document = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise ValueError(f"{path}: not valid JSON ({error})") from error
-    else:
-        try:
-            import yaml
-        except ImportError as error:  # pragma: no cover - PyYAML comes with the pyterrier extra
-            raise ImportError("reading a YAML sample set needs PyYAML: `pip install pyyaml` (or pass JSON)") from error
-        try:
-            document = yaml.safe_load(text)
-        except yaml.YAMLError as error:
-            mark = getattr(error, "problem_mark", None)
-            where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
-            problem = getattr(error, "problem", None) or " ".join(str(error).split())
-            raise ValueError(f"{path}: not valid YAML ({problem}{where})") from error
+    document = _load_json(text, path) if str(path).endswith(".json") else _load_yaml(text, path)
     if not isinstance(document, Mapping):
         raise ValueError(f"{path}: a sample set is a mapping with a 'samples' list, got {type(document).__name__}")
     return parse_samples(document)
+
+
+def _load_json(text: str, path: str | Path) -> Any:
+    """A JSON sample set; a key given twice in one object is an error naming it (json keeps the last silently)."""
+    def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        found: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in found:
+                raise ValueError(f"{path}: key {key!r} appears twice in one object (the first value would be "
+                                 "ignored); give it once")
+            found[key] = value
+        return found
+
+    try:
+        return json.loads(text, object_pairs_hook=unique)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{path}: not valid JSON ({error})") from error
+
+
+def _load_yaml(text: str, path: str | Path) -> Any:
+    """A YAML sample set; a key given twice in one mapping is an error naming it and its lines (YAML forbids it)."""
+    try:
+        import yaml
+    except ImportError as error:  # pragma: no cover - PyYAML comes with the pyterrier extra
+        raise ImportError("reading a YAML sample set needs PyYAML: `pip install pyyaml` (or pass JSON)") from error
+
+    class UniqueKeys(yaml.SafeLoader):
+        def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+            first: dict[Any, Any] = {}
+            for key_node, _ in node.value if isinstance(node, yaml.MappingNode) else ():
+                if key_node.tag == "tag:yaml.org,2002:merge":  # "<<: *base" may be overridden: not a duplicate
+                    continue
+                key = self.construct_object(key_node, deep=deep)
+                try:
+                    seen = first.setdefault(key, key_node.start_mark)
+                except TypeError:  # an unhashable key: the loader itself names it
+                    continue
+                if seen is not key_node.start_mark:
+                    raise yaml.constructor.ConstructorError(
+                        None, None, f"key {key!r} appears twice in one mapping (first at line {seen.line + 1}, column "
+                        f"{seen.column + 1}; the first value would be ignored)", key_node.start_mark)
+            return super().construct_mapping(node, deep=deep)
+
+    try:
+        return yaml.load(text, Loader=UniqueKeys)  # a SafeLoader that refuses a key given twice
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        problem = getattr(error, "problem", None) or " ".join(str(error).split())
+        raise ValueError(f"{path}: not valid YAML ({problem}{where})") from error
 
 
 def read_text(path: str | Path) -> str:
@@ -240,6 +281,7 @@ def evaluate_samples(samples: Sequence[Sample], outputs: Mapping[str, str] | Non
         if not isinstance(output, str):
             raise ValueError(f"sample {sample.sample_id!r}: the output must be a text, got {type(output).__name__} "
                              f"{output!r:.40}")
+        check_unicode(output, f"sample {sample.sample_id!r}: the output")
         rows += [(sample, assertion, output) for assertion in sample.assertions]
     unknown = sorted(set(outputs) - {sample.sample_id for sample in samples})
     if unknown:
