@@ -119,17 +119,21 @@ _IMPUTE: ContextVar[bool] = ContextVar("ir_rag_axioms_impute_undefined", default
 def checked_byquery(impl: Any, name: str, reason: str) -> Any:
     """An ir_measures ``define`` implementation: ``run_problems`` warned (inside pt.Experiment too), then per query.
 
-    Only the queries the qrels judge get a value (as ir_measures' own measures). A query where ``impl`` is undefined
+    Only the queries the qrels judge get a value (as ir_measures' own measures), under the qrels' own id (an int qid
+    stays an int: ir_measures scores 0 each qrels id it gets no value for). A query where ``impl`` is undefined
     (NaN) takes the mean of the run's defined queries, so that the mean over all queries, which pt.Experiment takes
     by itself, is the mean over the defined ones, ``ir_measures.calc_aggregate``'s; one ``UndefinedMeasureWarning``
     names the measure, the count and the ``reason``. ``Experiment`` keeps them NaN and counts them.
     """
 
-    def measure(qrels: pd.DataFrame, run: pd.DataFrame) -> Iterable[tuple[str, float]]:
+    def measure(qrels: pd.DataFrame, run: pd.DataFrame) -> Iterable[tuple[Any, float]]:
         for problem in run_problems(run, qrels):
             warnings.warn(problem, RunWarning, stacklevel=2)
-        judged = set(qrels["query_id"].astype(str))
-        values = [(str(qid), float(impl(qrels[qrels["query_id"].astype(str) == str(qid)], part)))
+        judged: dict[str, Any] = {}  # a query's id as a text -> the qrels' own id (an int stays an int)
+        for qid in qrels["query_id"].unique():
+            judged.setdefault(str(qid), qid)
+        # each value under the qrels' id: ir_measures gives every qrels id it is not handed 0 (a str '1' is not 1)
+        values = [(judged[str(qid)], float(impl(qrels[qrels["query_id"].astype(str) == str(qid)], part)))
                   for qid, part in run.groupby("query_id", sort=False) if str(qid) in judged]
         undefined = [qid for qid, value in values if np.isnan(value)]
         defined = [value for _, value in values if not np.isnan(value)]

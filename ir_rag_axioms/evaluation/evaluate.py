@@ -19,17 +19,37 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ir_rag_axioms import pair_counts
 from ir_rag_axioms.axioms.execution import compute_preferences
 from ir_rag_axioms.pair_counts import (
     MEASURES,
     Matrices,
     _as_list,
     _counts,
-    _measures,
     harmonic_mean,  # noqa: F401  (evaluation.harmonic_mean, evaluation.evaluate.harmonic_mean)
-    scores_from_counts,
     topic_counts,
 )
+
+
+def _measures(sums: np.ndarray) -> np.ndarray:
+    """The four measures (rows) of count sums (..., 4): ``pair_counts._measures``, all NaN where there is no pair.
+
+    Without a pair (no topic, or topics of one response) decisiveness is 0/0, undefined as consistency is, and so is
+    effectiveness, their harmonic mean: NaN, never 0 (0 is an axiom that abstains on every pair it is given).
+    """
+    out = pair_counts._measures(sums)
+    pairs = np.asarray(sums, dtype=np.float64)[..., 0]
+    return np.where(pairs > 0, out, np.nan)
+
+
+def scores_from_counts(counts: np.ndarray) -> dict[str, float]:
+    """The four measures from summed topic counts.
+
+    Consistency (relaxed and strict) is NaN when the axiom decides no pair (0/0: undefined, not 0), and
+    effectiveness is then 0 (decisiveness 0); without any pair, all four are NaN (decisiveness 0/0 too).
+    """
+    sums = np.asarray(counts, dtype=np.float64).reshape(-1, 4).sum(axis=0)
+    return {name: float(value) for name, value in zip(MEASURES, _measures(sums), strict=True)}
 
 
 def decisiveness(preferences: Matrices) -> float:
@@ -127,7 +147,12 @@ def _table(counts: Mapping[str, np.ndarray], samples: int, confidence: float, se
     """
     check_samples(samples)
     check_seed(seed)
-    silent = [name for name, topic_rows in counts.items() if np.asarray(topic_rows).reshape(-1, 4)[:, 1].sum() == 0]
+    sums = {name: np.asarray(topic_rows).reshape(-1, 4).sum(axis=0) for name, topic_rows in counts.items()}
+    if any(total[0] == 0 for total in sums.values()):
+        warnings.warn("no pair to evaluate (no topic, or topics of a single response): decisiveness, consistency "
+                      "and effectiveness are undefined (NaN). Give each topic at least two responses",
+                      UndecidedAxiomWarning, stacklevel=3)
+    silent = [name for name, total in sums.items() if total[0] > 0 and total[1] == 0]
     if silent:
         warnings.warn(f"{', '.join(silent)} decided no pair: consistency is undefined (NaN), effectiveness 0. An "
                       "axiom abstains where its condition never holds: one that reads the context (CONS1, CONS2, "

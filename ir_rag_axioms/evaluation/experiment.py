@@ -29,7 +29,10 @@ class AxiomaticExperiment:
         if self.depth is not None and (isinstance(self.depth, bool) or not isinstance(self.depth, int)
                                        or self.depth < 2):
             raise ValueError(f"AxiomaticExperiment: depth must be an integer >= 2 or None, got {self.depth!r}")
-        named_axioms(self.axioms, self.axiom_names)
+        from ir_rag_axioms.pyterrier.frames import PAIR_KEYS, check_pair_columns
+
+        check_pair_columns(list(named_axioms(self.axioms, self.axiom_names)), who="AxiomaticExperiment",
+                           reserved=(*PAIR_KEYS, "ORIG", "ORACLE"))  # ORIG / ORACLE: the run's and the qrels'
 
     @property
     def names(self) -> list[str]:

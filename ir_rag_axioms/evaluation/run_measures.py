@@ -133,11 +133,34 @@ def _scores(run: pd.DataFrame, measure: str) -> np.ndarray:
     return pd.to_numeric(run["score"], errors="coerce").to_numpy(float)
 
 
+def _labels(qrels: pd.DataFrame, run: pd.DataFrame, measure: str) -> np.ndarray:
+    """The qrels' label of each run row (NaN: unjudged); a (qid, docno) judged twice is a ValueError naming it.
+
+    One label per judged answer, as the data files refuse an id twice: two rows (two assessors' qrels concatenated)
+    would leave the measure to pick one, and which one would change its value.
+    """
+    docnos = qrels["doc_id"].astype(str)
+    twice = docnos.duplicated(keep=False).to_numpy()
+    if twice.any():
+        first, more = docnos[twice].iloc[0], docnos[twice].nunique() - 1
+        rows = qrels[docnos == first]
+        raise ValueError(f"{measure}: the qrels judge (qid {rows['query_id'].iloc[0]!r}, docno {first!r}) "
+                         f"{len(rows)} times, labels {rows['relevance'].tolist()}"
+                         + (f" (and {more} more docno(s) of this query)" if more else "")
+                         + "; one label per (qid, docno). Keep one row of each, e.g. "
+                         "qrels.drop_duplicates(['qid', 'docno'], keep='last'), or average them "
+                         "(qrels.groupby(['qid', 'docno'], as_index=False)['label'].mean())")
+    relevance = dict(zip(docnos, qrels["relevance"].astype(float), strict=True))
+    return np.array([relevance.get(d, np.nan) for d in run["doc_id"].astype(str)], dtype=np.float64)
+
+
 def _run_vs_qrels(qrels: pd.DataFrame, run: pd.DataFrame, measure: str = "the measure") -> np.ndarray:
-    """Counts for one query: the run's score order as P, the qrels' relevance order as O (unjudged documents: O = 0)."""
-    relevance = dict(zip(qrels["doc_id"].astype(str), qrels["relevance"].astype(float), strict=True))
+    """Counts for one query: the run's score order as P, the qrels' relevance order as O (unjudged documents: O = 0).
+
+    A pair with a missing (NaN) score is undecided (P = 0), as an undefined value abstains.
+    """
     scores = _scores(run, measure)
-    labels = np.array([relevance.get(d, np.nan) for d in run["doc_id"].astype(str)])
+    labels = _labels(qrels, run, measure)
     p = np.sign(scores[:, None] - scores[None, :])
     with np.errstate(invalid="ignore"):
         o = np.nan_to_num(np.sign(labels[:, None] - labels[None, :]))
@@ -188,11 +211,11 @@ def kendall_tau(x: np.ndarray, y: np.ndarray) -> float:
 
 
 def _kendall_tau_by_query(qrels: pd.DataFrame, run: pd.DataFrame) -> float:
+    """Tau-b of one query over its answers with a score (a missing score, NaN, abstains: left out); unjudged: 0."""
     scores = _scores(run, "KendallTau")
-    merged = run[["doc_id"]].merge(qrels[["doc_id", "relevance"]], on="doc_id", how="left")
-    return kendall_tau(scores, merged["relevance"].fillna(0).to_numpy())
-
-
+    labels = np.nan_to_num(_labels(qrels, run, "KendallTau"), nan=0.0)
+    scored = ~np.isnan(scores)
+    return kendall_tau(scores[scored], labels[scored])
 
 
 def _define_kendall_tau() -> Any:
@@ -204,7 +227,8 @@ def _define_kendall_tau() -> Any:
     ), _TAU_UNDEFINED)
 
 
-_TAU_UNDEFINED = "constant run scores or constant labels"
+_TAU_UNDEFINED = ("fewer than two answers with a score, or constant run scores or constant labels over the "
+                  "answers with a score")
 
 
 def __getattr__(name: str) -> Any:

@@ -49,7 +49,45 @@ def validate(frame: pd.DataFrame, transformer: Any) -> str:
         raise AssertionError("unreachable")
     check_ids(frame, transformer)
     check_unicode_ids(frame, transformer)
+    check_answer_columns(frame, transformer)
     return found
+
+
+def _same_answer(a: Any, b: Any) -> bool:
+    """Whether two answer cells hold the same answer: both missing, or equal values (a failed comparison: not)."""
+    if is_missing(a) or is_missing(b):
+        return is_missing(a) and is_missing(b)
+    if isinstance(a, str) and isinstance(b, str):
+        return str.__eq__(a, b)
+    try:
+        return type(a) is type(b) and bool(a == b)
+    except (TypeError, ValueError):  # e.g. arrays of several items
+        return False
+
+
+def check_answer_columns(frame: pd.DataFrame, transformer: Any = None) -> None:
+    """Refuse a frame whose ``text`` and ``qanswer`` (pyterrier-rag's) columns differ in a row, naming it.
+
+    Both name the answer (``qanswer`` is accepted as the text column): where they disagree (e.g. a pyterrier-rag stage
+    rewrote ``qanswer`` after ``Pool`` wrote both), the axioms would judge ``text`` while pyterrier-rag's measures
+    score ``qanswer``. A ValueError names the first differing row (position, qid, docno) and the count; ``transformer``
+    (an object, or a text such as "Pool: pipeline 'a'") prefixes it.
+    """
+    if not set(TEXT_COLUMNS) <= set(frame.columns) or frame.empty:
+        return
+    differ = [k for k, (a, b) in enumerate(zip(frame["text"], frame["qanswer"], strict=True)) if not _same_answer(a, b)]
+    if differ:
+        k = differ[0]
+        row = frame.iloc[k]
+        where = f"qid {row['qid']!r}" if "qid" in frame.columns else "no qid"
+        where += f", docno {row['docno']!r}" if "docno" in frame.columns else ""
+        who = "" if transformer is None else f"{transformer}: " if isinstance(transformer, str) \
+            else f"{type(transformer).__name__}: "
+        raise ValueError(f"{who}the columns 'text' and 'qanswer' hold different answers at row position {k} "
+                         f"({where}: text {row['text']!r:.60}, qanswer {row['qanswer']!r:.60}; {len(differ)} row(s) "
+                         "in all): both name the answer, so the axioms would judge one and pyterrier-rag's measures "
+                         "score the other. Keep one answer column (e.g. frame.drop(columns='text') to judge qanswer) "
+                         "or make them equal (frame.assign(text=frame['qanswer']))")
 
 
 def check_unicode_ids(frame: pd.DataFrame, transformer: Any = None) -> None:
@@ -233,6 +271,23 @@ def groups(frame: pd.DataFrame, text_column: str = "text") -> list[Group]:
 
 PAIR_KEYS: tuple[str, ...] = ("qid", "query", "docno_a", "docno_b")
 """The first columns of ``pair_table``; one column per axiom follows."""
+
+
+def check_pair_columns(names: Sequence[str], explain: bool = False, who: str = "AxiomaticPreferences",
+                       reserved: Sequence[str] = PAIR_KEYS) -> None:
+    """Refuse axiom names that would overwrite a column of ``pair_table`` (its keys, another axiom's explanation).
+
+    The names are the table's columns: ``{"qid": CONS2}`` would replace the pairs' qids by preferences. A ValueError
+    names the clashing name and the columns it may not take.
+    """
+    taken = {str(k): "an id column" for k in reserved}
+    if explain:
+        taken |= {f"{n}_explanation": f"the explanation column of axiom {n!r}" for n in names}
+    for name in names:
+        if str(name) in taken:
+            raise ValueError(f"{who}: the axiom name {name!r} is {taken[str(name)]} of the preferences table "
+                             f"(the names are its columns, after {', '.join(map(repr, reserved))}): rename the "
+                             "axiom (a dict key or axiom_names=)")
 
 
 def pair_table(axioms: Mapping[str, Axiom], items: Sequence[tuple[GenerationRequest, Sequence[GenerationResponse]]],

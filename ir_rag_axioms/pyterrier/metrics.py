@@ -143,7 +143,7 @@ def _column_names(name: str, metric: Metric) -> list[str]:
 def _answer_column(frame: pd.DataFrame, transformer: Any) -> tuple[str, str]:
     """The answer column (``text``, else ``qanswer``) and the query's (``query``, else pyterrier-rag's ``query_0``).
 
-    ValueError naming what is missing.
+    ValueError naming what is missing, or the first row where ``text`` and ``qanswer`` differ.
     """
     text = next((c for c in frames.TEXT_COLUMNS if c in frame.columns), None)
     query = next((c for c in frames.QUERY_COLUMNS if c in frame.columns), None)
@@ -152,6 +152,7 @@ def _answer_column(frame: pd.DataFrame, transformer: Any) -> tuple[str, str]:
     if missing:
         raise ValueError(f"{type(transformer).__name__} needs the columns qid, query and an answer (text or "
                          f"qanswer); missing {missing}, found {list(frame.columns)}")
+    frames.check_answer_columns(frame, transformer)
     return str(text), str(query)
 
 

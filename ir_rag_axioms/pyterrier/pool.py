@@ -12,7 +12,7 @@ import pandas as pd
 import pyterrier as pt
 
 from ir_rag_axioms.pyterrier.equality import ByParameters
-from ir_rag_axioms.pyterrier.frames import CONTEXT_COLUMNS, TEXT_COLUMNS
+from ir_rag_axioms.pyterrier.frames import CONTEXT_COLUMNS, TEXT_COLUMNS, check_answer_columns
 
 SYSTEM_COLUMN = "system"
 """The column that names the pipeline an answer came from (also the docno of a pipeline's only answer)."""
@@ -176,6 +176,7 @@ def _answers(name: str, frame: pd.DataFrame, docno: DocnoRule, queries: pd.Serie
     if missing:
         raise ValueError(f"Pool: pipeline {name!r} gave no column(s) {missing}; found {list(frame.columns)} "
                          "(a RAG pipeline returns qid and its answer in qanswer)")
+    check_answer_columns(frame, f"Pool: pipeline {name!r}")
     qids = frame["qid"].astype(str)
     unknown = sorted(set(qids) - set(queries.index))
     if unknown:

@@ -299,7 +299,7 @@ class AxiomaticPreferences(_AxiomTransformer):
         self.explain = explain
         self.verbose = verbose
         self.analysis, self.backend, self.workers = analysis, backend, workers
-        named_axioms(axioms, axiom_names)
+        frames.check_pair_columns(list(named_axioms(axioms, axiom_names)), explain)
 
     schematic = {"label": "AxiomPreferences", "help_url": None}
 
