@@ -68,7 +68,8 @@ class CrowdOracle(ConfigurableAxiom):
     """Explicit responses file (for kind-style names as response ids)."""
     judgments: CrowdJudgments | pd.DataFrame | None = field(default=None, compare=False, repr=False)
     """In-memory judgments: a ratings frame (``query_id``, ``response_a``, ``response_b``, ``<dim>_p_a/_p_b``) or
-    ``CrowdJudgments`` (see ``from_frames``); overrides the paths."""
+    ``CrowdJudgments`` (see ``from_frames``); overrides the paths. A frame is checked when the oracle is built, as
+    the ratings file is (DataFileError naming the row: a probability outside [0, 1], a self-pair)."""
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -77,11 +78,14 @@ class CrowdOracle(ConfigurableAxiom):
             raise ValueError(f"CROWD: duplicates must be 'mean' or 'last', got {self.duplicates!r}")
         for name in ("data_dir", "ratings_path", "responses_path"):
             object.__setattr__(self, name, _path(getattr(self, name)))
+        judgments = self.judgments
+        if isinstance(judgments, pd.DataFrame):  # checked now (as the ratings file is when read): DataFileError
+            _loaded(self, lambda: CrowdJudgments(judgments, what=f"{self.name} judgments"))
 
     @classmethod
     def from_frames(cls, ratings: pd.DataFrame, responses: pd.DataFrame | None = None, **params: Any) -> CrowdOracle:
         """An oracle over in-memory ratings (and responses for kind-style aliases), e.g. from ``load_crowd_ratings``."""
-        return cls(judgments=CrowdJudgments(ratings, responses), **params)
+        return cls(judgments=CrowdJudgments(ratings, responses, what=f"{cls.name} ratings"), **params)
 
     @classmethod
     def from_irds(cls, dataset: str = "ir-rag-axioms/crowdrag-25", **params: Any) -> CrowdOracle:
@@ -172,7 +176,8 @@ class NuggetOracle(ConfigurableAxiom):
     table: pd.DataFrame | None = field(default=None, compare=False, repr=False)
     """In-memory assignments or scores; overrides ``data_dir``.
 
-    Assignments: ``qid``, ``run_id``, ``nuggets``; scores: ``qid``, ``run_id``, ``score``.
+    Assignments: ``qid``, ``run_id``, ``nuggets``; scores: ``qid``, ``run_id``, ``score``. Checked when the oracle
+    is built, as the assignments file is (``nuggets.check_nugget_table``: DataFileError naming the column and row).
     """
 
     def __post_init__(self) -> None:
@@ -180,6 +185,8 @@ class NuggetOracle(ConfigurableAxiom):
         if self.score_type not in ("all", "vital", "weighted"):
             raise ValueError(f"NUGGET: score_type must be 'all', 'vital' or 'weighted', got {self.score_type!r}")
         object.__setattr__(self, "data_dir", _path(self.data_dir))
+        if self.table is not None:  # checked now, as the assignments file is when read (DataFileError)
+            nuggets.check_nugget_table(self.table, "NUGGET table")
 
     @classmethod
     def from_frame(cls, assignments: pd.DataFrame, **params: Any) -> NuggetOracle:
@@ -244,16 +251,22 @@ class LlmRatingOracle(ConfigurableAxiom):
     responses_path: str | None = None
     """Optional crowd responses file or folder, to accept kind-style names as response ids."""
     table: pd.DataFrame | None = field(default=None, compare=False, repr=False)
-    """In-memory ratings (``topic``, ``response``, ``probability``; see ``from_frame``); overrides ``data_dir``."""
+    """In-memory ratings (``topic``, ``response``, ``probability``; see ``from_frame``); overrides ``data_dir``.
+
+    Checked when the oracle is built, as the ratings file is (``llm.check_llm_ratings``: DataFileError naming the row).
+    """
 
     def __post_init__(self) -> None:
         super().__post_init__()
         object.__setattr__(self, "data_dir", _path(self.data_dir))
         object.__setattr__(self, "responses_path", _path(self.responses_path))
+        if self.table is not None:  # checked now, as the ratings file is when read (DataFileError)
+            llm.check_llm_ratings(self.table, f"{self.name} table")
 
     @classmethod
     def from_frame(cls, ratings: pd.DataFrame, responses: pd.DataFrame | None = None, **params: Any) -> LlmRatingOracle:
-        """An oracle over an in-memory ratings frame (``topic``, ``response``, ``probability``)."""
+        """An oracle over an in-memory ratings frame (``topic``, ``response``, ``probability``), checked as the file."""
+        llm.check_llm_ratings(ratings, f"{cls.name} ratings")
         scores = llm.rating_scores(ratings, responses)
         table = pd.DataFrame([(t, r, p) for (t, r), p in scores.items()], columns=["topic", "response", "probability"])
         return cls(table=table, **params)

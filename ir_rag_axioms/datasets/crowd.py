@@ -17,6 +17,7 @@ from ir_rag_axioms.datasets.files import (
     CROWD_RESPONSES,
     CROWD_TOPICS,
     DataFileError,
+    check_frame,
     load_frame,
     resolve,
 )
@@ -123,6 +124,14 @@ def check_rating(row: dict) -> str | None:
     return None
 
 
+def check_ratings(ratings: pd.DataFrame, what: str = "the ratings frame") -> None:
+    """The ratings file's checks on an in-memory ratings frame: its id columns, then ``check_rating`` on each row.
+
+    DataFileError naming ``what``, the column and the row (a self-pair, a probability outside [0, 1]).
+    """
+    check_frame(ratings, what, ("query_id", "response_a", "response_b"), check_rating)
+
+
 def load_crowd_ratings(path: PathLike | None = None) -> pd.DataFrame:
     """The 1,352 pairwise crowd judgments in file order, ``<dim>_p_a/_p_n/_p_b`` per dimension (missing p_n is NaN).
 
@@ -183,13 +192,13 @@ def judgment_table(ratings: pd.DataFrame, utility: str = "overall", duplicates: 
 class CrowdJudgments:
     """Crowd pairwise judgments keyed by (topic, response id A, response id B).
 
-    Plus (topic, kind-style name) -> id aliases.
+    Plus (topic, kind-style name) -> id aliases. The ratings are checked as the ratings file is (``check_ratings``:
+    DataFileError naming ``what``, the column and the row).
     """
 
-    def __init__(self, ratings: pd.DataFrame, responses: pd.DataFrame | None = None):
-        missing = [c for c in ("query_id", "response_a", "response_b") if c not in ratings.columns]
-        if missing:
-            raise ValueError(f"the ratings frame lacks the column(s) {missing}")
+    def __init__(self, ratings: pd.DataFrame, responses: pd.DataFrame | None = None, *,
+                 what: str = "the ratings frame"):
+        check_ratings(ratings, what)
         self.ratings = ratings.reset_index(drop=True)
         self.aliases: dict[tuple[str, str], str] = aliases(responses) if responses is not None else {}
         if responses is not None:

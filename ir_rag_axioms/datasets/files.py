@@ -21,6 +21,7 @@ from typing import Any
 import pandas as pd
 
 from ir_rag_axioms import settings
+from ir_rag_axioms.model import is_missing
 
 ENV_VAR = "IR_RAG_AXIOMS_DATA"
 """Environment variable: a folder holding the data files (or their sub-folders ``trec-rag-24-crowd/`` etc.)."""
@@ -278,12 +279,33 @@ def _check_record(row: Any, required: tuple[str, ...], check: RecordCheck | None
 
 
 def _check_unique(row: dict[str, Any], unique: tuple[str, ...], first_seen: dict[str, int], number: int,
-                  where: str) -> None:
+                  where: str, unit: str = "line") -> None:
     value = json.dumps([row.get(name) for name in unique], default=str)
     first = first_seen.setdefault(value, number)
     if first != number:
         shown = ", ".join(f"{name}={row.get(name)!r}" for name in unique)
-        raise DataFileError(f"{where}: {shown} is duplicated (first on line {first}); each record once")
+        raise DataFileError(f"{where}: {shown} is duplicated (first on {unit} {first}); each record once")
+
+
+def check_frame(frame: pd.DataFrame, what: str, required: tuple[str, ...] = (), check: RecordCheck | None = None,
+                unique: tuple[str, ...] = ()) -> None:
+    """The checks ``read_jsonl`` runs on a file's records, run on the rows of an in-memory frame (``what``).
+
+    A missing ``required`` column, a row that fails ``check`` (missing cells, NaN or NA, read as null) or a repeated
+    value of the ``unique`` columns raises DataFileError naming ``what``, the column(s) and the row position.
+    """
+    if not isinstance(frame, pd.DataFrame):
+        raise DataFileError(f"{what} must be a pandas DataFrame, got {type(frame).__name__}")
+    missing = [name for name in required if name not in frame.columns]
+    if missing:
+        raise DataFileError(f"{what} lacks the column(s) {missing} (found {list(map(str, frame.columns))})")
+    first_seen: dict[str, int] = {}
+    for position, record in enumerate(frame.to_dict("records")):
+        row = {str(k): None if is_missing(v) else v for k, v in record.items()}
+        where = f"{what} row {position}"
+        _check_record(row, (), check, where, "the row of the frame")
+        if unique:
+            _check_unique(row, unique, first_seen, position, where, "row")
 
 
 def load_frame(

@@ -7,7 +7,7 @@ import os
 import pandas as pd
 
 from ir_rag_axioms.datasets.crowd import aliases
-from ir_rag_axioms.datasets.files import llm_ratings_file, load_frame
+from ir_rag_axioms.datasets.files import check_frame, llm_ratings_file, load_frame
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 LLM_FIELDS = ("topic", "response", "probability")
@@ -27,12 +27,27 @@ def check_llm_rating(row: dict) -> str | None:
     return None
 
 
+LLM_UNIQUE = ("topic", "response")
+"""A response is rated once per topic (the ratings are keyed by them)."""
+
+
+def check_llm_ratings(ratings: pd.DataFrame, what: str = "the LLM ratings frame") -> None:
+    """The ratings file's checks on an in-memory ratings frame.
+
+    Its columns, ``check_llm_rating`` on each row, no (topic, response) twice; DataFileError naming ``what``, the
+    column and the row.
+    """
+    check_frame(ratings, what, LLM_FIELDS, check_llm_rating, LLM_UNIQUE)
+
+
 def load_llm_ratings(model: str = DEFAULT_MODEL, path: str | os.PathLike | None = None) -> pd.DataFrame:
     """An LLM's ratings (``topic``, ``response``, ``probability`` that the response is good) of the crowd responses.
 
-    Each record is checked (``check_llm_rating``); a bad one raises DataFileError naming the file and line.
+    Each record is checked (``check_llm_rating``, no (topic, response) twice); a bad one raises DataFileError
+    naming the file and line.
     """
-    return load_frame(llm_ratings_file(model), path, LLM_FIELDS, "ratings", _with_numbers, check_llm_rating)
+    return load_frame(llm_ratings_file(model), path, LLM_FIELDS, "ratings", _with_numbers, check_llm_rating,
+                      unique=LLM_UNIQUE)
 
 
 def rating_scores(ratings: pd.DataFrame, responses: pd.DataFrame | None = None) -> dict[tuple[str, str], float]:

@@ -18,9 +18,10 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping
 
+import numpy as np
 import pandas as pd
 
-from ir_rag_axioms.datasets.files import NUGGET_ASSIGNMENTS, load_frame
+from ir_rag_axioms.datasets.files import NUGGET_ASSIGNMENTS, DataFileError, check_frame, load_frame
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 
 NUGGET_FIELDS = ("qid", "query", "run_id", "answer_text", "nuggets")
@@ -59,7 +60,7 @@ def check_nugget_record(row: Mapping) -> str | None:
     Each with ``importance`` in IMPORTANCE_WEIGHT and ``assignment`` in ASSIGNMENT_VALUE (when given).
     """
     nuggets = row.get("nuggets")
-    if not isinstance(nuggets, list):
+    if not isinstance(nuggets, (list, tuple, np.ndarray)):  # JSON gives lists; an in-memory table may hold arrays
         return f"nuggets must be a list of nugget objects, got {type(nuggets).__name__} {nuggets!r:.60}"
     for k, nugget in enumerate(nuggets):
         if not isinstance(nugget, dict):
@@ -128,13 +129,32 @@ def _with_scores(frame: pd.DataFrame) -> pd.DataFrame:
     return frame.assign(qid=frame["qid"].astype(str), **scores)
 
 
+NUGGET_UNIQUE = ("qid", "run_id")
+"""One record per answer."""
+
+
 def load_nugget_assignments(path: str | os.PathLike | None = None) -> pd.DataFrame:
     """The nugget assignments, one row per (qid, run_id) answer.
 
     With a column per score (``all``, ..., ``weighted_strict``).
     """
     return load_frame(NUGGET_ASSIGNMENTS, path, NUGGET_FIELDS, "answers", _with_scores, check_nugget_record,
-                      unique=("qid", "run_id"))
+                      unique=NUGGET_UNIQUE)
+
+
+def check_nugget_table(table: pd.DataFrame, what: str = "the nugget table") -> None:
+    """The assignments file's checks on an in-memory table of assignments or scores.
+
+    Assignments: ``qid``, ``run_id``, ``nuggets``; scores: ``qid``, ``run_id``, ``score`` (which ``answer_scores``
+    prefers). ``check_nugget_record`` on each row's nuggets, no (qid, run_id) twice. DataFileError naming ``what``,
+    the column and the row; a table with neither ``nuggets`` nor ``score`` is refused naming both.
+    """
+    columns = set(getattr(table, "columns", ()))
+    if isinstance(table, pd.DataFrame) and not columns & {"nuggets", "score"}:
+        raise DataFileError(f"{what} lacks the column 'nuggets' (assignments: qid, run_id, nuggets) or 'score' "
+                            f"(scores: qid, run_id, score); found {sorted(map(str, columns))}")
+    check = check_nugget_record if "nuggets" in columns else None
+    check_frame(table, what, NUGGET_UNIQUE, check, NUGGET_UNIQUE)
 
 
 def answer_scores(

@@ -42,6 +42,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ir_rag_axioms.model import _clean_text, check_ids, is_missing
 from ir_rag_axioms.settings import LEADERBOARD_MODEL_FILE, packaged_json
 
 SUPPORT, PARTIAL, NOT_SUPPORT = "support", "partial_support", "not_support"
@@ -117,7 +118,7 @@ def claims_of(text: str | None, min_words: int = 4) -> list[str]:
     """The answer's claims: its Punkt sentences of at least ``min_words`` words, citation markers removed."""
     import punkt
 
-    if _blank(text):
+    if blank_answer(text):
         return []
     out = []
     for sentence in punkt.sent_tokenize(str(text)):
@@ -203,12 +204,46 @@ def topic_nuggets(topic: str, query: str, answers: Mapping[str, str | None], emb
     members = [members[k] for k in order]
     nuggets = pd.DataFrame(rows, columns=["nugget_id", "text", "importance", "support", "runs"])
     assignments = _assign(runs, owners, matrix, list(nuggets["nugget_id"]), members, settings.partial_similarity)
-    return TopicNuggets(topic, query, runs, voices, nuggets, assignments, [r for r in runs if _blank(answers[r])])
+    return TopicNuggets(topic, query, runs, voices, nuggets, assignments, [r for r in runs if blank_answer(answers[r])])
 
 
-def _blank(text: str | None) -> bool:
-    """Whether an answer is empty: None, NaN or only whitespace (an abstention, unlike a text without claims)."""
-    return text is None or text != text or not str(text).strip()
+def blank_answer(text: object) -> bool:
+    """Whether an answer is empty: None, NaN, NA or only whitespace (an abstention, unlike a text without claims)."""
+    return is_missing(text) or not str(text).strip()
+
+
+def checked_answers(answers: pd.DataFrame, who: str, columns: Sequence[str] = ("run_id", "topic", "text"),
+                    reserved: Sequence[str] = ()) -> pd.DataFrame:
+    """``answers`` checked before any scoring, run_id and topic as str, each text a str ("" where missing).
+
+    The checks every reader of an answers frame shares (``consensus_nuggets``, ``leaderboard.system_leaderboard``):
+    KeyError naming a missing column; ValueError naming the column and rows of a missing or blank run_id or topic
+    (``model.check_ids``, as for qid/docno cells), a ``reserved`` topic id, or a (run_id, topic) answered twice;
+    TypeError naming the row of a text that is no string (``GenerationResponse``'s check, as in the rerankers).
+    None, NaN or NA is an empty answer (an abstention).
+    """
+    missing = [c for c in columns if c not in answers.columns]
+    if missing:
+        raise KeyError(f"{who}: answers need columns {', '.join(columns)}; missing {missing} "
+                       f"(found {list(answers.columns)})")
+    try:
+        check_ids(answers, columns=("run_id", "topic"))
+    except ValueError as error:
+        raise ValueError(f"{who}: answers' {error}") from None
+    frame = answers.assign(run_id=answers["run_id"].astype(str), topic=answers["topic"].astype(str))
+    for topic in reserved:
+        at = np.flatnonzero(frame["topic"].eq(topic).to_numpy())
+        if len(at):
+            raise ValueError(f"{who}: topic id {topic!r} (column 'topic', row position(s) {at[:5].tolist()}) is "
+                             "reserved for the runs' aggregate rows; rename the topic")
+    dupes = frame[frame.duplicated(["run_id", "topic"], keep=False)]
+    if len(dupes):
+        pairs = sorted(set(zip(dupes["run_id"], dupes["topic"], strict=True)))
+        raise ValueError(f"{who}: {len(pairs)} (run_id, topic) pair(s) answered more than once, e.g. {pairs[:5]}; "
+                         "keep one answer per run and topic")
+    texts = [_clean_text(text, f"{who}: answers row position {k} (run_id {run!r}, topic {topic!r}): column 'text'")
+             for k, (run, topic, text) in enumerate(zip(frame["run_id"], frame["topic"], frame["text"], strict=True))]
+    return frame.assign(text=pd.Series(texts, index=frame.index, dtype=object))
 
 
 def _assign(runs: Sequence[str], owners: Sequence[tuple[str, str]], matrix: np.ndarray, ids: Sequence[str],
@@ -266,20 +301,15 @@ def consensus_nuggets(answers: pd.DataFrame, settings: NuggetSettings = NuggetSe
                       progress: bool = True) -> list[TopicNuggets]:
     """Every topic's consensus nuggets from ``answers`` (run_id, topic, query, text), topics in first-appearance order.
 
-    The claims of all topics are embedded in one pass (each distinct claim once). A duplicate (run_id, topic) is
-    refused. ``teams``: run id -> team (``team_of_run``), or None to join only near-identical answers.
+    The claims of all topics are embedded in one pass (each distinct claim once). ``checked_answers`` refuses a
+    missing column, a missing or blank run_id or topic, a (run_id, topic) twice and a text that is no string
+    (naming the column and row). ``teams``: run id -> team (``team_of_run``), or None to join only near-identical
+    answers.
     """
     from ir_rag_axioms.analysis.cache import default_analysis
     from ir_rag_axioms.analysis.resources import DEFAULT_SENTENCE_MODEL
 
-    missing = [c for c in ("run_id", "topic", "text") if c not in answers.columns]
-    if missing:
-        raise KeyError(f"consensus_nuggets: answers need columns run_id, topic, text; missing {missing}")
-    frame = answers.assign(run_id=answers["run_id"].astype(str), topic=answers["topic"].astype(str))
-    dupes = frame[frame.duplicated(["run_id", "topic"], keep=False)]
-    if len(dupes):
-        raise ValueError(f"consensus_nuggets: (run_id, topic) answered more than once: "
-                         f"{sorted(set(zip(dupes['run_id'], dupes['topic'], strict=True)))[:5]}")
+    frame = checked_answers(answers, "consensus_nuggets")
     analysis = analysis or default_analysis()
     model = model or DEFAULT_SENTENCE_MODEL
     analysis.embed(list(dict.fromkeys(c for t in frame["text"] for c in claims_of(t, settings.min_words))), model)
@@ -303,5 +333,5 @@ def nugget_score_table(topics: Sequence[TopicNuggets]) -> pd.DataFrame:
 
 
 __all__ = ["NOT_SUPPORT", "OKAY", "PARTIAL", "SCORES", "SUPPORT", "VITAL", "NuggetSettings", "TopicNuggets",
-           "answer_scores", "claims_of", "consensus_nuggets", "nugget_score_table", "shingles",
-           "team_of_run", "topic_nuggets"]
+           "answer_scores", "blank_answer", "checked_answers", "claims_of", "consensus_nuggets", "nugget_score_table",
+           "shingles", "team_of_run", "topic_nuggets"]

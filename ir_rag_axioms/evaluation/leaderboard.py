@@ -24,8 +24,12 @@ answer. The headline (the first measure) depends on ``method``:
 
 ``all`` rows of the win rates and the other headlines are the means over the run's topics of the defined values
 (NaN if none is defined), summed exactly (``exact_mean``: two tied runs stay tied whatever they are called); the
-headline of a blank answer, of one no axiom has a value for, or of a topic with fewer than two such answers (nothing
-to compare with) is NaN.
+headline of an answer no axiom has a value for, or of a topic with fewer than two such answers (nothing to compare
+with) is NaN. An empty answer (None, NaN, only whitespace) abstains: every measure of its (run, topic) is NaN, one
+``AbstentionWarning`` names them, and the topic's other answers are compared as if it were absent (the judge's rule:
+``ir-rag-axioms judge`` leaves it out before scoring). Bad input (``consensus_nuggets.checked_answers``): a missing
+or blank run_id or topic, the topic id ``all`` (the aggregate rows'), a (run_id, topic) twice or a text that is no
+string is refused, naming the column and the row.
 Deterministic: the same answers give the same table. Each topic is analysed on its own (an analysis of the
 leaderboard's own, cleared before each topic; only a persistent store is shared), so a topic's values do not depend
 on the other topics, their order or their ids, not even in the last bit (a persistent store returns its vectors).
@@ -35,15 +39,20 @@ from __future__ import annotations
 
 import contextlib
 import math
+import os
+import sys
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from functools import cache
+from pathlib import Path
+from types import FrameType
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from ir_rag_axioms.axioms.base import Axiom, FeatureAxiom, check_responses
+from ir_rag_axioms.evaluation.consensus_nuggets import blank_answer, checked_answers
 from ir_rag_axioms.model import GenerationRequest, GenerationResponse
 from ir_rag_axioms.settings import LEADERBOARD_MODEL_FILE, packaged_json
 
@@ -60,6 +69,33 @@ MODEL_FILE = LEADERBOARD_MODEL_FILE
 NUGGET_MEASURES = {"NUGGET_V_STRICT": "vital_strict", "NUGGET_V": "vital", "NUGGET_A_STRICT": "all_strict",
                    "NUGGET_A": "all"}
 """The consensus nugget scores the ``default`` leaderboard reports (``consensus_nuggets``; measure -> score)."""
+
+
+class AbstentionWarning(UserWarning):
+    """A (run, topic) the leaderboard (and the judge) abstains on (empty answer): NaN for every measure, named."""
+
+
+_PACKAGE = str(Path(__file__).resolve().parents[1]) + os.sep
+"""The package's folder: warnings name the first frame outside it (the user's call)."""
+
+
+def warn_outside(message: str, category: type[Warning]) -> None:
+    """``warnings.warn`` pointing at the first caller outside this package (the user's line, or the runner's)."""
+    frame: FrameType | None = sys._getframe(0)
+    level = 1
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, category, stacklevel=level)
+
+
+def warn_abstentions(abstained: Sequence[tuple[str, str]], why: str = "empty answer(s)",
+                     who: str = "the judge") -> None:
+    """One AbstentionWarning naming the (run, topic) pairs (the first ten) and why ``who`` abstains on them."""
+    if abstained:
+        shown = ", ".join(f"run {r!r} topic {t!r}" for r, t in abstained[:10])
+        more = f" and {len(abstained) - 10} more" if len(abstained) > 10 else ""
+        warn_outside(f"{who} abstains on {len(abstained)} {why} (every measure NaN; the other runs are scored as "
+                     f"if they were absent): {shown}{more}", AbstentionWarning)
 
 
 @cache
@@ -118,20 +154,27 @@ def answer_items(answers: pd.DataFrame) -> tuple[list[str], list[tuple[Generatio
     ``answers`` needs run_id, topic, query and text; ``context`` (a list of passages per answer, or one passage as a
     string) is the answer's own context; other columns (``citations``: the axioms read citation markers in the
     text, which the AutoJudge writes from a report's citations) are not read.
-    A missing column, a duplicate (run_id, topic) or a topic with two different queries is refused, naming the
-    rows; a blank answer is kept (every axiom abstains on it: NaN, never 0).
+    Checked by ``consensus_nuggets.checked_answers`` (a missing column, a missing or blank run_id or topic, the
+    topic id ``all``, a duplicate (run_id, topic), a text that is no string), and a topic with two different
+    queries is refused, naming the rows. An empty answer (None, NaN, only whitespace) is left out of its topic's
+    item: ``abstentions`` names them.
     """
-    missing = [c for c in ("run_id", "topic", "query", "text") if c not in answers.columns]
-    if missing:
-        raise KeyError(f"system_leaderboard: answers need columns run_id, topic, query, text; missing {missing} "
-                       f"(found {list(answers.columns)})")
-    frame = answers.assign(run_id=answers["run_id"].astype(str), topic=answers["topic"].astype(str))
-    dupes = frame[frame.duplicated(["run_id", "topic"], keep=False)]
-    if len(dupes):
-        pairs = sorted(set(zip(dupes["run_id"], dupes["topic"], strict=True)))
-        raise ValueError(f"system_leaderboard: {len(pairs)} (run_id, topic) pair(s) answered more than once, "
-                         f"e.g. {pairs[:5]}; keep one answer per run and topic")
+    runs, items, _ = _answer_items(answers)
+    return runs, items
+
+
+def abstentions(answers: pd.DataFrame) -> list[tuple[str, str]]:
+    """The (run_id, topic) of the empty answers (None, NaN, only whitespace), which every measure abstains on."""
+    return _answer_items(answers)[2]
+
+
+def _answer_items(answers: pd.DataFrame) -> tuple[list[str], list[tuple[GenerationRequest, list[GenerationResponse]]],
+                                                   list[tuple[str, str]]]:
+    """``answer_items`` and the abstentions (empty answers, in row order); a topic of empty answers has no item."""
+    frame = checked_answers(answers, "system_leaderboard", ("run_id", "topic", "query", "text"), reserved=(ALL,))
     runs = list(dict.fromkeys(frame["run_id"]))
+    blank = frame["text"].map(blank_answer).to_numpy(dtype=bool)
+    abstained = list(zip(frame["run_id"][blank], frame["topic"][blank], strict=True))
     items = []
     for topic, group in frame.groupby("topic", sort=False):
         queries = set(group["query"].astype(str))
@@ -139,11 +182,12 @@ def answer_items(answers: pd.DataFrame) -> tuple[list[str], list[tuple[Generatio
             raise ValueError(f"system_leaderboard: topic {topic!r} has {len(queries)} different queries: "
                              f"{sorted(queries)[:3]}")
         contexts = group["context"] if "context" in group.columns else [None] * len(group)
-        responses = [GenerationResponse(run, "" if text is None or text != text else str(text),
-                                        context=_context(c, run, str(topic)))
-                     for run, text, c in zip(group["run_id"], group["text"], contexts, strict=True)]
-        items.append((GenerationRequest(str(topic), str(group["query"].iloc[0])), check_responses(responses)))
-    return runs, items
+        cells = [(run, text, _context(c, run, str(topic)))  # every context checked, an empty answer's too
+                 for run, text, c in zip(group["run_id"], group["text"], contexts, strict=True)]
+        responses = [GenerationResponse(run, text, context=c) for run, text, c in cells if not blank_answer(text)]
+        if responses:
+            items.append((GenerationRequest(str(topic), str(group["query"].iloc[0])), check_responses(responses)))
+    return runs, items, abstained
 
 
 def _context(cell: Any, run: str, topic: str) -> tuple[str, ...] | None:
@@ -291,6 +335,9 @@ def system_leaderboard(answers: pd.DataFrame,
     """A long leaderboard (run_id, topic, measure, value): the headline first, then one win rate per axiom.
 
     Per topic and ``all`` (the run's mean over its topics; for ``bradley_terry`` the strength over all topics).
+    An empty answer (None, NaN, only whitespace) abstains: NaN for every measure of its (run, topic), one
+    ``AbstentionWarning`` naming them, and the other runs are scored as if it were absent (as ``ir-rag-axioms judge``
+    scores them); a run with no answer but empty ones has no Bradley-Terry strength (NaN).
     ``axioms``: the axioms to report (default: those of the packaged model); ``method="default"`` needs exactly the
     packaged model's axioms (any others: use ``"win_rate"`` or ``"bradley_terry"``); a string is a comma-separated
     list as the command line takes it (``"CONS2,COV1"``, ``NAME=SPEC``, ``ictir2025``).
@@ -300,7 +347,8 @@ def system_leaderboard(answers: pd.DataFrame,
 
     named = _leaderboard_axioms(axioms, method)
     model = packaged_model() if method == "default" else None
-    runs, items = answer_items(answers)
+    runs, items, abstained = _answer_items(answers)
+    warn_abstentions(abstained, who="system_leaderboard")
     # one order of the answers whatever the runs are called: tied runs get the very same values
     items = [(request, sorted(responses, key=lambda r: (r.text, r.id))) for request, responses in items]
     analysis = _private_analysis(default_analysis())
@@ -324,13 +372,16 @@ def system_leaderboard(answers: pd.DataFrame,
                 rows.append((response.id, request.id, headline_name, float(head[k])))
                 rows += [(response.id, request.id, name, float(table[k, n]))
                          for n, name in enumerate([*named, *(NUGGET_MEASURES if with_nuggets else ())])]
-    frame = pd.DataFrame(rows, columns=list(COLUMNS))
     measures = [headline_name, *named, *(NUGGET_MEASURES if with_nuggets else ())]
+    rows += [(run, topic, m, math.nan) for run, topic in abstained for m in measures]  # as if absent: NaN
+    frame = pd.DataFrame(rows, columns=list(COLUMNS))
     means = frame.groupby(["run_id", "measure"], sort=False)["value"].agg(exact_mean)  # NaN skipped; all NaN: NaN
     totals = [(run, ALL, m, float(means.get((run, m), np.nan))) for run in runs for m in measures]
     if method == "bradley_terry":
-        strengths = _overall_strengths(runs, matrices)
-        totals = [(run, ALL, m, strengths[run] if m == headline_name else v) for run, _, m, v in totals]
+        answered = list(dict.fromkeys(r.id for _, responses, _ in matrices for r in responses))
+        strengths = _overall_strengths([run for run in runs if run in answered], matrices)
+        totals = [(run, ALL, m, strengths.get(run, math.nan) if m == headline_name else v)
+                  for run, _, m, v in totals]
     out = pd.concat([frame, pd.DataFrame(totals, columns=list(COLUMNS))], ignore_index=True)
     out["measure"] = pd.Categorical(out["measure"], categories=measures, ordered=True)
     out = out.sort_values(["measure", "run_id", "topic"], kind="stable").reset_index(drop=True)
@@ -382,7 +433,8 @@ def _overall_strengths(runs: Sequence[str], matrices: Sequence[tuple[Any, Any, n
     return {run: float(value) for run, value in zip(runs, values, strict=True)}
 
 
-__all__ = ["ALL", "COLUMNS", "HEADLINES", "METHODS", "NUGGET_MEASURES", "alike_equal", "answer_items", "answer_values",
-           "default_axioms", "exact_mean", "headline", "model_nugget_features", "nugget_features", "nugget_settings",
-           "nugget_values", "packaged_model", "reads_packaged_axioms", "standardize", "system_leaderboard",
+__all__ = ["ALL", "COLUMNS", "HEADLINES", "METHODS", "NUGGET_MEASURES", "AbstentionWarning", "abstentions",
+           "alike_equal", "answer_items", "answer_values", "default_axioms", "exact_mean", "headline",
+           "model_nugget_features", "nugget_features", "nugget_settings", "nugget_values", "packaged_model",
+           "reads_packaged_axioms", "standardize", "system_leaderboard", "warn_abstentions", "warn_outside",
            "win_rates"]

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import functools
-import os
-import sys
 import unicodedata
-import warnings
 from collections.abc import Sequence
-from pathlib import Path
-from types import FrameType
 
 import pandas as pd
+
+from ir_rag_axioms.evaluation.leaderboard import AbstentionWarning as AbstentionWarning  # the judge's too
+from ir_rag_axioms.evaluation.leaderboard import warn_abstentions, warn_outside
 
 
 class JudgeSettingsError(ValueError):
@@ -50,21 +48,8 @@ class ScriptWarning(UserWarning):
     """Answers mostly in a non-Latin script: the axioms read English; they are scored as they are (named)."""
 
 
-class AbstentionWarning(UserWarning):
-    """A (run, topic) the judge abstains on (empty answer): NaN for every measure, named in the message."""
-
-
-_PACKAGE = str(Path(__file__).resolve().parents[2]) + os.sep
-"""The package's folder: warnings name the first frame outside it (the user's call)."""
-
-
-def _warn(message: str, category: type[Warning]) -> None:
-    """``warnings.warn`` pointing at the first caller outside this package (the user's line, or the runner's)."""
-    frame: FrameType | None = sys._getframe(0)
-    level = 1
-    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
-        frame, level = frame.f_back, level + 1
-    warnings.warn(message, category, stacklevel=level)
+_warn = warn_outside
+"""``warnings.warn`` pointing at the first caller outside this package (``leaderboard.warn_outside``)."""
 
 
 NON_LATIN_SHARE = 0.5
@@ -103,12 +88,8 @@ def too_long_answers(answers: pd.DataFrame) -> list[tuple[str, str]]:
             if len(str(text)) > limit]
 
 
-def _warn_abstentions(abstained: Sequence[tuple[str, str]], why: str = "empty answer(s)") -> None:
-    """One AbstentionWarning naming the (run, topic) pairs (the first ten) and why the judge abstains on them."""
-    if abstained:
-        shown = ", ".join(f"run {r!r} topic {t!r}" for r, t in abstained[:10])
-        more = f" and {len(abstained) - 10} more" if len(abstained) > 10 else ""
-        _warn(f"the judge abstains on {len(abstained)} {why} (every measure NaN): {shown}{more}", AbstentionWarning)
+_warn_abstentions = warn_abstentions
+"""One AbstentionWarning naming the (run, topic) pairs and why the judge abstains on them (the leaderboard's)."""
 
 
 def _warn_too_long(found: Sequence[tuple[str, str]]) -> None:

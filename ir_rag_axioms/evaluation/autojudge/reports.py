@@ -16,6 +16,7 @@ import pandas as pd
 from ir_rag_axioms.evaluation.autojudge.citations import report_row
 from ir_rag_axioms.evaluation.autojudge.errors import ReportInputError
 from ir_rag_axioms.evaluation.autojudge.offline import import_autojudge
+from ir_rag_axioms.evaluation.consensus_nuggets import blank_answer
 
 ALL = "all"
 """The topic id of a run's aggregate row."""
@@ -245,7 +246,7 @@ def answers_frame(reports: Iterable[Any], topics: Sequence[Any]) -> tuple[pd.Dat
         where = ReportLine(file, counts[file], 0, str(report.metadata.run_id), str(report.metadata.topic_id))
         _check_report(where, set(queries), seen, line_of)
         row = report_row(report, queries[where.topic])
-        if row["text"]:
+        if not blank_answer(row["text"]):  # the empty answer of system_leaderboard: abstains
             rows.append(row)
         else:
             abstained.append((where.run_id, where.topic))
