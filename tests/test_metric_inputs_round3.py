@@ -269,3 +269,11 @@ def test_an_outputs_object_of_texts_is_read(tmp_path, monkeypatch, capsys):
     code, _, err = _run(tmp_path, monkeypatch, capsys, {"o.json": '{"s1": "In 1889.", "s1": "No."}'},
                         "s.yaml", "--outputs", "o.json")
     assert code == 2 and err == f"{PREFIX}o.json: sampleId 's1' appears twice in --outputs\n"
+
+
+def test_rubric_answer_relevancy_measure_many_refuses_a_lone_surrogate_naming_the_case() -> None:
+    from ir_rag_axioms.metrics import RubricAnswerRelevancy
+
+    with pytest.raises(ValueError, match=r"RubricAnswerRelevancy: case 2 of 2: answer holds a lone surrogate"):
+        RubricAnswerRelevancy().measure_many([("When was it built?", "In 1889."), ("When?", "In 1889 \ud83c.")])
+    assert RubricAnswerRelevancy().measure("When was the tower built?", "It was built in 1889.").level == 5

@@ -15,9 +15,11 @@ from ir_rag_axioms.metrics.relevance import (
     RelevanceModel,
     answer_type_given,
     asked,
+    content_words,
     filler,
     load_model,
     non_answer,
+    other_event,
     residual_texts,
     short_number_answer,
 )
@@ -401,3 +403,92 @@ def test_pros_and_cons_are_parts_given_in_other_words(answer: str, level: int, l
     assert ("leave out" in result.reason) == (left_out is not None)
     if left_out:
         assert f"leave out {left_out} of the question" in result.reason
+
+
+@pytest.mark.parametrize(("query", "answer", "level", "note"), [
+    ("When was the Eiffel Tower completed?", "Work on the tower ended on 31 March 1889.", 4,
+     "0.33 of the query's words"),
+    ("What is the capital of France and what is its population?",
+     "The capital is Paris, with about 2.1 million people.", 4, "0.33 of the query's words"),
+    ("When was the Eiffel Tower completed?", "The Eiffel Tower was completed on March 31, 1889.", 5, None),
+    ("When was the Eiffel Tower completed?", "The Eiffel Tower is a wrought-iron tower in Paris.", 3,
+     "no statement gives what 'when' asks for: it dodges"),
+])
+def test_a_statement_giving_the_type_asked_does_not_dodge(query: str, answer: str, level: int,
+                                                          note: str | None) -> None:
+    """The dodge cap needs no statement giving the date, number, person or place asked: a date or the place and the
+    number in other words than the query's are no dodge (an omission of its words at most; adv4 05); a statement
+    without the date still dodges."""
+    result = RubricAnswerRelevancy().measure(query, answer)
+    assert result.level == level, result.reason
+    assert ("dodges" in result.reason) == (level == 3)
+    if note:
+        assert note in result.reason
+
+
+@pytest.mark.parametrize(("query", "answer", "level"), [
+    ("What is the capital of France and what is its population?", "Paris.", 4),
+    ("What is the capital of France and what is its population?", "The capital of France is Paris.", 4),
+    ("What is the capital of France?", "Paris.", 5),
+])
+def test_what_is_its_population_is_a_part_asking_for_a_number(query: str, answer: str, level: int) -> None:
+    """"what is its population" asks for a number as "what is the population of" does: left out, an omission (4;
+    adv4 06); the capital alone to the capital alone is complete."""
+    result = RubricAnswerRelevancy().measure(query, answer)
+    assert result.level == level, result.reason
+    assert ("leave out 'what is its population' of the question" in result.reason) == (level == 4)
+    assert asked("What is its population?").name == "a number"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(("query", "answer", "told"), [
+    ("When did World War II end?", "World War II began in 1939.", "began"),
+    ("When did World War II end?", "It began in 1939.", "began"),
+    ("When was Mozart born?", "Mozart died in 1791.", "died"),
+    ("When did World War II end?", "World War II ended in 1945.", None),
+    ("When did World War II end?", "World War II began in 1939 and ended in 1945.", None),
+    ("When did World War II begin?", "World War II began in 1939.", None),
+])
+def test_the_other_end_of_the_event_answers_another_question(query: str, answer: str, told: str | None) -> None:
+    """The start of an event to a question about its end (or the reverse) gives no date: "no" in both modes, a
+    dodge in the rubric (at most 3; adv4 08); the end asked, or both ends, stay "yes" and level 5."""
+    assert other_event(query, answer) == told
+    assert other_event("When do leaves turn red in the fall?", "They start turning in September.") is None  # a season
+    assert other_event("When should beginners stop?", "Stop when it hurts.") is None
+    for mode in ("task", "strict"):
+        result = AnswerRelevancy(relevancy_mode=mode).measure(query, answer)
+        assert [s.verdict for s in result.statement_breakdown] == ["no" if told else "yes"], (mode, result)
+    rubric = RubricAnswerRelevancy().measure(query, answer)
+    assert rubric.level == (3 if told else 5), rubric.reason
+    (found,) = HEURISTIC_JUDGE.statements([answer])
+    words = (content_words(query), content_words(query))
+    why = f"'{told}': it tells the other end of the event the question asks about" if told else None
+    assert HEURISTIC_JUDGE.direct_answer(query, words, found[0]) == why  # strict mode's direct-answer rule
+
+
+@pytest.mark.parametrize(("answer", "verdict", "level"), [
+    ("Sleep is a fascinating topic that scientists have studied for decades.", "no", 1),
+    ("Keep a regular bedtime and avoid screens before sleep.", "yes", 5),
+    ("Studies show that regular exercise improves sleep.", "yes", 5),
+])
+def test_talk_about_the_topic_as_a_subject_of_study_is_an_echo(answer: str, verdict: str, level: int) -> None:
+    """"a fascinating topic that scientists have studied for decades" adds nothing to the question's words
+    (``TOPIC_TALK``): "no" in both modes, level 1 (adv4 09); a method, or a finding with its content, stays "yes"."""
+    query = "How can I improve my sleep?"
+    for mode in ("task", "strict"):
+        (statement,) = AnswerRelevancy(relevancy_mode=mode).measure(query, answer).statement_breakdown
+        assert statement.verdict == verdict and ("echo" in statement.reason) == (verdict == "no"), (mode, statement)
+    assert RubricAnswerRelevancy().measure(query, answer).level == level
+
+
+GOOD, BAD = "The Eiffel Tower was completed in 1889.", "Bananas are yellow."
+
+
+@pytest.mark.parametrize("answer", [f"{GOOD} {BAD}", f"{GOOD} {GOOD} {GOOD} {BAD}", f"{GOOD} {BAD} {BAD} {BAD}",
+                                    f"{GOOD} {GOOD.upper()} {BAD}"])
+def test_a_statement_said_again_counts_once(answer: str) -> None:
+    """Saying a statement again neither raises nor lowers AnswerRelevancy: 0.50 each, two statements (adv4 10)."""
+    result = AnswerRelevancy().measure("When was the Eiffel Tower completed?", answer)
+    assert (result.score, len(result.statement_breakdown)) == (0.5, 2), result
+    two = AnswerRelevancy().measure("How tall is the Eiffel Tower?",
+                                    "The Eiffel Tower is 330 m tall. The Eiffel Tower is 300 m tall.")
+    assert len(two.statement_breakdown) == 2  # other numbers: two statements

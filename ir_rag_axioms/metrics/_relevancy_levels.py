@@ -13,6 +13,7 @@ from ir_rag_axioms.metrics.relevance import (
     PRONOUN_START,
     QUESTION_TYPE,
     WORD,
+    answer_type_given,
     content_words,
     gives,
     last_line,
@@ -147,12 +148,20 @@ def _omits(answer: _Answer, level: int) -> tuple[int, str | None]:
                else f"the on-topic statements have {covered:.2f} of the query's words: an omission (at most 4)")
 
 
+def _direct(answer: _Answer, statement: Statement) -> bool:
+    """A direct answer for the dodge cap: one that gives what is asked, or that ``not_direct`` passes.
+
+    The date, number, person or place asked (of one part), in any words: "Work on the tower ended on 31 March 1889."
+    """
+    return bool(answer_type_given(answer.query, statement, direct_only=True)) or \
+        not_direct(answer.query, answer.words, statement, answer.direct_share) is None
+
+
 def _dodges(answer: _Answer, level: int) -> tuple[int, str | None]:
-    """No direct answer (``not_direct``) to a when/who/where/how-many question (or part): at most 3 (it dodges)."""
+    """No direct answer (``_direct``) to a when/who/where/how-many question (or part): at most 3 (it dodges)."""
     on_topic = answer.on_topic
     wanted = next((m for m in map(QUESTION_TYPE.match, question_parts(answer.query)) if m), None)
-    if on_topic and wanted and level >= 3 and all(
-            not_direct(answer.query, answer.words, st, answer.direct_share) for st in on_topic):
+    if on_topic and wanted and level >= 3 and not any(_direct(answer, st) for st in on_topic):
         word = re.sub(r"^\W+", "", wanted.group(0))
         return 3, f"no statement gives what '{word}' asks for: it dodges (at most 3)"
     return level, None
@@ -182,8 +191,8 @@ def relevancy_judgment(query: str, found: Sequence[Statement], judged: Sequence[
     0.4, 2 above 0, 1 at 0 or for an answer of refusals and evasions only. Then the caps of the anchors (``CAPS``):
     redundancy (``repeats`` statements said again) at most 4, at most 3 when half the statements or more are repeats;
     an omission at most 4 (the on-topic statements have less than ``direct_share`` of the query's content words, or
-    leave out one part of "A and B"); no direct answer to a when/who/where/how-many question (``not_direct``) at most
-    3 (it dodges); partly evasive at most 3.
+    leave out one part of "A and B"); no statement that gives the date, number, person or place a when/who/where/
+    how-many question asks for, nor a direct answer by ``not_direct``, at most 3 (it dodges); partly evasive at most 3.
     """
     if not judged:
         return RubricJudgment(1, "the output has no statements: it answers nothing (level 1)", (), 1.0)

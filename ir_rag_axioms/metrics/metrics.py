@@ -18,9 +18,10 @@ from typing import ClassVar, Literal
 
 from ir_rag_axioms.analysis.cache import max_text_chars
 from ir_rag_axioms.metrics.dataset import DatasetItem
-from ir_rag_axioms.metrics.interface import Judge, RelevancyMode, RubricCase
+from ir_rag_axioms.metrics.interface import Judge, RelevancyMode, RubricCase, Statement
 from ir_rag_axioms.metrics.llm import default_judge
 from ir_rag_axioms.metrics.prompts import RubricName
+from ir_rag_axioms.metrics.relevance import WORD
 from ir_rag_axioms.metrics.results import (
     AnswerRelevancyResult,
     RubricJudgment,
@@ -298,7 +299,7 @@ class AnswerRelevancy(JudgedMetric):
                 cases: tuple[Sequence[int], int] | None) -> list[AnswerRelevancyResult]:
         """The judge's statements and verdicts for the exchanges, as one result (``grouped``) or one each."""
         def ask() -> list[list[tuple[Verdict, str]]]:
-            found = judge.statements([answer for _, answer in exchanges])
+            found = [_once(f) for f in judge.statements([answer for _, answer in exchanges])]
             statements.extend(found)
             return judge.verdicts([(q, s) for (q, _), s in zip(exchanges, found, strict=True)], self.relevancy_mode)
 
@@ -377,6 +378,13 @@ class AnswerRelevancy(JudgedMetric):
                                      explanation=explanation, statement_breakdown=kept,
                                      evaluated_turns_count=turns_count, judge=judge.name, counts=counts,
                                      reason=reason, usage=usage)
+
+
+def _once(found: Sequence[Statement]) -> list[Statement]:
+    """Each statement once: one said again (the same words of its resolved text, case aside) is not counted again."""
+    seen: dict[tuple[str, ...], Statement] = {}
+    keys = [tuple(WORD.findall(st.matched_text.lower())) for st in found]
+    return [seen.setdefault(key, st) for key, st in zip(keys, found, strict=True) if key not in seen]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -575,11 +583,14 @@ class RubricAnswerRelevancy(RubricMetric):
 
     def measure(self, query: str, answer: str) -> RubricResult:
         """Judge one answer to a query."""
-        check_text("RubricAnswerRelevancy", query=query, answer=answer)
         return self.measure_many([(query, answer)])[0]
 
     def measure_many(self, cases: Sequence[tuple[str, str]]) -> list[RubricResult]:
         """Judge many (query, answer) pairs."""
+        cases = list(cases)
+        for k, (query, answer) in enumerate(cases):
+            with at_case(k, len(cases), "RubricAnswerRelevancy"):
+                check_text("RubricAnswerRelevancy", query=query, answer=answer)
         return self.measure_cases([RubricCase(answer, question=query) for query, answer in cases])
 
     def measure_items(self, items: Sequence[DatasetItem]) -> list[RubricResult]:

@@ -23,11 +23,11 @@ from ir_rag_axioms.metrics.interface import Statement
 from ir_rag_axioms.metrics.statements import Facts
 from ir_rag_axioms.settings import packaged_json
 
-__all__ = ["CONJUNCTS", "FEATURES", "FILLER_SHARE", "FILLER_WORDS", "OFF_QUESTION", "PRONOUN_START",
-           "QUESTION_TYPE", "QUESTION_TYPES", "SHORT_ANSWERS", "SHORT_ANSWER_WORDS", "WORD", "YES_NO_ANSWER",
-           "YES_NO_QUESTION", "question_parts", "part_types", "short_number_answer",
+__all__ = ["CONJUNCTS", "EVENT_ENDS", "FEATURES", "FILLER_SHARE", "FILLER_WORDS", "OFF_QUESTION", "PRONOUN_START",
+           "QUESTION_TYPE", "QUESTION_TYPES", "SHORT_ANSWERS", "SHORT_ANSWER_WORDS", "TOPIC_TALK", "WORD",
+           "YES_NO_ANSWER", "YES_NO_QUESTION", "question_parts", "part_types", "short_number_answer",
            "AnswerType", "RelevanceModel", "answer_type_given", "asked", "content_words", "echo", "features", "filler",
-           "fragment_answers", "gives", "last_line", "load_model", "non_answer", "not_direct",
+           "fragment_answers", "gives", "last_line", "load_model", "non_answer", "not_direct", "other_event",
            "residual_texts", "same_stem", "shared", "short_typed_answer",
            "yes_no_answer"]
 
@@ -94,18 +94,20 @@ class AnswerType:
     cue-word types (cause, method, definition), whose cues are only a signal of the model."""
 
 
+_THE = r"(?:the|its|their|his|her)"
+"""The determiner of "what is the population of X" or "what is its population" in ``QUESTION_TYPES``."""
 _PERSON = frozenset({"PERSON", "ORG", "NORP"})
 _PLACE = frozenset({"GPE", "LOC", "FAC"})
 QUESTION_TYPES: tuple[tuple[re.Pattern[str], AnswerType], ...] = (
     (re.compile(r"^\W*(?:when|since when|how long ago|(?:in |by |since |until )?(?:what|which) (?:year|date|time|day|"
-                r"month|century|decade|age|era|season)|what(?:'s| is| was) the (?:date|year|day|birthday|"
+                r"month|century|decade|age|era|season)|what(?:'s| is| was) " + _THE + r" (?:date|year|day|birthday|"
                 r"anniversary|deadline))\b"),
      AnswerType("a date", frozenset({"EVENT"}), numbers="date", cues=_DATE_CUES)),
     (re.compile(r"^\W*(?:how (?:many|much|long|old|far|big|large|tall|high|deep|wide|heavy|fast|often|hot|cold|"
                 r"warm|expensive)|what (?:percentage|percent|proportion|share|number|amount|size|temperature|height|"
                 r"weight|length|distance|speed|price|cost|dose|dosage)|at what (?:age|temperature|speed)"
-                r"|what(?:'s| is| was| are) the (?:average |typical |normal |current )?(?:population|height|weight|"
-                r"length|width|depth|distance|speed|price|cost|age|size|temperature|boiling point|melting point|"
+                r"|what(?:'s| is| was| are) " + _THE + r" (?:average |typical |normal |current )?(?:population|height|"
+                r"weight|length|width|depth|distance|speed|price|cost|age|size|temperature|boiling point|melting point|"
                 r"freezing point|number|percentage|rate|salary|dose|dosage|capacity|area|volume|lifespan|"
                 r"life expectancy))\b"),
      AnswerType("a number", numbers="count", cues=_COUNT_CUES)),
@@ -115,8 +117,8 @@ QUESTION_TYPES: tuple[tuple[re.Pattern[str], AnswerType], ...] = (
                 r"prime minister))\b"),
      AnswerType("a person or organisation", _PERSON, frozenset({"PROPN", "GPE"}))),
     (re.compile(r"^\W*(?:where|(?:what|which|in what|in which) (?:country|countries|city|cities|state|continent|"
-                r"region|place|town|island|river|mountain|part of)|what(?:'s| is| was) the (?:capital|location|"
-                r"birthplace|hometown|headquarters|largest city|biggest city))\b"),
+                r"region|place|town|island|river|mountain|part of)|what(?:'s| is| was) " + _THE + r" (?:capital|"
+                r"location|birthplace|hometown|headquarters|largest city|biggest city))\b"),
      AnswerType("a place", _PLACE, frozenset({"PROPN", "ORG"}), cues=_PLACE_CUES)),
     (re.compile(r"^\W*(?:why\b|what (?:causes|caused|makes|made|leads? to)\b|how come\b)"),
      AnswerType("a cause", cues=_CAUSE_CUES, direct=False)),
@@ -135,6 +137,14 @@ QUESTION_TYPES: tuple[tuple[re.Pattern[str], AnswerType], ...] = (
      AnswerType("a risk or its absence", cues=_RISK_CUES, direct=False)),
 )
 """Question forms (first match of the query's last line, lowercased) -> the answer type they ask for."""
+EVENT_ENDS = (re.compile(r"\b(?:begins?|began|beginning|begun|start(?:s|ed|ing)?|commenc\w*|broke out|outbreak|born|"
+                         r"birth|founded|founding|launch(?:es|ed)?|rise|rises|rose|risen)\b"),
+              re.compile(r"\b(?:ends?|ended|ending|finish(?:es|ed)?|conclu(?:de|des|ded|sion)|die|dies|died|death|"
+                         r"(?<!the )(?<!this )(?<!last )(?<!next )fall|falls|fell|fallen|collaps\w*|dissolv\w*|"
+                         r"abolish\w*)\b"))
+"""The start and the end of an event: a statement that tells the one a question does not ask about, and not the one
+it asks about ("World War II began in 1939." to "When did World War II end?"), answers another question
+(``other_event``). Not "beginners", nor the season ("in the fall")."""
 QUESTION_TYPE = re.compile("|".join(f"(?:{pattern.pattern})" for pattern, kind in QUESTION_TYPES if kind.direct))
 """A question whose direct answer must give its type (date, number, person or organisation, place)."""
 SHORT_ANSWERS: tuple[tuple[re.Pattern[str], re.Pattern[str] | None], ...] = (
@@ -173,6 +183,13 @@ easy straightforward answer answers discuss discussed discussion debate debated 
 """.split())
 """``GENERIC_WORDS`` and abstract words of stock fillers ("a complex topic"): ``filler``'s vocabulary. The model's
 generic-share feature keeps ``GENERIC_WORDS`` (with these words its leave-one-out AUC on USR fell by 0.006-0.009)."""
+TOPIC_TALK = frozenset("""
+fascinating intriguing captivating scientist scientists researcher researchers scholar scholars expert experts study
+studies studied researched explored decade decades centuries
+""".split())
+"""Words that talk about a topic as a subject of study, not about what is asked ("Sleep is a fascinating topic that
+scientists have studied for decades."): generic to ``echo`` beside ``FILLER_WORDS`` (not to ``filler``, which needs
+none of the query's words: "Researchers found that magnesium helps." says something)."""
 _PROFESSIONALS = (r"(?:doctor|physician|pharmacist|lawyer|attorney|accountant|professional|expert|specialist|advisor|"
                   r"adviser|dealer|vet|veterinarian|therapist|counsell?or|dentist|nutritionist|dietitian|"
                   r"provider|gp)s?\b")
@@ -291,13 +308,31 @@ def _own_entities(statement: Statement, question: str) -> set[str]:
             if not set(WORD.findall(name)) <= asked_words}
 
 
+def other_event(question: str, text: str) -> str | None:
+    """The word by which a text tells the other end of the event its question asks about (``EVENT_ENDS``), or None.
+
+    "began" for "World War II began in 1939." to "When did World War II end?"; None when the question names both ends
+    or the text also names the end asked about ("It began in 1939 and ended in 1945.").
+    """
+    question, text = question.lower(), text.lower()
+    for asked_end, other_end in (EVENT_ENDS, EVENT_ENDS[::-1]):
+        told = other_end.search(text)
+        if told and asked_end.search(question) and not other_end.search(question) and not asked_end.search(text):
+            return told.group(0)
+    return None
+
+
 def gives(kind: AnswerType, statement: Statement, question: str = "", entities: bool = True) -> bool:
     """Whether a statement gives an answer type: an entity label, a number of its kind or a cue word of its row.
 
     Entities and numbers of the question (its subject, "World War II") do not count; ``entities=False``: numbers and
-    cue words only (an entity label may be a stray name: "Queensland" to "What is the capital of Australia?").
+    cue words only (an entity label may be a stray name: "Queensland" to "What is the capital of Australia?"). A
+    statement about the other end of the event asked about gives nothing (``other_event``: "began in 1939" to "When
+    did it end?").
     """
     text, question = statement.matched_text, question.lower()
+    if other_event(question, text):
+        return False
     labels = _own_entities(statement, question) if entities else set()
     short = len(WORD.findall(statement.text.lower())) <= SHORT_ANSWER_WORDS
     return bool(labels & (kind.labels | (kind.short_labels if short else frozenset()))) or (
@@ -339,7 +374,8 @@ def short_number_answer(query: str, statement: Statement) -> bool:
     may be another subject.
     """
     question = last_line(query).lower()
-    if len(WORD.findall(statement.text.lower())) > SHORT_ANSWER_WORDS or _own_entities(statement, question):
+    if len(WORD.findall(statement.text.lower())) > SHORT_ANSWER_WORDS or _own_entities(statement, question) or \
+            other_event(question, statement.matched_text):
         return False
     return any(k is not None and k.numbers and _numbers_give(k.numbers, statement, question) for k in part_types(query))
 
@@ -390,6 +426,9 @@ _NAMED_ANSWERS = frozenset({"a date", "a number", "a person or organisation", "a
 def echo(query: str, statement: Statement) -> bool:
     """A restatement of a question that is not a yes/no question: the query's words and generic words only.
 
+    Generic: ``FILLER_WORDS`` and ``TOPIC_TALK`` ("Sleep is a fascinating topic that scientists have studied for
+    decades." to "How can I improve my sleep?" gives no method).
+
     "External factors can influence your own work role in a number of ways." to "explain how external factors
     influence own work role" says nothing the question does not. Not an echo: the same words to a yes/no question (an
     answer), a negation, a number, any words to a question for a date, number, person or place (the answer may be a
@@ -402,7 +441,7 @@ def echo(query: str, statement: Statement) -> bool:
         return False  # "To measure product-market fit:" leads a list; "A spider has eight legs." gives a number
     mine, theirs = content_words(statement.matched_text), content_words(question)
     rest = {w for w in mine if not any(same_stem(w, q) for q in theirs)}
-    return len(mine) >= 2 and rest != mine and all(map(_generic, rest))
+    return len(mine) >= 2 and rest != mine and all(w in TOPIC_TALK or _generic(w) for w in rest)
 
 
 def short_fragment(statement: Statement) -> bool:
@@ -418,8 +457,11 @@ def not_direct(query: str, query_terms: tuple[set[str], set[str]], statement: St
 
     It shares less than ``direct_share`` of the query's content words (``query_terms``: of the whole query and of its
     last line), unless it gives what the question word asks for and is short or starts with a pronoun; or it lacks
-    what the question word asks for.
+    what the question word asks for; or it tells the other end of the event asked about (``other_event``).
     """
+    other = other_event(last_line(query), statement.matched_text)
+    if other:
+        return f"'{other}': it tells the other end of the event the question asks about"
     mine = set(WORD.findall(statement.matched_text.lower()))
     share = max(shared(t, mine) for t in query_terms)
     given = answer_type_given(query, statement, direct_only=True)
