@@ -163,3 +163,58 @@ def test_an_acronym_opening_a_sentence_is_a_name() -> None:
     context = ["The reef was declared a World Heritage Site in 1981 by UNESCO."]
     assert Faithfulness().measure("UNICEF declared the reef a World Heritage Site in 1981.", context).level == 1
     assert Faithfulness().measure("UNESCO declared the reef a World Heritage Site in 1981.", context).level == 5
+
+
+def test_the_label_column_of_a_fact_table_is_no_name() -> None:
+    """Under a generic header ("| Fact | Value |") a row's first cell labels it: "Area" is no name the context lacks."""
+    reef = ["The Great Barrier Reef covers about 344,400 square kilometres and has more than 2,900 reefs."]
+    table = "| Fact | Value |\n|---|---|\n| Area | {area} km² |\n| Reefs | more than 2,900 |\n"
+    faithful = Faithfulness().measure(table.format(area="344,400"), reef)
+    assert faithful.level == 5, faithful.explanation
+    wrong = Faithfulness().measure(table.format(area="144,400"), reef)
+    assert wrong.level < 5 and "144400 km²" in wrong.explanation, wrong.explanation
+    towers = "| Tower | Height |\n|---|---|\n| Tokyo Tower | 330 m |\n"  # a name column: still a name
+    assert Faithfulness().measure(towers, ["The Eiffel Tower is 330 metres tall."]).level < 5
+
+
+def test_a_bare_number_in_a_table_takes_its_header_unit() -> None:
+    """"| Height (m) |" over "| 532 |" is 532 metres; a cell border is never a number's unit."""
+    towers = ["The Burj Khalifa is 828 metres tall and was completed in 2010. The Shanghai Tower is 632 metres tall "
+              "and was completed in 2015."]
+    table = "| Building | Height ({unit}) | Completed |\n|---|---|---|\n| Shanghai Tower | {height} | 2015 |\n"
+    assert Faithfulness().measure(table.format(unit="m", height=632), towers).level == 5
+    wrong = Faithfulness().measure(table.format(unit="m", height=532), towers)
+    assert wrong.level == 1 and "532 m vs 632 m" in wrong.explanation, wrong.explanation
+    assert Faithfulness().measure(table.format(unit="ft", height=632), towers).level == 1  # 632 ft is 193 m
+    shares = ["Thermal expansion contributed 42% to sea level rise and temperate glaciers 21%."]
+    share_table = "| Source | Share of rise (%) |\n|---|---|\n| Thermal expansion | 42 |\n| Temperate glaciers | {} |\n"
+    assert Faithfulness().measure(share_table.format(21), shares).level == 5
+    assert Faithfulness().measure(share_table.format(12), shares).level < 5
+
+
+@pytest.mark.parametrize("marker", ["[{}]", "[Source {}]", "[Doc {}]", "[Passage {}]", "[ref {}]"])
+def test_citation_markers_with_a_word_are_no_claims(marker: str) -> None:
+    context = ["Sea level rose about 20 centimetres between 1880 and 2014.",
+               "Thermal expansion contributed 42% to sea level rise between 1993 and 2018."]
+    answer = (f"Sea level rose about 20 cm between 1880 and 2014 {marker.format(1)}. Thermal expansion contributed "
+              f"42% of the rise between 1993 and 2018 {marker.format(2)}.")
+    result = Faithfulness().measure(answer, context)
+    assert result.level == 5 and len(result.breakdown) == 2, result.explanation
+    sources = Faithfulness().measure(answer + "\n\n**Sources:**\n[1] NOAA, Climate.gov\n[2] NASA Sea Level Portal",
+                                     context)
+    assert sources.level == 5 and len(sources.breakdown) == 2, sources.explanation
+
+
+def test_a_numbered_heading_is_no_claim() -> None:
+    context = ["Marius recruited landless citizens into the army.",
+               "Retired soldiers were promised land after 16 years of service."]
+    answer = ("## Marius's reforms\n\n### 1. Recruitment\nMarius recruited landless citizens into the army.\n\n"
+              "### 2. Why it mattered\nRetired soldiers were promised land after 16 years of service.")
+    result = Faithfulness().measure(answer, context)
+    assert result.level == 5 and len(result.breakdown) == 2, result.explanation
+
+
+def test_declined_to_negates_its_verb() -> None:
+    context = ["The court declined to block the law."]
+    assert Faithfulness().measure("The court blocked the law.", context).level == 1
+    assert Faithfulness().measure("The court declined to block the law.", context).level == 5

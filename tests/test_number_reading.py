@@ -269,3 +269,40 @@ def test_a_power_word_belongs_to_its_unit():
     context = ["The reef covers an area of 344,400 square kilometres."]
     result = Faithfulness().measure("The reef covers about 133,000 square miles.", context)
     assert result.level == 5 and not result.breakdown[0]["signals"]["reasons"], result.explanation
+
+
+def test_minus_is_read_on_both_ends_of_a_range():
+    assert numbers("Nights range from minus 10 to minus 5 degrees Celsius.") == [(-10.0, -5.0, "[temperature]", False)]
+    assert numbers("It ranges between minus 10 and minus 5 degrees Celsius.") == [
+        (-10.0, -5.0, "[temperature]", False)]
+    context = ["In winter, night temperatures are between -10 °C and -5 °C."]
+    faithful = Faithfulness().measure("In winter, nights range from minus 10 to minus 5 degrees Celsius.", context)
+    assert faithful.level == 5, faithful.explanation  # "degrees Celsius" is the unit, no noun the context lacks
+    assert Faithfulness().measure("In winter, nights range from minus 10 to 5 degrees Celsius.", context).level == 1
+
+
+@pytest.mark.parametrize(("answer", "level"), [
+    ("The ticket costs 25,000 yen.", 5), ("The ticket costs 25,000 yuan.", 5), ("The ticket costs ¥25,000.", 5),
+    ("The ticket costs €25,000.", 1), ("The ticket costs $25,000.", 1),
+])
+def test_a_bare_yen_sign_is_yen_or_yuan(answer, level):
+    assert Faithfulness().measure(answer, ["The ticket price is ¥25,000 (about $170)."]).level == level
+    assert Faithfulness().measure("The ticket costs 25,000 yen.", ["The ticket costs 25,000 yuan."]).level == 1
+
+
+def test_a_plain_reading_of_a_told_amount_does_not_match_another_currency():
+    """The context's raw text read as plain numbers adds only what its statements lack: "25,000" of "¥25,000" is not
+    a plain 25,000 that "€25,000" may agree with."""
+    result = Faithfulness().measure("The ticket costs €25,000.", ["The price is ¥25,000 (about $170)."])
+    assert result.level == 1 and "€25000 vs ¥25000" in result.explanation, result.explanation
+
+
+@pytest.mark.parametrize(("number", "told"), [
+    ((4e7, 4e7, "$", False), "$40 million"), ((2.5e9, 2.5e9, "", False), "2.5 billion"),
+    ((1.444e11, 1.444e11, "[length] ** 2", False), "144400 km²"), ((900.0, 900.0, "[length] ** 2", False), "900 m²"),
+    ((1e12, 1e12, "people", False), "1 trillion people"), ((123456.0, 123456.0, "", False), "123456"),
+    ((4.734e9, 4.734e9, "[time]", False), "150 years"), ((7200.0, 7200.0, "[time]", False), "2 h"),
+])
+def test_reasons_tell_large_numbers_without_exponents(number, told):
+    assert _number(number) == told
+

@@ -121,10 +121,11 @@ class Pool:
         names = tuple(dict.fromkeys([*(e for f in facts for e, _ in f.entities),
                                      *(run.lower() for t in [*texts, *raw] for run in _NAME_RUN.findall(t)
                                        if len(run.split()) >= 3)]))
+        read = tuple(n for f in facts for n in f.numbers)
+        told = {v for n in read if n[2] in quantities.CURRENCIES.values() for v in n[:2]}  # "25,000" of "¥25,000"
         clocks = tuple((v, v, kind, False) for text in raw for v, kind in
-                       [*quantities.clock_times_in(text), *quantities.numbers_in(text)])
-        return cls(frozenset().union(lemmas, *(words(t) for t in [*texts, *raw])),
-                   tuple(n for f in facts for n in f.numbers) + clocks, names)
+                       [*quantities.clock_times_in(text), *quantities.numbers_in(text)] if kind or v not in told)
+        return cls(frozenset().union(lemmas, *(words(t) for t in [*texts, *raw])), read + clocks, names)
 
 
 def _lemma_pos(facts: Facts, lemma: str) -> str:

@@ -26,7 +26,10 @@ def _number(n: Number) -> str:
                        (1.0, base))
 
     def spell(v: float) -> str:
-        return f"{v / scale:.4g}" if base else f"{v:g}" if abs(v) < 1e6 else f"{v:.6g}"
+        if base:
+            return f"{float(f'{v / scale:.4g}'):.10g}"  # four digits, never an exponent: "144400 km²"
+        top, word = next(((top, word) for top, word in _LARGE if abs(v) >= top), (1.0, ""))
+        return f"{v / top:.6g} {word}".strip()
 
     value = spell(low) if low == high else f"{spell(low)}-{spell(high)}"
     if base:
@@ -37,8 +40,14 @@ def _number(n: Number) -> str:
 
 
 _READABLE = {"[length]": ((0.01, 0.001, "mm"), (1.0, 0.01, "cm"), (1000.0, 1.0, "m"), (math.inf, 1000.0, "km")),
-             "[mass]": ((0.001, 1e-6, "mg"), (1.0, 0.001, "g"), (1000.0, 1.0, "kg"), (math.inf, 1000.0, "t"))}
-"""(below, base units per unit, unit) of a length or mass in its base unit: "0.0002 kg" is told as "200 mg"."""
+             "[mass]": ((0.001, 1e-6, "mg"), (1.0, 0.001, "g"), (1000.0, 1.0, "kg"), (math.inf, 1000.0, "t")),
+             "[length] ** 2": ((1e6, 1.0, "m²"), (math.inf, 1e6, "km²")),
+             "[length] ** 3": ((1e9, 1.0, "m³"), (math.inf, 1e9, "km³")),
+             "[time]": ((3600.0, 1.0, "s"), (172800.0, 3600.0, "h"), (63115200.0, 86400.0, "days"),
+                        (math.inf, 31557600.0, "years"))}
+"""(below, base units per unit, unit) of a quantity in its base unit: "0.0002 kg" is told as "200 mg"."""
+_LARGE = ((1e12, "trillion"), (1e9, "billion"), (1e6, "million"))
+"""Large counts and amounts told in words: "$40 million", not "$4e+07"."""
 
 
 _NAMED = frozenset({"month", "", quantities.RANK})
@@ -59,7 +68,7 @@ def _matches(n: Number, m: Number) -> bool:
     when one of them is hedged ("about 30"; not for years); 2 % for a measured value converted from another unit
     (``_as_written``).
     """
-    if (n[2] == "month") != (m[2] == "month") or _currencies(n, m) and n[2] != m[2]:
+    if (n[2] == "month") != (m[2] == "month") or _currencies(n, m) and not _same_currency(n[2], m[2]):
         return False
     if n[2] in _CLOCKS or m[2] in _CLOCKS:
         return n[2] in _CLOCKS and m[2] in _CLOCKS and quantities.same_clock((n[0], n[2]), (m[0], m[2]))
@@ -144,6 +153,11 @@ def _currencies(n: Number, m: Number) -> bool:
     return n[2] in _SIGNS and m[2] in _SIGNS
 
 
+def _same_currency(a: str, b: str) -> bool:
+    """Whether two currency signs may be one currency: the same, or a bare "¥" beside yen or yuan."""
+    return a == b or {a, b} in ({"¥", "JP¥"}, {"¥", "CN¥"})
+
+
 _PER_UNIT = re.compile(r"\b(?:a|an|per|each|every)\s+([a-z]+)")
 _PER_UNITS = ("kilogram", "pound", "gram", "ounce", "tonne", "litre", "gallon", "metre", "foot", "mile", "kilometre",
               "hour", "day", "week", "month", "year")
@@ -200,7 +214,8 @@ _TOTAL = re.compile(r"\b(?:in all|in total|total(?:ly|s)?|altogether|combined|to
 _COMPUTING = re.compile(r"\b(?:times|per|average|rate|twice|double[ds]?|triple[ds]?|thrice|half|percent|difference|"
                         r"ratio|each|every|a (?:day|week|month|year|hour)|shr[ua]nk|grew|dropped|rose|fell|"
                         r"increased|decreased|gained|lost)\b|%")
-"""Words that say a number was computed in another way ("3 times a day", "twice as many", "shrank by")."""
+"""Words that say a number was computed in another way ("3 times a day", "twice as many", "shrank by"), and a share:
+"81 percent ... three years old or younger" adds up 46.5 % and 34.5 % of two age groups."""
 _RELATIVE = re.compile(r"\b(?:more|fewer|less|than|after|later|earlier|before|ago|since|between|from|up|down|"
                        r"another|extra|additional|remaining|left|rest|other|besides|plus|minus|over|under)\b")
 """Words by which a number may be told relative to another ("5 more", "two years later"): arithmetic may give it."""

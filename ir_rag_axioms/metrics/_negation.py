@@ -30,7 +30,7 @@ def negation_cues() -> frozenset[str]:
 _CUES = negation_cues()
 _AS_DEGREES = frozenset({"much", "many", "well", "often", "long", "far", "good", "high", "large", "big", "fast",
                          "likely", "quickly", "early", "strong", "important", "effective"})
-_FAILING = frozenset({"fail", "refuse", "cease", "neglect", "impossible", "unable"})
+_FAILING = frozenset({"fail", "refuse", "decline", "cease", "neglect", "impossible", "unable"})
 
 _NOT_ONLY = frozenset({"just", "only", "merely", "simply", "solely"})
 _NEGATIVE_WORDS = frozenset({"no", "none", "nothing", "nobody"})

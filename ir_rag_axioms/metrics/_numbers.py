@@ -21,10 +21,14 @@ _LEMMA_FIXES = {"farth": "far", "farther": "far", "farthest": "far", "further": 
                 "better": "good", "best": "good", "worse": "bad", "worst": "bad", "later": "late", "latest": "late"}
 
 
+_CITED_WORDS = r"[\d,;\- ]+|source|sources|doc|document|passage|ref|reference|context"
+"""The tokens of a citation marker's inside: numbers, and the word before one ("Source 1")."""
+
+
 def _in_citation(token: Any) -> bool:
-    """Whether a token is inside a citation marker such as ``[1, 2]``."""
+    """Whether a token is inside a citation marker such as ``[1, 2]`` or ``[Source 1]``."""
     doc, i = token.doc, token.i
-    while i > 0 and re.fullmatch(r"[\d,;\- ]+", doc[i].text):
+    while i > 0 and re.fullmatch(_CITED_WORDS, doc[i].lower_):
         i -= 1
     return doc[i].text == "[" and i != token.i
 
@@ -94,14 +98,15 @@ def _unit(tokens: list[Any]) -> str:
     after = doc[k] if k < len(doc) else None
     if after is not None and after.lower_ in quantities.MONTHS:
         return ""  # "3 May 2024": a day, as in "May 3" and "2024-05-03"
-    if after is not None and (after.pos_ in ("NOUN", "PROPN", "SYM") or after.text == "%"):
+    if after is not None and (after.pos_ in ("NOUN", "PROPN", "SYM") or after.text == "%") and after.text != "|":
         noun = after.head
         if after.dep_ in ("amod", "compound") and noun.i > after.i and noun.pos_ == "NOUN" and last.head.i == noun.i \
                 and quantities.unit(after.lower_) is None:
             return noun.lemma_.lower()  # "3 relational units": the unit is the noun, not its modifier
         return "%" if after.lower_ in ("%", "percent", "per") else _currency(after) or after.lemma_.lower()
-    head = last.head
-    return head.lemma_.lower() if head.pos_ == "NOUN" and head.i != last.i and _value(head) is None else ""
+    head = last.head  # a table's cell border is no unit ("| 532 | 2015 |")
+    return head.lemma_.lower() if head.pos_ == "NOUN" and head.i != last.i and _value(head) is None \
+        and head.text != "|" else ""
 
 
 _CURRENCY_CODES = frozenset(w for w in quantities.CURRENCIES if w.isalpha() and len(w) == 3 and w != "yen")
@@ -453,17 +458,24 @@ _RANGE_WORDS = frozenset({"-", "–", "to", "and", "until", "till", "through"})
 
 
 def _range_to(tokens: list[Any], i: int, value: float, group: list[Any], span: Any) -> tuple[float, float, int]:
-    """(low, high, last token) of "20-45", "20 to 45", "between 20 and 45", "6 million to 44 million"."""
-    if not (i + 2 < len(tokens) and tokens[i + 1].lower_ in _RANGE_WORDS and tokens[i + 2].like_num):
+    """(low, high, last token) of "20-45", "20 to 45", "between 20 and 45", "6 million to 44 million", "-10 to -5".
+
+    The second end may be "minus 5" ("from minus 10 to minus 5"), as the first may.
+    """
+    sign = _minus(tokens, i + 2) if i + 3 < len(tokens) else 1.0
+    at = i + 2 + (sign < 0)
+    if not (at < len(tokens) and tokens[i + 1].lower_ in _RANGE_WORDS and tokens[at].like_num):
         return value, value, i
-    end = quantities.number_words(tokens, i + 2) if tokens[i + 2].lower_ in quantities.NUMBER_WORDS else None
-    season = _season_end(value, tokens[i + 2].text) if tokens[i + 1].text in ("-", "–") else None
-    other, used = (end[0], end[1]) if end else (season or _value(tokens[i + 2]), 1)
-    k, factor = i + 2 + used, 1.0
+    end = quantities.number_words(tokens, at) if tokens[at].lower_ in quantities.NUMBER_WORDS else None
+    season = _season_end(value, tokens[at].text) if tokens[i + 1].text in ("-", "–") and sign > 0 else None
+    other, used = (end[0], end[1]) if end else (season or _value(tokens[at]), 1)
+    other = other * sign if other is not None else None
+    k, factor = at + used, 1.0
     while other is not None and k < len(tokens) and tokens[k].lower_ in quantities.MULTIPLIERS:
         factor *= quantities.MULTIPLIERS[tokens[k].lower_]  # "6 million to 44 million"
         k += 1
-    if other is None or (tokens[i + 1].lower_ == "and" and span.doc[max(group[0].i - 1, 0)].lower_ != "between"):
+    opening = group[0].i - 1 - (group[0].i > 1 and span.doc[group[0].i - 1].lower_ in ("minus", "negative"))
+    if other is None or (tokens[i + 1].lower_ == "and" and span.doc[max(opening, 0)].lower_ != "between"):
         return value, value, i
     if not any(t.lower_ in quantities.MULTIPLIERS for t in group):
         value *= factor  # "$6-8 billion": the scale of the second end is the first's too

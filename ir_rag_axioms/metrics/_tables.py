@@ -12,19 +12,27 @@ _PIPE = re.compile(r"(?<!\\)\|")
 
 
 class Row(NamedTuple):
-    """One body row of a table: its character span in the text and its statement text."""
+    """One body row of a table: its character span, its statement text, its bare numbers with the header's unit."""
 
     start: int
     end: int
     text: str
+    units: tuple[tuple[float, str], ...] = ()
+    """(value, unit) of each bare number cell under a header naming a unit ("| Height (m) |" over "| 532 |")."""
 
 
 class Table(NamedTuple):
-    """A markdown table: its character span (header to last row) and its body rows."""
+    """A markdown table: its character span (header to last row), its body rows, whether its first column is labels."""
 
     start: int
     end: int
     rows: tuple[Row, ...]
+    labels: bool = False
+
+
+LABEL_HEADERS = frozenset({"fact", "facts", "feature", "features", "attribute", "property", "characteristic", "aspect",
+                           "detail", "details", "item", "metric", "measure", "parameter", "field", "category", "key"})
+"""First header cells that make a table's first column the labels of its rows ("| Fact | Value |", "| Area | ...")."""
 
 
 def _cells(line: str) -> list[str]:
@@ -52,6 +60,21 @@ def row_text(header: list[str], cells: list[str]) -> str:
     return f"{first} ({'; '.join(f'{h}: {c}' if h else c for h, c in rest)})."
 
 
+_HEADER_UNIT = re.compile(r"\(([^()]+)\)\s*$")
+"""The unit a header names in parentheses at its end: "Height (m)", "Share (%)", "Cost (USD)"."""
+_BARE_NUMBER = re.compile(r"[-−]?\d[\d,]*(?:\.\d+)?")
+
+
+def cell_units(header: list[str], cells: list[str]) -> tuple[tuple[float, str], ...]:
+    """(value, unit) of the row's cells that are bare numbers under a header with a unit: ("532", "Height (m)")."""
+    found = []
+    for name, cell in zip(header, cells, strict=False):
+        unit = _HEADER_UNIT.search(name)
+        if unit and _BARE_NUMBER.fullmatch(cell):
+            found.append((float(cell.replace(",", "").replace("−", "-")), unit[1].strip()))
+    return tuple(found)
+
+
 def tables(text: str) -> list[Table]:
     """The markdown tables of a text: a header row with a pipe, a delimiter row, then the rows with a pipe."""
     lines, offset = [], 0
@@ -67,7 +90,9 @@ def tables(text: str) -> list[Table]:
         header, rows, k = _cells(head), [], k + 2
         while k < len(lines) and "|" in lines[k][2] and lines[k][2].strip():
             row_start, row_end, line = lines[k]
-            rows.append(Row(row_start, row_end, row_text(header, _cells(line))))
+            cells = _cells(line)
+            rows.append(Row(row_start, row_end, row_text(header, cells), cell_units(header, cells)))
             k += 1
-        found.append(Table(start, rows[-1].end if rows else lines[k - 1][1], tuple(rows)))
+        labels = bool(header) and header[0].lower() in LABEL_HEADERS
+        found.append(Table(start, rows[-1].end if rows else lines[k - 1][1], tuple(rows), labels))
     return found

@@ -98,9 +98,10 @@ _POWERED = re.compile(r"([a-z]+)([²³]|(?<![a-z]{3})[23])")
 _POWER_WORDS = {"square": 2, "sq": 2, "cubic": 3, "cu": 3}
 """Words before a length that make it an area or volume ("square kilometres", "sq mi", "cubic metres")."""
 CURRENCIES = {"$": "$", "dollar": "$", "usd": "$", "us$": "$", "buck": "$", "€": "€", "euro": "€", "eur": "€",
-              "£": "£", "gbp": "£", "sterling": "£", "¥": "¥", "yen": "¥", "jpy": "¥", "₹": "₹", "rupee": "₹",
+              "£": "£", "gbp": "£", "sterling": "£", "¥": "¥", "yen": "JP¥", "jpy": "JP¥", "₹": "₹", "rupee": "₹",
               "inr": "₹", "yuan": "CN¥", "renminbi": "CN¥", "rmb": "CN¥", "cny": "CN¥", "franc": "CHF", "chf": "CHF"}
-"""Currency signs, names and codes, and the sign a number's amount is told in ("25 dollars" = "$25" = "USD 25")."""
+"""Currency signs, names and codes, and the sign a number's amount is told in ("25 dollars" = "$25" = "USD 25"). A bare
+"¥" is yen or yuan: it agrees with either ("JP¥", "CN¥")."""
 
 TEMPERATURE_CHANGE = "[temperature change]"
 """The dimension of a change of temperature ("warmed by 1.4 °F"): kelvin of difference, never an absolute reading."""
@@ -125,6 +126,19 @@ def measure(value: float, unit_name: str, change: bool = False) -> tuple[float, 
     if dimension == "[temperature]":
         return float(quantity.to("degC").magnitude), dimension
     return float(quantity.to_base_units().magnitude), dimension
+
+
+def in_unit(number: tuple[float, float, str, bool], name: str) -> tuple[float, float, str, bool]:
+    """A unitless number in the unit a word names ("m", "%", "USD", "ft"); unchanged when the word is no unit."""
+    low, high, _, hedged = number
+    sign = CURRENCIES.get(name.lower(), CURRENCIES.get(name[-1:], ""))
+    if name in ("%", "percent") or sign:
+        return low, high, "%" if not sign else sign, hedged
+    pint_name = "meter" if name.lower() == "m" else unit(name)  # a header's "(m)" is metres, never million
+    if pint_name is None:
+        return number
+    (low, dimension), (high, _) = measure(low, pint_name), measure(high, pint_name)
+    return low, high, dimension, hedged
 
 
 def unit_after(tokens: Sequence[Any], j: int) -> tuple[str, int] | None:

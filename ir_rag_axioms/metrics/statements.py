@@ -17,24 +17,31 @@ from ir_rag_axioms.analysis.features import Feature
 from ir_rag_axioms.analysis.text import sentences, term_tokens
 from ir_rag_axioms.metrics import _structure, _tables, quantities
 from ir_rag_axioms.metrics._negation import _negated
-from ir_rag_axioms.metrics._numbers import _in_citation, _lemma, _numbers
+from ir_rag_axioms.metrics._numbers import Number, _in_citation, _lemma, _numbers
 
-FACTS_VERSION = 28
+FACTS_VERSION = 32
 """Bumped when ``Facts`` changes, so that stored statements of an older version are not read back."""
 ANTECEDENT = "ANTECEDENT"
 """The part of speech of the words a resolved pronoun stands for, kept with the lemmas (said, but no content word)."""
+LABEL = "LABEL"
+"""The part of speech of a table row's label under a generic header ("| Fact | Value |"): said, but no content word."""
 _NAME = r"[A-Z][^\W\d_]*(?:['’-][^\W\d_]+)*"
 _AUTHORS = rf"{_NAME}(?:\s+et\s+al\.?|(?:,\s+{_NAME})*,?\s+(?:and|&)\s+{_NAME})?"
 _AUTHOR_YEAR = rf"\(\s*{_AUTHORS},?\s+\d{{4}}[a-z]?(?:\s*;\s*{_AUTHORS},?\s+\d{{4}}[a-z]?)*\s*\)"
 """An author-year citation: "(Smith, 2020)", "(Smith et al., 2020)", "(Smith and Jones 2019; Lee, 2018a)"."""
-_CITATIONS = (re.compile(r"\[\s*\d+(?:\s*[,;-]\s*\d+)*\s*\]"), re.compile(rf"\s*{_AUTHOR_YEAR}"))
-"""Citation markers dropped from a statement's text: "[1]", "[2, 3]", and author-year citations."""
+CITED = r"(?:(?:source|sources|doc|document|passage|ref|reference|context)\s*)?\d+"
+"""What a citation marker holds: a number, after a word or not ("1", "Source 1", "Doc 2")."""
+_CITATIONS = (re.compile(rf"\[\s*{CITED}(?:\s*[,;-]\s*{CITED})*\s*\]", re.IGNORECASE),
+              re.compile(rf"\s*{_AUTHOR_YEAR}"))
+"""Citation markers dropped from a statement's text: "[1]", "[2, 3]", "[Source 1]", and author-year citations."""
 _ENDING_CITATION = re.compile(rf"\s*{_AUTHOR_YEAR}[\s.,;:!?]*$")
 """An author-year citation that ends a clause: its tokens are no part of the statement's facts."""
 _LINE_BREAK_HYPHEN = re.compile(r"(?<=[a-z])-[ \t]*\n\s*(?=[a-z])")
 """A word hyphenated at a line end ("com-\npleted"): joined to one word ("completed")."""
 _HEADING = re.compile(r"^\s*#{1,6}\s")
-"""A markdown heading line ("## Answer"): no statement."""
+"""A markdown heading line ("## Answer", "### 1. Recruitment"): no statement."""
+_SOURCE_ENTRY = re.compile(r"^\s*\[\s*\d+\s*\]\s+\S")
+"""An entry of a source list ("[1] NOAA, Climate.gov"): no statement when it has no verb."""
 _LABEL = re.compile(r"^\s*[^\n:]+:\s*$")
 """A label line ("Answer:", "**Key facts:**" without its emphasis): no statement when short and verbless."""
 LABEL_WORDS = 4
@@ -163,10 +170,13 @@ def _hyphen_break(token: Any) -> bool:
 def _heading(piece: Any) -> bool:
     """Whether a piece is a markdown heading or a short label line without a verb ("Answer:"): not a statement."""
     text = piece.text.replace("**", "").replace("__", "")
-    if _HEADING.match(text):
+    start = piece.start_char + len(piece.text) - len(piece.text.lstrip())
+    line = piece.doc.text[piece.doc.text.rfind("\n", 0, start) + 1: start]  # "### 1. " before "Recruitment"
+    if _HEADING.match(text) or re.fullmatch(r"\s*#{1,6}\s.*", line):
         return True
-    return bool(_LABEL.match(text)) and len(re.findall(r"\w+", text)) <= LABEL_WORDS and not any(
-        t.pos_ in ("VERB", "AUX") for t in piece)
+    verbless = not any(t.pos_ in ("VERB", "AUX") for t in piece)
+    return verbless and (bool(_LABEL.match(text)) and len(re.findall(r"\w+", text)) <= LABEL_WORDS
+                         or bool(_SOURCE_ENTRY.match(text)))
 
 
 def _uncited(clause: Any) -> Any:
@@ -250,6 +260,12 @@ def _starts(token: Any) -> bool:
     return bool(token.is_sent_start) or token.i > 0 and token.doc[token.i - 1].text == "|"
 
 
+def _pos(token: Any) -> str:
+    """A token's part of speech, a capitalised word opening a table cell ("| Area |") a noun unless it is an entity."""
+    cell_label = token.pos_ == "PROPN" and not token.ent_type_ and token.i > 0 and token.doc[token.i - 1].text == "|"
+    return "NOUN" if cell_label else token.pos_
+
+
 def _acronym(token: Any) -> bool:
     """An all-capitals word of two letters or more that is no stop word ("UNICEF" opening a sentence, "NOT" is none)."""
     return len(token.text) >= 2 and token.text.isupper() and not token.is_stop
@@ -266,8 +282,9 @@ def _unit_token(token: Any) -> bool:
         if [t.lower_ for t in doc[max(token.i - 2, 0): token.i]] == ["and", "a"] or (
                 len(after) == 2 and after[0] in ("a", "an") and quantities.unit(after[1])):
             return True
-    if before is not None and before.lower_ in ("degree", "degrees", "°") and token.lower_ in ("c", "f", "celsius",
-                                                                                              "fahrenheit"):
+    scale = doc[token.i + 1].lower_ if token.i + 1 < len(doc) else ""
+    if token.lower_ in ("degree", "degrees") and scale in _SCALES or before is not None and before.lower_ in (
+            "degree", "degrees", "°") and token.lower_ in _SCALES:  # "5 degrees Celsius": both words the unit
         return True
     if before is not None and (before.text in ("-", "–") or before.lower_ in _POWERS) and token.i > 1:
         before = doc[token.i - 2]  # "10-km", "344,400 square kilometres"
@@ -277,13 +294,14 @@ def _unit_token(token: Any) -> bool:
     return number and quantities.unit(unit) is not None
 
 
+_SCALES = frozenset({"c", "f", "celsius", "fahrenheit"})
 _POWERS = frozenset({"square", "sq", "cubic", "cu"})
 """Words that make a length unit an area or a volume ("square kilometres"): part of the unit."""
 
 
 def facts(span: Any) -> Facts:
     """The checked facts of one statement span (the units of numbers are part of the numbers, not words)."""
-    lemmas = tuple(dict.fromkeys((_lemma(t), t.pos_) for t in span if t.pos_ in _CONTENT_POS
+    lemmas = tuple(dict.fromkeys((_lemma(t), _pos(t)) for t in span if t.pos_ in _CONTENT_POS
                                  and not _in_citation(t) and not _unit_token(t)))
     return Facts(tuple(_entities(span)), tuple(_numbers(span)), tuple(dict.fromkeys(_negated(span))), lemmas,
                  tuple(_comparisons(span)), tuple(_structure.roles(span)), tuple(_structure.modals(span)))
@@ -481,10 +499,29 @@ def _row_statements(doc: Any, table: _tables.Table) -> list[tuple[str, tuple[str
         terms = tuple(t.lemma_.lower() for t in term_tokens(span)
                       if not t.is_space and not _in_citation(t) and t.text not in "[]*#-•|")
         found = facts(span)  # the cell borders are no words, and no name runs across one
-        found = found._replace(lemmas=tuple(x for x in found.lemmas if x[0] != "|"),
-                               entities=tuple(x for x in found.entities if "|" not in x[0]))
+        found = found._replace(numbers=_with_header_units(found.numbers, row.units)) if row.units else found
+        label = _label_words(span) if table.labels else set()
+        found = found._replace(lemmas=tuple((w, LABEL if w in label else pos) for w, pos in found.lemmas if w != "|"),
+                               entities=tuple(x for x in found.entities if "|" not in x[0] and x[0] not in label))
         out.append((text, terms, text, found))
     return out
+
+
+def _with_header_units(numbers: tuple[Number, ...], units: tuple[tuple[float, str], ...]) -> tuple[Number, ...]:
+    """A row's numbers, a bare one given the unit its column's header names ("| Height (m) |" over "| 532 |": 532 m)."""
+    out = []
+    for number in numbers:
+        unit = next((u for v, u in units if number[0] == number[1] == v and number[2] in ("", "|")), None)
+        out.append(quantities.in_unit(number, unit) if unit is not None else number)
+    return tuple(out)
+
+
+def _label_words(row: Any) -> set[str]:
+    """The lemmas of a table row's first cell ("| Area | 344,400 km² |" -> {"area"}), its label."""
+    cells = [t for t in row if not t.is_space]
+    cells = cells[1:] if cells and cells[0].text == "|" else cells
+    first = cells[:next((k for k, t in enumerate(cells) if t.text == "|"), len(cells))]
+    return {_lemma(t) for t in first} | {" ".join(t.lower_ for t in first)}
 
 
 @cache
