@@ -275,16 +275,7 @@ def _unit_token(token: Any) -> bool:
     """Whether a token is the unit of a number ("km", "°", "F" of "degrees F", "p.m."): the number carries it."""
     doc = token.doc
     before = doc[token.i - 1] if token.i > 0 else None
-    if token.lower_ in _CLOCK_WORDS or token.text == "°":
-        return True
-    if token.lower_ in quantities.FRACTIONS:  # "an hour and a half", "half an hour", "two and a quarter"
-        after = [t.lower_ for t in doc[token.i + 1: token.i + 3]]
-        if [t.lower_ for t in doc[max(token.i - 2, 0): token.i]] == ["and", "a"] or (
-                len(after) == 2 and after[0] in ("a", "an") and quantities.unit(after[1])):
-            return True
-    scale = doc[token.i + 1].lower_ if token.i + 1 < len(doc) else ""
-    if token.lower_ in ("degree", "degrees") and scale in _SCALES or before is not None and before.lower_ in (
-            "degree", "degrees", "°") and token.lower_ in _SCALES:  # "5 degrees Celsius": both words the unit
+    if token.lower_ in _CLOCK_WORDS or token.text == "°" or _fraction_unit(token) or _degrees(token):
         return True
     if before is not None and (before.text in ("-", "–") or before.lower_ in _POWERS) and token.i > 1:
         before = doc[token.i - 2]  # "10-km", "344,400 square kilometres"
@@ -292,6 +283,25 @@ def _unit_token(token: Any) -> bool:
                                      or before.lower_ in ("an", "a", "half"))
     unit = doc[token.i + 1].lower_ if token.lower_ in _POWERS and token.i + 1 < len(doc) else token.lower_
     return number and quantities.unit(unit) is not None
+
+
+def _fraction_unit(token: Any) -> bool:
+    """Whether a fraction word is part of a measure: "an hour and a half", "half an hour", "two and a quarter"."""
+    if token.lower_ not in quantities.FRACTIONS:
+        return False
+    doc = token.doc
+    after = [t.lower_ for t in doc[token.i + 1: token.i + 3]]
+    return [t.lower_ for t in doc[max(token.i - 2, 0): token.i]] == ["and", "a"] or (
+        len(after) == 2 and after[0] in ("a", "an") and quantities.unit(after[1]) is not None)
+
+
+def _degrees(token: Any) -> bool:
+    """Whether a token is "degrees" before a scale or the scale after it ("5 degrees Celsius": both the unit)."""
+    doc = token.doc
+    after = doc[token.i + 1].lower_ if token.i + 1 < len(doc) else ""
+    before = doc[token.i - 1].lower_ if token.i > 0 else ""
+    return token.lower_ in ("degree", "degrees") and after in _SCALES or before in ("degree", "degrees", "°") \
+        and token.lower_ in _SCALES
 
 
 _SCALES = frozenset({"c", "f", "celsius", "fahrenheit"})
