@@ -21,7 +21,9 @@ _LEMMA_FIXES = {"farth": "far", "farther": "far", "farthest": "far", "further": 
                 "better": "good", "best": "good", "worse": "bad", "worst": "bad", "later": "late", "latest": "late"}
 
 
-_CITED_WORDS = r"[\d,;\- ]+|source|sources|doc|document|passage|ref|reference|context"
+CITATION_WORDS = ("source", "sources", "doc", "document", "passage", "ref", "reference", "context")
+"""Words a citation marker may hold before its number ("[Source 1]", "[Doc 2]")."""
+_CITED_WORDS = r"[\d,;\- ]+|" + "|".join(CITATION_WORDS)
 """The tokens of a citation marker's inside: numbers, and the word before one ("Source 1")."""
 
 

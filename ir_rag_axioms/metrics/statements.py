@@ -17,7 +17,7 @@ from ir_rag_axioms.analysis.features import Feature
 from ir_rag_axioms.analysis.text import sentences, term_tokens
 from ir_rag_axioms.metrics import _structure, _tables, quantities
 from ir_rag_axioms.metrics._negation import _negated
-from ir_rag_axioms.metrics._numbers import Number, _in_citation, _lemma, _numbers
+from ir_rag_axioms.metrics._numbers import CITATION_WORDS, Number, _in_citation, _lemma, _numbers
 
 FACTS_VERSION = 32
 """Bumped when ``Facts`` changes, so that stored statements of an older version are not read back."""
@@ -29,7 +29,7 @@ _NAME = r"[A-Z][^\W\d_]*(?:['’-][^\W\d_]+)*"
 _AUTHORS = rf"{_NAME}(?:\s+et\s+al\.?|(?:,\s+{_NAME})*,?\s+(?:and|&)\s+{_NAME})?"
 _AUTHOR_YEAR = rf"\(\s*{_AUTHORS},?\s+\d{{4}}[a-z]?(?:\s*;\s*{_AUTHORS},?\s+\d{{4}}[a-z]?)*\s*\)"
 """An author-year citation: "(Smith, 2020)", "(Smith et al., 2020)", "(Smith and Jones 2019; Lee, 2018a)"."""
-CITED = r"(?:(?:source|sources|doc|document|passage|ref|reference|context)\s*)?\d+"
+CITED = rf"(?:(?:{'|'.join(CITATION_WORDS)})\s*)?\d+"
 """What a citation marker holds: a number, after a word or not ("1", "Source 1", "Doc 2")."""
 _CITATIONS = (re.compile(rf"\[\s*{CITED}(?:\s*[,;-]\s*{CITED})*\s*\]", re.IGNORECASE),
               re.compile(rf"\s*{_AUTHOR_YEAR}"))
@@ -172,7 +172,7 @@ def _heading(piece: Any) -> bool:
     text = piece.text.replace("**", "").replace("__", "")
     start = piece.start_char + len(piece.text) - len(piece.text.lstrip())
     line = piece.doc.text[piece.doc.text.rfind("\n", 0, start) + 1: start]  # "### 1. " before "Recruitment"
-    if _HEADING.match(text) or re.fullmatch(r"\s*#{1,6}\s.*", line):
+    if _HEADING.match(text) or _HEADING.match(line):
         return True
     verbless = not any(t.pos_ in ("VERB", "AUX") for t in piece)
     return verbless and (bool(_LABEL.match(text)) and len(re.findall(r"\w+", text)) <= LABEL_WORDS
@@ -257,12 +257,17 @@ def _entities(span: Any) -> list[tuple[str, str]]:
 
 def _starts(token: Any) -> bool:
     """Whether a token opens a sentence or a table cell ("| Area | 344,400 km² |"): capitalised there by position."""
-    return bool(token.is_sent_start) or token.i > 0 and token.doc[token.i - 1].text == "|"
+    return bool(token.is_sent_start) or _opens_cell(token)
+
+
+def _opens_cell(token: Any) -> bool:
+    """Whether a token follows a table's cell border ("| Area |")."""
+    return token.i > 0 and token.doc[token.i - 1].text == "|"
 
 
 def _pos(token: Any) -> str:
     """A token's part of speech, a capitalised word opening a table cell ("| Area |") a noun unless it is an entity."""
-    cell_label = token.pos_ == "PROPN" and not token.ent_type_ and token.i > 0 and token.doc[token.i - 1].text == "|"
+    cell_label = token.pos_ == "PROPN" and not token.ent_type_ and _opens_cell(token)
     return "NOUN" if cell_label else token.pos_
 
 
