@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ir_rag_axioms.metrics._llm_answers import unique_keys
 from ir_rag_axioms.metrics.llm import JudgeError
 from ir_rag_axioms.metrics.running import check_unicode
 from ir_rag_axioms.metrics.samples import evaluate_samples, read_samples, read_text
@@ -48,16 +49,6 @@ def _output(value: Any, where: str) -> str:
     return value
 
 
-def _unique(pairs: list[tuple[str, Any]], path: Path) -> dict[str, Any]:
-    """A JSON object's pairs as a dict; a key given twice is an error naming it (json keeps the last silently)."""
-    seen: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in seen:
-            raise ValueError(f"{path}: sampleId {key!r} appears twice in --outputs")
-        seen[key] = value
-    return seen
-
-
 def _outputs(path: Path | None) -> dict[str, str]:
     """The outputs of --outputs, sampleId -> text (a JSON object, or JSON lines with sampleId and output)."""
     if path is None:
@@ -68,7 +59,8 @@ def _outputs(path: Path | None) -> dict[str, str]:
     except json.JSONDecodeError:
         value = None
     if isinstance(value, _Pairs) and not {"sampleId", "output"} <= {k for k, _ in value}:
-        return {str(k): _output(v, f"{path}: sampleId {k!r}") for k, v in _unique(value, path).items()}
+        found = unique_keys(value, lambda key, *_: ValueError(f"{path}: sampleId {key!r} appears twice in --outputs"))
+        return {str(k): _output(v, f"{path}: sampleId {k!r}") for k, v in found.items()}
     out: dict[str, str] = {}
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():

@@ -12,7 +12,7 @@ import json
 import math
 import re
 import socket
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from ir_rag_axioms.metrics.results import VERDICTS, Usage, Verdict
@@ -23,15 +23,10 @@ class JudgeError(RuntimeError):
 
 
 class JudgeOutputError(JudgeError, ValueError):
-    """The judge's answer is not the JSON the prompt asked for.
-
-    In a batched call the message names the request (its position in the batch and what it judged), and
-    ``batch_index`` holds its position (0-based; None outside a batch); a metric that knows which of its cases the
-    request judged adds the case (``case_index``).
-    """
+    """The judge's answer is not the JSON the prompt asked for (in a batch, the message names the request)."""
 
     batch_index: int | None = None
-    """The position of the failed request among the judge call's inputs (None when the call had one input)."""
+    """The position (0-based) of the failed request among the judge call's inputs (None when the call had one)."""
     case_index: int | None = None
     """The position of the case among the metric's cases, where the metric adds it (None where unknown)."""
 
@@ -46,15 +41,21 @@ _MAX_OBJECT_STARTS = 64
 """At most this many '{' positions are tried when looking for a JSON object in prose."""
 
 
-def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """A JSON object's pairs as a dict; ``JudgeOutputError`` when a key comes twice (which one counts is unsaid)."""
-    out: dict[str, Any] = {}
+def unique_keys(pairs: Iterable[tuple[Any, Any]], error: Callable[[Any, Any, Any], Exception]) -> dict[Any, Any]:
+    """A JSON object's pairs as a dict; a key given twice raises ``error(key, first value, second value)``."""
+    out: dict[Any, Any] = {}
     for key, value in pairs:
         if key in out:
-            raise JudgeOutputError(f"the judge's answer gives the key {key!r} twice ({out[key]!r:.40} and "
-                                   f"{value!r:.40}): which one counts is not said")
+            raise error(key, out[key], value)
         out[key] = value
     return out
+
+
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object's pairs as a dict; ``JudgeOutputError`` when a key comes twice (which one counts is unsaid)."""
+    return unique_keys(pairs, lambda key, first, second: JudgeOutputError(
+        f"the judge's answer gives the key {key!r} twice ({first!r:.40} and {second!r:.40}): which one counts is not "
+        "said"))
 
 
 def parse_json(content: str, expected: str) -> dict[str, Any]:

@@ -42,12 +42,10 @@ class RagTestCase:
     retrieval context by it."""
 
     def __post_init__(self) -> None:
-        for field in ("input", "actual_output"):
-            if not isinstance(getattr(self, field), str):
-                raise TypeError(f"RagTestCase: {field} must be a string, got {type(getattr(self, field)).__name__}")
-        if self.expected_output is not None and not isinstance(self.expected_output, str):
-            raise TypeError(f"RagTestCase: expected_output must be a string, got "
-                            f"{type(self.expected_output).__name__}")
+        for field in ("input", "actual_output", "expected_output"):  # expected_output may be None
+            value = getattr(self, field)
+            if not isinstance(value, str) and not (field == "expected_output" and value is None):
+                raise TypeError(f"RagTestCase: {field} must be a string, got {type(value).__name__}")
         if isinstance(self.retrieval_context, str):
             raise TypeError("RagTestCase: retrieval_context must be a list of passages, not one string")
         if self.retrieval_context is not None:  # a set would be read in hash order
@@ -91,10 +89,7 @@ def failure(result: Result | MetricEvaluationResult) -> str | None:
 
     ``execute()``'s result is read through its ``signals``, the metric's own result.
     """
-    return _failure(result.signals if isinstance(result, MetricEvaluationResult) else result)
-
-
-def _failure(result: Result) -> str | None:
+    result = result.signals if isinstance(result, MetricEvaluationResult) else result
     if result.passed:
         return None
     name = getattr(result, "metric", "answer_relevancy")
@@ -118,8 +113,7 @@ def assert_metric(result: Result | MetricEvaluationResult, name: str | None = No
     """
     if not hasattr(result, "passed") or not hasattr(result, "score"):
         raise TypeError(f"assert_metric: result must be a metric's result (metric.measure(...) or "
-                        f"metric.execute(item)), got "
-                        f"{type(result).__name__} {result!r:.60}")
+                        f"metric.execute(item)), got {type(result).__name__} {result!r:.60}")
     why = failure(result)
     if why is not None:
         raise AssertionError(f"{name}: {why}" if name else why)

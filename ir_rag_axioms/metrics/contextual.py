@@ -45,11 +45,6 @@ def _passages(value: Sequence[str] | None, owner: str) -> tuple[str, ...]:
     return passages(value, owner, "retrieval context")
 
 
-def _has_text(context: Sequence[str]) -> bool:
-    """Whether a retrieval context has a passage with a letter or digit (blank passages: undefined, as no context)."""
-    return any(has_statement_text(p) for p in context)
-
-
 @dataclass(frozen=True, kw_only=True)
 class _ContextualMetric(JudgedMetric):
     """Shared options: a threshold on the [0, 1] score (1 in ``strict_mode``, where the score is then 1 or 0)."""
@@ -77,22 +72,24 @@ class _ContextualMetric(JudgedMetric):
                                 explanation=explanation, judge=judge.name, breakdown=tuple(rows),
                                 reason=explanation if self.include_reason else None, usage=usage)
 
-    def _unjudged(self, expected: Sequence[str], contexts: Sequence[tuple[str, ...]], blank: str) -> list[str | None]:
-        """Why each case is not judged (None: it is): a text over the limit (warned), no expected output or context."""
+    def _judged(self, judge: Judge, checked: Sequence[Any], blank: str,
+                parts: Callable[[int], dict[str, Sequence[str]]], ask: Callable[[list[Any]], list[Any]]
+                ) -> tuple[list[str | None], dict[int, tuple[Any, Usage | None]]]:
+        """Why each case is not judged (None: it is), and case k -> (answer, usage) of the others, asked in one batch.
+
+        ``checked`` cases end with (expected output, retrieval context). Not judged: a text over the limit (warned),
+        no expected output (``blank``), no context (blank passages count as none), a script the judge does not read.
+        """
         owner = type(self).__name__
+        expected, contexts = [case[-2] for case in checked], [case[-1] for case in checked]
         long = too_long(expected, owner, "expected output")
         long_context = too_long_reference(contexts, owner)
         limit = max_text_chars()
-        return [f"the expected output is longer than {limit} characters (not judged)" if flag else
-                f"a text of the retrieval context is longer than {limit} characters (not judged)" if flag_context else
-                blank if not has_statement_text(text) else "no retrieval context" if not _has_text(context) else None
-                for text, context, flag, flag_context in zip(expected, contexts, long, long_context, strict=True)]
-
-    def _judged(self, judge: Judge, checked: Sequence[Any], why: list[str | None],
-                parts: Callable[[int], dict[str, Sequence[str]]], ask: Callable[[list[Any]], list[Any]]
-                ) -> dict[int, tuple[Any, Usage | None]]:
-        """Case k -> (answer, usage), one batch for the cases ``why`` gives no reason (a foreign script gives one)."""
-        owner = type(self).__name__
+        why = [f"the expected output is longer than {limit} characters (not judged)" if flag else
+               f"a text of the retrieval context is longer than {limit} characters (not judged)" if flag_context else
+               blank if not has_statement_text(text) else
+               "no retrieval context" if not any(map(has_statement_text, context)) else None
+               for text, context, flag, flag_context in zip(expected, contexts, long, long_context, strict=True)]
         asked = [k for k, w in enumerate(why) if w is None]
         foreign = foreign_reasons(judge, owner, [parts(k) for k in asked], stacklevel=5)
         for k, reason in zip(asked, foreign, strict=True):
@@ -100,7 +97,7 @@ class _ContextualMetric(JudgedMetric):
         asked = [k for k, w in enumerate(why) if w is None]
         with case_of(asked, len(checked), owner):
             found, usages = with_usage(judge, len(asked), lambda: ask([checked[k] for k in asked]) if asked else [])
-        return dict(zip(asked, zip(found, usages, strict=True), strict=True))
+        return why, dict(zip(asked, zip(found, usages, strict=True), strict=True))
 
     def _undefined(self, why: str, judge: Judge) -> ContextualResult:
         return self._result(math.nan, why if why.startswith("undefined: ") else f"undefined: {why}", judge, [], None)
@@ -128,9 +125,8 @@ class ContextualRecall(_ContextualMetric):
             with at_case(k, len(cases), "ContextualRecall"):
                 check_text("ContextualRecall", expected_output=expected)
                 checked.append((expected, _passages(context, "ContextualRecall")))
-        why = self._unjudged([e for e, _ in checked], [c for _, c in checked], "no expected output to look for")
-        judged = self._judged(judge, checked, why, lambda k: {"expected output": [checked[k][0]],
-                                                              "retrieval context": checked[k][1]}, judge.attributions)
+        why, judged = self._judged(judge, checked, "no expected output to look for", lambda k: {
+            "expected output": [checked[k][0]], "retrieval context": checked[k][1]}, judge.attributions)
         return self._log([self._undefined(reason, judge) if reason else self._recall(*judged[k], judge)
                           for k, reason in enumerate(why)])
 
@@ -186,9 +182,7 @@ class ContextualPrecision(_ContextualMetric):
             with at_case(k, len(cases), "ContextualPrecision"):
                 check_text("ContextualPrecision", query=query, expected_output=expected)
                 checked.append((query, expected, _passages(context, "ContextualPrecision")))
-        why = self._unjudged([e for _, e, _ in checked], [c for _, _, c in checked],
-                             "no expected output to judge the passages by")
-        judged = self._judged(judge, checked, why, lambda k: {
+        why, judged = self._judged(judge, checked, "no expected output to judge the passages by", lambda k: {
             "expected output": [checked[k][1]], "query": [checked[k][0]], "retrieval context": checked[k][2]},
             judge.node_relevance)
         return self._log([self._undefined(reason, judge) if reason else self._precision(context, *judged[k], judge)

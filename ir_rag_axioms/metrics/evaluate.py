@@ -31,20 +31,19 @@ def named_metrics(metrics: Sequence[Any] | Mapping[str, Any], owner: str) -> lis
     else:
         if isinstance(metrics, str) or not isinstance(metrics, Sequence):
             raise TypeError(f"{owner}: metrics must be a list of metrics or a mapping name -> metric")
-        named = []
         seen: dict[str, Any] = {}
         for metric in metrics:
             _instance(metric, owner)
             name = getattr(metric, "name", None)
             if not isinstance(name, str) or not hasattr(metric, "measure_items"):
                 raise TypeError(f"{owner}: {metric!r:.80} is not a metric of ir_rag_axioms.metrics")
-            named.append((name, metric))
             if name in seen:
                 raise ValueError(
                     f"{owner}: two {type(metric).__name__} metrics ({_difference(seen[name], metric)}) would both "
                     f"write the columns {name}_*; name them apart with a mapping, e.g. {{'{name}': ..., "
                     f"'{name}_2': ...}}")
             seen[name] = metric
+        named = list(seen.items())
     if not named:
         raise ValueError(f"{owner} needs at least one metric")
     return named

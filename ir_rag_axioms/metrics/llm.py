@@ -108,14 +108,10 @@ class _Answer:
     finish_reason: str | None
 
 
-def _real(value: Any) -> bool:
-    """Whether a value is a real number (numpy scalars included), not a bool."""
-    return isinstance(value, numbers.Real) and not isinstance(value, bool | np.bool_)
-
-
 def _finite(name: str, value: Any, what: str = "a finite number of seconds > 0", zero: bool = False) -> float:
-    """A finite real number > 0 (``zero``: >= 0), else ValueError saying ``what`` it must be."""
-    if not _real(value) or not math.isfinite(value) or value < 0 or (value == 0 and not zero):
+    """A finite real number > 0 (``zero``: >= 0; numpy scalars too, never a bool), else ValueError saying ``what``."""
+    if not isinstance(value, numbers.Real) or isinstance(value, bool | np.bool_) or not math.isfinite(value) \
+            or value < 0 or (value == 0 and not zero):
         raise ValueError(f"LlmJudge: {name} must be {what}, got {value!r}")
     return float(value)
 
@@ -373,7 +369,9 @@ class LlmJudge(Judge):
                                    f"{self.max_tokens} (finish_reason 'length'; raise max_tokens): "
                                    f"{answer.content[:300]!r}")
         value = read(parse_json(answer.content, expected))
-        entry = {"content": answer.content, "usage": _usage_fields(answer.usage)}
+        usage = answer.usage
+        entry = {"content": answer.content, "usage": None if usage.unreported else
+                 {"prompt_tokens": usage.prompt_tokens, "completion_tokens": usage.completion_tokens}}
         self._memo[key] = entry
         if self.store is not None:
             self.store.put(space, key, entry)
@@ -412,13 +410,12 @@ class LlmJudge(Judge):
             except (OSError, http.client.HTTPException) as error:
                 problem = f"{type(error).__name__}: {error}"
             else:
-                text = raw.decode("utf-8", "replace")
                 if status == 200:
-                    answer = self._completion(_utf8(raw))
+                    answer = self._completion(raw)
                     with self._lock:
                         self.usage += answer.usage
                     return answer
-                problem = f"HTTP {status}: {_error_message(text)}"
+                problem = f"HTTP {status}: {_error_message(raw.decode('utf-8', 'replace'))}"
                 if status != 429 and status < 500:
                     raise JudgeError(f"the judge at {self.base_url} (model {self.model}) refused the request "
                                      f"({problem}). {_HOW}")
@@ -476,8 +473,13 @@ class LlmJudge(Judge):
             timer.cancel()
             connection.close()
 
-    def _completion(self, text: str) -> _Answer:
-        """The first choice's message content, finish reason and usage of a chat-completions response."""
+    def _completion(self, raw: bytes) -> _Answer:
+        """The first choice's content, finish reason and usage of a chat completion (not UTF-8: JudgeOutputError)."""
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise JudgeOutputError(f"the server's answer is not UTF-8 ({error.reason} at byte {error.start}): "
+                                   f"{raw[:300]!r}") from None
         try:
             body = json.loads(text)
             choice = body["choices"][0]
@@ -492,24 +494,10 @@ class LlmJudge(Judge):
         return _Answer(content, self._usage(body.get("usage")), reason if isinstance(reason, str) else None)
 
 
-def _utf8(body: bytes) -> str:
-    """A response body as text; JudgeOutputError when it is not UTF-8 (a replaced character would be judged)."""
-    try:
-        return body.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise JudgeOutputError(f"the server's answer is not UTF-8 ({error.reason} at byte {error.start}): "
-                               f"{body[:300]!r}") from None
-
-
 def _short(text: str | None) -> str:
     """A text's start, quoted, to name what a request judged."""
     text = " ".join((text or "").split())
     return repr(text if len(text) <= 60 else f"{text[:57]}...")
-
-
-def _usage_fields(usage: Usage) -> dict[str, int] | None:
-    return None if usage.unreported else {"prompt_tokens": usage.prompt_tokens,
-                                          "completion_tokens": usage.completion_tokens}
 
 
 def _entry(cached: Any) -> dict[str, Any] | None:

@@ -60,9 +60,9 @@ class PairwiseJudgeAxiom(ConfigurableAxiom):
                              f"characters, got {self.criterion!r:.80}")
         if self.judge not in ("offline", "llm"):
             raise ValueError(f"LLM_PAIRWISE: judge must be 'offline' or 'llm', got {self.judge!r}")
-        if self.judge == "offline" and offline_metric(self.criterion) is None:
-            offline_pairwise(OFFLINE_JUDGE, self.criterion, [])  # raises the ValueError that says what to do
         if self.judge == "offline":
+            if offline_metric(self.criterion) is None:
+                offline_pairwise(OFFLINE_JUDGE, self.criterion, [])  # raises the ValueError that says what to do
             offline_direction(self.criterion)  # an ambiguous direction ("hallucination") raises here, before any work
 
     def judge_instance(self) -> Judge:
@@ -127,21 +127,19 @@ class PairwiseJudgeAxiom(ConfigurableAxiom):
         responses = check_responses(responses)
         decided = self._decisions(request, responses, pairs)
         out = []
+        meaning = f"which response is better on: {self.criterion}"
         for i, j in pairs:
-            low, high = min(i, j), max(i, j)
-            found = decided.get((low, high))
-            reasons = [f"{responses[k].id}: {_unusable(responses[k])}" for k in (i, j) if _unusable(responses[k])]
+            found = decided.get((min(i, j), max(i, j)))
             if found is None:
+                reasons = [f"{responses[k].id}: {_unusable(responses[k])}" for k in (i, j) if _unusable(responses[k])]
                 out.append(Explanation(repr(self), rule_of(self), responses[i].id, responses[j].id, 0.0,
-                                       meaning=f"which response is better on: {self.criterion}",
-                                       abstention="; ".join(reasons) or None))
+                                       meaning=meaning, abstention="; ".join(reasons) or None))
                 continue
             value, low_first, high_first = found
-            a_first, b_first = (low_first, high_first) if i == low else (high_first, low_first)
-            decision = value if i == low else -value + 0.0
+            a_first, b_first = (low_first, high_first) if i < j else (high_first, low_first)
             out.append(Explanation(
-                repr(self), rule_of(self), responses[i].id, responses[j].id, decision,
-                meaning=f"which response is better on: {self.criterion}",
+                repr(self), rule_of(self), responses[i].id, responses[j].id, value if i < j else -value + 0.0,
+                meaning=meaning,
                 details={"answer when shown as A": (_named(a_first[0], responses[i].id, responses[j].id),
                                                     _named(b_first[0], responses[j].id, responses[i].id)),
                          "reason": (a_first[1], b_first[1])},

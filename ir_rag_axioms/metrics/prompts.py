@@ -109,9 +109,7 @@ def rubric_messages(metric: RubricName, output: str, question: str | None = None
     system = RUBRIC_TEMPLATE.format(question=goal, anchors=anchors,
                                     debias=f"{RAG_LENGTH_DEBIAS}\n{RAG_LENGTH_DEBIAS_EN}",
                                     neutrality=RAG_PRESENTATION_NEUTRALITY)
-    parts = []
-    if question is not None:
-        parts.append(f"Question:\n{question}")
+    parts = [f"Question:\n{question}"] if question is not None else []
     if reference is not None:
         label = "Context" if metric == "faithfulness" else "Reference facts"
         body = reference if isinstance(reference, str) else "\n".join(f"- {r}" for r in reference)

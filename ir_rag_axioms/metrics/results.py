@@ -27,8 +27,7 @@ class Usage:
     answers the server sent, 0 for answers read from the cache; None without prices, and None (not known) when an
     answer the server sent came without ``usage`` (counted in ``unreported``): its price is unknown, not 0."""
     cached: int = 0
-    """Answers read from the cache: their tokens are still counted (what they took when they were first asked, paid
-    then) but cost 0 now."""
+    """Answers read from the cache: their tokens are still counted (paid when they were first asked), at cost 0 now."""
     unreported: int = 0
     """Answers whose server sent no ``usage`` (their tokens are not counted)."""
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ir_rag_axioms.metrics._llm_answers import unique_keys
 from ir_rag_axioms.metrics.interface import Judge, RubricCase
 from ir_rag_axioms.metrics.metrics import ContextRecall, Faithfulness, RubricAnswerRelevancy, RubricMetric
 from ir_rag_axioms.metrics.running import check_unicode
@@ -131,12 +132,8 @@ def _sample_id(raw: Mapping[Any, Any], where: str) -> str:
     if value is None:
         raise ValueError(f"{where}: sampleId must be a text, got null (quote it in YAML: an unquoted null or ~ is "
                          "read as null)")
-    if isinstance(value, bool):
-        hint = ": an unquoted yes, no, on, off, true or false is read as a boolean"
-    elif isinstance(value, int | float):
-        hint = ": an unquoted number is read as a number, 010 as 8 and 12:30 as 750"
-    else:
-        hint = ""
+    hint = ": an unquoted yes, no, on, off, true or false is read as a boolean" if isinstance(value, bool) else \
+        ": an unquoted number is read as a number, 010 as 8 and 12:30 as 750" if isinstance(value, int | float) else ""
     raise ValueError(f"{where}: sampleId must be a text, got {type(value).__name__} {value!r:.40} (quote it in "
                      f"YAML so it is read as written{hint})")
 
@@ -208,13 +205,8 @@ def read_samples(path: str | Path) -> list[Sample]:
 def _load_json(text: str, path: str | Path) -> Any:
     """A JSON sample set; a key given twice in one object is an error naming it (json keeps the last silently)."""
     def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        found: dict[str, Any] = {}
-        for key, value in pairs:
-            if key in found:
-                raise ValueError(f"{path}: key {key!r} appears twice in one object (the first value would be "
-                                 "ignored); give it once")
-            found[key] = value
-        return found
+        return unique_keys(pairs, lambda key, *_: ValueError(
+            f"{path}: key {key!r} appears twice in one object (the first value would be ignored); give it once"))
 
     try:
         return json.loads(text, object_pairs_hook=unique)
@@ -300,8 +292,7 @@ def evaluate_samples(samples: Sequence[Sample], outputs: Mapping[str, str] | Non
             groups.setdefault((assertion.threshold, assertion.negate), []).append((k, case))
         for (threshold, negate), cases in groups.items():
             metric = metric_type(threshold=threshold, negate=negate, judge=judge)
-            for (k, _), result in zip(cases, metric.measure_cases([c for _, c in cases]), strict=True):
-                results[k] = result
+            results.update(zip([k for k, _ in cases], metric.measure_cases([c for _, c in cases]), strict=True))
     return [{"sampleId": sample.sample_id, "type": assertion.type, "passed": results[k].passed,
              "evidence": results[k].evidence, "level": results[k].level, "judge": results[k].judge}
             for k, (sample, assertion, _) in enumerate(rows)]
