@@ -30,10 +30,11 @@ EXTERNAL = ROOT.parent / "shared" / "data" / "external"
 CASES = ROOT / "tests" / "data" / "relevancy_cases.json"
 MAX_STATEMENTS = 6
 """Statements read per answer (ALCE answers run to 10+ sentences)."""
-MIXED = ("mixed_mostly_relevant", "mixed_mostly_off")
+MIXED = ("mixed_mostly_relevant", "mixed_mostly_off", "padding_core", "padding_mostly_off")
+"""Kinds whose statements do not all carry the answer's label (a relevant core in filler, or the reverse)."""
 
 
-def load() -> list[tuple[str, str, str, int]]:
+def load(batches: tuple[Path, ...] = ()) -> list[tuple[str, str, str, int]]:
     """(data set, query, answer, label 0/1) of every usable labelled answer."""
     rows = []
     alce = json.loads((EXTERNAL / "alce-human-eval" / "human_eval_utility_completed.json").read_text())
@@ -51,6 +52,9 @@ def load() -> list[tuple[str, str, str, int]]:
     for c in json.loads(CASES.read_text())["cases"]:
         if c["split"] == "dev" and c["kind"] not in MIXED:
             rows.append(("cases-dev", c["query"], c["answer"], int(c["relevant"])))
+    for path in batches:  # each blind batch is a data set of its own (left out in turn)
+        rows += [(f"cases-{path.stem.rsplit('_', 1)[-1]}", c["query"], c["answer"], int(c["relevant"]))
+                 for c in json.loads(path.read_text())["cases"] if c["kind"] not in MIXED]
     return rows
 
 
@@ -109,9 +113,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--write", action="store_true", help="write ir_rag_axioms/data/" + MODEL_FILE)
     parser.add_argument("--cache", type=Path, help="an .npz file keeping the features between runs")
+    parser.add_argument("--batches", type=Path, nargs="*", default=(),
+                        help="labelled case batches (tests/data/relevancy_cases_N.json) to fit on as well")
     args = parser.parse_args()
     start = time.perf_counter()
-    rows = load()
+    rows = load(tuple(args.batches))
     if args.cache and args.cache.exists():
         kept = np.load(args.cache)
         X, group = kept["X"], kept["group"]
