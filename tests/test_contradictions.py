@@ -564,6 +564,14 @@ def test_aliases_short_forms_and_other_forms_of_names_are_not_contradictions():
     assert verdict == "contradicted" and "'france' vs 'uk'" in why
 
 
+def test_a_name_with_another_ending_is_another_name_not_a_form_of_it():
+    """ "Harry" and "Harris" share "harr" but end in no ending of a name's forms ("-ian", "-s", "-ic", ...)."""
+    verdict, why = _verdict("Prince Harry visited Kenya in 2023.", "Kamala Harris visited Kenya in 2023.")
+    assert verdict != "supported" and "another form of" not in why, (verdict, why)
+    verdict, why = _verdict("The Brazilian team won the cup in 2002.", "Brazil won the cup in 2002.")
+    assert verdict != "contradicted", (verdict, why)
+
+
 def test_a_missing_word_alone_is_cannot_tell_with_the_reason():
     verdict, why = _verdict("The wage gap between the two towns was first measured by the county office.",
                             "The county office first measured the income disparity of the two towns in a survey.")

@@ -184,7 +184,7 @@ def _entity_finding(entity: str, label: str, statement_words: set[str], statemen
     if alias is not None or all(any(quantities.acronym_of(w, name) for name in pool.names)
                                 for w in needed - pool.words):
         return
-    stems = {w: _stem_in(w, pool.words) for w in needed - pool.words}
+    stems = {w: _stem_in(w, pool.words, person=label == "PERSON") for w in needed - pool.words}
     if all(stems.values()):
         found.undecided.append(f"cannot tell: '{entity}' may be another form of "
                                f"{', '.join(repr(v) for v in stems.values())} in the {pool_name(where)}")

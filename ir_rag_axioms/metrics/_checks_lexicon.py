@@ -153,11 +153,17 @@ def _said(facts: Facts) -> set[str]:
     return set().union(map(fold, _lemma_set(facts)), *(_entity_words(e) for e, _ in facts.entities))
 
 
-def _stem_in(word: str, pool_words: Iterable[str]) -> str:
-    """A pool word sharing a stem with a name's word ("marius" for "marian", "brazilian" for "brazil"); "" if none.
+_ENDINGS = frozenset(("", *"s es a e i n an ans ian ians ean eans ic ism ist ists us".split()))
+"""What may follow the stem a person's name shares with its forms ("victoria-n", "darwin-ism", "mari-an" / "mari-us");
+"harr-y" / "harr-is" ends otherwise, so Harry is not a form of Harris."""
 
-    A common prefix of 4 letters or more, at most 2 letters short of the shorter word; the first such word in sorted
-    order (the same in every process, whatever the hash seed).
+
+def _stem_in(word: str, pool_words: Iterable[str], person: bool = False) -> str:
+    """A pool word sharing a stem with a word ("marius" for "marian", "brazilian" for "brazil"); "" if none.
+
+    A common prefix of 4 letters or more, at most 2 letters short of the shorter word, and for a ``person``'s name
+    each word ending in one of ``_ENDINGS`` after it; the first such word in sorted order (the same in every process,
+    whatever the hash seed).
     """
     if len(word) < 4 or not word.isalpha():
         return ""
@@ -165,7 +171,8 @@ def _stem_in(word: str, pool_words: Iterable[str]) -> str:
         if other[:4] != word[:4] or not other.isalpha():
             continue
         common = len(os.path.commonprefix([word, other]))
-        if common >= max(4, min(len(word), len(other)) - 2):
+        ends = {word[common:], other[common:]}
+        if common >= max(4, min(len(word), len(other)) - 2) and (not person or ends <= _ENDINGS):
             return other
     return ""
 
