@@ -12,6 +12,7 @@ import pytest
 
 from ir_rag_axioms.metrics import AnswerRelevancy, ContextRecall, ContextualPrecision, ContextualRecall, Faithfulness
 from ir_rag_axioms.metrics.judges import HeuristicJudge
+from ir_rag_axioms.metrics.quantities import counted
 from ir_rag_axioms.metrics.statements import has_statement_text
 
 JUDGE = HeuristicJudge()
@@ -190,6 +191,18 @@ def test_a_bare_number_in_a_table_takes_its_header_unit() -> None:
     share_table = "| Source | Share of rise (%) |\n|---|---|\n| Thermal expansion | 42 |\n| Temperate glaciers | {} |\n"
     assert Faithfulness().measure(share_table.format(21), shares).level == 5
     assert Faithfulness().measure(share_table.format(12), shares).level < 5
+
+
+def test_a_bare_number_under_a_plural_header_counts_its_thing() -> None:
+    """"| Floors |" over "| 118 |" is 118 floors, compared as the prose "118 floors" is; "| Year |" is no count."""
+    towers = ["The Shanghai Tower has 128 floors and is 632 metres tall. It was completed in 2015."]
+    table = "| Building | Floors | Year |\n|---|---|---|\n| Shanghai Tower | {} | 2015 |\n"
+    assert Faithfulness().measure(table.format(128), towers).level == 5
+    wrong = Faithfulness().measure(table.format(118), towers)
+    assert wrong.level == 1 and "118 floor vs 128 floor" in wrong.explanation, wrong.explanation
+    assert counted("Floors") == "floor" and counted("Casualties") == "casualty"
+    assert counted("Year") is None and counted("Years") is None  # a unit: pint reads it
+    assert counted("Height (m)") is None
 
 
 @pytest.mark.parametrize("marker", ["[{}]", "[Source {}]", "[Doc {}]", "[Passage {}]", "[ref {}]"])

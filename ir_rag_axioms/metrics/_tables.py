@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from ir_rag_axioms.metrics import quantities
+
 _RULE_CELL = re.compile(r"\s*:?-{3,}:?\s*")
 """A cell of a table's delimiter row ("---", ":---:")."""
 _PIPE = re.compile(r"(?<!\\)\|")
@@ -18,7 +20,8 @@ class Row(NamedTuple):
     end: int
     text: str
     units: tuple[tuple[float, str], ...] = ()
-    """(value, unit) of each bare number cell under a header naming a unit ("| Height (m) |" over "| 532 |")."""
+    """(value, unit) of each bare number cell under a header naming a unit ("| Height (m) |" over "| 532 |") or a
+    counted thing ("| Floors |" over "| 128 |": "floor")."""
 
 
 class Table(NamedTuple):
@@ -66,12 +69,13 @@ _BARE_NUMBER = re.compile(r"[-−]?\d[\d,]*(?:\.\d+)?")
 
 
 def cell_units(header: list[str], cells: list[str]) -> tuple[tuple[float, str], ...]:
-    """(value, unit) of the row's cells that are bare numbers under a header with a unit: ("532", "Height (m)")."""
+    """(value, unit) of the bare number cells under a header with a unit ("Height (m)") or a count ("Floors": floor)."""
     found = []
     for name, cell in zip(header, cells, strict=False):
         unit = _HEADER_UNIT.search(name)
-        if unit and _BARE_NUMBER.fullmatch(cell):
-            found.append((float(cell.replace(",", "").replace("−", "-")), unit[1].strip()))
+        noun = unit[1].strip() if unit else quantities.counted(name)
+        if noun and _BARE_NUMBER.fullmatch(cell):
+            found.append((float(cell.replace(",", "").replace("−", "-")), noun))
     return tuple(found)
 
 

@@ -128,6 +128,15 @@ def measure(value: float, unit_name: str, change: bool = False) -> tuple[float, 
     return float(quantity.to_base_units().magnitude), dimension
 
 
+def counted(header: str) -> str | None:
+    """The thing a one-word plural header counts ("Floors" -> "floor"); None for a unit ("Years"), else, no WordNet."""
+    word, reader = header.strip().lower(), wordnet()
+    if not word.isalpha() or unit(word) is not None or reader is None:
+        return None
+    noun = reader.morphy(word, "n")
+    return noun if noun and noun != word else None
+
+
 def in_unit(number: tuple[float, float, str, bool], name: str) -> tuple[float, float, str, bool]:
     """A unitless number in the unit a word names ("m", "%", "USD", "ft"); unchanged when the word is no unit."""
     low, high, _, hedged = number

@@ -19,7 +19,7 @@ from ir_rag_axioms.metrics import _structure, _tables, quantities
 from ir_rag_axioms.metrics._negation import _negated
 from ir_rag_axioms.metrics._numbers import CITATION_WORDS, Number, _in_citation, _lemma, _numbers
 
-FACTS_VERSION = 32
+FACTS_VERSION = 33
 """Bumped when ``Facts`` changes, so that stored statements of an older version are not read back."""
 ANTECEDENT = "ANTECEDENT"
 """The part of speech of the words a resolved pronoun stands for, kept with the lemmas (said, but no content word)."""
@@ -523,11 +523,16 @@ def _row_statements(doc: Any, table: _tables.Table) -> list[tuple[str, tuple[str
 
 
 def _with_header_units(numbers: tuple[Number, ...], units: tuple[tuple[float, str], ...]) -> tuple[Number, ...]:
-    """A row's numbers, a bare one given the unit its column's header names ("| Height (m) |" over "| 532 |": 532 m)."""
+    """A row's numbers, a bare one in its header's unit ("Height (m)" over "532": 532 m) or count ("Floors": floor)."""
     out = []
     for number in numbers:
         unit = next((u for v, u in units if number[0] == number[1] == v and number[2] in ("", "|")), None)
-        out.append(quantities.in_unit(number, unit) if unit is not None else number)
+        if unit is None:
+            out.append(number)
+            continue
+        read = quantities.in_unit(number, unit)
+        out.append((number[0], number[1], unit, number[3]) if read == number and unit.isalpha() and unit.islower()
+                   else read)
     return tuple(out)
 
 
