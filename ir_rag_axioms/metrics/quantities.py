@@ -138,14 +138,14 @@ def counted(header: str) -> str | None:
 
 
 def in_unit(number: tuple[float, float, str, bool], name: str) -> tuple[float, float, str, bool]:
-    """A unitless number in the unit a word names ("m", "%", "USD", "ft"); unchanged when the word is no unit."""
+    """A unitless number in the unit a word names ("m", "%", "USD", "ft"), or counting a lowercase noun ("floor")."""
     low, high, _, hedged = number
     sign = CURRENCIES.get(name.lower(), CURRENCIES.get(name[-1:], ""))
     if name in ("%", "percent") or sign:
         return low, high, "%" if not sign else sign, hedged
     pint_name = "meter" if name.lower() == "m" else unit(name)  # a header's "(m)" is metres, never million
     if pint_name is None:
-        return number
+        return (low, high, name, hedged) if name.isalpha() and name.islower() else number
     (low, dimension), (high, _) = measure(low, pint_name), measure(high, pint_name)
     return low, high, dimension, hedged
 

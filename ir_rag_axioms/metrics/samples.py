@@ -132,8 +132,12 @@ def _sample_id(raw: Mapping[Any, Any], where: str) -> str:
     if value is None:
         raise ValueError(f"{where}: sampleId must be a text, got null (quote it in YAML: an unquoted null or ~ is "
                          "read as null)")
-    hint = ": an unquoted yes, no, on, off, true or false is read as a boolean" if isinstance(value, bool) else \
-        ": an unquoted number is read as a number, 010 as 8 and 12:30 as 750" if isinstance(value, int | float) else ""
+    if isinstance(value, bool):
+        hint = ": an unquoted yes, no, on, off, true or false is read as a boolean"
+    elif isinstance(value, int | float):
+        hint = ": an unquoted number is read as a number, 010 as 8 and 12:30 as 750"
+    else:
+        hint = ""
     raise ValueError(f"{where}: sampleId must be a text, got {type(value).__name__} {value!r:.40} (quote it in "
                      f"YAML so it is read as written{hint})")
 

@@ -527,12 +527,7 @@ def _with_header_units(numbers: tuple[Number, ...], units: tuple[tuple[float, st
     out = []
     for number in numbers:
         unit = next((u for v, u in units if number[0] == number[1] == v and number[2] in ("", "|")), None)
-        if unit is None:
-            out.append(number)
-            continue
-        read = quantities.in_unit(number, unit)
-        out.append((number[0], number[1], unit, number[3]) if read == number and unit.isalpha() and unit.islower()
-                   else read)
+        out.append(quantities.in_unit(number, unit) if unit is not None else number)
     return tuple(out)
 
 
